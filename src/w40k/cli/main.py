@@ -1,0 +1,21 @@
+"""The `w40k` command line: one Typer app, one module per subcommand."""
+
+from __future__ import annotations
+
+import typer
+
+from w40k.cli import attack, los
+
+app = typer.Typer(
+    name="w40k",
+    help="A rules engine for the Warhammer 40,000 11th-edition core rules.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+attack.register(app)
+los.register(app)
+
+
+def main() -> None:
+    """Entry point of the `w40k` console script."""
+    app()
