@@ -1,0 +1,286 @@
+"""Dice (01.05) and re-rolls (002: a die is re-rolled at most once, before modifiers).
+
+Every roll is a :class:`DieRoll` record keeping the D6 faces rolled (the last one counts; two
+faces mean the die was re-rolled), the unmodified value (a D3 is a D6 halved, rounding up) and
+the modifiers with their sources. Randomness comes only from a :class:`DiceSource` owned by
+the caller: :class:`SeededDice` (one seeded RNG, cloneable, serializable) or
+:class:`ScriptedDice` (the faces a test or a player at the table rolled, per roll kind).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from fractions import Fraction
+from typing import Protocol
+
+from w40k.core.errors import DiceError, DiceExhausted
+
+
+class RollKind(StrEnum):
+    """What a die is rolled for; scripted dice are kept in one list per kind."""
+
+    ATTACKS = "attacks"
+    """Rolling a random A characteristic (02.04)."""
+    HIT = "hit"
+    WOUND = "wound"
+    SAVE = "save"
+    DAMAGE = "damage"
+    """Rolling a random D characteristic, also for [DEVASTATING WOUNDS] mortal wounds."""
+    FNP = "fnp"
+    HAZARD = "hazard"
+    CHARGE = "charge"
+    ADVANCE = "advance"
+    LEADERSHIP = "leadership"
+    DEADLY_DEMISE = "deadly_demise"
+    OTHER = "other"
+
+
+_EXPR = re.compile(r"^\s*(?:(\d*)\s*[dD]\s*(3|6)|(\d+))\s*(?:([+-])\s*(\d+))?\s*$")
+
+
+@dataclass(frozen=True, slots=True)
+class DiceExpr:
+    """A characteristic that may be random: ``3``, ``D6``, ``D3+1``, ``2D6``, ``D6+2`` (01.05).
+
+    ``count`` dice of ``sides`` (6, or 3 for a halved D6) plus ``bonus``.
+    """
+
+    count: int
+    """Number of dice (0 for a fixed value)."""
+    sides: int = 6
+    """6 for D6, 3 for D3."""
+    bonus: int = 0
+    """The constant added after summing the dice (01.05: D6+1, 2D6+3)."""
+
+    @staticmethod
+    def fixed(value: int) -> DiceExpr:
+        """A non-random value."""
+        return DiceExpr(0, 6, value)
+
+    @staticmethod
+    def parse(text: str | int) -> DiceExpr:
+        """Parse ``"D6+1"``, ``"2D6"``, ``"D3"``, ``"4"`` or an int (DiceError if malformed)."""
+        if isinstance(text, bool):
+            raise DiceError(f"not a dice expression: {text!r}")
+        if isinstance(text, int):
+            if text < 0:
+                raise DiceError(f"a characteristic cannot be negative: {text}")
+            return DiceExpr.fixed(text)
+        m = _EXPR.match(str(text))
+        if not m:
+            raise DiceError(f"not a dice expression: {text!r} (expected e.g. 3, D6, D3+1, 2D6)")
+        count_s, sides_s, const_s, sign, add_s = m.groups()
+        add = int(add_s) if add_s else 0
+        if sign == "-":
+            add = -add
+        if const_s is not None:
+            if sign:
+                raise DiceError(f"not a dice expression: {text!r}")
+            return DiceExpr.fixed(int(const_s))
+        count = int(count_s) if count_s else 1
+        if count < 1:
+            raise DiceError(f"not a dice expression: {text!r} (zero dice)")
+        expr = DiceExpr(count, int(sides_s), add)
+        if expr.min < 0:
+            raise DiceError(f"dice expression {text!r} can be negative")
+        return expr
+
+    @property
+    def is_random(self) -> bool:
+        """Whether rolling is needed."""
+        return self.count > 0
+
+    @property
+    def min(self) -> int:
+        """The lowest possible value."""
+        return self.count + self.bonus
+
+    @property
+    def max(self) -> int:
+        """The highest possible value."""
+        return self.count * self.sides + self.bonus
+
+    def plus(self, k: int) -> DiceExpr:
+        """This expression with ``k`` added (e.g. [MELTA 2] turns D6 into D6+2)."""
+        return DiceExpr(self.count, self.sides, self.bonus + k)
+
+    def distribution(self) -> dict[int, Fraction]:
+        """The exact probability of each value (a D3 is 1-2 -> 1, 3-4 -> 2, 5-6 -> 3)."""
+        dist: dict[int, Fraction] = {self.bonus: Fraction(1)}
+        one = {v: Fraction(1, self.sides) for v in range(1, self.sides + 1)}
+        for _ in range(self.count):
+            nxt: dict[int, Fraction] = {}
+            for a, pa in dist.items():
+                for b, pb in one.items():
+                    nxt[a + b] = nxt.get(a + b, Fraction(0)) + pa * pb
+            dist = nxt
+        return dict(sorted(dist.items()))
+
+    def mean(self) -> Fraction:
+        """The expected value."""
+        return Fraction(self.count * (self.sides + 1), 2) + self.bonus
+
+    def __str__(self) -> str:
+        if not self.count:
+            return str(self.bonus)
+        text = f"{self.count if self.count > 1 else ''}D{self.sides}"
+        if self.bonus:
+            text += f"{self.bonus:+d}"
+        return text
+
+
+@dataclass(frozen=True, slots=True)
+class Modifier:
+    """A modifier to a roll or a characteristic, with the rule it comes from."""
+
+    source: str
+    """What gives it (``[HEAVY]``, ``[LANCE]``, ``17.03 engaged VEHICLE``)."""
+    value: int
+    """The amount added (negative to subtract)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DieRoll:
+    """One die as rolled: faces in order (two when re-rolled), value, modifiers."""
+
+    kind: str
+    """The roll kind (:class:`RollKind`)."""
+    faces: tuple[int, ...]
+    """The D6 faces rolled for this die; the last one counts, a second one is a re-roll."""
+    sides: int = 6
+    """6 for a D6, 3 for a D3 (a D6 halved, rounding up)."""
+    modifiers: tuple[Modifier, ...] = ()
+    """Modifiers applied to the roll, with their sources."""
+
+    @property
+    def face(self) -> int:
+        """The D6 face that counts (after any re-roll)."""
+        return self.faces[-1]
+
+    @property
+    def unmodified(self) -> int:
+        """The result after re-rolls and before modifiers (002); a D3 is the halved face."""
+        return self.face if self.sides == 6 else (self.face + 1) // 2
+
+    @property
+    def rerolled(self) -> bool:
+        """Whether this die has been re-rolled (it cannot be again)."""
+        return len(self.faces) > 1
+
+    @property
+    def modifier_total(self) -> int:
+        """The sum of the modifiers."""
+        return sum(m.value for m in self.modifiers)
+
+    @property
+    def final(self) -> int:
+        """The modified result."""
+        return self.unmodified + self.modifier_total
+
+    def modified(self, *mods: Modifier) -> DieRoll:
+        """This roll with further modifiers."""
+        return DieRoll(self.kind, self.faces, self.sides, self.modifiers + mods)
+
+
+class DiceSource(Protocol):
+    """Where D6 faces come from. The rules never call global ``random``."""
+
+    def d6(self, kind: str) -> int:
+        """One D6 face (1-6) for a roll of ``kind``."""
+        ...
+
+
+class SeededDice:
+    """A seeded RNG: the same seed gives the same faces in the same order."""
+
+    def __init__(self, seed: int | None = 0) -> None:
+        self.seed = seed
+        self._rng = random.Random(seed)
+
+    def d6(self, kind: str) -> int:
+        """One D6 face."""
+        return self._rng.randint(1, 6)
+
+    def clone(self) -> SeededDice:
+        """An independent copy in the same state."""
+        other = SeededDice(self.seed)
+        other._rng.setstate(self._rng.getstate())
+        return other
+
+
+@dataclass
+class ScriptedDice:
+    """Faces given in advance, one list per roll kind, used in rolling order.
+
+    A re-roll takes the next die of its kind. Running out raises :class:`DiceExhausted`
+    unless a ``fallback`` source is given (then the fallback rolls the rest).
+    """
+
+    script: Mapping[str, Iterable[int]]
+    fallback: DiceSource | None = None
+    _queues: dict[str, list[int]] = field(init=False, repr=False)
+    _used: dict[str, int] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        queues: dict[str, list[int]] = {}
+        for kind, faces in self.script.items():
+            vals = list(faces)
+            for i, v in enumerate(vals):
+                if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 6:
+                    raise DiceError(f"dice.{kind}[{i}]: a D6 face is 1 to 6, got {v!r}")
+            queues[str(kind)] = vals
+        self._queues = queues
+        self._used = {}
+
+    def d6(self, kind: str) -> int:
+        """The next scripted face of ``kind``."""
+        queue = self._queues.get(kind)
+        used = self._used.get(kind, 0)
+        if queue is None or used >= len(queue):
+            if self.fallback is not None:
+                return self.fallback.d6(kind)
+            raise DiceExhausted(kind, used)
+        self._used[kind] = used + 1
+        return queue[used]
+
+    def unused(self) -> dict[str, list[int]]:
+        """The scripted faces not used, per kind (a referee checks this is empty)."""
+        return {
+            k: q[self._used.get(k, 0) :]
+            for k, q in self._queues.items()
+            if len(q) > self._used.get(k, 0)
+        }
+
+
+class Roller:
+    """Rolls dice from a source and returns records."""
+
+    def __init__(self, source: DiceSource) -> None:
+        self.source = source
+        """Where the faces come from."""
+
+    def die(self, kind: str, sides: int = 6) -> DieRoll:
+        """One D6 (or D3)."""
+        return DieRoll(kind, (self.source.d6(kind),), sides)
+
+    def dice(self, kind: str, n: int, sides: int = 6) -> tuple[DieRoll, ...]:
+        """``n`` dice rolled together (05: each step's dice are simultaneous)."""
+        return tuple(self.die(kind, sides) for _ in range(n))
+
+    def reroll(self, die: DieRoll) -> DieRoll:
+        """Re-roll ``die``; a die is never re-rolled twice (002)."""
+        if die.rerolled:
+            raise DiceError(f"a {die.kind} die cannot be re-rolled twice (faces {die.faces})")
+        if die.modifiers:
+            # 002: re-rolls happen before modifiers are applied.
+            raise DiceError("re-rolls happen before modifiers: re-roll the unmodified die")
+        return DieRoll(die.kind, (*die.faces, self.source.d6(die.kind)), die.sides)
+
+    def expr(self, kind: str, expr: DiceExpr) -> tuple[int, tuple[DieRoll, ...]]:
+        """Roll a dice expression: its total and the dice (01.05: constant added after)."""
+        dice = self.dice(kind, expr.count, expr.sides)
+        return sum(d.unmodified for d in dice) + expr.bonus, dice
