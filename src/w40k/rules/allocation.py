@@ -1,0 +1,67 @@
+"""Allocation (05.03, 05.04) and mortal-wound model selection (06.02) as decisions."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator, Sequence
+
+from w40k.rules.decisions import Decider, DecisionKind, DecisionRequest, Player, ask
+from w40k.rules.primitives import AllocationGroup, ModelState, default_order
+
+
+def legal_orders(groups: Sequence[AllocationGroup],
+                 models: Sequence[ModelState]) -> Iterator[tuple[int, ...]]:
+    """Every allocation order 05.03 allows (R05.03-b/c/d/e), the default first."""
+    plain = [i for i, g in enumerate(groups) if not g.character]
+    wounded_plain = [i for i in plain if groups[i].is_wounded(models)]
+    # R05.03-b: a wounded non-CHARACTER group must be first (at most one exists when a
+    # unit's models were allocated by the rules; if several, any of them may lead).
+    chars_w = [i for i, g in enumerate(groups) if g.character and g.is_wounded(models)]
+    chars_u = [i for i, g in enumerate(groups) if g.character and not g.is_wounded(models)]
+    default = default_order(groups, models)
+    yield default
+
+    def plain_orders() -> Iterator[tuple[int, ...]]:
+        for perm in itertools.permutations(plain):
+            if wounded_plain and perm and perm[0] not in wounded_plain:
+                continue
+            yield perm
+
+    for p in plain_orders():
+        for cw in itertools.permutations(chars_w):
+            for cu in itertools.permutations(chars_u):
+                order = (*p, *cw, *cu)
+                if order != default:
+                    yield order
+
+
+def choose_order(groups: Sequence[AllocationGroup], models: Sequence[ModelState],
+                 decider: Decider) -> tuple[int, ...]:
+    """05.03 Allocation Order: the defender declares it (the default keeps the listed order)."""
+    options = tuple(legal_orders(groups, models))
+    labels = tuple(" > ".join(groups[i].label(models) for i in o) for o in options)
+    choice = ask(decider, DecisionRequest(
+        DecisionKind.ALLOCATION_ORDER, Player.DEFENDER, "R05.03-e",
+        "In which order will the allocation groups take attacks?", options, options[0], labels,
+    ))
+    assert isinstance(choice, tuple)
+    return tuple(int(i) for i in choice)
+
+
+def _signature(m: ModelState) -> tuple[object, ...]:
+    return (m.W, m.remaining, m.T, m.Sv, m.InSv, m.fnp, m.keys, m.leader)
+
+
+def choose_model(candidates: Sequence[int], models: Sequence[ModelState], decider: Decider,
+                 *, rule: str, player: Player = Player.DEFENDER) -> int:
+    """Pick one of the legal models; asked only when the candidates differ in a way that can
+    matter (otherwise the first is taken: they are interchangeable)."""
+    if len({_signature(models[i]) for i in candidates}) <= 1:
+        return candidates[0]
+    options = tuple(candidates)
+    choice = ask(decider, DecisionRequest(
+        DecisionKind.SELECT_MODEL, player, rule, "Which model takes it?", options, options[0],
+        tuple(models[i].name for i in options),
+    ))
+    assert isinstance(choice, int)
+    return choice
