@@ -12,6 +12,13 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
 )
+
+
+@app.callback()
+def _root() -> None:
+    """A rules engine for the Warhammer 40,000 11th-edition core rules."""
+
+
 attack.register(app)
 los.register(app)
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator, Sequence
 
+from w40k.core.errors import IllegalChoice, MalformedChoice
 from w40k.rules.decisions import Decider, DecisionKind, DecisionRequest, Player, ask
-from w40k.rules.primitives import AllocationGroup, ModelState, default_order
+from w40k.rules.primitives import AllocationGroup, ModelState, default_order, order_violation
 
 
 def legal_orders(groups: Sequence[AllocationGroup],
@@ -39,13 +40,27 @@ def choose_order(groups: Sequence[AllocationGroup], models: Sequence[ModelState]
                  decider: Decider) -> tuple[int, ...]:
     """05.03 Allocation Order: the defender declares it (the default keeps the listed order)."""
     options = tuple(legal_orders(groups, models))
+    if len(options) == 1:
+        return options[0]
     labels = tuple(" > ".join(groups[i].label(models) for i in o) for o in options)
-    choice = ask(decider, DecisionRequest(
+    members = tuple(tuple(models[i].name for i in g.alive(models)) for g in groups)
+    choice = decider.decide(DecisionRequest(
         DecisionKind.ALLOCATION_ORDER, Player.DEFENDER, "R05.03-e",
         "In which order will the allocation groups take attacks?", options, options[0], labels,
+        members,
     ))
-    assert isinstance(choice, tuple)
-    return tuple(int(i) for i in choice)
+    if isinstance(choice, list):
+        choice = tuple(choice)
+    if not isinstance(choice, tuple) or not all(
+            isinstance(i, int) and not isinstance(i, bool) for i in choice):
+        raise MalformedChoice(f"allocation order: expected group indices, got {choice!r}")
+    order = tuple(int(i) for i in choice)
+    if order not in options:
+        why = order_violation(groups, order, models) or ("R05.03-e", "not a legal order")
+        named = " > ".join(groups[i].label(models) if 0 <= i < len(groups) else str(i)
+                           for i in order)
+        raise IllegalChoice(f"allocation order {named}: {why[1]}", rule=why[0])
+    return order
 
 
 def _signature(m: ModelState) -> tuple[object, ...]:

@@ -250,7 +250,8 @@ class _Resolution:
         label = " + ".join(f"{e.count}x {e.weapon.name}" for e, _ in members)
         self.log("gather", "04.03", f"{label}: {n} attack dice")
         for note in dict.fromkeys(note for _, p in members for note in p.notes):
-            self.log("gather", note.split(" ")[0], note)
+            rule, _, text = note.partition(" ")
+            self.log("gather", rule, text)
         return n
 
     def rerolled(self, dice: tuple[DieRoll, ...], policy: Reroll,
@@ -417,7 +418,8 @@ class _Resolution:
         models[idx] = model.losing(lost)
         if lost:
             after = models[idx]
-            state = "destroyed" if after.destroyed else f"{after.remaining} wounds left"
+            state = ("destroyed" if after.destroyed else
+                     f"{after.remaining} wound{'s' * (after.remaining != 1)} left")
             wasted = amount - lost
             self.log("damage", rule, f"{model.name} loses {lost} wound{'s' * (lost != 1)}: "
                      f"{state}" + (f" ({wasted} damage lost, R05.04-f)" if wasted else ""))

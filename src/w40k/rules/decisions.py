@@ -56,6 +56,8 @@ class DecisionRequest:
     """The documented default answer (what an unattended run takes)."""
     labels: tuple[str, ...] = ()
     """Readable labels of the options, in the same order."""
+    groups: tuple[tuple[str, ...], ...] = ()
+    """For ALLOCATION_ORDER: the model names of each allocation group, by group index."""
 
 
 class Decider(Protocol):
