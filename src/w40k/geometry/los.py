@@ -1,0 +1,538 @@
+"""Exact 1 mm line of sight between two convex footprints among blockers (06.01, 13.10, 13.11).
+
+The model (see docs/geometry.md):
+
+* Every blocker is an *obstacle*: a plan polygon (or a single point) grown by a radius
+  ``grow`` (0.5 mm for physical blockers, so that the 1 mm line's half width is accounted
+  for; a model base of radius r is a point grown by r + 0.5 mm; an obscuring terrain area
+  grows by 0 because 13.10 asks whether the line *crosses* it), standing on the ground up
+  to a height ``top`` (``inf`` for obscuring areas). A line of sight is blocked by an
+  obstacle where its centre line comes closer than ``grow`` to the obstacle's polygon
+  while the line is *below* ``top`` there.
+* The observer and the target are vertical columns over convex footprints. For a given plan
+  line, the highest 3-D line joins the two tops, so the tops are used (a lower line is
+  blocked by everything that blocks the higher one). The end points on the plan line are
+  chosen optimally: the lower model is seen at the far rim of its top (its top face shows),
+  the higher one from the near rim.
+* Critical lines: if some clear line exists, one can be moved until it touches two of the
+  constraints: tangent to two of {observer, target, grown obstacle vertices}. Those common
+  tangents (closed form for discs; numeric roots of the support-function equations for ovals)
+  are the candidate lines; each is checked exactly (vectorised over candidates x edges).
+* Height cases: obstacles no higher than both tops never block; obstacles higher than both
+  tops block like walls (the 2-D problem above is exact for them). Obstacles in between
+  ("partial") block only part of a line. A clear candidate is a witness (CLEAR); no clear
+  line for the walls alone proves BLOCKED; otherwise no candidate line clears the partial
+  obstacles and the result is ``Sight.CONVENTION`` (named ``PARTIAL_HEIGHT``), which the
+  rules layer reads as "not visible" by default.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+
+import numpy as np
+
+from w40k.geometry.measure import point_in_polygon
+from w40k.geometry.shapes import Circle, FloatArray, Oval, Polygon, Shape
+
+TOUCH = 1e-7
+"""Lines that come within ``grow - TOUCH`` of an obstacle are blocked; touching is clear."""
+
+
+class Sight(Enum):
+    """Three-valued line-of-sight answer."""
+
+    CLEAR = "clear"
+    """A witness line exists (exact)."""
+    BLOCKED = "blocked"
+    """No 1 mm line exists (exact)."""
+    CONVENTION = "convention"
+    """Only lines past obstacles of intermediate height could exist and none of the critical
+    lines clears them: decided by the PARTIAL_HEIGHT convention (not visible by default)."""
+
+
+@dataclass(frozen=True)
+class Obstacles:
+    """Blockers flattened to edges for vectorised tests.
+
+    Each edge ``a[i]``-``b[i]`` belongs to obstacle ``owner[i]`` and carries that obstacle's
+    ``grow`` and ``top``. A point obstacle is one degenerate edge. ``polys`` keeps each
+    obstacle's polygon (or None) for the inside test."""
+
+    a: FloatArray
+    """Edge start points (E, 2)."""
+    b: FloatArray
+    """Edge end points (E, 2)."""
+    grow: FloatArray
+    """Grow radius per edge (E,)."""
+    top: FloatArray
+    """Top height per edge (E,)."""
+    owner: np.ndarray
+    """Obstacle index per edge (E,)."""
+    verts: FloatArray
+    """Obstacle vertices (V, 2) (for tangents)."""
+    vert_grow: FloatArray
+    """Grow radius per vertex (V,)."""
+    vert_top: FloatArray
+    """Top per vertex (V,)."""
+    vert_owner: np.ndarray
+    """Obstacle index per vertex (V,)."""
+
+    @staticmethod
+    def build(items: list[tuple[FloatArray, float, float]]) -> Obstacles:
+        """From (polygon-or-point (k, 2), grow, top) items."""
+        ea: list[FloatArray] = []
+        eb: list[FloatArray] = []
+        g: list[float] = []
+        t: list[float] = []
+        o: list[int] = []
+        vg: list[float] = []
+        vt: list[float] = []
+        vo: list[int] = []
+        vs: list[FloatArray] = []
+        for k, (poly, grow, top) in enumerate(items):
+            p = np.asarray(poly, dtype=np.float64).reshape(-1, 2)
+            q = np.roll(p, -1, axis=0) if len(p) >= 3 else (p[::-1] if len(p) == 2 else p)
+            if len(p) == 2:
+                p, q = p[:1], p[1:]
+            ea.append(p)
+            eb.append(q)
+            g += [grow] * len(p)
+            t += [top] * len(p)
+            o += [k] * len(p)
+            full = np.asarray(poly, dtype=np.float64).reshape(-1, 2)
+            vs.append(full)
+            vg += [grow] * len(full)
+            vt += [top] * len(full)
+            vo += [k] * len(full)
+        z2 = np.zeros((0, 2))
+        return Obstacles(
+            np.concatenate(ea) if ea else z2,
+            np.concatenate(eb) if eb else z2,
+            np.asarray(g, dtype=np.float64),
+            np.asarray(t, dtype=np.float64),
+            np.asarray(o, dtype=np.int64),
+            np.concatenate(vs) if vs else z2,
+            np.asarray(vg, dtype=np.float64),
+            np.asarray(vt, dtype=np.float64),
+            np.asarray(vo, dtype=np.int64),
+        )
+
+    def subset(self, edge_mask: np.ndarray, vert_mask: np.ndarray) -> Obstacles:
+        """Keep only some edges and vertices."""
+        return Obstacles(
+            self.a[edge_mask],
+            self.b[edge_mask],
+            self.grow[edge_mask],
+            self.top[edge_mask],
+            self.owner[edge_mask],
+            self.verts[vert_mask],
+            self.vert_grow[vert_mask],
+            self.vert_top[vert_mask],
+            self.vert_owner[vert_mask],
+        )
+
+
+@dataclass(frozen=True)
+class SightResult:
+    """A line-of-sight answer with a witness line when CLEAR."""
+
+    sight: Sight
+    """CLEAR, BLOCKED or CONVENTION."""
+    witness: tuple[tuple[float, float], tuple[float, float]] | None = None
+    """Plan end points (observer side, target side) of a clear line."""
+
+
+# ---------------------------------------------------------------- geometry kernels
+
+
+def _seg_dist(p1: FloatArray, p2: FloatArray, q1: FloatArray, q2: FloatArray) -> FloatArray:
+    """Segment-segment distance, broadcasting (..., 2)."""
+
+    def pseg(p: FloatArray, a: FloatArray, b: FloatArray) -> FloatArray:
+        ab = b - a
+        ap = p - a
+        den = np.maximum(ab[..., 0] ** 2 + ab[..., 1] ** 2, 1e-300)
+        t = np.clip((ap[..., 0] * ab[..., 0] + ap[..., 1] * ab[..., 1]) / den, 0.0, 1.0)
+        dx = ap[..., 0] - ab[..., 0] * t
+        dy = ap[..., 1] - ab[..., 1] * t
+        return np.asarray(np.sqrt(dx * dx + dy * dy), dtype=np.float64)
+
+    d = np.minimum(
+        np.minimum(pseg(p1, q1, q2), pseg(p2, q1, q2)),
+        np.minimum(pseg(q1, p1, p2), pseg(q2, p1, p2)),
+    )
+
+    def orient(a: FloatArray, b: FloatArray, c: FloatArray) -> FloatArray:
+        return np.asarray(
+            (b[..., 0] - a[..., 0]) * (c[..., 1] - a[..., 1])
+            - (b[..., 1] - a[..., 1]) * (c[..., 0] - a[..., 0]),
+            dtype=np.float64,
+        )
+
+    d1, d2 = orient(q1, q2, p1), orient(q1, q2, p2)
+    d3, d4 = orient(p1, p2, q1), orient(p1, p2, q2)
+    cross = (d1 * d2 < 0) & (d3 * d4 < 0)
+    return np.asarray(np.where(cross, 0.0, d), dtype=np.float64)
+
+
+def _chords(
+    shape: Shape, a: FloatArray, d: FloatArray
+) -> tuple[FloatArray, FloatArray, np.ndarray]:
+    """For lines ``a + t d`` (unit d), the t-interval inside the shape and a validity mask."""
+    if isinstance(shape, Circle):
+        cx = shape.cx - a[:, 0]
+        cy = shape.cy - a[:, 1]
+        s = cx * d[:, 0] + cy * d[:, 1]
+        perp2 = cx * cx + cy * cy - s * s
+        ok = perp2 <= shape.r * shape.r + 1e-9
+        half = np.sqrt(np.maximum(shape.r * shape.r - perp2, 0.0))
+        return s - half, s + half, ok
+    if isinstance(shape, Oval):
+        c, sn = math.cos(shape.angle), math.sin(shape.angle)
+        px, py = a[:, 0] - shape.cx, a[:, 1] - shape.cy
+        u0 = (px * c + py * sn) / shape.a
+        v0 = (-px * sn + py * c) / shape.b
+        du = (d[:, 0] * c + d[:, 1] * sn) / shape.a
+        dv = (-d[:, 0] * sn + d[:, 1] * c) / shape.b
+        qa = du * du + dv * dv
+        qb = 2 * (u0 * du + v0 * dv)
+        qc = u0 * u0 + v0 * v0 - 1.0
+        disc = qb * qb - 4 * qa * qc
+        ok = disc >= -1e-9 * qa
+        root = np.sqrt(np.maximum(disc, 0.0))
+        return (-qb - root) / (2 * qa), (-qb + root) / (2 * qa), ok
+    pts = shape.array()
+    nxt = np.roll(pts, -1, axis=0)
+    e = nxt - pts
+    cen = pts.mean(axis=0)
+    nrm = np.stack([e[:, 1], -e[:, 0]], axis=1)
+    side = ((cen - pts) * nrm).sum(axis=1)
+    nrm = np.where((side > 0)[:, None], -nrm, nrm)  # outward normals
+    nrm = nrm / np.maximum(np.linalg.norm(nrm, axis=1), 1e-300)[:, None]
+    off = (nrm * pts).sum(axis=1)
+    num = off[None, :] - a @ nrm.T  # n.(a + t d) <= off  ->  t * (n.d) <= off - n.a
+    den = d @ nrm.T
+    with np.errstate(divide="ignore", invalid="ignore"):
+        tt = num / den
+    lo = np.where(den < -1e-15, tt, -np.inf).max(axis=1)
+    hi = np.where(den > 1e-15, tt, np.inf).min(axis=1)
+    par_ok = np.where(np.abs(den) <= 1e-15, num >= -1e-9, True).all(axis=1)
+    ok = (lo <= hi + 1e-9) & par_ok
+    return lo, hi, ok
+
+
+def _disc_tangents(
+    c1: FloatArray, r1: FloatArray, c2: FloatArray, r2: FloatArray
+) -> tuple[FloatArray, FloatArray]:
+    """All common tangent lines of disc pairs (vectorised): (normals (k, 2), offsets (k,))."""
+    d = c2 - c1
+    length = np.sqrt((d * d).sum(axis=1))
+    good = length > 1e-12
+    d, length, c1, r1, r2 = d[good], length[good], c1[good], r1[good], r2[good]
+    dh = d / length[:, None]
+    dp = np.stack([-dh[:, 1], dh[:, 0]], axis=1)
+    ns: list[FloatArray] = []
+    cs: list[FloatArray] = []
+    for cosv in ((r1 - r2) / length, (r1 + r2) / length):
+        ok = np.abs(cosv) <= 1.0
+        cv = cosv[ok]
+        sv = np.sqrt(np.maximum(1.0 - cv * cv, 0.0))
+        for sign in (1.0, -1.0):
+            n = dh[ok] * cv[:, None] + sign * dp[ok] * sv[:, None]
+            ns.append(n)
+            cs.append((n * c1[ok]).sum(axis=1) + r1[ok])
+    return np.concatenate(ns), np.concatenate(cs)
+
+
+SupportFn = Callable[[FloatArray], FloatArray]
+
+
+def _numeric_tangents(h1: SupportFn, h2: SupportFn) -> tuple[FloatArray, FloatArray]:
+    """Common tangents of two convex sets given support functions (roots of
+    h1(n) - h2(n) and h1(n) + h2(-n) over the normal's angle, bisected to 1e-13 rad)."""
+    theta = np.linspace(0.0, 2 * math.pi, 181)
+    ns: list[FloatArray] = []
+    cs: list[FloatArray] = []
+
+    def unit(t: FloatArray) -> FloatArray:
+        return np.stack([np.cos(t), np.sin(t)], axis=1)
+
+    funcs: list[Callable[[FloatArray], FloatArray]] = [
+        lambda t: h1(unit(t)) - h2(unit(t)),
+        lambda t: h1(unit(t)) + h2(-unit(t)),
+    ]
+    for f in funcs:
+        v = f(theta)
+        idx = np.nonzero(np.sign(v[:-1]) != np.sign(v[1:]))[0]
+        if len(idx) == 0:
+            continue
+        lo, hi = theta[idx].copy(), theta[idx + 1].copy()
+        flo = v[idx].copy()
+        for _ in range(45):
+            mid = 0.5 * (lo + hi)
+            fm = f(mid)
+            same = np.sign(fm) == np.sign(flo)
+            lo = np.where(same, mid, lo)
+            flo = np.where(same, fm, flo)
+            hi = np.where(same, hi, mid)
+        t = 0.5 * (lo + hi)
+        n = unit(t)
+        ns.append(n)
+        cs.append(h1(n))
+    if not ns:
+        return np.zeros((0, 2)), np.zeros(0)
+    return np.concatenate(ns), np.concatenate(cs)
+
+
+def _support_of(shape: Shape) -> SupportFn:
+    return shape.support
+
+
+def _as_discs(shape: Shape) -> tuple[FloatArray, FloatArray] | None:
+    """A shape as discs whose convex hull it is (circle: itself; polygon: its vertices)."""
+    if isinstance(shape, Circle):
+        return np.array([[shape.cx, shape.cy]]), np.array([shape.r])
+    if isinstance(shape, Polygon):
+        pts = shape.array()
+        return pts, np.zeros(len(pts))
+    return None
+
+
+def _circumradius(shape: Shape) -> float:
+    if isinstance(shape, Circle):
+        return shape.r
+    if isinstance(shape, Oval):
+        return max(shape.a, shape.b)
+    pts = shape.array()
+    c = np.asarray(shape.center)
+    return float(np.sqrt(((pts - c) ** 2).sum(axis=1)).max())
+
+
+def candidate_lines(o: Shape, t: Shape, obs: Obstacles) -> tuple[FloatArray, FloatArray]:
+    """Critical lines: common tangents of every pair among the observer, the target and the
+    grown obstacle vertices, plus the centre line. Returns (points (k, 2), unit dirs (k, 2))."""
+    prims_c: list[FloatArray] = []
+    prims_r: list[FloatArray] = []
+    odisc, tdisc = _as_discs(o), _as_discs(t)
+    for dsc in (odisc, tdisc):
+        if dsc is not None:
+            prims_c.append(dsc[0])
+            prims_r.append(dsc[1])
+    prims_c.append(obs.verts)
+    prims_r.append(obs.vert_grow)
+    cc = np.concatenate(prims_c)
+    rr = np.concatenate(prims_r)
+    n = len(cc)
+    normals: list[FloatArray] = []
+    offsets: list[FloatArray] = []
+    if n >= 2:
+        i, j = np.triu_indices(n, 1)
+        nn, oo = _disc_tangents(cc[i], rr[i], cc[j], rr[j])
+        normals.append(nn)
+        offsets.append(oo)
+    ovals = [s for s in (o, t) if isinstance(s, Oval)]
+    for ov in ovals:
+        others: list[Shape] = [s for s in (o, t) if s is not ov]
+        others += [
+            Circle(float(c[0]), float(c[1]), float(r))
+            for c, r in zip(obs.verts, obs.vert_grow, strict=True)
+        ]
+        for other in others:
+            nn, oo = _numeric_tangents(_support_of(ov), _support_of(other))
+            normals.append(nn)
+            offsets.append(oo)
+    oc, tc = np.asarray(o.center), np.asarray(t.center)
+    dvec = tc - oc
+    L = float(np.hypot(*dvec))
+    pts_l: list[FloatArray] = []
+    dirs_l: list[FloatArray] = []
+    if L > 1e-12:
+        pts_l.append(oc[None, :])
+        dirs_l.append((dvec / L)[None, :])
+    if normals:
+        nn = np.concatenate(normals)
+        oo = np.concatenate(offsets)
+        pts_l.append(nn * oo[:, None])
+        dirs_l.append(np.stack([-nn[:, 1], nn[:, 0]], axis=1))
+    if not pts_l:
+        return np.zeros((0, 2)), np.zeros((0, 2))
+    return np.concatenate(pts_l), np.concatenate(dirs_l)
+
+
+def evaluate_lines(
+    o: Shape, top_o: float, t: Shape, top_t: float, obs: Obstacles, a: FloatArray, d: FloatArray
+) -> tuple[np.ndarray, FloatArray, FloatArray]:
+    """Which candidate lines give a clear 1 mm line of sight (exact per line).
+
+    Returns (clear mask, observer-side plan points, target-side plan points)."""
+    o0, o1, ook = _chords(o, a, d)
+    t0, t1, tok = _chords(t, a, d)
+    valid = ook & tok
+    # orient each line from the observer to the target
+    flip = (o0 + o1) > (t0 + t1)
+    sgn = np.where(flip, -1.0, 1.0)
+    o0, o1 = np.where(flip, -o1, o0), np.where(flip, -o0, o1)
+    t0, t1 = np.where(flip, -t1, t0), np.where(flip, -t0, t1)
+    d = d * sgn[:, None]
+    a = a.copy()
+    overlap = o1 >= t0
+    pn = a + d * o1[:, None]
+    qn = a + d * t0[:, None]
+    # 3-D end points: the lower model's far rim, the higher model's near rim
+    if top_o > top_t:
+        te_o, te_t = o1, t1
+    elif top_o < top_t:
+        te_o, te_t = o0, t0
+    else:
+        te_o, te_t = o1, t0
+    if len(obs.a) == 0:
+        return valid, pn, qn
+    span = np.maximum(te_t - te_o, 1e-12)
+    H = obs.top[None, :]
+    lo = np.broadcast_to(o1[:, None], (len(a), len(obs.a))).copy()
+    hi = np.broadcast_to(t0[:, None], (len(a), len(obs.a))).copy()
+    dz = top_t - top_o
+    if abs(dz) > 1e-12:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            tstar = te_o[:, None] + (H - top_o) / dz * span[:, None]
+        if dz < 0:  # height falls towards the target: blocked beyond tstar
+            lo = np.maximum(lo, np.where(np.isfinite(tstar), tstar, -np.inf))
+        else:  # blocked before tstar
+            hi = np.minimum(hi, np.where(np.isfinite(tstar), tstar, np.inf))
+    never = (min(top_o, top_t) + 1e-12 >= H) & np.isfinite(H)
+    active = (hi > lo) & ~never
+    p1 = a[:, None, :] + d[:, None, :] * lo[:, :, None]
+    p2 = a[:, None, :] + d[:, None, :] * hi[:, :, None]
+    dist = _seg_dist(p1, p2, obs.a[None, :, :], obs.b[None, :, :])
+    hit = active & (dist < obs.grow[None, :] - TOUCH)
+    clear = valid & (overlap | ~hit.any(axis=1))
+    return clear, pn, qn
+
+
+def relevant(o: Shape, t: Shape, obs: Obstacles) -> Obstacles:
+    """Obstacles whose grown outline comes near the hull of the two footprints."""
+    if len(obs.a) == 0:
+        return obs
+    oc = np.asarray(o.center)
+    tc = np.asarray(t.center)
+    rad = max(_circumradius(o), _circumradius(t))
+    dist = _seg_dist(oc[None, :], tc[None, :], obs.a, obs.b)
+    owners = np.unique(obs.owner[dist <= rad + obs.grow + 1e-9])
+    return obs.subset(np.isin(obs.owner, owners), np.isin(obs.vert_owner, owners))
+
+
+def line_of_sight(
+    o: Shape, top_o: float, t: Shape, top_t: float, obstacles: Obstacles
+) -> SightResult:
+    """Whether a 1 mm line of sight joins the two columns among the obstacles (exact up to
+    the PARTIAL_HEIGHT convention, see module docstring)."""
+    obs = relevant(o, t, obstacles)
+    lowest = min(top_o, top_t)
+    keep = ~((obs.top <= lowest + 1e-12) & np.isfinite(obs.top))
+    vkeep = ~((obs.vert_top <= lowest + 1e-12) & np.isfinite(obs.vert_top))
+    obs = obs.subset(keep, vkeep)
+    oc = np.asarray(o.center, dtype=np.float64)
+    tc = np.asarray(t.center, dtype=np.float64)
+    if len(obs.a) == 0:
+        return SightResult(Sight.CLEAR, (o.center, t.center))
+    dvec = tc - oc
+    L = float(np.hypot(*dvec))
+    if L > 1e-12:
+        clear, pn, qn = evaluate_lines(o, top_o, t, top_t, obs, oc[None, :], (dvec / L)[None, :])
+        if clear[0]:
+            return SightResult(Sight.CLEAR, _pts(pn[0], qn[0]))
+    a, d = candidate_lines(o, t, obs)
+    clear, pn, qn = evaluate_lines(o, top_o, t, top_t, obs, a, d)
+    if clear.any():
+        k = int(np.argmax(clear))
+        return SightResult(Sight.CLEAR, _pts(pn[k], qn[k]))
+    wall_owner = _wall_owners(o, top_o, t, top_t, obs)
+    wall = np.isin(obs.owner, wall_owner)
+    if wall.all():
+        return SightResult(Sight.BLOCKED)
+    walls = obs.subset(wall, np.isin(obs.vert_owner, wall_owner))
+    a, d = candidate_lines(o, t, walls)
+    clear, _, _ = evaluate_lines(o, top_o, t, top_t, walls, a, d)
+    if not clear.any():
+        return SightResult(Sight.BLOCKED)
+    return SightResult(Sight.CONVENTION)
+
+
+def _wall_owners(o: Shape, top_o: float, t: Shape, top_t: float, obs: Obstacles) -> FloatArray:
+    """Obstacles that block every line crossing them: those above both tops, and partial
+    ones whose top is above an upper bound of any line's height over them. With the lower
+    model L (top hl, far-rim reach R_L(x) <= |x - c_L| + r_L) and the higher model U (top hu,
+    distance d_U(x) >= |x - c_U| - r_U - grow), a line's height at x is at most
+    ``hl + (hu - hl) * R_L / (R_L + d_U)``; the bound is maximised over the obstacle's
+    vertices and edges' closest points to the higher model."""
+    highest = max(top_o, top_t)
+    owners = np.unique(obs.owner)
+    walls: list[int] = []
+    lower, upper = (t, o) if top_o > top_t else (o, t)
+    hl, hu = min(top_o, top_t), highest
+    cl, cu = np.asarray(lower.center), np.asarray(upper.center)
+    rl, ru = _circumradius(lower), _circumradius(upper)
+    for k in owners:
+        sel = obs.owner == k
+        top = float(obs.top[sel][0])
+        if top > highest + 1e-12:
+            walls.append(int(k))
+            continue
+        grow = float(obs.grow[sel][0])
+        a, b = obs.a[sel], obs.b[sel]
+        d_u = float(_seg_dist(cu[None, :], cu[None, :], a, b).min()) - ru - grow
+        reach = float(np.sqrt(((np.concatenate([a, b]) - cl) ** 2).sum(axis=1)).max()) + rl + grow
+        if d_u <= 0:
+            continue
+        bound = hl + (hu - hl) * reach / (reach + d_u)
+        if bound < top - 1e-12:
+            walls.append(int(k))
+    return np.asarray(walls, dtype=np.int64)
+
+
+def _pts(p: FloatArray, q: FloatArray) -> tuple[tuple[float, float], tuple[float, float]]:
+    return ((float(p[0]), float(p[1])), (float(q[0]), float(q[1])))
+
+
+def hull_blockers(
+    o: Shape, t: Shape, target_level: float, top_o: float, obs: Obstacles
+) -> np.ndarray:
+    """Obstacle owners that stop the target from being *fully* visible (06.01), by the
+    HULL_RAMP convention: an obstacle counts if its grown outline meets the convex hull of
+    the two footprints and its top is above the line from the observer's top (at the
+    observer's edge) to the target's base level (at the target's edge), evaluated at the
+    obstacle's closest approach to the target."""
+    if len(obs.a) == 0:
+        return np.zeros(0, dtype=np.int64)
+    hull_pts = _hull_outline(o, t)
+    hb = np.roll(hull_pts, -1, axis=0)
+    dist = _seg_dist(
+        obs.a[:, None, :], obs.b[:, None, :], hull_pts[None, :, :], hb[None, :, :]
+    ).min(axis=1)
+    inside = point_in_polygon(obs.a, hull_pts)
+    meets = inside | (dist < obs.grow - TOUCH)
+    if not meets.any():
+        return np.zeros(0, dtype=np.int64)
+    # containment of the hull inside an obstacle polygon is covered by edge distances since
+    # the footprints themselves are never inside a blocker.
+    tc = np.asarray(t.center)
+    oc = np.asarray(o.center)
+    rt = _circumradius(t)
+    ro = _circumradius(o)
+    gap = max(float(np.hypot(*(tc - oc))) - rt - ro, 1e-9)
+    dt = _seg_dist(tc[None, :], tc[None, :], obs.a, obs.b) - rt - obs.grow
+    frac = np.clip(dt / gap, 0.0, 1.0)
+    ramp = target_level + (top_o - target_level) * frac
+    counts = meets & (obs.top > ramp + 1e-9)
+    return np.unique(obs.owner[counts])
+
+
+def _hull_outline(o: Shape, t: Shape) -> FloatArray:
+    from w40k.geometry.shapes import convex_hull
+
+    pts = np.concatenate([o.outline(48), t.outline(48)])
+    return np.asarray(convex_hull(pts), dtype=np.float64)

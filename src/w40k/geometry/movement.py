@@ -1,0 +1,381 @@
+"""Validating moves (03.01, 09.05-09.07, 13.06, 17.01, 21.03, 24.35).
+
+A proposed move gives, for each model that moves, a path of waypoints (:class:`Step`). The
+model moves in a straight line from its position to each waypoint in turn; a step that only
+changes ``z`` is a vertical move (climbing or descending, 13.06); ``facing`` rotates the model
+about its centre (free, 03.01). :func:`validate_move` returns every rule broken (empty = legal).
+
+Conventions (docs/geometry.md): a feature's footprint is solid from the ground to its height
+(walls); exposed features are flat and can be stood in; the swept area of a base along a
+straight segment is checked exactly for round bases (capsule) and by sampling every 0.02" for
+ovals and hulls.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+import numpy as np
+
+from w40k.geometry.measure import (
+    coherency_breaks,
+    engaged,
+    overlaps,
+    point_segment_distance,
+    segment_segment_distance,
+    separation,
+    shape_inside_region,
+    shape_region_distance,
+)
+from w40k.geometry.scene import Scene
+from w40k.geometry.shapes import EPS, Circle, Model, Polygon, Shape
+from w40k.geometry.terrain import (
+    DENSE_CROSSING_HEIGHT,
+    SUPER_HEAVY_CROSSING_HEIGHT,
+    Category,
+    TerrainFeature,
+)
+
+CLIMB_TOLERANCE = 0.5
+"""13.06: while moving vertically a model stays within 1/2" horizontally of the feature."""
+SKIES_PENALTY = 2.0
+"""21.03: taking to the skies subtracts 2" from the maximum distance (not with Hover)."""
+CLIMBERS = ("INFANTRY", "BEASTS", "SWARM")
+"""13.06: keywords that move vertically through dense features."""
+UPPER_SURFACE_KEYWORDS = ("INFANTRY", "BEASTS", "SWARM", "FLY", "MONSTER")
+"""13.06: keywords allowed to end on a surface above ground level."""
+
+
+class MoveType(Enum):
+    """Move types that change what a moving model may pass through."""
+
+    NORMAL = "normal"
+    ADVANCE = "advance"
+    FALL_BACK = "fall_back"
+    """Ordered Retreat."""
+    DESPERATE_ESCAPE = "desperate_escape"
+    """Fall back, Desperate Escape mode (09.07): through enemy models."""
+    CHARGE = "charge"
+    PILE_IN = "pile_in"
+    CONSOLIDATE = "consolidate"
+    OTHER = "other"
+    """Scout, surge, disembark...: the basic 03.01 restrictions only."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """A waypoint: the model moves in a straight line to (x, y, z) and then faces ``facing``."""
+
+    x: float
+    """Target x."""
+    y: float
+    """Target y."""
+    z: float | None = None
+    """Target level (None: unchanged)."""
+    facing: float | None = None
+    """New facing after the step (None: unchanged)."""
+
+
+@dataclass(frozen=True)
+class MoveViolation:
+    """One broken rule: the checklist ID, the model, and what happened."""
+
+    rule: str
+    """Checklist ID (``R13.06-c``)."""
+    model: str
+    """Model name (or the unit name for unit checks)."""
+    message: str
+    """Human-readable explanation."""
+
+
+def _sweep_hits(start: Model, end: Model, other: Shape) -> bool:
+    """Does the footprint, moved in a straight line from start to end, overlap ``other``?"""
+    fa = start.footprint()
+    if isinstance(fa, Circle):
+        p = np.array([[fa.cx, fa.cy]])
+        q = np.array([[end.x, end.y]])
+        if isinstance(other, Circle):
+            d = float(point_segment_distance(np.array([[other.cx, other.cy]]), p, q)[0])
+            return d < fa.r + other.r - 1e-6
+        seg = (
+            Polygon(((fa.cx, fa.cy), (end.x, end.y))) if (fa.cx, fa.cy) != (end.x, end.y) else None
+        )
+        probe: Shape = seg if seg is not None else Circle(fa.cx, fa.cy, 0.0)
+        return separation(probe, other) < fa.r - 1e-6
+    length = math.hypot(end.x - start.x, end.y - start.y)
+    n = max(2, int(length / 0.02) + 2)
+    for t in np.linspace(0.0, 1.0, n):
+        m = start.moved(start.x + t * (end.x - start.x), start.y + t * (end.y - start.y))
+        if separation(m.footprint(), other) < -1e-6:
+            return True
+    return False
+
+
+def _crosses_feature(start: Model, end: Model, feature: TerrainFeature) -> bool:
+    fa = start.footprint()
+    region = feature.array()
+    if isinstance(fa, Circle):
+        seg = np.array([[fa.cx, fa.cy], [end.x, end.y]])
+        if shape_region_distance(Circle(fa.cx, fa.cy, fa.r - 1e-6), region) <= 0.0:
+            return True
+        nxt = np.roll(region, -1, axis=0)
+        d = segment_segment_distance(seg[0][None, :], seg[1][None, :], region, nxt)
+        return bool(d.min() < fa.r - 1e-6)
+    length = math.hypot(end.x - start.x, end.y - start.y)
+    n = max(2, int(length / 0.02) + 2)
+    for t in np.linspace(0.0, 1.0, n):
+        m = start.moved(start.x + t * (end.x - start.x), start.y + t * (end.y - start.y))
+        if shape_region_distance(m.footprint(), region) <= 0.0:
+            return True
+    return False
+
+
+def _passable(
+    m: Model, f: TerrainFeature, move_type: MoveType, skies: bool, mobile: bool, super_heavy: bool
+) -> tuple[bool, str]:
+    """13.06 / 24.35 / 21.03: may ``m`` move horizontally through feature ``f``?"""
+    if f.category is not Category.DENSE or skies:
+        return True, ""  # R13.06-a; R21.03-b
+    if m.has(*CLIMBERS, "MOBILE") or mobile:
+        return True, ""  # R13.06-b
+    walker = super_heavy and move_type in (
+        MoveType.NORMAL,
+        MoveType.ADVANCE,
+        MoveType.FALL_BACK,
+        MoveType.DESPERATE_ESCAPE,
+    )
+    limit = SUPER_HEAVY_CROSSING_HEIGHT if walker else DENSE_CROSSING_HEIGHT
+    if f.height <= limit + EPS:
+        return True, ""
+    return False, f'cannot move horizontally through {f.name} ({f.height:g}" > {limit:g}")'
+
+
+def _may_pass_model(
+    m: Model, other: Model, friendly: bool, move_type: MoveType, skies: bool, super_heavy: bool
+) -> bool:
+    if friendly or skies:  # 03.01; R21.03-a
+        return True
+    if move_type is MoveType.DESPERATE_ESCAPE:  # R09.07-c
+        return True
+    if super_heavy and move_type in (MoveType.NORMAL, MoveType.ADVANCE, MoveType.FALL_BACK):
+        return not other.has("TITANIC")  # R24.35-a
+    if m.has("MONSTER", "VEHICLE") and move_type in (MoveType.NORMAL, MoveType.ADVANCE):
+        return not other.has("MONSTER", "VEHICLE")  # R17.01-a
+    return False
+
+
+def validate_move(
+    scene: Scene,
+    unit: str,
+    moves: Mapping[str, Sequence[Step]],
+    move_type: MoveType,
+    max_distance: float,
+    *,
+    take_to_skies: bool = False,
+    super_heavy_mobile: bool = False,
+    must_end_unengaged: bool | None = None,
+) -> list[MoveViolation]:
+    """Check a proposed move of ``unit``'s models (model name -> waypoints).
+
+    ``max_distance`` is the move type's maximum (the caller rolls advance/charge dice);
+    ``take_to_skies`` applies 21.03 (2" less unless HOVER; vertical distance ignored; through
+    all models and terrain); ``super_heavy_mobile`` is the 24.35 choice to gain MOBILE.
+    ``must_end_unengaged`` defaults to True for normal, advance and fall-back moves."""
+    out: list[MoveViolation] = []
+    the_unit = scene.unit(unit)
+    by_name = {m.name: m for m in the_unit.models}
+    for name in moves:
+        if name not in by_name:
+            out.append(MoveViolation("R03.01-g", name, f"{name!r} is not a model of {unit}"))
+    if out:
+        return out
+    super_heavy = any(a.strip().lower() == "super-heavy walker" for a in the_unit.abilities)
+    if take_to_skies and not all(m.has("FLY") for m in the_unit.models):
+        out.append(MoveViolation("R21.03-a", unit, "only FLYING units can take to the skies"))
+    budget = max_distance
+    if take_to_skies and not any(a.strip().lower() == "hover" for a in the_unit.abilities):
+        budget -= SKIES_PENALTY  # R21.03-a; Hover R21.03-c
+    bf = scene.battlefield
+    finals: dict[str, Model] = dict(by_name)
+    others = [
+        (u.player == the_unit.player, m) for u in scene.units if u.name != unit for m in u.models
+    ]
+    for name, path in moves.items():
+        m = by_name[name]
+        cur = m
+        used = 0.0
+        for k, step in enumerate(path):
+            nz = cur.z if step.z is None else step.z
+            nxt = cur.moved(step.x, step.y, nz, step.facing)
+            horiz = math.hypot(nxt.x - cur.x, nxt.y - cur.y)
+            vert = abs(nz - cur.z)
+            used += horiz + (0.0 if take_to_skies else vert)  # R03.01-a, R13.06-d, R21.03-a
+            if vert > EPS and not take_to_skies:
+                near = [
+                    f
+                    for f in scene.terrain.features
+                    if shape_region_distance(nxt.footprint(), f.array()) <= CLIMB_TOLERANCE + EPS
+                ]
+                if not near:
+                    out.append(
+                        MoveViolation(
+                            "R13.06-d",
+                            name,
+                            f"step {k + 1}: moves vertically more than"
+                            ' 1/2" from any terrain feature',
+                        )
+                    )
+                lo, hi = min(cur.z, nz), max(cur.z, nz)
+                for f in near:
+                    if f.category is Category.DENSE and not m.has(*CLIMBERS):
+                        for s in f.standing_surfaces():
+                            if (
+                                lo + EPS < s.height < hi - EPS
+                                and shape_region_distance(nxt.footprint(), s.array()) <= 0.0
+                            ):
+                                out.append(
+                                    MoveViolation(
+                                        "R13.06-c",
+                                        name,
+                                        f"step {k + 1}: cannot move "
+                                        f'through the floor at {s.height:g}" of {f.name}',
+                                    )
+                                )
+            if horiz > EPS:
+                for f in scene.terrain.features:
+                    if cur.z >= f.height - EPS and nz >= f.height - EPS:
+                        continue  # over the top of it
+                    if not _crosses_feature(cur, nxt, f):
+                        continue
+                    ok, why = _passable(
+                        m, f, move_type, take_to_skies, super_heavy_mobile, super_heavy
+                    )
+                    if not ok:
+                        rule = "R24.35-a" if super_heavy else "R13.06-c"
+                        out.append(MoveViolation(rule, name, f"step {k + 1}: {why}"))
+                for friendly, o in others:
+                    if abs(o.z - cur.z) > max(o.height, cur.height):
+                        continue  # different level
+                    if _sweep_hits(cur, nxt, o.footprint()) and not _may_pass_model(
+                        m, o, friendly, move_type, take_to_skies, super_heavy
+                    ):
+                        rule = "R17.01-a" if m.has("MONSTER", "VEHICLE") else "R03.01-d"
+                        out.append(
+                            MoveViolation(
+                                rule, name, f"step {k + 1}: moves through enemy model {o.name}"
+                            )
+                        )
+            x0, y0, x1, y1 = nxt.footprint().bbox()
+            if x0 < -EPS or y0 < -EPS or x1 > bf.width + EPS or y1 > bf.depth + EPS:
+                out.append(
+                    MoveViolation(
+                        "R03.01-f", name, f"step {k + 1}: the base crosses the battlefield edge"
+                    )
+                )
+            cur = nxt
+        if used > budget + EPS:
+            out.append(
+                MoveViolation("R03.01-a", name, f'moves {used:.2f}" but the maximum is {budget:g}"')
+            )
+        finals[name] = cur
+    # --- where models end (03.01 Ending a Move, 13.06)
+    placed = list(finals.values())
+    all_others = [o for _, o in others]
+    for name in moves:
+        m = finals[name]
+        for o in placed + all_others:
+            if o.name != name and overlaps(m, o):
+                out.append(MoveViolation("R03.01-c", name, f"ends on another model ({o.name})"))
+                break
+        fp = m.footprint()
+        for f in scene.terrain.features:
+            if f.category is Category.EXPOSED or m.z >= f.height - EPS:
+                continue
+            if shape_region_distance(fp, f.array()) <= 0.0 and separation_inside(fp, f):
+                rule = "R13.06-g" if f.category is Category.DENSE and m.z < 3.0 else "R03.01-i"
+                out.append(MoveViolation(rule, name, f"ends partway through {f.name}"))
+        if m.z > EPS:
+            out.extend(_check_upper_surface(scene, m, take_to_skies))
+    # --- unit checks
+    coh = coherency_breaks(placed)
+    for b in coh:
+        out.append(
+            MoveViolation(
+                "R03.03-d",
+                b.model,
+                "unit not in coherency at the end of the move "
+                f"({b.rule}{' vs ' + b.other if b.other else ''})",
+            )
+        )
+    if must_end_unengaged is None:
+        must_end_unengaged = move_type in (
+            MoveType.NORMAL,
+            MoveType.ADVANCE,
+            MoveType.FALL_BACK,
+            MoveType.DESPERATE_ESCAPE,
+        )
+    if must_end_unengaged:
+        enemies = [o for friendly, o in others if not friendly]
+        for m in placed:
+            e = next((o for o in enemies if engaged(m, o)), None)
+            if e is not None:
+                rule = (
+                    "R09.07-e"
+                    if move_type in (MoveType.FALL_BACK, MoveType.DESPERATE_ESCAPE)
+                    else "R09.05-a"
+                )
+                out.append(MoveViolation(rule, m.name, f"ends engaged with {e.name}"))
+    return out
+
+
+def separation_inside(fp: Shape, f: TerrainFeature) -> bool:
+    """True if the footprint overlaps the feature's footprint by more than touching."""
+    if isinstance(fp, Circle):
+        return shape_region_distance(Circle(fp.cx, fp.cy, max(fp.r - 1e-6, 0.0)), f.array()) <= 0.0
+    return shape_region_distance(fp, f.array()) <= 0.0
+
+
+def _check_upper_surface(scene: Scene, m: Model, skies: bool) -> list[MoveViolation]:
+    """13.06: ending above ground level."""
+    out: list[MoveViolation] = []
+    if not m.has(*UPPER_SURFACE_KEYWORDS):
+        out.append(
+            MoveViolation(
+                "R13.06-e",
+                m.name,
+                "only INFANTRY/BEASTS/SWARM/FLY/MONSTER models can "
+                "end on a surface above ground level",
+            )
+        )
+        return out
+    fp = m.footprint()
+    for f in scene.terrain.features:
+        for s in f.standing_surfaces():
+            if abs(s.height - m.z) > EPS or not shape_inside_region(fp, s.array()):
+                continue
+            if not s.stable:
+                out.append(
+                    MoveViolation("R13.06-e", m.name, f"the surface of {f.name} is not stable")
+                )
+            elif (
+                f.category is Category.DENSE
+                and not m.has(*CLIMBERS)
+                and not (skies and m.has("FLY"))
+            ):
+                # R13.06-f reading: non-INFANTRY/BEASTS/SWARM models do not end on upper
+                # surfaces of dense features unless they FLY and took to the skies.
+                out.append(
+                    MoveViolation(
+                        "R13.06-f", m.name, f"cannot end on an upper surface of dense {f.name}"
+                    )
+                )
+            return out
+    out.append(
+        MoveViolation(
+            "R13.06-e", m.name, f'not wholly on a surface at {m.z:g}" (overhangs or unsupported)'
+        )
+    )
+    return out

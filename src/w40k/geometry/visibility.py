@@ -1,0 +1,325 @@
+"""Visibility rules on a scene: 06.01, 13.08-13.11, 22.05, 24.24, 24.33.
+
+:class:`Visibility` prepares a scene once (obstacle arrays, which areas hold which models)
+and answers model and unit questions from that cache.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+import numpy as np
+
+from w40k.geometry.los import Obstacles, Sight, SightResult, hull_blockers, line_of_sight
+from w40k.geometry.measure import ENGAGEMENT_HORIZONTAL, distance_matrix, engaged
+from w40k.geometry.scene import Scene, Unit
+from w40k.geometry.shapes import EPS, HALF_LINE, Circle, FloatArray, Model, Oval
+from w40k.geometry.terrain import PLUNGING_FIRE_HEIGHT
+
+TOWERING_RANGE = 12.0
+"""22.05: a TOWERING attacker gets Plunging Fire against targets within 12"."""
+COVER_KEYWORDS = ("INFANTRY", "BEASTS", "SWARM")
+"""13.08/13.09: keywords that take cover/hide within terrain areas."""
+
+
+class Kind(Enum):
+    """What an obstacle is."""
+
+    FEATURE = "feature"
+    AREA = "area"
+    MODEL = "model"
+
+
+@dataclass(frozen=True)
+class ModelSight:
+    """Visibility of one model to one observing model."""
+
+    visible: bool
+    """06.01 + 13.09 + 13.10 + 24.24."""
+    fully_visible: bool
+    """06.01: nothing but the model itself blocks any part facing the observer."""
+    terrain_cover: bool
+    """13.08 (ii): not fully visible due to terrain features or obscuring areas."""
+    sight: Sight
+    """The raw line-of-sight answer (terrain, areas, other models)."""
+    reason: str = ""
+    """Why it is not visible (empty when visible)."""
+    witness: tuple[tuple[float, float], tuple[float, float]] | None = None
+    """A clear line, when there is one."""
+
+
+@dataclass(frozen=True)
+class PairReport:
+    """One ordered unit pair as ``w40k los`` reports it."""
+
+    observer: str
+    """Observing unit."""
+    target: str
+    """Target unit."""
+    visible: bool
+    """Some observer model sees some target model."""
+    fully_visible: bool
+    """Some observer model sees every target model fully (06.01 unit fully visible)."""
+    cover: bool
+    """13.08/24.33: benefit of cover against the attacks of every observer model that sees
+    the target (against all observer models when none sees it)."""
+    engaged: bool
+    """03.04."""
+    plunging_fire: bool
+    """22.05 applies to at least one observer model that sees the target."""
+    distance: float
+    """Closest horizontal distance between the units' models."""
+    in_range: bool | None
+    """Target within the observer unit's ``range`` (None if no range is given)."""
+    reason: str
+    """Why the target is not visible (empty when visible)."""
+    lines: tuple[tuple[tuple[float, float], tuple[float, float]], ...] = ()
+    """Witness sight lines (one per seeing observer model)."""
+
+
+class Visibility:
+    """Per-scene cache answering visibility questions (prepare once, ask thousands)."""
+
+    def __init__(self, scene: Scene, convention_visible: bool = False) -> None:
+        """``convention_visible`` decides Sight.CONVENTION cases (default: not visible)."""
+        self.scene = scene
+        self.convention_visible = convention_visible
+        terrain = scene.terrain
+        items: list[tuple[FloatArray, float, float]] = []
+        kinds: list[Kind] = []
+        owner_unit: list[int] = []
+        owner_area: list[int] = []
+        for f in terrain.features:
+            items.append((f.array(), HALF_LINE, f.sight_height))
+            kinds.append(Kind.FEATURE)
+            owner_unit.append(-1)
+            owner_area.append(-1)
+        for ai, a in enumerate(terrain.areas):
+            if terrain.is_obscuring(a.name):
+                # 13.10: an obscuring area blocks lines that cross it, whatever their height
+                items.append((a.array(), 0.0, float("inf")))
+                kinds.append(Kind.AREA)
+                owner_unit.append(-1)
+                owner_area.append(ai)
+        self.models: list[tuple[int, int]] = []
+        self.model_index: dict[tuple[int, int], int] = {}
+        self.model_owner: dict[tuple[int, int], int] = {}
+        for ui, u in enumerate(scene.units):
+            for mi, m in enumerate(u.models):
+                self.model_index[(ui, mi)] = len(self.models)
+                self.models.append((ui, mi))
+                fp = m.footprint()
+                # models block as columns from the ground to their top (COLUMN convention)
+                self.model_owner[(ui, mi)] = len(items)
+                if isinstance(fp, Circle):
+                    items.append((np.array([[fp.cx, fp.cy]]), fp.r + HALF_LINE, m.top))
+                elif isinstance(fp, Oval):
+                    items.append((fp.outline(48), HALF_LINE, m.top))
+                else:
+                    items.append((fp.array(), HALF_LINE, m.top))
+                kinds.append(Kind.MODEL)
+                owner_unit.append(ui)
+                owner_area.append(-1)
+        self.obstacles = Obstacles.build(items)
+        self.kinds = kinds
+        self.owner_unit = np.asarray(owner_unit, dtype=np.int64)
+        self.owner_area = np.asarray(owner_area, dtype=np.int64)
+        self.unit_index = {u.name: i for i, u in enumerate(scene.units)}
+        self.footprints = {k: scene.units[k[0]].models[k[1]].footprint() for k in self.models}
+        self.areas_of: dict[tuple[int, int], frozenset[int]] = {}
+        for k in self.models:
+            m = scene.units[k[0]].models[k[1]]
+            self.areas_of[k] = frozenset(i for i, a in enumerate(terrain.areas) if a.holds(m))
+        self.dense_area = [terrain.contains_dense(a.name) for a in terrain.areas]
+        self._dist: dict[tuple[int, int], FloatArray] = {}
+        self._pair_cache: dict[tuple[int, int, int, int], ModelSight] = {}
+
+    # ----------------------------------------------------------------- helpers
+    def _obstacles_for(self, ou: int, om: int, tu: int, tm: int) -> Obstacles:
+        """06.01: ignore the two units' own models; 13.10: ignore areas either model is in."""
+        ex_areas = self.areas_of[(ou, om)] | self.areas_of[(tu, tm)]
+        keep_owner = (self.owner_unit != ou) & (self.owner_unit != tu)
+        if ex_areas:
+            keep_owner &= ~np.isin(self.owner_area, np.fromiter(ex_areas, dtype=np.int64))
+        obs = self.obstacles
+        return obs.subset(keep_owner[obs.owner], keep_owner[obs.vert_owner])
+
+    def unit_distances(self, ou: int, tu: int) -> FloatArray:
+        """Horizontal distances between every model of two units (cached)."""
+        key = (ou, tu)
+        if key not in self._dist:
+            self._dist[key] = distance_matrix(
+                self.scene.units[ou].models, self.scene.units[tu].models
+            )
+        return self._dist[key]
+
+    def hidden(self, tu: int, tm: int) -> bool:
+        """13.09: INFANTRY/BEASTS/SWARM within an area with a dense feature, and its unit made
+        no ranged attacks this turn or the previous one."""
+        unit = self.scene.units[tu]
+        m = unit.models[tm]
+        if unit.ranged_attacks_recently or not m.has(*COVER_KEYWORDS):
+            return False
+        return any(self.dense_area[a] for a in self.areas_of[(tu, tm)])
+
+    # ------------------------------------------------------------------ models
+    def raw_sight(self, ou: int, om: int, tu: int, tm: int) -> SightResult:
+        """Line of sight only (terrain features, obscuring areas, other units' models)."""
+        o = self.scene.units[ou].models[om]
+        t = self.scene.units[tu].models[tm]
+        return line_of_sight(
+            self.footprints[(ou, om)],
+            o.top,
+            self.footprints[(tu, tm)],
+            t.top,
+            self._obstacles_for(ou, om, tu, tm),
+        )
+
+    def model_sight(self, ou: int, om: int, tu: int, tm: int) -> ModelSight:
+        """Everything about one target model as seen by one observer model."""
+        key = (ou, om, tu, tm)
+        if key in self._pair_cache:
+            return self._pair_cache[key]
+        units = self.scene.units
+        o, t = units[ou].models[om], units[tu].models[tm]
+        res = self.raw_sight(ou, om, tu, tm)
+        reason = ""
+        seen = res.sight is Sight.CLEAR or (
+            res.sight is Sight.CONVENTION and self.convention_visible
+        )
+        if not seen:
+            reason = (
+                "blocked by terrain/models (R06.01-a, R13.10-b, R13.11-a)"
+                if res.sight is Sight.BLOCKED
+                else "only past blockers of intermediate height: convention PARTIAL_HEIGHT"
+            )
+        d = float(self.unit_distances(ou, tu)[om, tm])
+        if seen and self.hidden(tu, tm) and d > units[tu].detection_range + EPS:
+            seen, reason = (
+                False,
+                f'hidden beyond {units[tu].detection_range:g}" detection range (R13.09-b)',
+            )
+        lone = units[tu].lone_operative
+        # 24.24: measured from the observer to the Lone Operative unit (closest model)
+        if seen and lone is not None and float(self.unit_distances(ou, tu)[om].min()) > lone + EPS:
+            seen, reason = False, f'Lone Operative beyond {lone:g}" (R24.24-a)'
+        obs = self._obstacles_for(ou, om, tu, tm)
+        owners = hull_blockers(
+            self.footprints[(ou, om)], self.footprints[(tu, tm)], t.z, o.top, obs
+        )
+        kinds = {self.kinds[int(k)] for k in owners}
+        fully = seen and not kinds
+        terrain_cover = bool(kinds & {Kind.FEATURE, Kind.AREA}) or res.sight is not Sight.CLEAR
+        out = ModelSight(
+            seen, fully, terrain_cover, res.sight, reason, res.witness if seen else None
+        )
+        self._pair_cache[key] = out
+        return out
+
+    def model_visible(self, observer: tuple[str, int], target: tuple[str, int]) -> bool:
+        """Is model ``target`` (unit name, index) visible to model ``observer``?"""
+        ou, tu = self.unit_index[observer[0]], self.unit_index[target[0]]
+        return self.model_sight(ou, observer[1], tu, target[1]).visible
+
+    # ------------------------------------------------------------------- units
+    def cover_against(self, ou: int, om: int, tu: int) -> bool:
+        """13.08 and 24.33: does unit ``tu`` have the benefit of cover against a ranged attack
+        by model ``om`` of unit ``ou``?"""
+        target = self.scene.units[tu]
+        if target.stealth:
+            return True
+        for tm, m in enumerate(target.models):
+            in_area = m.has(*COVER_KEYWORDS) and bool(self.areas_of[(tu, tm)])
+            if not in_area and not self.model_sight(ou, om, tu, tm).terrain_cover:
+                return False
+        return True
+
+    def plunging_fire(self, ou: int, om: int, tu: int) -> bool:
+        """22.05: +1 BS when the target unit is visible and has a model on ground level, and the
+        attacker stands on a section 3"+ high or is TOWERING with the target within 12"."""
+        units = self.scene.units
+        o = units[ou].models[om]
+        target = units[tu]
+        if o.has("AIRCRAFT") or any(m.has("AIRCRAFT") for m in target.models):
+            return False  # R22.05-c
+        if not any(m.z <= EPS for m in target.models):
+            return False
+        if not any(self.model_sight(ou, om, tu, tm).visible for tm in range(len(target.models))):
+            return False
+        if self.scene.terrain.section_height_under(o) >= PLUNGING_FIRE_HEIGHT - EPS:
+            return True
+        return (
+            o.has("TOWERING")
+            and float(self.unit_distances(ou, tu)[om].min()) <= TOWERING_RANGE + EPS
+        )
+
+    def unit_pair(self, observer: str, target: str) -> PairReport:
+        """The ``w40k los`` report for one ordered pair of units."""
+        ou, tu = self.unit_index[observer], self.unit_index[target]
+        units = self.scene.units
+        ounit, tunit = units[ou], units[tu]
+        dist = self.unit_distances(ou, tu)
+        sights = [
+            [self.model_sight(ou, om, tu, tm) for tm in range(len(tunit.models))]
+            for om in range(len(ounit.models))
+        ]
+        seers = [om for om in range(len(ounit.models)) if any(s.visible for s in sights[om])]
+        visible = bool(seers)
+        fully = any(all(s.fully_visible for s in row) for row in sights)
+        attackers = seers or list(range(len(ounit.models)))
+        cover = all(self.cover_against(ou, om, tu) for om in attackers)
+        plunging = any(self.plunging_fire(ou, om, tu) for om in seers)
+        eng = bool((dist <= ENGAGEMENT_HORIZONTAL + EPS).any()) and any(
+            engaged(a, b) for a in ounit.models for b in tunit.models
+        )
+        in_range = None
+        if ounit.weapon_range is not None:
+            in_range = bool((dist <= ounit.weapon_range + EPS).any())
+        reason = ""
+        if not visible:
+            reasons = [s.reason for row in sights for s in row]
+            for key in ("Lone Operative", "hidden", "PARTIAL_HEIGHT"):
+                hit = [r for r in reasons if key in r]
+                if hit:
+                    reason = hit[0]
+                    break
+            else:
+                reason = reasons[0] if reasons else ""
+        lines = tuple(
+            next(s.witness for s in sights[om] if s.visible and s.witness is not None)
+            for om in seers
+            if any(s.witness is not None and s.visible for s in sights[om])
+        )
+        return PairReport(
+            observer,
+            target,
+            visible,
+            fully,
+            cover,
+            eng,
+            plunging,
+            float(dist.min()),
+            in_range,
+            reason,
+            lines,
+        )
+
+    def all_pairs(self) -> list[PairReport]:
+        """Every ordered pair of units of different players."""
+        out: list[PairReport] = []
+        for a in self.scene.units:
+            for b in self.scene.units:
+                if a.player != b.player:
+                    out.append(self.unit_pair(a.name, b.name))
+        return out
+
+
+def unit_visible(vis: Visibility, observer: Unit, target: Unit) -> bool:
+    """06.01: a unit is visible if one or more of its models is visible."""
+    return vis.unit_pair(observer.name, target.name).visible
+
+
+def ground_level(m: Model) -> bool:
+    """On ground level (z = 0)."""
+    return m.z <= EPS
