@@ -58,12 +58,18 @@ def _model_counts(
                 "this datasheet has several variable lines: give models per name instead",
                 where="count",
             )
-        if not variable or not fixed <= total <= fixed + variable[0].max:
-            raise DataError(
-                f"the unit can have {sheet.min_models} to {sheet.max_models} models, got {total}",
-                where="count",
+        if not sheet.min_models <= total <= sheet.max_models:
+            allowed = (
+                str(sheet.min_models)
+                if sheet.min_models == sheet.max_models
+                else f"{sheet.min_models} to {sheet.max_models}"
             )
-        per[name_key(variable[0].model)] = total - fixed
+            plural = "" if sheet.max_models == 1 else "s"
+            raise DataError(
+                f"the unit can have {allowed} model{plural}, got {total}", where="count"
+            )
+        if variable:
+            per[name_key(variable[0].model)] = total - fixed
     for e in sheet.composition:
         n = per[name_key(e.model)]
         if not e.min <= n <= e.max:
