@@ -1,0 +1,126 @@
+"""Damage chains: the order in which a unit's models take damage, from the rule primitives.
+
+Within one pool the allocation order is fixed at the Allocation Order step (05.03) and the
+model selected (05.04 Select Model: one that has lost wounds if possible) keeps being selected
+until it is destroyed, because it is then the (first) wounded model of the current group. So
+normal damage walks a fixed sequence of models: a *chain*. A position on the chain is the
+number of wounds taken from it so far; one damaging event at position ``i`` on a model with
+``r`` wounds left moves to ``i + min(lost, r)`` (excess damage is lost, R05.04-f). The same
+holds for mortal wounds selected by 06.02 (a wounded non-CHARACTER first, ...), and for
+[DEVASTATING WOUNDS] mortal wounds, which damage at most one model per critical wound (24.10).
+
+The chain picks the first candidate the primitives offer; models the primitives treat alike
+(same group, same Feel No Pain and Toughness role) are interchangeable, so the distribution
+does not depend on that pick. Among candidates that differ (e.g. a group mixing models with and
+without Feel No Pain) the first listed one is the documented default, as in the per-die engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from w40k.math.setup import models_at
+from w40k.math.stages import FloatArray
+from w40k.rules.primitives import (
+    ModelState,
+    default_order,
+    group_model_candidates,
+    make_groups,
+    mortal_wound_candidates,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Chain:
+    """The models of a unit in the order they take damage, from one state."""
+
+    order: tuple[int, ...]
+    """Model indices in the order they are damaged."""
+    start: tuple[int, ...]
+    """Remaining wounds of each chain model at the chain's start."""
+    base: tuple[int, ...]
+    """Remaining wounds of every model of the unit at the chain's start."""
+
+    @property
+    def size(self) -> int:
+        """Number of positions (the last one: every chain model destroyed)."""
+        return sum(self.start) + 1
+
+    def entries(self) -> tuple[tuple[int, int], ...]:
+        """For each position but the last: (chain entry, remaining wounds of its model)."""
+        out: list[tuple[int, int]] = []
+        for j, r0 in enumerate(self.start):
+            out.extend((j, r) for r in range(r0, 0, -1))
+        return tuple(out)
+
+    def vector(self, pos: int) -> tuple[int, ...]:
+        """The remaining wounds of every model at chain position ``pos``."""
+        rem = list(self.base)
+        left = pos
+        for i, r0 in zip(self.order, self.start, strict=True):
+            take = min(left, r0)
+            rem[i] = r0 - take
+            left -= take
+            if left == 0:
+                break
+        return tuple(rem)
+
+
+def allocation_chain(
+    models: Sequence[ModelState], remaining: tuple[int, ...], precision: bool
+) -> Chain:
+    """05.03/05.04: groups and the default order re-created for this pool (R05.03-h); with
+    [PRECISION] (24.28) the first visible CHARACTER group in that order is current first."""
+    now = models_at(models, remaining)
+    groups = make_groups(now)
+    order = list(default_order(groups, now))
+    if precision:
+        for gi in order:
+            g = groups[gi]
+            if g.character and any(now[i].visible for i in g.alive(now)):
+                order.remove(gi)
+                order.insert(0, gi)
+                break
+    seq: list[int] = []
+    cur = list(now)
+    for gi in order:
+        while cands := group_model_candidates(groups[gi], cur):
+            i = cands[0]
+            seq.append(i)
+            cur[i] = cur[i].losing(cur[i].W)
+    return Chain(tuple(seq), tuple(remaining[i] for i in seq), remaining)
+
+
+def mortal_chain(models: Sequence[ModelState], remaining: tuple[int, ...]) -> Chain:
+    """06.02 Select Model for each mortal wound: the order models take mortal wounds."""
+    cur = list(models_at(models, remaining))
+    seq: list[int] = []
+    while cands := mortal_wound_candidates(cur):
+        i = cands[0]
+        seq.append(i)
+        cur[i] = cur[i].losing(cur[i].W)
+    return Chain(tuple(seq), tuple(remaining[i] for i in seq), remaining)
+
+
+def transitions(chain: Chain, loss: Sequence[FloatArray]) -> tuple[FloatArray, FloatArray]:
+    """The matrix ``T[i, j]`` of one damaging event moving position ``i`` to ``j`` and the
+    matrix ``W[i, j]`` of the expected wasted wounds along that move.
+
+    ``loss[j]`` is the pmf of wounds the event would remove from chain entry ``j``'s model
+    (damage, then Feel No Pain). The last position (all destroyed) absorbs (R05.04-g)."""
+    n = chain.size
+    t = np.zeros((n, n))
+    w = np.zeros((n, n))
+    for pos, (j, r) in enumerate(chain.entries()):
+        pmf = loss[j]
+        head = pmf[:r]
+        t[pos, pos : pos + len(head)] += head
+        tail = pmf[r:]
+        if len(tail):
+            t[pos, pos + r] += float(tail.sum())
+            w[pos, pos + r] += float((tail * np.arange(len(tail))).sum())
+    t[n - 1, n - 1] = 1.0
+    return t, w

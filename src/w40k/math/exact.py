@@ -1,0 +1,290 @@
+"""Exact distributions of one unit's attacks on one target unit (float64 dynamic programming).
+
+Method (docs/math.md has the full account):
+
+1. The state between pools is the remaining wounds of every target model. For each pool and
+   each state, :func:`~w40k.math.stages.pool_outcomes` gives the joint law of ``n`` wounds
+   needing saves and ``c`` [DEVASTATING WOUNDS] critical wounds (hit and wound rolls, every
+   ability via the pool profile, Toughness per 19.02 from that state).
+2. Saves are rolled together (R05.03-f) and resolved lowest first (R05.04-a) against the
+   current group (R05.04-h). Faces are processed in blocks of consecutive faces that every
+   chain position judges alike (:func:`~w40k.math.stages.inflicts_table`); given ``k`` saves
+   not yet processed, all at least the block's lowest face, the number in the block is
+   Binomial(k, |block| / (7 - lowest)). Each damaging save moves the damage chain
+   (:mod:`w40k.math.chain`) by one event: D rolled, Feel No Pain per wound, excess lost.
+3. Then the devastating mortal wounds (06.02 order, one model per critical wound, after all the
+   normal damage of the pool, R06.02-e, R24.10-b).
+4. Hazard rolls on the attacker after all pools (24.15, 06.03), independent of the target.
+
+Everything is exact up to float64 rounding (errors ~1e-15). Where the number of states or the
+work would exceed :data:`MAX_STATES` / :data:`MAX_WORK`, :class:`TooLarge` is raised so that
+the caller falls back to simulation and says so (never a silent approximation).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+import numpy as np
+
+from w40k.core.dice import DiceExpr
+from w40k.math.chain import Chain, allocation_chain, mortal_chain, transitions
+from w40k.math.distributions import AttackDistribution, Dist, GroupResult
+from w40k.math.setup import AttackSetup, models_at
+from w40k.math.stages import (
+    FACES,
+    FloatArray,
+    binomial_matrix,
+    hazard_fail_chance,
+    inflicts_table,
+    loss_pmf,
+    pool_outcomes,
+)
+from w40k.rules.attack_profile import PoolProfile
+from w40k.rules.primitives import (
+    attack_toughness,
+    hazard_mortal_wounds,
+    make_groups,
+    wound_threshold,
+)
+
+MAX_STATES = 20_000
+"""Most distinct unit states (remaining wounds of every model) held between pools."""
+MAX_WORK = 400_000_000
+"""Most multiply-adds the save dynamic programme may take in all (about a few seconds)."""
+
+State = tuple[int, ...]
+"""Remaining wounds of every model of a unit."""
+
+
+class TooLarge(Exception):
+    """The exact computation would exceed the documented limits (the message says which)."""
+
+
+@dataclass
+class _Mass:
+    """Probability of a state and the probability-weighted damage wasted on the way to it."""
+
+    p: float = 0.0
+    waste: float = 0.0
+
+
+def _add(acc: dict[State, _Mass], state: State, p: float, waste: float) -> None:
+    m = acc.get(state)
+    if m is None:
+        acc[state] = _Mass(p, waste)
+    else:
+        m.p += p
+        m.waste += waste
+
+
+class _Engine:
+    """Caches for one exact computation (cold per call; the API caches whole results)."""
+
+    def __init__(self, setup: AttackSetup) -> None:
+        self.setup = setup
+        self.models = setup.target
+        self.work = 0
+        self._joint: dict[tuple[int, int], FloatArray] = {}
+
+    def joint(self, k: int, pool: PoolProfile, state: State) -> FloatArray:
+        """J[n, c] for pool ``k`` from ``state`` (19.02: Toughness from the living models)."""
+        tough = attack_toughness(models_at(self.models, state))
+        thr = wound_threshold(pool.strength, tough)
+        key = (k, thr)
+        if key not in self._joint:
+            self._joint[key] = pool_outcomes(pool, thr, self.setup.lethal_auto)
+        return self._joint[key]
+
+    def losses(self, chain: Chain, damage: DiceExpr) -> list[FloatArray]:
+        """Loss pmf of a damaging event on each chain model (its own Feel No Pain)."""
+        return [loss_pmf(damage, self.models[i].fnp) for i in chain.order]
+
+    def pool(self, k: int, pool: PoolProfile, state: State) -> dict[State, _Mass]:
+        """Resolve pool ``k`` from ``state``: the law of the states after it."""
+        joint = self.joint(k, pool, state)
+        chain = allocation_chain(self.models, state, pool.precision)
+        after = self._saves(pool, chain, joint)  # shape (C, positions)
+        prob, waste = after
+        out: dict[State, _Mass] = {}
+        ccount = prob.shape[0]
+        for pos in range(chain.size):
+            col = prob[:, pos]
+            wcol = waste[:, pos]
+            if not col.any() and not wcol.any():
+                continue
+            vec = chain.vector(pos)
+            if ccount == 1 or (not col[1:].any() and not wcol[1:].any()):
+                _add(out, vec, float(col[0]), float(wcol[0]))
+                continue
+            self._mortals(pool, vec, col, wcol, out)
+        return out
+
+    def _saves(
+        self, pool: PoolProfile, chain: Chain, joint: FloatArray
+    ) -> tuple[FloatArray, FloatArray]:
+        """05.03-05.04 for every (n, c): the law of (c, chain position) after normal damage,
+        and the matching expected-waste mass."""
+        kmax = joint.shape[0] - 1
+        ccount = joint.shape[1]
+        size = chain.size
+        t, w = transitions(chain, self.losses(chain, pool.damage))
+        entries = chain.entries()
+        # 05.04 Check Save Roll against the current group: the chain model's own Sv/InSv
+        # (a group shares them, 05.03).
+        chain_models = [self.models[i] for i in chain.order]
+        tables = [inflicts_table(pool.ap, m.Sv, m.InSv) for m in chain_models]
+        masks = [(*(tables[j][f - 1] for j, _ in entries), False) for f in FACES]
+        # Blocks of consecutive faces judged alike at every position.
+        blocks: list[tuple[int, int]] = []
+        for f in FACES:
+            if blocks and masks[blocks[-1][0] - 1] == masks[f - 1]:
+                blocks[-1] = (blocks[-1][0], f)
+            else:
+                blocks.append((f, f))
+        last = max((i for i, (lo, _) in enumerate(blocks) if any(masks[lo - 1])), default=-1)
+        prob = np.zeros((ccount, kmax + 1, size))
+        prob[:, :, 0] = joint.T
+        waste = np.zeros_like(prob)
+        eye = np.eye(size)
+        for lo, hi in blocks[: last + 1]:
+            mask = np.array(masks[lo - 1])
+            tb = np.where(mask[:, None], t, eye)
+            wb = w * mask[:, None]
+            bm = binomial_matrix(kmax, (hi - lo + 1) / (7 - lo))
+            self.work += ccount * (kmax + 1) * size * size * (kmax + 1)
+            if self.work > MAX_WORK:
+                raise TooLarge(
+                    f"the save computation needs more than {MAX_WORK:.0e} operations "
+                    f"({kmax} saves, {size} damage positions)"
+                )
+            new_p = np.zeros_like(prob)
+            new_w = np.zeros_like(prob)
+            r, rw = prob, waste
+            for m in range(kmax + 1):
+                if m:
+                    # Saves k >= m can have an m-th damaging save in this block.
+                    rw = rw[:, 1:, :] @ tb + r[:, 1:, :] @ wb
+                    r = r[:, 1:, :] @ tb
+                coef = bm[m:, m][None, :, None]
+                new_p[:, : kmax + 1 - m, :] += coef * r
+                new_w[:, : kmax + 1 - m, :] += coef * rw
+            prob, waste = new_p, new_w
+        return prob.sum(axis=1), waste.sum(axis=1)
+
+    def _mortals(
+        self,
+        pool: PoolProfile,
+        vec: State,
+        col: FloatArray,
+        wcol: FloatArray,
+        out: dict[State, _Mass],
+    ) -> None:
+        """24.10: each devastating critical wound's D mortal wounds, one at a time by 06.02,
+        damage at most one model (excess lost), after all normal damage (R06.02-e).
+        Horner's scheme sums the laws after c = 0..C-1 critical wounds."""
+        chain = mortal_chain(self.models, vec)
+        t, w = transitions(chain, self.losses(chain, pool.damage))
+        r = np.zeros(chain.size)
+        rw = np.zeros(chain.size)
+        for c in range(len(col) - 1, -1, -1):
+            if c != len(col) - 1:
+                rw = rw @ t + r @ w
+                r = r @ t
+            r[0] += col[c]
+            rw[0] += wcol[c]
+        for pos in range(chain.size):
+            if r[pos] or rw[pos]:
+                _add(out, chain.vector(pos), float(r[pos]), float(rw[pos]))
+
+
+def _hazard(setup: AttackSetup) -> tuple[Dist, Dist]:
+    """24.15/06.03: after all attacks, one hazard roll per [HAZARDOUS] weapon; each failure is
+    1 mortal wound (3 if every model is MONSTER/VEHICLE), allocated by 06.02 with Feel No Pain
+    (RX-d). Returns (wounds lost, models destroyed) of the attacker."""
+    rolls = setup.hazard_rolls
+    start = setup.attacker_start
+    if rolls == 0 or not any(start):
+        return Dist((1.0,)), Dist((1.0,))
+    per_fail = hazard_mortal_wounds(setup.attacker)
+    fails = binomial_matrix(rolls, hazard_fail_chance())[rolls]
+    chain = mortal_chain(setup.attacker, start)
+    # Each mortal wound is 1 wound (06.02) with its own Feel No Pain roll.
+    one = DiceExpr.fixed(1)
+    t, _ = transitions(chain, [loss_pmf(one, setup.attacker[i].fnp) for i in chain.order])
+    r = np.zeros(chain.size)
+    r[0] = 1.0
+    law = np.zeros(chain.size)
+    step = 0
+    for nf, p in enumerate(fails):
+        while step < nf * per_fail:
+            r = r @ t
+            step += 1
+        law += p * r
+    wounds: dict[int, float] = defaultdict(float)
+    dead: dict[int, float] = defaultdict(float)
+    for pos, p in enumerate(law):
+        if p == 0.0:
+            continue
+        vec = chain.vector(pos)
+        wounds[sum(start) - sum(vec)] += float(p)
+        dead[sum(1 for a, b in zip(start, vec, strict=True) if a > 0 and b == 0)] += float(p)
+    return Dist.from_mapping(wounds), Dist.from_mapping(dead)
+
+
+def exact_distribution(setup: AttackSetup) -> AttackDistribution:
+    """The exact distribution of the attack (raises :class:`TooLarge` past the limits)."""
+    engine = _Engine(setup)
+    start = setup.start
+    states: dict[State, _Mass] = {start: _Mass(1.0, 0.0)}
+    for k, pool in enumerate(setup.pools):
+        nxt: dict[State, _Mass] = {}
+        for state, mass in states.items():
+            if not any(state):
+                _add(nxt, state, mass.p, mass.waste)
+                continue
+            for after, m in engine.pool(k, pool, state).items():
+                _add(nxt, after, mass.p * m.p, mass.waste * m.p + mass.p * m.waste)
+        states = nxt
+        if len(states) > MAX_STATES:
+            raise TooLarge(
+                f"more than {MAX_STATES} distinct unit states after pool {k + 1} ({pool.name})"
+            )
+    return summarise(setup, states, "exact", "computed exactly (float64)")
+
+
+def summarise(
+    setup: AttackSetup, states: dict[State, _Mass], method: str, reason: str
+) -> AttackDistribution:
+    """Distributions of models destroyed / wounds lost (overall and per group) from the law of
+    the final states."""
+    start = setup.start
+    groups = make_groups(setup.target)
+    killed: dict[int, float] = defaultdict(float)
+    wounds: dict[int, float] = defaultdict(float)
+    per_group: list[dict[int, float]] = [defaultdict(float) for _ in groups]
+    waste = 0.0
+    for state, mass in states.items():
+        dead = [a > 0 and b == 0 for a, b in zip(start, state, strict=True)]
+        killed[sum(dead)] += mass.p
+        wounds[sum(start) - sum(state)] += mass.p
+        for gi, g in enumerate(groups):
+            per_group[gi][sum(dead[i] for i in g.members)] += mass.p
+        waste += mass.waste
+    hz_wounds, hz_dead = _hazard(setup)
+    return AttackDistribution(
+        method="exact" if method == "exact" else "simulation",
+        reason=reason,
+        target_models=sum(1 for r in start if r > 0),
+        models_destroyed=Dist.from_mapping(killed),
+        wounds_lost=Dist.from_mapping(wounds),
+        groups=tuple(
+            GroupResult(g.label(setup.target), len(g.members), g.character, Dist.from_mapping(pg))
+            for g, pg in zip(groups, per_group, strict=True)
+        ),
+        expected_damage_wasted=waste,
+        attacker_models=sum(1 for r in setup.attacker_start if r > 0),
+        attacker_wounds_lost=hz_wounds,
+        attacker_models_destroyed=hz_dead,
+    )

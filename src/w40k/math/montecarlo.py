@@ -1,0 +1,408 @@
+"""Vectorised Monte Carlo of one unit's attacks on one target unit (numpy, seeded).
+
+Trials run side by side in numpy arrays, in chunks. Per pool the counts of each stage are drawn
+from their exact per-die laws (hit and wound odds from :mod:`w40k.math.stages`, i.e. from the
+rule primitives with re-rolls): hits and critical hits, wound rolls, wounds and critical
+wounds. Save dice are drawn as counts per face block (faces judged alike by every model, from
+:func:`~w40k.rules.primitives.save_inflicts_damage`) and resolved lowest first, one save at a
+time, against each trial's current allocation group, recreated per pool from the trial's own
+state (05.03-h). Damage is rolled per damaging attack, Feel No Pain per wound, excess lost.
+[DEVASTATING WOUNDS] mortal wounds follow 06.02, one model per critical wound, after the normal
+damage of the pool. Hazard rolls come after all pools.
+
+Fast path: for the first pool every trial starts from the same state, so when the damage is
+fixed and no model of the unit has Feel No Pain, the normal damage is a walk along one damage
+chain (:mod:`w40k.math.chain`) measured in damaging attacks, done with table look-ups.
+``fast=False`` forces the general per-model path (the agreement tests run both).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from w40k.core.dice import DiceExpr
+from w40k.math.chain import allocation_chain
+from w40k.math.distributions import AttackDistribution, Dist, GroupResult
+from w40k.math.setup import AttackSetup
+from w40k.math.stages import (
+    FACES,
+    FloatArray,
+    fnp_pass,
+    hazard_fail_chance,
+    hit_odds,
+    inflicts_table,
+    wound_odds,
+)
+from w40k.rules.attack_profile import PoolProfile
+from w40k.rules.primitives import (
+    ModelState,
+    hazard_mortal_wounds,
+    make_groups,
+    wound_threshold,
+)
+
+IntArray = npt.NDArray[np.int64]
+"""An int64 array."""
+BoolArray = npt.NDArray[np.bool_]
+"""A bool array."""
+
+CHUNK = 1 << 18
+"""Trials per vectorised chunk (bounds memory)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Unit:
+    """Static per-model arrays of a unit."""
+
+    W: IntArray
+    T: IntArray
+    Sv: IntArray
+    InSv: tuple[int | None, ...]
+    keep: FloatArray
+    """P(a wound is lost) after Feel No Pain, per model."""
+    character: BoolArray
+    leader: BoolArray
+    visible: BoolArray
+    group: IntArray
+    """Static group id: one per CHARACTER model, one per (W, Sv, InSv) among the others."""
+    groups: int
+
+    @staticmethod
+    def of(models: Sequence[ModelState]) -> _Unit:
+        ids: dict[tuple[object, ...], int] = {}
+        gid: list[int] = []
+        for i, m in enumerate(models):
+            key: tuple[object, ...] = ("C", i) if m.is_character else (m.W, m.Sv, m.InSv)
+            gid.append(ids.setdefault(key, len(ids)))
+        return _Unit(
+            W=np.array([m.W for m in models], dtype=np.int64),
+            T=np.array([m.T for m in models], dtype=np.int64),
+            Sv=np.array([m.Sv for m in models], dtype=np.int64),
+            InSv=tuple(m.InSv for m in models),
+            keep=np.array([1.0 - fnp_pass(m.fnp) for m in models]),
+            character=np.array([m.is_character for m in models], dtype=np.bool_),
+            leader=np.array([m.leader for m in models], dtype=np.bool_),
+            visible=np.array([m.visible for m in models], dtype=np.bool_),
+            group=np.array(gid, dtype=np.int64),
+            groups=len(ids),
+        )
+
+
+def _roll(rng: np.random.Generator, expr: DiceExpr, n: int, times: int = 1) -> IntArray:
+    """``times`` rolls of ``expr`` summed, for ``n`` trials (a D3 is a D6 halved, 01.05)."""
+    if not expr.is_random:
+        return np.full(n, expr.bonus * times, dtype=np.int64)
+    faces = rng.integers(1, 7, size=(n, expr.count * times))
+    if expr.sides == 3:
+        faces = (faces + 1) // 2
+    out: IntArray = faces.sum(axis=1).astype(np.int64) + expr.bonus * times
+    return out
+
+
+def _argmin(key: IntArray) -> IntArray:
+    out: IntArray = np.argmin(key, axis=1).astype(np.int64)
+    return out
+
+
+def _binom(rng: np.random.Generator, n: IntArray, p: float | FloatArray) -> IntArray:
+    out: IntArray = rng.binomial(n, np.clip(p, 0.0, 1.0)).astype(np.int64)
+    return out
+
+
+class _Chunk:
+    """One chunk of trials."""
+
+    def __init__(self, setup: AttackSetup, rng: np.random.Generator, n: int, fast: bool) -> None:
+        self.s = setup
+        self.rng = rng
+        self.n = n
+        self.fast = fast
+        self.unit = _Unit.of(setup.target)
+        self.start = np.array(setup.start, dtype=np.int64)
+        self.rem = np.tile(self.start, (n, 1))
+        self.waste = np.zeros(n)
+        self.rows = np.arange(n)
+
+    # -- selection ---------------------------------------------------------------------------
+    def _current(self, base: IntArray) -> IntArray:
+        """05.04 Select Model: argmin of (group rank, wounded first, index) over living."""
+        m = self.rem.shape[1]
+        wounded = (self.rem > 0) & (self.rem < self.unit.W)
+        key = base + np.where(wounded, 0, m) + np.where(self.rem > 0, 0, 1 << 40)
+        return _argmin(key)
+
+    def _order_base(self, precision: bool) -> IntArray:
+        """05.03: groups and default order recreated from each trial's state; [PRECISION]."""
+        u = self.unit
+        m = self.rem.shape[1]
+        alive = self.rem > 0
+        wounded = alive & (self.rem < u.W)
+        grank = np.full((self.n, u.groups), 1 << 30, dtype=np.int64)
+        idx = np.arange(m)
+        for g in range(u.groups):
+            cols = np.nonzero(u.group == g)[0]
+            a = alive[:, cols]
+            has = a.any(axis=1)
+            first = np.where(a, idx[cols][None, :], m).min(axis=1)
+            hurt = wounded[:, cols].any(axis=1)
+            char = bool(u.character[cols[0]])
+            rank = (2 if char else 0) + np.where(hurt, 0, 1)
+            grank[:, g] = np.where(has, rank * m + first, 1 << 30)
+        if precision:
+            char_groups = [
+                g for g in range(u.groups) if bool(u.character[np.nonzero(u.group == g)[0][0]])
+            ]
+            if char_groups:
+                vis = np.full((self.n, u.groups), False)
+                for g in char_groups:
+                    cols = np.nonzero(u.group == g)[0]
+                    vis[:, g] = (alive[:, cols] & u.visible[cols][None, :]).any(axis=1)
+                cand = np.where(vis, grank, 1 << 31)
+                best = np.argmin(cand, axis=1)
+                ok = vis[self.rows, best]
+                grank[self.rows[ok], best[ok]] = -1
+        out: IntArray = grank[:, u.group] * (2 * m) + idx[None, :]
+        return out
+
+    def _mortal_current(self) -> IntArray:
+        """06.02 Select Model: wounded non-CHARACTER, any non-CHARACTER, wounded CHARACTER,
+        any CHARACTER (first listed)."""
+        u = self.unit
+        m = self.rem.shape[1]
+        alive = self.rem > 0
+        wounded = alive & (self.rem < u.W)
+        tier = u.character[None, :].astype(np.int64) * 2 + np.where(wounded, 0, 1)
+        key = tier * m + np.arange(m)[None, :] + np.where(alive, 0, 1 << 40)
+        return _argmin(key)
+
+    def _damage(self, rows: IntArray, model: IntArray, damage: DiceExpr) -> None:
+        """05.04 Resolve Damage: roll D, Feel No Pain per wound (24.12), excess lost."""
+        d = _roll(self.rng, damage, len(rows))
+        lost = _binom(self.rng, d, self.unit.keep[model])
+        r = self.rem[rows, model]
+        self.rem[rows, model] = np.maximum(r - lost, 0)
+        self.waste[rows] += np.maximum(lost - r, 0)
+
+    # -- stages ------------------------------------------------------------------------------
+    def _toughness(self) -> IntArray:
+        """19.02: highest T of living bodyguard models, else of living leader models."""
+        u = self.unit
+        alive = self.rem > 0
+        bg = np.where(alive & ~u.leader, u.T, -1).max(axis=1)
+        ld = np.where(alive & u.leader, u.T, -1).max(axis=1)
+        out: IntArray = np.where(bg >= 0, bg, ld)
+        return out
+
+    def _wounds(self, pool: PoolProfile) -> tuple[IntArray, IntArray]:
+        """Hit and wound rolls: (wounds needing saves, devastating critical wounds)."""
+        rng = self.rng
+        n = self.n
+        attacks = _roll(rng, pool.attacks, n, pool.count)
+        hit = hit_odds(pool)
+        crit = _binom(rng, attacks, hit.critical)
+        rest = attacks - crit
+        succ = _binom(rng, rest, hit.success / max(1e-300, 1.0 - hit.critical))
+        lethal = pool.lethal and self.s.lethal_auto and not pool.torrent
+        auto = crit if lethal else np.zeros(n, dtype=np.int64)
+        rolls = succ + crit * (pool.sustained + (0 if lethal else 1))
+        tough = self._toughness()
+        pc = np.zeros(n)
+        ps = np.zeros(n)
+        for t in np.unique(tough):
+            odds = wound_odds(pool, wound_threshold(pool.strength, int(t)))
+            sel = tough == t
+            pc[sel] = odds.critical
+            ps[sel] = odds.success / max(1e-300, 1.0 - odds.critical)
+        wc = _binom(rng, rolls, pc)
+        ws = _binom(rng, rolls - wc, ps)
+        if pool.devastating:
+            return ws + auto, wc
+        return ws + wc + auto, np.zeros(n, dtype=np.int64)
+
+    def _blocks(self, pool: PoolProfile) -> list[tuple[int, int, BoolArray]]:
+        """Consecutive save faces every model judges alike: (lowest, highest, inflicts)."""
+        u = self.unit
+        tables = [inflicts_table(pool.ap, int(u.Sv[i]), u.InSv[i]) for i in range(len(u.InSv))]
+        cols = [np.array([t[f - 1] for t in tables], dtype=np.bool_) for f in FACES]
+        blocks: list[tuple[int, int, BoolArray]] = []
+        for f in FACES:
+            if blocks and np.array_equal(blocks[-1][2], cols[f - 1]):
+                blocks[-1] = (blocks[-1][0], f, blocks[-1][2])
+            else:
+                blocks.append((f, f, cols[f - 1]))
+        return blocks
+
+    def pool(self, k: int, pool: PoolProfile) -> None:
+        """Resolve one pool for every trial."""
+        normal, dev = self._wounds(pool)
+        blocks = self._blocks(pool)
+        counts: list[IntArray] = []
+        left = normal
+        for lo, hi, _ in blocks:
+            # 05.04 lowest first: among k saves all >= lo, Binomial(k, |block| / (7 - lo)).
+            c = _binom(self.rng, left, (hi - lo + 1) / (7 - lo))
+            counts.append(c)
+            left = left - c
+        fixed = not pool.damage.is_random and not np.any(self.unit.keep < 1.0)
+        if self.fast and k == 0 and fixed:
+            self._fast_saves(pool, blocks, counts)
+        else:
+            self._saves(pool, blocks, counts)
+        self._mortals(pool, dev)
+
+    def _saves(
+        self, pool: PoolProfile, blocks: list[tuple[int, int, BoolArray]], counts: list[IntArray]
+    ) -> None:
+        base = self._order_base(pool.precision)
+        for (_, _, inflicts), c in zip(blocks, counts, strict=True):
+            if not inflicts.any():
+                continue
+            going = c > 0
+            for i in range(int(c.max(initial=0))):
+                going &= (i < c) & (self.rem > 0).any(axis=1)
+                if not going.any():
+                    break
+                cur = self._current(base)
+                # 05.04 Check Save Roll against the current group; a failing save leaves the
+                # state unchanged, so the rest of this block fails too.
+                going &= inflicts[cur]
+                rows = np.nonzero(going)[0]
+                self._damage(rows, cur[rows], pool.damage)
+
+    def _fast_saves(
+        self, pool: PoolProfile, blocks: list[tuple[int, int, BoolArray]], counts: list[IntArray]
+    ) -> None:
+        chain = allocation_chain(self.s.target, self.s.start, pool.precision)
+        d = pool.damage.bonus
+        need = [-(-r // d) if d > 0 else 0 for r in chain.start]  # damaging attacks to kill
+        if d <= 0:
+            return
+        cum = np.concatenate([[0], np.cumsum(need)]).astype(np.int64)
+        total = int(cum[-1])
+        entry = np.repeat(np.arange(len(need)), need)
+        pos = np.zeros(self.n, dtype=np.int64)
+        for (_, _, inflicts), c in zip(blocks, counts, strict=True):
+            ok = np.append(inflicts[np.array(chain.order, dtype=np.int64)][entry], False)
+            # stop[h]: first position >= h whose model does not take damage from this block.
+            stop = np.empty(total + 1, dtype=np.int64)
+            nxt = total
+            for h in range(total, -1, -1):
+                if not ok[h]:
+                    nxt = h
+                stop[h] = nxt
+            pos = np.minimum(pos + c, stop[pos])
+        order = np.array(chain.order, dtype=np.int64)
+        starts = np.array(chain.start, dtype=np.int64)
+        dealt = np.clip(pos[:, None] - cum[None, :-1], 0, np.array(need)[None, :]) * d
+        self.rem[:, order] = np.maximum(starts[None, :] - dealt, 0)
+        over = np.array(need, dtype=np.int64) * d - starts
+        killed = pos[:, None] >= cum[None, 1:]
+        self.waste += (killed * over[None, :]).sum(axis=1)
+
+    def _mortals(self, pool: PoolProfile, dev: IntArray) -> None:
+        """24.10 after the normal damage (R06.02-e): each critical wound's D mortal wounds go
+        to one model chosen by 06.02; the rest of that critical wound's are lost."""
+        for i in range(int(dev.max(initial=0))):
+            going = (i < dev) & (self.rem > 0).any(axis=1)
+            if not going.any():
+                break
+            rows = np.nonzero(going)[0]
+            cur = self._mortal_current()[rows]
+            self._damage(rows, cur, pool.damage)
+
+
+def _hazard(setup: AttackSetup, rng: np.random.Generator, n: int) -> tuple[IntArray, IntArray]:
+    """24.15/06.03 after all attacks: attacker wounds lost and models destroyed per trial."""
+    rolls = setup.hazard_rolls
+    start = np.array(setup.attacker_start, dtype=np.int64)
+    if rolls == 0 or not start.any():
+        return np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
+    per_fail = hazard_mortal_wounds(setup.attacker)
+    mw = _binom(rng, np.full(n, rolls, dtype=np.int64), hazard_fail_chance()) * per_fail
+    unit = _Unit.of(setup.attacker)
+    rem = np.tile(start, (n, 1))
+    m = len(start)
+    for i in range(int(mw.max(initial=0))):
+        alive = rem > 0
+        going = (i < mw) & alive.any(axis=1)
+        if not going.any():
+            break
+        rows = np.nonzero(going)[0]
+        wounded = alive & (rem < unit.W)
+        tier = unit.character[None, :].astype(np.int64) * 2 + np.where(wounded, 0, 1)
+        key = tier * m + np.arange(m)[None, :] + np.where(alive, 0, 1 << 40)
+        cur = np.argmin(key, axis=1)[rows]
+        lost = rng.random(len(rows)) < unit.keep[cur]  # 1 wound, Feel No Pain (RX-d)
+        rem[rows, cur] -= lost
+    return (start.sum() - rem.sum(axis=1)), ((start > 0) & (rem == 0)).sum(axis=1)
+
+
+def simulate(
+    setup: AttackSetup, trials: int = 100_000, seed: int | None = 0, *, fast: bool = True
+) -> AttackDistribution:
+    """Monte Carlo estimate of the attack's distributions (standard errors included)."""
+    if trials < 1:
+        raise ValueError("trials must be positive")
+    rng = np.random.default_rng(seed)
+    start = setup.start
+    groups = make_groups(setup.target)
+    m_alive = sum(1 for r in start if r > 0)
+    killed_h = np.zeros(len(start) + 1)
+    wounds_h = np.zeros(sum(start) + 1)
+    group_h = [np.zeros(len(g.members) + 1) for g in groups]
+    akill_h = np.zeros(len(setup.attacker) + 1)
+    awound_h = np.zeros(sum(setup.attacker_start) + 1)
+    waste_sum = 0.0
+    waste_sq = 0.0
+    done = 0
+    while done < trials:
+        n = min(CHUNK, trials - done)
+        ch = _Chunk(setup, rng, n, fast)
+        for k, pool in enumerate(setup.pools):
+            ch.pool(k, pool)
+        dead = (ch.start[None, :] > 0) & (ch.rem == 0)
+        killed_h += np.bincount(dead.sum(axis=1), minlength=len(killed_h))
+        wl = ch.start.sum() - ch.rem.sum(axis=1)
+        wounds_h += np.bincount(wl, minlength=len(wounds_h))
+        for gi, g in enumerate(groups):
+            cnt = dead[:, list(g.members)].sum(axis=1)
+            group_h[gi] += np.bincount(cnt, minlength=len(group_h[gi]))
+        waste_sum += float(ch.waste.sum())
+        waste_sq += float((ch.waste**2).sum())
+        aw, ak = _hazard(setup, rng, n)
+        awound_h += np.bincount(aw, minlength=len(awound_h))
+        akill_h += np.bincount(ak, minlength=len(akill_h))
+        done += n
+    killed = Dist.from_sequence(list(killed_h / trials))
+    p_all = killed.p_at_least(m_alive) if m_alive else 1.0
+    waste_mean = waste_sum / trials
+    waste_var = max(0.0, waste_sq / trials - waste_mean**2)
+    return AttackDistribution(
+        method="simulation",
+        reason=f"Monte Carlo, {trials} trials, seed {seed}",
+        target_models=m_alive,
+        models_destroyed=killed,
+        wounds_lost=Dist.from_sequence(list(wounds_h / trials)),
+        groups=tuple(
+            GroupResult(
+                g.label(setup.target),
+                len(g.members),
+                g.character,
+                Dist.from_sequence(list(h / trials)),
+            )
+            for g, h in zip(groups, group_h, strict=True)
+        ),
+        expected_damage_wasted=waste_mean,
+        attacker_models=sum(1 for r in setup.attacker_start if r > 0),
+        attacker_wounds_lost=Dist.from_sequence(list(awound_h / trials)),
+        attacker_models_destroyed=Dist.from_sequence(list(akill_h / trials)),
+        trials=trials,
+        seed=seed,
+        stderr_mean_models_destroyed=(killed.variance / trials) ** 0.5,
+        stderr_p_unit_destroyed=(p_all * (1 - p_all) / trials) ** 0.5,
+        stderr_damage_wasted=(waste_var / trials) ** 0.5,
+    )

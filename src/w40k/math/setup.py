@@ -1,0 +1,74 @@
+"""The attack to compute: pool profiles, the target's and the attacker's models.
+
+Both the exact computation and the Monte Carlo engine start from an :class:`AttackSetup`, so
+they read the same :class:`~w40k.rules.attack_profile.PoolProfile` numbers (every
+attack-affecting rule applied once, by :func:`~w40k.rules.attack_profile.pool_profile`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from w40k.rules.attack_profile import AttackContext, PoolProfile, WeaponEntry, pool_profile
+from w40k.rules.primitives import ModelState
+
+
+@dataclass(frozen=True, slots=True)
+class AttackSetup:
+    """One unit's weapon pools attacking one target unit (hashable: a cache key)."""
+
+    pools: tuple[PoolProfile, ...]
+    """The pools in resolution order (04.03: the attacker picks the order; listed order)."""
+    target: tuple[ModelState, ...]
+    """The target's models as they stand before the attack (destroyed ones are ignored)."""
+    attacker: tuple[ModelState, ...] = ()
+    """The attacking unit's models (hazard rolls, 06.03)."""
+    lethal_auto: bool = True
+    """[LETHAL HITS]: critical hits wound automatically (24.23, the documented default)."""
+
+    @property
+    def start(self) -> tuple[int, ...]:
+        """Remaining wounds of each target model (0 for a destroyed one)."""
+        return tuple(max(0, m.remaining) for m in self.target)
+
+    @property
+    def attacker_start(self) -> tuple[int, ...]:
+        """Remaining wounds of each attacker model."""
+        return tuple(max(0, m.remaining) for m in self.attacker)
+
+    @property
+    def hazard_rolls(self) -> int:
+        """24.15: one hazard roll per [HAZARDOUS] weapon selected."""
+        return sum(p.count for p in self.pools if p.hazardous)
+
+
+def build_setup(
+    weapons: Sequence[WeaponEntry],
+    target: Sequence[ModelState],
+    ctx: AttackContext | None = None,
+    attacker: Sequence[ModelState] = (),
+) -> AttackSetup:
+    """The pool profiles of ``weapons`` against ``target`` under ``ctx``.
+
+    [BLAST]/[CLEAVE] count the target's models at Select Targets (24.05, 24.06): unless the
+    context says otherwise that is the living models before the first pool, also for later
+    pools (R24.05-a: earlier casualties do not reduce the bonus)."""
+    ctx = ctx or AttackContext()
+    models = tuple(target)
+    if not any(not m.destroyed for m in models):
+        raise ValueError("the target has no living model")
+    if ctx.target_models_at_select is None:
+        alive = sum(1 for m in models if not m.destroyed)
+        ctx = dataclasses.replace(ctx, target_models_at_select=alive)
+    pools = tuple(pool_profile(entry, models, ctx) for entry in weapons)
+    return AttackSetup(pools, models, tuple(attacker), ctx.lethal_hits_auto)
+
+
+def models_at(models: Sequence[ModelState], remaining: Sequence[int]) -> tuple[ModelState, ...]:
+    """``models`` with their remaining wounds set to ``remaining``."""
+    return tuple(
+        m if m.remaining == r else dataclasses.replace(m, wounds_lost=m.W - r)
+        for m, r in zip(models, remaining, strict=True)
+    )

@@ -1,0 +1,220 @@
+"""Per-die probabilities derived from the rule primitives, never re-implemented.
+
+Every judgement of a die here comes from calling :mod:`w40k.rules.primitives` on the faces
+1..6 (DESIGN.md: one source of truth per rule). Probabilities are float64.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from math import comb
+
+import numpy as np
+import numpy.typing as npt
+
+from w40k.core.dice import DiceExpr
+from w40k.rules.attack_profile import PoolProfile, Reroll
+from w40k.rules.primitives import (
+    Outcome,
+    fnp_prevents,
+    hazard_fails,
+    hit_outcome,
+    save_inflicts_damage,
+    wound_outcome,
+)
+
+FloatArray = npt.NDArray[np.float64]
+"""A float64 array."""
+
+FACES = (1, 2, 3, 4, 5, 6)
+"""The faces of a D6."""
+
+
+@dataclass(frozen=True, slots=True)
+class DieOdds:
+    """The chance of each outcome of one hit or wound roll, after any re-roll."""
+
+    fail: float
+    """P(FAIL)."""
+    success: float
+    """P(SUCCESS), not critical."""
+    critical: float
+    """P(CRITICAL)."""
+
+
+def _rerolled(face: int, outcome: Outcome, policy: Reroll) -> bool:
+    """Whether a die showing ``face`` is re-rolled under ``policy`` (002: before modifiers,
+    at most once; FAILED re-rolls the dice whose outcome is a failure)."""
+    if policy is Reroll.ONES:
+        return face == 1
+    if policy is Reroll.FAILED:
+        return outcome is Outcome.FAIL
+    return False
+
+
+def die_odds(outcome_of: Callable[[int], Outcome], policy: Reroll) -> DieOdds:
+    """Outcome probabilities of one D6 judged by ``outcome_of`` (a primitive), with a
+    re-roll: a re-rolled die takes a fresh face and is never re-rolled again (X002-h)."""
+    table = {f: outcome_of(f) for f in FACES}
+    once = [sum(1 for f in FACES if table[f] is o) / 6.0 for o in Outcome]
+    probs = [0.0, 0.0, 0.0]
+    for f in FACES:
+        if _rerolled(f, table[f], policy):
+            for o in Outcome:
+                probs[o] += once[o] / 6.0
+        else:
+            probs[table[f]] += 1.0 / 6.0
+    return DieOdds(probs[Outcome.FAIL], probs[Outcome.SUCCESS], probs[Outcome.CRITICAL])
+
+
+def hit_odds(pool: PoolProfile) -> DieOdds:
+    """05.01 for one attack die of ``pool`` ([TORRENT]: always a non-critical hit, 24.37)."""
+    if pool.torrent:
+        return DieOdds(0.0, 1.0, 0.0)
+    return die_odds(
+        lambda f: hit_outcome(f, pool.hit_modifier, pool.skill, fail_up_to=pool.hit_fail_up_to),
+        pool.reroll_hits,
+    )
+
+
+def wound_odds(pool: PoolProfile, threshold: int) -> DieOdds:
+    """05.02 for one wound roll of ``pool`` needing ``threshold`` ([ANTI], 24.03)."""
+    return die_odds(
+        lambda f: wound_outcome(f, pool.wound_modifier, threshold, crit_from=pool.wound_crit_from),
+        pool.reroll_wounds,
+    )
+
+
+def inflicts_table(ap: int, sv: int, insv: int | None) -> tuple[bool, ...]:
+    """05.04 Check Save Roll for faces 1..6 against one group (True: inflicts damage)."""
+    return tuple(save_inflicts_damage(f, ap, sv, insv) for f in FACES)
+
+
+def fnp_pass(threshold: int | None) -> float:
+    """24.12: the chance one Feel No Pain roll prevents the wound."""
+    return sum(1 for f in FACES if fnp_prevents(f, threshold)) / 6.0
+
+
+def hazard_fail_chance() -> float:
+    """06.03: the chance one hazard roll fails."""
+    return sum(1 for f in FACES if hazard_fails(f)) / 6.0
+
+
+def dice_pmf(expr: DiceExpr) -> FloatArray:
+    """The distribution of a dice expression as an array indexed by value."""
+    dist = expr.distribution()
+    out = np.zeros(max(dist) + 1)
+    for v, p in dist.items():
+        out[v] = float(p)
+    return out
+
+
+@lru_cache(maxsize=512)
+def _loss_pmf_cached(count: int, sides: int, bonus: int, fnp: int | None) -> tuple[float, ...]:
+    damage = dice_pmf(DiceExpr(count, sides, bonus))
+    keep = 1.0 - fnp_pass(fnp)
+    out = np.zeros(len(damage))
+    for d, pd in enumerate(damage):
+        if pd == 0.0:
+            continue
+        for lost in range(d + 1):
+            out[lost] += pd * comb(d, lost) * keep**lost * (1.0 - keep) ** (d - lost)
+    return tuple(float(x) for x in out)
+
+
+def loss_pmf(damage: DiceExpr, fnp: int | None) -> FloatArray:
+    """Wounds one damaging event would remove: D rolled (01.05), then one Feel No Pain roll per
+    wound (24.12, R24.12-a). Index = wounds lost before the model's remaining wounds cap it."""
+    return np.array(_loss_pmf_cached(damage.count, damage.sides, damage.bonus, fnp))
+
+
+def binomial_matrix(kmax: int, p: float) -> FloatArray:
+    """``B[k, m]`` = P(Binomial(k, p) = m) for 0 <= m <= k <= kmax."""
+    out = np.zeros((kmax + 1, kmax + 1))
+    q = 1.0 - p
+    for k in range(kmax + 1):
+        for m in range(k + 1):
+            out[k, m] = comb(k, m) * p**m * q ** (k - m)
+    return out
+
+
+def attack_outcomes(pool: PoolProfile, threshold: int, lethal_auto: bool) -> FloatArray:
+    """The joint distribution ``J[n, c]`` produced by ONE attack die of ``pool``: ``n`` wounds
+    needing a save and ``c`` [DEVASTATING WOUNDS] critical wounds.
+
+    05.01 then 05.02: a critical hit scores [SUSTAINED HITS X] extra hits (24.36), which are not
+    critical hits (R24.23-b); with [LETHAL HITS] taken automatically the critical hit itself
+    wounds without a roll and that wound is never critical (24.23). A critical wound of a
+    [DEVASTATING WOUNDS] weapon ends the sequence and causes mortal wounds (24.10)."""
+    hit = hit_odds(pool)
+    wound = wound_odds(pool, threshold)
+    dev_crit = wound.critical if pool.devastating else 0.0
+    normal = wound.success + (0.0 if pool.devastating else wound.critical)
+    one_roll = np.array([[wound.fail, dev_crit], [normal, 0.0]])
+    size = 2 + pool.sustained
+    out = np.zeros((size + 1, size + 1))
+
+    def rolls(k: int, base_n: int) -> FloatArray:
+        acc = np.zeros((size + 1, size + 1))
+        acc[base_n, 0] = 1.0
+        for _ in range(k):
+            acc = convolve2(acc, one_roll)[: size + 1, : size + 1]
+        return acc
+
+    out[0, 0] += hit.fail
+    out += hit.success * rolls(1, 0)
+    lethal = pool.lethal and lethal_auto and not pool.torrent
+    if lethal:
+        out += hit.critical * rolls(pool.sustained, 1)
+    else:
+        out += hit.critical * rolls(1 + pool.sustained, 0)
+    return trim(out)
+
+
+def trim(a: FloatArray) -> FloatArray:
+    """``a`` without trailing all-zero rows and columns (keeps at least 1x1)."""
+    rows = np.nonzero(a.any(axis=1))[0]
+    cols = np.nonzero(a.any(axis=0))[0]
+    r = int(rows[-1]) + 1 if len(rows) else 1
+    c = int(cols[-1]) + 1 if len(cols) else 1
+    return a[:r, :c].copy()
+
+
+def convolve2(a: FloatArray, b: FloatArray) -> FloatArray:
+    """The distribution of the sum of two independent 2-D count vectors."""
+    out = np.zeros((a.shape[0] + b.shape[0] - 1, a.shape[1] + b.shape[1] - 1))
+    for (i, j), p in np.ndenumerate(b):
+        if p != 0.0:
+            out[i : i + a.shape[0], j : j + a.shape[1]] += p * a
+    return out
+
+
+def attack_count_pmf(pool: PoolProfile) -> FloatArray:
+    """The number of attack dice of the pool: A per weapon (rolled per weapon when random,
+    02.04) summed over ``count`` weapons."""
+    one = dice_pmf(pool.attacks)
+    out = np.array([1.0])
+    for _ in range(pool.count):
+        out = np.convolve(out, one)
+    return out
+
+
+def pool_outcomes(pool: PoolProfile, threshold: int, lethal_auto: bool) -> FloatArray:
+    """The joint distribution ``J[n, c]`` of wounds needing saves and devastating critical
+    wounds of a whole pool: a mixture over the number of attack dice of that many independent
+    attacks (each step's dice are rolled together, 05, which does not change the law)."""
+    per_attack = attack_outcomes(pool, threshold, lethal_auto)
+    counts = attack_count_pmf(pool)
+    nmax = len(counts) - 1
+    rows = nmax * (per_attack.shape[0] - 1) + 1
+    cols = nmax * (per_attack.shape[1] - 1) + 1
+    out = np.zeros((rows, cols))
+    acc = np.ones((1, 1))
+    for n_att, p in enumerate(counts):
+        if n_att > 0:
+            acc = convolve2(acc, per_attack)
+        if p != 0.0:
+            out[: acc.shape[0], : acc.shape[1]] += p * acc
+    return trim(out)
