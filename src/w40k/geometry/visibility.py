@@ -19,6 +19,9 @@ from w40k.geometry.terrain import PLUNGING_FIRE_HEIGHT
 
 TOWERING_RANGE = 12.0
 """22.05: a TOWERING attacker gets Plunging Fire against targets within 12"."""
+AREA_GROW = 1e-6
+"""13.10 asks whether a line *crosses* an area: areas are grown by a hair (1e-6") so that a
+line through the area is blocked while a line grazing its corner is not."""
 COVER_KEYWORDS = ("INFANTRY", "BEASTS", "SWARM")
 """13.08/13.09: keywords that take cover/hide within terrain areas."""
 
@@ -98,7 +101,7 @@ class Visibility:
         for ai, a in enumerate(terrain.areas):
             if terrain.is_obscuring(a.name):
                 # 13.10: an obscuring area blocks lines that cross it, whatever their height
-                items.append((a.array(), 0.0, float("inf")))
+                items.append((a.array(), AREA_GROW, float("inf")))
                 kinds.append(Kind.AREA)
                 owner_unit.append(-1)
                 owner_area.append(ai)

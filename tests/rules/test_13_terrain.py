@@ -1,0 +1,225 @@
+"""13 terrain: areas, categories, cover, hidden, obscuring, Solid."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from w40k.geometry import SceneError, Visibility, scene_from_dict
+
+
+def unit(
+    name: str,
+    player: str,
+    *xy: tuple[float, float],
+    keywords: tuple[str, ...] = ("INFANTRY",),
+    z: float = 0.0,
+    **extra: Any,
+) -> dict[str, Any]:
+    return {
+        "name": name,
+        "player": player,
+        "keywords": list(keywords),
+        "models": [{"x": x, "y": y, "z": z, "base_mm": 32, "height": 1.6} for x, y in xy],
+        **extra,
+    }
+
+
+def rect(x0: float, y0: float, x1: float, y1: float) -> list[list[float]]:
+    return [[x0, y0], [x1, y0], [x1, y1], [x0, y1]]
+
+
+def feature(
+    name: str,
+    category: str,
+    area: str | None,
+    box: tuple[float, float, float, float],
+    height: float,
+    **extra: Any,
+) -> dict[str, Any]:
+    return {
+        "name": name,
+        "category": category,
+        "area": area,
+        "footprint": rect(*box),
+        "height": height,
+        **extra,
+    }
+
+
+def scene(
+    units: list[dict[str, Any]], terrain: list[dict[str, Any]], areas: list[dict[str, Any]]
+) -> Visibility:
+    return Visibility(
+        scene_from_dict(
+            {
+                "battlefield": {"width": 60, "depth": 44},
+                "areas": areas,
+                "terrain": terrain,
+                "units": units,
+            }
+        )
+    )
+
+
+AREA = {"name": "Ruins", "footprint": rect(20, 0, 30, 20)}
+
+
+def test_an_area_with_light_and_dense_features_contains_dense_and_is_obscuring() -> None:
+    # R13.01-a, R13.10-a
+    v = scene(
+        [unit("A", "a", (1, 1))],
+        [
+            feature("Wall", "light", "Ruins", (21, 1, 22, 2), 1),
+            feature("Ruin", "dense", "Ruins", (24, 4, 25, 5), 4),
+            feature("Ruin2", "dense", "Ruins", (26, 4, 27, 5), 4),
+        ],
+        [AREA],
+    )
+    assert v.scene.terrain.contains_dense("Ruins") and v.scene.terrain.is_obscuring("Ruins")
+
+
+def test_a_crater_only_area_is_not_obscuring() -> None:
+    # R13.10-a, R13.09-c
+    v = scene(
+        [unit("A", "a", (1, 1))],
+        [feature("Crater", "exposed", "Ruins", (22, 2, 26, 6), 0.3)],
+        [AREA],
+    )
+    assert not v.scene.terrain.is_obscuring("Ruins")
+
+
+def test_a_feature_with_an_unknown_category_is_rejected() -> None:
+    # R13.02-a
+    with pytest.raises(SceneError, match=r"terrain\[0\]\.category"):
+        scene_from_dict(
+            {
+                "battlefield": {"width": 60, "depth": 44},
+                "areas": [AREA],
+                "terrain": [feature("X", "rubble", "Ruins", (21, 1, 22, 2), 1)],
+                "units": [],
+            }
+        )
+
+
+def test_infantry_within_an_area_have_cover_and_one_outside_and_fully_visible_loses_it() -> None:
+    # R13.08-a
+    crater = [feature("Crater", "exposed", "Ruins", (21, 12, 22, 13), 0.2)]
+    inside = unit("T", "b", (25, 10), (26.5, 10), (28, 10))
+    v = scene([unit("S", "a", (5, 10)), inside], crater, [AREA])
+    assert v.unit_pair("S", "T").cover
+    outside = unit("T", "b", (25, 10), (26.5, 10), (34, 10))
+    v = scene([unit("S", "a", (5, 10)), outside], crater, [AREA])
+    assert not v.unit_pair("S", "T").cover
+
+
+def test_a_model_outside_the_area_but_partly_behind_a_wall_keeps_the_unit_in_cover() -> None:
+    # R13.08-a (ii)
+    terrain = [
+        feature("Crater", "exposed", "Ruins", (21, 12, 22, 13), 0.2),
+        feature("Barricade", "light", None, (33, 9.5, 33.3, 10.3), 1.0),
+    ]
+    v = scene(
+        [unit("S", "a", (5, 10)), unit("T", "b", (25, 10), (26.5, 10), (34, 10))], terrain, [AREA]
+    )
+    assert v.unit_pair("S", "T").cover
+
+
+def test_a_vehicle_within_an_area_but_fully_visible_has_no_cover() -> None:
+    # R13.08-e
+    v = scene(
+        [unit("S", "a", (5, 10)), unit("Tank", "b", (25, 10), keywords=("VEHICLE",))],
+        [feature("Crater", "exposed", "Ruins", (21, 12, 22, 13), 0.2)],
+        [AREA],
+    )
+    assert not v.unit_pair("S", "Tank").cover
+
+
+DENSE = [feature("Ruin wall", "dense", "Ruins", (28, 2, 29, 3), 5.0)]
+
+
+def test_infantry_in_a_dense_area_that_did_not_shoot_is_hidden_beyond_15_inches() -> None:
+    # R13.09-a, R13.09-b: 15.5" away -> not visible; 14.9" -> visible
+    r = 32 / 25.4
+    far = scene([unit("S", "a", (25 - 15.5 - r, 10)), unit("T", "b", (25, 10))], DENSE, [AREA])
+    near = scene([unit("S", "a", (25 - 14.9 - r, 10)), unit("T", "b", (25, 10))], DENSE, [AREA])
+    assert not far.unit_pair("S", "T").visible
+    assert "R13.09" in far.unit_pair("S", "T").reason
+    assert near.unit_pair("S", "T").visible
+
+
+def test_a_unit_that_shot_recently_is_not_hidden() -> None:
+    # R13.09-a
+    r = 32 / 25.4
+    v = scene(
+        [
+            unit("S", "a", (25 - 15.5 - r, 10)),
+            unit("T", "b", (25, 10), ranged_attacks_recently=True),
+        ],
+        DENSE,
+        [AREA],
+    )
+    assert v.unit_pair("S", "T").visible
+
+
+def test_infantry_in_an_area_of_only_light_features_is_not_hidden() -> None:
+    # R13.09-c
+    light = [feature("Low wall", "light", "Ruins", (28, 2, 29, 3), 1.0)]
+    v = scene([unit("S", "a", (2, 10)), unit("T", "b", (25, 10))], light, [AREA])
+    assert v.unit_pair("S", "T").visible
+
+
+def test_an_obscuring_area_between_two_models_outside_it_blocks_sight() -> None:
+    # R13.10-b
+    low = [feature("Low wall", "light", "Ruins", (28, 18, 29, 19), 0.5)]
+    v = scene(
+        [
+            unit("S", "a", (10, 10), keywords=("VEHICLE",)),
+            unit("T", "b", (40, 10), keywords=("VEHICLE",)),
+        ],
+        low,
+        [AREA],
+    )
+    assert not v.unit_pair("S", "T").visible
+
+
+def test_an_obscuring_area_the_observer_stands_in_does_not_block() -> None:
+    # R13.10-b
+    low = [feature("Low wall", "light", "Ruins", (28, 18, 29, 19), 0.5)]
+    v = scene(
+        [
+            unit("S", "a", (22, 10), keywords=("VEHICLE",)),
+            unit("T", "b", (40, 10), keywords=("VEHICLE",)),
+        ],
+        low,
+        [AREA],
+    )
+    assert v.unit_pair("S", "T").visible
+
+
+def test_one_line_skirting_the_corner_of_an_obscuring_area_defeats_it() -> None:
+    # R13.10-c
+    low = [feature("Low wall", "light", "Ruins", (28, 18, 29, 19), 0.5)]
+    v = scene(
+        [
+            unit("S", "a", (10, 20.5), keywords=("VEHICLE",)),
+            unit("T", "b", (40, 20.5), keywords=("VEHICLE",)),
+        ],
+        low,
+        [AREA],
+    )
+    assert v.unit_pair("S", "T").visible
+    # some lines cross the area: not fully visible, so cover (13.08 (ii)) even for a VEHICLE
+    assert not v.unit_pair("S", "T").fully_visible
+    assert v.unit_pair("S", "T").cover
+
+
+def test_a_window_at_2_inches_in_a_dense_feature_blocks_but_a_window_at_4_inches_does_not() -> None:
+    # R13.11-a: a dense wall is opaque up to 3" whatever its declared see-through height
+    wall_low = [feature("Ruin wall", "dense", None, (9.8, 0, 10.2, 40), 6.0, opaque_height=2.0)]
+    v = scene([unit("S", "a", (2, 10)), unit("T", "b", (18, 10))], wall_low, [])
+    assert not v.unit_pair("S", "T").visible
+    # models standing on 4" floors look over a wall that is opaque only up to 3"
+    v = scene([unit("S", "a", (2, 10), z=4.0), unit("T", "b", (18, 10), z=4.0)], wall_low, [])
+    assert v.unit_pair("S", "T").visible
