@@ -485,3 +485,30 @@ def test_the_json_schema_rejects_bad_files(edit: object, path: list[object]) -> 
     errors = list(schema().iter_errors(data))
     assert errors
     assert [list(e.absolute_path) for e in errors] == [path]
+
+
+def test_an_include_cycle_and_a_missing_include_are_reported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("a.yaml").write_text("include: [b.yaml]\n", encoding="utf-8")
+    Path("b.yaml").write_text("include: [a.yaml]\n", encoding="utf-8")
+    Path("c.yaml").write_text("include: [orks]\n", encoding="utf-8")
+    Path("empty.yaml").write_text("", encoding="utf-8")
+    with pytest.raises(DataError) as info:
+        load_datasheets("a.yaml")
+    assert str(info.value) == (
+        "a.yaml: b.yaml: include[0]: including 'a.yaml' here makes a cycle of includes "
+        "(a.yaml -> b.yaml -> a.yaml)"
+    )
+    with pytest.raises(DataError) as info:
+        load_datasheets("c.yaml")
+    assert str(info.value) == (
+        "c.yaml: include[0]: no such file next to this one, and no shipped army file 'orks' "
+        "(shipped: boyz, space_marines)"
+    )
+    with pytest.raises(DataError) as info:
+        load_datasheets("empty.yaml")
+    assert str(info.value) == (
+        "empty.yaml: the file is empty: expected include, datasheets and/or army"
+    )

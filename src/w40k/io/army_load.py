@@ -131,7 +131,11 @@ def _resolver(base: Traversable | None) -> Opener:
             entry = base.joinpath(name)
             if entry.is_file():
                 return name, entry
-        shipped = builtin_file(name)
+        try:
+            shipped = builtin_file(name)
+        except DataError as exc:
+            nearby = "no such file next to this one, and " if base is not None else ""
+            raise DataError(f"{nearby}{exc.detail}") from None
         return shipped.name, shipped
 
     return open_include
@@ -148,6 +152,8 @@ def parse_file(
     entries (default: shipped files only)."""
     opener = open_include or _resolver(None)
     try:
+        if data is None:
+            raise DataError("the file is empty: expected include, datasheets and/or army")
         top = mapping(data, "", what="a mapping with include, datasheets and/or army")
         check_fields(top, "", optional=TOP_FIELDS)
         if not top:
@@ -161,15 +167,17 @@ def parse_file(
                 inc_source, inc_file = opener(name)
             except DataError as exc:
                 raise exc.at(at) from None
-            if str(inc_file) in _chain:
+            if _identity(inc_file) in _chain:
                 raise DataError(
-                    f"{name!r} includes itself (through {' -> '.join(_chain)})", where=at
+                    f"including {name!r} here makes a cycle of includes "
+                    f"({' -> '.join(Path(c).name for c in (*_chain, _identity(inc_file)))})",
+                    where=at,
                 )
             included = parse_file(
                 decode(_read(inc_file, inc_source), source=inc_source),
                 source=inc_source,
                 open_include=_resolver(_parent(inc_file)),
-                _chain=(*_chain, str(inc_file)),
+                _chain=(*_chain, _identity(inc_file)),
             )
             catalogue = _merge(catalogue, included.catalogue, origin, inc_source, at)
         own = Catalogue(
@@ -183,6 +191,11 @@ def parse_file(
     except DataError as exc:
         raise exc.at(source) from None
     return ArmyFile(source=source, catalogue=catalogue, army=army)
+
+
+def _identity(entry: Traversable) -> str:
+    """What makes two includes the same file (a cycle of includes would never end)."""
+    return str(entry.resolve()) if isinstance(entry, Path) else str(entry)
 
 
 def _parent(entry: Traversable) -> Traversable | None:
@@ -212,7 +225,7 @@ def load_file(path: str | Path) -> ArmyFile:
         decode(_read(file, source), source=source),
         source=source,
         open_include=_resolver(file.parent),
-        _chain=(str(file),),
+        _chain=(_identity(file),),
     )
 
 
@@ -223,5 +236,5 @@ def load_builtin(name: str) -> ArmyFile:
         decode(_read(entry, entry.name), source=entry.name),
         source=entry.name,
         open_include=_resolver(_builtin_dir()),
-        _chain=(str(entry),),
+        _chain=(_identity(entry),),
     )
