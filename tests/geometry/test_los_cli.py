@@ -1,0 +1,83 @@
+"""`w40k los`: the scene contract, JSON output, SVG and error messages."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from w40k.cli.main import app
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "scene.json"
+runner = CliRunner()
+
+
+def test_the_example_scene_reports_every_ordered_pair_of_opposing_units(tmp_path: Path) -> None:
+    svg = tmp_path / "table.svg"
+    res = runner.invoke(app, ["los", "--input", str(EXAMPLE), "--json", "--svg", str(svg)])
+    assert res.exit_code == 0, res.output
+    pairs = json.loads(res.stdout)["pairs"]
+    scene = json.loads(EXAMPLE.read_text())
+    players = {u["name"]: u["player"] for u in scene["units"]}
+    expected = {(a, b) for a in players for b in players if players[a] != players[b]}
+    assert {(p["observer"], p["target"]) for p in pairs} == expected
+    keys = {
+        "observer",
+        "target",
+        "visible",
+        "fully_visible",
+        "cover",
+        "engaged",
+        "plunging_fire",
+        "distance",
+        "reason",
+        "in_range",
+    }
+    assert all(keys <= p.keys() for p in pairs)
+    assert any(p["visible"] for p in pairs) and any(not p["visible"] for p in pairs)
+    text = svg.read_text()
+    assert text.startswith("<svg") and "<ellipse" in text and "Ruin North wall" in text
+
+
+def test_the_table_output_names_the_units() -> None:
+    res = runner.invoke(app, ["los", "--input", str(EXAMPLE)])
+    assert res.exit_code == 0
+    assert "Intercessors" in res.stdout
+
+
+@pytest.mark.parametrize(
+    ("mutate", "message"),
+    [
+        (
+            lambda s: s["units"][2]["models"][0].update(base_mm="abc"),
+            'scene.json: units[2].models[0].base_mm: expected a number or [w, h], got "abc"',
+        ),
+        (lambda s: s["terrain"][0].update(category="rubble"), "scene.json: terrain[0].category"),
+        (
+            lambda s: s["terrain"][1].update(area="Nowhere"),
+            "scene.json: terrain[1].area: unknown terrain area",
+        ),
+        (
+            lambda s: s["units"][0]["models"][1].pop("x"),
+            "scene.json: units[0].models[1].x: missing",
+        ),
+        (lambda s: s.pop("battlefield"), "scene.json: battlefield: missing"),
+        (
+            lambda s: s["units"][1].update(keywords="INFANTRY"),
+            "scene.json: units[1].keywords: expected a list",
+        ),
+    ],
+)
+def test_bad_scenes_exit_2_with_the_file_and_field_path(
+    tmp_path: Path, mutate: object, message: str
+) -> None:
+    scene = json.loads(EXAMPLE.read_text())
+    mutate(scene)  # type: ignore[operator]
+    path = tmp_path / "scene.json"
+    path.write_text(json.dumps(scene))
+    res = runner.invoke(app, ["los", "--input", str(path), "--json"])
+    assert res.exit_code == 2
+    assert message in res.output
+    assert "Traceback" not in res.output
