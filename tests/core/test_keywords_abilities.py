@@ -125,10 +125,6 @@ def test_malformed_weapon_abilities_are_rejected(text: str) -> None:
         parse_weapon_ability(text)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="core/abilities.py reads a colon with nothing after it as an unrestricted ability",
-)
 def test_a_colon_without_keywords_is_rejected() -> None:
     # R24.01: a colon introduces keywords; '[LETHAL HITS:]' is a typo, not [LETHAL HITS].
     with pytest.raises(DataError, match="no keyword after ':'"):

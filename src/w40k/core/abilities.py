@@ -273,10 +273,11 @@ def parse_weapon_ability(text: str) -> WeaponAbility:
     Raises DataError naming the text when it is not a section-24 weapon ability.
     """
     raw = " ".join(text.strip().strip("[]").upper().split())
-    body, _, restrict = raw.partition(":")
+    body, colon, restrict = raw.partition(":")
     body = body.strip()
     only_vs: tuple[str, ...] = ()
-    if restrict.strip():
+    if colon:
+        # 24.01: a colon introduces the keywords the ability is restricted to.
         only_vs = tuple(k.strip() for k in restrict.split("/") if k.strip())
         if not only_vs:
             raise DataError(f"unknown weapon ability {text!r}: no keyword after ':'")
