@@ -452,7 +452,8 @@ class _Resolution:
         once the one damaged model is destroyed the rest are lost."""
         damaged: int | None = None
         for k in range(amount):
-            if damaged is not None and models[damaged].destroyed:
+            # 24.10 caps only [DEVASTATING WOUNDS]; other mortal wounds carry on (R06.02-b)
+            if capped and damaged is not None and models[damaged].destroyed:
                 self.log("mortal", "24.10", f"{amount - k} mortal wounds lost "
                          "(one model per critical wound)")
                 return
