@@ -56,6 +56,16 @@ class Chain:
             out.extend((j, r) for r in range(r0, 0, -1))
         return tuple(out)
 
+    def vectors(self) -> list[tuple[int, ...]]:
+        """The remaining wounds of every model at each chain position."""
+        rem = list(self.base)
+        out = [tuple(rem)]
+        for i, r0 in zip(self.order, self.start, strict=True):
+            for r in range(r0 - 1, -1, -1):
+                rem[i] = r
+                out.append(tuple(rem))
+        return out
+
     def vector(self, pos: int) -> tuple[int, ...]:
         """The remaining wounds of every model at chain position ``pos``."""
         rem = list(self.base)

@@ -105,20 +105,14 @@ class _Engine:
         """Resolve pool ``k`` from ``state``: the law of the states after it."""
         joint = self.joint(k, pool, state)
         chain = allocation_chain(self.models, state, pool.precision)
-        after = self._saves(pool, chain, joint)  # shape (C, positions)
-        prob, waste = after
+        prob, waste = self._saves(pool, chain, joint)  # shape (C, positions)
         out: dict[State, _Mass] = {}
-        ccount = prob.shape[0]
-        for pos in range(chain.size):
-            col = prob[:, pos]
-            wcol = waste[:, pos]
-            if not col.any() and not wcol.any():
-                continue
-            vec = chain.vector(pos)
-            if ccount == 1 or (not col[1:].any() and not wcol[1:].any()):
-                _add(out, vec, float(col[0]), float(wcol[0]))
-                continue
-            self._mortals(pool, vec, col, wcol, out)
+        if prob.shape[0] == 1 or (not prob[1:].any() and not waste[1:].any()):
+            for pos, vec in enumerate(chain.vectors()):
+                if prob[0, pos] or waste[0, pos]:
+                    _add(out, vec, float(prob[0, pos]), float(waste[0, pos]))
+            return out
+        self._mortals(pool, chain, prob, waste, out)
         return out
 
     def _saves(
@@ -143,22 +137,38 @@ class _Engine:
                 blocks[-1] = (blocks[-1][0], f)
             else:
                 blocks.append((f, f))
-        last = max((i for i, (lo, _) in enumerate(blocks) if any(masks[lo - 1])), default=-1)
+        active = [b for b in blocks if any(masks[b[0] - 1])]
+        last = blocks.index(active[-1]) if active else -1
+        eye = np.eye(size)
+        self.work += ccount * (kmax + 1) ** 2 * size * size * max(1, last)
+        if self.work > MAX_WORK:
+            raise TooLarge(
+                f"the save computation needs more than {MAX_WORK:.0e} operations "
+                f"({kmax} saves, {size} damage positions)"
+            )
+        if last <= 0:
+            # One block decides every save (the usual case): Binomial(n, p) damaging saves,
+            # applied one after another from the chain's start.
+            lo, hi = blocks[0]
+            mask = np.array(masks[lo - 1])
+            tb = np.where(mask[:, None], t, eye)
+            wb = w * mask[:, None]
+            r = np.zeros((kmax + 1, size))
+            rw = np.zeros((kmax + 1, size))
+            r[0, 0] = 1.0
+            for j in range(1, kmax + 1):
+                rw[j] = rw[j - 1] @ tb + r[j - 1] @ wb
+                r[j] = r[j - 1] @ tb
+            bm = binomial_matrix(kmax, (hi - lo + 1) / (7 - lo) if last == 0 else 0.0)
+            return joint.T @ (bm @ r), joint.T @ (bm @ rw)
         prob = np.zeros((ccount, kmax + 1, size))
         prob[:, :, 0] = joint.T
         waste = np.zeros_like(prob)
-        eye = np.eye(size)
         for lo, hi in blocks[: last + 1]:
             mask = np.array(masks[lo - 1])
             tb = np.where(mask[:, None], t, eye)
             wb = w * mask[:, None]
             bm = binomial_matrix(kmax, (hi - lo + 1) / (7 - lo))
-            self.work += ccount * (kmax + 1) * size * size * (kmax + 1)
-            if self.work > MAX_WORK:
-                raise TooLarge(
-                    f"the save computation needs more than {MAX_WORK:.0e} operations "
-                    f"({kmax} saves, {size} damage positions)"
-                )
             new_p = np.zeros_like(prob)
             new_w = np.zeros_like(prob)
             r, rw = prob, waste
@@ -176,27 +186,58 @@ class _Engine:
     def _mortals(
         self,
         pool: PoolProfile,
-        vec: State,
-        col: FloatArray,
-        wcol: FloatArray,
+        chain: Chain,
+        prob: FloatArray,
+        waste: FloatArray,
         out: dict[State, _Mass],
     ) -> None:
         """24.10: each devastating critical wound's D mortal wounds, one at a time by 06.02,
         damage at most one model (excess lost), after all normal damage (R06.02-e).
-        Horner's scheme sums the laws after c = 0..C-1 critical wounds."""
-        chain = mortal_chain(self.models, vec)
-        t, w = transitions(chain, self.losses(chain, pool.damage))
-        r = np.zeros(chain.size)
-        rw = np.zeros(chain.size)
-        for c in range(len(col) - 1, -1, -1):
-            if c != len(col) - 1:
-                rw = rw @ t + r @ w
-                r = r @ t
-            r[0] += col[c]
-            rw[0] += wcol[c]
-        for pos in range(chain.size):
-            if r[pos] or rw[pos]:
-                _add(out, chain.vector(pos), float(r[pos]), float(rw[pos]))
+
+        The states after normal damage are joined into one state space along their 06.02
+        mortal-wound chains (a state met on two chains has the same continuation, because
+        each chain takes the primitives' first candidate), and Horner's scheme sums the laws
+        after c = 0..C-1 critical wounds."""
+        index: dict[State, int] = {}
+        states: list[State] = []
+        rows: list[tuple[list[int], list[int], FloatArray, FloatArray]] = []
+        vectors = chain.vectors()
+        live = (prob != 0.0).any(axis=0) | (waste != 0.0).any(axis=0)
+        for pos, vec in enumerate(vectors):
+            if not live[pos] or vec in index:
+                continue
+            mc = mortal_chain(self.models, vec)
+            t, w = transitions(mc, self.losses(mc, pool.damage))
+            ids: list[int] = []
+            new: list[int] = []
+            for q, v in enumerate(mc.vectors()):
+                if v not in index:
+                    index[v] = len(states)
+                    states.append(v)
+                    new.append(q)
+                ids.append(index[v])
+            rows.append((ids, new, t, w))
+        n = len(states)
+        u = np.zeros((n, n))
+        uw = np.zeros((n, n))
+        for ids, new, t, w in rows:
+            for q in new:
+                u[ids[q], ids] += t[q]
+                uw[ids[q], ids] += w[q]
+        cols = np.zeros((prob.shape[0], n))
+        wcols = np.zeros((prob.shape[0], n))
+        for pos, vec in enumerate(vectors):
+            if vec in index:
+                cols[:, index[vec]] += prob[:, pos]
+                wcols[:, index[vec]] += waste[:, pos]
+        r = cols[-1].copy()
+        rw = wcols[-1].copy()
+        for c in range(prob.shape[0] - 2, -1, -1):
+            rw = rw @ u + r @ uw + wcols[c]
+            r = r @ u + cols[c]
+        for i, v in enumerate(states):
+            if r[i] or rw[i]:
+                _add(out, v, float(r[i]), float(rw[i]))
 
 
 def _hazard(setup: AttackSetup) -> tuple[Dist, Dist]:

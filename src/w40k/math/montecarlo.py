@@ -113,6 +113,55 @@ def _binom(rng: np.random.Generator, n: IntArray, p: float | FloatArray) -> IntA
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class _FastChain:
+    """The first pool's damage chain in damaging attacks, for fixed damage without Feel No
+    Pain: position h = damaging attacks taken so far (each model needs ceil(r / D))."""
+
+    models: IntArray
+    """Model indices in damage order."""
+    start: IntArray
+    """Their remaining wounds at the start."""
+    need: IntArray
+    """Damaging attacks to destroy each."""
+    cum: IntArray
+    """Cumulative ``need`` (len + 1)."""
+    damage: int
+    waste: FloatArray
+    """Wasted damage by position (R05.04-f)."""
+
+    @staticmethod
+    def of(setup: AttackSetup, pool: PoolProfile) -> _FastChain:
+        chain = allocation_chain(setup.target, setup.start, pool.precision)
+        d = pool.damage.bonus
+        start = np.array(chain.start, dtype=np.int64)
+        need = -(-start // d)
+        cum = np.concatenate([[0], np.cumsum(need)]).astype(np.int64)
+        over = (need * d - start).astype(np.float64)
+        killed = np.arange(int(cum[-1]) + 1)[:, None] >= cum[None, 1:]
+        return _FastChain(np.array(chain.order, dtype=np.int64), start, need, cum, d, killed @ over)
+
+    def stops(self, inflicts: BoolArray) -> IntArray:
+        """stop[h]: the first position >= h whose model takes no damage from this block."""
+        total = int(self.cum[-1])
+        entry = np.repeat(np.arange(len(self.need)), self.need)
+        ok = np.append(inflicts[self.models][entry], False)
+        bad = np.nonzero(~ok)[0]
+        out: IntArray = bad[np.searchsorted(bad, np.arange(total + 1))]
+        return out
+
+    def remaining(self, base: IntArray, pos: IntArray) -> IntArray:
+        """Remaining wounds per trial and model at chain positions ``pos``."""
+        rem = np.tile(base, (len(pos), 1))
+        dealt = np.clip(pos[:, None] - self.cum[None, :-1], 0, self.need[None, :]) * self.damage
+        rem[:, self.models] = np.maximum(self.start[None, :] - dealt, 0)
+        return rem
+
+    def position_table(self, base: IntArray) -> IntArray:
+        """Remaining wounds per model at every position (rows)."""
+        return self.remaining(base, np.arange(int(self.cum[-1]) + 1))
+
+
 class _Chunk:
     """One chunk of trials."""
 
@@ -123,9 +172,28 @@ class _Chunk:
         self.fast = fast
         self.unit = _Unit.of(setup.target)
         self.start = np.array(setup.start, dtype=np.int64)
-        self.rem = np.tile(self.start, (n, 1))
+        self._rem: IntArray | None = None
+        """Remaining wounds per trial and model; None while every trial is at the start or
+        on the first pool's damage chain (``chain_pos``)."""
+        self.chain: _FastChain | None = None
+        self.chain_pos: IntArray | None = None
         self.waste = np.zeros(n)
         self.rows = np.arange(n)
+
+    @property
+    def rem(self) -> IntArray:
+        """Remaining wounds per trial and model (materialised on first use)."""
+        if self._rem is None:
+            if self.chain is not None and self.chain_pos is not None:
+                self._rem = self.chain.remaining(self.start, self.chain_pos)
+            else:
+                self._rem = np.tile(self.start, (self.n, 1))
+        return self._rem
+
+    @property
+    def fresh(self) -> bool:
+        """Every trial is still at the start state."""
+        return self._rem is None and self.chain_pos is None
 
     # -- selection ---------------------------------------------------------------------------
     def _current(self, base: IntArray) -> IntArray:
@@ -191,6 +259,11 @@ class _Chunk:
     def _toughness(self) -> IntArray:
         """19.02: highest T of living bodyguard models, else of living leader models."""
         u = self.unit
+        if self.fresh:
+            alive0 = self.start > 0
+            bg0 = u.T[alive0 & ~u.leader]
+            t0 = int(bg0.max()) if len(bg0) else int(u.T[alive0 & u.leader].max())
+            return np.full(self.n, t0, dtype=np.int64)
         alive = self.rem > 0
         bg = np.where(alive & ~u.leader, u.T, -1).max(axis=1)
         ld = np.where(alive & u.leader, u.T, -1).max(axis=1)
@@ -238,21 +311,39 @@ class _Chunk:
 
     def pool(self, k: int, pool: PoolProfile) -> None:
         """Resolve one pool for every trial."""
-        normal, dev = self._wounds(pool)
         blocks = self._blocks(pool)
+        active = [i for i, b in enumerate(blocks) if b[2].any()]
+        fixed = not pool.damage.is_random and not np.any(self.unit.keep < 1.0)
+        fast = self.fast and self.fresh and fixed and pool.damage.bonus > 0
+        simple = not pool.sustained and not pool.lethal and not pool.devastating
+        if fast and simple and active == [0]:
+            # Independent attacks, one save block that every model fails alike: the number
+            # of damaging saves is Binomial(attacks, P(hit) P(wound) P(save in block)).
+            hit = hit_odds(pool)
+            wound = wound_odds(pool, self._threshold(pool))
+            lo, hi, _ = blocks[0]
+            p = (hit.success + hit.critical) * (wound.success + wound.critical) * hi / 6.0
+            attacks = _roll(self.rng, pool.attacks, self.n, pool.count)
+            self._fast_saves(pool, blocks[:1], [_binom(self.rng, attacks, p)])
+            return
+        normal, dev = self._wounds(pool)
         counts: list[IntArray] = []
         left = normal
-        for lo, hi, _ in blocks:
+        for lo, hi, _ in blocks[: (active[-1] + 1) if active else 0]:
             # 05.04 lowest first: among k saves all >= lo, Binomial(k, |block| / (7 - lo)).
             c = _binom(self.rng, left, (hi - lo + 1) / (7 - lo))
             counts.append(c)
             left = left - c
-        fixed = not pool.damage.is_random and not np.any(self.unit.keep < 1.0)
-        if self.fast and k == 0 and fixed:
-            self._fast_saves(pool, blocks, counts)
+        if fast:
+            self._fast_saves(pool, blocks[: len(counts)], counts)
         else:
-            self._saves(pool, blocks, counts)
-        self._mortals(pool, dev)
+            self._saves(pool, blocks[: len(counts)], counts)
+        if dev.any():
+            self._mortals(pool, dev)
+
+    def _threshold(self, pool: PoolProfile) -> int:
+        """05.02 for a fresh chunk (19.02 Toughness from the start state)."""
+        return wound_threshold(pool.strength, int(self._toughness()[0]))
 
     def _saves(
         self, pool: PoolProfile, blocks: list[tuple[int, int, BoolArray]], counts: list[IntArray]
@@ -276,32 +367,14 @@ class _Chunk:
     def _fast_saves(
         self, pool: PoolProfile, blocks: list[tuple[int, int, BoolArray]], counts: list[IntArray]
     ) -> None:
-        chain = allocation_chain(self.s.target, self.s.start, pool.precision)
-        d = pool.damage.bonus
-        need = [-(-r // d) if d > 0 else 0 for r in chain.start]  # damaging attacks to kill
-        if d <= 0:
-            return
-        cum = np.concatenate([[0], np.cumsum(need)]).astype(np.int64)
-        total = int(cum[-1])
-        entry = np.repeat(np.arange(len(need)), need)
+        chain = _FastChain.of(self.s, pool)
         pos = np.zeros(self.n, dtype=np.int64)
         for (_, _, inflicts), c in zip(blocks, counts, strict=True):
-            ok = np.append(inflicts[np.array(chain.order, dtype=np.int64)][entry], False)
-            # stop[h]: first position >= h whose model does not take damage from this block.
-            stop = np.empty(total + 1, dtype=np.int64)
-            nxt = total
-            for h in range(total, -1, -1):
-                if not ok[h]:
-                    nxt = h
-                stop[h] = nxt
+            stop = chain.stops(inflicts)
             pos = np.minimum(pos + c, stop[pos])
-        order = np.array(chain.order, dtype=np.int64)
-        starts = np.array(chain.start, dtype=np.int64)
-        dealt = np.clip(pos[:, None] - cum[None, :-1], 0, np.array(need)[None, :]) * d
-        self.rem[:, order] = np.maximum(starts[None, :] - dealt, 0)
-        over = np.array(need, dtype=np.int64) * d - starts
-        killed = pos[:, None] >= cum[None, 1:]
-        self.waste += (killed * over[None, :]).sum(axis=1)
+        self.chain = chain
+        self.chain_pos = pos
+        self.waste += chain.waste[pos]
 
     def _mortals(self, pool: PoolProfile, dev: IntArray) -> None:
         """24.10 after the normal damage (R06.02-e): each critical wound's D mortal wounds go
@@ -364,13 +437,20 @@ def simulate(
         ch = _Chunk(setup, rng, n, fast)
         for k, pool in enumerate(setup.pools):
             ch.pool(k, pool)
-        dead = (ch.start[None, :] > 0) & (ch.rem == 0)
-        killed_h += np.bincount(dead.sum(axis=1), minlength=len(killed_h))
-        wl = ch.start.sum() - ch.rem.sum(axis=1)
-        wounds_h += np.bincount(wl, minlength=len(wounds_h))
+        if ch.chain is not None and ch.chain_pos is not None and ch._rem is None:
+            # Still on the first pool's chain: histogram the positions, then map them.
+            weights = np.bincount(ch.chain_pos, minlength=int(ch.chain.cum[-1]) + 1)
+            rem = ch.chain.position_table(ch.start)
+        else:
+            weights = np.ones(n, dtype=np.int64)
+            rem = ch.rem
+        dead = (ch.start[None, :] > 0) & (rem == 0)
+        killed_h += np.bincount(dead.sum(axis=1), weights, minlength=len(killed_h))
+        wl = ch.start.sum() - rem.sum(axis=1)
+        wounds_h += np.bincount(wl, weights, minlength=len(wounds_h))
         for gi, g in enumerate(groups):
             cnt = dead[:, list(g.members)].sum(axis=1)
-            group_h[gi] += np.bincount(cnt, minlength=len(group_h[gi]))
+            group_h[gi] += np.bincount(cnt, weights, minlength=len(group_h[gi]))
         waste_sum += float(ch.waste.sum())
         waste_sq += float((ch.waste**2).sum())
         aw, ak = _hazard(setup, rng, n)

@@ -31,6 +31,9 @@ FloatArray = npt.NDArray[np.float64]
 FACES = (1, 2, 3, 4, 5, 6)
 """The faces of a D6."""
 
+_LOG_FACT = np.concatenate([[0.0], np.cumsum(np.log(np.arange(1, 4097)))])
+"""log(n!) for n <= 4096 (binomial coefficients as floats)."""
+
 
 @dataclass(frozen=True, slots=True)
 class DieOdds:
@@ -132,11 +135,13 @@ def loss_pmf(damage: DiceExpr, fnp: int | None) -> FloatArray:
 
 def binomial_matrix(kmax: int, p: float) -> FloatArray:
     """``B[k, m]`` = P(Binomial(k, p) = m) for 0 <= m <= k <= kmax."""
-    out = np.zeros((kmax + 1, kmax + 1))
-    q = 1.0 - p
-    for k in range(kmax + 1):
-        for m in range(k + 1):
-            out[k, m] = comb(k, m) * p**m * q ** (k - m)
+    k = np.arange(kmax + 1)[:, None]
+    m = np.arange(kmax + 1)[None, :]
+    ok = m <= k
+    rest = np.where(ok, k - m, 0)
+    coef = np.exp(_LOG_FACT[k] - _LOG_FACT[m] - _LOG_FACT[rest])
+    powers = np.arange(kmax + 1, dtype=np.float64)
+    out: FloatArray = np.where(ok, coef * (p**powers)[m] * ((1.0 - p) ** powers)[rest], 0.0)
     return out
 
 
@@ -185,15 +190,19 @@ def trim(a: FloatArray) -> FloatArray:
 def convolve2(a: FloatArray, b: FloatArray) -> FloatArray:
     """The distribution of the sum of two independent 2-D count vectors."""
     out = np.zeros((a.shape[0] + b.shape[0] - 1, a.shape[1] + b.shape[1] - 1))
-    for (i, j), p in np.ndenumerate(b):
-        if p != 0.0:
-            out[i : i + a.shape[0], j : j + a.shape[1]] += p * a
+    rows, cols = np.nonzero(b)
+    for i, j in zip(rows.tolist(), cols.tolist(), strict=True):
+        out[i : i + a.shape[0], j : j + a.shape[1]] += b[i, j] * a
     return out
 
 
 def attack_count_pmf(pool: PoolProfile) -> FloatArray:
     """The number of attack dice of the pool: A per weapon (rolled per weapon when random,
     02.04) summed over ``count`` weapons."""
+    if not pool.attacks.is_random:
+        out = np.zeros(pool.attacks.bonus * pool.count + 1)
+        out[-1] = 1.0
+        return out
     one = dice_pmf(pool.attacks)
     out = np.array([1.0])
     for _ in range(pool.count):
@@ -201,20 +210,71 @@ def attack_count_pmf(pool: PoolProfile) -> FloatArray:
     return out
 
 
+def trinomial(nmax: int, pa: float, pb: float, counts: FloatArray) -> FloatArray:
+    """``T[a, b]`` = P(a results of kind A and b of kind B) in n independent trials, each A
+    with chance ``pa``, B with ``pb`` (neither otherwise), n drawn from the pmf ``counts``."""
+    if nmax >= len(_LOG_FACT):
+        raise ValueError(f"more than {len(_LOG_FACT) - 1} dice in one step")
+    pc = max(0.0, 1.0 - pa - pb)
+    a = np.arange(nmax + 1)
+    lf = _LOG_FACT
+    powers = a.astype(np.float64)
+    pow_a = pa**powers
+    pow_b = pb**powers
+    pow_c = pc**powers
+    aa = a[:, None]
+    bb = a[None, :]
+    mix = np.zeros((nmax + 1, nmax + 1))
+    for n, p in enumerate(counts):
+        if p == 0.0:
+            continue
+        rest = n - aa - bb
+        ok = rest >= 0
+        rr = np.where(ok, rest, 0)
+        coef = np.exp(lf[n] - lf[aa] - lf[bb] - lf[rr])
+        mix += np.where(ok, p * coef * pow_a[aa] * pow_b[bb] * pow_c[rr], 0.0)
+    return mix
+
+
 def pool_outcomes(pool: PoolProfile, threshold: int, lethal_auto: bool) -> FloatArray:
     """The joint distribution ``J[n, c]`` of wounds needing saves and devastating critical
-    wounds of a whole pool: a mixture over the number of attack dice of that many independent
-    attacks (each step's dice are rolled together, 05, which does not change the law)."""
-    per_attack = attack_outcomes(pool, threshold, lethal_auto)
+    wounds of a whole pool (05: each step's dice are rolled together; the dice are
+    independent, so the counts are multinomial).
+
+    Attack dice: A per weapon (rolled per weapon when random, 02.04) summed over the weapons.
+    Hit rolls give (s hits, k critical hits); a critical hit scores [SUSTAINED HITS X] extra
+    hits (24.36), and with [LETHAL HITS] taken automatically it wounds without a roll (24.23),
+    so there are ``s + (1 + X) k`` wound rolls (or ``s + X k`` and ``k`` automatic wounds, never
+    critical). Wound rolls give normal wounds and critical wounds; a [DEVASTATING WOUNDS]
+    critical wound needs no save and causes mortal wounds instead (24.10)."""
+    hit = hit_odds(pool)
+    wound = wound_odds(pool, threshold)
     counts = attack_count_pmf(pool)
     nmax = len(counts) - 1
-    rows = nmax * (per_attack.shape[0] - 1) + 1
-    cols = nmax * (per_attack.shape[1] - 1) + 1
-    out = np.zeros((rows, cols))
-    acc = np.ones((1, 1))
-    for n_att, p in enumerate(counts):
-        if n_att > 0:
-            acc = convolve2(acc, per_attack)
-        if p != 0.0:
-            out[: acc.shape[0], : acc.shape[1]] += p * acc
+    psk = trinomial(nmax, hit.success, hit.critical, counts)  # [s, k]
+    lethal = pool.lethal and lethal_auto and not pool.torrent
+    per_crit = pool.sustained + (0 if lethal else 1)
+    rmax = nmax * max(1, per_crit)
+    dev = wound.critical if pool.devastating else 0.0
+    normal = wound.success + (0.0 if pool.devastating else wound.critical)
+    s_idx = np.arange(nmax + 1)[:, None]
+    k_idx = np.arange(nmax + 1)[None, :]
+    rolls = np.broadcast_to(s_idx + per_crit * k_idx, psk.shape)
+    autos = nmax if lethal else 0
+    # Successful wound rolls ~ Binomial(rolls, normal + dev); each is devastating with
+    # chance dev / (normal + dev).
+    succ = binomial_matrix(rmax, normal + dev)
+    split = binomial_matrix(rmax, dev / (normal + dev) if dev > 0.0 else 0.0)
+    w_idx = np.arange(rmax + 1)[:, None]
+    j_idx = np.arange(rmax + 1)[None, :]
+    ok = j_idx <= w_idx
+    out = np.zeros((rmax + autos + 1, rmax + 1))
+    for k in range(autos + 1):
+        col = psk[:, k] if lethal else psk.ravel()
+        r = rolls[:, k] if lethal else rolls.ravel()
+        pr = np.bincount(r, weights=col, minlength=rmax + 1)[: rmax + 1]
+        pw = pr @ succ  # [w] successful wound rolls
+        joint = pw[:, None] * split  # [w, j]: j devastating among w
+        normal_idx = np.where(ok, w_idx - j_idx, 0)
+        np.add.at(out, (k + normal_idx[ok], np.broadcast_to(j_idx, ok.shape)[ok]), joint[ok])
     return trim(out)
