@@ -100,6 +100,20 @@ def test_the_legacy_plus_minus_one_cap_is_a_ruleset_switch() -> None:
     assert_counts(r, hits=3)
 
 
+def test_melee_attacks_compare_the_hit_roll_with_ws_one_die_per_attack() -> None:
+    # X002-q/r, R02.04-a: a melee weapon's WS 4+ decides; one hit die per attack (A3 -> 3)
+    src = RecordingDice({"hit": [4, 3, 6], "wound": [1, 1]})
+    r = attack("Choppa Melee A3 WS4+ S4 AP-1 D1", BIG, source=src)
+    assert_counts(r, hits=2, critical_hits=1)
+    assert src.log.count("hit") == 3
+
+
+def test_a_random_attacks_characteristic_is_rolled_per_weapon() -> None:
+    # R02.04-b: two weapons with A D6 rolling [2] and [5] -> 7 attack dice in one pool
+    r = attack("2x Launcher AD6 BS4+ S4 AP0 D1", BIG, {"attacks": [2, 5], "hit": [1] * 7})
+    assert r.pools[0].attacks == 7
+
+
 # --- 05.02 Wound rolls -----------------------------------------------------------------------
 
 
