@@ -83,13 +83,14 @@ def allocation_chain(
     models: Sequence[ModelState], remaining: tuple[int, ...], precision: bool
 ) -> Chain:
     """05.03/05.04: groups and the default order re-created for this pool (R05.03-h); with
-    [PRECISION] (24.28) the first visible CHARACTER group in that order is current first."""
+    [PRECISION] (24.28) the first CHARACTER group with a visible model is current first."""
     now = models_at(models, remaining)
     groups = make_groups(now)
     order = list(default_order(groups, now))
     if precision:
-        for gi in order:
-            g = groups[gi]
+        # The per-die engine's default: the first CHARACTER group (05.03 Create Groups order)
+        # with a visible model.
+        for gi, g in enumerate(groups):
             if g.character and any(now[i].visible for i in g.alive(now)):
                 order.remove(gi)
                 order.insert(0, gi)

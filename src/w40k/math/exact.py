@@ -94,7 +94,9 @@ class _Engine:
         thr = wound_threshold(pool.strength, tough)
         key = (k, thr)
         if key not in self._joint:
-            self._joint[key] = pool_outcomes(pool, thr, self.setup.lethal_auto)
+            self._joint[key] = pool_outcomes(
+                pool, self.setup.gathered[k], thr, self.setup.lethal_auto
+            )
         return self._joint[key]
 
     def losses(self, chain: Chain, damage: DiceExpr) -> list[FloatArray]:

@@ -210,6 +210,7 @@ class _Chunk:
         alive = self.rem > 0
         wounded = alive & (self.rem < u.W)
         grank = np.full((self.n, u.groups), 1 << 30, dtype=np.int64)
+        firsts = np.full((self.n, u.groups), m, dtype=np.int64)
         idx = np.arange(m)
         for g in range(u.groups):
             cols = np.nonzero(u.group == g)[0]
@@ -220,6 +221,7 @@ class _Chunk:
             char = bool(u.character[cols[0]])
             rank = (2 if char else 0) + np.where(hurt, 0, 1)
             grank[:, g] = np.where(has, rank * m + first, 1 << 30)
+            firsts[:, g] = first
         if precision:
             char_groups = [
                 g for g in range(u.groups) if bool(u.character[np.nonzero(u.group == g)[0][0]])
@@ -229,7 +231,9 @@ class _Chunk:
                 for g in char_groups:
                     cols = np.nonzero(u.group == g)[0]
                     vis[:, g] = (alive[:, cols] & u.visible[cols][None, :]).any(axis=1)
-                cand = np.where(vis, grank, 1 << 31)
+                # The first CHARACTER group in 05.03 Create Groups order (by first living
+                # model) with a visible model: the per-die engine's default.
+                cand = np.where(vis, firsts, 1 << 31)
                 best = np.argmin(cand, axis=1)
                 ok = vis[self.rows, best]
                 grank[self.rows[ok], best[ok]] = -1
@@ -270,11 +274,18 @@ class _Chunk:
         out: IntArray = np.where(bg >= 0, bg, ld)
         return out
 
-    def _wounds(self, pool: PoolProfile) -> tuple[IntArray, IntArray]:
+    def _attacks(self, k: int) -> IntArray:
+        """04.03 Gather Attack Dice: A per weapon (a random A rolled per weapon, 02.04)."""
+        total = np.zeros(self.n, dtype=np.int64)
+        for attacks, count in self.s.gathered[k]:
+            total += _roll(self.rng, attacks, self.n, count)
+        return total
+
+    def _wounds(self, k: int, pool: PoolProfile) -> tuple[IntArray, IntArray]:
         """Hit and wound rolls: (wounds needing saves, devastating critical wounds)."""
         rng = self.rng
         n = self.n
-        attacks = _roll(rng, pool.attacks, n, pool.count)
+        attacks = self._attacks(k)
         hit = hit_odds(pool)
         crit = _binom(rng, attacks, hit.critical)
         rest = attacks - crit
@@ -323,10 +334,10 @@ class _Chunk:
             wound = wound_odds(pool, self._threshold(pool))
             lo, hi, _ = blocks[0]
             p = (hit.success + hit.critical) * (wound.success + wound.critical) * hi / 6.0
-            attacks = _roll(self.rng, pool.attacks, self.n, pool.count)
+            attacks = self._attacks(k)
             self._fast_saves(pool, blocks[:1], [_binom(self.rng, attacks, p)])
             return
-        normal, dev = self._wounds(pool)
+        normal, dev = self._wounds(k, pool)
         counts: list[IntArray] = []
         left = normal
         for lo, hi, _ in blocks[: (active[-1] + 1) if active else 0]:

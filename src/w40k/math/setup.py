@@ -11,8 +11,18 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from w40k.rules.attack_profile import AttackContext, PoolProfile, WeaponEntry, pool_profile
+from w40k.core.dice import DiceExpr
+from w40k.rules.attack_profile import (
+    AttackContext,
+    PoolProfile,
+    WeaponEntry,
+    pool_key,
+    pool_profile,
+)
 from w40k.rules.primitives import ModelState
+
+Gathered = tuple[tuple[DiceExpr, int], ...]
+"""The attack dice of one pool: (A per weapon, number of weapons) for each weapon gathered."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,7 +30,11 @@ class AttackSetup:
     """One unit's weapon pools attacking one target unit (hashable: a cache key)."""
 
     pools: tuple[PoolProfile, ...]
-    """The pools in resolution order (04.03: the attacker picks the order; listed order)."""
+    """The pools in resolution order (04.03: the attacker picks the order; listed order).
+    Each is the profile of the first weapon gathered into it."""
+    gathered: tuple[Gathered, ...]
+    """Per pool, the attack dice of every weapon gathered into it (04.03 identical attacks
+    are gathered together, e.g. boltguns A2 and a bolt pistol A1, R04.03-b)."""
     target: tuple[ModelState, ...]
     """The target's models as they stand before the attack (destroyed ones are ignored)."""
     attacker: tuple[ModelState, ...] = ()
@@ -41,7 +55,12 @@ class AttackSetup:
     @property
     def hazard_rolls(self) -> int:
         """24.15: one hazard roll per [HAZARDOUS] weapon selected."""
-        return sum(p.count for p in self.pools if p.hazardous)
+        return sum(
+            count
+            for p, dice in zip(self.pools, self.gathered, strict=True)
+            if p.hazardous
+            for _, count in dice
+        )
 
 
 def build_setup(
@@ -62,8 +81,21 @@ def build_setup(
     if ctx.target_models_at_select is None:
         alive = sum(1 for m in models if not m.destroyed)
         ctx = dataclasses.replace(ctx, target_models_at_select=alive)
-    pools = tuple(pool_profile(entry, models, ctx) for entry in weapons)
-    return AttackSetup(pools, models, tuple(attacker), ctx.lethal_hits_auto)
+    # 04.03 Gather Attack Dice: identical attacks (same pool key) form one pool, at the place
+    # of the first of them, as the per-die engine gathers them.
+    pools: dict[tuple[object, ...], tuple[PoolProfile, list[tuple[DiceExpr, int]]]] = {}
+    for entry in weapons:
+        if entry.count <= 0:
+            continue
+        prof = pool_profile(entry, models, ctx)
+        pools.setdefault(pool_key(prof), (prof, []))[1].append((prof.attacks, entry.count))
+    return AttackSetup(
+        tuple(p for p, _ in pools.values()),
+        tuple(tuple(dice) for _, dice in pools.values()),
+        models,
+        tuple(attacker),
+        ctx.lethal_hits_auto,
+    )
 
 
 def models_at(models: Sequence[ModelState], remaining: Sequence[int]) -> tuple[ModelState, ...]:

@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from w40k.core.dice import DiceExpr
+from w40k.math.setup import Gathered
 from w40k.rules.attack_profile import PoolProfile, Reroll
 from w40k.rules.primitives import (
     Outcome,
@@ -196,17 +197,16 @@ def convolve2(a: FloatArray, b: FloatArray) -> FloatArray:
     return out
 
 
-def attack_count_pmf(pool: PoolProfile) -> FloatArray:
-    """The number of attack dice of the pool: A per weapon (rolled per weapon when random,
-    02.04) summed over ``count`` weapons."""
-    if not pool.attacks.is_random:
-        out = np.zeros(pool.attacks.bonus * pool.count + 1)
-        out[-1] = 1.0
-        return out
-    one = dice_pmf(pool.attacks)
-    out = np.array([1.0])
-    for _ in range(pool.count):
-        out = np.convolve(out, one)
+def attack_count_pmf(gathered: Gathered) -> FloatArray:
+    """The number of attack dice of a pool: A per weapon (rolled per weapon when random,
+    02.04) summed over the weapons gathered."""
+    out = np.zeros(sum(a.bonus * n for a, n in gathered if not a.is_random) + 1)
+    out[-1] = 1.0
+    for attacks, n in gathered:
+        if attacks.is_random:
+            one = dice_pmf(attacks)
+            for _ in range(n):
+                out = np.convolve(out, one)
     return out
 
 
@@ -236,7 +236,9 @@ def trinomial(nmax: int, pa: float, pb: float, counts: FloatArray) -> FloatArray
     return mix
 
 
-def pool_outcomes(pool: PoolProfile, threshold: int, lethal_auto: bool) -> FloatArray:
+def pool_outcomes(
+    pool: PoolProfile, gathered: Gathered, threshold: int, lethal_auto: bool
+) -> FloatArray:
     """The joint distribution ``J[n, c]`` of wounds needing saves and devastating critical
     wounds of a whole pool (05: each step's dice are rolled together; the dice are
     independent, so the counts are multinomial).
@@ -249,7 +251,7 @@ def pool_outcomes(pool: PoolProfile, threshold: int, lethal_auto: bool) -> Float
     critical wound needs no save and causes mortal wounds instead (24.10)."""
     hit = hit_odds(pool)
     wound = wound_odds(pool, threshold)
-    counts = attack_count_pmf(pool)
+    counts = attack_count_pmf(gathered)
     nmax = len(counts) - 1
     psk = trinomial(nmax, hit.success, hit.critical, counts)  # [s, k]
     lethal = pool.lethal and lethal_auto and not pool.torrent
