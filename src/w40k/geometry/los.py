@@ -312,7 +312,9 @@ def _circumradius(shape: Shape) -> float:
     return float(np.sqrt(((pts - c) ** 2).sum(axis=1)).max())
 
 
-def candidate_lines(o: Shape, t: Shape, obs: Obstacles) -> tuple[FloatArray, FloatArray]:
+def candidate_lines(
+    o: Shape, t: Shape, obs: Obstacles, stage: int = 0
+) -> tuple[FloatArray, FloatArray]:
     """Critical lines: common tangents of every pair among the observer, the target and the
     grown obstacle vertices, plus the centre line. Returns (points (k, 2), unit dirs (k, 2))."""
     prims_c: list[FloatArray] = []
@@ -329,12 +331,20 @@ def candidate_lines(o: Shape, t: Shape, obs: Obstacles) -> tuple[FloatArray, Flo
     n = len(cc)
     normals: list[FloatArray] = []
     offsets: list[FloatArray] = []
+    n_ot = sum(len(c) for c in prims_c[:-1])
     if n >= 2:
         i, j = np.triu_indices(n, 1)
+        # stage 1: lines touching the observer or target; stage 2: vertex-vertex lines
+        if stage == 1:
+            sel = i < n_ot
+            i, j = i[sel], j[sel]
+        elif stage == 2:
+            sel = i >= n_ot
+            i, j = i[sel], j[sel]
         nn, oo = _disc_tangents(cc[i], rr[i], cc[j], rr[j])
         normals.append(nn)
         offsets.append(oo)
-    ovals = [s for s in (o, t) if isinstance(s, Oval)]
+    ovals = [s for s in (o, t) if isinstance(s, Oval)] if stage in (0, 1) else []
     for ov in ovals:
         others: list[Shape] = [s for s in (o, t) if s is not ov]
         others += [
@@ -445,11 +455,14 @@ def line_of_sight(
         clear, pn, qn = evaluate_lines(o, top_o, t, top_t, obs, oc[None, :], (dvec / L)[None, :])
         if clear[0]:
             return SightResult(Sight.CLEAR, _pts(pn[0], qn[0]))
-    a, d = candidate_lines(o, t, obs)
-    clear, pn, qn = evaluate_lines(o, top_o, t, top_t, obs, a, d)
-    if clear.any():
-        k = int(np.argmax(clear))
-        return SightResult(Sight.CLEAR, _pts(pn[k], qn[k]))
+    for stage in (1, 2):
+        a, d = candidate_lines(o, t, obs, stage)
+        if len(a) == 0:
+            continue
+        clear, pn, qn = evaluate_lines(o, top_o, t, top_t, obs, a, d)
+        if clear.any():
+            k = int(np.argmax(clear))
+            return SightResult(Sight.CLEAR, _pts(pn[k], qn[k]))
     wall_owner = _wall_owners(o, top_o, t, top_t, obs)
     wall = np.isin(obs.owner, wall_owner)
     if wall.all():

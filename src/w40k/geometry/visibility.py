@@ -137,16 +137,23 @@ class Visibility:
         self.dense_area = [terrain.contains_dense(a.name) for a in terrain.areas]
         self._dist: dict[tuple[int, int], FloatArray] = {}
         self._pair_cache: dict[tuple[int, int, int, int], ModelSight] = {}
+        self._obs_cache: dict[tuple[int, int, frozenset[int]], Obstacles] = {}
 
     # ----------------------------------------------------------------- helpers
     def _obstacles_for(self, ou: int, om: int, tu: int, tm: int) -> Obstacles:
         """06.01: ignore the two units' own models; 13.10: ignore areas either model is in."""
         ex_areas = self.areas_of[(ou, om)] | self.areas_of[(tu, tm)]
+        key = (ou, tu, ex_areas)
+        cached = self._obs_cache.get(key)
+        if cached is not None:
+            return cached
         keep_owner = (self.owner_unit != ou) & (self.owner_unit != tu)
         if ex_areas:
             keep_owner &= ~np.isin(self.owner_area, np.fromiter(ex_areas, dtype=np.int64))
         obs = self.obstacles
-        return obs.subset(keep_owner[obs.owner], keep_owner[obs.vert_owner])
+        out = obs.subset(keep_owner[obs.owner], keep_owner[obs.vert_owner])
+        self._obs_cache[key] = out
+        return out
 
     def unit_distances(self, ou: int, tu: int) -> FloatArray:
         """Horizontal distances between every model of two units (cached)."""

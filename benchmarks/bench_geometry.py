@@ -1,0 +1,195 @@
+"""Geometry benchmarks: prints medians and ratios (no asserts).
+
+Run: .venv/bin/python benchmarks/bench_geometry.py
+Scenes are seeded (numpy Generator); 12 terrain features on a 60x44 table.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import time
+from typing import Any
+
+import numpy as np
+
+from w40k.geometry import Visibility, scene_from_dict
+from w40k.geometry.los import TOUCH, Sight, _seg_dist
+
+
+def make_scene(
+    rng: np.random.Generator, units_per_side: int, models_per_unit: int
+) -> dict[str, Any]:
+    terrain = []
+    areas = []
+    for i in range(12):
+        cx, cy = rng.uniform(8, 52), rng.uniform(6, 38)
+        w, d = rng.uniform(0.3, 4), rng.uniform(0.3, 4)
+        cat = ["dense", "light", "exposed"][i % 3]
+        terrain.append(
+            {
+                "name": f"F{i}",
+                "category": cat,
+                "area": f"A{i // 3}",
+                "footprint": [[cx, cy], [cx + w, cy], [cx + w, cy + d], [cx, cy + d]],
+                "height": float(rng.uniform(0.5, 6)),
+            }
+        )
+    for a in range(4):
+        fs = [f for f in terrain if f["area"] == f"A{a}"]
+        xs = [p[0] for f in fs for p in f["footprint"]]
+        ys = [p[1] for f in fs for p in f["footprint"]]
+        areas.append(
+            {
+                "name": f"A{a}",
+                "footprint": [
+                    [min(xs), min(ys)],
+                    [max(xs), min(ys)],
+                    [max(xs), max(ys)],
+                    [min(xs), max(ys)],
+                ],
+            }
+        )
+    units = []
+    for side, x0 in (("A", 3.0), ("B", 45.0)):
+        for u in range(units_per_side):
+            ux, uy = x0 + rng.uniform(0, 10), rng.uniform(3, 40)
+            models = [
+                {"x": ux + 1.4 * (k % 5), "y": uy + 1.4 * (k // 5), "base_mm": 32, "height": 1.6}
+                for k in range(models_per_unit)
+            ]
+            units.append(
+                {"name": f"{side}{u}", "player": side, "keywords": ["VEHICLE"], "models": models}
+            )
+    return {
+        "battlefield": {"width": 60, "depth": 44},
+        "areas": areas,
+        "terrain": terrain,
+        "units": units,
+    }
+
+
+def sampled_sight(v: Visibility, ou: int, om: int, tu: int, tm: int, k: int = 16) -> bool:
+    """Point sampling: k points on each base outline, top to top, same grown blockers."""
+    o = v.footprints[(ou, om)]
+    t = v.footprints[(tu, tm)]
+    obs = v._obstacles_for(ou, om, tu, tm)
+    ang = np.linspace(0, 2 * math.pi, k, endpoint=False)
+    po = np.stack([o.cx + o.r * np.cos(ang), o.cy + o.r * np.sin(ang)], axis=1)  # type: ignore[union-attr]
+    pt = np.stack([t.cx + t.r * np.cos(ang), t.cy + t.r * np.sin(ang)], axis=1)  # type: ignore[union-attr]
+    ho = v.scene.units[ou].models[om].top
+    ht = v.scene.units[tu].models[tm].top
+    if len(obs.a) == 0:
+        return True
+    p = np.repeat(po, k, axis=0)
+    q = np.tile(pt, (k, 1))
+    blocked = np.zeros(len(p), dtype=bool)
+    d = _seg_dist(p[:, None, :], q[:, None, :], obs.a[None, :, :], obs.b[None, :, :])
+    tall = obs.top[None, :] > min(ho, ht)
+    blocked = ((d < obs.grow[None, :] - TOUCH) & tall).any(axis=1)
+    return bool((~blocked).any())
+
+
+def median_time(fn: Any, reps: int) -> float:
+    ts = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        fn()
+        ts.append(time.perf_counter() - t0)
+    return statistics.median(ts)
+
+
+def main() -> None:
+    rng = np.random.default_rng(2024)
+    # --- two models, 12 features: median over many random pairs (fresh cache each call)
+    sc = scene_from_dict(make_scene(rng, 10, 10))
+    v = Visibility(sc)
+    pairs = [
+        (a, b, c, d) for a in range(10) for b in range(10) for c in range(10, 20) for d in range(10)
+    ]
+    idx = rng.choice(len(pairs), 400, replace=False)
+    per = []
+    for i in idx:
+        ou, om, tu, tm = pairs[int(i)]
+        t0 = time.perf_counter()
+        v.raw_sight(ou, om, tu, tm)
+        per.append(time.perf_counter() - t0)
+    print(
+        f"model-model LoS (12 features, 200 models): median {statistics.median(per) * 1e6:.1f} us, "
+        f"p90 {np.percentile(per, 90) * 1e6:.1f} us  (target 10 us)"
+    )
+    # --- two models alone with the 12 features (no other models to block)
+    per2 = []
+    for _ in range(300):
+        d = make_scene(rng, 1, 1)
+        v2 = Visibility(scene_from_dict(d))
+        t0 = time.perf_counter()
+        v2.raw_sight(0, 0, 1, 0)
+        per2.append(time.perf_counter() - t0)
+    print(
+        f"model-model LoS (12 features, 2 models, first call per scene): median "
+        f"{statistics.median(per2) * 1e6:.1f} us, p90 {np.percentile(per2, 90) * 1e6:.1f} us"
+    )
+
+    # --- unit vs unit (10 vs 10)
+    def unit_pair() -> None:
+        Visibility(sc).unit_pair("A0", "B0")
+
+    t_unit = median_time(unit_pair, 5)
+    print(
+        "unit pair 10 vs 10 models (visible, fully visible, cover, ...): median "
+        f"{t_unit * 1e3:.1f} ms"
+        " (target 1 ms)"
+    )
+    # --- 20 units vs 20 units, ~200 models: visibility matrix
+    big = scene_from_dict(make_scene(rng, 20, 5))
+    t0 = time.perf_counter()
+    vb = Visibility(big)
+    vis_count = 0
+    for a in range(20):
+        for b in range(20, 40):
+            for om in range(5):
+                seen = False
+                for tm in range(5):
+                    if vb.raw_sight(a, om, b, tm).sight is Sight.CLEAR:
+                        seen = True
+                        break
+                vis_count += seen
+    t_matrix = time.perf_counter() - t0
+    print(
+        "visibility matrix 20x20 units (200 models, sight only, early exit per model): "
+        f"{t_matrix * 1e3:.0f} ms"
+        " (target 200 ms)"
+    )
+    t0 = time.perf_counter()
+    vb2 = Visibility(big)
+    reports = [vb2.unit_pair(f"A{a}", f"B{b}") for a in range(20) for b in range(20)]
+    t_full = time.perf_counter() - t0
+    print(
+        f"full unit-pair reports 20x20 (every model pair, fully visible and cover): {t_full:.2f} s,"
+        f" {sum(r.visible for r in reports)} of 400 visible"
+    )
+    # --- exact vs 16-point sampling on the same scenes
+    exact_visible = missed = 0
+    t_exact = t_sample = 0.0
+    for i in idx:
+        ou, om, tu, tm = pairs[int(i)]
+        t1 = time.perf_counter()
+        e = v.raw_sight(ou, om, tu, tm).sight is Sight.CLEAR
+        t2 = time.perf_counter()
+        s = sampled_sight(v, ou, om, tu, tm)
+        t3 = time.perf_counter()
+        t_exact += t2 - t1
+        t_sample += t3 - t2
+        exact_visible += e
+        missed += e and not s
+    print(
+        f"exact vs 16-point sampling on 400 pairs: exact {t_exact / 400 * 1e6:.0f} us/pair, "
+        "sampling "
+        f"{t_sample / 400 * 1e6:.0f} us/pair (ratio exact/sampling {t_exact / t_sample:.2f}); "
+        f"exact finds {exact_visible} visible, sampling misses {missed}"
+    )
+
+
+if __name__ == "__main__":
+    main()
