@@ -166,10 +166,12 @@ class ModelState:
 
 
 def unit_keys(models: Iterable[ModelState]) -> frozenset[str]:
-    """Appendix 'Mixed keywords': a unit has every keyword of its models."""
+    """Appendix 'Mixed keywords': a unit has every keyword of its models (its living ones:
+    a destroyed model is no longer part of the unit, RA-Destroyed-c)."""
     keys: set[str] = set()
     for m in models:
-        keys |= m.keys
+        if not m.destroyed:
+            keys |= m.keys
     return frozenset(keys)
 
 
