@@ -56,3 +56,22 @@ def test_anti_uses_the_keywords_of_the_whole_attached_unit() -> None:
     assert_destroyed(r)  # the mortal wound went to an Intercessor (06.02-a), not the Librarian
     assert r.target[1].wounds_lost == 1 and r.target[0].wounds_lost == 0
     assert DecisionKind.PRECISION not in d.kinds()
+
+
+def test_a_destroyed_leader_no_longer_lends_its_keywords_to_the_unit() -> None:
+    # R19.03-a / Appendix (mixed keywords, RA-Destroyed-c): with the PSYKER leader already
+    # destroyed, [ANTI-PSYKER 4+] no longer makes a 4 critical (S2 vs T4 needs 6+)
+    unit = "Librarian T4 Sv3+ W4 lost=4 PSYKER CHARACTER leader; 3x Intercessor T4 Sv3+ W2"
+    r = attack("Hexgun A1 BS3+ S2 AP0 D1 [ANTI-PSYKER 4+]", unit, {"hit": [3], "wound": [4]})
+    assert_counts(r, wounds=0, critical_wounds=0)
+
+
+def test_keywords_are_fixed_when_the_pools_are_gathered() -> None:
+    # R19.03-a with R19.04-b: the PSYKER leader dies to pool 1; pool 2 of the same attacking
+    # unit still counts the unit as PSYKER (an unmodified 4 is critical)
+    unit = "Librarian T4 Sv3+ W1 PSYKER CHARACTER leader; 3x Intercessor T4 Sv3+ W2"
+    r = attack(["Sniper A1 BS3+ S8 AP0 D1 [PRECISION]",
+                "Hexgun A1 BS3+ S2 AP0 D1 [ANTI-PSYKER 4+]"], unit,
+               {"hit": [3, 3], "wound": [3, 4], "save": [1, 6]})
+    assert_destroyed(r, "Librarian")
+    assert r.pools[1].critical_wounds == 1
