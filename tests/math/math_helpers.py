@@ -18,11 +18,21 @@ CHI2_Z = 4.75
 """Normal quantile for the chi-square bound (false failure ~1e-6 per comparison)."""
 
 
-def weapon(name: str = "gun", *, A: object = 1, skill: int = 3, S: int = 4, AP: int = 0,
-           D: object = 1, abilities: Sequence[str] = (), melee: bool = False) -> WeaponProfile:
+def weapon(
+    name: str = "gun",
+    *,
+    A: object = 1,
+    skill: int = 3,
+    S: int = 4,
+    AP: int = 0,
+    D: object = 1,
+    abilities: Sequence[str] = (),
+    melee: bool = False,
+) -> WeaponProfile:
     """A weapon profile from datasheet values."""
-    return WeaponProfile.build(name, range="Melee" if melee else 24, A=A, skill=skill, S=S,
-                               AP=AP, D=D, abilities=abilities)
+    return WeaponProfile.build(
+        name, range="Melee" if melee else 24, A=A, skill=skill, S=S, AP=AP, D=D, abilities=abilities
+    )
 
 
 def models(n: int, name: str = "m", **kw: object) -> tuple[ModelState, ...]:
@@ -56,7 +66,9 @@ def disagreements(label: str, exact: Dist, counts: Mapping[int, int], n: int) ->
     pmf = exact.pmf
     for k, c in counts.items():
         if c and (k >= len(pmf) or pmf[k] <= 1e-15):
-            out.append(f"{label}: observed {c} x {k}, exact probability {pmf[k] if k < len(pmf) else 0}")
+            out.append(
+                f"{label}: observed {c} x {k}, exact probability {pmf[k] if k < len(pmf) else 0}"
+            )
     chi2 = 0.0
     dof = -1
     pooled_e = 0.0
@@ -91,24 +103,46 @@ def dist_counts(d: Dist, n: int) -> Counter[int]:
 
 
 ABILITIES = (
-    "SUSTAINED HITS 1", "SUSTAINED HITS 2", "LETHAL HITS", "DEVASTATING WOUNDS", "TORRENT",
-    "TWIN-LINKED", "ANTI-INFANTRY 4+", "PRECISION", "HAZARDOUS", "MELTA 2", "RAPID FIRE 1",
-    "BLAST", "IGNORES COVER", "HEAVY", "LANCE",
+    "SUSTAINED HITS 1",
+    "SUSTAINED HITS 2",
+    "LETHAL HITS",
+    "DEVASTATING WOUNDS",
+    "TORRENT",
+    "TWIN-LINKED",
+    "ANTI-INFANTRY 4+",
+    "PRECISION",
+    "HAZARDOUS",
+    "MELTA 2",
+    "RAPID FIRE 1",
+    "BLAST",
+    "IGNORES COVER",
+    "HEAVY",
+    "LANCE",
 )
 
 
-def random_case(rng: random.Random, *, max_pools: int = 3) -> tuple[
-        tuple[WeaponEntry, ...], tuple[ModelState, ...], tuple[ModelState, ...], AttackContext]:
+def random_case(
+    rng: random.Random, *, max_pools: int = 3
+) -> tuple[tuple[WeaponEntry, ...], tuple[ModelState, ...], tuple[ModelState, ...], AttackContext]:
     """A random but legal attack: 1-3 weapon pools, a target of 1-3 groups (maybe a CHARACTER
     leader, Feel No Pain, a wounded model), an attacker, and context flags."""
     entries = []
     for p in range(rng.randint(1, max_pools)):
         abil = rng.sample(ABILITIES, rng.choice((0, 0, 1, 2, 3)))
-        entries.append(WeaponEntry(weapon(
-            f"w{p}", A=rng.choice((1, 1, 2, 3, "D3", "D6")), skill=rng.randint(2, 5),
-            S=rng.randint(3, 10), AP=-rng.randint(0, 3),
-            D=rng.choice((1, 1, 2, 3, "D3", "D6", "D3+1")), abilities=abil),
-            count=rng.randint(1, 5)))
+        entries.append(
+            WeaponEntry(
+                weapon(
+                    f"w{p}",
+                    A=rng.choice((1, 1, 2, 3, "D3", "D6")),
+                    skill=rng.randint(2, 5),
+                    S=rng.randint(3, 10),
+                    AP=-rng.randint(0, 3),
+                    D=rng.choice((1, 1, 2, 3, "D3", "D6", "D3+1")),
+                    abilities=abil,
+                ),
+                count=rng.randint(1, 5),
+            )
+        )
     target: list[ModelState] = []
     kw = ("INFANTRY",) if rng.random() < 0.5 else ("VEHICLE",)
     for g in range(rng.randint(1, 2)):
@@ -119,23 +153,39 @@ def random_case(rng: random.Random, *, max_pools: int = 3) -> tuple[
         fnp = rng.choice((None, None, None, 5, 6))
         t = rng.randint(3, 8)
         for i in range(n):
-            target.append(ModelState(f"g{g} {i + 1}", W=W, T=t, Sv=sv, InSv=insv, fnp=fnp,
-                                     keywords=kw))
+            target.append(
+                ModelState(f"g{g} {i + 1}", W=W, T=t, Sv=sv, InSv=insv, fnp=fnp, keywords=kw)
+            )
     if rng.random() < 0.3:
-        target.append(ModelState("Boss", W=rng.randint(3, 6), T=rng.randint(3, 6),
-                                 Sv=rng.randint(2, 4), InSv=rng.choice((None, 4)),
-                                 fnp=rng.choice((None, 5)), keywords=("CHARACTER", *kw),
-                                 leader=True, visible=rng.random() < 0.8))
+        target.append(
+            ModelState(
+                "Boss",
+                W=rng.randint(3, 6),
+                T=rng.randint(3, 6),
+                Sv=rng.randint(2, 4),
+                InSv=rng.choice((None, 4)),
+                fnp=rng.choice((None, 5)),
+                keywords=("CHARACTER", *kw),
+                leader=True,
+                visible=rng.random() < 0.8,
+            )
+        )
     if rng.random() < 0.3:
         i = rng.randrange(len(target))
         m = target[i]
         if m.W > 1:
             target[i] = m.losing(rng.randint(1, m.W - 1))
-    attacker = models(rng.randint(1, 3), "a", W=rng.randint(1, 3),
-                      keywords=rng.choice((("INFANTRY",), ("VEHICLE",))))
+    attacker = models(
+        rng.randint(1, 3),
+        "a",
+        W=rng.randint(1, 3),
+        keywords=rng.choice((("INFANTRY",), ("VEHICLE",))),
+    )
     ctx = AttackContext(
-        half_range=rng.random() < 0.5, cover=rng.random() < 0.3,
-        charged=rng.random() < 0.3, remained_stationary=rng.random() < 0.3,
+        half_range=rng.random() < 0.5,
+        cover=rng.random() < 0.3,
+        charged=rng.random() < 0.3,
+        remained_stationary=rng.random() < 0.3,
         reroll_hits=rng.choice((Reroll.NONE, Reroll.NONE, Reroll.ONES, Reroll.FAILED)),
         reroll_wounds=rng.choice((Reroll.NONE, Reroll.NONE, Reroll.ONES)),
         lethal_hits_auto=rng.random() < 0.8,

@@ -34,19 +34,34 @@ def _mc_failures(seed: int, fast: bool) -> list[str]:
     setup = build_setup(entries, target, ctx, attacker)
     ex = exact_distribution(setup)
     mc = simulate(setup, MC_TRIALS, seed=seed, fast=fast)
-    fails = disagreements("models destroyed", ex.models_destroyed,
-                          dist_counts(mc.models_destroyed, MC_TRIALS), MC_TRIALS)
-    fails += disagreements("wounds lost", ex.wounds_lost, dist_counts(mc.wounds_lost, MC_TRIALS),
-                           MC_TRIALS)
-    fails += disagreements("attacker wounds lost", ex.attacker_wounds_lost,
-                           dist_counts(mc.attacker_wounds_lost, MC_TRIALS), MC_TRIALS)
+    fails = disagreements(
+        "models destroyed",
+        ex.models_destroyed,
+        dist_counts(mc.models_destroyed, MC_TRIALS),
+        MC_TRIALS,
+    )
+    fails += disagreements(
+        "wounds lost", ex.wounds_lost, dist_counts(mc.wounds_lost, MC_TRIALS), MC_TRIALS
+    )
+    fails += disagreements(
+        "attacker wounds lost",
+        ex.attacker_wounds_lost,
+        dist_counts(mc.attacker_wounds_lost, MC_TRIALS),
+        MC_TRIALS,
+    )
     for ge, gm in zip(ex.groups, mc.groups, strict=True):
-        fails += disagreements(f"group {ge.label}", ge.models_destroyed,
-                               dist_counts(gm.models_destroyed, MC_TRIALS), MC_TRIALS)
+        fails += disagreements(
+            f"group {ge.label}",
+            ge.models_destroyed,
+            dist_counts(gm.models_destroyed, MC_TRIALS),
+            MC_TRIALS,
+        )
     se = mc.stderr_damage_wasted
     if abs(mc.expected_damage_wasted - ex.expected_damage_wasted) > 5.5 * se + 1e-9:
-        fails.append(f"damage wasted exact {ex.expected_damage_wasted:.4f} "
-                     f"simulated {mc.expected_damage_wasted:.4f} +- {se:.4f}")
+        fails.append(
+            f"damage wasted exact {ex.expected_damage_wasted:.4f} "
+            f"simulated {mc.expected_damage_wasted:.4f} +- {se:.4f}"
+        )
     return fails
 
 
@@ -96,12 +111,31 @@ def _volley() -> tuple[tuple[WeaponEntry, ...], tuple[ModelState, ...], tuple[Mo
     entries = (
         WeaponEntry(weapon("plasma", S=8, AP=-3, D="D3", abilities=["HAZARDOUS"]), 2),
         WeaponEntry(weapon("bolter", A=2, S=4, D=1, abilities=["SUSTAINED HITS 1"]), 5),
-        WeaponEntry(weapon("lascannon", A="D3", S=9, AP=-3, D="D6+1",
-                           abilities=["PRECISION", "DEVASTATING WOUNDS"]), 1),
+        WeaponEntry(
+            weapon(
+                "lascannon",
+                A="D3",
+                S=9,
+                AP=-3,
+                D="D6+1",
+                abilities=["PRECISION", "DEVASTATING WOUNDS"],
+            ),
+            1,
+        ),
     )
-    target = (ModelState("Captain", W=5, T=4, Sv=2, InSv=4, keywords=("CHARACTER", "INFANTRY"),
-                         leader=True, fnp=5),
-              *models(5, "Intercessor", W=2, T=4, Sv=3, keywords=("INFANTRY",)))
+    target = (
+        ModelState(
+            "Captain",
+            W=5,
+            T=4,
+            Sv=2,
+            InSv=4,
+            keywords=("CHARACTER", "INFANTRY"),
+            leader=True,
+            fnp=5,
+        ),
+        *models(5, "Intercessor", W=2, T=4, Sv=3, keywords=("INFANTRY",)),
+    )
     return entries, target, models(5, "Plasma marine", W=2, T=4, Sv=3)
 
 
@@ -159,8 +193,10 @@ def test_the_agreement_check_fails_when_saves_are_resolved_highest_first() -> No
     # sampler that sorts saves lowest first, and the check rejects it sorting highest first.
     # TORRENT: 3 hits; S8 vs T3 wounds on 2+.
     w = weapon(A=3, S=8, AP=-1, abilities=["TORRENT"])
-    target = (ModelState("Gemina", W=1, T=3, Sv=2, InSv=4),
-              *models(2, "Seraphim", W=1, T=3, Sv=3, InSv=5))
+    target = (
+        ModelState("Gemina", W=1, T=3, Sv=2, InSv=4),
+        *models(2, "Seraphim", W=1, T=3, Sv=3, InSv=5),
+    )
     ex = exact_distribution(build_setup([WeaponEntry(w, 1)], target))
     n = 20_000
 
