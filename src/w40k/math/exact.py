@@ -87,6 +87,10 @@ class _Engine:
         self.models = setup.target
         self.work = 0
         self._joint: dict[tuple[int, int], FloatArray] = {}
+        # Mortal-wound chains met so far: a state on a chain continues along its suffix.
+        self._mortal_at: dict[State, tuple[int, int]] = {}
+        self._mortal: list[tuple[Chain, list[State]]] = []
+        self._mortal_t: dict[tuple[int, DiceExpr], tuple[FloatArray, FloatArray]] = {}
 
     def joint(self, k: int, pool: PoolProfile, state: State) -> FloatArray:
         """J[n, c] for pool ``k`` from ``state`` (19.02: Toughness from the living models)."""
@@ -208,17 +212,28 @@ class _Engine:
         for pos, vec in enumerate(vectors):
             if not live[pos] or vec in index:
                 continue
-            mc = mortal_chain(self.models, vec)
-            t, w = transitions(mc, self.losses(mc, pool.damage))
+            if vec not in self._mortal_at:
+                mc = mortal_chain(self.models, vec)
+                ci = len(self._mortal)
+                mvecs = mc.vectors()
+                self._mortal.append((mc, mvecs))
+                for q, v in enumerate(mvecs):
+                    self._mortal_at.setdefault(v, (ci, q))
+            ci, q0 = self._mortal_at[vec]
+            mc, mvecs = self._mortal[ci]
+            key = (ci, pool.damage)
+            if key not in self._mortal_t:
+                self._mortal_t[key] = transitions(mc, self.losses(mc, pool.damage))
+            t, w = self._mortal_t[key]
             ids: list[int] = []
             new: list[int] = []
-            for q, v in enumerate(mc.vectors()):
+            for q, v in enumerate(mvecs[q0:], start=q0):
                 if v not in index:
                     index[v] = len(states)
                     states.append(v)
-                    new.append(q)
+                    new.append(q - q0)
                 ids.append(index[v])
-            rows.append((ids, new, t, w))
+            rows.append((ids, new, t[q0:, q0:], w[q0:, q0:]))
         n = len(states)
         u = np.zeros((n, n))
         uw = np.zeros((n, n))

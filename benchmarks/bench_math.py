@@ -1,0 +1,156 @@
+"""Benchmarks of w40k.math: exact (cold and cached) vs simulation, and simulation throughput.
+
+Run: ``.venv/bin/python benchmarks/bench_math.py [--repeat N]``. Prints medians and ratios;
+nothing is asserted (DESIGN.md: speed is measured, never asserted by tests).
+
+Cases: A 10 attacks BS3+ S4 AP-1 D1 vs 10 models T4 Sv3+ W1; B 20 attacks BS3+ S6 AP-2 D2 vs 5
+models T5 Sv3+ W3 FNP 5+; C 12 attacks BS3+ S5 AP-1 D2 [DEVASTATING WOUNDS] [SUSTAINED HITS 1]
+vs 6 models T4 Sv2+ InSv4+ W2; D a mixed volley (plasma D3 [HAZARDOUS], bolters [SUSTAINED
+HITS 1], a lascannon A D3 D D6+1 [PRECISION] [DEVASTATING WOUNDS]) into a Captain (CHARACTER
+leader, W5 Sv2+ InSv4+ FNP 5+) with 5 Intercessors.
+
+"Cold" clears every cache of w40k.math (the API's results and the internal loss tables) before
+each run and includes building the pool profiles; "cached" is the API answering a repeated
+question.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections.abc import Callable
+
+from w40k.core.profiles import WeaponProfile
+from w40k.math import build_setup, distribution, exact_distribution, simulate
+from w40k.math.api import clear_caches
+from w40k.math.stages import _loss_pmf_cached
+from w40k.rules.attack_profile import AttackContext, WeaponEntry
+from w40k.rules.primitives import ModelState
+
+Case = tuple[list[WeaponEntry], tuple[ModelState, ...], tuple[ModelState, ...]]
+
+
+def gun(name: str, **kw: object) -> WeaponProfile:
+    base: dict[str, object] = {"range": 24, "A": 1, "skill": 3}
+    base.update(kw)
+    return WeaponProfile.build(name, **base)  # type: ignore[arg-type]
+
+
+def unit(n: int, name: str, **kw: object) -> tuple[ModelState, ...]:
+    return tuple(ModelState(f"{name} {i + 1}", **kw) for i in range(n))  # type: ignore[arg-type]
+
+
+def cases() -> dict[str, Case]:
+    return {
+        "A": (
+            [WeaponEntry(gun("bolt rifle", S=4, AP=-1, D=1), 10)],
+            unit(10, "Guard", W=1, T=4, Sv=3),
+            (),
+        ),
+        "B": (
+            [WeaponEntry(gun("heavy", S=6, AP=-2, D=2), 20)],
+            unit(5, "Brute", W=3, T=5, Sv=3, fnp=5),
+            (),
+        ),
+        "C": (
+            [
+                WeaponEntry(
+                    gun(
+                        "dev", S=5, AP=-1, D=2, abilities=["DEVASTATING WOUNDS", "SUSTAINED HITS 1"]
+                    ),
+                    12,
+                )
+            ],
+            unit(6, "Terminator", W=2, T=4, Sv=2, InSv=4),
+            (),
+        ),
+        "D": (
+            [
+                WeaponEntry(gun("plasma", S=8, AP=-3, D="D3", abilities=["HAZARDOUS"]), 2),
+                WeaponEntry(gun("bolter", A=2, S=4, AP=0, D=1, abilities=["SUSTAINED HITS 1"]), 5),
+                WeaponEntry(
+                    gun(
+                        "lascannon",
+                        A="D3",
+                        S=9,
+                        AP=-3,
+                        D="D6+1",
+                        abilities=["PRECISION", "DEVASTATING WOUNDS"],
+                    ),
+                    1,
+                ),
+            ],
+            (
+                ModelState(
+                    "Captain",
+                    W=5,
+                    T=4,
+                    Sv=2,
+                    InSv=4,
+                    fnp=5,
+                    leader=True,
+                    keywords=("CHARACTER", "INFANTRY"),
+                ),
+                *unit(5, "Intercessor", W=2, T=4, Sv=3, keywords=("INFANTRY",)),
+            ),
+            unit(5, "Plasma marine", W=2, T=4, Sv=3),
+        ),
+    }
+
+
+def median_time(fn: Callable[[], object], repeat: int) -> float:
+    fn()
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=30, help="runs per exact timing")
+    parser.add_argument("--sims", type=int, default=1_000_000, help="trials per simulation")
+    args = parser.parse_args()
+    ctx = AttackContext()
+    print(
+        f"{'case':<5}{'exact cold':>13}{'exact cached':>14}{f'sim {args.sims:.0e}':>11}"
+        f"{'sim/exact':>11}{'trials/s':>12}   mean (exact | sim)"
+    )
+    for name, (entries, target, attacker) in cases().items():
+
+        def cold(
+            entries: list[WeaponEntry] = entries,
+            target: tuple[ModelState, ...] = target,
+            attacker: tuple[ModelState, ...] = attacker,
+        ) -> object:
+            clear_caches()
+            _loss_pmf_cached.cache_clear()
+            return exact_distribution(build_setup(entries, target, ctx, attacker))
+
+        def cached(
+            entries: list[WeaponEntry] = entries,
+            target: tuple[ModelState, ...] = target,
+            attacker: tuple[ModelState, ...] = attacker,
+        ) -> object:
+            return distribution(entries, target, ctx, attacker)
+
+        t_cold = median_time(cold, args.repeat)
+        t_cached = median_time(cached, args.repeat * 10)
+        setup = build_setup(entries, target, ctx, attacker)
+        t0 = time.perf_counter()
+        sim = simulate(setup, args.sims, seed=1)
+        t_sim = time.perf_counter() - t0
+        ex = exact_distribution(setup)
+        print(
+            f"{name:<5}{t_cold * 1e3:>10.3f} ms{t_cached * 1e6:>11.2f} us"
+            f"{t_sim:>9.3f} s{t_sim / t_cold:>10.0f}x{args.sims / t_sim / 1e6:>9.2f} M/s"
+            f"   {ex.mean_models_destroyed:.4f} | {sim.mean_models_destroyed:.4f}"
+            f" ± {sim.stderr_mean_models_destroyed:.4f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
