@@ -40,8 +40,10 @@ def choose_order(groups: Sequence[AllocationGroup], models: Sequence[ModelState]
                  decider: Decider) -> tuple[int, ...]:
     """05.03 Allocation Order: the defender declares it (the default keeps the listed order)."""
     options = tuple(legal_orders(groups, models))
-    if len(options) == 1:
+    if len(groups) == 1:
         return options[0]
+    # Asked even when 05.03 leaves one legal order: the defender still declares it, and a
+    # standing order (a scenario's "allocation_order") that breaks 05.03 must be refused.
     labels = tuple(" > ".join(groups[i].label(models) for i in o) for o in options)
     members = tuple(tuple(models[i].name for i in g.alive(models)) for g in groups)
     choice = decider.decide(DecisionRequest(
