@@ -185,6 +185,21 @@ def test_an_allocation_order_putting_a_character_first_is_exit_2_naming_r05_03_c
     assert [m["name"] for m in doc["models"] if m["destroyed"]] == ["Seraphim 1"]
 
 
+def test_an_illegal_order_is_refused_even_when_only_one_order_is_legal(tmp_path: Path) -> None:
+    # R05.03-c: Celestine + Seraphim leave one legal order; declaring her first is still refused
+    data = {
+        "weapons": [{"name": "Gun", "range": 24, "A": "1", "skill": 3, "S": 8, "D": "1"}],
+        "target": {"models": [
+            {"name": "Celestine", "T": 3, "Sv": 2, "InSv": 4, "W": 6,
+             "keywords": ["CHARACTER"], "leader": True},
+            {"name": "Seraphim", "count": 5, "T": 3, "Sv": 3, "InSv": 5, "W": 1}]},
+        "dice": {"hit": [3], "wound": [3], "save": [1]},
+        "allocation_order": ["Celestine", "Seraphim"],
+    }
+    result = run("--input", scenario_file(tmp_path, data))
+    assert result.exit_code == 2 and "R05.03-c" in result.stderr
+
+
 def test_an_allocation_order_naming_no_model_is_located(tmp_path: Path) -> None:
     data = {**EXAMPLE_1, "allocation_order": ["Nobody"]}
     result = run("--input", scenario_file(tmp_path, data))
