@@ -195,7 +195,6 @@ def register(app: typer.Typer) -> None:
         ] = None,
     ) -> None:
         console = Console(stderr=False, highlight=False)
-        err = Console(stderr=True)
         flags = {"half_range": half_range, "charged": charged,
                  "remained_stationary": stationary, "cover": cover,
                  "plunging_fire": plunging_fire, "target_engaged": target_engaged,
@@ -219,12 +218,12 @@ def register(app: typer.Typer) -> None:
                 result = _resolve(scenario, t, used_seed)
                 outputs.append((t, result))
         except (DataError, DiceError, IllegalChoice, MalformedChoice) as exc:
-            err.print(f"[red]error:[/red] {exc}", highlight=False)
+            typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None
         except DiceExhausted as exc:
-            err.print(f"[red]error:[/red] referee mode: not enough '{exc.kind}' dice: the "
-                      f"scenario gave {exc.used} and the rules need more. Roll them and add "
-                      f"them to \"dice\": {{\"{exc.kind}\": [...]}}", highlight=False)
+            typer.echo(f"error: referee mode: not enough '{exc.kind}' dice: the scenario gave "
+                       f"{exc.used} and the rules need more. Roll them and add them to "
+                       f"\"dice\": {{\"{exc.kind}\": [...]}}", err=True)
             raise typer.Exit(2) from None
         if as_json:
             docs = [result_json(r, t) for t, r in outputs]
