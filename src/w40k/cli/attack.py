@@ -110,9 +110,16 @@ def _scenario(input_file: Path | None, weapons: list[str], targets: list[str],
     return scenario
 
 
-def _resolve(scenario: Scenario, target: Target, seed: int) -> AttackResult:
-    source = (ScriptedDice(scenario.dice) if scenario.dice is not None else SeededDice(seed))
-    return resolve_attack(scenario.request(target), source, OrderDecider(scenario.allocation_order))
+def _resolve(scenario: Scenario, target: Target, seed: int
+             ) -> tuple[AttackResult, dict[str, list[int]]]:
+    """Resolve against one target; also the scripted dice the rules did not use."""
+    if scenario.dice is None:
+        return resolve_attack(scenario.request(target), SeededDice(seed),
+                              OrderDecider(scenario.allocation_order)), {}
+    source = ScriptedDice(scenario.dice)
+    result = resolve_attack(scenario.request(target), source,
+                            OrderDecider(scenario.allocation_order))
+    return result, source.unused()
 
 
 def _print_result(console: Console, result: AttackResult, target: Target) -> None:
@@ -215,8 +222,8 @@ def register(app: typer.Typer) -> None:
                 return
             outputs = []
             for t in scenario.targets:
-                result = _resolve(scenario, t, used_seed)
-                outputs.append((t, result))
+                result, unused = _resolve(scenario, t, used_seed)
+                outputs.append((t, result, unused))
         except (DataError, DiceError, IllegalChoice, MalformedChoice) as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None
@@ -226,13 +233,17 @@ def register(app: typer.Typer) -> None:
                        f"\"dice\": {{\"{exc.kind}\": [...]}}", err=True)
             raise typer.Exit(2) from None
         if as_json:
-            docs = [result_json(r, t) for t, r in outputs]
+            docs = [{**result_json(r, t), **({"unused_dice": u} if u else {})}
+                    for t, r, u in outputs]
             body: dict[str, object] = dict(docs[0]) if len(docs) == 1 else {"targets": docs}
             body["seed"] = None if scenario.dice is not None else used_seed
             print(json.dumps(body, indent=2))
             return
-        for t, r in outputs:
+        for t, r, unused in outputs:
             _print_result(console, r, t)
+            if unused:
+                console.print(f"[yellow]warning:[/yellow] scripted dice not used by the rules: "
+                              f"{unused}")
         if scenario.dice is None:
             console.print(f"[dim]dice rolled with seed {used_seed} (--seed {used_seed} "
                           "repeats them)[/dim]")
