@@ -51,8 +51,9 @@ from w40k.rules.primitives import (
 
 MAX_STATES = 20_000
 """Most distinct unit states (remaining wounds of every model) held between pools."""
-MAX_WORK = 400_000_000
-"""Most multiply-adds the save dynamic programme may take in all (about a few seconds)."""
+MAX_WORK = 3_000_000_000
+"""Most multiply-adds the save dynamic programme may take in all (numpy does them in batched
+matrix products: about 1.5e9 a second here, so about 2 s at worst)."""
 
 State = tuple[int, ...]
 """Remaining wounds of every model of a unit."""
@@ -146,7 +147,8 @@ class _Engine:
         active = [b for b in blocks if any(masks[b[0] - 1])]
         last = blocks.index(active[-1]) if active else -1
         eye = np.eye(size)
-        self.work += ccount * (kmax + 1) ** 2 * size * size * max(1, last)
+        # Multiply-adds of the DP below: per block, sum over m of C x (K + 1 - m) x size^2.
+        self.work += ccount * (kmax + 1) * (kmax + 2) // 2 * size * size * max(1, last)
         if self.work > MAX_WORK:
             raise TooLarge(
                 f"the save computation needs more than {MAX_WORK:.0e} operations "
