@@ -1,0 +1,5 @@
+"""Players that answer the engine's decision requests."""
+
+from w40k.agents.random_agent import RandomAgent
+
+__all__ = ["RandomAgent"]

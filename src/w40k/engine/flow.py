@@ -1,0 +1,212 @@
+"""The battle round (07), the player turn and its steps, the Command phase (08), the End of
+Turn step (03.03 coherency removals) and objective control (14) at the end of each phase and
+turn. The four action phases live in ``engine/phases/``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, cast
+
+from w40k.engine import geo
+from w40k.engine.registry import handler
+from w40k.engine.requests import Request
+from w40k.engine.serial import JSON
+from w40k.engine.state import PHASES, Frame
+from w40k.engine.units import at_or_below_half_strength, destroy, leadership_roll, model_oc
+
+if TYPE_CHECKING:
+    from w40k.engine.game import Game
+
+TURN_FLAGS = ("remained_stationary", "moved", "advanced", "fell_back", "desperate_escape",
+              "charged", "shot", "fought", "selected_to_move", "selected_to_shoot",
+              "selected_to_charge", "selected_to_fight", "fights_first", "set_up_this_turn")
+"""Flags that describe 'this turn' and are cleared at the start of each turn."""
+
+
+def rounds(game: Game) -> int:
+    """The mission's number of battle rounds (default 5)."""
+    return int(cast(int, game.state.mission.get("rounds", 5)))
+
+
+# -- 07 battle and battle round ----------------------------------------------------------
+def _battle(game: Game, frame: Frame) -> Request | None:
+    s = game.state
+    if s.round == 0:
+        # Appendix: starting strength is fixed at the start of the first battle round.
+        for u in s.units:
+            if not u.starting_strength:
+                u.starting_strength = len(u.alive)
+    if s.round >= rounds(game):
+        s.ended = True
+        s.turn_player = s.active = s.phase = ""
+        scores = {p.name: p.vp for p in s.players}
+        best = max(scores.values())
+        winners = [n for n, v in scores.items() if v == best]
+        game.log("battle_end", vp=cast(JSON, scores),
+                 winner=winners[0] if len(winners) == 1 else None)
+        game.pop()
+        return None
+    s.round += 1
+    game.push("round", step=0)
+    return None
+
+
+def _round(game: Game, frame: Frame) -> Request | None:
+    s = game.state
+    step = int(cast(int, frame.data["step"]))
+    first, second = s.players[0].name, s.players[1].name
+    frame.data["step"] = step + 1
+    if step == 0:
+        # 01.03: outside turns the player who takes the first turn is active.
+        s.active = first
+        game.log("round_start")
+        game.push("turn", player=first, step=0)
+    elif step == 1:
+        game.push("turn", player=second, step=0)
+    else:
+        s.turn_player = ""
+        s.active = first
+        s.phase = ""
+        game.log("round_end")
+        game.pop()
+    return None
+
+
+# -- 07.02 the player turn -----------------------------------------------------------------
+def _turn(game: Game, frame: Frame) -> Request | None:
+    s = game.state
+    player = str(frame.data["player"])
+    step = int(cast(int, frame.data["step"]))
+    frame.data["step"] = step + 1
+    if step == 0:
+        s.turn_player = s.active = player
+        s.phase = ""
+        for u in s.units:
+            for f in TURN_FLAGS:
+                u.flags.pop(f, None)
+            u.max_move = 0.0
+            # 13.09: 'during this turn or during the previous turn'.
+            u.flags["ranged_attacks_last_turn"] = u.flag("ranged_attacks_this_turn")
+            u.flags.pop("ranged_attacks_this_turn", None)
+        game.log("turn_start")
+        return None
+    if 1 <= step <= len(PHASES):
+        phase = PHASES[step - 1]
+        if step > 1:
+            update_objectives(game)  # 14.02: at the end of each phase
+        s.phase = phase
+        s.active = player
+        game.log("phase_start")
+        game.push(phase, step=0)
+        return None
+    if step == len(PHASES) + 1:
+        update_objectives(game)
+        s.phase = "end_of_turn"
+        s.active = player
+        game.push("end_of_turn", step=0)
+        return None
+    update_objectives(game)  # 14.02: and of each turn
+    score_mission(game, player)
+    game.log("turn_end")
+    s.phase = ""
+    game.pop()
+    return None
+
+
+# -- 08 Command phase ------------------------------------------------------------------------
+def _command(game: Game, frame: Frame) -> Request | None:
+    s = game.state
+    for p in s.players:  # 08.02: both players gain 1 CP
+        p.cp += 1
+    game.log("gain_cp", cp=cast(JSON, {p.name: p.cp for p in s.players}))
+    # 08.03: a battle-shock roll for each unit that is battle-shocked or at/below half
+    # strength. The order of the rolls only matters with stratagems (not in this engine yet),
+    # so they are rolled in army order.
+    for u in s.units_of(s.turn_player):
+        if u.flag("battle_shocked") or at_or_below_half_strength(u):
+            ok, dice = leadership_roll(game, u)
+            if ok:
+                u.flags.pop("battle_shocked", None)
+            else:
+                u.flags["battle_shocked"] = True
+            game.log("battle_shock_roll", unit=u.id, dice=list[JSON](dice), passed=ok,
+                     battle_shocked=u.flag("battle_shocked"))
+    game.pop()
+    return None
+
+
+# -- End of Turn step: 03.03 regaining coherency -------------------------------------------
+def _incoherent(game: Game) -> list[str]:
+    return [u.id for u in game.state.units
+            if not u.destroyed and len(u.alive) > 1 and not geo.unit_in_coherency(game, u)]
+
+
+def _end_of_turn(game: Game, frame: Frame) -> Request | None:
+    bad = _incoherent(game)
+    if not bad:
+        game.pop()
+        return None
+    u = game.state.unit(bad[0])
+    options = tuple[JSON, ...](m.id for m in u.alive)
+    return Request(u.player, "remove_for_coherency", "R03.03-e",
+                   f"{u.name} is out of coherency: remove which model?", options,
+                   context={"unit": u.id}, labels=tuple(m.name for m in u.alive))
+
+
+def _end_of_turn_apply(game: Game, frame: Frame, request: Request, choice: JSON) -> None:
+    u = game.state.unit(str(request.context["unit"]))
+    m = next(m for m in u.alive if m.id == choice)
+    # 03.03: destroyed, but no 'when destroyed' rules trigger.
+    destroy(game, u, m, cause="coherency", triggers=False)
+
+
+# -- 14 objectives ---------------------------------------------------------------------------
+def update_objectives(game: Game) -> None:
+    """14.02/14.03: level of control per player at the end of a phase or turn."""
+    s = game.state
+    for obj in s.objectives:
+        level = {p.name: 0 for p in s.players}
+        for u in s.units:
+            for m in u.alive:
+                if geo.in_objective_range(game, m, obj):
+                    level[u.player] += model_oc(u, m)
+        a, b = (p.name for p in s.players)
+        if level[a] != level[b]:
+            winner: str | None = a if level[a] > level[b] else b
+        else:
+            winner = None
+        if obj.secured_by is not None:
+            other = s.opponent(obj.secured_by)
+            if level[other] > level[obj.secured_by]:
+                obj.secured_by = None  # 14.03: until the opponent's level is greater
+            else:
+                winner = obj.secured_by
+        if winner != obj.controller:
+            obj.controller = winner
+            game.log("objective_control", objective=obj.name, controller=winner,
+                     levels=cast(JSON, level))
+
+
+def score_mission(game: Game, player: str) -> None:
+    """The built-in mission's scoring at the end of a turn (docs/battle.md): from battle round
+    2, the player whose turn ends scores ``vp_per_objective`` per objective they control, at
+    most ``vp_cap`` per turn."""
+    s = game.state
+    if s.round < int(cast(int, s.mission.get("scoring_from_round", 2))):
+        return
+    held = [o.name for o in s.objectives if o.controller == player]
+    per = int(cast(int, s.mission.get("vp_per_objective", 5)))
+    cap = int(cast(int, s.mission.get("vp_cap", 15)))
+    vp = min(cap, per * len(held))
+    if vp:
+        s.player(player).vp += vp
+        game.log("score", vp=vp, objectives=list[JSON](held), total=s.player(player).vp)
+
+
+handler("battle", _battle)
+handler("round", _round)
+handler("turn", _turn)
+handler("command", _command)
+handler("end_of_turn", _end_of_turn, _end_of_turn_apply)
+
+from w40k.engine import phases  # noqa: E402,F401  (registers the four action phases)

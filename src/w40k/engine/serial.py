@@ -1,0 +1,44 @@
+"""JSON forms of profiles (datasheet strings in, datasheet strings out)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import cast
+
+from w40k.core.profiles import ModelProfile, WeaponProfile
+
+JSON = None | bool | int | float | str | list["JSON"] | dict[str, "JSON"]
+"""A JSON value."""
+
+
+def weapon_to_json(w: WeaponProfile) -> dict[str, JSON]:
+    """A weapon as a datasheet writes it."""
+    return {"name": w.name, "range": "Melee" if w.range is None else w.range, "A": str(w.A),
+            "skill": w.skill, "S": w.S, "AP": w.AP, "D": str(w.D),
+            "abilities": [str(a) for a in w.abilities]}
+
+
+def weapon_from_json(d: Mapping[str, JSON]) -> WeaponProfile:
+    """The inverse of :func:`weapon_to_json` (validated)."""
+    return WeaponProfile.build(
+        str(d["name"]), range=d["range"], A=d["A"], skill=d["skill"], S=d["S"], AP=d["AP"],
+        D=d["D"], abilities=[str(a) for a in cast(list[JSON], d.get("abilities", []))])
+
+
+def profile_to_json(p: ModelProfile) -> dict[str, JSON]:
+    """A model profile as a datasheet writes it."""
+    base: JSON = list(p.base_mm) if isinstance(p.base_mm, tuple) else p.base_mm
+    return {"name": p.name, "M": "-" if p.M is None else p.M, "T": p.T, "Sv": p.Sv, "W": p.W,
+            "Ld": p.Ld, "OC": "-" if p.OC is None else p.OC, "InSv": p.InSv, "base_mm": base,
+            "height": p.height, "keywords": list(p.keywords),
+            "abilities": [str(a) for a in p.abilities]}
+
+
+def profile_from_json(d: Mapping[str, JSON]) -> ModelProfile:
+    """The inverse of :func:`profile_to_json` (validated)."""
+    return ModelProfile.build(
+        str(d["name"]), T=d["T"], Sv=d["Sv"], W=d["W"], M=d.get("M", 6), Ld=d.get("Ld", 7),
+        OC=d.get("OC", 1), InSv=d.get("InSv"), base_mm=d.get("base_mm", 32.0),
+        height=d.get("height", 1.5), keywords=[str(k) for k in cast(list[JSON],
+                                                                      d.get("keywords", []))],
+        abilities=[str(a) for a in cast(list[JSON], d.get("abilities", []))])

@@ -1,0 +1,353 @@
+"""Game state as plain data (DESIGN.md "State is data").
+
+Everything the rules need between two decisions lives here: models with positions and wounds,
+unit status flags, players' CP and VP, objectives, the battle round / turn / phase, the seeded
+RNG's state, the pending-resolution stack of frames, the event log and the choices made. The
+same JSON form is a *position* (our FEN): a person can write one by hand and start a game from
+it (``Game.from_position``), and ``Game.save()`` writes it.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import cast
+
+from w40k.core.keywords import canonical_keyword, keyword_set
+from w40k.core.profiles import ModelProfile, WeaponProfile
+from w40k.engine.serial import (
+    JSON,
+    profile_from_json,
+    profile_to_json,
+    weapon_from_json,
+    weapon_to_json,
+)
+
+FORMAT = "w40k-position/1"
+"""The version tag of the position format."""
+
+PHASES = ("command", "movement", "shooting", "charge", "fight")
+"""The five phases in order (07.02)."""
+
+
+@dataclass
+class ModelData:
+    """One model on (or off) the battlefield."""
+
+    id: str
+    """Unique id (``red.boyz.3``)."""
+    name: str
+    """Display name (``Boy 3``)."""
+    profile: ModelProfile
+    """Its characteristics, keywords and core abilities."""
+    weapons: tuple[WeaponProfile, ...] = ()
+    """Its weapons."""
+    x: float = 0.0
+    """Centre x in inches."""
+    y: float = 0.0
+    """Centre y in inches."""
+    z: float = 0.0
+    """Level of the surface it stands on."""
+    facing: float = 0.0
+    """Facing in radians."""
+    wounds_lost: int = 0
+    """Wounds lost."""
+    destroyed: bool = False
+    """Destroyed (and removed)."""
+    leader: bool = False
+    """Part of the leader/support component of an attached unit (19.02)."""
+    one_shots_used: list[str] = field(default_factory=list)
+    """Names of its [ONE SHOT] weapons already used (24.26)."""
+
+    @property
+    def remaining(self) -> int:
+        """Wounds remaining."""
+        return self.profile.W - self.wounds_lost
+
+    @property
+    def keys(self) -> frozenset[str]:
+        """Canonical keywords."""
+        return self.profile.keys
+
+    def to_json(self) -> dict[str, JSON]:
+        """The position form."""
+        return {"id": self.id, "name": self.name, "profile": profile_to_json(self.profile),
+                "weapons": [weapon_to_json(w) for w in self.weapons], "x": self.x, "y": self.y,
+                "z": self.z, "facing": self.facing, "wounds_lost": self.wounds_lost,
+                "destroyed": self.destroyed, "leader": self.leader,
+                "one_shots_used": list[JSON](self.one_shots_used)}
+
+    @staticmethod
+    def from_json(d: dict[str, JSON]) -> ModelData:
+        """Read the position form."""
+        return ModelData(
+            id=str(d["id"]), name=str(d.get("name", d["id"])),
+            profile=profile_from_json(cast(dict[str, JSON], d["profile"])),
+            weapons=tuple(weapon_from_json(cast(dict[str, JSON], w))
+                          for w in cast(list[JSON], d.get("weapons", []))),
+            x=float(cast(float, d.get("x", 0.0))), y=float(cast(float, d.get("y", 0.0))),
+            z=float(cast(float, d.get("z", 0.0))), facing=float(cast(float, d.get("facing", 0.0))),
+            wounds_lost=int(cast(int, d.get("wounds_lost", 0))),
+            destroyed=bool(d.get("destroyed", False)), leader=bool(d.get("leader", False)),
+            one_shots_used=[str(s) for s in cast(list[JSON], d.get("one_shots_used", []))],
+        )
+
+
+UNIT_FLAGS = (
+    "battle_shocked", "remained_stationary", "moved", "advanced", "fell_back",
+    "desperate_escape", "charged", "shot", "fought", "selected_to_move", "selected_to_shoot",
+    "selected_to_charge", "selected_to_fight", "fights_first", "set_up_this_turn",
+    "ranged_attacks_this_turn", "ranged_attacks_last_turn",
+)
+"""Per-unit status flags (reset by the turn/phase rules that own them)."""
+
+
+@dataclass
+class UnitData:
+    """One unit (an attached unit is one unit, 19.01)."""
+
+    id: str
+    """Unique id (``red.boyz``)."""
+    name: str
+    """Display name."""
+    player: str
+    """The controlling player's name."""
+    models: list[ModelData]
+    """Its models, destroyed ones included."""
+    starting_strength: int = 0
+    """Models at the start of battle round 1 (Appendix); 0 until then."""
+    flags: dict[str, bool] = field(default_factory=dict)
+    """Status flags (:data:`UNIT_FLAGS`)."""
+    max_move: float = 0.0
+    """The longest distance a model of the unit has moved this turn ([HEAVY], 24.16)."""
+    attached: bool = False
+    """An attached unit (24.24 Lone Operative gives no protection)."""
+
+    def flag(self, name: str) -> bool:
+        """A status flag (False when unset)."""
+        return self.flags.get(name, False)
+
+    @property
+    def alive(self) -> list[ModelData]:
+        """The models not destroyed."""
+        return [m for m in self.models if not m.destroyed]
+
+    @property
+    def destroyed(self) -> bool:
+        """Appendix 'Destroyed': every model destroyed."""
+        return not self.alive
+
+    @property
+    def keys(self) -> frozenset[str]:
+        """Appendix 'Mixed keywords': the unit has all of its living models' keywords."""
+        out: set[str] = set()
+        for m in self.alive or self.models:
+            out |= m.keys
+        return frozenset(out)
+
+    def has(self, keyword: str) -> bool:
+        """Whether the unit has a keyword (02.05: any number)."""
+        return canonical_keyword(keyword) in self.keys
+
+    def every_model(self, keyword: str) -> bool:
+        """Whether each living model has a keyword (e.g. 06.03 MONSTER/VEHICLE)."""
+        k = canonical_keyword(keyword)
+        return bool(self.alive) and all(k in m.keys for m in self.alive)
+
+    def to_json(self) -> dict[str, JSON]:
+        """The position form."""
+        return {"id": self.id, "name": self.name, "player": self.player,
+                "starting_strength": self.starting_strength,
+                "flags": {k: v for k, v in sorted(self.flags.items()) if v},
+                "max_move": self.max_move, "attached": self.attached,
+                "models": [m.to_json() for m in self.models]}
+
+    @staticmethod
+    def from_json(d: dict[str, JSON]) -> UnitData:
+        """Read the position form."""
+        flags = cast(dict[str, JSON], d.get("flags", {}))
+        return UnitData(
+            id=str(d["id"]), name=str(d.get("name", d["id"])), player=str(d["player"]),
+            models=[ModelData.from_json(cast(dict[str, JSON], m))
+                    for m in cast(list[JSON], d["models"])],
+            starting_strength=int(cast(int, d.get("starting_strength", 0))),
+            flags={str(k): bool(v) for k, v in flags.items()},
+            max_move=float(cast(float, d.get("max_move", 0.0))),
+            attached=bool(d.get("attached", False)),
+        )
+
+
+@dataclass
+class PlayerData:
+    """One player."""
+
+    name: str
+    """``red`` / ``blue`` or any name."""
+    cp: int = 0
+    """Command points."""
+    vp: int = 0
+    """Victory points."""
+
+    def to_json(self) -> dict[str, JSON]:
+        """The position form."""
+        return {"name": self.name, "cp": self.cp, "vp": self.vp}
+
+
+@dataclass
+class ObjectiveData:
+    """An objective: a 40 mm marker at (x, y), or a terrain objective (an area's name)."""
+
+    name: str
+    """Its name."""
+    x: float = 0.0
+    """Marker centre x."""
+    y: float = 0.0
+    """Marker centre y."""
+    area: str | None = None
+    """The terrain area that is the objective (14.01), or None for a marker."""
+    controller: str | None = None
+    """The player controlling it (14.02)."""
+    secured_by: str | None = None
+    """The player whose army has secured it (14.03)."""
+
+    def to_json(self) -> dict[str, JSON]:
+        """The position form."""
+        return {"name": self.name, "x": self.x, "y": self.y, "area": self.area,
+                "controller": self.controller, "secured_by": self.secured_by}
+
+
+@dataclass
+class Frame:
+    """One entry of the pending-resolution stack: a kind and JSON data."""
+
+    kind: str
+    """Which handler runs it (``turn``, ``movement``, ``attack`` ...)."""
+    data: dict[str, JSON] = field(default_factory=dict)
+    """Its progress, as JSON."""
+
+    def to_json(self) -> dict[str, JSON]:
+        """The position form."""
+        return {"kind": self.kind, "data": copy.deepcopy(self.data)}
+
+
+@dataclass
+class GameState:
+    """Everything about a game between two decisions."""
+
+    battlefield: dict[str, JSON]
+    """``{"width", "depth"}`` in inches."""
+    terrain: dict[str, JSON]
+    """``{"areas": [...], "terrain": [...]}`` in the scene format of docs/geometry.md."""
+    players: list[PlayerData]
+    """The two players; the first takes the first turn of each battle round."""
+    units: list[UnitData]
+    """Every unit."""
+    objectives: list[ObjectiveData] = field(default_factory=list)
+    """Objectives."""
+    mission: dict[str, JSON] = field(default_factory=dict)
+    """Mission parameters (``name``, ``rounds``, scoring)."""
+    round: int = 0
+    """Battle round (0 before the battle)."""
+    turn_player: str = ""
+    """Whose turn it is ('' outside turns)."""
+    active: str = ""
+    """The active player (01.03)."""
+    phase: str = ""
+    """The current phase ('' outside phases)."""
+    rng: list[JSON] = field(default_factory=list)
+    """The seeded RNG's state (Python's random.Random getstate, as JSON)."""
+    frames: list[Frame] = field(default_factory=list)
+    """The pending-resolution stack (last = top)."""
+    events: list[dict[str, JSON]] = field(default_factory=list)
+    """The event log."""
+    choices: list[JSON] = field(default_factory=list)
+    """Every choice submitted, in order."""
+    ended: bool = False
+    """The battle is over."""
+
+    def unit(self, uid: str) -> UnitData:
+        """A unit by id."""
+        for u in self.units:
+            if u.id == uid:
+                return u
+        raise KeyError(uid)
+
+    def player(self, name: str) -> PlayerData:
+        """A player by name."""
+        for p in self.players:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    def opponent(self, name: str) -> str:
+        """The other player's name."""
+        return next(p.name for p in self.players if p.name != name)
+
+    def units_of(self, player: str) -> list[UnitData]:
+        """A player's units still on the battlefield."""
+        return [u for u in self.units if u.player == player and not u.destroyed]
+
+    def clone(self) -> GameState:
+        """A deep copy sharing only the immutable profiles (cheap enough for search)."""
+        return GameState(
+            battlefield=self.battlefield, terrain=self.terrain,
+            players=[PlayerData(p.name, p.cp, p.vp) for p in self.players],
+            units=[UnitData(u.id, u.name, u.player,
+                            [copy.copy(m) for m in u.models], u.starting_strength,
+                            dict(u.flags), u.max_move, u.attached) for u in self.units],
+            objectives=[copy.copy(o) for o in self.objectives], mission=self.mission,
+            round=self.round, turn_player=self.turn_player, active=self.active,
+            phase=self.phase, rng=self.rng,
+            frames=[Frame(f.kind, copy.deepcopy(f.data)) for f in self.frames],
+            events=list(self.events), choices=list(self.choices), ended=self.ended,
+        )
+
+    def to_json(self) -> dict[str, JSON]:
+        """The position form (docs/positions.md)."""
+        return {
+            "format": FORMAT, "battlefield": self.battlefield, "terrain": self.terrain,
+            "mission": self.mission, "players": [p.to_json() for p in self.players],
+            "units": [u.to_json() for u in self.units],
+            "objectives": [o.to_json() for o in self.objectives],
+            "round": self.round, "turn_player": self.turn_player, "active": self.active,
+            "phase": self.phase, "rng": self.rng, "frames": [f.to_json() for f in self.frames],
+            "events": list[JSON](self.events), "choices": list(self.choices),
+            "ended": self.ended,
+        }
+
+    @staticmethod
+    def from_json(d: dict[str, JSON]) -> GameState:
+        """Read the position form."""
+        fmt = d.get("format", FORMAT)
+        if fmt != FORMAT:
+            raise ValueError(f"unknown position format {fmt!r} (expected {FORMAT})")
+        return GameState(
+            battlefield=cast(dict[str, JSON], d["battlefield"]),
+            terrain=cast(dict[str, JSON], d.get("terrain", {"areas": [], "terrain": []})),
+            players=[PlayerData(str(p["name"]), int(cast(int, p.get("cp", 0))),
+                                int(cast(int, p.get("vp", 0))))
+                     for p in cast(list[dict[str, JSON]], d["players"])],
+            units=[UnitData.from_json(u) for u in cast(list[dict[str, JSON]], d["units"])],
+            objectives=[ObjectiveData(str(o["name"]), float(cast(float, o.get("x", 0.0))),
+                                      float(cast(float, o.get("y", 0.0))),
+                                      None if o.get("area") is None else str(o["area"]),
+                                      None if o.get("controller") is None
+                                      else str(o["controller"]),
+                                      None if o.get("secured_by") is None
+                                      else str(o["secured_by"]))
+                        for o in cast(list[dict[str, JSON]], d.get("objectives", []))],
+            mission=cast(dict[str, JSON], d.get("mission", {})),
+            round=int(cast(int, d.get("round", 0))),
+            turn_player=str(d.get("turn_player", "")), active=str(d.get("active", "")),
+            phase=str(d.get("phase", "")), rng=cast(list[JSON], d.get("rng", [])),
+            frames=[Frame(str(f["kind"]), cast(dict[str, JSON], f.get("data", {})))
+                    for f in cast(list[dict[str, JSON]], d.get("frames", []))],
+            events=cast(list[dict[str, JSON]], d.get("events", [])),
+            choices=cast(list[JSON], d.get("choices", [])),
+            ended=bool(d.get("ended", False)),
+        )
+
+
+def unit_keywords(u: UnitData) -> frozenset[str]:
+    """The unit's canonical keywords (helper for rules code)."""
+    return keyword_set(k for m in u.alive for k in m.profile.keywords)

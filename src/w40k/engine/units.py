@@ -1,0 +1,49 @@
+"""Unit-level rules the phases share: strength (Appendix), battle-shock (01.07), OC."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from w40k.engine.state import ModelData, UnitData
+
+if TYPE_CHECKING:
+    from w40k.engine.game import Game
+
+
+def at_or_below_half_strength(u: UnitData) -> bool:
+    """Appendix 'Starting strength and half-strength': models for a unit of 2+, wounds for a
+    single model; an odd count can be below but never at half."""
+    alive = u.alive
+    if not alive:
+        return False
+    if u.starting_strength <= 1:
+        m = alive[0]
+        return 2 * m.remaining <= m.profile.W
+    return 2 * len(alive) <= u.starting_strength
+
+
+def best_leadership(u: UnitData) -> int:
+    """01.06: the roll succeeds against any Ld in the unit, so the best (lowest) counts."""
+    return min(m.profile.Ld for m in u.alive)
+
+
+def leadership_roll(game: Game, u: UnitData) -> tuple[bool, list[int]]:
+    """01.06: 2D6, success if the result is at least one Ld value of the unit."""
+    dice = [game.d6(), game.d6()]
+    return sum(dice) >= best_leadership(u), dice
+
+
+def model_oc(u: UnitData, m: ModelData) -> int:
+    """02.02 / 01.07: OC, '-' (0) while the unit is battle-shocked or for OC '-' models."""
+    if u.flag("battle_shocked") or m.profile.OC is None:
+        return 0
+    return m.profile.OC
+
+
+def destroy(game: Game, u: UnitData, m: ModelData, *, cause: str, triggers: bool = True) -> None:
+    """Mark a model destroyed and log it (Appendix 'Destroyed')."""
+    m.destroyed = True
+    m.wounds_lost = m.profile.W
+    game.log("destroyed", unit=u.id, model=m.id, cause=cause, triggers=triggers)
+    if u.destroyed:
+        game.log("unit_destroyed", unit=u.id)

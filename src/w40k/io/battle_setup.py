@@ -1,0 +1,123 @@
+"""Starting positions for `w40k battle`: the embedded default (two small armies on a 60"x44"
+table with terrain and five objectives) and positions built from army files."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from w40k.engine.serial import JSON, profile_to_json, weapon_to_json
+from w40k.engine.state import FORMAT
+from w40k.io.army import builtin
+from w40k.io.army_build import make_unit
+from w40k.io.army_model import Army, Unit
+
+WIDTH, DEPTH = 60.0, 44.0
+DEPLOY_DEPTH = 8.0
+
+DEFAULT_TERRAIN: dict[str, JSON] = {
+    "areas": [
+        {"name": "north-west ruin", "footprint": [[12, 12], [20, 12], [20, 18], [12, 18]]},
+        {"name": "north-east woods", "footprint": [[40, 12], [48, 12], [48, 18], [40, 18]]},
+        {"name": "south-west woods", "footprint": [[12, 26], [20, 26], [20, 32], [12, 32]]},
+        {"name": "south-east ruin", "footprint": [[40, 26], [48, 26], [48, 32], [40, 32]]},
+    ],
+    "terrain": [
+        {"name": "ruin wall NW", "category": "dense", "area": "north-west ruin",
+         "footprint": [[13, 13], [19, 13], [19, 13.5], [13, 13.5]], "height": 5.0},
+        {"name": "ruin wall NW 2", "category": "dense", "area": "north-west ruin",
+         "footprint": [[13, 13.5], [13.5, 13.5], [13.5, 17], [13, 17]], "height": 5.0},
+        {"name": "trees NE", "category": "light", "area": "north-east woods",
+         "footprint": [[42, 13], [46, 13], [46, 17], [42, 17]], "height": 4.0},
+        {"name": "trees SW", "category": "light", "area": "south-west woods",
+         "footprint": [[14, 27], [18, 27], [18, 31], [14, 31]], "height": 4.0},
+        {"name": "ruin wall SE", "category": "dense", "area": "south-east ruin",
+         "footprint": [[41, 30.5], [47, 30.5], [47, 31], [41, 31]], "height": 5.0},
+        {"name": "ruin wall SE 2", "category": "dense", "area": "south-east ruin",
+         "footprint": [[46.5, 27], [47, 27], [47, 30.5], [46.5, 30.5]], "height": 5.0},
+        {"name": "crates", "category": "exposed", "area": None,
+         "footprint": [[28, 17], [32, 17], [32, 18.5], [28, 18.5]], "height": 1.5},
+    ],
+}
+"""Four terrain areas (two ruins with dense walls, two woods) and a line of crates."""
+
+DEFAULT_OBJECTIVES: list[JSON] = [
+    {"name": "centre", "x": 30.0, "y": 22.0},
+    {"name": "west", "x": 8.0, "y": 22.0},
+    {"name": "east", "x": 52.0, "y": 22.0},
+    {"name": "red home", "x": 30.0, "y": 6.0},
+    {"name": "blue home", "x": 30.0, "y": 38.0},
+]
+"""Five 40 mm objective markers."""
+
+DEFAULT_MISSION: dict[str, JSON] = {
+    "name": "take-and-hold", "rounds": 5, "scoring_from_round": 2, "vp_per_objective": 5,
+    "vp_cap": 15,
+}
+"""The built-in mission (docs/battle.md)."""
+
+
+def _formation(n: int, base_in: float, cx: float, y0: float, direction: int
+               ) -> list[tuple[float, float]]:
+    """Positions in rows of at most 5, 0.5" apart, starting at the deployment edge."""
+    gap = base_in + 0.5
+    per_row = min(5, n)
+    out = []
+    for i in range(n):
+        row, col = divmod(i, per_row)
+        x = cx + (col - (per_row - 1) / 2) * gap
+        y = y0 + direction * (base_in / 2 + 0.5 + row * gap)
+        out.append((round(x, 4), round(y, 4)))
+    return out
+
+
+def _unit_json(unit: Unit, player: str, cx: float, edge_y: float, direction: int
+               ) -> dict[str, JSON]:
+    models = [(m, comp is not unit) for comp in unit.components for m in comp.models]
+    widest = max(((m.profile.base_mm if isinstance(m.profile.base_mm, float)
+                   else max(m.profile.base_mm or (32.0, 32.0))) for m, _ in models))
+    places = _formation(len(models), widest / 25.4, cx, edge_y, direction)
+    uid = f"{player}.{unit.name.lower().replace(' ', '-')}"
+    seen: dict[str, int] = {}
+    out_models: list[JSON] = []
+    for (m, leader), (x, y) in zip(models, places, strict=True):
+        seen[m.name] = seen.get(m.name, 0) + 1
+        out_models.append({
+            "id": f"{uid}.{len(out_models) + 1}", "name": m.name,
+            "profile": profile_to_json(m.profile),
+            "weapons": [weapon_to_json(w) for w in m.weapons],
+            "x": x, "y": y, "facing": 0.0 if direction > 0 else math.pi, "leader": leader,
+        })
+    return {"id": uid, "name": unit.name, "player": player, "attached": unit.is_attached,
+            "models": out_models}
+
+
+def position_from_armies(red: Army, blue: Army, *, terrain: dict[str, JSON] | None = None,
+                         objectives: Sequence[JSON] | None = None,
+                         mission: dict[str, JSON] | None = None) -> dict[str, JSON]:
+    """A starting position: red deploys along the top edge, blue along the bottom, each unit
+    in its own column of the deployment zone."""
+    units: list[JSON] = []
+    for army, player, edge, direction in ((red, "red", 0.0, 1), (blue, "blue", DEPTH, -1)):
+        n = len(army.units)
+        for i, unit in enumerate(army.units):
+            cx = WIDTH * (i + 1) / (n + 1)
+            units.append(_unit_json(unit, player, cx, edge, direction))
+    return {"format": FORMAT, "battlefield": {"width": WIDTH, "depth": DEPTH},
+            "terrain": terrain if terrain is not None else DEFAULT_TERRAIN,
+            "mission": mission if mission is not None else DEFAULT_MISSION,
+            "players": [{"name": "red", "cp": 0, "vp": 0}, {"name": "blue", "cp": 0, "vp": 0}],
+            "units": units,
+            "objectives": list(objectives if objectives is not None else DEFAULT_OBJECTIVES)}
+
+
+def default_position() -> dict[str, JSON]:
+    """The embedded default: a Space Marine strike force (Intercessors led by a Captain, a
+    Lieutenant) against two mobs of ten Boyz."""
+    red = builtin("space_marines").army
+    orks = builtin("boyz")
+    assert red is not None
+    sheet = orks.catalogue["Boyz"]
+    blue = Army("Waaagh!", "ORKS", (make_unit(sheet, name="Boyz", count=10),
+                                   make_unit(sheet, name="More Boyz", count=10)))
+    return position_from_armies(red, blue)
