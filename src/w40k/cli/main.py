@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from w40k.cli import attack, los
+from w40k.cli import attack, battle, los
 
 app = typer.Typer(
     name="w40k",
@@ -21,6 +21,7 @@ def _root() -> None:
 
 attack.register(app)
 los.register(app)
+battle.register(app)
 
 
 def main() -> None:

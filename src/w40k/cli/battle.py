@@ -1,0 +1,158 @@
+"""`w40k battle` (a full battle between AI players) and `w40k replay` (check a record)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, cast
+
+import typer
+
+from w40k.agents import RandomAgent
+from w40k.core.errors import DataError, W40kError
+from w40k.engine.game import Game
+from w40k.engine.serial import JSON
+from w40k.io.army import load_army
+from w40k.io.battle_setup import DEFAULT_MISSION, default_position, position_from_armies
+from w40k.viz.log import describe
+from w40k.viz.replay import replay_page, snapshot
+
+AGENTS = {"random": RandomAgent}
+"""Agent names for ``--agents``."""
+MISSIONS = {"take-and-hold": DEFAULT_MISSION}
+"""Built-in missions for ``--mission``."""
+
+
+def _read_json(path: Path, what: str) -> dict[str, JSON]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise DataError(f"cannot read the {what}: {exc.strerror}", where=str(path)) from None
+    except json.JSONDecodeError as exc:
+        raise DataError(f"not valid JSON: {exc}", where=str(path)) from None
+    if not isinstance(data, dict):
+        raise DataError(f"a {what} is a JSON object", where=str(path))
+    return cast(dict[str, JSON], data)
+
+
+def _position(red: str | None, blue: str | None, start: Path | None,
+              mission: str) -> dict[str, JSON]:
+    if mission in MISSIONS:
+        params = dict(MISSIONS[mission])
+    elif Path(mission).is_file():
+        params = _read_json(Path(mission), "mission")
+    else:
+        raise DataError(f"unknown mission {mission!r} (built-in: {', '.join(MISSIONS)}; or a "
+                        "JSON file)", where="--mission")
+    if start is not None:
+        if red or blue:
+            raise DataError("give --from or --red/--blue, not both", where="command line")
+        pos = _read_json(start, "position")
+        pos.setdefault("mission", params)
+        return pos
+    pos = default_position()
+    if red or blue:
+        from w40k.io.army import builtin
+
+        def army(spec: str | None, side: str) -> object:
+            if spec is None:
+                return builtin("space_marines" if side == "red" else "boyz").army
+            return load_army(spec) if Path(spec).exists() else builtin(spec).army
+
+        pos = position_from_armies(army(red, "red"), army(blue, "blue"))  # type: ignore[arg-type]
+    pos["mission"] = params
+    return pos
+
+
+def register(app: typer.Typer) -> None:
+    """Add the `battle` and `replay` commands."""
+
+    @app.command("battle")
+    def battle(
+        mission: Annotated[str, typer.Option(
+            "--mission", help="Built-in mission name (take-and-hold) or a mission JSON file.")
+        ] = "take-and-hold",
+        red: Annotated[str | None, typer.Option(
+            "--red", help="Red army: an army file, or a shipped name (space_marines).")] = None,
+        blue: Annotated[str | None, typer.Option(
+            "--blue", help="Blue army: an army file, or a shipped name (boyz).")] = None,
+        agents: Annotated[str, typer.Option(
+            "--agents", help="Red and blue agents, comma-separated (random).")] = "random,random",
+        seed: Annotated[int, typer.Option("--seed", help="Game seed.")] = 1,
+        out: Annotated[Path, typer.Option(
+            "--out", help="Folder for record.json and replay.html.")] = Path("out"),
+        start: Annotated[Path | None, typer.Option(
+            "--from", help="Start from a position file (docs/positions.md).")] = None,
+        quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the result.")] = False,
+    ) -> None:
+        """Run a full battle between AI players (default: the embedded mission, terrain and
+        armies), print a readable log, and write the game record and a replay page."""
+        try:
+            names = [a.strip() for a in agents.split(",")]
+            if len(names) != 2 or any(n not in AGENTS for n in names):
+                raise DataError(f"expected two of {', '.join(AGENTS)}, got {agents!r}",
+                                where="--agents")
+            position = _position(red, blue, start, mission)
+            game = Game.new(position, seed)
+        except (DataError, W40kError, ValueError, KeyError) as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from None
+        players = {p.name: AGENTS[n](seed * 2 + i + 1)
+                   for i, (p, n) in enumerate(zip(game.state.players, names, strict=True))}
+        snaps = [snapshot(game)]
+        log: list[str] = []
+        lines_at = [0]
+        printed = 0
+
+        def flush() -> None:
+            nonlocal printed
+            for e in game.state.events[printed:]:
+                line = describe(e)
+                if line is not None:
+                    log.append(line)
+                    if not quiet:
+                        typer.echo(line)
+            printed = len(game.state.events)
+
+        phase = (game.state.round, game.state.turn_player, game.state.phase)
+        decisions = 0
+        while (request := game.pending()) is not None:
+            now = (game.state.round, game.state.turn_player, game.state.phase)
+            if now != phase:
+                flush()
+                snaps.append(snapshot(game))
+                lines_at.append(len(log))
+                phase = now
+            game.submit(players[request.player].choose(game, request))
+            decisions += 1
+        flush()
+        snaps.append(snapshot(game))
+        lines_at.append(len(log))
+        out.mkdir(parents=True, exist_ok=True)
+        record = game.record()
+        (out / "record.json").write_text(json.dumps(record), encoding="utf-8")
+        title = f"w40k battle, seed {seed}"
+        (out / "replay.html").write_text(
+            replay_page(title, game.state.battlefield, game.state.terrain, snaps, log,
+                        lines_at), encoding="utf-8")
+        vp = {p.name: p.vp for p in game.state.players}
+        typer.echo(f"{decisions} decisions; VP {vp}; record: {out / 'record.json'}; "
+                   f"replay: {out / 'replay.html'}")
+
+    @app.command("replay")
+    def replay(
+        record_file: Annotated[Path, typer.Argument(help="A record written by w40k battle.")],
+    ) -> None:
+        """Replay a game record from its seed and choices and check that the event log is
+        byte-identical."""
+        try:
+            record = _read_json(record_file, "record")
+            game = Game.replay(record)
+        except (DataError, W40kError, ValueError, KeyError) as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from None
+        same = json.dumps(game.state.events) == json.dumps(record.get("events"))
+        typer.echo(f"{len(cast(list[JSON], record.get('choices', [])))} choices replayed; "
+                   f"event log {'identical' if same else 'DIFFERS'}")
+        if not same:
+            raise typer.Exit(1)

@@ -1,0 +1,1 @@
+"""Readable logs and the browser replay page."""
