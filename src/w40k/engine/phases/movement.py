@@ -1,20 +1,344 @@
-"""The Movement phase (placeholder: the phase passes with no unit acting)."""
+"""The Movement phase (09).
+
+Steps: Start of Movement phase (no rules trigger there in this engine), Move Units (09.02),
+End of Movement phase (nothing triggers either). This engine has no stratagems, strategic
+reserves, transports or reinforcements yet, so every unit is on the battlefield and the move
+types are remain stationary, normal, advance and fall back (Ordered Retreat / Desperate
+Escape); no Super-heavy Walker MOBILE choice (24.35) yet.
+
+Requests (player = the active player, who is the unit's controller, R01.03-c):
+
+- ``select_unit_to_move`` (R09.02-a): options = ids of the player's units not yet selected
+  this phase; asked until every unit has been selected (R09.01-a).
+- ``move_type`` (R09.02-b): options among ``remain_stationary``, ``normal``, ``advance``
+  (unengaged units), ``fall_back_ordered`` (engaged, not battle-shocked), ``fall_back_desperate``
+  (engaged); only ``remain_stationary`` when no model can move (M '-', R02.02-a).
+- ``take_to_skies`` (R21.03-a): options ``false`` / ``true``, for a unit whose every model has
+  FLY making a normal, advance or fall-back move.
+- ``mortal_wound_model`` (R06.02-a): which model takes the next mortal wound (Desperate
+  Escape hazards), asked only when the 06.02 candidates are not interchangeable.
+- ``positions`` (03.01, free-form ``positions``): the waypoints per model
+  (``{"<model id>": [[x, y], [x, y, z], ...]}``, see ``engine/moves.py``) or the string
+  ``"cancel"``: the unit cannot complete its move, its models stay where they were and it goes
+  back to the unit selection, not selected (03.01 Ending a Move, 03.02 sidebar). Context:
+  ``unit``, ``move_type`` (geometry MoveType value), ``max_distance`` (before 21.03's -2"),
+  ``model_budgets`` (each model's own maximum, RA-Move-a), ``take_to_skies``,
+  ``advance_roll`` (advance only), ``start`` ({model id: [x, y, z]}), ``can_cancel``.
+
+Dice: the advance roll (09.06, one D6, before the positions are asked; it stands if the move
+is cancelled and is reused if the unit advances again this phase), the Desperate Escape
+hazard rolls (one per model, 06.03, with their mortal wounds and Feel No Pain before the
+move; not repeated after a cancel), and the battle-shock roll after a voluntary Desperate
+Escape (09.07, 01.07).
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
+from w40k.core.errors import IllegalChoice
+from w40k.engine import geo
+from w40k.engine.moves import (
+    SKIES_PENALTY,
+    apply_positions,
+    can_take_to_skies,
+    check_move,
+    is_hover,
+    parse_positions,
+)
 from w40k.engine.registry import handler
 from w40k.engine.requests import Request
-from w40k.engine.state import Frame
+from w40k.engine.serial import JSON
+from w40k.engine.state import Frame, ModelData, UnitData
+from w40k.engine.units import destroy, leadership_roll
+from w40k.geometry import MoveType
+from w40k.rules.primitives import (
+    ModelState,
+    fnp_prevents,
+    hazard_fails,
+    hazard_mortal_wounds,
+    mortal_wound_candidates,
+)
 
 if TYPE_CHECKING:
     from w40k.engine.game import Game
 
+MOVE_TYPES: dict[str, MoveType | None] = {
+    "remain_stationary": None,
+    "normal": MoveType.NORMAL,
+    "advance": MoveType.ADVANCE,
+    "fall_back_ordered": MoveType.FALL_BACK,
+    "fall_back_desperate": MoveType.DESPERATE_ESCAPE,
+}
+"""Answers of ``move_type`` -> the geometry move type (None: no model moves)."""
 
-def _run(game: Game, frame: Frame) -> Request | None:
+_LABELS = {"remain_stationary": "Remain stationary", "normal": "Normal move",
+           "advance": "Advance", "fall_back_ordered": "Fall back (Ordered Retreat)",
+           "fall_back_desperate": "Fall back (Desperate Escape)"}
+
+
+# -- eligibility ---------------------------------------------------------------------------
+def eligible_move_types(game: Game, u: UnitData) -> list[str]:
+    """09.02-09.07: the move types ``u`` may select now."""
+    out = ["remain_stationary"]  # 09.04: any unit
+    if all(m.profile.M is None for m in u.alive):
+        return out  # R02.02-a: no model can move
+    if geo.is_engaged(game, u):
+        if not u.flag("battle_shocked"):
+            out.append("fall_back_ordered")  # R09.07-b
+        out.append("fall_back_desperate")
+    else:
+        out += ["normal", "advance"]  # R09.05-a, R09.06-a
+    return out
+
+
+def model_budgets(u: UnitData, move_type: str, advance_roll: int, skies: bool
+                  ) -> dict[str, float]:
+    """Each model's own maximum (RA-Move-a): M (+ the advance roll), -2" when taking to the
+    skies without Hover (21.03); 0 for M '-' (R02.02-a)."""
+    penalty = SKIES_PENALTY if skies and not is_hover(u) else 0.0
+    out: dict[str, float] = {}
+    for m in u.alive:
+        if m.profile.M is None:
+            out[m.id] = 0.0
+        else:
+            extra = advance_roll if move_type == "advance" else 0
+            out[m.id] = max(0.0, m.profile.M + extra - penalty)
+    return out
+
+
+def _raw_max(u: UnitData, move_type: str, advance_roll: int) -> float:
+    ms = [m.profile.M for m in u.alive if m.profile.M is not None]
+    return float(max(ms, default=0) + (advance_roll if move_type == "advance" else 0))
+
+
+# -- the phase frame -----------------------------------------------------------------------
+def _phase(game: Game, frame: Frame) -> Request | None:
+    s = game.state
+    d = frame.data
+    d.setdefault("selected", [])
+    d.setdefault("advance_rolls", {})
+    d.setdefault("hazards_done", [])
+    selected = cast(list[JSON], d["selected"])
+    todo = [u for u in s.units_of(s.turn_player) if u.id not in selected]
+    if not todo:
+        # 09.03 End of Movement phase: nothing triggers in this engine.
+        s.active = s.turn_player
+        game.pop()
+        return None
+    return Request(s.turn_player, "select_unit_to_move", "R09.02-a",
+                   "Select a unit to move", tuple[JSON, ...](u.id for u in todo),
+                   labels=tuple(u.name for u in todo))
+
+
+def _phase_apply(game: Game, frame: Frame, request: Request, choice: JSON) -> None:
+    u = game.state.unit(str(choice))
+    cast(list[JSON], frame.data["selected"]).append(u.id)
+    u.flags["selected_to_move"] = True
+    game.state.active = u.player  # R01.03-c
+    game.push("move_unit", unit=u.id)
+
+
+def _phase_frame(game: Game) -> Frame:
+    return next(f for f in reversed(game.state.frames) if f.kind == "movement")
+
+
+# -- one unit's move -----------------------------------------------------------------------
+def _finish(game: Game, u: UnitData) -> None:
+    game.state.active = game.state.turn_player
     game.pop()
+
+
+def _unit_run(game: Game, frame: Frame) -> Request | None:
+    d = frame.data
+    u = game.state.unit(str(d["unit"]))
+    if u.destroyed:  # e.g. by Desperate Escape hazards
+        game.log("move", unit=u.id, move_type=d.get("move_type"), models={},
+                 destroyed=True)
+        _finish(game, u)
+        return None
+    mt = d.get("move_type")
+    if mt is None:
+        options = eligible_move_types(game, u)
+        return Request(u.player, "move_type", "R09.02-b", f"How does {u.name} move?",
+                       tuple[JSON, ...](options), context={"unit": u.id},
+                       labels=tuple(_LABELS[o] for o in options))
+    mt = str(mt)
+    if mt == "remain_stationary":  # 09.04: nothing moves, no start/end-of-move triggers
+        u.flags["remained_stationary"] = True
+        game.log("move", unit=u.id, move_type=mt, models={})
+        _finish(game, u)
+        return None
+    if "skies" not in d:
+        if can_take_to_skies(u):
+            return Request(u.player, "take_to_skies", "R21.03-a",
+                           f"Does {u.name} take to the skies?", (False, True),
+                           context={"unit": u.id}, labels=("No", "Take to the skies"))
+        d["skies"] = False
+        return None
+    phase = _phase_frame(game)
+    if mt == "advance" and "advance_roll" not in d:
+        rolls = cast(dict[str, JSON], phase.data["advance_rolls"])
+        if u.id in rolls:  # rolled before a cancelled attempt: it stands (docs/rulings)
+            d["advance_roll"] = rolls[u.id]
+        else:
+            roll = game.d6()
+            rolls[u.id] = roll
+            d["advance_roll"] = roll
+            game.log("advance_roll", unit=u.id, roll=roll)
+        return None
+    if mt == "fall_back_desperate" and "hazards" not in d:
+        done = cast(list[JSON], phase.data["hazards_done"])
+        if u.id in done:
+            d["hazards"] = []
+            return None
+        done.append(u.id)
+        dice = [game.d6() for _ in u.alive]  # R09.07-c: one per model, together (06.03)
+        fails = sum(hazard_fails(r) for r in dice)
+        mw = fails * hazard_mortal_wounds(_states(u))
+        d["hazards"] = list[JSON](dice)
+        game.log("hazard_rolls", unit=u.id, dice=list[JSON](dice), failed=fails,
+                 mortal_wounds=mw, cause="desperate escape")
+        if mw:
+            game.push("mortal_wounds", unit=u.id, amount=mw, cause="desperate escape")
+        return None
+    if "answer" not in d:
+        roll = int(cast(int, d.get("advance_roll", 0)))
+        skies = bool(d["skies"])
+        move = MOVE_TYPES[mt]
+        assert move is not None
+        context: dict[str, JSON] = {
+            "unit": u.id, "move_type": move.value,
+            "max_distance": _raw_max(u, mt, roll),
+            "model_budgets": cast(JSON, model_budgets(u, mt, roll, skies)),
+            "take_to_skies": skies, "can_cancel": True,
+            "start": {m.id: [m.x, m.y, m.z] for m in u.alive},
+        }
+        if mt == "advance":
+            context["advance_roll"] = roll
+        return Request(u.player, "positions", "03.01", f"Move {u.name} ({_LABELS[mt]})",
+                       free_form="positions", context=context)
+    if d["answer"] == "cancel":
+        cast(list[JSON], phase.data["selected"]).remove(u.id)
+        u.flags.pop("selected_to_move", None)
+        game.log("move_cancelled", unit=u.id, move_type=mt)
+        _finish(game, u)
+        return None
+    if not d.get("moved"):
+        skies = bool(d["skies"])
+        dist = apply_positions(game, u, parse_positions(d["answer"]), take_to_skies=skies)
+        d["moved"] = True
+        u.flags["moved"] = True
+        if mt == "advance":
+            u.flags["advanced"] = True
+        if mt.startswith("fall_back"):
+            u.flags["fell_back"] = True
+        if mt == "fall_back_desperate":
+            u.flags["desperate_escape"] = True
+        u.max_move = max([u.max_move, *dist.values()])
+        game.log("move", unit=u.id, move_type=mt, take_to_skies=skies,
+                 models={m.id: [round(m.x, 4), round(m.y, 4), round(m.z, 4), round(dist[m.id], 4)]
+                         for m in u.alive if m.id in dist})
+        return None
+    if mt == "fall_back_desperate" and not u.flag("battle_shocked") \
+            and not d.get("shock_rolled"):
+        # R09.07-f: a unit not battle-shocked that chose Desperate Escape rolls (01.07).
+        d["shock_rolled"] = True
+        ok, dice = leadership_roll(game, u)
+        if not ok:
+            u.flags["battle_shocked"] = True
+        game.log("battle_shock_roll", unit=u.id, dice=list[JSON](dice), passed=ok,
+                 battle_shocked=u.flag("battle_shocked"), cause="desperate escape")
+        return None
+    _finish(game, u)
     return None
 
 
-handler("movement", _run)
+def _unit_apply(game: Game, frame: Frame, request: Request, choice: JSON) -> None:
+    d = frame.data
+    if request.kind == "move_type":
+        d["move_type"] = choice
+        return
+    if request.kind == "take_to_skies":
+        d["skies"] = bool(choice)
+        return
+    # positions
+    if choice == "cancel":
+        d["answer"] = "cancel"
+        return
+    u = game.state.unit(str(d["unit"]))
+    moves = parse_positions(choice)
+    c = request.context
+    move = MoveType(str(c["move_type"]))
+    budgets = {str(k): float(cast(float, v))
+               for k, v in cast(dict[str, JSON], c["model_budgets"]).items()}
+    check_move(game, u, moves, move, float(cast(float, c["max_distance"])),
+               take_to_skies=bool(c["take_to_skies"]), model_budgets=budgets)
+    d["answer"] = choice
+
+
+# -- mortal wounds (06.02) with Feel No Pain (24.12) ---------------------------------------
+def _states(u: UnitData) -> list[ModelState]:
+    return [ModelState(m.id, m.profile.W, m.profile.T, m.profile.Sv, m.profile.InSv,
+                       m.wounds_lost, m.profile.keywords, m.profile.fnp, m.leader)
+            for m in u.alive]
+
+
+def _signature(m: ModelData) -> tuple[object, ...]:
+    return (m.profile, m.wounds_lost, m.leader, m.weapons)
+
+
+def push_mortal_wounds(game: Game, u: UnitData, amount: int, cause: str) -> None:
+    """Inflict ``amount`` mortal wounds on ``u`` one at a time (06.02), each subject to Feel
+    No Pain; the controlling player picks among non-interchangeable candidates."""
+    game.push("mortal_wounds", unit=u.id, amount=amount, cause=cause)
+
+
+def _mw_run(game: Game, frame: Frame) -> Request | None:
+    d = frame.data
+    u = game.state.unit(str(d["unit"]))
+    amount = int(cast(int, d["amount"]))
+    if amount <= 0 or u.destroyed:
+        if amount > 0:
+            game.log("mortal_wounds_lost", unit=u.id, amount=amount)  # R06.02-b
+        game.pop()
+        return None
+    alive = u.alive
+    candidates = [alive[i] for i in mortal_wound_candidates(_states(u))]
+    if "chosen" in d:
+        model = next(m for m in candidates if m.id == d["chosen"])
+    elif len({_signature(m) for m in candidates}) > 1:
+        return Request(u.player, "mortal_wound_model", "R06.02-a",
+                       f"{u.name} suffers a mortal wound: which model takes it?",
+                       tuple[JSON, ...](m.id for m in candidates),
+                       context={"unit": u.id, "left": amount},
+                       labels=tuple(m.name for m in candidates))
+    else:
+        model = candidates[0]
+    d.pop("chosen", None)
+    d["amount"] = amount - 1
+    fnp = model.profile.fnp
+    if fnp is not None:
+        roll = game.d6()
+        saved = fnp_prevents(roll, fnp)
+        game.log("feel_no_pain", unit=u.id, model=model.id, roll=roll, threshold=fnp,
+                 prevented=saved)
+        if saved:
+            return None
+    model.wounds_lost += 1
+    game.log("mortal_wound", unit=u.id, model=model.id, cause=str(d["cause"]),
+             wounds_remaining=model.remaining)
+    if model.remaining <= 0:
+        destroy(game, u, model, cause=str(d["cause"]))
+    return None
+
+
+def _mw_apply(game: Game, frame: Frame, request: Request, choice: JSON) -> None:
+    if not isinstance(choice, str):
+        raise IllegalChoice("expected a model id", rule="R06.02-a")
+    frame.data["chosen"] = choice
+
+
+handler("movement", _phase, _phase_apply)
+handler("move_unit", _unit_run, _unit_apply)
+handler("mortal_wounds", _mw_run, _mw_apply)
