@@ -1,0 +1,161 @@
+"""Hand-built positions and instruments for the engine-core tests (07, 08, 14, 03.03, the
+interface, the fuzzer and the save/load/replay round trips).
+
+    pos = position([unit("red.a", "red", line("red.a", 5, x=10, y=10))], round=1)
+    game = Game.new(pos, seed=1)
+
+``bare_phases(monkeypatch, hook)`` replaces the four action phases by phases in which nobody
+acts (``hook(game, phase)`` runs once in each), so the flow of the core (rounds, turns, the
+Command phase, End of Turn, objectives) is tested apart from the phases being written.
+``ScriptedRandom`` makes the game's D6 rolls the given faces.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, cast
+
+from w40k.engine.game import Game
+from w40k.engine.registry import HANDLERS, Handler
+from w40k.engine.requests import Request
+from w40k.engine.serial import JSON
+from w40k.engine.state import FORMAT, Frame
+
+PLAYERS = ("red", "blue")
+ACTION_PHASES = ("movement", "shooting", "charge", "fight")
+
+
+# -- positions --------------------------------------------------------------------------
+def profile(name: str = "Trooper", *, W: int = 1, Ld: int = 7, OC: int | None = 1,
+            base_mm: float = 32.0, keywords: Sequence[str] = ("INFANTRY",),
+            abilities: Sequence[str] = ()) -> dict[str, JSON]:
+    """A model profile in the position form."""
+    return {"name": name, "M": 6, "T": 4, "Sv": 3, "W": W, "Ld": Ld,
+            "OC": "-" if OC is None else OC, "InSv": None, "base_mm": base_mm, "height": 1.5,
+            "keywords": list[JSON](keywords), "abilities": list[JSON](abilities)}
+
+
+def model(mid: str, x: float, y: float, *, name: str | None = None, wounds_lost: int = 0,
+          destroyed: bool = False, **prof: Any) -> dict[str, JSON]:
+    """One model in the position form (``prof`` goes to :func:`profile`)."""
+    p = profile(name or mid, **prof)
+    return {"id": mid, "name": name or mid, "profile": p, "weapons": [], "x": x, "y": y,
+            "z": 0.0, "facing": 0.0, "wounds_lost": wounds_lost, "destroyed": destroyed}
+
+
+def line(uid: str, n: int, *, x: float, y: float, gap: float = 1.5, dead: Iterable[int] = (),
+         **prof: Any) -> list[dict[str, JSON]]:
+    """``n`` models in a row along x, centres ``gap``" apart (32 mm bases touch at 1.26");
+    the indices in ``dead`` are destroyed."""
+    dead = set(dead)
+    return [model(f"{uid}.{i + 1}", x + i * gap, y, destroyed=i in dead,
+                  wounds_lost=int(prof.get("W", 1)) if i in dead else 0, **prof)
+            for i in range(n)]
+
+
+def unit(uid: str, player: str, models: list[dict[str, JSON]], *, starting_strength: int = 0,
+         flags: dict[str, bool] | None = None) -> dict[str, JSON]:
+    """One unit in the position form."""
+    return {"id": uid, "name": uid, "player": player, "starting_strength": starting_strength,
+            "flags": cast(JSON, dict(flags or {})), "max_move": 0.0, "attached": False,
+            "models": list[JSON](models)}
+
+
+def position(units: Sequence[dict[str, JSON]], *, objectives: Sequence[dict[str, JSON]] = (),
+             round: int = 0, rounds: int = 5, cp: tuple[int, int] = (0, 0),
+             first: str = "red", frames: Sequence[dict[str, JSON]] = (),
+             turn_player: str = "", phase: str = "", terrain: dict[str, JSON] | None = None,
+             mission: dict[str, JSON] | None = None) -> dict[str, JSON]:
+    """A position on an empty 60"x44" table (players listed first-player first)."""
+    names = [first] + [p for p in PLAYERS if p != first]
+    m: dict[str, JSON] = {"name": "test", "rounds": rounds, "scoring_from_round": 2,
+                          "vp_per_objective": 5, "vp_cap": 15}
+    m.update(mission or {})
+    return {"format": FORMAT, "battlefield": {"width": 60.0, "depth": 44.0},
+            "terrain": terrain or {"areas": [], "terrain": []}, "mission": m,
+            "players": [{"name": n, "cp": cp[i], "vp": 0} for i, n in enumerate(names)],
+            "units": list[JSON](units), "objectives": list[JSON](objectives),
+            "round": round, "turn_player": turn_player,
+            "active": turn_player, "phase": phase, "frames": list[JSON](frames)}
+
+
+def marker(name: str, x: float, y: float, *, controller: str | None = None,
+           secured_by: str | None = None) -> dict[str, JSON]:
+    """A 40 mm objective marker."""
+    return {"name": name, "x": x, "y": y, "area": None, "controller": controller,
+            "secured_by": secured_by}
+
+
+def frame(kind: str, **data: JSON) -> dict[str, JSON]:
+    """A frame in the position form."""
+    return {"kind": kind, "data": dict(data)}
+
+
+def command_phase(units: Sequence[dict[str, JSON]], *, player: str = "red", round: int = 1,
+                  **kw: Any) -> dict[str, JSON]:
+    """A position at the start of ``player``'s Command phase (only that phase is pending)."""
+    return position(units, round=round, frames=[frame("command", step=0)],
+                    turn_player=player, phase="command", **kw)
+
+
+# -- dice -------------------------------------------------------------------------------
+class ScriptedRandom(random.Random):
+    """The game's RNG with scripted D6 faces (``randint(1, 6)``), in rolling order."""
+
+    def __init__(self, faces: Iterable[int]) -> None:
+        super().__init__(0)
+        self.faces = list(faces)
+
+    def randint(self, a: int, b: int) -> int:
+        assert (a, b) == (1, 6), f"unexpected randint({a}, {b})"
+        if not self.faces:
+            raise AssertionError("the rules rolled more dice than the test scripted")
+        return self.faces.pop(0)
+
+
+def scripted(game: Game, faces: Iterable[int]) -> Game:
+    """Make the game's D6 rolls ``faces``."""
+    game.rng = ScriptedRandom(faces)
+    return game
+
+
+# -- phases in which nobody acts ---------------------------------------------------------
+Hook = Callable[[Game, str], None]
+
+
+def bare_phases(monkeypatch: Any, hook: Hook | None = None) -> list[tuple[int, str, str]]:
+    """Replace Movement, Shooting, Charge and Fight by phases in which nobody acts; ``hook``
+    runs once inside each. Returns a list that collects (round, player, phase) as they run."""
+    seen: list[tuple[int, str, str]] = []
+
+    def make(phase: str) -> Handler:
+        def run(game: Game, fr: Frame) -> Request | None:
+            seen.append((game.state.round, game.state.turn_player, phase))
+            if hook is not None:
+                hook(game, phase)
+            game.pop()
+            return None
+        return Handler(run)
+
+    for p in ACTION_PHASES:
+        monkeypatch.setitem(HANDLERS, p, make(p))
+    return seen
+
+
+# -- reading the log ----------------------------------------------------------------------
+def events(game: Game, name: str | None = None) -> list[dict[str, JSON]]:
+    """The logged events (of one kind)."""
+    return [e for e in game.state.events if name is None or e["event"] == name]
+
+
+def run_out(game: Game, answer: Callable[[Game, Request], JSON] | None = None,
+            limit: int = 10_000) -> int:
+    """Answer every request (with ``answer``, or the first option) until nothing is pending;
+    returns the number of decisions."""
+    n = 0
+    while (req := game.pending()) is not None:
+        assert n < limit, "the game does not end"
+        game.submit(answer(game, req) if answer else req.options[0])
+        n += 1
+    return n
