@@ -1,0 +1,186 @@
+"""Geometry facts for the Shooting phase: which shooting types a unit may use (10.04-10.07),
+and per (model, weapon, target) visibility (06.01), range and half range (04.02), cover
+(13.08, 24.33) and plunging fire (22.05) for the unit that shoots.
+
+Visibility costs milliseconds per model pair, so facts are computed only for the unit that
+shoots, lazily, and one :class:`Visibility` is kept while the scene is unchanged (a run, the
+answer to it and the resolution that follows share it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from w40k.core.abilities import Assault, CloseQuarters, IndirectFire, WeaponAbility
+from w40k.core.keywords import canonical_keyword
+from w40k.core.profiles import WeaponProfile
+from w40k.engine import geo
+from w40k.engine.state import ModelData, UnitData
+from w40k.geometry import Scene
+from w40k.geometry.shapes import EPS
+from w40k.geometry.visibility import Visibility
+from w40k.rules.select import AttackingModel, AttackKind, TargetUnit, WeaponFacts
+
+if TYPE_CHECKING:
+    from w40k.engine.game import Game
+
+_VIS_CACHE: list[tuple[object, Visibility]] = []
+
+
+def visibility(game: Game) -> Visibility:
+    """A Visibility of the battlefield now (reused while the scene is unchanged)."""
+    sc: Scene = geo.scene(game)
+    key = (id(sc.terrain), sc.units)
+    if _VIS_CACHE and _VIS_CACHE[0][0] == key:
+        return _VIS_CACHE[0][1]
+    vis = Visibility(sc)
+    _VIS_CACHE[:] = [(key, vis)]
+    return vis
+
+
+def has(weapon: WeaponProfile, family: type[WeaponAbility]) -> bool:
+    """Whether a weapon has an ability family."""
+    return any(isinstance(a, family) for a in weapon.abilities)
+
+
+def ranged_weapons(u: UnitData) -> list[WeaponProfile]:
+    """Every ranged weapon of the unit's living models."""
+    return [w for m in u.alive for w in m.weapons if not w.is_melee]
+
+
+def monster_or_vehicle(keys: frozenset[str]) -> bool:
+    """MONSTER or VEHICLE (canonical keyword keys)."""
+    return canonical_keyword("MONSTER") in keys or canonical_keyword("VEHICLE") in keys
+
+
+def shooting_types(game: Game, u: UnitData) -> list[AttackKind]:
+    """10.04-10.07: the shooting types the unit is eligible to make now (none after falling
+    back, 09.07). A unit with no ranged weapons is still eligible for normal shooting (RF-1)."""
+    if u.destroyed or u.flag("fell_back") or u.flag("desperate_escape"):
+        return []
+    engaged = geo.is_engaged(game, u)
+    advanced = u.flag("advanced")
+    weapons = ranged_weapons(u)
+    out: list[AttackKind] = []
+    if not engaged and not advanced:
+        out.append(AttackKind.NORMAL)
+    if not engaged and advanced and any(has(w, Assault) for w in weapons):
+        out.append(AttackKind.ASSAULT)
+    if engaged and not advanced and (any(has(w, CloseQuarters) for w in weapons)
+                                     or monster_or_vehicle(u.keys)):
+        out.append(AttackKind.CLOSE_QUARTERS)
+    if not engaged and not advanced and any(has(w, IndirectFire) for w in weapons):
+        out.append(AttackKind.INDIRECT)
+    return out
+
+
+def heavy_condition(game: Game, u: UnitData) -> bool:
+    """24.16: unengaged, not set up this turn, no model moved more than 3"."""
+    return (not geo.is_engaged(game, u) and not u.flag("set_up_this_turn")
+            and u.max_move <= 3.0 + EPS)
+
+
+@dataclass
+class ShooterFacts:
+    """Lazy facts about one shooting unit against the enemy units (one Visibility)."""
+
+    game: Game
+    unit: UnitData
+    vis: Visibility = field(init=False)
+    enemies: list[UnitData] = field(init=False)
+    ou: int = field(init=False)
+    om: dict[str, int] = field(init=False)
+    _visible: dict[tuple[str, str], bool] = field(default_factory=dict)
+    _engaged: dict[str, bool] = field(default_factory=dict)
+    _targets: tuple[TargetUnit, ...] | None = None
+
+    def __post_init__(self) -> None:
+        s = self.game.state
+        self.vis = visibility(self.game)
+        self.enemies = s.units_of(s.opponent(self.unit.player))
+        self.ou = self.vis.unit_index[self.unit.id]
+        self.om = {m.id: i for i, m in enumerate(self.unit.alive)}
+
+    def tu(self, target: str) -> int:
+        """Scene index of a unit."""
+        return self.vis.unit_index[target]
+
+    def distance(self, model: str, target: str) -> float:
+        """Closest horizontal distance from one model to the target unit."""
+        return float(self.vis.unit_distances(self.ou, self.tu(target))[self.om[model]].min())
+
+    def visible(self, model: str, target: str) -> bool:
+        """06.01: some model of the target is visible to this model (hidden and Lone
+        Operative included)."""
+        key = (model, target)
+        hit = self._visible.get(key)
+        if hit is None:
+            om, tu = self.om[model], self.tu(target)
+            n = len(self.vis.scene.units[tu].models)
+            hit = any(self.vis.model_sight(self.ou, om, tu, tm).visible for tm in range(n))
+            self._visible[key] = hit
+        return hit
+
+    def weapon_facts(self, model: str, weapon: WeaponProfile, target: str,
+                     *, always_visibility: bool = True) -> WeaponFacts:
+        """Facts for one (model, weapon, target); visibility is skipped out of range unless
+        ``always_visibility`` (a listing does not need it there)."""
+        assert weapon.range is not None
+        d = self.distance(model, target)
+        in_range = d <= weapon.range + EPS
+        half = d <= weapon.range / 2.0 + EPS
+        vis = self.visible(model, target) if (in_range or always_visibility) else False
+        return WeaponFacts(visible=vis, in_range=in_range, half_range=half)
+
+    def engaged_with_unit(self, target: UnitData) -> bool:
+        """03.04: the target is engaged with the shooting unit."""
+        hit = self._engaged.get(target.id)
+        if hit is None:
+            hit = geo.units_engaged(self.unit, target)
+            self._engaged[target.id] = hit
+        return hit
+
+    def target_units(self) -> tuple[TargetUnit, ...]:
+        """Unit-level facts about every enemy unit."""
+        if self._targets is None:
+            self._targets = tuple(
+                TargetUnit(e.id, engaged=geo.is_engaged(self.game, e),
+                           engaged_with_attacker=self.engaged_with_unit(e),
+                           monster_or_vehicle=monster_or_vehicle(e.keys))
+                for e in self.enemies)
+        return self._targets
+
+    def cover(self, model: str, target: str) -> bool:
+        """13.08 / 24.33 against this model's ranged attacks."""
+        return self.vis.cover_against(self.ou, self.om[model], self.tu(target))
+
+    def plunging_fire(self, model: str, target: str) -> bool:
+        """22.05 for this model's ranged attacks."""
+        return self.vis.plunging_fire(self.ou, self.om[model], self.tu(target))
+
+    def visible_to_friendly(self, target: str) -> bool:
+        """10.07: the target is visible to one or more friendly units."""
+        tu = self.tu(target)
+        n = len(self.vis.scene.units[tu].models)
+        for f in self.game.state.units_of(self.unit.player):
+            fu = self.vis.unit_index[f.id]
+            for om in range(len(f.alive)):
+                if any(self.vis.model_sight(fu, om, tu, tm).visible for tm in range(n)):
+                    return True
+        return False
+
+
+def attacking_models(u: UnitData) -> tuple[AttackingModel, ...]:
+    """The unit's living models as Select Weapons sees them (named by model id)."""
+    return tuple(AttackingModel(m.id, m.weapons, monster_or_vehicle(m.keys)) for m in u.alive)
+
+
+def one_shots(u: UnitData) -> frozenset[tuple[str, str]]:
+    """24.26: (model id, weapon name) of [ONE SHOT] weapons already used."""
+    return frozenset((m.id, w) for m in u.alive for w in m.one_shots_used)
+
+
+def model_by_id(u: UnitData, mid: str) -> ModelData | None:
+    """A living model of the unit by id."""
+    return next((m for m in u.alive if m.id == mid), None)
