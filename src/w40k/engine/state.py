@@ -340,10 +340,12 @@ class GameState:
             round=int(cast(int, d.get("round", 0))),
             turn_player=str(d.get("turn_player", "")), active=str(d.get("active", "")),
             phase=str(d.get("phase", "")), rng=cast(list[JSON], d.get("rng", [])),
-            frames=[Frame(str(f["kind"]), cast(dict[str, JSON], f.get("data", {})))
+            # Copies, not the caller's lists: two games loaded from one dict stay independent
+            # and a game never writes into the position it started from.
+            frames=[Frame(str(f["kind"]), copy.deepcopy(cast(dict[str, JSON], f.get("data", {}))))
                     for f in cast(list[dict[str, JSON]], d.get("frames", []))],
-            events=cast(list[dict[str, JSON]], d.get("events", [])),
-            choices=cast(list[JSON], d.get("choices", [])),
+            events=copy.deepcopy(cast(list[dict[str, JSON]], d.get("events", []))),
+            choices=copy.deepcopy(cast(list[JSON], d.get("choices", []))),
             ended=bool(d.get("ended", False)),
         )
 
