@@ -1,0 +1,174 @@
+"""The engine's one boundary (DESIGN.md "Decisions", docs/battle.md): malformed and illegal
+answers raise different errors and change nothing; submit after the end raises; clones are
+independent; saved positions load into independent games; starting strength is fixed at the
+start of battle round 1 (RA-Strength-a)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from core_helpers import bare_phases, events, frame, line, model, position, unit
+
+from w40k.core.errors import IllegalChoice, MalformedChoice
+from w40k.engine.game import Game, GameOver
+
+
+def split(uid: str = "red.a", player: str = "red") -> dict:
+    models = [*line(uid, 3, x=10, y=20), model(f"{uid}.4", 23, 20), model(f"{uid}.5", 24.5, 20)]
+    return unit(uid, player, models, starting_strength=5)
+
+
+def asking() -> Game:
+    """A game waiting for red to remove a model for coherency (a request with options)."""
+    return Game.new(position([split()], round=1, turn_player="red", phase="end_of_turn",
+                             frames=[frame("end_of_turn", step=0)]), seed=5)
+
+
+def test_a_malformed_answer_raises_malformed_choice_and_changes_nothing() -> None:
+    # DESIGN.md: a malformed choice (wrong shape) and an illegal one raise different errors.
+    game = asking()
+    req = game.pending()
+    saved = json.dumps(game.save())
+    for bad in (3, None, ["red.a.1"], {"model": "red.a.1"}, True):
+        with pytest.raises(MalformedChoice):
+            game.submit(bad)
+        assert json.dumps(game.save()) == saved
+        assert game.pending() == req
+
+
+def test_an_illegal_answer_raises_illegal_choice_naming_the_rule_and_changes_nothing() -> None:
+    game = asking()
+    req = game.pending()
+    saved = json.dumps(game.save())
+    with pytest.raises(IllegalChoice) as err:
+        game.submit("blue.x.1")
+    assert not isinstance(err.value, MalformedChoice)
+    assert err.value.rule == "R03.03-e"
+    assert json.dumps(game.save()) == saved
+    assert game.pending() == req
+    game.submit("red.a.4")  # a legal answer still works afterwards
+    assert game.state.choices == ["red.a.4"]
+
+
+def test_a_free_form_answer_of_the_wrong_shape_is_malformed_and_changes_nothing() -> None:
+    # A free-form request (positions) checks the answer's shape in the phase's apply; the
+    # engine rolls back whatever it did first.
+    from w40k.agents.random_agent import RandomAgent
+    from w40k.io.battle_setup import default_position
+
+    game = Game.new(default_position(), seed=2)
+    agent = RandomAgent(2)
+    for _ in range(200):
+        req = game.pending()
+        assert req is not None
+        if req.free_form:
+            break
+        game.submit(agent.choose(game, req))
+    else:
+        pytest.skip("no free-form request in the first 200 decisions yet")
+    saved = json.dumps(game.save())
+    for bad in (3, "here", [1, 2], None):
+        with pytest.raises(MalformedChoice):
+            game.submit(bad)
+        assert json.dumps(game.save()) == saved
+
+
+def test_submit_after_the_battle_has_ended_raises(monkeypatch: pytest.MonkeyPatch) -> None:
+    bare_phases(monkeypatch)
+    game = Game.new(position([unit("red.a", "red", line("red.a", 2, x=5, y=5))], rounds=1), 1)
+    assert game.pending() is None
+    saved = json.dumps(game.save())
+    with pytest.raises(GameOver):
+        game.submit("anything")
+    assert json.dumps(game.save()) == saved
+    assert game.pending() is None
+
+
+def test_a_clone_is_independent_of_its_original() -> None:
+    # DESIGN.md: 'cloned cheaply for search AIs'.
+    game = asking()
+    req = game.pending()
+    saved = json.dumps(game.save())
+    twin = game.clone()
+    assert twin.pending() == req
+    twin.submit("red.a.5")
+    while (r := twin.pending()) is not None:
+        twin.submit(r.options[0])
+    twin.state.player("red").cp = 9
+    twin.rng.random()
+    assert json.dumps(game.save()) == saved
+    assert game.pending() == req
+    assert [m.destroyed for m in game.state.unit("red.a").models] == [False] * 5
+    # and the other way round
+    twin = game.clone()
+    game.submit("red.a.1")
+    assert twin.state.unit("red.a").models[0].destroyed is False
+    assert twin.state.choices == [] and twin.pending() == req
+
+
+def test_a_clone_plays_on_exactly_like_its_original() -> None:
+    game = asking()
+    twin = game.clone()
+    for g in (game, twin):
+        while (r := g.pending()) is not None:
+            g.submit(r.options[-1])
+    assert json.dumps(game.state.events) == json.dumps(twin.state.events)
+
+
+def test_one_saved_position_loads_into_independent_games() -> None:
+    # save()/Game.load(): two games loaded from the same saved dict (no JSON round trip in
+    # between) do not share their event logs, choices or frames.
+    game = asking()
+    game.pending()
+    saved = game.save()
+    before = json.dumps(saved)
+    a, b = Game.load(saved), Game.load(saved)
+    a.submit("red.a.5")
+    while (r := a.pending()) is not None:
+        a.submit(r.options[0])
+    assert json.dumps(saved) == before
+    assert b.state.events == [] and b.state.choices == []
+    assert json.dumps(b.save()["frames"]) == json.dumps(game.save()["frames"])
+
+
+def test_a_new_game_does_not_change_the_position_it_starts_from() -> None:
+    pos = position([split()], round=1, turn_player="red", phase="end_of_turn",
+                   frames=[frame("end_of_turn", step=0)])
+    pos["events"] = []
+    pos["choices"] = []
+    before = json.dumps(pos)
+    game = Game.new(pos, seed=1)
+    while (r := game.pending()) is not None:
+        game.submit(r.options[0])
+    assert json.dumps(pos) == before
+
+
+def test_load_needs_the_rng_state() -> None:
+    with pytest.raises(ValueError, match="rng"):
+        Game.load(position([split()]))
+
+
+def test_replay_refuses_a_record_of_another_format() -> None:
+    with pytest.raises(ValueError):
+        Game.replay({"format": "pgn", "seed": 1, "setup": {}})
+
+
+def test_starting_strength_is_fixed_at_the_start_of_battle_round_one(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # RA-Strength-a: a unit that lost a model before the battle starts at 4 of its 5 models;
+    # losses in the battle do not change it; a given starting strength is kept.
+    def hook(game: Game, phase: str) -> None:
+        if phase == "shooting" and game.state.round == 1:
+            game.state.unit("red.a").models[1].destroyed = True
+
+    bare_phases(monkeypatch, hook)
+    pos = position([unit("red.a", "red", line("red.a", 5, x=10, y=5, dead=[0])),
+                    unit("blue.a", "blue", line("blue.a", 3, x=10, y=39),
+                         starting_strength=7)], rounds=2)
+    game = Game.new(pos, seed=1)
+    assert [u.starting_strength for u in game.state.units] == [0, 7]
+    game.pending()
+    assert [u.starting_strength for u in game.state.units] == [4, 7]
+    assert len(game.state.unit("red.a").alive) == 3
+    assert events(game, "battle_end")
