@@ -125,16 +125,11 @@ def check_move(game: Game, unit: UnitData, moves: Answer, move_type: MoveType,
     for mid in moves:
         if mid not in alive:
             raise IllegalChoice(f"{mid!r} is not a living model of {unit.id}", rule="R03.01-g")
-    if model_budgets is not None:
-        for mid, path in moves.items():
-            m = alive[mid]
-            budget = model_budgets.get(mid, max_distance)
-            used = path_length((m.x, m.y, m.z), path, count_vertical=not take_to_skies)
-            if budget <= 0 and path:
-                raise IllegalChoice(f"{m.name} ({mid}) cannot move (M '-')", rule="R02.02-a")
-            if used > budget + 1e-9:
-                raise IllegalChoice(f'{m.name} ({mid}) moves {used:.2f}" but its maximum is '
-                                    f'{budget:g}"', rule="RA-Move-a")
+    budgets = model_budgets or {}
+    for mid, path in moves.items():
+        if path and budgets.get(mid, 1.0) <= 0:
+            raise IllegalChoice(f"{alive[mid].name} ({mid}) cannot move (M '-')",
+                                rule="R02.02-a")
     violations = validate_move(geo.scene(game), unit.id, moves, move_type, max_distance,
                                take_to_skies=take_to_skies,
                                must_end_unengaged=must_end_unengaged)
@@ -142,6 +137,14 @@ def check_move(game: Game, unit: UnitData, moves: Answer, move_type: MoveType,
         v = violations[0]
         who = alive[v.model].name + f" ({v.model})" if v.model in alive else v.model
         raise IllegalChoice(f"{who}: {v.message}", rule=v.rule)
+    for mid, path in moves.items():
+        if mid not in budgets:
+            continue
+        m = alive[mid]
+        used = path_length((m.x, m.y, m.z), path, count_vertical=not take_to_skies)
+        if used > budgets[mid] + 1e-9:
+            raise IllegalChoice(f'{m.name} ({mid}) moves {used:.2f}" but its own maximum is '
+                                f'{budgets[mid]:g}"', rule="RA-Move-a")
 
 
 def apply_positions(game: Game, unit: UnitData, moves: Answer, *,

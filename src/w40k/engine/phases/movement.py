@@ -34,6 +34,7 @@ Escape (09.07, 01.07).
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING, cast
 
 from w40k.core.errors import IllegalChoice
@@ -285,7 +286,8 @@ def _states(u: UnitData) -> list[ModelState]:
 
 
 def _signature(m: ModelData) -> tuple[object, ...]:
-    return (m.profile, m.wounds_lost, m.leader, m.weapons)
+    # interchangeable models: same profile (whatever its name), wounds lost and weapons
+    return (dataclasses.replace(m.profile, name=""), m.wounds_lost, m.leader, m.weapons)
 
 
 def push_mortal_wounds(game: Game, u: UnitData, amount: int, cause: str) -> None:
