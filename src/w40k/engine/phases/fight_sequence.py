@@ -1,0 +1,274 @@
+"""One unit fights (12.04-12.06): fight type, the overrun pile-in, Select Weapons/Targets for
+melee (04.01-04.03 via ``rules.select`` with ``AttackKind.FIGHT``), then one ``attack`` frame
+per target in declaration order.
+
+Requests:
+- ``fight_type``: options ``["normal", "overrun"]``, asked only when both are open (12.05,
+  12.06: a unit unengaged at the start of the Fight step that became engaged).
+- ``declare_fight`` (free form ``"fight_declaration"``)::
+
+      {"<model id>": {"<melee weapon name>": "<target unit id>"
+                                              | {"<target unit id>": attacks, ...}}}
+
+  each listed weapon is selected; a string target takes all its attacks, an object splits them
+  (04.03). Models with no enemy unit engaged with them may be left out (they make no attacks);
+  every other model must be listed (R04.02-e). ``context``: ``unit``, ``models`` (model id ->
+  melee weapon names), ``targets`` (model id -> unit ids engaged with it), ``default`` (a legal
+  answer).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, cast
+
+from w40k.core.abilities import ExtraAttacks, FightsFirst
+from w40k.core.errors import IllegalChoice, MalformedChoice
+from w40k.engine import geo
+from w40k.engine.attack import push_attack
+from w40k.engine.legal import proposer
+from w40k.engine.registry import handler
+from w40k.engine.requests import Request
+from w40k.engine.serial import JSON
+from w40k.engine.state import Frame, UnitData
+from w40k.geometry import engaged
+from w40k.rules.attack_profile import AttackContext
+from w40k.rules.select import (
+    AttackingModel,
+    AttackKind,
+    FactKey,
+    ModelChoice,
+    Selection,
+    TargetUnit,
+    WeaponChoice,
+    WeaponFacts,
+    gather_requests,
+)
+
+if TYPE_CHECKING:
+    from w40k.engine.game import Game
+
+DECLARATION = "fight_declaration"
+"""The free-form shape of ``declare_fight`` answers."""
+PILE_IN_REACH = 5.0
+"""12.03: an unengaged unit selects pile-in targets within 5"."""
+
+
+def is_fights_first(u: UnitData) -> bool:
+    """24.13 (R24.13-a): every model has Fights First (a charge gives it to all, R11.04-e)."""
+    if u.flag("fights_first"):
+        return True
+    alive = u.alive
+    return bool(alive) and all(any(isinstance(a, FightsFirst) for a in m.profile.abilities)
+                               for m in alive)
+
+
+def phase_data(game: Game) -> dict[str, JSON]:
+    """The Fight phase frame's data (the start-of-step records live there)."""
+    for f in reversed(game.state.frames):
+        if f.kind == "fight":
+            return f.data
+    raise RuntimeError("no Fight phase in progress")
+
+
+def engaged_targets(game: Game, u: UnitData) -> dict[str, list[str]]:
+    """Model id -> enemy unit ids engaged with that model (04.02 facts)."""
+    enemies = [e for e in game.state.units if e.player != u.player and not e.destroyed]
+    out: dict[str, list[str]] = {}
+    for m in u.alive:
+        ms = geo.model_shape(m)
+        out[m.id] = [e.id for e in enemies
+                     if any(engaged(ms, geo.model_shape(o)) for o in e.alive)]
+    return out
+
+
+# -- the declaration --
+def _melee_names(u: UnitData) -> dict[str, list[str]]:
+    return {m.id: list(dict.fromkeys(w.name for w in m.weapons if w.is_melee)) for m in u.alive}
+
+
+def parse_declaration(u: UnitData, choice: JSON) -> tuple[ModelChoice, ...]:
+    """The answer as ``rules.select`` model choices; MalformedChoice on a wrong shape."""
+    if not isinstance(choice, dict):
+        raise MalformedChoice("declare_fight: expected {model id: {weapon: target | "
+                              f"{{target: attacks}}}}, got {choice!r}")
+    out: list[ModelChoice] = []
+    for mid, weapons in choice.items():
+        if not isinstance(weapons, dict):
+            raise MalformedChoice(f"declare_fight: {mid}: expected {{weapon: target}}")
+        wcs: list[WeaponChoice] = []
+        for name, tgt in weapons.items():
+            if isinstance(tgt, str):
+                wcs.append(WeaponChoice(name, (tgt,)))
+            elif isinstance(tgt, dict) and all(
+                    isinstance(n, int) and not isinstance(n, bool) for n in tgt.values()):
+                wcs.append(WeaponChoice(name, tuple(tgt),
+                                        tuple(int(cast(int, n)) for n in tgt.values())))
+            elif tgt is None:
+                wcs.append(WeaponChoice(name, ()))
+            else:
+                raise MalformedChoice(f"declare_fight: {mid}/{name}: expected a target unit id "
+                                      f"or {{target: attacks}}, got {tgt!r}")
+        out.append(ModelChoice(str(mid), tuple(wcs)))
+    return tuple(out)
+
+
+def selection(game: Game, u: UnitData, declaration: tuple[ModelChoice, ...]) -> Selection:
+    """The Select Weapons/Targets problem for a fighting unit (facts from geometry)."""
+    engaged_with = engaged_targets(game, u)
+    enemies = [e for e in game.state.units if e.player != u.player and not e.destroyed]
+    models = tuple(AttackingModel(m.id, m.weapons, bool(m.keys & {"MONSTER", "VEHICLE"}))
+                   for m in u.alive)
+    facts: dict[FactKey, WeaponFacts] = {}
+    for m in u.alive:
+        for w in m.weapons:
+            if w.is_melee:
+                for t in engaged_with[m.id]:
+                    facts[(m.id, w.name, t)] = WeaponFacts(engaged_with_model=True)
+    targets = tuple(TargetUnit(e.id, geo.is_engaged(game, e), geo.units_engaged(u, e),
+                               e.has("MONSTER") or e.has("VEHICLE")) for e in enemies)
+    return Selection(AttackKind.FIGHT, models, targets, facts, declaration,
+                     attacker_engaged=geo.is_engaged(game, u), your_shooting_phase=False)
+
+
+def check_declaration(game: Game, u: UnitData, choice: JSON) -> Selection:
+    """Parse and validate; IllegalChoice names the first rule broken."""
+    decl = parse_declaration(u, choice)
+    sel = selection(game, u, decl)
+    gather_requests(sel)  # raises the first violation
+    listed = {c.model for c in decl}
+    for mid, ts in engaged_targets(game, u).items():
+        if ts and mid not in listed and _melee_names(u)[mid]:
+            raise IllegalChoice(f"{mid}: a model with an enemy unit engaged with it must "
+                                "select its melee weapons and targets", rule="R04.02-e")
+    return sel
+
+
+def default_declaration(game: Game, u: UnitData, rng: random.Random | None = None
+                        ) -> dict[str, JSON]:
+    """A legal declaration: per model one melee weapon (plus every [EXTRA ATTACKS] weapon),
+    each at one engaged target (random when ``rng`` is given, else the first)."""
+    out: dict[str, JSON] = {}
+    for m in u.alive:
+        ts = engaged_targets(game, u)[m.id]
+        if not ts:
+            continue
+        melee = [w for w in m.weapons if w.is_melee]
+        extra = [w for w in melee if any(isinstance(a, ExtraAttacks) for a in w.abilities)]
+        others = [w for w in melee if w not in extra]
+        picked = ([rng.choice(others) if rng else others[0]] if others else []) + extra
+        out[m.id] = {w.name: (rng.choice(ts) if rng else ts[0]) for w in picked}
+    return out
+
+
+def _propose(game: Game, request: Request, rng: random.Random) -> JSON:
+    u = game.state.unit(str(request.context["unit"]))
+    for _ in range(5):
+        answer = default_declaration(game, u, rng)
+        try:
+            check_declaration(game, u, answer)
+        except IllegalChoice:
+            continue
+        return answer
+    return request.context["default"]
+
+
+proposer(DECLARATION, _propose)
+
+
+# -- the fight_unit frame --
+def _run(game: Game, frame: Frame) -> Request | None:
+    d = frame.data
+    s = game.state
+    u = s.unit(str(d["unit"]))
+    step = d["step"]
+    if u.destroyed and step != "done":
+        d["step"] = "done"
+        return None
+    if step == "type":
+        pd = phase_data(game)
+        now = geo.is_engaged(game, u)
+        normal = now  # R12.05-a
+        # R12.06-a: unengaged, or unengaged at the start of the Fight step and engaged since.
+        overrun = not now or u.id in cast(list[JSON], pd["unengaged_at_start"])
+        if normal and overrun:
+            return Request(u.player, "fight_type", "R12.06-a",
+                           f"{u.name}: normal fight or overrun fight?", ("normal", "overrun"),
+                           context={"unit": u.id})
+        d["fight_type"] = "normal" if normal else "overrun"
+        d["step"] = "pile" if not normal else "declare"
+        game.log("fight_type", unit=u.id, type=str(d["fight_type"]))
+        return None
+    if step == "pile":
+        d["step"] = "declare"
+        _push_pile_in(game, u, overrun=True)
+        return None
+    if step == "declare":
+        table = engaged_targets(game, u)
+        if not any(table.values()):
+            game.log("fight_no_targets", unit=u.id)  # R04.02-e: no attacks
+            d["step"] = "done"
+            return None
+        default = default_declaration(game, u)
+        return Request(u.player, "declare_fight", "R04.02-c",
+                       f"{u.name}: select melee weapons and targets", free_form=DECLARATION,
+                       context={"unit": u.id, "models": cast(JSON, _melee_names(u)),
+                                "targets": cast(JSON, table), "default": default,
+                                "answer": '{"<model id>": {"<weapon>": "<target unit id>" | '
+                                          '{"<target unit id>": attacks}}}'})
+    if step == "attacks":
+        sel = check_declaration(game, u, d["declaration"])
+        per_target = gather_requests(sel)
+        d["step"] = "done"
+        # 04.03: one target's attacks resolve before the next (the stack runs the last first).
+        for tid, entries in reversed(list(per_target.items())):
+            target = s.unit(tid)
+            ctx = AttackContext(charged=u.flag("charged"), attacker_engaged_with_target=True,
+                                target_models_at_select=len(target.alive), single_target=True)
+            push_attack(game, u, target, list(entries), ctx, melee=True)
+        return None
+    # done
+    u.flags["fought"] = True
+    s.active = s.turn_player
+    game.log("fought", unit=u.id)
+    game.pop()
+    return None
+
+
+def _apply(game: Game, frame: Frame, request: Request, choice: JSON) -> None:
+    d = frame.data
+    u = game.state.unit(str(d["unit"]))
+    if request.kind == "fight_type":
+        d["fight_type"] = choice
+        d["step"] = "pile" if choice == "overrun" else "declare"
+        game.log("fight_type", unit=u.id, type=str(choice))
+        return
+    check_declaration(game, u, choice)
+    d["declaration"] = choice
+    d["step"] = "attacks"
+    game.log("declare_fight", unit=u.id, declaration=choice)
+
+
+handler("fight_unit", _run, _apply)
+
+
+def _push_pile_in(game: Game, u: UnitData, *, overrun: bool) -> None:
+    """A pile-in move frame for ``u`` if it has pile-in targets (12.03 Before moving)."""
+    from w40k.engine.phases.melee_moves import push_move, subsets, units_within
+    enemies = game.state.units_of(game.state.opponent(u.player))
+    engaged_with = [e.id for e in enemies if geo.units_engaged(u, e)]
+    if engaged_with:
+        push_move(game, u, "pile_in", 3.0, targets=engaged_with,
+                  parent="overrun" if overrun else "")
+        return
+    near = [e.id for e in enemies if units_within(u, e, PILE_IN_REACH)]
+    if near:
+        push_move(game, u, "pile_in", 3.0, target_options=[*subsets(near), "skip"],
+                  parent="overrun" if overrun else "")
+
+
+def pile_in_options(game: Game, u: UnitData) -> bool:
+    """Whether ``u`` has pile-in targets (engaged, or an enemy within 5")."""
+    from w40k.engine.phases.melee_moves import units_within
+    enemies = game.state.units_of(game.state.opponent(u.player))
+    return any(geo.units_engaged(u, e) or units_within(u, e, PILE_IN_REACH) for e in enemies)

@@ -1,0 +1,532 @@
+"""Charge, pile-in and consolidation moves (11.04, 12.03, 12.08): one frame kind, ``melee_move``.
+
+The frame asks (optionally) for the move's targets, then for the positions; an answer is
+checked by ``geometry.validate_move`` plus the move type's own constraints, each refused with
+its checklist ID, and applied when legal. Declining the move is always legal (charge: answer
+``"fail"``; pile-in/consolidation: ``"skip"``; 12 sidebar: these moves are optional).
+
+Positions answer (docs/battle.md): ``{"<model id>": [[x, y], ...]}`` -- a path of waypoints per
+moved model; models left out do not move. ``[x, y, z]`` waypoints change level.
+
+"Can end within 1"/engaged/within range" (11.04, 12.03, 12.08) is decided by a search: the
+model *can* when a straight-line move of it alone, with the rest of its unit where the answer
+puts them, reaches a spot next to a target model and passes ``validate_move`` (24 bearings
+around each target model in reach). A spot the search does not find is never demanded, so a
+legal move is never refused for it (docs/rulings/engine.md R11.04-c).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import random
+from collections.abc import Mapping, Sequence
+from itertools import combinations
+from typing import TYPE_CHECKING, cast
+
+import numpy as np
+
+from w40k.core.errors import IllegalChoice, MalformedChoice
+from w40k.engine import geo
+from w40k.engine import moves as moves_mod
+from w40k.engine.legal import PROPOSERS, proposer
+from w40k.engine.registry import handler
+from w40k.engine.requests import Request
+from w40k.engine.serial import JSON
+from w40k.engine.state import Frame, ModelData, ObjectiveData, UnitData
+from w40k.geometry import (
+    Model,
+    ObjectiveMarker,
+    Scene,
+    engaged,
+    in_range_of_area,
+    in_range_of_marker,
+)
+from w40k.geometry.measure import horizontal_distance, separation, shape_region_distance
+from w40k.geometry.movement import MoveType, Step, validate_move
+from w40k.geometry.shapes import mm
+
+if TYPE_CHECKING:
+    from w40k.engine.game import Game
+
+EPS = 1e-6
+MOVE_TYPES = {"charge": MoveType.CHARGE, "pile_in": MoveType.PILE_IN,
+              "consolidate": MoveType.CONSOLIDATE}
+DECLINE = {"charge": "fail", "pile_in": "skip", "consolidate": "skip"}
+"""The answer that declines each move."""
+MARKER_RADIUS = mm(40.0) / 2
+BEARINGS = 24
+
+
+# -- measuring -----------------------------------------------------------------------------
+def unit_distance(a: Sequence[Model], b: Sequence[Model]) -> float:
+    """Closest horizontal distance between two groups of models."""
+    return min((horizontal_distance(x, y) for x in a for y in b), default=math.inf)
+
+
+def model_to_unit(m: Model, u: UnitData) -> float:
+    """Closest horizontal distance from a model to a unit."""
+    return unit_distance([m], geo.unit_shapes(u))
+
+
+def units_within(a: UnitData, b: UnitData, dist: float) -> bool:
+    """Unit ``a`` within ``dist`` of unit ``b`` (closest models, 01.04)."""
+    return unit_distance(geo.unit_shapes(a), geo.unit_shapes(b)) <= dist + EPS
+
+
+def objective_distance(game: Game, m: Model, obj: ObjectiveData) -> float:
+    """Horizontal distance from a model to an objective (marker disc or area)."""
+    if obj.area is not None:
+        _, ter = geo.terrain(game)
+        return max(0.0, shape_region_distance(m.footprint(),
+                                              np.asarray(ter.area(obj.area).footprint,
+                                                         dtype=float)))
+    return max(0.0, separation(m.footprint(), ObjectiveMarker(obj.x, obj.y).shape()))
+
+
+def in_objective_range(game: Game, m: Model, obj: ObjectiveData) -> bool:
+    """14.01 / Appendix, for a model shape."""
+    if obj.area is not None:
+        _, ter = geo.terrain(game)
+        return in_range_of_area(m, np.asarray(ter.area(obj.area).footprint, dtype=float))
+    return in_range_of_marker(m, ObjectiveMarker(obj.x, obj.y))
+
+
+def base_contact_enemy(game: Game, u: UnitData, m: ModelData) -> bool:
+    """12.03/12.08: the model is in base contact with an enemy model."""
+    from w40k.geometry.measure import in_base_contact
+    shape = geo.model_shape(m)
+    return any(in_base_contact(shape, geo.model_shape(o)) for e in game.state.units
+               if e.player != u.player and not e.destroyed for o in e.alive)
+
+
+def subsets(ids: Sequence[str], cap: int = 6) -> list[JSON]:
+    """Non-empty subsets as sorted id lists (all of them up to ``cap`` ids; beyond, subsets of
+    at most three)."""
+    ids = sorted(ids)
+    top = len(ids) if len(ids) <= cap else 3
+    return [list[JSON](c) for k in range(1, top + 1) for c in combinations(ids, k)]
+
+
+# -- parsing and applying positions ----------------------------------------------------------
+def parse_positions(u: UnitData, choice: JSON) -> dict[str, list[Step]]:
+    """``engine.moves.parse_positions``, plus: every listed model is a living model of ``u``."""
+    out = moves_mod.parse_positions(choice)
+    alive = {m.id for m in u.alive}
+    for mid in out:
+        if mid not in alive:
+            raise MalformedChoice(f"positions: {mid!r} is not a living model of {u.id}")
+    return out
+
+
+def finals_of(u: UnitData, moves: Mapping[str, Sequence[Step]]) -> dict[str, Model]:
+    """Each living model's shape where the move leaves it."""
+    out: dict[str, Model] = {}
+    for m in u.alive:
+        shape = geo.model_shape(m)
+        for s in moves.get(m.id, ()):
+            shape = shape.moved(s.x, s.y, shape.z if s.z is None else s.z,
+                                shape.facing if s.facing is None else s.facing)
+        out[m.id] = shape
+    return out
+
+
+def _scene_with(game: Game, u: UnitData, finals: Mapping[str, Model],
+                keep: str | None = None) -> Scene:
+    """The scene with ``u``'s models at ``finals`` (except ``keep``, left where it is)."""
+    base = geo.scene(game)
+    units = []
+    for gu in base.units:
+        if gu.name == u.id:
+            gu = dataclasses.replace(gu, models=tuple(
+                m if m.name == keep else finals[m.name] for m in gu.models))
+        units.append(gu)
+    return Scene(base.battlefield, base.terrain, tuple(units))
+
+
+# -- "can": a search over straight-line moves ----------------------------------------------
+def _candidates(m: Model, targets: Sequence[Model], gap: float, budget: float
+                ) -> list[tuple[float, float]]:
+    r = _radius(m)
+    out: list[tuple[float, float]] = []
+    for t in targets:
+        if horizontal_distance(m, t) > budget + gap + EPS:
+            continue
+        rt = _radius(t)
+        for g in sorted({min(gap * 0.5, 0.25), gap * 0.95}):
+            d = r + rt + g
+            base = math.atan2(m.y - t.y, m.x - t.x)
+            for k in range(BEARINGS):
+                a = base + (k + 1) // 2 * (1 if k % 2 else -1) * 2 * math.pi / BEARINGS
+                x, y = t.x + d * math.cos(a), t.y + d * math.sin(a)
+                if math.hypot(x - m.x, y - m.y) <= budget + EPS:
+                    out.append((x, y))
+    return out
+
+
+def _radius(m: Model) -> float:
+    b = m.base_mm
+    if b is None:
+        return 0.0
+    if isinstance(b, tuple):
+        return mm(max(b)) / 2
+    return mm(b) / 2
+
+
+def can_reach(game: Game, u: UnitData, mid: str, finals: Mapping[str, Model],
+              targets: Sequence[Model], gap: float, budget: float, move_type: MoveType,
+              ok: object = None) -> bool:
+    """Whether model ``mid`` alone could end within ``gap`` of one of ``targets`` by a legal
+    straight-line move, with the rest of its unit at ``finals``."""
+    start = geo.model_shape(next(m for m in u.alive if m.id == mid))
+    cands = _candidates(start, targets, gap, budget)
+    if not cands:
+        return False
+    scene = _scene_with(game, u, finals, keep=mid)
+    for x, y in cands:
+        end = start.moved(x, y)
+        if not any(horizontal_distance(end, t) <= gap + EPS for t in targets):
+            continue
+        if not validate_move(scene, u.id, {mid: [Step(x, y)]}, move_type, budget):
+            return True
+    return False
+
+
+# -- the frame ---------------------------------------------------------------------------------
+def push_move(game: Game, unit: UnitData, move_type: str, max_distance: float, *,
+              targets: list[str] | None = None, target_options: list[JSON] | None = None,
+              mode: str = "", objective_options: list[str] | None = None,
+              parent: str = "") -> None:
+    """Push a ``melee_move`` frame. Give ``targets`` (fixed) or ``target_options`` (asked),
+    or for objective consolidation ``objective_options``."""
+    game.push("melee_move", unit=unit.id, move_type=move_type, max_distance=max_distance,
+              targets=None if targets is None else list[JSON](targets),
+              target_options=target_options, mode=mode,
+              objective=None, objective_options=None if objective_options is None
+              else list[JSON](objective_options), parent=parent, result=None)
+
+
+def _run(game: Game, frame: Frame) -> Request | None:
+    d = frame.data
+    u = game.state.unit(str(d["unit"]))
+    mt = str(d["move_type"])
+    if u.destroyed or d["result"] is not None:
+        game.pop()
+        return None
+    rule = {"charge": "R11.04-a", "pile_in": "R12.03-b", "consolidate": "R12.08-c"}[mt]
+    if d["targets"] is None and d.get("objective_options") is None:
+        opts = cast(list[JSON], d["target_options"])
+        return Request(u.player, f"{mt}_targets", rule,
+                       f"{u.name}: select the {mt.replace('_', '-')} targets", tuple(opts),
+                       context={"unit": u.id})
+    if d.get("objective_options") is not None and d["objective"] is None:
+        opts = cast(list[JSON], d["objective_options"])
+        return Request(u.player, "consolidate_objective", "R12.08-d",
+                       f"{u.name}: select the objective to consolidate toward", tuple(opts),
+                       context={"unit": u.id})
+    register_proposer()
+    return Request(u.player, "positions", {"charge": "R11.04-b", "pile_in": "R12.03-d",
+                                           "consolidate": "R12.08-b"}[mt],
+                   f"{u.name}: {mt.replace('_', '-')} move (up to "
+                   f"{float(cast(float, d['max_distance'])):g}\"), or "
+                   f"{DECLINE[mt]!r}", free_form="positions",
+                   context={"unit": u.id, "move_type": mt, "max_distance": d["max_distance"],
+                            "targets": d["targets"], "toward": _centre(game, d["targets"]),
+                            "mode": d["mode"],
+                            "objective": d["objective"], "decline": DECLINE[mt]})
+
+
+def _centre(game: Game, targets: JSON) -> JSON:
+    ms = [m for t in cast(list[JSON], targets or []) for m in game.state.unit(str(t)).alive]
+    if not ms:
+        return None
+    return [sum(m.x for m in ms) / len(ms), sum(m.y for m in ms) / len(ms)]
+
+
+def _apply(game: Game, frame: Frame, request: Request, choice: JSON) -> None:
+    d = frame.data
+    u = game.state.unit(str(d["unit"]))
+    mt = str(d["move_type"])
+    if request.kind.endswith("_targets"):
+        if choice == DECLINE[mt]:
+            d["result"] = "declined"
+            game.log(f"{mt}_declined", unit=u.id)
+            return
+        d["targets"] = choice
+        if mt == "charge":
+            game.log("charge_targets", unit=u.id, targets=choice)
+        return
+    if request.kind == "consolidate_objective":
+        d["objective"] = choice
+        return
+    if choice == DECLINE[mt]:
+        d["result"] = "declined"
+        game.log(f"{mt}_declined", unit=u.id)
+        return
+    moves = parse_positions(u, choice)
+    violations = check_move(game, u, moves, d)
+    if violations:
+        rule, msg = violations[0]
+        raise IllegalChoice(f"{mt.replace('_', '-')} move of {u.id}: {msg}", rule=rule)
+    dist = moves_mod.apply_positions(game, u, moves)
+    u.max_move = max([u.max_move, *dist.values()])
+    d["result"] = "moved"
+    if mt == "charge":
+        # R11.04-e: a charge move gives Fights First until the end of the turn.
+        u.flags["charged"] = True
+        u.flags["fights_first"] = True
+    game.log(f"{mt}_move", unit=u.id,
+             positions={m.id: [m.x, m.y] for m in u.alive if m.id in moves})
+
+
+handler("melee_move", _run, _apply)
+
+
+# -- the constraints -----------------------------------------------------------------------------
+def _enemies(game: Game, u: UnitData) -> list[UnitData]:
+    return [e for e in game.state.units if e.player != u.player and not e.destroyed]
+
+
+def check_move(game: Game, u: UnitData, moves: Mapping[str, Sequence[Step]],
+               d: Mapping[str, JSON]) -> list[tuple[str, str]]:
+    """Every rule the move breaks, as (checklist ID, message); empty when legal."""
+    mt = str(d["move_type"])
+    budget = float(cast(float, d["max_distance"]))
+    move_type = MOVE_TYPES[mt]
+    out = [(v.rule, f"{v.model}: {v.message}") for v in
+           validate_move(geo.scene(game), u.id, moves, move_type, budget)]
+    if out:
+        return out
+    finals = finals_of(u, moves)
+    targets = [game.state.unit(str(t)) for t in cast(list[JSON], d["targets"] or [])]
+    enemies = _enemies(game, u)
+    if mt == "charge":
+        out += _check_charge(game, u, moves, finals, targets, enemies, budget)
+    elif mt == "pile_in" or (mt == "consolidate" and d["mode"] in ("ongoing", "engaging")):
+        out += _check_toward(game, u, moves, finals, targets, budget, move_type, mt,
+                             str(d["mode"]))
+    elif mt == "consolidate":
+        obj = next(o for o in game.state.objectives if o.name == d["objective"])
+        out += _check_objective(game, u, moves, finals, obj, budget)
+    return out
+
+
+def _check_charge(game: Game, u: UnitData, moves: Mapping[str, Sequence[Step]],
+                  finals: Mapping[str, Model], targets: list[UnitData],
+                  enemies: list[UnitData], budget: float) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    tshapes = [s for t in targets for s in geo.unit_shapes(t)]
+    for m in u.alive:
+        start, end = geo.model_shape(m), finals[m.id]
+        # R11.04-b: each model ends closer to one or more charge targets.
+        if not any(model_to_unit(end, t) < model_to_unit(start, t) - EPS for t in targets):
+            out.append(("R11.04-b", f"{m.id} does not end closer to a charge target"))
+            continue
+        # R11.04-c: within 1" if it can; engaged if it can.
+        for gap, what in ((1.0, 'within 1"'), (2.0, "engaged with")):
+            if any(horizontal_distance(end, t) <= gap + EPS and
+                   (gap < 2.0 or engaged(end, t)) for t in tshapes):
+                continue
+            if can_reach(game, u, m.id, finals, tshapes, gap, budget, MoveType.CHARGE):
+                out.append(("R11.04-c", f"{m.id} can end {what} a charge target but does not"))
+                break
+    if out:
+        return out
+    ends = list(finals.values())
+    # R11.04-d: engaged with every charge target and with no other enemy unit.
+    for t in targets:
+        if not any(engaged(a, b) for a in ends for b in geo.unit_shapes(t)):
+            out.append(("R11.04-d", f"the unit does not end engaged with charge target {t.id}"))
+    for e in enemies:
+        if e not in targets and any(engaged(a, b) for a in ends for b in geo.unit_shapes(e)):
+            out.append(("R11.04-d", f"the unit ends engaged with {e.id}, not a charge target"))
+    return out
+
+
+def _check_toward(game: Game, u: UnitData, moves: Mapping[str, Sequence[Step]],
+                  finals: Mapping[str, Model], targets: list[UnitData], budget: float,
+                  move_type: MoveType, mt: str, mode: str) -> list[tuple[str, str]]:
+    """12.03 pile-in; 12.08 ongoing/engaging consolidation."""
+    out: list[tuple[str, str]] = []
+    pile = mt == "pile_in"
+    base_rule = "R12.03-c" if pile else "R12.08-b"
+    toward_rule = "R12.03-d" if pile else ("R12.08-b" if mode == "ongoing" else "R12.08-c")
+    contact_locked = pile or mode == "ongoing"
+    for m in u.alive:
+        if m.id not in moves:
+            continue
+        start, end = geo.model_shape(m), finals[m.id]
+        if contact_locked and base_contact_enemy(game, u, m):
+            out.append((base_rule, f"{m.id} is in base contact with an enemy model and "
+                                   "cannot be moved"))
+            continue
+        if not targets:
+            continue
+        closest = min(targets, key=lambda t: model_to_unit(start, t))
+        if not model_to_unit(end, closest) < model_to_unit(start, closest) - EPS:
+            out.append((toward_rule, f"{m.id} does not end closer to the closest target "
+                                     f"{closest.id}"))
+            continue
+        cshapes = geo.unit_shapes(closest)
+        if not any(engaged(end, t) for t in cshapes) and can_reach(
+                game, u, m.id, finals, cshapes, 2.0, budget, move_type):
+            out.append((toward_rule, f"{m.id} can end engaged with {closest.id} but does not"))
+    if out:
+        return out
+    ends = list(finals.values())
+    if pile and not any(engaged(a, b) for e in _enemies(game, u) for a in ends
+                        for b in geo.unit_shapes(e)):
+        out.append(("R12.03-e", "the unit does not end engaged"))
+    if pile or mode == "ongoing":
+        # R12.03-e (R12.08-f reading for ongoing consolidation): a model that started engaged
+        # with an enemy unit is still engaged with it.
+        rule = "R12.03-e" if pile else "R12.08-f"
+        for m in u.alive:
+            start, end = geo.model_shape(m), finals[m.id]
+            for e in _enemies(game, u):
+                es = geo.unit_shapes(e)
+                if any(engaged(start, b) for b in es) and not any(engaged(end, b) for b in es):
+                    out.append((rule, f"{m.id} started engaged with {e.id} and no longer is"))
+    return out
+
+
+def _check_objective(game: Game, u: UnitData, moves: Mapping[str, Sequence[Step]],
+                     finals: Mapping[str, Model], obj: ObjectiveData, budget: float
+                     ) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    for m in u.alive:
+        if m.id not in moves:
+            continue
+        start, end = geo.model_shape(m), finals[m.id]
+        if in_objective_range(game, end, obj):
+            continue
+        if _can_reach_objective(game, u, m.id, finals, obj, budget):
+            out.append(("R12.08-d", f"{m.id} can end within range of {obj.name} but does not"))
+        elif not objective_distance(game, end, obj) < objective_distance(game, start, obj) - EPS:
+            out.append(("R12.08-d", f"{m.id} does not end closer to {obj.name}"))
+    return out
+
+
+def _objective_spots(game: Game, obj: ObjectiveData, r: float) -> list[tuple[float, float]]:
+    if obj.area is None:
+        d = MARKER_RADIUS + r + 2.5
+        return [(obj.x + d * math.cos(a), obj.y + d * math.sin(a))
+                for a in np.linspace(0, 2 * math.pi, BEARINGS, endpoint=False)] + [(obj.x, obj.y)]
+    _, ter = geo.terrain(game)
+    fp = np.asarray(ter.area(obj.area).footprint, dtype=float)
+    c = fp.mean(axis=0)
+    return [(float(c[0]), float(c[1]))] + [(float(p[0] + 0.7 * (c[0] - p[0])),
+                                             float(p[1] + 0.7 * (c[1] - p[1]))) for p in fp]
+
+
+def _can_reach_objective(game: Game, u: UnitData, mid: str, finals: Mapping[str, Model],
+                         obj: ObjectiveData, budget: float) -> bool:
+    start = geo.model_shape(next(m for m in u.alive if m.id == mid))
+    scene = _scene_with(game, u, finals, keep=mid)
+    for x, y in _objective_spots(game, obj, _radius(start)):
+        if math.hypot(x - start.x, y - start.y) > budget + EPS:
+            continue
+        if not in_objective_range(game, start.moved(x, y), obj):
+            continue
+        if not validate_move(scene, u.id, {mid: [Step(x, y)]}, MoveType.CONSOLIDATE, budget):
+            return True
+    return False
+
+
+# -- the proposer -----------------------------------------------------------------------------
+def propose_melee_move(game: Game, request: Request, rng: random.Random) -> JSON:
+    """A legal answer to a charge/pile-in/consolidation ``positions`` request: a greedy move
+    toward the targets (a few random variations), else declining."""
+    frame = game.state.frames[-1]
+    d = frame.data
+    u = game.state.unit(str(d["unit"]))
+    mt = str(d["move_type"])
+    budget = float(cast(float, d["max_distance"]))
+    for attempt in range(4):
+        answer = _greedy(game, u, d, budget, rng, attempt)
+        if answer is None:
+            break
+        if not check_move(game, u, parse_positions(u, answer), d):
+            return answer
+    return DECLINE[mt]
+
+
+def _greedy(game: Game, u: UnitData, d: Mapping[str, JSON], budget: float,
+            rng: random.Random, attempt: int) -> JSON:
+    mt = str(d["move_type"])
+    targets = [game.state.unit(str(t)) for t in cast(list[JSON], d["targets"] or [])]
+    obj = next((o for o in game.state.objectives if o.name == d.get("objective")), None)
+    if not targets and obj is None:
+        return None
+    placed: list[Model] = [s for e in game.state.units if e.id != u.id and not e.destroyed
+                           for s in geo.unit_shapes(e)]
+    models = sorted(u.alive, key=lambda m: min(
+        (model_to_unit(geo.model_shape(m), t) for t in targets), default=0.0))
+    out: dict[str, JSON] = {}
+    locked = mt == "pile_in" or d.get("mode") == "ongoing"
+    for m in models:
+        start = geo.model_shape(m)
+        if locked and base_contact_enemy(game, u, m):
+            placed.append(start)
+            continue
+        spots: list[tuple[float, float]] = []
+        if targets:
+            goal = min(targets, key=lambda t: model_to_unit(start, t))
+            tms = sorted(geo.unit_shapes(goal), key=lambda t: horizontal_distance(start, t))
+            for t in tms[:3]:
+                gap = 0.02 + rng.random() * (0.3 if attempt else 0.05)
+                d_c = _radius(start) + _radius(t) + gap
+                base = math.atan2(start.y - t.y, start.x - t.x) + rng.uniform(-0.2, 0.2) * attempt
+                for k in range(BEARINGS):
+                    a = base + (k + 1) // 2 * (1 if k % 2 else -1) * 2 * math.pi / BEARINGS
+                    spots.append((t.x + d_c * math.cos(a), t.y + d_c * math.sin(a)))
+        elif obj is not None:
+            spots = _objective_spots(game, obj, _radius(start))
+        chosen: tuple[float, float] | None = None
+        for x, y in spots:
+            if math.hypot(x - start.x, y - start.y) > budget - 1e-4:
+                continue
+            cand = start.moved(x, y)
+            if all(separation(cand.footprint(), p.footprint()) > 1e-4 for p in placed):
+                chosen = (x, y)
+                break
+        if chosen is None and spots:
+            # As far as the budget allows toward the first spot.
+            x, y = spots[0]
+            dist = math.hypot(x - start.x, y - start.y)
+            f = max(0.0, (budget - 1e-3) / dist) if dist > 0 else 0.0
+            f = min(f, 1.0)
+            x, y = start.x + f * (x - start.x), start.y + f * (y - start.y)
+            cand = start.moved(x, y)
+            if all(separation(cand.footprint(), p.footprint()) > 1e-4 for p in placed):
+                chosen = (x, y)
+        if chosen is None:
+            placed.append(start)
+            continue
+        placed.append(start.moved(*chosen))
+        out[m.id] = [[round(chosen[0], 6), round(chosen[1], 6)]]
+    return out
+
+
+_previous = PROPOSERS.get("positions")
+
+
+def _positions_proposer(game: Game, request: Request, rng: random.Random) -> JSON:
+    top = game.state.frames[-1] if game.state.frames else None
+    if top is not None and top.kind == "melee_move":
+        return propose_melee_move(game, request, rng)
+    if _previous is None:
+        raise KeyError("no proposer for this positions request")
+    return _previous(game, request, rng)
+
+
+def register_proposer() -> None:
+    """Register the positions proposer, wrapping any registered before (Movement's)."""
+    global _previous
+    current = PROPOSERS.get("positions")
+    if current is not _positions_proposer:
+        _previous = current
+        proposer("positions", _positions_proposer)
+
+
+register_proposer()
