@@ -8,7 +8,7 @@ from typing import Annotated, cast
 
 import typer
 
-from w40k.agents import RandomAgent
+from w40k.agents import GreedyAgent, RandomAgent
 from w40k.core.errors import DataError, W40kError
 from w40k.engine.game import Game
 from w40k.engine.serial import JSON
@@ -17,7 +17,8 @@ from w40k.io.battle_setup import DEFAULT_MISSION, default_position, position_fro
 from w40k.viz.log import describe
 from w40k.viz.replay import replay_page, snapshot
 
-AGENTS = {"random": RandomAgent}
+AGENTS: dict[str, type[RandomAgent] | type[GreedyAgent]] = {
+    "random": RandomAgent, "greedy": GreedyAgent}
 """Agent names for ``--agents``."""
 MISSIONS = {"take-and-hold": DEFAULT_MISSION}
 """Built-in missions for ``--mission``."""
@@ -77,7 +78,8 @@ def register(app: typer.Typer) -> None:
         blue: Annotated[str | None, typer.Option(
             "--blue", help="Blue army: an army file, or a shipped name (boyz).")] = None,
         agents: Annotated[str, typer.Option(
-            "--agents", help="Red and blue agents, comma-separated (random).")] = "random,random",
+            "--agents", help="Red and blue agents, comma-separated: random or greedy.")
+        ] = "random,random",
         seed: Annotated[int, typer.Option("--seed", help="Game seed.")] = 1,
         out: Annotated[Path, typer.Option(
             "--out", help="Folder for record.json and replay.html.")] = Path("out"),
