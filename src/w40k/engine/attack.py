@@ -147,12 +147,12 @@ def _run(game: Game, frame: Frame) -> Request | None:
     for e in result.events:
         game.log("attack_step", attacker=attacker.id, target=target.id, step=e.step,
                  rule=e.rule, text=e.text)
-    _apply_models(game, target, result.target, cause=f"attack by {attacker.id}")
-    _apply_models(game, attacker, result.attacker, cause="hazard")
     game.log("attack", attacker=attacker.id, target=target.id, melee=bool(d["melee"]),
              hits=result.hits, wounds=result.wounds, unsaved=result.unsaved,
              wounds_lost=result.wounds_lost, models_destroyed=result.models_destroyed,
              hazard_wounds_lost=result.attacker_wounds_lost)
+    _apply_models(game, target, result.target, cause=f"attack by {attacker.id}")
+    _apply_models(game, attacker, result.attacker, cause="hazard")
     game.pop()
     return None
 
