@@ -62,6 +62,11 @@ class Game:
         return game
 
     @staticmethod
+    def from_position(position: dict[str, JSON], seed: int = 0) -> Game:
+        """DESIGN.md's name for :meth:`new`: start from a (hand-written) position."""
+        return Game.new(position, seed)
+
+    @staticmethod
     def load(position: dict[str, JSON]) -> Game:
         """Continue a saved game (its RNG state and pending frames included)."""
         state = GameState.from_json(position)
