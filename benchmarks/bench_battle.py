@@ -1,0 +1,91 @@
+"""Benchmark of whole battles: random-legal games on the default position.
+
+Run: ``.venv/bin/python benchmarks/bench_battle.py [--games N] [--seed S]``. Prints the median
+time per full game, decisions per second, where the time goes (engine ``pending``/``submit``
+vs the agents' choices, i.e. the position proposers), the cost of ``save``/``Game.load``,
+``clone`` and ``Game.replay`` relative to a game, and ratios; nothing is asserted (DESIGN.md:
+speed is measured, never asserted by tests).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+
+from w40k.agents.random_agent import RandomAgent
+from w40k.engine.game import Game
+from w40k.io.battle_setup import default_position
+
+
+def one_game(seed: int) -> dict[str, float]:
+    pos = default_position()
+    t0 = time.perf_counter()
+    game = Game.new(pos, seed)
+    agents = {p.name: RandomAgent(seed * 101 + i) for i, p in enumerate(game.state.players)}
+    engine = choose = 0.0
+    n = 0
+    while True:
+        a = time.perf_counter()
+        req = game.pending()
+        b = time.perf_counter()
+        engine += b - a
+        if req is None:
+            break
+        choice = agents[req.player].choose(game, req)
+        c = time.perf_counter()
+        choose += c - b
+        game.submit(choice)
+        engine += time.perf_counter() - c
+        n += 1
+    total = time.perf_counter() - t0
+    record = game.record()
+    t = time.perf_counter()
+    Game.replay(json.loads(json.dumps(record)))
+    replay = time.perf_counter() - t
+    t = time.perf_counter()
+    Game.load(json.loads(json.dumps(game.save())))
+    save_load = time.perf_counter() - t
+    t = time.perf_counter()
+    for _ in range(100):
+        game.clone()
+    clone = (time.perf_counter() - t) / 100
+    return {"total": total, "decisions": n, "engine": engine, "choose": choose,
+            "replay": replay, "save_load": save_load, "clone": clone,
+            "events": len(game.state.events)}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+    runs = [one_game(args.seed + i) for i in range(args.games)]
+
+    def med(key: str) -> float:
+        return statistics.median(r[key] for r in runs)
+
+    total, n = med("total"), med("decisions")
+    dps = statistics.median(r["decisions"] / r["total"] for r in runs)
+    print(f"default position, {args.games} random-legal games (seeds {args.seed}.."
+          f"{args.seed + args.games - 1})")
+    print(f"  median time per game           {total * 1000:9.1f} ms "
+          f"(min {min(r['total'] for r in runs) * 1000:.1f}, "
+          f"max {max(r['total'] for r in runs) * 1000:.1f})")
+    print(f"  median decisions per game      {n:9.0f}   events {med('events'):.0f}")
+    print(f"  median decisions per second    {dps:9.1f}")
+    print(f"  engine (pending+submit)        {med('engine') * 1000:9.1f} ms "
+          f"({med('engine') / total:.0%} of a game)")
+    print(f"  agents' choices (proposers)    {med('choose') * 1000:9.1f} ms "
+          f"({med('choose') / total:.0%} of a game)")
+    print(f"  replay of the record           {med('replay') * 1000:9.1f} ms "
+          f"(ratio to playing: {med('replay') / total:.2f})")
+    print(f"  save + JSON + load at the end  {med('save_load') * 1000:9.2f} ms "
+          f"(ratio to one decision: {med('save_load') / (total / max(n, 1)):.2f})")
+    print(f"  clone                          {med('clone') * 1e6:9.1f} us "
+          f"(ratio to one decision: {med('clone') / (total / max(n, 1)):.3f})")
+
+
+if __name__ == "__main__":
+    main()
