@@ -4,7 +4,8 @@ decision index and what broke.
 
 Most games use a smaller copy of the default position (each unit cut to its first 5 models,
 sometimes one unit fewer, 3 battle rounds) so that ~200 games stay within a few minutes; a
-few use the full default position.
+few use the full default position, and six put the greedy baseline player on one or both
+sides (random players seldom charge, so those games are the ones that fight in melee).
 
 Invariants:
 
@@ -31,6 +32,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from w40k.agents.greedy import GreedyAgent
 from w40k.agents.random_agent import RandomAgent
 from w40k.engine import geo
 from w40k.engine.flow import rounds
@@ -206,13 +208,19 @@ def watch_end_of_turn(monkeypatch: Any, get: Callable[[Game], Checker | None]) -
     monkeypatch.setitem(HANDLERS, "end_of_turn", Handler(run, inner.apply))
 
 
+Agent = RandomAgent | GreedyAgent
+
+
 def play_checked(position: dict[str, JSON], seed: int, *, registry: dict[int, Checker],
-                 limit: int = 20_000) -> Checker:
-    """Play one random-legal game, checking the invariants after every decision."""
+                 limit: int = 20_000, greedy: tuple[str, ...] = ()) -> Checker:
+    """Play one random-legal game (``greedy`` names players that use ``GreedyAgent``
+    instead), checking the invariants after every decision."""
     game = Game.new(position, seed)
-    checker = Checker(game, f"seed {seed}")
+    checker = Checker(game, f"seed {seed}" + (f", greedy {','.join(greedy)}" if greedy else ""))
     registry[id(game)] = checker
-    agents = {p.name: RandomAgent(seed * 7919 + i) for i, p in enumerate(game.state.players)}
+    agents: dict[str, Agent] = {
+        p.name: (GreedyAgent if p.name in greedy else RandomAgent)(seed * 7919 + i)
+        for i, p in enumerate(game.state.players)}
     try:
         checker.state()
         while True:
@@ -283,6 +291,15 @@ def test_random_games_on_the_default_position_keep_every_invariant(
         seed: int, registry: dict[int, Checker]) -> None:
     checker = play_checked(default_position(), seed, registry=registry)
     assert checker.decisions > 0
+
+
+@pytest.mark.parametrize("greedy", [("red", "blue"), ("red",), ("blue",)])
+@pytest.mark.parametrize("seed", (2000, 2001))
+def test_games_with_greedy_players_keep_every_invariant(
+        seed: int, greedy: tuple[str, ...], registry: dict[int, Checker]) -> None:
+    # Random players seldom charge; the greedy baseline heads for the enemy, so these games
+    # exercise the Charge and Fight phases, melee casualties and End of Turn removals.
+    play_checked(default_position(), seed, registry=registry, greedy=greedy)
 
 
 def test_the_checker_catches_a_broken_invariant(registry: dict[int, Checker]) -> None:

@@ -3,9 +3,10 @@ of a few seeded random games, the saved position survives a JSON round trip, loa
 loaded game continued with the same choices ends with the same event log and record as the
 game continued directly; ``Game.replay(record)`` reproduces the event log byte for byte.
 
-The small games are continued to the end from every decision; the default-position game is
-stepped once from every decision (the next saved position must match) and continued to the
-end from a spread of decisions, to keep the file quick.
+The small games are continued to the end from every decision; the default-position games
+(random players, and greedy players who charge and fight) are stepped once from every
+decision (the next saved position must match) and continued to the end from a spread of
+decisions, to keep the file quick.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 import pytest
 from test_fuzz import small_position
 
+from w40k.agents.greedy import GreedyAgent
 from w40k.agents.random_agent import RandomAgent
 from w40k.engine.game import Game
 from w40k.engine.serial import JSON
@@ -35,9 +37,10 @@ class Played:
     game: Game
 
 
-def play(position: dict[str, JSON], seed: int) -> Played:
+def play(position: dict[str, JSON], seed: int, *, greedy: bool = False) -> Played:
     game = Game.new(position, seed)
-    agents = {p.name: RandomAgent(seed * 31 + i) for i, p in enumerate(game.state.players)}
+    kind = GreedyAgent if greedy else RandomAgent
+    agents = {p.name: kind(seed * 31 + i) for i, p in enumerate(game.state.players)}
     saves, requests, choices = [], [], []
     while (req := game.pending()) is not None:
         saves.append(json.dumps(game.save()))
@@ -86,9 +89,15 @@ def test_a_game_saved_and_loaded_at_any_decision_ends_the_same(seed: int) -> Non
         check_from(ref, i, seed)
 
 
-def test_the_default_game_saved_at_every_decision_steps_and_ends_the_same() -> None:
-    seed = 21
-    ref = play(default_position(), seed)
+@pytest.mark.parametrize("greedy", [False, True])
+def test_the_default_game_saved_at_every_decision_steps_and_ends_the_same(greedy: bool) -> None:
+    # With greedy players the game charges and fights, and is saved in the middle of attacks
+    # (allocation order requests) and fight sequences.
+    seed = 23 if greedy else 21
+    ref = play(default_position(), seed, greedy=greedy)
+    if greedy:
+        kinds = {json.loads(r)["kind"] for r in ref.requests}
+        assert "attack_allocation_order" in kinds and "declare_fight" in kinds
     n = len(ref.choices)
     for i in range(n):
         game = load(ref.saves[i])
@@ -103,10 +112,11 @@ def test_the_default_game_saved_at_every_decision_steps_and_ends_the_same() -> N
         check_from(ref, i, seed)
 
 
-@pytest.mark.parametrize("seed", (*SMALL_SEEDS, 21))
-def test_replaying_a_record_gives_a_byte_identical_event_log(seed: int) -> None:
-    pos = default_position() if seed == 21 else small_position(default_position(), seed=seed)
-    ref = play(pos, seed)
+@pytest.mark.parametrize(("seed", "greedy"), [(11, False), (12, False), (13, False),
+                                             (21, False), (23, True), (24, True)])
+def test_replaying_a_record_gives_a_byte_identical_event_log(seed: int, greedy: bool) -> None:
+    pos = default_position() if seed > 20 else small_position(default_position(), seed=seed)
+    ref = play(pos, seed, greedy=greedy)
     again = Game.replay(json.loads(ref.record))
     assert json.dumps(again.state.events) == ref.events
     assert json.dumps(again.record()) == ref.record
