@@ -105,7 +105,7 @@ def _turn(game: Game, frame: Frame) -> Request | None:
         s.active = player
         game.push("end_of_turn", step=0)
         return None
-    update_objectives(game)  # 14.02: and of each turn
+    update_objectives(game, end_of_phase=False)  # 14.02: and of each turn
     score_mission(game, player)
     game.log("turn_end")
     s.phase = ""
@@ -161,8 +161,10 @@ def _end_of_turn_apply(game: Game, frame: Frame, request: Request, choice: JSON)
 
 
 # -- 14 objectives ---------------------------------------------------------------------------
-def update_objectives(game: Game) -> None:
-    """14.02/14.03: level of control per player at the end of a phase or turn."""
+def update_objectives(game: Game, *, end_of_phase: bool = True) -> None:
+    """14.02/14.03: level of control per player at the end of a phase or turn. A secured
+    objective is lost only when the opponent's level is greater at the end of a *phase*
+    (14.03), so the end-of-turn check (``end_of_phase=False``) keeps it."""
     s = game.state
     for obj in s.objectives:
         level = {p.name: 0 for p in s.players}
@@ -177,7 +179,7 @@ def update_objectives(game: Game) -> None:
             winner = None
         if obj.secured_by is not None:
             other = s.opponent(obj.secured_by)
-            if level[other] > level[obj.secured_by]:
+            if end_of_phase and level[other] > level[obj.secured_by]:
                 obj.secured_by = None  # 14.03: until the opponent's level is greater
             else:
                 winner = obj.secured_by
