@@ -156,3 +156,25 @@ def test_the_player_whose_turn_ends_scores_objectives_held_from_round_two(
     assert [(e["round"], e["player"], e["vp"]) for e in events(game, "score")] == [
         (2, "red", 10), (3, "red", 10)]
     assert game.state.player("red").vp == 20
+
+
+def test_a_secured_objective_is_lost_only_at_the_end_of_a_phase_not_of_the_turn(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # R14.03-a: secured 'until their opponent's level of control ... is greater than theirs at
+    # the end of a phase'. Red secured the objective; its model there is removed for coherency
+    # in the End of Turn step (the end of the turn, not of a phase): red keeps it until blue's
+    # greater level counts at the end of blue's Command phase.
+    bare_phases(monkeypatch)
+    red = [model("red.a.1", 30, 21, OC=2), model("red.a.2", 30, 11)]
+    blue = [model("blue.a.1", 31.5, 23.5)]
+    pos = position([unit("red.a", "red", red), unit("blue.a", "blue", blue)], rounds=1,
+                   objectives=[marker("centre", 30, 22, controller="red", secured_by="red")])
+    game = Game.new(pos, 1)
+    req = game.pending()
+    assert req is not None and req.kind == "remove_for_coherency"
+    game.submit("red.a.1")
+    assert game.pending() is None
+    changes = [(e["player"], e["phase"], e["controller"])
+               for e in events(game, "objective_control")]
+    assert changes == [("blue", "command", "blue")]
+    assert game.state.objectives[0].secured_by is None
