@@ -172,3 +172,20 @@ def test_starting_strength_is_fixed_at_the_start_of_battle_round_one(
     assert [u.starting_strength for u in game.state.units] == [4, 7]
     assert len(game.state.unit("red.a").alive) == 3
     assert events(game, "battle_end")
+
+
+def test_a_unit_is_destroyed_when_its_last_model_is() -> None:
+    # RA-Destroyed-a: destroying every model destroys the unit (logged once, at the last);
+    # a destroyed unit is no longer among its player's units on the battlefield.
+    from w40k.engine.units import destroy
+
+    game = asking()
+    u = game.state.unit("red.a")
+    for m in u.models:
+        assert not u.destroyed
+        destroy(game, u, m, cause="test")
+    assert u.destroyed and all(m.remaining == 0 for m in u.models)
+    assert [e["event"] for e in events(game)].count("unit_destroyed") == 1
+    assert events(game)[-1] == {"event": "unit_destroyed", "round": 1, "player": "red",
+                                "phase": "end_of_turn", "unit": "red.a"}
+    assert game.state.units_of("red") == []
