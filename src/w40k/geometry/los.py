@@ -80,6 +80,8 @@ class Obstacles:
     """Top per vertex (V,)."""
     vert_owner: np.ndarray
     """Obstacle index per vertex (V,)."""
+    convex: np.ndarray | None = None
+    """Per obstacle index (not per edge): its polygon is convex (points and segments are)."""
 
     @staticmethod
     def build(items: list[tuple[FloatArray, float, float]]) -> Obstacles:
@@ -93,8 +95,10 @@ class Obstacles:
         vt: list[float] = []
         vo: list[int] = []
         vs: list[FloatArray] = []
+        cv: list[bool] = []
         for k, (poly, grow, top) in enumerate(items):
             p = np.asarray(poly, dtype=np.float64).reshape(-1, 2)
+            cv.append(_is_convex(p))
             q = np.roll(p, -1, axis=0) if len(p) >= 3 else (p[::-1] if len(p) == 2 else p)
             if len(p) == 2:
                 p, q = p[:1], p[1:]
@@ -119,6 +123,7 @@ class Obstacles:
             np.asarray(vg, dtype=np.float64),
             np.asarray(vt, dtype=np.float64),
             np.asarray(vo, dtype=np.int64),
+            np.asarray(cv, dtype=bool),
         )
 
     def subset(self, edge_mask: np.ndarray, vert_mask: np.ndarray) -> Obstacles:
@@ -133,7 +138,21 @@ class Obstacles:
             self.vert_grow[vert_mask],
             self.vert_top[vert_mask],
             self.vert_owner[vert_mask],
+            self.convex,
         )
+
+
+def _is_convex(p: FloatArray) -> bool:
+    """A simple convex polygon (turns all one way, once around); points and segments are."""
+    if len(p) < 3:
+        return True
+    e = np.roll(p, -1, axis=0) - p
+    f = np.roll(e, -1, axis=0)
+    cross = e[:, 0] * f[:, 1] - e[:, 1] * f[:, 0]
+    if not ((cross >= 0).all() or (cross <= 0).all()) or not np.any(cross != 0):
+        return False
+    ang = np.arctan2(cross, (e * f).sum(axis=1))
+    return bool(abs(abs(float(ang.sum())) - 2 * math.pi) < 1e-6)
 
 
 @dataclass(frozen=True)
@@ -427,12 +446,34 @@ def relevant(o: Shape, t: Shape, obs: Obstacles) -> Obstacles:
     """Obstacles whose grown outline comes near the hull of the two footprints."""
     if len(obs.a) == 0:
         return obs
+    owners = _owner_mask(obs, _relevant_edges(o, t, obs))
+    return obs.subset(owners[obs.owner], owners[obs.vert_owner])
+
+
+def _relevant_edges(o: Shape, t: Shape, obs: Obstacles) -> np.ndarray:
+    """Edges within reach of the capsule around the centre segment that holds both
+    footprints (boxes first, then exact distances for the few that pass)."""
     oc = np.asarray(o.center)
     tc = np.asarray(t.center)
     rad = max(_circumradius(o), _circumradius(t))
-    dist = _seg_dist(oc[None, :], tc[None, :], obs.a, obs.b)
-    owners = np.unique(obs.owner[dist <= rad + obs.grow + 1e-9])
-    return obs.subset(np.isin(obs.owner, owners), np.isin(obs.vert_owner, owners))
+    reach = rad + obs.grow + 1e-9
+    lo, hi = np.minimum(oc, tc), np.maximum(oc, tc)
+    emin = np.minimum(obs.a, obs.b) - reach[:, None]
+    emax = np.maximum(obs.a, obs.b) + reach[:, None]
+    near = ((emax >= lo) & (emin <= hi)).all(axis=1)
+    idx = np.nonzero(near)[0]
+    dist = _seg_dist(oc[None, :], tc[None, :], obs.a[idx], obs.b[idx])
+    out = np.zeros(len(obs.a), dtype=bool)
+    out[idx[dist <= reach[idx]]] = True
+    return out
+
+
+def _owner_mask(obs: Obstacles, edges: np.ndarray) -> np.ndarray:
+    """Boolean lookup by obstacle index: some selected edge belongs to it."""
+    size = int(max(obs.owner.max(initial=-1), obs.vert_owner.max(initial=-1))) + 1
+    owners = np.zeros(size, dtype=bool)
+    owners[obs.owner[edges]] = True
+    return owners
 
 
 def line_of_sight(
@@ -440,15 +481,21 @@ def line_of_sight(
 ) -> SightResult:
     """Whether a 1 mm line of sight joins the two columns among the obstacles (exact up to
     the PARTIAL_HEIGHT convention, see module docstring)."""
-    obs = relevant(o, t, obstacles)
+    obs = obstacles
     lowest = min(top_o, top_t)
-    keep = ~((obs.top <= lowest + 1e-12) & np.isfinite(obs.top))
-    vkeep = ~((obs.vert_top <= lowest + 1e-12) & np.isfinite(obs.vert_top))
-    obs = obs.subset(keep, vkeep)
+    if len(obs.a):
+        owners = _owner_mask(obs, _relevant_edges(o, t, obs))
+        keep = owners[obs.owner] & ~((obs.top <= lowest + 1e-12) & np.isfinite(obs.top))
+        vkeep = owners[obs.vert_owner] & ~(
+            (obs.vert_top <= lowest + 1e-12) & np.isfinite(obs.vert_top)
+        )
+        obs = obs.subset(keep, vkeep)
     oc = np.asarray(o.center, dtype=np.float64)
     tc = np.asarray(t.center, dtype=np.float64)
     if len(obs.a) == 0:
         return SightResult(Sight.CLEAR, (o.center, t.center))
+    if _single_wall_separates(o, t, max(top_o, top_t), obs):
+        return SightResult(Sight.BLOCKED)
     dvec = tc - oc
     L = float(np.hypot(*dvec))
     if L > 1e-12:
@@ -473,6 +520,119 @@ def line_of_sight(
     if not clear.any():
         return SightResult(Sight.BLOCKED)
     return SightResult(Sight.CONVENTION)
+
+
+def _outer_sides(o: Shape, t: Shape) -> list[tuple[FloatArray, FloatArray]] | None:
+    """The two hull sides joining the footprints (outer common tangent segments, from a
+    point of ``o`` to a point of ``t``), for circles and polygons; None otherwise or when
+    the footprints are not clearly apart."""
+    od, td = _as_discs(o), _as_discs(t)
+    if od is None or td is None:
+        return None
+    if float(np.hypot(o.center[0] - t.center[0], o.center[1] - t.center[1])) <= (
+        _circumradius(o) + _circumradius(t) + 1e-6
+    ):
+        return None
+    if isinstance(o, Circle) and isinstance(t, Circle):
+        dx, dy = t.cx - o.cx, t.cy - o.cy
+        length = math.hypot(dx, dy)
+        hx, hy = dx / length, dy / length
+        cosv = (o.r - t.r) / length
+        sv = math.sqrt(max(1.0 - cosv * cosv, 0.0))
+        out: list[tuple[FloatArray, FloatArray]] = []
+        for sign in (1.0, -1.0):
+            nx, ny = hx * cosv - sign * hy * sv, hy * cosv + sign * hx * sv
+            out.append(
+                (
+                    np.array([o.cx + o.r * nx, o.cy + o.r * ny]),
+                    np.array([t.cx + t.r * nx, t.cy + t.r * ny]),
+                )
+            )
+        return out
+    ci, ri = od
+    cj, rj = td
+    ii = np.repeat(np.arange(len(ci)), len(cj))
+    jj = np.tile(np.arange(len(cj)), len(ci))
+    c1, r1, c2, r2 = ci[ii], ri[ii], cj[jj], rj[jj]
+    d = c2 - c1
+    length = np.sqrt((d * d).sum(axis=1))
+    dh = d / length[:, None]
+    dp = np.stack([-dh[:, 1], dh[:, 0]], axis=1)
+    cosv = (r1 - r2) / length
+    sv = np.sqrt(np.maximum(1.0 - cosv * cosv, 0.0))
+    sides: list[tuple[FloatArray, FloatArray]] = []
+    for sign in (1.0, -1.0):
+        n = dh * cosv[:, None] + sign * dp * sv[:, None]
+        off = (n * c1).sum(axis=1) + r1
+        # a hull side supports both footprints: every disc stays on the inner side
+        so = (n[:, None, :] * ci[None, :, :]).sum(axis=2) + ri[None, :]
+        st = (n[:, None, :] * cj[None, :, :]).sum(axis=2) + rj[None, :]
+        tol = 1e-9 * (1.0 + np.abs(off))
+        ok = (so <= (off + tol)[:, None]).all(axis=1) & (st <= (off + tol)[:, None]).all(axis=1)
+        k = np.nonzero(ok)[0]
+        if len(k) == 0:
+            return None
+        m = int(k[0])
+        sides.append((c1[m] + r1[m] * n[m], c2[m] + r2[m] * n[m]))
+    return sides
+
+
+def _single_wall_separates(o: Shape, t: Shape, highest: float, obs: Obstacles) -> bool:
+    """Fast exact proof of BLOCKED: one convex obstacle higher than both tops (a wall, or an
+    obscuring area) that stays clear of both footprints and meets both hull sides (grown by
+    half its ``grow``) cuts the convex hull of the footprints in two, with the observer and
+    the target on different sides. Every line from the observer to the target then crosses
+    it closer than ``grow / 2 < grow - TOUCH`` (so no witness can exist), and the wall alone
+    leaves no clear line (so the exact method answers BLOCKED too)."""
+    wall = obs.top > highest + 1e-12
+    if not wall.any():
+        return False
+    sides = _outer_sides(o, t)
+    if sides is None:
+        return False
+    a, b, g = obs.a[wall], obs.b[wall], obs.grow[wall]
+    own = obs.owner[wall]
+    half = 0.5 * g
+    sp = np.stack([sides[0][0], sides[1][0]])[:, None, :]
+    sq = np.stack([sides[0][1], sides[1][1]])[:, None, :]
+    meets = _seg_dist(sp, sq, a[None, :, :], b[None, :, :]) <= half[None, :]
+    cand = np.intersect1d(own[meets[0]], own[meets[1]])
+    if len(cand) == 0 or obs.convex is None:
+        return False
+    for k in cand:
+        k = int(k)
+        if not obs.convex[k]:
+            continue
+        sel = own == k
+        ea, eb, grow = a[sel], b[sel], float(g[sel][0])
+        if _clear_of(ea, eb, grow + 1e-6, o) and _clear_of(ea, eb, grow + 1e-6, t):
+            return True
+    return False
+
+
+def _clear_of(ea: FloatArray, eb: FloatArray, gap: float, s: Shape) -> bool:
+    """The obstacle polygon (edges ``ea``-``eb``) is farther than ``gap`` from footprint ``s``
+    (a circle or a polygon), neither inside the other."""
+    if isinstance(s, Circle):
+        c = np.array([[s.cx, s.cy]])
+        ab = eb - ea
+        ap = c - ea
+        den = np.maximum((ab * ab).sum(axis=1), 1e-300)
+        u = np.clip((ap * ab).sum(axis=1) / den, 0.0, 1.0)
+        off = ap - ab * u[:, None]
+        if float(np.sqrt((off * off).sum(axis=1)).min()) <= s.r + gap:
+            return False
+        return len(ea) < 3 or not bool(point_in_polygon(c, ea)[0])
+    if isinstance(s, Polygon):
+        pts = s.array()
+        nxt = np.roll(pts, -1, axis=0)
+        dd = _seg_dist(pts[:, None, :], nxt[:, None, :], ea[None, :, :], eb[None, :, :])
+        if float(dd.min()) <= gap:
+            return False
+        if len(ea) >= 3 and bool(point_in_polygon(pts[:1], ea)[0]):
+            return False
+        return not bool(point_in_polygon(ea[:1], pts)[0])
+    return False
 
 
 def _wall_owners(o: Shape, top_o: float, t: Shape, top_t: float, obs: Obstacles) -> FloatArray:
@@ -522,12 +682,33 @@ def hull_blockers(
     if len(obs.a) == 0:
         return np.zeros(0, dtype=np.int64)
     hull_pts = _hull_outline(o, t)
+    # cull edges whose box, grown by their ``grow``, misses the hull's box: they can neither
+    # come within ``grow`` of the hull nor start inside it (same answer, far fewer pairs)
+    lo_h, hi_h = hull_pts.min(axis=0), hull_pts.max(axis=0)
+    emin = np.minimum(obs.a, obs.b) - obs.grow[:, None]
+    emax = np.maximum(obs.a, obs.b) + obs.grow[:, None]
+    near = ((emax >= lo_h) & (emin <= hi_h)).all(axis=1)
+    if not near.all():
+        obs = obs.subset(near, np.zeros(len(obs.verts), dtype=bool))
+        if len(obs.a) == 0:
+            return np.zeros(0, dtype=np.int64)
     hb = np.roll(hull_pts, -1, axis=0)
-    dist = _seg_dist(
-        obs.a[:, None, :], obs.b[:, None, :], hull_pts[None, :, :], hb[None, :, :]
-    ).min(axis=1)
+    # only (edge, hull edge) pairs whose boxes come within the edge's grow can be that close
+    hmin, hmax = np.minimum(hull_pts, hb), np.maximum(hull_pts, hb)
+    emin = np.minimum(obs.a, obs.b) - obs.grow[:, None]
+    emax = np.maximum(obs.a, obs.b) + obs.grow[:, None]
+    ei, hi = np.nonzero(
+        (emax[:, None, 0] >= hmin[None, :, 0])
+        & (emin[:, None, 0] <= hmax[None, :, 0])
+        & (emax[:, None, 1] >= hmin[None, :, 1])
+        & (emin[:, None, 1] <= hmax[None, :, 1])
+    )
+    close = np.zeros(len(obs.a), dtype=bool)
+    if len(ei):
+        dist = _seg_dist(obs.a[ei], obs.b[ei], hull_pts[hi], hb[hi])
+        close[ei[dist < obs.grow[ei] - TOUCH]] = True
     inside = point_in_polygon(obs.a, hull_pts)
-    meets = inside | (dist < obs.grow - TOUCH)
+    meets = inside | close
     if not meets.any():
         return np.zeros(0, dtype=np.int64)
     # containment of the hull inside an obstacle polygon is covered by edge distances since
@@ -548,4 +729,14 @@ def _hull_outline(o: Shape, t: Shape) -> FloatArray:
     from w40k.geometry.shapes import convex_hull
 
     pts = np.concatenate([o.outline(48), t.outline(48)])
-    return np.asarray(convex_hull(pts), dtype=np.float64)
+    # Akl-Toussaint: points well inside the quadrilateral of the extreme points are no hull
+    # vertices, so dropping them leaves the hull (and its vertex order) unchanged
+    quad = pts[
+        [np.argmin(pts[:, 0]), np.argmin(pts[:, 1]), np.argmax(pts[:, 0]), np.argmax(pts[:, 1])]
+    ]
+    qa, qb = quad, np.roll(quad, -1, axis=0)
+    cross = (qb[:, 0] - qa[:, 0])[None, :] * (pts[:, 1:2] - qa[:, 1][None, :]) - (
+        qb[:, 1] - qa[:, 1]
+    )[None, :] * (pts[:, 0:1] - qa[:, 0][None, :])
+    inside = (cross > 1e-9).all(axis=1)
+    return np.asarray(convex_hull(pts[~inside]), dtype=np.float64)

@@ -81,6 +81,21 @@ class PairReport:
     """Witness sight lines (one per seeing observer model)."""
 
 
+class _AreasOf(dict[tuple[int, int], frozenset[int]]):
+    """Lazy map (unit, model) -> indices of the terrain areas that hold the model."""
+
+    def __init__(self, scene: Scene) -> None:
+        super().__init__()
+        self.scene = scene
+
+    def __missing__(self, key: tuple[int, int]) -> frozenset[int]:
+        m = self.scene.units[key[0]].models[key[1]]
+        areas = self.scene.terrain.areas
+        out = frozenset(i for i, a in enumerate(areas) if a.holds(m))
+        self[key] = out
+        return out
+
+
 class Visibility:
     """Per-scene cache answering visibility questions (prepare once, ask thousands)."""
 
@@ -130,10 +145,8 @@ class Visibility:
         self.owner_area = np.asarray(owner_area, dtype=np.int64)
         self.unit_index = {u.name: i for i, u in enumerate(scene.units)}
         self.footprints = {k: scene.units[k[0]].models[k[1]].footprint() for k in self.models}
-        self.areas_of: dict[tuple[int, int], frozenset[int]] = {}
-        for k in self.models:
-            m = scene.units[k[0]].models[k[1]]
-            self.areas_of[k] = frozenset(i for i, a in enumerate(terrain.areas) if a.holds(m))
+        self.areas_of: dict[tuple[int, int], frozenset[int]] = _AreasOf(scene)
+        """Terrain areas holding each model, computed on first use (most are never asked)."""
         self.dense_area = [terrain.contains_dense(a.name) for a in terrain.areas]
         self._dist: dict[tuple[int, int], FloatArray] = {}
         self._pair_cache: dict[tuple[int, int, int, int], ModelSight] = {}
