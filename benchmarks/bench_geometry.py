@@ -109,14 +109,20 @@ def main() -> None:
     ]
     idx = rng.choice(len(pairs), 400, replace=False)
     per = []
+    by_kind: dict[str, list[float]] = {}
     for i in idx:
         ou, om, tu, tm = pairs[int(i)]
         t0 = time.perf_counter()
-        v.raw_sight(ou, om, tu, tm)
+        res = v.raw_sight(ou, om, tu, tm)
         per.append(time.perf_counter() - t0)
+        by_kind.setdefault(res.sight.value, []).append(per[-1])
     print(
         f"model-model LoS (12 features, 200 models): median {statistics.median(per) * 1e6:.1f} us, "
-        f"p90 {np.percentile(per, 90) * 1e6:.1f} us  (target 10 us)"
+        f"p90 {np.percentile(per, 90) * 1e6:.1f} us  (target 10 us); "
+        + ", ".join(
+            f"{k} {len(x)}: median {statistics.median(x) * 1e6:.0f} us"
+            for k, x in sorted(by_kind.items())
+        )
     )
     # --- two models alone with the 12 features (no other models to block)
     per2 = []
