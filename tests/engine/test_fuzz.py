@@ -13,7 +13,8 @@ Invariants:
 - exactly one player is active while a decision is pending (R01.03-a);
 - no two living models overlap; none stands partway through a terrain feature it may not end
   in (03.01, 13.06) or off the battlefield;
-- a unit that moved and lost no model since is in coherency at the End of Turn step (03.03);
+- a unit that moved is in coherency after the move and at the End of Turn step, unless it has
+  lost models since (03.03);
 - destroyed units never act: no request is on behalf of one or offers one (or a destroyed
   model) as an option, and no action event names one (RA-Destroyed-c);
 - every request has a legal answer: options, or a proposer whose answer ``submit`` takes;
@@ -126,6 +127,7 @@ class Checker:
     # -- events -------------------------------------------------------------------------
     def events(self) -> None:
         s = self.game.state
+        moved: set[str] = set()
         for e in s.events[self.seen:]:
             name = str(e["event"])
             actor = e.get("attacker") if "attacker" in e else (
@@ -137,11 +139,20 @@ class Checker:
                 self.destroyed.add(str(e["unit"]))
             if (name == "move" or name.endswith("_move")) and isinstance(e.get("unit"), str):
                 self.moved_intact.add(str(e["unit"]))
+                moved.add(str(e["unit"]))
             if name == "destroyed":
                 self.moved_intact.discard(str(e["unit"]))
             if name == "turn_start":
                 self.moved_intact.clear()
         self.seen = len(s.events)
+        for uid in sorted(moved & self.moved_intact):
+            self.coherent(uid, "after its move")
+
+    def coherent(self, uid: str, when: str) -> None:
+        u = self.game.state.unit(uid)
+        if len(u.alive) > 1 and not geo.unit_in_coherency(self.game, u):
+            where = [(m.id, round(m.x, 2), round(m.y, 2)) for m in u.alive]
+            self.fail(f"{uid} is out of coherency {when} (and lost no model since): {where}")
 
     def end_of_turn(self) -> None:
         """At the start of the End of Turn step: units that moved and lost nothing since are
@@ -152,11 +163,7 @@ class Checker:
         self.turns_checked.add((s.round, s.turn_player))
         self.events()
         for uid in sorted(self.moved_intact):
-            u = self.game.state.unit(uid)
-            if len(u.alive) > 1 and not geo.unit_in_coherency(self.game, u):
-                where = [(m.id, round(m.x, 2), round(m.y, 2)) for m in u.alive]
-                self.fail(f"{uid} moved this turn, lost no model, and is out of coherency "
-                          f"at the End of Turn: {where}")
+            self.coherent(uid, "at the End of Turn after moving this turn")
 
     # -- requests -----------------------------------------------------------------------
     def request(self, req: Request) -> None:
@@ -317,4 +324,10 @@ def test_the_checker_catches_a_broken_invariant(registry: dict[int, Checker]) ->
     game.state.events += [{"event": "unit_destroyed", "unit": "blue.boyz"},
                           {"event": "move", "unit": "blue.boyz"}]
     with pytest.raises(InvariantBroken, match=r"destroyed unit blue\.boyz acts"):
+        c.events()
+    c.seen = len(game.state.events)
+    boyz = game.state.unit("blue.more-boyz")
+    boyz.models[0].x += 10
+    game.state.events.append({"event": "move", "unit": "blue.more-boyz"})
+    with pytest.raises(InvariantBroken, match="out of coherency after its move"):
         c.events()
