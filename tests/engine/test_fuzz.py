@@ -327,7 +327,7 @@ def test_the_checker_catches_a_broken_invariant(registry: dict[int, Checker]) ->
         c.events()
     c.seen = len(game.state.events)
     boyz = game.state.unit("blue.more-boyz")
-    boyz.models[0].x += 10
+    boyz.models[0].y -= 15
     game.state.events.append({"event": "move", "unit": "blue.more-boyz"})
     with pytest.raises(InvariantBroken, match="out of coherency after its move"):
         c.events()
