@@ -1,6 +1,7 @@
 """Benchmark of whole battles: random-legal games on the default position.
 
-Run: ``.venv/bin/python benchmarks/bench_battle.py [--games N] [--seed S]``. Prints the median
+Run: ``.venv/bin/python benchmarks/bench_battle.py [--games N] [--seed S] [--agent random|greedy]``
+(greedy: the baseline player on both sides, whose games charge and fight). Prints the median
 time per full game, decisions per second, where the time goes (engine ``pending``/``submit``
 vs the agents' choices, i.e. the position proposers), the cost of ``save``/``Game.load``,
 ``clone`` and ``Game.replay`` relative to a game, and ratios; nothing is asserted (DESIGN.md:
@@ -14,16 +15,18 @@ import json
 import statistics
 import time
 
+from w40k.agents.greedy import GreedyAgent
 from w40k.agents.random_agent import RandomAgent
 from w40k.engine.game import Game
 from w40k.io.battle_setup import default_position
 
 
-def one_game(seed: int) -> dict[str, float]:
+def one_game(seed: int, agent: str = "random") -> dict[str, float]:
     pos = default_position()
     t0 = time.perf_counter()
     game = Game.new(pos, seed)
-    agents = {p.name: RandomAgent(seed * 101 + i) for i, p in enumerate(game.state.players)}
+    kind = GreedyAgent if agent == "greedy" else RandomAgent
+    agents = {p.name: kind(seed * 101 + i) for i, p in enumerate(game.state.players)}
     engine = choose = 0.0
     n = 0
     while True:
@@ -60,15 +63,16 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--agent", choices=("random", "greedy"), default="random")
     args = ap.parse_args()
-    runs = [one_game(args.seed + i) for i in range(args.games)]
+    runs = [one_game(args.seed + i, args.agent) for i in range(args.games)]
 
     def med(key: str) -> float:
         return statistics.median(r[key] for r in runs)
 
     total, n = med("total"), med("decisions")
     dps = statistics.median(r["decisions"] / r["total"] for r in runs)
-    print(f"default position, {args.games} random-legal games (seeds {args.seed}.."
+    print(f"default position, {args.games} {args.agent} games (seeds {args.seed}.."
           f"{args.seed + args.games - 1})")
     print(f"  median time per game           {total * 1000:9.1f} ms "
           f"(min {min(r['total'] for r in runs) * 1000:.1f}, "
@@ -77,7 +81,7 @@ def main() -> None:
     print(f"  median decisions per second    {dps:9.1f}")
     print(f"  engine (pending+submit)        {med('engine') * 1000:9.1f} ms "
           f"({med('engine') / total:.0%} of a game)")
-    print(f"  agents' choices (proposers)    {med('choose') * 1000:9.1f} ms "
+    print(f"  agents' choices                {med('choose') * 1000:9.1f} ms "
           f"({med('choose') / total:.0%} of a game)")
     print(f"  replay of the record           {med('replay') * 1000:9.1f} ms "
           f"(ratio to playing: {med('replay') / total:.2f})")
