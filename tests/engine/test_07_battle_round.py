@@ -175,3 +175,26 @@ def test_a_hand_written_position_starts_after_its_last_completed_round(
     game = Game.new(two_units(round=2), seed=1)
     game.pending()
     assert [e["round"] for e in events(game, "round_start")] == [3, 4, 5]
+
+
+def test_end_of_turn_coherency_removals_come_before_the_turns_mission_scoring(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # R07.02-c: in round 2 red's split unit holds the objective with the model it must
+    # remove in the End of Turn step; scoring (a mission rule) comes after, so red scores
+    # nothing for it.
+    from core_helpers import frame, marker, model
+
+    bare_phases(monkeypatch)
+    red = [model("red.a.1", 30, 21), model("red.a.2", 30, 11)]
+    pos = position([unit("red.a", "red", red)], objectives=[marker("centre", 30, 22)],
+                   round=2, turn_player="red", phase="end_of_turn",
+                   frames=[frame("turn", player="red", step=7),
+                           frame("end_of_turn", step=0)])
+    pos["objectives"][0]["controller"] = "red"  # type: ignore[index]
+    game = Game.new(pos, seed=1)
+    req = game.pending()
+    assert req is not None and req.kind == "remove_for_coherency"
+    game.submit("red.a.1")
+    assert game.pending() is None
+    assert events(game, "score") == []
+    assert [e["event"] for e in events(game)] == ["destroyed", "objective_control", "turn_end"]

@@ -3,7 +3,18 @@
 
 from __future__ import annotations
 
-from core_helpers import command_phase, events, line, marker, model, scripted, unit
+import pytest
+from core_helpers import (
+    bare_phases,
+    command_phase,
+    events,
+    line,
+    marker,
+    model,
+    position,
+    scripted,
+    unit,
+)
 
 from w40k.engine.flow import update_objectives
 from w40k.engine.game import Game
@@ -150,3 +161,15 @@ def test_a_unit_that_fails_in_the_command_phase_loses_its_oc_at_the_end_of_that_
     assert game.state.unit("red.boyz").flag("battle_shocked")
     update_objectives(game)
     assert game.state.objectives[0].controller == "blue"
+
+
+def test_each_player_gains_two_cp_per_battle_round(monkeypatch: pytest.MonkeyPatch) -> None:
+    # R08.02-a: both start at 0; after round 1 (both Command phases) each has 2.
+    bare_phases(monkeypatch)
+    pos = position([unit("red.a", "red", line("red.a", 2, x=5, y=5)),
+                    unit("blue.a", "blue", line("blue.a", 2, x=5, y=39))], rounds=1)
+    game = Game.new(pos, seed=1)
+    assert game.pending() is None
+    assert [(p.name, p.cp) for p in game.state.players] == [("red", 2), ("blue", 2)]
+    assert [e["cp"] for e in events(game, "gain_cp")] == [{"red": 1, "blue": 1},
+                                                          {"red": 2, "blue": 2}]
