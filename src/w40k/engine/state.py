@@ -230,6 +230,13 @@ class Frame:
         return {"kind": self.kind, "data": copy.deepcopy(self.data)}
 
 
+def _copy_model(m: ModelData) -> ModelData:
+    """A copy sharing only the immutable parts (profile, weapons)."""
+    out = copy.copy(m)
+    out.one_shots_used = list(m.one_shots_used)
+    return out
+
+
 @dataclass
 class GameState:
     """Everything about a game between two decisions."""
@@ -293,7 +300,7 @@ class GameState:
             battlefield=self.battlefield, terrain=self.terrain,
             players=[PlayerData(p.name, p.cp, p.vp) for p in self.players],
             units=[UnitData(u.id, u.name, u.player,
-                            [copy.copy(m) for m in u.models], u.starting_strength,
+                            [_copy_model(m) for m in u.models], u.starting_strength,
                             dict(u.flags), u.max_move, u.attached) for u in self.units],
             objectives=[copy.copy(o) for o in self.objectives], mission=self.mission,
             round=self.round, turn_player=self.turn_player, active=self.active,
