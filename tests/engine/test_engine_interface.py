@@ -189,3 +189,12 @@ def test_a_unit_is_destroyed_when_its_last_model_is() -> None:
     assert events(game)[-1] == {"event": "unit_destroyed", "round": 1, "player": "red",
                                 "phase": "end_of_turn", "unit": "red.a"}
     assert game.state.units_of("red") == []
+
+
+def test_a_clone_shares_no_mutable_model_data_with_its_original() -> None:
+    # clone() independence down to the lists a model holds: marking a [ONE SHOT] weapon used
+    # (24.26, appended in place by the Shooting phase) in a clone leaves the original as it was.
+    game = asking()
+    twin = game.clone()
+    twin.state.unit("red.a").models[0].one_shots_used.append("Hunter-killer missile")
+    assert game.state.unit("red.a").models[0].one_shots_used == []
