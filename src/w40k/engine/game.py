@@ -12,6 +12,7 @@ either way the game is exactly as it was. ``save()`` gives the position JSON at 
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from typing import cast
@@ -114,6 +115,7 @@ class Game:
 
     def submit(self, choice: JSON) -> None:
         """Answer the pending request. Refused answers leave the game untouched."""
+        choice = copy.deepcopy(choice)  # the game keeps its own copy (record, frames)
         request = self.pending()
         if request is None:
             raise GameOver("the battle is over: nothing to decide")
