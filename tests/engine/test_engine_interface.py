@@ -198,3 +198,25 @@ def test_a_clone_shares_no_mutable_model_data_with_its_original() -> None:
     twin = game.clone()
     twin.state.unit("red.a").models[0].one_shots_used.append("Hunter-killer missile")
     assert game.state.unit("red.a").models[0].one_shots_used == []
+
+
+def test_the_game_keeps_its_own_copy_of_an_answer() -> None:
+    # The record's choices and the saved position must not change when the caller later
+    # reuses or edits the object it submitted (a free-form positions answer here).
+    from w40k.agents.random_agent import RandomAgent
+    from w40k.io.battle_setup import default_position
+
+    game = Game.new(default_position(), seed=2)
+    agent = RandomAgent(2)
+    while (req := game.pending()) is not None:
+        answer = agent.choose(game, req)
+        game.submit(answer)
+        if isinstance(answer, dict):
+            break
+    else:
+        pytest.skip("no dict-shaped answer in this game")
+    record, saved = json.dumps(game.record()), json.dumps(game.save())
+    for key in list(answer):
+        answer[key] = "junk"
+    assert json.dumps(game.record()) == record
+    assert json.dumps(game.save()) == saved
