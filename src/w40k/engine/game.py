@@ -29,6 +29,11 @@ RECORD_FORMAT = "w40k-record/1"
 """The version tag of game records."""
 
 
+def _copy(value: dict[str, JSON]) -> dict[str, JSON]:
+    """A deep copy of JSON data (faster than copy.deepcopy for it)."""
+    return cast(dict[str, JSON], json.loads(json.dumps(value)))
+
+
 def _kind(value: JSON) -> str:
     return "list" if isinstance(value, list) else type(value).__name__
 
@@ -88,7 +93,7 @@ class Game:
         out = self.state.to_json()
         out["seed"] = self._seed
         out["setup"] = self._setup
-        return out
+        return _copy(out)  # the caller's to edit: shares nothing with the game
 
     def clone(self) -> Game:
         """An independent copy (for search)."""
@@ -165,9 +170,9 @@ class Game:
     # -- records --------------------------------------------------------------------------
     def record(self) -> dict[str, JSON]:
         """The game record: header (format, seed, setup), choices and event log."""
-        return {"format": RECORD_FORMAT, "seed": self._seed, "setup": self._setup,
-                "mission": self.state.mission, "choices": list(self.state.choices),
-                "events": list[JSON](self.state.events)}
+        return _copy({"format": RECORD_FORMAT, "seed": self._seed, "setup": self._setup,
+                      "mission": self.state.mission, "choices": self.state.choices,
+                      "events": list[JSON](self.state.events)})
 
     @staticmethod
     def replay(record: dict[str, JSON]) -> Game:
