@@ -220,3 +220,20 @@ def test_the_game_keeps_its_own_copy_of_an_answer() -> None:
         answer[key] = "junk"
     assert json.dumps(game.record()) == record
     assert json.dumps(game.save()) == saved
+
+
+def test_a_saved_position_and_a_record_are_the_callers_to_edit() -> None:
+    # save() gives a position a person may edit to set up a variant (docs/positions.md), and
+    # record() a record to annotate: editing either leaves the game as it was.
+    game = asking()
+    game.submit("red.a.5")
+    game.pending()
+    before = json.dumps(game.save())
+    pos = game.save()
+    pos["mission"]["rounds"] = 1  # type: ignore[index]
+    pos["battlefield"]["width"] = 1.0  # type: ignore[index]
+    pos["events"][0]["model"] = "edited"  # type: ignore[index]
+    rec = game.record()
+    rec["events"][0]["cause"] = "edited"  # type: ignore[index]
+    rec["setup"]["round"] = 4  # type: ignore[index]
+    assert json.dumps(game.save()) == before
