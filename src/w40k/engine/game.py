@@ -59,9 +59,9 @@ class Game:
     def new(position: dict[str, JSON], seed: int) -> Game:
         """A game from a starting position (before battle round 1, or any later point) and a
         seed. A position without frames starts the battle at its current round."""
-        state = GameState.from_json(position)
+        state = GameState.from_json(_copy(position))  # shares nothing with the caller
         game = Game(state, random.Random(seed))
-        game._setup = cast(dict[str, JSON], json.loads(json.dumps(position)))
+        game._setup = _copy(position)
         game._seed = seed
         if not state.frames and not state.ended:
             state.frames.append(Frame("battle", {}))
@@ -75,6 +75,7 @@ class Game:
     @staticmethod
     def load(position: dict[str, JSON]) -> Game:
         """Continue a saved game (its RNG state and pending frames included)."""
+        position = _copy(position)  # shares nothing with the caller
         state = GameState.from_json(position)
         if not state.rng:
             raise ValueError("a saved game needs its RNG state ('rng'); use Game.new for a "

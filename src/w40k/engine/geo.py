@@ -39,6 +39,8 @@ def terrain(game: Game) -> tuple[Battlefield, Terrain]:
                              "areas": s.terrain.get("areas", []),
                              "terrain": s.terrain.get("terrain", []), "units": []},
                             "position terrain")
+    if len(_TERRAIN) >= 64:
+        _TERRAIN.clear()  # each loaded game has its own terrain dict: keep the cache small
     _TERRAIN[key] = (s.terrain, scene.battlefield, scene.terrain)
     return scene.battlefield, scene.terrain
 
