@@ -237,3 +237,21 @@ def test_a_saved_position_and_a_record_are_the_callers_to_edit() -> None:
     rec["events"][0]["cause"] = "edited"  # type: ignore[index]
     rec["setup"]["round"] = 4  # type: ignore[index]
     assert json.dumps(game.save()) == before
+
+
+def test_editing_a_position_after_starting_a_game_from_it_changes_nothing(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # One position dict may start many games (w40k simulate); a caller editing it between
+    # games must not reach into the games already started or loaded.
+    bare_phases(monkeypatch)
+    pos = position([unit("red.a", "red", line("red.a", 2, x=5, y=5))], rounds=2)
+    game = Game.new(pos, seed=1)
+    saved = game.save()
+    loaded = Game.load(saved)
+    for p in (pos, saved):
+        p["mission"]["rounds"] = 1  # type: ignore[index]
+        p["battlefield"]["width"] = 10.0  # type: ignore[index]
+    for g in (game, loaded):
+        g.pending()
+        assert [e["round"] for e in events(g, "round_start")] == [1, 2]
+        assert g.state.battlefield["width"] == 60.0
