@@ -10,29 +10,17 @@ was used, so a test states exactly which dice the rules roll.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from w40k.core.dice import ScriptedDice
 from w40k.core.profiles import WeaponProfile
+from w40k.io.inline import parse_target_text, parse_weapon_text
+from w40k.io.scenario import parse_models, parse_weapon
 from w40k.rules.attack_profile import AttackContext, WeaponEntry
 from w40k.rules.attack_sequence import AttackRequest, AttackResult, resolve_attack
 from w40k.rules.decisions import DecisionKind, DecisionRequest
 from w40k.rules.primitives import ModelState
-
-_BRACKETS = re.compile(r"\[([^\]]+)\]")
-_COUNT = re.compile(r"^\s*(\d+)\s*x\s+", re.IGNORECASE)
-
-
-def _split(spec: str) -> tuple[int, list[str], list[str]]:
-    abilities = [a.strip() for a in _BRACKETS.findall(spec)]
-    rest = _BRACKETS.sub(" ", spec)
-    count = 1
-    if m := _COUNT.match(rest):
-        count = int(m.group(1))
-        rest = rest[m.end():]
-    return count, rest.split(), abilities
 
 
 def profile(spec: str) -> WeaponProfile:
@@ -41,91 +29,20 @@ def profile(spec: str) -> WeaponProfile:
 
 
 def weapon(spec: str, *, half_range: bool | None = None) -> WeaponEntry:
-    """``'[Nx] name range A.. BS/WS..+ S.. AP.. D.. [abilities]'`` -> a WeaponEntry.
-
-    Range is ``24"`` or ``Melee``; A and D may be dice (``AD6``, ``DD3+1``, ``D2``)."""
-    count, tokens, abilities = _split(spec)
-    fields: dict[str, object] = {"range": 24, "AP": 0}
-    name: list[str] = []
-    for tok in tokens:
-        up = tok.upper()
-        if up == "MELEE":
-            fields["range"] = "Melee"
-        elif m := re.fullmatch(r'(\d+(?:\.\d+)?)"', up):
-            fields["range"] = float(m.group(1))
-        elif m := re.fullmatch(r"(?:BS|WS)(\d)\+?", up):
-            fields["skill"] = int(m.group(1))
-        elif m := re.fullmatch(r"AP(-?\d+)", up):
-            fields["AP"] = int(m.group(1))
-        elif m := re.fullmatch(r"A(\d+|\d*D[36](?:\+\d+)?)", up):
-            fields["A"] = m.group(1)
-        elif m := re.fullmatch(r"S(\d+)", up):
-            fields["S"] = int(m.group(1))
-        elif m := re.fullmatch(r"D(\d+|\d*D[36](?:\+\d+)?)", up):
-            fields["D"] = m.group(1)
-        else:
-            name.append(tok)
-    missing = [k for k in ("A", "skill", "S", "D") if k not in fields]
-    if missing:
-        raise ValueError(f"weapon spec {spec!r} lacks {missing}")
-    prof = WeaponProfile.build(
-        " ".join(name) or "Weapon", range=fields["range"], A=fields["A"],
-        skill=fields["skill"], S=fields["S"], AP=fields["AP"], D=fields["D"],
-        abilities=abilities,
-    )
-    return WeaponEntry(prof, count, half_range)
+    """``'[Nx] name range A.. BS/WS..+ S.. AP.. D.. [abilities]'`` -> a WeaponEntry, parsed by
+    the command line's own parser (docs/attack-scenario.md, inline profiles); the range
+    defaults to 24"."""
+    entry = parse_weapon(parse_weapon_text(spec, "spec", default_range=24), "spec")
+    return replace(entry, half_range=half_range)
 
 
 def models(spec: str) -> tuple[ModelState, ...]:
     """``'5x Intercessor T4 Sv3+ W2 InSv5+ FNP5+ lost=1 INFANTRY CHARACTER leader hidden; ...'``.
 
     Several entries are separated by ``;``. Models of an entry of more than one are numbered
-    (``Intercessor 1`` ...), as the command line names them. ``Sv-`` means no save (7)."""
-    out: list[ModelState] = []
-    for part in spec.split(";"):
-        if not part.strip():
-            continue
-        count, tokens, _ = _split(part)
-        kw: dict[str, object] = {}
-        keywords: list[str] = []
-        name: list[str] = []
-        for tok in tokens:
-            up = tok.upper()
-            if m := re.fullmatch(r"T(\d+)", up):
-                kw["T"] = int(m.group(1))
-            elif m := re.fullmatch(r"SV(\d)\+?", up):
-                kw["Sv"] = int(m.group(1))
-            elif up == "SV-":
-                kw["Sv"] = 7
-            elif m := re.fullmatch(r"INSV(\d)\+?", up):
-                kw["InSv"] = int(m.group(1))
-            elif m := re.fullmatch(r"W(\d+)", up):
-                kw["W"] = int(m.group(1))
-            elif m := re.fullmatch(r"FNP(\d)\+?", up):
-                kw["fnp"] = int(m.group(1))
-            elif m := re.fullmatch(r"LOST=(\d+)", up):
-                kw["wounds_lost"] = int(m.group(1))
-            elif tok == "leader":
-                kw["leader"] = True
-            elif tok == "hidden":
-                kw["visible"] = False
-            elif re.fullmatch(r"[A-Z][A-Z-]+", tok):
-                keywords.append(tok)
-            else:
-                name.append(tok)
-        if "W" not in kw:
-            raise ValueError(f"model spec {part!r} lacks W")
-        label = " ".join(name) or "Model"
-        for k in range(count):
-            out.append(ModelState(
-                name=f"{label} {k + 1}" if count > 1 else label,
-                W=int(str(kw["W"])), T=int(str(kw.get("T", 4))), Sv=int(str(kw.get("Sv", 7))),
-                InSv=None if "InSv" not in kw else int(str(kw["InSv"])),
-                wounds_lost=int(str(kw.get("wounds_lost", 0))), keywords=tuple(keywords),
-                fnp=None if "fnp" not in kw else int(str(kw["fnp"])),
-                leader=bool(kw.get("leader", False)), visible=bool(kw.get("visible", True)),
-            ))
-    return tuple(out)
+    (``Intercessor 1`` ...), as the command line names them. ``Sv-`` means no save (7); T
+    defaults to 4 and Sv to none, for attacking models."""
+    return parse_models(parse_target_text(spec, "spec", defaults={"T": 4, "Sv": 7}), "spec")
 
 
 @dataclass

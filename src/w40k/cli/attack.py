@@ -67,9 +67,8 @@ def _scenario(input_file: Path | None, weapons: list[str], targets: list[str],
         else:
             raw["targets"] = ts
         if attacker:
-            raw["attacker"] = parse_target_text(attacker + " T1 Sv7+"
-                                                if "Sv" not in attacker else attacker,
-                                                "--attacker")
+            raw["attacker"] = parse_target_text(attacker, "--attacker",
+                                                defaults={"T": 4, "Sv": 7})
         scenario = parse_scenario(raw, "command line")
     else:
         scenario = parse_scenario(EXAMPLE_SCENARIO, "embedded example")

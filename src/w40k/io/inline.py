@@ -3,7 +3,8 @@
 Weapons: ``"10x Boltgun 24\\" A2 BS3+ S4 AP0 D1 [RAPID FIRE 1]"`` (``Melee`` and ``WS3+`` for
 melee; ``A=D6``, ``D=D3+1`` or ``DD3`` for random values; ``D3`` alone means damage 3).
 Targets: ``"5x Intercessor T4 Sv3+ W2 InSv4+ FNP5+ lost=1 INFANTRY leader hidden"``, several
-model entries separated by ``;``. Upper-case words are keywords; ``[...]`` are abilities.
+model entries separated by ``;`` (``Sv-`` for no save). Upper-case words are keywords; ``[...]``
+are abilities.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from w40k.core.errors import DataError
 
 _BRACKETS = re.compile(r"\[([^\]]+)\]")
 _COUNT = re.compile(r"^\s*(\d+)\s*[xX×]\s+")
-_KEYWORD = re.compile(r"^[A-Z][A-Z0-9-]+$")
+_KEYWORD = re.compile(r"^[A-Z][A-Z-]+$")
+"""Upper-case words of two or more letters (and hyphens) are keywords."""
 
 
 def _split(text: str) -> tuple[int, list[str], list[str]]:
@@ -27,8 +29,10 @@ def _split(text: str) -> tuple[int, list[str], list[str]]:
     return count, rest.split(), abilities
 
 
-def parse_weapon_text(text: str, where: str = "--weapon") -> dict[str, object]:
-    """A scenario ``weapons[i]`` object from a compact profile."""
+def parse_weapon_text(text: str, where: str = "--weapon", *,
+                      default_range: float | None = None) -> dict[str, object]:
+    """A scenario ``weapons[i]`` object from a compact profile (``default_range`` is used
+    when the text gives no range)."""
     count, tokens, abilities = _split(text)
     out: dict[str, object] = {"count": count, "abilities": abilities}
     name: list[str] = []
@@ -58,6 +62,8 @@ def parse_weapon_text(text: str, where: str = "--weapon") -> dict[str, object]:
         else:
             name.append(tok)
     out["name"] = " ".join(name) or "Weapon"
+    if "range" not in out and default_range is not None:
+        out["range"] = default_range
     for key in ("range", "A", "skill", "S", "D"):
         if key not in out:
             raise DataError(f"{text!r} gives no {key} (e.g. 24\" A2 BS3+ S4 AP-1 D1)",
@@ -65,8 +71,10 @@ def parse_weapon_text(text: str, where: str = "--weapon") -> dict[str, object]:
     return out
 
 
-def parse_target_text(text: str, where: str = "--target") -> dict[str, object]:
-    """A scenario ``target`` object from compact model entries separated by ``;``."""
+def parse_target_text(text: str, where: str = "--target", *,
+                      defaults: dict[str, int] | None = None) -> dict[str, object]:
+    """A scenario ``target`` object from compact model entries separated by ``;``
+    (``defaults`` fills characteristics the text leaves out, e.g. T and Sv of attackers)."""
     models: list[dict[str, object]] = []
     for part in (p for p in text.split(";") if p.strip()):
         count, tokens, abilities = _split(part)
@@ -79,6 +87,8 @@ def parse_target_text(text: str, where: str = "--target") -> dict[str, object]:
                 m["T"] = int(mm.group(1))
             elif mm := re.fullmatch(r"SV(\d)\+?", up):
                 m["Sv"] = int(mm.group(1))
+            elif up == "SV-":
+                m["Sv"] = 7  # no armour save
             elif mm := re.fullmatch(r"INSV(\d)\+?", up):
                 m["InSv"] = int(mm.group(1))
             elif mm := re.fullmatch(r"W(\d+)", up):
@@ -91,12 +101,14 @@ def parse_target_text(text: str, where: str = "--target") -> dict[str, object]:
                 m["leader"] = True
             elif tok == "hidden":
                 m["visible"] = False
-            elif _KEYWORD.match(tok) and len(tok) > 2:
+            elif _KEYWORD.match(tok):
                 keywords.append(tok)
             else:
                 name.append(tok)
         m["name"] = " ".join(name) or "Model"
         m["keywords"] = keywords
+        for key, value in (defaults or {}).items():
+            m.setdefault(key, value)
         for key in ("T", "Sv", "W"):
             if key not in m:
                 raise DataError(f"{part.strip()!r} gives no {key} (e.g. T4 Sv3+ W2)",

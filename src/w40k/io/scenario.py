@@ -146,7 +146,8 @@ def parse_models(raw: object, path: str, *, attacker: bool = False) -> tuple[Mod
             Sv = parse_target(_req(m, "Sv", p), f"{p}.Sv", lo=2, hi=7)
             InSv = None if m.get("InSv") is None else parse_target(m["InSv"], f"{p}.InSv",
                                                                    lo=2, hi=6)
-        lost = parse_int(m.get("wounds_lost", 0), f"{p}.wounds_lost", lo=0, hi=W - 1)
+        # wounds_lost = W keeps a destroyed model in the list (it takes no attacks).
+        lost = parse_int(m.get("wounds_lost", 0), f"{p}.wounds_lost", lo=0, hi=W)
         keywords = tuple(k.upper() for k in _strs(m.get("keywords", []), f"{p}.keywords"))
         fnp: int | None = None
         for j, text in enumerate(_strs(m.get("abilities", []), f"{p}.abilities")):
@@ -161,6 +162,9 @@ def parse_models(raw: object, path: str, *, attacker: bool = False) -> tuple[Mod
         for k in range(count):
             label = f"{name} {k + 1}" if count > 1 else name
             out.append(ModelState(label, W, T, Sv, InSv, lost, keywords, fnp, leader, visible))
+    if not attacker and all(m.destroyed for m in out):
+        raise DataError("every model is already destroyed (wounds_lost = W)",
+                        where=_where(path, "models"))
     return tuple(out)
 
 
