@@ -24,7 +24,6 @@ from collections.abc import Callable
 from w40k.core.profiles import WeaponProfile
 from w40k.math import build_setup, distribution, exact_distribution, simulate
 from w40k.math.api import clear_caches
-from w40k.math.stages import _loss_pmf_cached
 from w40k.rules.attack_profile import AttackContext, WeaponEntry
 from w40k.rules.primitives import ModelState
 
@@ -127,7 +126,6 @@ def main() -> None:
             attacker: tuple[ModelState, ...] = attacker,
         ) -> object:
             clear_caches()
-            _loss_pmf_cached.cache_clear()
             return exact_distribution(build_setup(entries, target, ctx, attacker))
 
         def cached(

@@ -16,6 +16,7 @@ from w40k.math.distributions import AttackDistribution
 from w40k.math.exact import TooLarge, exact_distribution
 from w40k.math.montecarlo import simulate
 from w40k.math.setup import AttackSetup, build_setup
+from w40k.math.stages import clear_stage_caches
 from w40k.rules.attack_profile import AttackContext, WeaponEntry
 from w40k.rules.primitives import ModelState
 
@@ -104,7 +105,8 @@ def p_destroy(
 
 
 def clear_caches() -> None:
-    """Forget every cached setup and result (e.g. for cold timings)."""
+    """Forget every cached setup and result, and the per-die tables (e.g. for cold timings)."""
+    clear_stage_caches()
     _setup.cache_clear()
     _exact_or_fallback.cache_clear()
     _exact_only.cache_clear()

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from math import comb
 
 import numpy as np
 
@@ -35,14 +36,19 @@ from w40k.math.setup import AttackSetup, models_at
 from w40k.math.stages import (
     FACES,
     FloatArray,
+    attack_count_pmf,
     binomial_matrix,
+    fnp_pass,
     hazard_fail_chance,
+    hit_odds,
     inflicts_table,
     loss_pmf,
     pool_outcomes,
+    wound_odds,
 )
 from w40k.rules.attack_profile import PoolProfile
 from w40k.rules.primitives import (
+    AllocationGroup,
     attack_toughness,
     hazard_mortal_wounds,
     make_groups,
@@ -91,7 +97,18 @@ class _Engine:
         # Mortal-wound chains met so far: a state on a chain continues along its suffix.
         self._mortal_at: dict[State, tuple[int, int]] = {}
         self._mortal: list[tuple[Chain, list[State]]] = []
-        self._mortal_t: dict[tuple[int, DiceExpr], tuple[FloatArray, FloatArray]] = {}
+        self._trans: dict[
+            tuple[tuple[int, ...], tuple[int, ...], DiceExpr], tuple[FloatArray, FloatArray]
+        ] = {}
+
+    def transitions(self, chain: Chain, damage: DiceExpr) -> tuple[FloatArray, FloatArray]:
+        """:func:`~w40k.math.chain.transitions` of ``chain`` (depends only on its models, their
+        wounds at its start and the damage), reused across states."""
+        key = (chain.order, chain.start, damage)
+        got = self._trans.get(key)
+        if got is None:
+            got = self._trans[key] = transitions(chain, self.losses(chain, damage))
+        return got
 
     def joint(self, k: int, pool: PoolProfile, state: State) -> FloatArray:
         """J[n, c] for pool ``k`` from ``state`` (19.02: Toughness from the living models)."""
@@ -130,7 +147,7 @@ class _Engine:
         kmax = joint.shape[0] - 1
         ccount = joint.shape[1]
         size = chain.size
-        t, w = transitions(chain, self.losses(chain, pool.damage))
+        t, w = self.transitions(chain, pool.damage)
         entries = chain.entries()
         # 05.04 Check Save Roll against the current group: the chain model's own Sv/InSv
         # (a group shares them, 05.03).
@@ -223,10 +240,7 @@ class _Engine:
                     self._mortal_at.setdefault(v, (ci, q))
             ci, q0 = self._mortal_at[vec]
             mc, mvecs = self._mortal[ci]
-            key = (ci, pool.damage)
-            if key not in self._mortal_t:
-                self._mortal_t[key] = transitions(mc, self.losses(mc, pool.damage))
-            t, w = self._mortal_t[key]
+            t, w = self.transitions(mc, pool.damage)
             ids: list[int] = []
             new: list[int] = []
             for q, v in enumerate(mvecs[q0:], start=q0):
@@ -293,8 +307,82 @@ def _hazard(setup: AttackSetup) -> tuple[Dist, Dist]:
     return Dist.from_mapping(wounds), Dist.from_mapping(dead)
 
 
-def exact_distribution(setup: AttackSetup) -> AttackDistribution:
-    """The exact distribution of the attack (raises :class:`TooLarge` past the limits)."""
+def single_group_kills(
+    setup: AttackSetup,
+) -> tuple[list[float], int, AllocationGroup] | None:
+    """Fast path: the law of models destroyed, the damage each damaging attack wastes and the
+    one allocation group, when the general computation has a closed form; None otherwise.
+
+    It applies to one pool without [SUSTAINED HITS], automatic [LETHAL HITS] or [DEVASTATING
+    WOUNDS], with fixed damage (at least 1), into a unit whose living models form one
+    allocation group (05.03), each with 1 wound left and no Feel No Pain. Then every attack die
+    independently ends in a damaging save with one chance ``p`` (hit, wound, failed save: the
+    per-die odds of the primitives), every damaging save destroys the current model (wasting
+    D - 1, R05.04-f) and the number destroyed is min(damaging saves, models), where the number
+    of damaging saves is Binomial(attacks, p) mixed over the number of attack dice."""
+    if len(setup.pools) != 1:
+        return None
+    pool = setup.pools[0]
+    damage = pool.damage
+    if (
+        pool.sustained
+        or pool.devastating
+        or (pool.lethal and setup.lethal_auto and not pool.torrent)
+        or damage.is_random
+        or damage.bonus < 1
+    ):
+        return None
+    models = setup.target
+    if any(m.remaining != 1 for m in models):
+        return None
+    if any(fnp_pass(f) != 0.0 for f in {m.fnp for m in models}):
+        return None
+    groups = make_groups(models)
+    if len(groups) != 1 or len(groups[0].members) != len(models):
+        return None
+    m0 = models[0]
+    hit = hit_odds(pool)
+    wound = wound_odds(pool, wound_threshold(pool.strength, attack_toughness(models)))
+    fails_save = sum(inflicts_table(pool.ap, m0.Sv, m0.InSv)) / 6.0
+    p = (hit.success + hit.critical) * (wound.success + wound.critical) * fails_save
+    q = 1.0 - p
+    size = len(models)
+    kills = [0.0] * (size + 1)
+    counts = attack_count_pmf(setup.gathered[0]).tolist()
+    # The same limit as the general path, counted in terms of the sum below.
+    work = sum(a + 1 for a, pa in enumerate(counts) if pa != 0.0)
+    if work > MAX_WORK:
+        raise TooLarge(f"the fast path needs more than {MAX_WORK:.0e} operations")
+    for a, pa in enumerate(counts):
+        if pa == 0.0:
+            continue
+        for j in range(a + 1):
+            kills[min(j, size)] += pa * comb(a, j) * p**j * q ** (a - j)
+    return kills, damage.bonus - 1, groups[0]
+
+
+def exact_distribution(setup: AttackSetup, *, fast: bool = True) -> AttackDistribution:
+    """The exact distribution of the attack (raises :class:`TooLarge` past the limits).
+
+    ``fast=False`` skips the closed-form fast path (:func:`single_group_kills`), for tests."""
+    if fast and (got := single_group_kills(setup)) is not None:
+        kills, waste_each, group = got
+        dist = Dist.from_sequence(kills)
+        hz_wounds, hz_dead = _hazard(setup)
+        return AttackDistribution(
+            method="exact",
+            reason="computed exactly (float64)",
+            target_models=len(setup.target),
+            models_destroyed=dist,
+            wounds_lost=dist,
+            groups=(
+                GroupResult(group.label(setup.target), len(group.members), group.character, dist),
+            ),
+            expected_damage_wasted=waste_each * dist.mean,
+            attacker_models=sum(1 for r in setup.attacker_start if r > 0),
+            attacker_wounds_lost=hz_wounds,
+            attacker_models_destroyed=hz_dead,
+        )
     engine = _Engine(setup)
     start = setup.start
     states: dict[State, _Mass] = {start: _Mass(1.0, 0.0)}

@@ -77,20 +77,26 @@ def hit_odds(pool: PoolProfile) -> DieOdds:
     """05.01 for one attack die of ``pool`` ([TORRENT]: always a non-critical hit, 24.37)."""
     if pool.torrent:
         return DieOdds(0.0, 1.0, 0.0)
-    return die_odds(
-        lambda f: hit_outcome(f, pool.hit_modifier, pool.skill, fail_up_to=pool.hit_fail_up_to),
-        pool.reroll_hits,
-    )
+    return _hit_odds(pool.hit_modifier, pool.skill, pool.hit_fail_up_to, pool.reroll_hits)
+
+
+@lru_cache(maxsize=1024)
+def _hit_odds(modifier: int, skill: int, fail_up_to: int, reroll: Reroll) -> DieOdds:
+    # A pure table of its (hashable) arguments; cleared by clear_caches().
+    return die_odds(lambda f: hit_outcome(f, modifier, skill, fail_up_to=fail_up_to), reroll)
 
 
 def wound_odds(pool: PoolProfile, threshold: int) -> DieOdds:
     """05.02 for one wound roll of ``pool`` needing ``threshold`` ([ANTI], 24.03)."""
-    return die_odds(
-        lambda f: wound_outcome(f, pool.wound_modifier, threshold, crit_from=pool.wound_crit_from),
-        pool.reroll_wounds,
-    )
+    return _wound_odds(pool.wound_modifier, threshold, pool.wound_crit_from, pool.reroll_wounds)
 
 
+@lru_cache(maxsize=1024)
+def _wound_odds(modifier: int, threshold: int, crit_from: int, reroll: Reroll) -> DieOdds:
+    return die_odds(lambda f: wound_outcome(f, modifier, threshold, crit_from=crit_from), reroll)
+
+
+@lru_cache(maxsize=1024)
 def inflicts_table(ap: int, sv: int, insv: int | None) -> tuple[bool, ...]:
     """05.04 Check Save Roll for faces 1..6 against one group (True: inflicts damage)."""
     return tuple(save_inflicts_damage(f, ap, sv, insv) for f in FACES)
@@ -130,12 +136,25 @@ def _loss_pmf_cached(count: int, sides: int, bonus: int, fnp: int | None) -> tup
 
 def loss_pmf(damage: DiceExpr, fnp: int | None) -> FloatArray:
     """Wounds one damaging event would remove: D rolled (01.05), then one Feel No Pain roll per
-    wound (24.12, R24.12-a). Index = wounds lost before the model's remaining wounds cap it."""
-    return np.array(_loss_pmf_cached(damage.count, damage.sides, damage.bonus, fnp))
+    wound (24.12, R24.12-a). Index = wounds lost before the model's remaining wounds cap it.
+    Read-only (shared)."""
+    return _loss_array(damage.count, damage.sides, damage.bonus, fnp)
+
+
+@lru_cache(maxsize=512)
+def _loss_array(count: int, sides: int, bonus: int, fnp: int | None) -> FloatArray:
+    out = np.array(_loss_pmf_cached(count, sides, bonus, fnp))
+    out.flags.writeable = False
+    return out
 
 
 def binomial_matrix(kmax: int, p: float) -> FloatArray:
-    """``B[k, m]`` = P(Binomial(k, p) = m) for 0 <= m <= k <= kmax."""
+    """``B[k, m]`` = P(Binomial(k, p) = m) for 0 <= m <= k <= kmax. Read-only (shared)."""
+    return _binomial_matrix(kmax, p)
+
+
+@lru_cache(maxsize=2048)
+def _binomial_matrix(kmax: int, p: float) -> FloatArray:
     k = np.arange(kmax + 1)[:, None]
     m = np.arange(kmax + 1)[None, :]
     ok = m <= k
@@ -143,7 +162,21 @@ def binomial_matrix(kmax: int, p: float) -> FloatArray:
     coef = np.exp(_LOG_FACT[k] - _LOG_FACT[m] - _LOG_FACT[rest])
     powers = np.arange(kmax + 1, dtype=np.float64)
     out: FloatArray = np.where(ok, coef * (p**powers)[m] * ((1.0 - p) ** powers)[rest], 0.0)
+    out.flags.writeable = False
     return out
+
+
+def clear_stage_caches() -> None:
+    """Forget the per-die tables cached here (pure functions of their arguments)."""
+    for cached in (
+        _hit_odds,
+        _wound_odds,
+        inflicts_table,
+        _loss_pmf_cached,
+        _loss_array,
+        _binomial_matrix,
+    ):
+        cached.cache_clear()
 
 
 def attack_outcomes(pool: PoolProfile, threshold: int, lethal_auto: bool) -> FloatArray:
