@@ -123,15 +123,30 @@ def transitions(chain: Chain, loss: Sequence[FloatArray]) -> tuple[FloatArray, F
     ``loss[j]`` is the pmf of wounds the event would remove from chain entry ``j``'s model
     (damage, then Feel No Pain). The last position (all destroyed) absorbs (R05.04-g)."""
     n = chain.size
+    lists = [pmf.tolist() for pmf in loss]
+    rows: list[int] = [n - 1]
+    cols: list[int] = [n - 1]
+    vals: list[float] = [1.0]
+    w_at: list[int] = []
+    w_vals: list[float] = []
+    # Plain Python on these short rows: numpy calls per position cost more than the sums.
+    for pos, (j, r) in enumerate(chain.entries()):
+        pmf = lists[j]
+        for d in range(min(r, len(pmf))):
+            if pmf[d]:
+                rows.append(pos)
+                cols.append(pos + d)
+                vals.append(pmf[d])
+        if len(pmf) > r:
+            tail = pmf[r:]
+            rows.append(pos)
+            cols.append(pos + r)
+            vals.append(sum(tail))
+            w_at.append(pos)
+            w_vals.append(sum(k * x for k, x in enumerate(tail)))
     t = np.zeros((n, n))
     w = np.zeros((n, n))
-    for pos, (j, r) in enumerate(chain.entries()):
-        pmf = loss[j]
-        head = pmf[:r]
-        t[pos, pos : pos + len(head)] += head
-        tail = pmf[r:]
-        if len(tail):
-            t[pos, pos + r] += float(tail.sum())
-            w[pos, pos + r] += float((tail * np.arange(len(tail))).sum())
-    t[n - 1, n - 1] = 1.0
+    t[rows, cols] = vals
+    at = np.array(w_at, dtype=np.intp)
+    w[at, at + np.array([r for _, r in chain.entries()], dtype=np.intp)[at]] = w_vals
     return t, w

@@ -132,9 +132,11 @@ class _Engine:
         prob, waste = self._saves(pool, chain, joint)  # shape (C, positions)
         out: dict[State, _Mass] = {}
         if prob.shape[0] == 1 or (not prob[1:].any() and not waste[1:].any()):
-            for pos, vec in enumerate(chain.vectors()):
-                if prob[0, pos] or waste[0, pos]:
-                    _add(out, vec, float(prob[0, pos]), float(waste[0, pos]))
+            for vec, pv, wv in zip(
+                chain.vectors(), prob[0].tolist(), waste[0].tolist(), strict=True
+            ):
+                if pv or wv:
+                    _add(out, vec, pv, wv)
             return out
         self._mortals(pool, chain, prob, waste, out)
         return out
@@ -186,27 +188,35 @@ class _Engine:
                 r[j] = r[j - 1] @ tb
             bm = binomial_matrix(kmax, (hi - lo + 1) / (7 - lo) if last == 0 else 0.0)
             return joint.T @ (bm @ r), joint.T @ (bm @ rw)
-        prob = np.zeros((ccount, kmax + 1, size))
-        prob[:, :, 0] = joint.T
-        waste = np.zeros_like(prob)
+        # x = [probability | waste] per (c, saves left, position); one damaging save maps x to
+        # x @ [[tb, wb], [0, tb]]. Given k saves left, m of them damaging in the block
+        # (Binomial(k, |block| / (7 - lo))), k - m are left for the blocks above:
+        # new[c, k - m] += B[k, m] x[c, k] @ M^m, done for every (k, m) at once.
+        ks = np.arange(kmax + 1)
+        jj = ks[:, None]
+        mm = ks[None, :]
+        inside = jj + mm <= kmax
+        kk = np.where(inside, jj + mm, 0)
+        x = np.zeros((ccount, kmax + 1, 2 * size))
+        x[:, :, 0] = joint.T
+        step = np.zeros((2 * size, 2 * size))
         for lo, hi in blocks[: last + 1]:
             mask = np.array(masks[lo - 1])
-            tb = np.where(mask[:, None], t, eye)
-            wb = w * mask[:, None]
+            step[:size, :size] = np.where(mask[:, None], t, eye)
+            step[:size, size:] = w * mask[:, None]
+            step[size:, size:] = step[:size, :size]
+            powers = np.empty((kmax + 1, 2 * size, 2 * size))
+            powers[0] = np.eye(2 * size)
+            for m in range(1, kmax + 1):
+                powers[m] = powers[m - 1] @ step
             bm = binomial_matrix(kmax, (hi - lo + 1) / (7 - lo))
-            new_p = np.zeros_like(prob)
-            new_w = np.zeros_like(prob)
-            r, rw = prob, waste
-            for m in range(kmax + 1):
-                if m:
-                    # Saves k >= m can have an m-th damaging save in this block.
-                    rw = rw[:, 1:, :] @ tb + r[:, 1:, :] @ wb
-                    r = r[:, 1:, :] @ tb
-                coef = bm[m:, m][None, :, None]
-                new_p[:, : kmax + 1 - m, :] += coef * r
-                new_w[:, : kmax + 1 - m, :] += coef * rw
-            prob, waste = new_p, new_w
-        return prob.sum(axis=1), waste.sum(axis=1)
+            coef = np.where(inside, bm[kk, mm], 0.0)  # [j, m] = B[j + m, m]
+            z = (x.reshape(-1, 2 * size) @ powers.transpose(1, 0, 2).reshape(2 * size, -1)).reshape(
+                ccount, kmax + 1, kmax + 1, 2 * size
+            )  # [c, k, m] = x[c, k] @ M^m
+            x = np.einsum("cjmt,jm->cjt", z[:, kk, mm, :], coef)
+        out = x.sum(axis=1)
+        return out[:, :size], out[:, size:]
 
     def _mortals(
         self,
@@ -244,33 +254,37 @@ class _Engine:
             ids: list[int] = []
             new: list[int] = []
             for q, v in enumerate(mvecs[q0:], start=q0):
-                if v not in index:
-                    index[v] = len(states)
+                got = index.get(v)
+                if got is None:
+                    got = index[v] = len(states)
                     states.append(v)
                     new.append(q - q0)
-                ids.append(index[v])
-            rows.append((ids, new, t[q0:, q0:], w[q0:, q0:]))
+                ids.append(got)
+            if new:
+                rows.append((ids, new, t[q0:, q0:], w[q0:, q0:]))
         n = len(states)
         u = np.zeros((n, n))
         uw = np.zeros((n, n))
+        # Each state's row is written once: from the chain on which it was first met.
         for ids, new, t, w in rows:
-            for q in new:
-                u[ids[q], ids] += t[q]
-                uw[ids[q], ids] += w[q]
+            cells = np.ix_(np.array([ids[q] for q in new]), np.array(ids))
+            u[cells] = t[new]
+            uw[cells] = w[new]
+        at = [(pos, index[vec]) for pos, vec in enumerate(vectors) if vec in index]
+        src = [pos for pos, _ in at]
+        dst = [i for _, i in at]
         cols = np.zeros((prob.shape[0], n))
         wcols = np.zeros((prob.shape[0], n))
-        for pos, vec in enumerate(vectors):
-            if vec in index:
-                cols[:, index[vec]] += prob[:, pos]
-                wcols[:, index[vec]] += waste[:, pos]
+        cols[:, dst] = prob[:, src]
+        wcols[:, dst] = waste[:, src]
         r = cols[-1].copy()
         rw = wcols[-1].copy()
         for c in range(prob.shape[0] - 2, -1, -1):
             rw = rw @ u + r @ uw + wcols[c]
             r = r @ u + cols[c]
-        for i, v in enumerate(states):
-            if r[i] or rw[i]:
-                _add(out, v, float(r[i]), float(rw[i]))
+        for v, pv, wv in zip(states, r.tolist(), rw.tolist(), strict=True):
+            if pv or wv:
+                _add(out, v, pv, wv)
 
 
 def _hazard(setup: AttackSetup) -> tuple[Dist, Dist]:
