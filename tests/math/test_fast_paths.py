@@ -210,3 +210,81 @@ def test_clear_caches_clears_the_per_die_tables() -> None:
     assert all(c.cache_info().currsize > 0 for c in cached)
     clear_caches()
     assert all(c.cache_info().currsize == 0 for c in cached)
+
+
+def _random_multi_pool(rng: random.Random) -> AttackSetup:
+    """A random volley of several pools into a unit (possibly led by a CHARACTER)."""
+    abilities = [
+        "SUSTAINED HITS 1",
+        "LETHAL HITS",
+        "DEVASTATING WOUNDS",
+        "PRECISION",
+        "TWIN-LINKED",
+        "HAZARDOUS",
+    ]
+    entries = [
+        WeaponEntry(
+            weapon(
+                f"w{k}",
+                A=rng.choice([1, 2, "D3"]),
+                S=rng.randint(3, 10),
+                AP=rng.choice([0, -1, -2, -3]),
+                D=rng.choice([1, 2, "D3", 3]),
+                abilities=rng.sample(abilities, rng.randint(0, 2)),
+            ),
+            rng.randint(1, 3),
+        )
+        for k in range(rng.randint(2, 3))
+    ]
+    target: list[ModelState] = []
+    if rng.random() < 0.5:
+        target.append(
+            ModelState(
+                "leader",
+                W=rng.choice([3, 4]),
+                T=4,
+                Sv=2,
+                InSv=4,
+                fnp=rng.choice([None, 5]),
+                leader=True,
+                keywords=("CHARACTER", "INFANTRY"),
+            )
+        )
+    target += models(
+        rng.randint(1, 5),
+        "b",
+        W=rng.choice([1, 2, 3]),
+        T=rng.choice([3, 4, 5]),
+        Sv=rng.choice([2, 3, 4]),
+        fnp=rng.choice([None, None, 6]),
+    )
+    return build_setup(entries, target, AttackContext(), models(2, "a", W=2, T=4, Sv=3))
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_states_resolved_together_match_states_resolved_alone(seed: int) -> None:
+    """Several pools: resolving the states on one allocation chain together (linear in their
+    masses) gives what resolving each state alone gives."""
+    setup = _random_multi_pool(random.Random(1000 + seed))
+    assert len(setup.pools) >= 2
+    together = exact_distribution(setup)
+    alone = exact_distribution(setup, fast=False)
+    assert differences(together, alone) == []
+
+
+def test_case_d_volley_resolved_together_matches_alone() -> None:
+    plasma = weapon("plasma", S=8, AP=-3, D="D3", abilities=["HAZARDOUS"])
+    bolter = weapon("bolter", A=2, S=4, AP=0, D=1, abilities=["SUSTAINED HITS 1"])
+    las = weapon(
+        "lascannon", A="D3", S=9, AP=-3, D="D6+1", abilities=["PRECISION", "DEVASTATING WOUNDS"]
+    )
+    captain = ModelState(
+        "Captain", W=5, T=4, Sv=2, InSv=4, fnp=5, leader=True, keywords=("CHARACTER", "INFANTRY")
+    )
+    setup = build_setup(
+        [WeaponEntry(plasma, 2), WeaponEntry(bolter, 5), WeaponEntry(las, 1)],
+        (captain, *models(5, "Intercessor", W=2, T=4, Sv=3, keywords=("INFANTRY",))),
+        AttackContext(),
+        models(5, "Plasma marine", W=2, T=4, Sv=3),
+    )
+    assert differences(exact_distribution(setup), exact_distribution(setup, fast=False)) == []

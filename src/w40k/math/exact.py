@@ -110,10 +110,13 @@ class _Engine:
             got = self._trans[key] = transitions(chain, self.losses(chain, damage))
         return got
 
-    def joint(self, k: int, pool: PoolProfile, state: State) -> FloatArray:
-        """J[n, c] for pool ``k`` from ``state`` (19.02: Toughness from the living models)."""
-        tough = attack_toughness(models_at(self.models, state))
-        thr = wound_threshold(pool.strength, tough)
+    def threshold(self, pool: PoolProfile, state: State) -> int:
+        """The wound roll ``pool`` needs against ``state`` (19.02: Toughness from the living
+        models)."""
+        return wound_threshold(pool.strength, attack_toughness(models_at(self.models, state)))
+
+    def joint(self, k: int, pool: PoolProfile, thr: int) -> FloatArray:
+        """J[n, c] for pool ``k`` needing ``thr`` to wound."""
         key = (k, thr)
         if key not in self._joint:
             self._joint[key] = pool_outcomes(
@@ -125,11 +128,15 @@ class _Engine:
         """Loss pmf of a damaging event on each chain model (its own Feel No Pain)."""
         return [loss_pmf(damage, self.models[i].fnp) for i in chain.order]
 
-    def pool(self, k: int, pool: PoolProfile, state: State) -> dict[State, _Mass]:
-        """Resolve pool ``k`` from ``state``: the law of the states after it."""
-        joint = self.joint(k, pool, state)
-        chain = allocation_chain(self.models, state, pool.precision)
-        prob, waste = self._saves(pool, chain, joint)  # shape (C, positions)
+    def pool(
+        self, k: int, pool: PoolProfile, chain: Chain, thr: int, init: tuple[FloatArray, FloatArray]
+    ) -> dict[State, _Mass]:
+        """Resolve pool ``k`` from the states on ``chain`` with masses ``init`` (probability,
+        probability-weighted waste per position): the masses of the states after it. Every
+        state on the chain must have ``chain`` (from its position on) as its own allocation
+        chain and need ``thr`` to wound; the computation is linear in ``init``."""
+        joint = self.joint(k, pool, thr)
+        prob, waste = self._saves(pool, chain, joint, init)  # shape (C, positions)
         out: dict[State, _Mass] = {}
         if prob.shape[0] == 1 or (not prob[1:].any() and not waste[1:].any()):
             for vec, pv, wv in zip(
@@ -142,7 +149,11 @@ class _Engine:
         return out
 
     def _saves(
-        self, pool: PoolProfile, chain: Chain, joint: FloatArray
+        self,
+        pool: PoolProfile,
+        chain: Chain,
+        joint: FloatArray,
+        init: tuple[FloatArray, FloatArray],
     ) -> tuple[FloatArray, FloatArray]:
         """05.03-05.04 for every (n, c): the law of (c, chain position) after normal damage,
         and the matching expected-waste mass."""
@@ -175,14 +186,14 @@ class _Engine:
             )
         if last <= 0:
             # One block decides every save (the usual case): Binomial(n, p) damaging saves,
-            # applied one after another from the chain's start.
+            # applied one after another from the starting positions.
             lo, hi = blocks[0]
             mask = np.array(masks[lo - 1])
             tb = np.where(mask[:, None], t, eye)
             wb = w * mask[:, None]
             r = np.zeros((kmax + 1, size))
             rw = np.zeros((kmax + 1, size))
-            r[0, 0] = 1.0
+            r[0], rw[0] = init
             for j in range(1, kmax + 1):
                 rw[j] = rw[j - 1] @ tb + r[j - 1] @ wb
                 r[j] = r[j - 1] @ tb
@@ -198,7 +209,8 @@ class _Engine:
         inside = jj + mm <= kmax
         kk = np.where(inside, jj + mm, 0)
         x = np.zeros((ccount, kmax + 1, 2 * size))
-        x[:, :, 0] = joint.T
+        x[:, :, :size] = joint.T[:, :, None] * init[0]
+        x[:, :, size:] = joint.T[:, :, None] * init[1]
         step = np.zeros((2 * size, 2 * size))
         for lo, hi in blocks[: last + 1]:
             mask = np.array(masks[lo - 1])
@@ -378,7 +390,9 @@ def single_group_kills(
 def exact_distribution(setup: AttackSetup, *, fast: bool = True) -> AttackDistribution:
     """The exact distribution of the attack (raises :class:`TooLarge` past the limits).
 
-    ``fast=False`` skips the closed-form fast path (:func:`single_group_kills`), for tests."""
+    ``fast=False`` skips the closed-form fast path (:func:`single_group_kills`) and resolves
+    every state alone instead of together with the states on its allocation chain (for
+    tests)."""
     if fast and (got := single_group_kills(setup)) is not None:
         kills, waste_each, group = got
         dist = Dist.from_sequence(kills)
@@ -402,12 +416,35 @@ def exact_distribution(setup: AttackSetup, *, fast: bool = True) -> AttackDistri
     states: dict[State, _Mass] = {start: _Mass(1.0, 0.0)}
     for k, pool in enumerate(setup.pools):
         nxt: dict[State, _Mass] = {}
-        for state, mass in states.items():
+        # States on one allocation chain are resolved together (the computation is linear in
+        # the starting masses): a state joins the chain of an earlier state when it lies on it,
+        # its own allocation chain is that chain's rest and it needs the same wound roll.
+        runs: list[tuple[Chain, list[State], int, FloatArray, FloatArray]] = []
+        on_run: dict[State, tuple[int, int]] = {}
+        for state, mass in sorted(states.items(), key=lambda sm: -sum(sm[0])):
             if not any(state):
                 _add(nxt, state, mass.p, mass.waste)
                 continue
-            for after, m in engine.pool(k, pool, state).items():
-                _add(nxt, after, mass.p * m.p, mass.waste * m.p + mass.p * m.waste)
+            chain = allocation_chain(engine.models, state, pool.precision)
+            thr = engine.threshold(pool, state)
+            vectors = chain.vectors()
+            at = on_run.get(state) if fast else None
+            if at is not None:
+                ri, pos = at
+                run = runs[ri]
+                if run[2] == thr and run[1][pos:] == vectors:
+                    run[3][pos] += mass.p
+                    run[4][pos] += mass.waste
+                    continue
+            ri = len(runs)
+            runs.append((chain, vectors, thr, np.zeros(chain.size), np.zeros(chain.size)))
+            runs[ri][3][0] = mass.p
+            runs[ri][4][0] = mass.waste
+            for pos, vec in enumerate(vectors):
+                on_run.setdefault(vec, (ri, pos))
+        for chain, _, thr, init_p, init_w in runs:
+            for after, m in engine.pool(k, pool, chain, thr, (init_p, init_w)).items():
+                _add(nxt, after, m.p, m.waste)
         states = nxt
         if len(states) > MAX_STATES:
             raise TooLarge(
