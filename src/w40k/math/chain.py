@@ -80,11 +80,15 @@ class Chain:
 
 
 def allocation_chain(
-    models: Sequence[ModelState], remaining: tuple[int, ...], precision: bool
+    models: Sequence[ModelState],
+    remaining: tuple[int, ...],
+    precision: bool,
+    now: Sequence[ModelState] | None = None,
 ) -> Chain:
     """05.03/05.04: groups and the default order re-created for this pool (R05.03-h); with
-    [PRECISION] (24.28) the first CHARACTER group with a visible model is current first."""
-    now = models_at(models, remaining)
+    [PRECISION] (24.28) the first CHARACTER group with a visible model is current first.
+    ``now``: ``models_at(models, remaining)`` when the caller has it."""
+    now = models_at(models, remaining) if now is None else now
     groups = make_groups(now)
     order = list(default_order(groups, now))
     if precision:
@@ -123,14 +127,16 @@ def transitions(chain: Chain, loss: Sequence[FloatArray]) -> tuple[FloatArray, F
     ``loss[j]`` is the pmf of wounds the event would remove from chain entry ``j``'s model
     (damage, then Feel No Pain). The last position (all destroyed) absorbs (R05.04-g)."""
     n = chain.size
+    entries = chain.entries()
     lists = [pmf.tolist() for pmf in loss]
     rows: list[int] = [n - 1]
     cols: list[int] = [n - 1]
     vals: list[float] = [1.0]
-    w_at: list[int] = []
+    w_rows: list[int] = []
+    w_cols: list[int] = []
     w_vals: list[float] = []
     # Plain Python on these short rows: numpy calls per position cost more than the sums.
-    for pos, (j, r) in enumerate(chain.entries()):
+    for pos, (j, r) in enumerate(entries):
         pmf = lists[j]
         for d in range(min(r, len(pmf))):
             if pmf[d]:
@@ -142,11 +148,11 @@ def transitions(chain: Chain, loss: Sequence[FloatArray]) -> tuple[FloatArray, F
             rows.append(pos)
             cols.append(pos + r)
             vals.append(sum(tail))
-            w_at.append(pos)
+            w_rows.append(pos)
+            w_cols.append(pos + r)
             w_vals.append(sum(k * x for k, x in enumerate(tail)))
     t = np.zeros((n, n))
     w = np.zeros((n, n))
     t[rows, cols] = vals
-    at = np.array(w_at, dtype=np.intp)
-    w[at, at + np.array([r for _, r in chain.entries()], dtype=np.intp)[at]] = w_vals
+    w[w_rows, w_cols] = w_vals
     return t, w

@@ -110,11 +110,6 @@ class _Engine:
             got = self._trans[key] = transitions(chain, self.losses(chain, damage))
         return got
 
-    def threshold(self, pool: PoolProfile, state: State) -> int:
-        """The wound roll ``pool`` needs against ``state`` (19.02: Toughness from the living
-        models)."""
-        return wound_threshold(pool.strength, attack_toughness(models_at(self.models, state)))
-
     def joint(self, k: int, pool: PoolProfile, thr: int) -> FloatArray:
         """J[n, c] for pool ``k`` needing ``thr`` to wound."""
         key = (k, thr)
@@ -129,24 +124,29 @@ class _Engine:
         return [loss_pmf(damage, self.models[i].fnp) for i in chain.order]
 
     def pool(
-        self, k: int, pool: PoolProfile, chain: Chain, thr: int, init: tuple[FloatArray, FloatArray]
-    ) -> dict[State, _Mass]:
+        self,
+        k: int,
+        pool: PoolProfile,
+        chain: Chain,
+        thr: int,
+        init: tuple[FloatArray, FloatArray],
+        out: dict[State, _Mass],
+    ) -> None:
         """Resolve pool ``k`` from the states on ``chain`` with masses ``init`` (probability,
-        probability-weighted waste per position): the masses of the states after it. Every
+        probability-weighted waste per position): add the masses of the states after it to
+        ``out``. Every
         state on the chain must have ``chain`` (from its position on) as its own allocation
         chain and need ``thr`` to wound; the computation is linear in ``init``."""
         joint = self.joint(k, pool, thr)
         prob, waste = self._saves(pool, chain, joint, init)  # shape (C, positions)
-        out: dict[State, _Mass] = {}
         if prob.shape[0] == 1 or (not prob[1:].any() and not waste[1:].any()):
             for vec, pv, wv in zip(
                 chain.vectors(), prob[0].tolist(), waste[0].tolist(), strict=True
             ):
                 if pv or wv:
                     _add(out, vec, pv, wv)
-            return out
+            return
         self._mortals(pool, chain, prob, waste, out)
-        return out
 
     def _saves(
         self,
@@ -279,7 +279,7 @@ class _Engine:
         uw = np.zeros((n, n))
         # Each state's row is written once: from the chain on which it was first met.
         for ids, new, t, w in rows:
-            cells = np.ix_(np.array([ids[q] for q in new]), np.array(ids))
+            cells = (np.array([ids[q] for q in new])[:, None], np.array(ids)[None, :])
             u[cells] = t[new]
             uw[cells] = w[new]
         at = [(pos, index[vec]) for pos, vec in enumerate(vectors) if vec in index]
@@ -425,8 +425,9 @@ def exact_distribution(setup: AttackSetup, *, fast: bool = True) -> AttackDistri
             if not any(state):
                 _add(nxt, state, mass.p, mass.waste)
                 continue
-            chain = allocation_chain(engine.models, state, pool.precision)
-            thr = engine.threshold(pool, state)
+            now = models_at(engine.models, state)
+            chain = allocation_chain(engine.models, state, pool.precision, now)
+            thr = wound_threshold(pool.strength, attack_toughness(now))
             vectors = chain.vectors()
             at = on_run.get(state) if fast else None
             if at is not None:
@@ -443,8 +444,7 @@ def exact_distribution(setup: AttackSetup, *, fast: bool = True) -> AttackDistri
             for pos, vec in enumerate(vectors):
                 on_run.setdefault(vec, (ri, pos))
         for chain, _, thr, init_p, init_w in runs:
-            for after, m in engine.pool(k, pool, chain, thr, (init_p, init_w)).items():
-                _add(nxt, after, m.p, m.waste)
+            engine.pool(k, pool, chain, thr, (init_p, init_w), nxt)
         states = nxt
         if len(states) > MAX_STATES:
             raise TooLarge(
