@@ -98,13 +98,15 @@ def cases() -> dict[str, Case]:
     }
 
 
-def median_time(fn: Callable[[], object], repeat: int) -> float:
+def median_time(
+    fn: Callable[[], object], repeat: int, clock: Callable[[], float] = time.perf_counter
+) -> float:
     fn()
     times = []
     for _ in range(repeat):
-        t = time.perf_counter()
+        t = clock()
         fn()
-        times.append(time.perf_counter() - t)
+        times.append(clock() - t)
     return statistics.median(times)
 
 
@@ -112,7 +114,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=30, help="runs per exact timing")
     parser.add_argument("--sims", type=int, default=1_000_000, help="trials per simulation")
+    parser.add_argument(
+        "--cpu",
+        action="store_true",
+        help="time with the process's CPU time instead of wall-clock time (steadier on a "
+        "machine shared with other jobs)",
+    )
     args = parser.parse_args()
+    clock = time.process_time if args.cpu else time.perf_counter
     ctx = AttackContext()
     print(
         f"{'case':<5}{'exact cold':>13}{'exact cached':>14}{f'sim {args.sims:.0e}':>11}"
@@ -135,12 +144,12 @@ def main() -> None:
         ) -> object:
             return distribution(entries, target, ctx, attacker)
 
-        t_cold = median_time(cold, args.repeat)
-        t_cached = median_time(cached, args.repeat * 10)
+        t_cold = median_time(cold, args.repeat, clock)
+        t_cached = median_time(cached, args.repeat * 10, clock)
         setup = build_setup(entries, target, ctx, attacker)
-        t0 = time.perf_counter()
+        t0 = clock()
         sim = simulate(setup, args.sims, seed=1)
-        t_sim = time.perf_counter() - t0
+        t_sim = clock() - t0
         ex = exact_distribution(setup)
         print(
             f"{name:<5}{t_cold * 1e3:>10.3f} ms{t_cached * 1e6:>11.2f} us"

@@ -61,15 +61,18 @@ def _rerolled(face: int, outcome: Outcome, policy: Reroll) -> bool:
 def die_odds(outcome_of: Callable[[int], Outcome], policy: Reroll) -> DieOdds:
     """Outcome probabilities of one D6 judged by ``outcome_of`` (a primitive), with a
     re-roll: a re-rolled die takes a fresh face and is never re-rolled again (X002-h)."""
-    table = {f: outcome_of(f) for f in FACES}
-    once = [sum(1 for f in FACES if table[f] is o) / 6.0 for o in Outcome]
+    table = [outcome_of(f) for f in FACES]
+    counts = [0, 0, 0]
+    for o in table:
+        counts[o] += 1
+    once = [c / 6.0 for c in counts]
     probs = [0.0, 0.0, 0.0]
-    for f in FACES:
-        if _rerolled(f, table[f], policy):
-            for o in Outcome:
-                probs[o] += once[o] / 6.0
+    for f, o in zip(FACES, table, strict=True):
+        if policy is not Reroll.NONE and _rerolled(f, o, policy):
+            for o2 in Outcome:
+                probs[o2] += once[o2] / 6.0
         else:
-            probs[table[f]] += 1.0 / 6.0
+            probs[o] += 1.0 / 6.0
     return DieOdds(probs[Outcome.FAIL], probs[Outcome.SUCCESS], probs[Outcome.CRITICAL])
 
 
