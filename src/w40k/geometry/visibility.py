@@ -12,6 +12,7 @@ from enum import Enum
 import numpy as np
 
 from w40k.geometry.los import Obstacles, Sight, SightResult, hull_blockers, line_of_sight
+from w40k.geometry.los_batch import BLOCKED, CLEAR, batch_sight
 from w40k.geometry.measure import ENGAGEMENT_HORIZONTAL, distance_matrix, engaged
 from w40k.geometry.scene import Scene, Unit
 from w40k.geometry.shapes import EPS, HALF_LINE, Circle, FloatArray, Model, Oval
@@ -151,6 +152,10 @@ class Visibility:
         self._dist: dict[tuple[int, int], FloatArray] = {}
         self._pair_cache: dict[tuple[int, int, int, int], ModelSight] = {}
         self._obs_cache: dict[tuple[int, int, frozenset[int]], Obstacles] = {}
+        self._raw_cache: dict[tuple[int, int, int, int], SightResult] = {}
+        """Raw sight answers computed by the batched path (:meth:`prepare`)."""
+        self._in_area = np.zeros((len(self.models), len(terrain.areas)), dtype=bool)
+        self._in_area_known = np.zeros(len(self.models), dtype=bool)
 
     # ----------------------------------------------------------------- helpers
     def _obstacles_for(self, ou: int, om: int, tu: int, tm: int) -> Obstacles:
@@ -186,9 +191,113 @@ class Visibility:
             return False
         return any(self.dense_area[a] for a in self.areas_of[(tu, tm)])
 
+    def _area_rows(self, gids: np.ndarray) -> np.ndarray:
+        """The model x area membership matrix, filled for these global model indices."""
+        for g in np.unique(gids[~self._in_area_known[gids]]):
+            g = int(g)
+            for a in self.areas_of[self.models[g]]:
+                self._in_area[g, a] = True
+            self._in_area_known[g] = True
+        return self._in_area
+
+    def prepare(self, unit_pairs: list[tuple[int, int]]) -> None:
+        """Compute the raw sight of every model pair of these (observer, target) unit pairs
+        at once: the batched decisive tests (:func:`batch_sight`) for pairs of round bases,
+        then the per-pair exact search for the pairs they leave open and for other shapes.
+        Answers are exactly those of :meth:`raw_sight` computed pair by pair."""
+        units = self.scene.units
+        todo = [
+            (ou, om, tu, tm)
+            for ou, tu in unit_pairs
+            for om in range(len(units[ou].models))
+            for tm in range(len(units[tu].models))
+            if (ou, om, tu, tm) not in self._raw_cache
+        ]
+        if not todo:
+            return
+        fps = self.footprints
+        rows = [
+            k for k in todo if isinstance(fps[k[:2]], Circle) and isinstance(fps[k[2:]], Circle)
+        ]
+        status = np.zeros(len(rows), dtype=np.int8)
+        pn = qn = np.zeros((len(rows), 2))
+        if rows:
+            oc = np.array([fps[k[:2]].center for k in rows], dtype=np.float64)
+            tc = np.array([fps[k[2:]].center for k in rows], dtype=np.float64)
+            ro = np.array([fps[k[:2]].r for k in rows])  # type: ignore[union-attr]
+            rt = np.array([fps[k[2:]].r for k in rows])  # type: ignore[union-attr]
+            top_o = np.array([units[k[0]].models[k[1]].top for k in rows])
+            top_t = np.array([units[k[2]].models[k[3]].top for k in rows])
+            ou_a = np.array([k[0] for k in rows], dtype=np.int64)
+            tu_a = np.array([k[2] for k in rows], dtype=np.int64)
+            og = np.array([self.model_index[k[:2]] for k in rows], dtype=np.int64)
+            tg = np.array([self.model_index[k[2:]] for k in rows], dtype=np.int64)
+            owner_unit, owner_area = self.owner_unit, self.owner_area
+            has_areas = bool((owner_area >= 0).any())
+            in_area = self._area_rows(np.concatenate([og, tg])) if has_areas else None
+
+            def allowed(pi: np.ndarray, own: np.ndarray) -> np.ndarray:
+                # 06.01: not the two units' own models; 13.10: not an area either model is in
+                ua = owner_unit[own]
+                ok: np.ndarray = (ua != ou_a[pi]) & (ua != tu_a[pi])
+                if in_area is not None:
+                    ar = owner_area[own]
+                    arc = np.maximum(ar, 0)
+                    ok &= ~((ar >= 0) & (in_area[og[pi], arc] | in_area[tg[pi], arc]))
+                return ok
+
+            status, pn, qn = batch_sight(oc, ro, top_o, tc, rt, top_t, self.obstacles, allowed)
+        for i, k in enumerate(rows):
+            if status[i] == CLEAR:
+                w = ((float(pn[i, 0]), float(pn[i, 1])), (float(qn[i, 0]), float(qn[i, 1])))
+                self._raw_cache[k] = SightResult(Sight.CLEAR, w)
+            elif status[i] == BLOCKED:
+                self._raw_cache[k] = SightResult(Sight.BLOCKED)
+            else:
+                self._raw_cache[k] = self._exact_sight(*k)
+        for k in todo:
+            if k not in self._raw_cache:
+                self._raw_cache[k] = self._exact_sight(*k)
+
+    def sight_results(self, observer: str, target: str) -> list[list[SightResult]]:
+        """Raw sight of every (observer model, target model) pair (batched)."""
+        ou, tu = self.unit_index[observer], self.unit_index[target]
+        self.prepare([(ou, tu)])
+        units = self.scene.units
+        return [
+            [self._raw_cache[(ou, om, tu, tm)] for tm in range(len(units[tu].models))]
+            for om in range(len(units[ou].models))
+        ]
+
+    def sight_matrix(self, observer: str, target: str) -> np.ndarray:
+        """``out[om, tm]``: target model ``tm`` is visible to observer model ``om`` (the same
+        answer as ``model_sight(...).visible``: raw sight, the PARTIAL_HEIGHT convention,
+        13.09 hidden beyond detection range and 24.24 Lone Operative applied as masks)."""
+        ou, tu = self.unit_index[observer], self.unit_index[target]
+        raw = self.sight_results(observer, target)
+        seen_values = {Sight.CLEAR} | ({Sight.CONVENTION} if self.convention_visible else set())
+        seen = np.array([[r.sight in seen_values for r in row] for row in raw], dtype=bool)
+        seen = seen.reshape(len(raw), -1)
+        units = self.scene.units
+        d = self.unit_distances(ou, tu)
+        hidden = np.array([self.hidden(tu, tm) for tm in range(len(units[tu].models))], dtype=bool)
+        if hidden.any():
+            seen &= ~(hidden[None, :] & (d > units[tu].detection_range + EPS))
+        lone = units[tu].lone_operative
+        if lone is not None:
+            seen &= ~(d.min(axis=1) > lone + EPS)[:, None]
+        return seen
+
     # ------------------------------------------------------------------ models
     def raw_sight(self, ou: int, om: int, tu: int, tm: int) -> SightResult:
         """Line of sight only (terrain features, obscuring areas, other units' models)."""
+        cached = self._raw_cache.get((ou, om, tu, tm))
+        if cached is not None:
+            return cached
+        return self._exact_sight(ou, om, tu, tm)
+
+    def _exact_sight(self, ou: int, om: int, tu: int, tm: int) -> SightResult:
+        """The per-pair exact search (:func:`line_of_sight`)."""
         o = self.scene.units[ou].models[om]
         t = self.scene.units[tu].models[tm]
         return line_of_sight(
@@ -283,6 +392,7 @@ class Visibility:
         units = self.scene.units
         ounit, tunit = units[ou], units[tu]
         dist = self.unit_distances(ou, tu)
+        self.prepare([(ou, tu)])
         sights = [
             [self.model_sight(ou, om, tu, tm) for tm in range(len(tunit.models))]
             for om in range(len(ounit.models))
@@ -331,6 +441,15 @@ class Visibility:
     def all_pairs(self) -> list[PairReport]:
         """Every ordered pair of units of different players."""
         out: list[PairReport] = []
+        ui = self.unit_index
+        self.prepare(
+            [
+                (ui[a.name], ui[b.name])
+                for a in self.scene.units
+                for b in self.scene.units
+                if a.player != b.player
+            ]
+        )
         for a in self.scene.units:
             for b in self.scene.units:
                 if a.player != b.player:
