@@ -162,7 +162,7 @@ def test_an_advance_rolls_a_d6_before_moving_and_adds_it_to_m():  # R09.06-a
 
 
 def test_a_cancelled_move_returns_the_unit_to_selection_and_the_advance_roll_stands():
-    # R09.02-a, 03.02 sidebar; reading R09.06-a in docs/rulings/engine.md
+    # R09.02-a, 03.02 sidebar; reading R09.06-a in docs/rulings.md
     game, _ = start(RED5, far_enemy(), dice=[2])
     answer(game, "red.a", "advance")
     req = answer(game, "cancel")

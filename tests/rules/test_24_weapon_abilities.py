@@ -188,7 +188,7 @@ def test_feel_no_pain_is_rolled_for_each_wound_that_would_be_lost() -> None:
 
 
 def test_feel_no_pain_rolls_the_full_damage_even_beyond_the_remaining_wounds() -> None:
-    # R24.12-a (docs/rulings/attack.md): D3 on a W1 model: three FNP dice, one failure kills
+    # R24.12-a (docs/rulings.md): D3 on a W1 model: three FNP dice, one failure kills
     r = attack("Gun A1 BS3+ S8 AP0 D3", "Ghoul T5 Sv6+ W1 FNP5+",
                {"hit": [3], "wound": [3], "save": [1], "fnp": [5, 6, 2]})
     assert_counts(r, models_destroyed=1)

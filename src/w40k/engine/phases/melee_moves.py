@@ -12,7 +12,7 @@ moved model; models left out do not move. ``[x, y, z]`` waypoints change level.
 model *can* when a straight-line move of it alone, with the rest of its unit where the answer
 puts them, reaches a spot next to a target model and passes ``validate_move`` (24 bearings
 around each target model in reach). A spot the search does not find is never demanded, so a
-legal move is never refused for it (docs/rulings/engine.md R11.04-c).
+legal move is never refused for it (docs/rulings.md R11.04-c).
 """
 
 from __future__ import annotations
