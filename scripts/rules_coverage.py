@@ -43,12 +43,19 @@ def checklist(path: Path) -> list[tuple[str, str, str, str]]:
     return rows
 
 
+# A test named ..._R11_02_a cites R11.02-a.
+NAMED = re.compile(r"_R(\d\d)_(\d\d)_([a-z])\b")
+
+
 def citations(folder: Path) -> dict[str, set[str]]:
-    """ID -> files under ``folder`` that cite it."""
+    """ID -> files under ``folder`` that cite it (in a comment or a test's name)."""
     found: dict[str, set[str]] = defaultdict(set)
     for f in folder.rglob("*.py"):
-        for m in ID.finditer(f.read_text(encoding="utf-8")):
+        text = f.read_text(encoding="utf-8")
+        for m in ID.finditer(text):
             found[m.group(1)].add(str(f.relative_to(ROOT)))
+        for m in NAMED.finditer(text):
+            found[f"R{m.group(1)}.{m.group(2)}-{m.group(3)}"].add(str(f.relative_to(ROOT)))
     return found
 
 
