@@ -25,6 +25,9 @@ from w40k.geometry import (
 if TYPE_CHECKING:
     from w40k.engine.game import Game
 
+ENGAGEMENT_RANGE = 2.0
+"""03.04: engagement range is 2" horizontally (and 5" vertically)."""
+
 _TERRAIN: dict[int, tuple[object, Battlefield, Terrain]] = {}
 
 
@@ -83,6 +86,15 @@ def unit_in_coherency(game: Game, u: UnitData) -> bool:
 def units_engaged(a: UnitData, b: UnitData) -> bool:
     """03.04: a model of one within engagement range of a model of the other."""
     sa, sb = unit_shapes(a), unit_shapes(b)
+    if not sa or not sb:
+        return False
+    # Cheap rejection: the units' footprint boxes are more than 2" apart horizontally.
+    boxes = [np.array([s.footprint().bbox() for s in shapes]) for shapes in (sa, sb)]
+    (ax0, ay0), (ax1, ay1) = boxes[0][:, :2].min(axis=0), boxes[0][:, 2:].max(axis=0)
+    (bx0, by0), (bx1, by1) = boxes[1][:, :2].min(axis=0), boxes[1][:, 2:].max(axis=0)
+    gap = max(bx0 - ax1, ax0 - bx1, by0 - ay1, ay0 - by1)
+    if gap > ENGAGEMENT_RANGE + 1e-6:
+        return False
     return any(engaged(x, y) for x in sa for y in sb)
 
 

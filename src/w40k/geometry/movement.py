@@ -117,6 +117,14 @@ def _sweep_hits(start: Model, end: Model, other: Shape) -> bool:
 def _crosses_feature(start: Model, end: Model, feature: TerrainFeature) -> bool:
     fa = start.footprint()
     region = feature.array()
+    # Cheap rejection: the swept footprint's box and the feature's box are apart, so the exact
+    # tests below would find a positive gap (same answer, without the polygon work).
+    ax0, ay0, ax1, ay1 = fa.bbox()
+    bx0, by0, bx1, by1 = end.footprint().bbox()
+    if (max(ax1, bx1) < float(region[:, 0].min()) or min(ax0, bx0) > float(region[:, 0].max())
+            or max(ay1, by1) < float(region[:, 1].min())
+            or min(ay0, by0) > float(region[:, 1].max())):
+        return False
     if isinstance(fa, Circle):
         seg = np.array([[fa.cx, fa.cy], [end.x, end.y]])
         if shape_region_distance(Circle(fa.cx, fa.cy, fa.r - 1e-6), region) <= 0.0:
