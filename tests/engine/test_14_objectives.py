@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from core_helpers import bare_phases, events, marker, model, position, unit
 
-from w40k.engine.flow import update_objectives
+from w40k.engine.flow import controlling_units, update_objectives
 from w40k.engine.game import Game
 
 
@@ -178,3 +178,25 @@ def test_a_secured_objective_is_lost_only_at_the_end_of_a_phase_not_of_the_turn(
                for e in events(game, "objective_control")]
     assert changes == [("blue", "command", "blue")]
     assert game.state.objectives[0].secured_by is None
+
+
+def test_only_units_with_an_oc_model_in_range_of_their_players_objective_are_controlling() -> None:
+    # R14.02-d: red controls the centre with one unit; a second red unit in range but
+    # battle-shocked (OC '-') is not controlling it, and blue's unit is not either.
+    red = [model("red.a.0", 28, 21, OC=2)]
+    shocked = [model("red.b.0", 31, 21, OC=2)]
+    blue = [model("blue.a.0", 30, 23.5, OC=1)]
+    units = [unit("red.a", "red", red), unit("red.b", "red", shocked,
+                                              flags={"battle_shocked": True}),
+             unit("blue.a", "blue", blue)]
+    game = Game.new(position(units, round=1, turn_player="red", phase="command",
+                             objectives=[marker("centre", 30, 22)]), 1)
+    assert controller(game) == "red"
+    assert controlling_units(game, "centre") == ["red.a"]
+
+
+def test_no_unit_is_controlling_an_objective_nobody_controls() -> None:
+    # R14.02-d: a tie leaves the objective uncontrolled, so nobody is controlling it.
+    game = at_centre([2], [2])
+    assert controller(game) is None
+    assert controlling_units(game, "centre") == []

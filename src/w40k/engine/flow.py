@@ -189,6 +189,18 @@ def update_objectives(game: Game, *, end_of_phase: bool = True) -> None:
                      levels=cast(JSON, level))
 
 
+def controlling_units(game: Game, objective: str) -> list[str]:
+    """14.02: the units 'controlling' an objective: units within range of an objective their
+    player controls that contain a model with OC 1 or more (battle-shocked: OC '-')."""
+    s = game.state
+    obj = next(o for o in s.objectives if o.name == objective)
+    if obj.controller is None:
+        return []
+    return [u.id for u in s.units_of(obj.controller)
+            if any(model_oc(u, m) >= 1 and geo.in_objective_range(game, m, obj)
+                   for m in u.alive)]
+
+
 def score_mission(game: Game, player: str) -> None:
     """The built-in mission's scoring at the end of a turn (docs/battle.md): from battle round
     2, the player whose turn ends scores ``vp_per_objective`` per objective they control, at
