@@ -14,6 +14,7 @@ import random
 from typing import TYPE_CHECKING, cast
 
 from w40k.core.abilities import WeaponAbility
+from w40k.engine.death import push_deaths
 from w40k.engine.registry import handler
 from w40k.engine.requests import Request
 from w40k.engine.rng import rng_from_json, rng_to_json
@@ -53,7 +54,13 @@ def context_from_json(d: dict[str, JSON]) -> AttackContext:
 def push_attack(game: Game, attacker: UnitData, target: UnitData,
                 weapons: list[WeaponEntry], ctx: AttackContext, *, melee: bool) -> None:
     """Push one unit's attacks on one target (04.03: a target's weapons are resolved before
-    the next target's)."""
+    the next target's). The first of an activation sits on a ``deaths`` frame: the models it
+    destroys resolve their on-death rules after all of the unit's attacks (RA-Destroyed-b)."""
+    frames = game.state.frames
+    top = frames[-1] if frames else None
+    if top is None or top.kind not in ("attack", "deaths") \
+            or top.data.get("attacker") != attacker.id:
+        push_deaths(game, attacker.id)
     game.push("attack", attacker=attacker.id, target=target.id, melee=melee,
               weapons=[{"weapon": weapon_to_json(e.weapon), "count": e.count,
                         "half_range": e.half_range} for e in weapons],

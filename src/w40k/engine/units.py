@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from w40k.engine.death import model_destroyed
 from w40k.engine.state import ModelData, UnitData
 
 if TYPE_CHECKING:
@@ -41,9 +42,12 @@ def model_oc(u: UnitData, m: ModelData) -> int:
 
 
 def destroy(game: Game, u: UnitData, m: ModelData, *, cause: str, triggers: bool = True) -> None:
-    """Mark a model destroyed and log it (Appendix 'Destroyed')."""
+    """Mark a model destroyed and log it (Appendix 'Destroyed'); its on-death rules (24.08)
+    wait in a ``deaths`` frame unless ``triggers`` is False (03.03 coherency removals)."""
     m.destroyed = True
     m.wounds_lost = m.profile.W
     game.log("destroyed", unit=u.id, model=m.id, cause=cause, triggers=triggers)
     if u.destroyed:
         game.log("unit_destroyed", unit=u.id)
+    if triggers:
+        model_destroyed(game, u, m)
