@@ -216,3 +216,11 @@ def test_lethal_hits_roll_is_honoured(tmp_path: Path) -> None:
     }
     doc = run_json("--input", scenario_file(tmp_path, data))
     assert (doc["critical_wounds"], doc["mortal_wounds"], doc["wounds_lost"]) == (1, 2, 2)
+
+
+def test_a_plot_file_that_is_not_png_or_svg_is_exit_2_naming_the_option(tmp_path: Path) -> None:
+    out = tmp_path / "kills.txt"
+    result = runner.invoke(app, ["attack", "--exact", "--plot", str(out)])
+    assert result.exit_code == 2
+    assert "--plot" in result.stderr and ".png or .svg" in result.stderr
+    assert not out.exists()

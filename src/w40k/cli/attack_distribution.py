@@ -7,6 +7,7 @@ from pathlib import Path
 
 from rich.console import Console
 
+from w40k.core.errors import DataError
 from w40k.io.scenario import Scenario
 from w40k.math import comparison_table, distribution, plot_distribution, render, to_json
 from w40k.math.distributions import AttackDistribution
@@ -37,7 +38,10 @@ def run_distribution(scenario: Scenario, *, exact: bool, sims: int | None, seed:
         for i, (name, r) in enumerate(results.items()):
             path = plot if len(results) == 1 else plot.with_name(
                 f"{plot.stem}_{i + 1}{plot.suffix}")
-            plot_distribution(r, path, title=name)
+            try:
+                plot_distribution(r, path, title=name)
+            except (RuntimeError, ValueError) as exc:  # no matplotlib, or not .png/.svg
+                raise DataError(str(exc), where="--plot") from None
             if not as_json:
                 console.print(f"wrote {path}")
     if as_json:
