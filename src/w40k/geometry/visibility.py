@@ -205,6 +205,13 @@ class Visibility:
         at once: the batched decisive tests (:func:`batch_sight`) for pairs of round bases,
         then the per-pair exact search for the pairs they leave open and for other shapes.
         Answers are exactly those of :meth:`raw_sight` computed pair by pair."""
+        for k in self._batch_stage(unit_pairs):
+            self._raw_cache[k] = self._exact_sight(*k)
+
+    def _batch_stage(self, unit_pairs: list[tuple[int, int]]) -> list[tuple[int, int, int, int]]:
+        """The batched decisive tests of :meth:`prepare` only: caches the raw sight of every
+        model pair of these unit pairs that :func:`batch_sight` decides and returns the
+        uncached pairs left open (undecided round-base pairs, then other shapes)."""
         units = self.scene.units
         todo = [
             (ou, om, tu, tm)
@@ -214,7 +221,7 @@ class Visibility:
             if (ou, om, tu, tm) not in self._raw_cache
         ]
         if not todo:
-            return
+            return []
         fps = self.footprints
         rows = [
             k for k in todo if isinstance(fps[k[:2]], Circle) and isinstance(fps[k[2:]], Circle)
@@ -247,6 +254,7 @@ class Visibility:
                 return ok
 
             status, pn, qn = batch_sight(oc, ro, top_o, tc, rt, top_t, self.obstacles, allowed)
+        left: list[tuple[int, int, int, int]] = []
         for i, k in enumerate(rows):
             if status[i] == CLEAR:
                 w = ((float(pn[i, 0]), float(pn[i, 1])), (float(qn[i, 0]), float(qn[i, 1])))
@@ -254,10 +262,10 @@ class Visibility:
             elif status[i] == BLOCKED:
                 self._raw_cache[k] = SightResult(Sight.BLOCKED)
             else:
-                self._raw_cache[k] = self._exact_sight(*k)
-        for k in todo:
-            if k not in self._raw_cache:
-                self._raw_cache[k] = self._exact_sight(*k)
+                left.append(k)
+        left_set = set(left)
+        left += [k for k in todo if k not in self._raw_cache and k not in left_set]
+        return left
 
     def sight_results(self, observer: str, target: str) -> list[list[SightResult]]:
         """Raw sight of every (observer model, target model) pair (batched)."""
@@ -275,18 +283,71 @@ class Visibility:
         13.09 hidden beyond detection range and 24.24 Lone Operative applied as masks)."""
         ou, tu = self.unit_index[observer], self.unit_index[target]
         raw = self.sight_results(observer, target)
-        seen_values = {Sight.CLEAR} | ({Sight.CONVENTION} if self.convention_visible else set())
+        seen_values = self._seen_values()
         seen = np.array([[r.sight in seen_values for r in row] for row in raw], dtype=bool)
         seen = seen.reshape(len(raw), -1)
+        out: np.ndarray = seen & self._rule_mask(ou, tu)
+        return out
+
+    def _seen_values(self) -> set[Sight]:
+        """Raw sight answers that count as seen (CONVENTION per ``convention_visible``)."""
+        return {Sight.CLEAR} | ({Sight.CONVENTION} if self.convention_visible else set())
+
+    def _rule_mask(self, ou: int, tu: int) -> np.ndarray:
+        """``mask[om, tm]``: False where a rule hides target model ``tm`` from observer model
+        ``om`` whatever the raw sight (13.09 hidden beyond detection range, 24.24 Lone
+        Operative beyond its range)."""
         units = self.scene.units
         d = self.unit_distances(ou, tu)
+        mask = np.ones(d.shape, dtype=bool)
         hidden = np.array([self.hidden(tu, tm) for tm in range(len(units[tu].models))], dtype=bool)
         if hidden.any():
-            seen &= ~(hidden[None, :] & (d > units[tu].detection_range + EPS))
+            mask &= ~(hidden[None, :] & (d > units[tu].detection_range + EPS))
         lone = units[tu].lone_operative
         if lone is not None:
-            seen &= ~(d.min(axis=1) > lone + EPS)[:, None]
-        return seen
+            mask &= ~(d.min(axis=1) > lone + EPS)[:, None]
+        return mask
+
+    def seeing_observers(self, unit_pairs: list[tuple[str, str]]) -> list[np.ndarray]:
+        """For each (observer, target) unit pair, ``out[om]``: observer model ``om`` sees some
+        target model; the same answer as ``sight_matrix(observer, target).any(axis=1)`` (so
+        ``out.any()`` is unit visibility, 06.01), computed with an early exit: the batch runs
+        on every model pair, but the slow per-pair search runs only for the open pairs of
+        observer models not yet known to see the target, and stops for that observer model at
+        its first seen target model; pairs a rule hides (13.09, 24.24) are never searched.
+        Open pairs it skips are not cached (a later :meth:`raw_sight` computes them)."""
+        idx = [(self.unit_index[a], self.unit_index[b]) for a, b in unit_pairs]
+        self._batch_stage(idx)
+        seen_values = self._seen_values()
+        cache = self._raw_cache
+        units = self.scene.units
+        out: list[np.ndarray] = []
+        for ou, tu in idx:
+            mask = self._rule_mask(ou, tu)
+            nt = len(units[tu].models)
+            row_seen = np.zeros(len(units[ou].models), dtype=bool)
+            for om in range(len(row_seen)):
+                later: list[tuple[int, int, int, int]] = []
+                for tm in range(nt):
+                    if not mask[om, tm]:
+                        continue
+                    k = (ou, om, tu, tm)
+                    r = cache.get(k)
+                    if r is None:
+                        later.append(k)
+                    elif r.sight in seen_values:
+                        row_seen[om] = True
+                        break
+                if row_seen[om]:
+                    continue
+                for k in later:
+                    r = self._exact_sight(*k)
+                    cache[k] = r
+                    if r.sight in seen_values:
+                        row_seen[om] = True
+                        break
+            out.append(row_seen)
+        return out
 
     # ------------------------------------------------------------------ models
     def raw_sight(self, ou: int, om: int, tu: int, tm: int) -> SightResult:
