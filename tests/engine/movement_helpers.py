@@ -3,9 +3,10 @@ table, a game started at red's Movement phase of battle round 1, and scripted D6
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Sequence
 from typing import Any, cast
+
+from core_helpers import ScriptedRandom
 
 from w40k.engine.game import Game
 from w40k.engine.requests import Request
@@ -52,18 +53,8 @@ def far_enemy() -> dict[str, JSON]:
     return unit("blue.far", "blue", [model("blue.far.1", 55.0, 40.0)])
 
 
-class Dice(random.Random):
-    """The game's RNG with scripted D6 faces, in rolling order."""
-
-    def __init__(self, faces: Iterable[int]) -> None:
-        super().__init__(0)
-        self.faces = list(faces)
-
-    def randint(self, a: int, b: int) -> int:
-        assert (a, b) == (1, 6), f"unexpected randint({a}, {b})"
-        if not self.faces:
-            raise AssertionError("the rules rolled more dice than the test scripted")
-        return self.faces.pop(0)
+Dice = ScriptedRandom
+"""The game's RNG with scripted D6 faces, in rolling order (core_helpers.ScriptedRandom)."""
 
 
 KEEP = "red.keep"
