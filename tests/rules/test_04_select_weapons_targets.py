@@ -261,6 +261,17 @@ def test_indirect_fire_weapons_may_target_unseen_units_only_in_indirect_shooting
     assert rules(out_of_range) == {"R04.02-a"}
 
 
+def test_indirect_fire_weapons_may_not_target_a_lone_operative_beyond_its_range() -> None:
+    # R24.24-a / R13.09-e: indirect fire ignores visibility, not Lone Operative's X"
+    m = AttackingModel("M", (MORTAR,))
+    far = WeaponFacts(visible=False, in_range=True, lone_operative_beyond=True)
+    s = sel(AttackKind.INDIRECT, [m], [X], [choose("M", ("mortar", ("X",)))], default=far)
+    assert rules(s) == {"R24.24-a"}
+    near = WeaponFacts(visible=False, in_range=True)
+    s = sel(AttackKind.INDIRECT, [m], [X], [choose("M", ("mortar", ("X",)))], default=near)
+    assert rules(s) == set()
+
+
 def test_indirect_shooting_needs_an_indirect_fire_weapon() -> None:
     # R10.07-a
     m = AttackingModel("M", (BOLTGUN,))

@@ -75,6 +75,9 @@ class WeaponFacts:
     """The target is within half this weapon's range ([RAPID FIRE], [MELTA])."""
     engaged_with_model: bool = False
     """Melee: the target is engaged with this model (04.02)."""
+    lone_operative_beyond: bool = False
+    """24.24: the target is a Lone Operative unit and this model is not within its X" (it
+    cannot be targeted by [INDIRECT FIRE] weapons, which otherwise ignore visibility)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -372,6 +375,9 @@ def _check_ranged_targets(
         if not f.visible and not indirect:
             # R04.02-a / R06.01-f: visible to this model; 10.07 excepts [INDIRECT FIRE].
             bad("R06.01-f", f"{name} is not visible to this model")
+        if indirect and f.lone_operative_beyond:
+            # R24.24-a / R13.09-e: indirect fire ignores visibility (so hidden), not this.
+            bad("R24.24-a", f"{name} is a Lone Operative beyond this model's reach")
         if not f.in_range:
             bad("R04.02-a", f"{name} is not within this weapon's range")
         cq = sel.kind is AttackKind.CLOSE_QUARTERS

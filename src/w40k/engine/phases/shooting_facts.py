@@ -131,7 +131,11 @@ class ShooterFacts:
         in_range = d <= weapon.range + EPS
         half = d <= weapon.range / 2.0 + EPS
         vis = self.visible(model, target) if (in_range or always_visibility) else False
-        return WeaponFacts(visible=vis, in_range=in_range, half_range=half)
+        # 24.24: measured from the attacking model to the Lone Operative unit's closest model
+        lone = self.vis.scene.units[self.tu(target)].lone_operative
+        beyond = lone is not None and d > lone + EPS
+        return WeaponFacts(visible=vis, in_range=in_range, half_range=half,
+                           lone_operative_beyond=beyond)
 
     def engaged_with_unit(self, target: UnitData) -> bool:
         """03.04: the target is engaged with the shooting unit."""
