@@ -118,7 +118,7 @@ def _unit_pairs(v: Visibility) -> list[tuple[int, int]]:
 def test_batched_raw_sight_equals_per_pair_exact_on_random_scenes(seed: int) -> None:
     # R06.01-a / R13.10 / R13.11: batching changes no answer and no witness
     scene = scene_from_dict(random_scene(np.random.default_rng(500 + seed)))
-    batched, single = Visibility(scene), Visibility(scene)
+    batched, single = Visibility(scene, jit=False), Visibility(scene, jit=False)
     pairs = _unit_pairs(batched)
     batched.prepare(pairs)
     units = scene.units
@@ -136,7 +136,7 @@ def test_sight_matrix_equals_model_sight_and_unit_reports_are_unchanged(seed: in
     # R06.01-a, R13.09-b, R24.24-a applied as masks give model_sight(...).visible
     scene = scene_from_dict(random_scene(np.random.default_rng(900 + seed)))
     for conv in (False, True):
-        batched, single = Visibility(scene, conv), Visibility(scene, conv)
+        batched, single = Visibility(scene, conv, jit=False), Visibility(scene, conv, jit=False)
         for ou, tu in _unit_pairs(batched):
             a, b = scene.units[ou].name, scene.units[tu].name
             mat = batched.sight_matrix(a, b)
@@ -151,7 +151,7 @@ def test_sight_matrix_equals_model_sight_and_unit_reports_are_unchanged(seed: in
             )
             assert (mat == ref).all()
         # unit reports through the batched path equal those computed pair by pair
-        reports = Visibility(scene, conv).all_pairs()
+        reports = Visibility(scene, conv, jit=False).all_pairs()
         for r in reports:
             single._raw_cache.clear()
             assert r == single.unit_pair(r.observer, r.target)
@@ -164,7 +164,7 @@ def test_random_scenes_exercise_every_outcome() -> None:
     sights: set[Sight] = set()
     for seed in (1, 2, 3, 6, 7):
         scene = scene_from_dict(random_scene(np.random.default_rng(500 + seed)))
-        v = Visibility(scene)
+        v = Visibility(scene, jit=False)
         v.prepare(_unit_pairs(v))
         sights |= {r.sight for r in v._raw_cache.values()}
         rows = [
@@ -302,7 +302,7 @@ def test_oval_bases_fall_back_to_the_exact_search() -> None:
         ],
     }
     scene = scene_from_dict(d)
-    v, w = Visibility(scene), Visibility(scene)
+    v, w = Visibility(scene, jit=False), Visibility(scene, jit=False)
     got = v.sight_results("A", "B")
     assert [[r.sight for r in row] for row in got] == [[Sight.BLOCKED, Sight.CLEAR]]
     assert got[0] == [w._exact_sight(0, 0, 1, k) for k in range(2)]

@@ -24,9 +24,9 @@ def test_seeing_observers_equals_full_sight_matrix(seed: int) -> None:
     # R06.01-a, R13.09-b, R24.24-a: the early exit changes no observer model's answer
     scene = scene_from_dict(random_scene(np.random.default_rng(500 + seed)))
     for conv in (False, True):
-        pairs = _names(Visibility(scene, conv))
-        fast = Visibility(scene, conv).seeing_observers(pairs)
-        full = Visibility(scene, conv)
+        pairs = _names(Visibility(scene, conv, jit=False))
+        fast = Visibility(scene, conv, jit=False).seeing_observers(pairs)
+        full = Visibility(scene, conv, jit=False)
         assert len(fast) == len(pairs)
         for (a, b), row in zip(pairs, fast, strict=True):
             ref = full.sight_matrix(a, b).any(axis=1)
@@ -37,9 +37,9 @@ def test_seeing_observers_equals_full_sight_matrix(seed: int) -> None:
 def test_seeing_observers_is_consistent_with_a_warm_cache_and_mixed_scenes() -> None:
     # called after some pairs are already cached (by sight_matrix / raw_sight), and twice
     scene = scene_from_dict(random_scene(np.random.default_rng(901)))
-    v = Visibility(scene)
+    v = Visibility(scene, jit=False)
     pairs = _names(v)
-    ref = [Visibility(scene).sight_matrix(a, b).any(axis=1).tolist() for a, b in pairs]
+    ref = [Visibility(scene, jit=False).sight_matrix(a, b).any(axis=1).tolist() for a, b in pairs]
     v.sight_matrix(*pairs[0])
     v.raw_sight(1, 0, 3, 0)
     assert [r.tolist() for r in v.seeing_observers(pairs)] == ref
@@ -54,7 +54,7 @@ def test_early_exit_skips_exact_searches_and_keeps_visible_units() -> None:
         scene = scene_from_dict(random_scene(np.random.default_rng(500 + seed)))
         counts = []
         for early in (True, False):
-            v = Visibility(scene)
+            v = Visibility(scene, jit=False)
             pairs = _names(v)
             with mock.patch.object(v, "_exact_sight", wraps=v._exact_sight) as spy:
                 if early:

@@ -11,9 +11,15 @@ from enum import Enum
 
 import numpy as np
 
+from w40k.geometry import los_kernel
 from w40k.geometry.los import Obstacles, Sight, SightResult, hull_blockers, line_of_sight
 from w40k.geometry.los_batch import BLOCKED, CLEAR, batch_sight
-from w40k.geometry.measure import ENGAGEMENT_HORIZONTAL, distance_matrix, engaged
+from w40k.geometry.measure import (
+    ENGAGEMENT_HORIZONTAL,
+    distance_matrix,
+    engaged,
+    point_polygon_distance,
+)
 from w40k.geometry.scene import Scene, Unit
 from w40k.geometry.shapes import EPS, HALF_LINE, Circle, FloatArray, Model, Oval
 from w40k.geometry.terrain import PLUNGING_FIRE_HEIGHT
@@ -27,12 +33,39 @@ COVER_KEYWORDS = ("INFANTRY", "BEASTS", "SWARM")
 """13.08/13.09: keywords that take cover/hide within terrain areas."""
 
 
+BLOCKED_REASON = "blocked by terrain/models (R06.01-a, R13.10-b, R13.11-a)"
+"""Why a target model is not visible: no line of sight."""
+PARTIAL_REASON = "only past blockers of intermediate height: convention PARTIAL_HEIGHT"
+"""Why a target model is not visible: the PARTIAL_HEIGHT convention."""
+
+
+def _hidden_reason(unit: Unit) -> str:
+    return f'hidden beyond {unit.detection_range:g}" detection range (R13.09-b)'
+
+
+def _lone_reason(lone: float | None) -> str:
+    return f'Lone Operative beyond {lone:g}" (R24.24-a)'
+
+
 class Kind(Enum):
     """What an obstacle is."""
 
     FEATURE = "feature"
     AREA = "area"
     MODEL = "model"
+
+
+_KIND_CODE = {
+    Kind.FEATURE: los_kernel.FEATURE,
+    Kind.AREA: los_kernel.AREA,
+    Kind.MODEL: los_kernel.MODEL,
+}
+_SIGHT_OF = {
+    los_kernel.CLEAR: Sight.CLEAR,
+    los_kernel.BLOCKED: Sight.BLOCKED,
+    los_kernel.CONVENTION: Sight.CONVENTION,
+}
+_CODE_OF = {v: k for k, v in _SIGHT_OF.items()}
 
 
 @dataclass(frozen=True)
@@ -83,16 +116,17 @@ class PairReport:
 
 
 class _AreasOf(dict[tuple[int, int], frozenset[int]]):
-    """Lazy map (unit, model) -> indices of the terrain areas that hold the model."""
+    """Lazy map (unit, model) -> indices of the terrain areas that hold the model (read from
+    the membership matrix of :meth:`Visibility._area_rows`)."""
 
-    def __init__(self, scene: Scene) -> None:
+    def __init__(self, vis: Visibility) -> None:
         super().__init__()
-        self.scene = scene
+        self.vis = vis
 
     def __missing__(self, key: tuple[int, int]) -> frozenset[int]:
-        m = self.scene.units[key[0]].models[key[1]]
-        areas = self.scene.terrain.areas
-        out = frozenset(i for i, a in enumerate(areas) if a.holds(m))
+        g = self.vis.model_index[key]
+        row = self.vis._area_rows(np.array([g], dtype=np.int64))[g]
+        out = frozenset(int(a) for a in np.nonzero(row)[0])
         self[key] = out
         return out
 
@@ -100,8 +134,16 @@ class _AreasOf(dict[tuple[int, int], frozenset[int]]):
 class Visibility:
     """Per-scene cache answering visibility questions (prepare once, ask thousands)."""
 
-    def __init__(self, scene: Scene, convention_visible: bool = False) -> None:
-        """``convention_visible`` decides Sight.CONVENTION cases (default: not visible)."""
+    def __init__(
+        self, scene: Scene, convention_visible: bool = False, jit: bool | None = None
+    ) -> None:
+        """``convention_visible`` decides Sight.CONVENTION cases (default: not visible).
+        ``jit``: use the compiled kernels (:mod:`los_kernel`) for pairs of round bases;
+        default: when numba is installed (the ``fast`` extra) and ``W40K_JIT`` is not 0. The
+        answers are the same either way."""
+        if jit and not los_kernel.NUMBA_INSTALLED:
+            raise ValueError("Visibility(jit=True) needs numba: pip install 'w40k[fast]'")
+        self.jit = los_kernel.AVAILABLE if jit is None else jit
         self.scene = scene
         self.convention_visible = convention_visible
         terrain = scene.terrain
@@ -146,7 +188,7 @@ class Visibility:
         self.owner_area = np.asarray(owner_area, dtype=np.int64)
         self.unit_index = {u.name: i for i, u in enumerate(scene.units)}
         self.footprints = {k: scene.units[k[0]].models[k[1]].footprint() for k in self.models}
-        self.areas_of: dict[tuple[int, int], frozenset[int]] = _AreasOf(scene)
+        self.areas_of: dict[tuple[int, int], frozenset[int]] = _AreasOf(self)
         """Terrain areas holding each model, computed on first use (most are never asked)."""
         self.dense_area = [terrain.contains_dense(a.name) for a in terrain.areas]
         self._dist: dict[tuple[int, int], FloatArray] = {}
@@ -156,6 +198,17 @@ class Visibility:
         """Raw sight answers computed by the batched path (:meth:`prepare`)."""
         self._in_area = np.zeros((len(self.models), len(terrain.areas)), dtype=bool)
         self._in_area_known = np.zeros(len(self.models), dtype=bool)
+        # per model: cx, cy, r, top, level (NaN r for ovals and hulls: no kernel)
+        geo = np.full((len(self.models), 5), np.nan)
+        for g, k in enumerate(self.models):
+            fp = self.footprints[k]
+            m = scene.units[k[0]].models[k[1]]
+            if isinstance(fp, Circle):
+                geo[g] = (fp.cx, fp.cy, fp.r, m.top, m.z)
+        self._geo = geo
+        self._round = ~np.isnan(geo[:, 2])
+        self._kscene: los_kernel.KernelScene | None = None
+        self._facts_cache: dict[tuple[int, int], tuple[np.ndarray, FloatArray, np.ndarray]] = {}
 
     # ----------------------------------------------------------------- helpers
     def _obstacles_for(self, ou: int, om: int, tu: int, tm: int) -> Obstacles:
@@ -192,12 +245,38 @@ class Visibility:
         return any(self.dense_area[a] for a in self.areas_of[(tu, tm)])
 
     def _area_rows(self, gids: np.ndarray) -> np.ndarray:
-        """The model x area membership matrix, filled for these global model indices."""
-        for g in np.unique(gids[~self._in_area_known[gids]]):
-            g = int(g)
-            for a in self.areas_of[self.models[g]]:
-                self._in_area[g, a] = True
-            self._in_area_known[g] = True
+        """The model x area membership matrix (``TerrainArea.holds``: any part of the footprint
+        within the area), filled for these global model indices; round bases at once."""
+        todo = np.unique(gids[~self._in_area_known[gids]])
+        if len(todo) == 0:
+            return self._in_area
+        areas = self.scene.terrain.areas
+        rnd = todo[self._round[todo]]
+        if len(rnd) and areas:
+            centres, radii = self._geo[rnd, :2], self._geo[rnd, 2]
+            for ai, area in enumerate(areas):
+                # shape_region_distance for a circle: max(0, centre distance - r) (0 inside)
+                d = point_polygon_distance(centres, area.array()) - radii
+                self._in_area[rnd, ai] = np.maximum(d, 0.0) <= EPS
+        for g in todo[~self._round[todo]]:
+            m = self.scene.units[self.models[int(g)][0]].models[self.models[int(g)][1]]
+            for ai, area in enumerate(areas):
+                self._in_area[g, ai] = area.holds(m)
+        self._in_area_known[todo] = True
+        return self._in_area
+
+    def warm(self) -> None:
+        """Build the scene-level tables now rather than on first use: which terrain areas hold
+        every model and, with the compiled kernels, the obstacles in their layout."""
+        self._area_rows(np.arange(len(self.models), dtype=np.int64))
+        if self.jit:
+            self._kernel_scene()
+
+    def _area_rows_of(self, og: int, tg: int) -> np.ndarray:
+        """The model x area matrix with these two models' rows filled."""
+        known = self._in_area_known
+        if not (known[og] and known[tg]):
+            self._area_rows(np.array([og, tg], dtype=np.int64))
         return self._in_area
 
     def prepare(self, unit_pairs: list[tuple[int, int]]) -> None:
@@ -228,6 +307,18 @@ class Visibility:
         ]
         status = np.zeros(len(rows), dtype=np.int8)
         pn = qn = np.zeros((len(rows), 2))
+        if rows and self.jit:
+            # the compiled kernels decide every round-base pair (same answers and witnesses)
+            ks_, w, _ = self._kernel_batch(
+                np.array([self.model_index[k[:2]] for k in rows], dtype=np.int64),
+                np.array([self.model_index[k[2:]] for k in rows], dtype=np.int64),
+                np.array([k[0] for k in rows], dtype=np.int64),
+                np.array([k[2] for k in rows], dtype=np.int64),
+                False,
+            )
+            for k, st, wr in zip(rows, ks_.tolist(), w, strict=True):
+                self._raw_cache[k] = _result(st, wr)
+            rows = []
         if rows:
             oc = np.array([fps[k[:2]].center for k in rows], dtype=np.float64)
             tc = np.array([fps[k[2:]].center for k in rows], dtype=np.float64)
@@ -257,8 +348,8 @@ class Visibility:
         left: list[tuple[int, int, int, int]] = []
         for i, k in enumerate(rows):
             if status[i] == CLEAR:
-                w = ((float(pn[i, 0]), float(pn[i, 1])), (float(qn[i, 0]), float(qn[i, 1])))
-                self._raw_cache[k] = SightResult(Sight.CLEAR, w)
+                line = ((float(pn[i, 0]), float(pn[i, 1])), (float(qn[i, 0]), float(qn[i, 1])))
+                self._raw_cache[k] = SightResult(Sight.CLEAR, line)
             elif status[i] == BLOCKED:
                 self._raw_cache[k] = SightResult(Sight.BLOCKED)
             else:
@@ -349,6 +440,68 @@ class Visibility:
             out.append(row_seen)
         return out
 
+    # ----------------------------------------------------------------- kernels
+    def _kernel_scene(self) -> los_kernel.KernelScene:
+        """The obstacle arrays in the kernel's layout (built on first use)."""
+        if self._kscene is None:
+            kinds = np.array([_KIND_CODE[k] for k in self.kinds], dtype=np.int64)
+            self._kscene = los_kernel.KernelScene.build(
+                self.obstacles, self.owner_unit, self.owner_area, kinds
+            )
+        return self._kscene
+
+    def _kernel_rows(
+        self, ogs: np.ndarray, tgs: np.ndarray, ous: np.ndarray, tus: np.ndarray
+    ) -> tuple[FloatArray, np.ndarray, np.ndarray]:
+        """Kernel inputs for model pairs (global indices): pair rows (cx, cy, r, top of each,
+        then the target's level), units, and the areas to ignore (13.10: either model's)."""
+        pairs = np.concatenate([self._geo[ogs, :4], self._geo[tgs, :]], axis=1)
+        units = np.stack([ous, tus], axis=1).astype(np.int64)
+        if len(self.scene.terrain.areas):
+            in_area = self._area_rows(np.concatenate([ogs, tgs]))
+            ex = in_area[ogs] | in_area[tgs]
+        else:
+            ex = np.zeros((len(ogs), 1), dtype=bool)
+        return pairs, units, ex
+
+    def _kernel_batch(
+        self,
+        ogs: np.ndarray,
+        tgs: np.ndarray,
+        ous: np.ndarray,
+        tus: np.ndarray,
+        want_hull: bool,
+    ) -> tuple[np.ndarray, FloatArray, np.ndarray]:
+        """Sight status, witness (P, 4) and full-visibility flags of round-base model pairs
+        from the compiled kernels."""
+        ks = self._kernel_scene()
+        pairs, units, ex = self._kernel_rows(ogs, tgs, ous, tus)
+        n = len(pairs)
+        status = np.zeros(n, dtype=np.int64)
+        witness = np.zeros((n, 4))
+        flags = np.zeros(n, dtype=np.int64)
+        los_kernel.pairs_batch(
+            pairs,
+            units,
+            ex,
+            want_hull,
+            ks.edges,
+            ks.verts,
+            ks.ostart,
+            ks.vstart,
+            ks.oinfo,
+            los_kernel.OUTLINE_COS,
+            los_kernel.OUTLINE_SIN,
+            los_kernel.OUTLINE_SCALE,
+            status,
+            witness,
+            flags,
+        )
+        return status, witness, flags
+
+    def _both_round(self, og: int, tg: int) -> bool:
+        return bool(self.jit and self._round[og] and self._round[tg])
+
     # ------------------------------------------------------------------ models
     def raw_sight(self, ou: int, om: int, tu: int, tm: int) -> SightResult:
         """Line of sight only (terrain features, obscuring areas, other units' models)."""
@@ -358,7 +511,27 @@ class Visibility:
         return self._exact_sight(ou, om, tu, tm)
 
     def _exact_sight(self, ou: int, om: int, tu: int, tm: int) -> SightResult:
-        """The per-pair exact search (:func:`line_of_sight`)."""
+        """The per-pair exact search (:func:`line_of_sight`, or its compiled twin for two
+        round bases)."""
+        og, tg = self.model_index[(ou, om)], self.model_index[(tu, tm)]
+        if self._both_round(og, tg):
+            ks, in_area = self._kernel_scene(), self._area_rows_of(og, tg)
+            w = np.empty(4)
+            status = los_kernel.sight_models(
+                self._geo,
+                og,
+                tg,
+                ou,
+                tu,
+                in_area,
+                ks.edges,
+                ks.verts,
+                ks.ostart,
+                ks.vstart,
+                ks.oinfo,
+                w,
+            )
+            return _result(int(status), w)
         o = self.scene.units[ou].models[om]
         t = self.scene.units[tu].models[tm]
         return line_of_sight(
@@ -375,40 +548,62 @@ class Visibility:
         if key in self._pair_cache:
             return self._pair_cache[key]
         units = self.scene.units
-        o, t = units[ou].models[om], units[tu].models[tm]
         res = self.raw_sight(ou, om, tu, tm)
         reason = ""
         seen = res.sight is Sight.CLEAR or (
             res.sight is Sight.CONVENTION and self.convention_visible
         )
         if not seen:
-            reason = (
-                "blocked by terrain/models (R06.01-a, R13.10-b, R13.11-a)"
-                if res.sight is Sight.BLOCKED
-                else "only past blockers of intermediate height: convention PARTIAL_HEIGHT"
-            )
+            reason = BLOCKED_REASON if res.sight is Sight.BLOCKED else PARTIAL_REASON
         d = float(self.unit_distances(ou, tu)[om, tm])
         if seen and self.hidden(tu, tm) and d > units[tu].detection_range + EPS:
-            seen, reason = (
-                False,
-                f'hidden beyond {units[tu].detection_range:g}" detection range (R13.09-b)',
-            )
+            seen, reason = False, _hidden_reason(units[tu])
         lone = units[tu].lone_operative
         # 24.24: measured from the observer to the Lone Operative unit (closest model)
         if seen and lone is not None and float(self.unit_distances(ou, tu)[om].min()) > lone + EPS:
-            seen, reason = False, f'Lone Operative beyond {lone:g}" (R24.24-a)'
-        obs = self._obstacles_for(ou, om, tu, tm)
-        owners = hull_blockers(
-            self.footprints[(ou, om)], self.footprints[(tu, tm)], t.z, o.top, obs
-        )
-        kinds = {self.kinds[int(k)] for k in owners}
-        fully = seen and not kinds
-        terrain_cover = bool(kinds & {Kind.FEATURE, Kind.AREA}) or res.sight is not Sight.CLEAR
+            seen, reason = False, _lone_reason(lone)
+        flags = self._hull_flags(ou, om, tu, tm)
+        fully = seen and not flags & 1
+        terrain_cover = bool(flags & 2) or res.sight is not Sight.CLEAR
         out = ModelSight(
             seen, fully, terrain_cover, res.sight, reason, res.witness if seen else None
         )
         self._pair_cache[key] = out
         return out
+
+    def _hull_flags(self, ou: int, om: int, tu: int, tm: int) -> int:
+        """06.01 fully visible by HULL_RAMP (:func:`hull_blockers`): bit 1 if some obstacle
+        stops the target model from being fully visible, bit 2 if a terrain feature or an
+        obscuring area does (13.08 (ii))."""
+        og, tg = self.model_index[(ou, om)], self.model_index[(tu, tm)]
+        if self._both_round(og, tg):
+            ks, in_area = self._kernel_scene(), self._area_rows_of(og, tg)
+            return int(
+                los_kernel.hull_models(
+                    self._geo,
+                    og,
+                    tg,
+                    ou,
+                    tu,
+                    in_area,
+                    ks.edges,
+                    ks.ostart,
+                    ks.oinfo,
+                    los_kernel.OUTLINE_COS,
+                    los_kernel.OUTLINE_SIN,
+                    los_kernel.OUTLINE_SCALE,
+                )
+            )
+        o, t = self.scene.units[ou].models[om], self.scene.units[tu].models[tm]
+        owners = hull_blockers(
+            self.footprints[(ou, om)],
+            self.footprints[(tu, tm)],
+            t.z,
+            o.top,
+            self._obstacles_for(ou, om, tu, tm),
+        )
+        kinds = {self.kinds[int(k)] for k in owners}
+        return (1 if kinds else 0) | (2 if kinds & {Kind.FEATURE, Kind.AREA} else 0)
 
     def model_visible(self, observer: tuple[str, int], target: tuple[str, int]) -> bool:
         """Is model ``target`` (unit name, index) visible to model ``observer``?"""
@@ -416,29 +611,36 @@ class Visibility:
         return self.model_sight(ou, observer[1], tu, target[1]).visible
 
     # ------------------------------------------------------------------- units
+    def _cover_models(self, tu: int) -> np.ndarray:
+        """13.08 (i) per target model: INFANTRY/BEASTS/SWARM within a terrain area."""
+        return np.array(
+            [
+                m.has(*COVER_KEYWORDS) and bool(self.areas_of[(tu, tm)])
+                for tm, m in enumerate(self.scene.units[tu].models)
+            ],
+            dtype=bool,
+        )
+
     def cover_against(self, ou: int, om: int, tu: int) -> bool:
         """13.08 and 24.33: does unit ``tu`` have the benefit of cover against a ranged attack
         by model ``om`` of unit ``ou``?"""
         target = self.scene.units[tu]
         if target.stealth:
             return True
-        for tm, m in enumerate(target.models):
-            in_area = m.has(*COVER_KEYWORDS) and bool(self.areas_of[(tu, tm)])
+        for tm, in_area in enumerate(self._cover_models(tu)):
             if not in_area and not self.model_sight(ou, om, tu, tm).terrain_cover:
                 return False
         return True
 
-    def plunging_fire(self, ou: int, om: int, tu: int) -> bool:
-        """22.05: +1 BS when the target unit is visible and has a model on ground level, and the
-        attacker stands on a section 3"+ high or is TOWERING with the target within 12"."""
+    def _plunging_position(self, ou: int, om: int, tu: int) -> bool:
+        """22.05 without the visibility condition: no AIRCRAFT, a target model on ground level,
+        and the attacker on a section 3"+ high or TOWERING with the target within 12"."""
         units = self.scene.units
         o = units[ou].models[om]
         target = units[tu]
         if o.has("AIRCRAFT") or any(m.has("AIRCRAFT") for m in target.models):
             return False  # R22.05-c
         if not any(m.z <= EPS for m in target.models):
-            return False
-        if not any(self.model_sight(ou, om, tu, tm).visible for tm in range(len(target.models))):
             return False
         if self.scene.terrain.section_height_under(o) >= PLUNGING_FIRE_HEIGHT - EPS:
             return True
@@ -447,23 +649,81 @@ class Visibility:
             and float(self.unit_distances(ou, tu)[om].min()) <= TOWERING_RANGE + EPS
         )
 
+    def plunging_fire(self, ou: int, om: int, tu: int) -> bool:
+        """22.05: +1 BS when the target unit is visible and has a model on ground level, and the
+        attacker stands on a section 3"+ high or is TOWERING with the target within 12"."""
+        n = len(self.scene.units[tu].models)
+        return self._plunging_position(ou, om, tu) and any(
+            self.model_sight(ou, om, tu, tm).visible for tm in range(n)
+        )
+
+    def _pair_tables(self, ou: int, tu: int) -> tuple[np.ndarray, FloatArray, np.ndarray]:
+        """For every (observer model, target model) of two units: the raw sight code
+        (``los_kernel.CLEAR`` ...), the witness row (x0, y0, x1, y1; NaN without one) and the
+        :meth:`_hull_flags`; the compiled kernels in one call when every base is round."""
+        key = (ou, tu)
+        cached = self._facts_cache.get(key)
+        if cached is not None:
+            return cached
+        units = self.scene.units
+        no, nt = len(units[ou].models), len(units[tu].models)
+        ogs = np.array([self.model_index[(ou, om)] for om in range(no)], dtype=np.int64)
+        tgs = np.array([self.model_index[(tu, tm)] for tm in range(nt)], dtype=np.int64)
+        if self.jit and bool(self._round[ogs].all() and self._round[tgs].all()):
+            status, w, flags = self._kernel_batch(
+                np.repeat(ogs, nt),
+                np.tile(tgs, no),
+                np.full(no * nt, ou, dtype=np.int64),
+                np.full(no * nt, tu, dtype=np.int64),
+                True,
+            )
+            w[status != los_kernel.CLEAR] = np.nan
+        else:
+            self.prepare([key])
+            status = np.zeros(no * nt, dtype=np.int64)
+            w = np.full((no * nt, 4), np.nan)
+            flags = np.zeros(no * nt, dtype=np.int64)
+            for i in range(no * nt):
+                om, tm = divmod(i, nt)
+                r = self._raw_cache[(ou, om, tu, tm)]
+                status[i] = _CODE_OF[r.sight]
+                if r.witness is not None:
+                    w[i] = (*r.witness[0], *r.witness[1])
+                flags[i] = self._hull_flags(ou, om, tu, tm)
+        out = (status.reshape(no, nt), w.reshape(no, nt, 4), flags.reshape(no, nt))
+        self._facts_cache[key] = out
+        return out
+
     def unit_pair(self, observer: str, target: str) -> PairReport:
-        """The ``w40k los`` report for one ordered pair of units."""
+        """The ``w40k los`` report for one ordered pair of units: the answers of
+        :meth:`model_sight`, :meth:`cover_against` and :meth:`plunging_fire`, computed over
+        the whole unit pair at once."""
         ou, tu = self.unit_index[observer], self.unit_index[target]
         units = self.scene.units
         ounit, tunit = units[ou], units[tu]
         dist = self.unit_distances(ou, tu)
-        self.prepare([(ou, tu)])
-        sights = [
-            [self.model_sight(ou, om, tu, tm) for tm in range(len(tunit.models))]
-            for om in range(len(ounit.models))
-        ]
-        seers = [om for om in range(len(ounit.models)) if any(s.visible for s in sights[om])]
+        status, w, flags = self._pair_tables(ou, tu)
+        raw_seen = status == los_kernel.CLEAR
+        if self.convention_visible:
+            raw_seen |= status == los_kernel.CONVENTION
+        # 13.09: hidden models beyond detection range; 24.24: Lone Operative beyond its range
+        hidden = np.array([self.hidden(tu, tm) for tm in range(len(tunit.models))], dtype=bool)
+        hid = raw_seen & hidden[None, :] & (dist > tunit.detection_range + EPS)
+        seen = raw_seen & ~hid
+        lone = tunit.lone_operative
+        lone_hit = np.zeros_like(seen)
+        if lone is not None:
+            lone_hit = seen & (dist.min(axis=1) > lone + EPS)[:, None]
+            seen &= ~lone_hit
+        seers = [int(om) for om in np.nonzero(seen.any(axis=1))[0]]
         visible = bool(seers)
-        fully = any(all(s.fully_visible for s in row) for row in sights)
+        fully = bool((seen & (flags & 1 == 0)).all(axis=1).any())
+        terrain_cover = ((flags & 2) != 0) | (status != los_kernel.CLEAR)
         attackers = seers or list(range(len(ounit.models)))
-        cover = all(self.cover_against(ou, om, tu) for om in attackers)
-        plunging = any(self.plunging_fire(ou, om, tu) for om in seers)
+        cover = tunit.stealth or bool(
+            (self._cover_models(tu)[None, :] | terrain_cover[attackers]).all()
+        )
+        plunging = any(self._plunging_position(ou, om, tu) for om in seers)
         eng = bool((dist <= ENGAGEMENT_HORIZONTAL + EPS).any()) and any(
             engaged(a, b) for a in ounit.models for b in tunit.models
         )
@@ -472,19 +732,20 @@ class Visibility:
             in_range = bool((dist <= ounit.weapon_range + EPS).any())
         reason = ""
         if not visible:
-            reasons = [s.reason for row in sights for s in row]
-            for key in ("Lone Operative", "hidden", "PARTIAL_HEIGHT"):
-                hit = [r for r in reasons if key in r]
-                if hit:
-                    reason = hit[0]
-                    break
+            if lone_hit.any():
+                reason = _lone_reason(lone)
+            elif hid.any():
+                reason = _hidden_reason(tunit)
+            elif ((status == los_kernel.CONVENTION) & ~raw_seen).any():
+                reason = PARTIAL_REASON
             else:
-                reason = reasons[0] if reasons else ""
-        lines = tuple(
-            next(s.witness for s in sights[om] if s.visible and s.witness is not None)
-            for om in seers
-            if any(s.witness is not None and s.visible for s in sights[om])
-        )
+                reason = BLOCKED_REASON
+        lines = []
+        for om in seers:
+            cols = np.nonzero(seen[om] & (status[om] == los_kernel.CLEAR))[0]
+            if len(cols):
+                x0, y0, x1, y1 = (float(c) for c in w[om, int(cols[0])])
+                lines.append(((x0, y0), (x1, y1)))
         return PairReport(
             observer,
             target,
@@ -496,7 +757,7 @@ class Visibility:
             float(dist.min()),
             in_range,
             reason,
-            lines,
+            tuple(lines),
         )
 
     def all_pairs(self) -> list[PairReport]:
@@ -516,6 +777,14 @@ class Visibility:
                 if a.player != b.player:
                     out.append(self.unit_pair(a.name, b.name))
         return out
+
+
+def _result(status: int, w: FloatArray) -> SightResult:
+    """A kernel status and witness row as a :class:`SightResult`."""
+    sight = _SIGHT_OF[status]
+    if sight is Sight.CLEAR:
+        return SightResult(sight, ((float(w[0]), float(w[1])), (float(w[2]), float(w[3]))))
+    return SightResult(sight)
 
 
 def unit_visible(vis: Visibility, observer: Unit, target: Unit) -> bool:

@@ -1,0 +1,192 @@
+"""The compiled kernels (``los_kernel``, the ``fast`` extra) give exactly the answers of the
+numpy code: the same sight, the same witness to the last bit, the same full visibility and
+cover, the same unit reports; on narrow slits they agree with a dense brute force (06.01's
+1 mm line) and on seeded random scenes with the numpy path of ``Visibility``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from test_los_batch import random_scene
+from test_los_bruteforce import brute_force_sees, slit_scene
+
+from w40k.geometry import Scene, Visibility, scene_from_dict
+from w40k.geometry import los_kernel as K
+from w40k.geometry.los import Obstacles, Sight, SightResult, line_of_sight
+from w40k.geometry.shapes import HALF_LINE, Circle, mm
+from w40k.geometry.visibility import PairReport
+
+pytest.importorskip("numba")
+
+_SIGHT = {K.CLEAR: Sight.CLEAR, K.BLOCKED: Sight.BLOCKED, K.CONVENTION: Sight.CONVENTION}
+
+
+def kernel_sight(
+    o: Circle, top_o: float, t: Circle, top_t: float, items: list[tuple[Any, float, float]]
+) -> SightResult:
+    """``sight_pair`` on terrain-only obstacles (no unit or area owners)."""
+    obs = Obstacles.build(items)
+    n = len(items)
+    ks = K.KernelScene.build(obs, np.full(n, -1), np.full(n, -1), np.zeros(n, dtype=np.int64))
+    pair = np.array([o.cx, o.cy, o.r, top_o, t.cx, t.cy, t.r, top_t, 0.0])
+    w = np.zeros(4)
+    st = K.sight_pair(
+        pair,
+        10**6,
+        10**6,
+        np.zeros(1, dtype=bool),
+        ks.edges,
+        ks.verts,
+        ks.ostart,
+        ks.vstart,
+        ks.oinfo,
+        w,
+    )
+    if st == K.CLEAR:
+        return SightResult(Sight.CLEAR, ((w[0], w[1]), (w[2], w[3])))
+    return SightResult(_SIGHT[st])
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_kernel_agrees_with_brute_force_and_numpy_on_narrow_slits(seed: int) -> None:
+    # R06.01-a: a 1 mm line passes a slit wider than 1 mm and never one narrower
+    o, t, items, _ = slit_scene(np.random.default_rng(seed))
+    full = [(p, g, 10.0) for p, g in items]
+    got = kernel_sight(o, 1.6, t, 1.6, full)
+    assert got == line_of_sight(o, 1.6, t, 1.6, Obstacles.build(full))
+    assert (got.sight is Sight.CLEAR) == brute_force_sees(o, t, items)
+
+
+def test_kernel_slit_just_under_1mm_blocks_and_just_over_passes() -> None:
+    # R06.01-a: the line is 1 mm wide
+    o, t = Circle(0.0, 0.0, mm(16)), Circle(6.0, 0.0, mm(16))
+    for width_mm, want in ((0.98, Sight.BLOCKED), (1.02, Sight.CLEAR)):
+        w = mm(width_mm)
+        w1 = np.array([[3.0, -4.0], [3.1, -4.0], [3.1, -w / 2], [3.0, -w / 2]])
+        w2 = np.array([[3.0, w / 2], [3.1, w / 2], [3.1, 4.0], [3.0, 4.0]])
+        items = [(w1, HALF_LINE, 10.0), (w2, HALF_LINE, 10.0)]
+        assert kernel_sight(o, 1.6, t, 1.6, items).sight is want
+
+
+def test_kernel_partial_height_blockers_give_the_convention() -> None:
+    # a 2.2" wall between a 1" and a 3" model is neither above both nor below both, and the
+    # highest lines pass just under its top: the PARTIAL_HEIGHT convention (docs/geometry.md)
+    o, t = Circle(0.0, 0.0, mm(16)), Circle(8.0, 0.0, mm(16))
+    wall = np.array([[4.0, -2.0], [4.2, -2.0], [4.2, 2.0], [4.0, 2.0]])
+    for top, want in ((10.0, Sight.BLOCKED), (0.5, Sight.CLEAR), (2.2, Sight.CONVENTION)):
+        items = [(wall, HALF_LINE, top)]
+        got = kernel_sight(o, 1.0, t, 3.0, items)
+        assert got == line_of_sight(o, 1.0, t, 3.0, Obstacles.build(items))
+        assert got.sight is want
+
+
+def _pairs(v: Visibility) -> list[tuple[int, int]]:
+    us = v.scene.units
+    return [(i, j) for i in range(len(us)) for j in range(len(us)) if us[i].player != us[j].player]
+
+
+def reference_report(v: Visibility, observer: str, target: str) -> PairReport:
+    """The unit report composed model pair by model pair from ``model_sight``,
+    ``cover_against`` and ``plunging_fire`` (the per-pair definitions)."""
+    ou, tu = v.unit_index[observer], v.unit_index[target]
+    ounit, tunit = v.scene.units[ou], v.scene.units[tu]
+    sights = [
+        [v.model_sight(ou, om, tu, tm) for tm in range(len(tunit.models))]
+        for om in range(len(ounit.models))
+    ]
+    seers = [om for om, row in enumerate(sights) if any(s.visible for s in row)]
+    attackers = seers or list(range(len(ounit.models)))
+    reasons = [s.reason for row in sights for s in row]
+    reason = ""
+    if not seers:
+        for key in ("Lone Operative", "hidden", "PARTIAL_HEIGHT"):
+            hit = [r for r in reasons if key in r]
+            if hit:
+                reason = hit[0]
+                break
+        else:
+            reason = reasons[0]
+    lines = tuple(
+        next(s.witness for s in sights[om] if s.visible and s.witness is not None)
+        for om in seers
+        if any(s.visible and s.witness is not None for s in sights[om])
+    )
+    report = v.unit_pair(observer, target)  # engagement, distance and range: not sight
+    return PairReport(
+        observer,
+        target,
+        bool(seers),
+        any(all(s.fully_visible for s in row) for row in sights),
+        all(v.cover_against(ou, om, tu) for om in attackers),
+        report.engaged,
+        any(v.plunging_fire(ou, om, tu) for om in seers),
+        report.distance,
+        report.in_range,
+        reason,
+        lines,
+    )
+
+
+def kernel_scene(seed: int, ovals: bool) -> Scene:
+    """A random scene of test_los_batch; without ``ovals`` every base is round (ovals take the
+    numpy path either way, and their numeric tangents are slow)."""
+    d = random_scene(np.random.default_rng(500 + seed))
+    if not ovals:
+        for u in d["units"]:
+            for m in u["models"]:
+                m["base_mm"] = 32
+    return scene_from_dict(d)
+
+
+@pytest.mark.parametrize(
+    ("seed", "ovals"), [(1, False), (2, False), (3, False), (6, True), (7, False), (8, False)]
+)
+def test_kernel_visibility_equals_the_numpy_path_on_random_scenes(seed: int, ovals: bool) -> None:
+    # R06.01-a..f, R13.08-a, R13.09-b, R13.10-b, R24.24-a: same raw sight and witness, same
+    # full visibility and cover for every model pair, same unit reports
+    scene = kernel_scene(seed, ovals)
+    units = scene.units
+    for conv in (False, True):
+        fast, slow = Visibility(scene, conv, jit=True), Visibility(scene, conv, jit=False)
+        slow.prepare(_pairs(slow))  # the numpy batch (test_los_batch: same as pair by pair)
+        for ou, tu in _pairs(fast):
+            for om in range(len(units[ou].models)):
+                for tm in range(len(units[tu].models)):
+                    assert fast.raw_sight(ou, om, tu, tm) == slow.raw_sight(ou, om, tu, tm)
+                    assert fast.model_sight(ou, om, tu, tm) == slow.model_sight(ou, om, tu, tm)
+        names = [(units[i].name, units[j].name) for i, j in _pairs(fast)]
+        seers = Visibility(scene, conv, jit=True).seeing_observers(names)
+        for (a, b), row in zip(names, seers, strict=True):
+            report = Visibility(scene, conv, jit=True).unit_pair(a, b)
+            assert report == slow.unit_pair(a, b)
+            assert report == reference_report(slow, a, b)
+            assert (fast.sight_matrix(a, b) == slow.sight_matrix(a, b)).all()
+            assert row.tolist() == slow.sight_matrix(a, b).any(axis=1).tolist()
+
+
+def test_random_scenes_give_the_kernel_every_outcome() -> None:
+    # guards the comparison above: clear, blocked and convention pairs, fully visible and
+    # not, cover and not all occur
+    seen: set[Any] = set()
+    for seed in (1, 2, 3, 7, 8):
+        scene = kernel_scene(seed, False)
+        v = Visibility(scene, jit=True)
+        for ou, tu in _pairs(v):
+            for om in range(len(scene.units[ou].models)):
+                for tm in range(len(scene.units[tu].models)):
+                    s = v.model_sight(ou, om, tu, tm)
+                    seen |= {s.sight, ("fully", s.fully_visible), ("cover", s.terrain_cover)}
+    assert {Sight.CLEAR, Sight.BLOCKED, Sight.CONVENTION} <= seen
+    assert {("fully", True), ("fully", False), ("cover", True), ("cover", False)} <= seen
+
+
+def test_asking_for_the_kernels_without_numba_is_a_clear_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    scene = scene_from_dict(random_scene(np.random.default_rng(501)))
+    monkeypatch.setattr(K, "NUMBA_INSTALLED", False)
+    with pytest.raises(ValueError, match=r"w40k\[fast\]"):
+        Visibility(scene, jit=True)
+    assert Visibility(scene, jit=False).jit is False
