@@ -250,12 +250,91 @@ def test_a_gap_wider_than_3_inches_between_dense_features_of_one_area_leaves_sig
     assert _through_gap(4.0).unit_pair("S", "T").visible
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="R13.11-b: filling gaps <= 3\" between dense features of one area needs "
-    "geometry/los.py and los_batch.py (being rewritten); see docs/rulings.md",
-)
 def test_a_1_inch_gap_between_dense_features_of_one_area_blocks_sight() -> None:
-    # R13.11-b [AMBIG], recommended reading (not implemented yet): the designer's note's
-    # "small gaps between adjacent terrain features" block like the Solid rule's windows
-    assert not _through_gap(1.0).unit_pair("S", "T").visible
+    # R13.11-b [AMBIG], recommended reading: the designer's note's "small gaps between
+    # adjacent terrain features" block like the Solid rule's windows
+    v = _through_gap(1.0)
+    assert not v.unit_pair("S", "T").visible
+    assert [g.features for g in v.gap_fillers] == [("Wall A", "Wall B")]
+    # the filler is the opening itself: x 24-25, y 9.5-10.5, opaque up to 3"
+    assert sorted(v.gap_fillers[0].footprint) == [(24, 9.5), (24, 10.5), (25, 9.5), (25, 10.5)]
+    assert v.gap_fillers[0].height == 3.0
+
+
+def _gap_scene(units: list[dict[str, Any]], **extra: Any) -> Visibility:
+    return Visibility(
+        scene_from_dict(
+            {
+                "battlefield": {"width": 60, "depth": 44},
+                "areas": [AREA],
+                "terrain": _gap_walls(1.0),
+                "units": units,
+                **extra,
+            }
+        )
+    )
+
+
+_SHOOTER = unit("S", "a", (2, 10), keywords=("VEHICLE",))
+_TARGET = unit("T", "b", (28, 10), keywords=("VEHICLE",))
+
+
+def test_the_gap_reading_can_be_switched_off_in_the_scene_file() -> None:
+    # R13.11-b [AMBIG]: "solid_gap": null keeps only each feature's own surface Solid
+    v = _gap_scene([_SHOOTER, _TARGET], solid_gap=None)
+    assert v.gap_fillers == ()
+    assert v.unit_pair("S", "T").visible
+    # a narrower limit leaves the 1" gap open too
+    assert _gap_scene([_SHOOTER, _TARGET], solid_gap=0.5).unit_pair("S", "T").visible
+
+
+def test_a_model_standing_in_the_gap_sees_out_through_it() -> None:
+    # R13.11-b [AMBIG]: as 13.10 ignores areas a model is within, a model within the filled gap
+    # ignores that filler (it looks out of the opening it stands in)
+    inside = unit("G", "a", (24.5, 10.0), keywords=("VEHICLE",))
+    v = _gap_scene([inside, _TARGET])
+    assert v.unit_pair("G", "T").visible
+    assert v.unit_pair("T", "G").visible
+
+
+def test_models_on_4_inch_floors_look_over_a_filled_gap() -> None:
+    # R13.11-b with R13.11-a: the gap is filled only up to 3", like the Solid part of a wall
+    s = unit("S", "a", (2, 10), keywords=("VEHICLE",), z=0.0)
+    t = unit("T", "b", (28, 10), keywords=("VEHICLE",), z=0.0)
+    s["models"][0]["height"] = 5.0
+    t["models"][0]["height"] = 5.0
+    assert _gap_scene([s, t]).unit_pair("S", "T").visible
+
+
+def test_walls_at_an_angle_are_sealed_at_their_narrowest_point() -> None:
+    # R13.11-b [AMBIG]: a V of two walls 2" apart at the apex: the filler is the segment
+    # between the two closest corners, so a line through the opening is blocked
+    walls = [
+        feature("Left", "dense", "Ruins", (21, 0, 22, 9), 6.0),
+        {
+            "name": "Right",
+            "category": "dense",
+            "area": "Ruins",
+            "footprint": [[22, 11], [29, 19], [28, 20], [21, 12]],
+            "height": 6.0,
+        },
+    ]
+    sc = scene_from_dict(
+        {
+            "battlefield": {"width": 60, "depth": 44},
+            "areas": [AREA],
+            "terrain": walls,
+            "units": [_SHOOTER, _TARGET],
+        }
+    )
+    v = Visibility(sc)
+    (g,) = v.gap_fillers
+    assert sorted(g.footprint) == [(22.0, 9.0), (22.0, 11.0)]
+    assert not Visibility(sc).unit_pair("S", "T").visible
+
+
+def test_a_bad_solid_gap_names_the_key() -> None:
+    with pytest.raises(SceneError, match="solid_gap"):
+        scene_from_dict(
+            {"battlefield": {"width": 60, "depth": 44}, "units": [_SHOOTER], "solid_gap": "wide"}
+        )

@@ -75,6 +75,13 @@ def render_svg(scene: Scene, pairs: list[PairReport], scale: float = 16.0) -> st
             f'<text x="{cx:.1f}" y="{cy:.1f}" font-size="10" text-anchor="middle" '
             f'fill="#000">{f.height:g}"</text>'
         )
+    for g in scene.terrain.gap_fillers():
+        # R13.11-b: a filled gap between two dense features (hatched outline)
+        out.append(
+            f'<polygon points="{pts(g.footprint)}" fill="none" stroke="#5a2d0c" '
+            f'stroke-width="2" stroke-dasharray="2,2"><title>gap filled up to {g.height:g}" '
+            f"({escape(g.features[0])} / {escape(g.features[1])}, R13.11-b)</title></polygon>"
+        )
     for p in pairs:
         for a0, b0 in p.lines:
             out.append(

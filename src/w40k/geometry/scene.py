@@ -15,7 +15,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from w40k.geometry.shapes import Battlefield, Model
-from w40k.geometry.terrain import Category, Surface, Terrain, TerrainArea, TerrainFeature
+from w40k.geometry.terrain import (
+    SOLID_GAP,
+    Category,
+    Surface,
+    Terrain,
+    TerrainArea,
+    TerrainFeature,
+)
 
 LONE_OPERATIVE_RANGE = 12.0
 """24.24: default Lone Operative range."""
@@ -297,7 +304,10 @@ def scene_from_dict(data: object, source: str = "scene") -> Scene:
                 f"{source}: units[{i}].name: duplicate unit name {json.dumps(un.name)}"
             )
         seen.add(un.name)
-    return Scene(battlefield, Terrain(tuple(areas), tuple(features)), tuple(units))
+    # R13.11-b reading: gaps up to 3" between dense features of one area block (null: off)
+    gap = root.get("solid_gap", SOLID_GAP)
+    solid_gap = None if gap is None else r.pos(gap, "solid_gap")
+    return Scene(battlefield, Terrain(tuple(areas), tuple(features), solid_gap), tuple(units))
 
 
 def load_scene(path: str | Path) -> Scene:

@@ -7,8 +7,13 @@ from enum import Enum
 
 import numpy as np
 
-from w40k.geometry.measure import shape_inside_region, shape_region_distance
-from w40k.geometry.shapes import EPS, FloatArray, Model
+from w40k.geometry.measure import (
+    point_segment_distance,
+    polygon_distance,
+    shape_inside_region,
+    shape_region_distance,
+)
+from w40k.geometry.shapes import EPS, LINE_WIDTH, FloatArray, Model, convex_hull
 
 SOLID_HEIGHT = 3.0
 """13.11: dense features are Solid up to 3" from ground level."""
@@ -18,6 +23,9 @@ SUPER_HEAVY_CROSSING_HEIGHT = 4.0
 """24.35: Super-heavy Walkers cross sections 4" or less in height horizontally."""
 PLUNGING_FIRE_HEIGHT = 3.0
 """22.05: attacking from a section 3" or more in height."""
+SOLID_GAP = 3.0
+"""R13.11-b reading: gaps of 3" or less between dense features of one terrain area are filled
+for line of sight (``Terrain.solid_gap``; None switches the reading off)."""
 
 
 class Category(Enum):
@@ -115,6 +123,61 @@ class TerrainArea:
 
 
 @dataclass(frozen=True)
+class GapFiller:
+    """R13.11-b reading: the gap between two dense features of one terrain area, opaque for
+    line of sight up to ``height`` = min(3", both heights), like the features' Solid part.
+
+    ``footprint`` is the convex hull of the parts of the two features at their smallest
+    distance from each other (the vertices of each at that distance from the other and their
+    closest points on it): the opening of a broken wall, the narrowest cross-section of two
+    walls at an angle, or the whole corridor between two parallel walls. A segment (two points)
+    when the closest parts are a vertex and a point."""
+
+    features: tuple[str, str]
+    """The two features' names."""
+    footprint: tuple[tuple[float, float], ...]
+    """The filled region (inches): a convex polygon, or a segment."""
+    height: float
+    """Opaque up to this height."""
+
+    def array(self) -> FloatArray:
+        """Footprint as an (k, 2) array."""
+        return np.asarray(self.footprint, dtype=np.float64)
+
+
+def _closest_on(p: FloatArray, poly: FloatArray) -> tuple[float, FloatArray]:
+    """Distance from point ``p`` to a polygon's boundary and the closest boundary point."""
+    a = poly
+    b = np.roll(poly, -1, axis=0) if len(poly) >= 3 else poly[::-1]
+    d = point_segment_distance(p[None, :], a, b)
+    k = int(np.argmin(d))
+    ab = b[k] - a[k]
+    t = float(np.clip(np.dot(p - a[k], ab) / max(float(np.dot(ab, ab)), 1e-300), 0.0, 1.0))
+    return float(d[k]), a[k] + ab * t
+
+
+def gap_filler(a: TerrainFeature, b: TerrainFeature, limit: float) -> GapFiller | None:
+    """The filler of the gap between two dense features (R13.11-b reading), or None when they
+    are farther apart than ``limit`` or closer than the 1 mm line's width (a gap that narrow
+    already blocks)."""
+    pa, pb = a.array(), b.array()
+    gap = polygon_distance(pa, pb)
+    if gap > limit + EPS or gap <= LINE_WIDTH:
+        return None
+    pts: list[FloatArray] = []
+    for p_from, p_to in ((pa, pb), (pb, pa)):
+        for v in p_from:
+            d, q = _closest_on(v, p_to)
+            if d <= gap + 1e-6:
+                pts += [v, q]
+    hull = convex_hull(np.asarray(pts))
+    if len(hull) < 2:
+        return None
+    height = min(SOLID_HEIGHT, a.height, b.height)
+    return GapFiller((a.name, b.name), hull, height)
+
+
+@dataclass(frozen=True)
 class Terrain:
     """All terrain on a battlefield."""
 
@@ -122,6 +185,23 @@ class Terrain:
     """Terrain areas."""
     features: tuple[TerrainFeature, ...] = ()
     """Terrain features."""
+    solid_gap: float | None = SOLID_GAP
+    """R13.11-b reading: fill gaps up to this wide between dense features of one area for
+    line of sight (None: only each feature's own surface is Solid)."""
+
+    def gap_fillers(self) -> tuple[GapFiller, ...]:
+        """R13.11-b: the filled gaps between the dense features of each terrain area."""
+        if self.solid_gap is None:
+            return ()
+        out: list[GapFiller] = []
+        for area in self.areas:
+            dense = [f for f in self.features_in(area.name) if f.category is Category.DENSE]
+            for i, fa in enumerate(dense):
+                for fb in dense[i + 1 :]:
+                    g = gap_filler(fa, fb, self.solid_gap)
+                    if g is not None:
+                        out.append(g)
+        return tuple(out)
 
     def features_in(self, area: str) -> tuple[TerrainFeature, ...]:
         """The features an area holds."""

@@ -19,6 +19,7 @@ from w40k.geometry.measure import (
     distance_matrix,
     engaged,
     point_polygon_distance,
+    shape_region_distance,
 )
 from w40k.geometry.scene import Scene, Unit
 from w40k.geometry.shapes import EPS, HALF_LINE, Circle, FloatArray, Model, Oval
@@ -126,7 +127,7 @@ class _AreasOf(dict[tuple[int, int], frozenset[int]]):
     def __missing__(self, key: tuple[int, int]) -> frozenset[int]:
         g = self.vis.model_index[key]
         row = self.vis._area_rows(np.array([g], dtype=np.int64))[g]
-        out = frozenset(int(a) for a in np.nonzero(row)[0])
+        out = frozenset(int(a) for a in np.nonzero(row[: len(self.vis.scene.terrain.areas)])[0])
         self[key] = out
         return out
 
@@ -156,6 +157,14 @@ class Visibility:
             kinds.append(Kind.FEATURE)
             owner_unit.append(-1)
             owner_area.append(-1)
+        self.gap_fillers = terrain.gap_fillers()
+        """R13.11-b: filled gaps between dense features; column ``A + i`` of the membership
+        matrix (a model within one ignores it, as 13.10 ignores areas a model is within)."""
+        for gi, g in enumerate(self.gap_fillers):
+            items.append((g.array(), HALF_LINE, g.height))
+            kinds.append(Kind.FEATURE)
+            owner_unit.append(-1)
+            owner_area.append(len(terrain.areas) + gi)
         for ai, a in enumerate(terrain.areas):
             if terrain.is_obscuring(a.name):
                 # 13.10: an obscuring area blocks lines that cross it, whatever their height
@@ -196,15 +205,17 @@ class Visibility:
         self._obs_cache: dict[tuple[int, int, frozenset[int]], Obstacles] = {}
         self._raw_cache: dict[tuple[int, int, int, int], SightResult] = {}
         """Raw sight answers computed by the batched path (:meth:`prepare`)."""
-        self._in_area = np.zeros((len(self.models), len(terrain.areas)), dtype=bool)
+        self._in_area = np.zeros(
+            (len(self.models), len(terrain.areas) + len(self.gap_fillers)), dtype=bool
+        )
         self._in_area_known = np.zeros(len(self.models), dtype=bool)
         # per model: cx, cy, r, top, level (NaN r for ovals and hulls: no kernel)
         geo = np.full((len(self.models), 5), np.nan)
-        for g, k in enumerate(self.models):
+        for gi, k in enumerate(self.models):
             fp = self.footprints[k]
             m = scene.units[k[0]].models[k[1]]
             if isinstance(fp, Circle):
-                geo[g] = (fp.cx, fp.cy, fp.r, m.top, m.z)
+                geo[gi] = (fp.cx, fp.cy, fp.r, m.top, m.z)
         self._geo = geo
         self._round = ~np.isnan(geo[:, 2])
         self._kscene: los_kernel.KernelScene | None = None
@@ -212,8 +223,11 @@ class Visibility:
 
     # ----------------------------------------------------------------- helpers
     def _obstacles_for(self, ou: int, om: int, tu: int, tm: int) -> Obstacles:
-        """06.01: ignore the two units' own models; 13.10: ignore areas either model is in."""
-        ex_areas = self.areas_of[(ou, om)] | self.areas_of[(tu, tm)]
+        """06.01: ignore the two units' own models; 13.10: ignore areas either model is in
+        (and R13.11-b gap fillers either model is in)."""
+        og, tg = self.model_index[(ou, om)], self.model_index[(tu, tm)]
+        rows = self._area_rows(np.array([og, tg], dtype=np.int64))
+        ex_areas = frozenset(int(c) for c in np.nonzero(rows[og] | rows[tg])[0])
         key = (ou, tu, ex_areas)
         cached = self._obs_cache.get(key)
         if cached is not None:
@@ -245,23 +259,26 @@ class Visibility:
         return any(self.dense_area[a] for a in self.areas_of[(tu, tm)])
 
     def _area_rows(self, gids: np.ndarray) -> np.ndarray:
-        """The model x area membership matrix (``TerrainArea.holds``: any part of the footprint
-        within the area), filled for these global model indices; round bases at once."""
+        """The model x region membership matrix (``TerrainArea.holds``: any part of the
+        footprint within the area; columns: the terrain areas, then the R13.11-b gap
+        fillers), filled for these global model indices; round bases at once."""
         todo = np.unique(gids[~self._in_area_known[gids]])
         if len(todo) == 0:
             return self._in_area
-        areas = self.scene.terrain.areas
+        regions = [a.array() for a in self.scene.terrain.areas]
+        regions += [g.array() for g in self.gap_fillers]
         rnd = todo[self._round[todo]]
-        if len(rnd) and areas:
+        if len(rnd):
             centres, radii = self._geo[rnd, :2], self._geo[rnd, 2]
-            for ai, area in enumerate(areas):
+            for ci, region in enumerate(regions):
                 # shape_region_distance for a circle: max(0, centre distance - r) (0 inside)
-                d = point_polygon_distance(centres, area.array()) - radii
-                self._in_area[rnd, ai] = np.maximum(d, 0.0) <= EPS
+                d = point_polygon_distance(centres, region) - radii
+                self._in_area[rnd, ci] = np.maximum(d, 0.0) <= EPS
         for g in todo[~self._round[todo]]:
-            m = self.scene.units[self.models[int(g)][0]].models[self.models[int(g)][1]]
-            for ai, area in enumerate(areas):
-                self._in_area[g, ai] = area.holds(m)
+            ui, mi = self.models[int(g)]
+            fp = self.scene.units[ui].models[mi].footprint()
+            for ci, region in enumerate(regions):
+                self._in_area[g, ci] = shape_region_distance(fp, region) <= EPS
         self._in_area_known[todo] = True
         return self._in_area
 
@@ -457,7 +474,7 @@ class Visibility:
         then the target's level), units, and the areas to ignore (13.10: either model's)."""
         pairs = np.concatenate([self._geo[ogs, :4], self._geo[tgs, :]], axis=1)
         units = np.stack([ous, tus], axis=1).astype(np.int64)
-        if len(self.scene.terrain.areas):
+        if self._in_area.shape[1]:
             in_area = self._area_rows(np.concatenate([ogs, tgs]))
             ex = in_area[ogs] | in_area[tgs]
         else:
