@@ -139,9 +139,9 @@ class Visibility:
         self, scene: Scene, convention_visible: bool = False, jit: bool | None = None
     ) -> None:
         """``convention_visible`` decides Sight.CONVENTION cases (default: not visible).
-        ``jit``: use the compiled kernels (:mod:`los_kernel`) for pairs of round bases;
-        default: when numba is installed (the ``fast`` extra) and ``W40K_JIT`` is not 0. The
-        answers are the same either way."""
+        ``jit``: use the compiled kernels (:mod:`los_kernel`) for every model pair (round
+        bases, ovals, FRAME hulls); default: when numba is installed (the ``fast`` extra)
+        and ``W40K_JIT`` is not 0. The answers are the same either way."""
         if jit and not los_kernel.NUMBA_INSTALLED:
             raise ValueError("Visibility(jit=True) needs numba: pip install 'w40k[fast]'")
         self.jit = los_kernel.AVAILABLE if jit is None else jit
@@ -209,15 +209,15 @@ class Visibility:
             (len(self.models), len(terrain.areas) + len(self.gap_fillers)), dtype=bool
         )
         self._in_area_known = np.zeros(len(self.models), dtype=bool)
-        # per model: cx, cy, r, top, level (NaN r for ovals and hulls: no kernel)
-        geo = np.full((len(self.models), 5), np.nan)
-        for gi, k in enumerate(self.models):
-            fp = self.footprints[k]
-            m = scene.units[k[0]].models[k[1]]
-            if isinstance(fp, Circle):
-                geo[gi] = (fp.cx, fp.cy, fp.r, m.top, m.z)
-        self._geo = geo
-        self._round = ~np.isnan(geo[:, 2])
+        # per model the kernels' footprint row (cx, cy, r, top, level, shape, ...) and the
+        # polygon table of FRAME hulls (los_kernel.shape_rows)
+        mods = [scene.units[k[0]].models[k[1]] for k in self.models]
+        self._geo, self._fp = los_kernel.shape_rows(
+            [self.footprints[k] for k in self.models],
+            [m.top for m in mods],
+            [m.z for m in mods],
+        )
+        self._round = self._geo[:, 5] == los_kernel.ROUND
         self._kscene: los_kernel.KernelScene | None = None
         self._facts_cache: dict[tuple[int, int], tuple[np.ndarray, FloatArray, np.ndarray]] = {}
 
@@ -298,8 +298,9 @@ class Visibility:
 
     def prepare(self, unit_pairs: list[tuple[int, int]]) -> None:
         """Compute the raw sight of every model pair of these (observer, target) unit pairs
-        at once: the batched decisive tests (:func:`batch_sight`) for pairs of round bases,
-        then the per-pair exact search for the pairs they leave open and for other shapes.
+        at once: with the compiled kernels, every pair in one call; otherwise the batched
+        decisive tests (:func:`batch_sight`) for pairs of round bases, then the per-pair
+        exact search for the pairs they leave open and for other shapes.
         Answers are exactly those of :meth:`raw_sight` computed pair by pair."""
         for k in self._batch_stage(unit_pairs):
             self._raw_cache[k] = self._exact_sight(*k)
@@ -324,8 +325,9 @@ class Visibility:
         ]
         status = np.zeros(len(rows), dtype=np.int8)
         pn = qn = np.zeros((len(rows), 2))
-        if rows and self.jit:
-            # the compiled kernels decide every round-base pair (same answers and witnesses)
+        if self.jit:
+            # the compiled kernels decide every pair (same answers and witnesses)
+            rows = todo
             ks_, w, _ = self._kernel_batch(
                 np.array([self.model_index[k[:2]] for k in rows], dtype=np.int64),
                 np.array([self.model_index[k[2:]] for k in rows], dtype=np.int64),
@@ -470,9 +472,13 @@ class Visibility:
     def _kernel_rows(
         self, ogs: np.ndarray, tgs: np.ndarray, ous: np.ndarray, tus: np.ndarray
     ) -> tuple[FloatArray, np.ndarray, np.ndarray]:
-        """Kernel inputs for model pairs (global indices): pair rows (cx, cy, r, top of each,
-        then the target's level), units, and the areas to ignore (13.10: either model's)."""
-        pairs = np.concatenate([self._geo[ogs, :4], self._geo[tgs, :]], axis=1)
+        """Kernel inputs for model pairs (global indices): pair rows
+        (:func:`los_kernel.pair_row`), units, and the areas to ignore (13.10: either
+        model's)."""
+        geo = self._geo
+        pairs = np.ascontiguousarray(
+            np.concatenate([geo[ogs, :4], geo[tgs, :5], geo[ogs, 5:], geo[tgs, 5:]], axis=1)
+        )
         units = np.stack([ous, tus], axis=1).astype(np.int64)
         if self._in_area.shape[1]:
             in_area = self._area_rows(np.concatenate([ogs, tgs]))
@@ -489,8 +495,8 @@ class Visibility:
         tus: np.ndarray,
         want_hull: bool,
     ) -> tuple[np.ndarray, FloatArray, np.ndarray]:
-        """Sight status, witness (P, 4) and full-visibility flags of round-base model pairs
-        from the compiled kernels."""
+        """Sight status, witness (P, 4) and full-visibility flags of model pairs from the
+        compiled kernels."""
         ks = self._kernel_scene()
         pairs, units, ex = self._kernel_rows(ogs, tgs, ous, tus)
         n = len(pairs)
@@ -507,6 +513,7 @@ class Visibility:
             ks.ostart,
             ks.vstart,
             ks.oinfo,
+            self._fp,
             los_kernel.OUTLINE_COS,
             los_kernel.OUTLINE_SIN,
             los_kernel.OUTLINE_SCALE,
@@ -515,9 +522,6 @@ class Visibility:
             flags,
         )
         return status, witness, flags
-
-    def _both_round(self, og: int, tg: int) -> bool:
-        return bool(self.jit and self._round[og] and self._round[tg])
 
     # ------------------------------------------------------------------ models
     def raw_sight(self, ou: int, om: int, tu: int, tm: int) -> SightResult:
@@ -528,10 +532,9 @@ class Visibility:
         return self._exact_sight(ou, om, tu, tm)
 
     def _exact_sight(self, ou: int, om: int, tu: int, tm: int) -> SightResult:
-        """The per-pair exact search (:func:`line_of_sight`, or its compiled twin for two
-        round bases)."""
+        """The per-pair exact search (:func:`line_of_sight`, or its compiled twin)."""
         og, tg = self.model_index[(ou, om)], self.model_index[(tu, tm)]
-        if self._both_round(og, tg):
+        if self.jit:
             ks, in_area = self._kernel_scene(), self._area_rows_of(og, tg)
             w = np.empty(4)
             status = los_kernel.sight_models(
@@ -546,6 +549,7 @@ class Visibility:
                 ks.ostart,
                 ks.vstart,
                 ks.oinfo,
+                self._fp,
                 w,
             )
             return _result(int(status), w)
@@ -593,7 +597,7 @@ class Visibility:
         stops the target model from being fully visible, bit 2 if a terrain feature or an
         obscuring area does (13.08 (ii))."""
         og, tg = self.model_index[(ou, om)], self.model_index[(tu, tm)]
-        if self._both_round(og, tg):
+        if self.jit:
             ks, in_area = self._kernel_scene(), self._area_rows_of(og, tg)
             return int(
                 los_kernel.hull_models(
@@ -606,6 +610,7 @@ class Visibility:
                     ks.edges,
                     ks.ostart,
                     ks.oinfo,
+                    self._fp,
                     los_kernel.OUTLINE_COS,
                     los_kernel.OUTLINE_SIN,
                     los_kernel.OUTLINE_SCALE,
@@ -677,7 +682,7 @@ class Visibility:
     def _pair_tables(self, ou: int, tu: int) -> tuple[np.ndarray, FloatArray, np.ndarray]:
         """For every (observer model, target model) of two units: the raw sight code
         (``los_kernel.CLEAR`` ...), the witness row (x0, y0, x1, y1; NaN without one) and the
-        :meth:`_hull_flags`; the compiled kernels in one call when every base is round."""
+        :meth:`_hull_flags`; the compiled kernels in one call."""
         key = (ou, tu)
         cached = self._facts_cache.get(key)
         if cached is not None:
@@ -686,7 +691,7 @@ class Visibility:
         no, nt = len(units[ou].models), len(units[tu].models)
         ogs = np.array([self.model_index[(ou, om)] for om in range(no)], dtype=np.int64)
         tgs = np.array([self.model_index[(tu, tm)] for tm in range(nt)], dtype=np.int64)
-        if self.jit and bool(self._round[ogs].all() and self._round[tgs].all()):
+        if self.jit:
             status, w, flags = self._kernel_batch(
                 np.repeat(ogs, nt),
                 np.tile(tgs, no),
