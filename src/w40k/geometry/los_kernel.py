@@ -885,6 +885,20 @@ def sight_pair(
 
 
 @_jit
+def _push_chain(hull: FloatArray, h: int, base: int, x: float, y: float) -> int:
+    """One monotone-chain step of ``shapes.convex_hull``: pop the chain (rows ``base:h`` of
+    ``hull``) while it does not turn left, then append (x, y); returns the new length."""
+    while (
+        h - base >= 2
+        and _orient(hull[h - 2, 0], hull[h - 2, 1], hull[h - 1, 0], hull[h - 1, 1], x, y) <= 0
+    ):
+        h -= 1
+    hull[h, 0] = x
+    hull[h, 1] = y
+    return h + 1
+
+
+@_jit
 def _hull_outline(
     pair: FloatArray, fp: FloatArray, cos_t: FloatArray, sin_t: FloatArray, scale: float
 ) -> FloatArray:
@@ -969,39 +983,11 @@ def _hull_outline(
     hull = np.empty((2 * nu, 2))
     h = 0
     for i in range(nu):  # lower chain
-        while (
-            h >= 2
-            and _orient(
-                hull[h - 2, 0],
-                hull[h - 2, 1],
-                hull[h - 1, 0],
-                hull[h - 1, 1],
-                uniq[i, 0],
-                uniq[i, 1],
-            )
-            <= 0
-        ):
-            h -= 1
-        hull[h, 0], hull[h, 1] = uniq[i, 0], uniq[i, 1]
-        h += 1
+        h = _push_chain(hull, h, 0, uniq[i, 0], uniq[i, 1])
     lower = h - 1
     base = h
     for i in range(nu - 1, -1, -1):  # upper chain, after the lower one
-        while (
-            h - base >= 2
-            and _orient(
-                hull[h - 2, 0],
-                hull[h - 2, 1],
-                hull[h - 1, 0],
-                hull[h - 1, 1],
-                uniq[i, 0],
-                uniq[i, 1],
-            )
-            <= 0
-        ):
-            h -= 1
-        hull[h, 0], hull[h, 1] = uniq[i, 0], uniq[i, 1]
-        h += 1
+        h = _push_chain(hull, h, base, uniq[i, 0], uniq[i, 1])
     out = np.empty((lower + h - base - 1, 2))
     out[:lower] = hull[:lower]
     out[lower:] = hull[base : h - 1]
