@@ -121,7 +121,8 @@ def render_svg(scene: Scene, pairs: list[PairReport], scale: float = 16.0) -> st
     legend = " ".join(f"{c.value}" for c in Category)
     out.append(
         f'<text x="4" y="{h + 16:.0f}" font-size="11">terrain: {legend} (darker = denser); '
-        "heights in inches; orange: sight lines found</text>"
+        "heights in inches; dotted brown: gap filled for sight (R13.11-b); "
+        "orange: sight lines found</text>"
     )
     out.append("</svg>")
     return "\n".join(out)
