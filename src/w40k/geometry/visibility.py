@@ -226,7 +226,7 @@ class Visibility:
         """06.01: ignore the two units' own models; 13.10: ignore areas either model is in
         (and R13.11-b gap fillers either model is in)."""
         og, tg = self.model_index[(ou, om)], self.model_index[(tu, tm)]
-        rows = self._area_rows(np.array([og, tg], dtype=np.int64))
+        rows = self._area_rows_of(og, tg)
         ex_areas = frozenset(int(c) for c in np.nonzero(rows[og] | rows[tg])[0])
         key = (ou, tu, ex_areas)
         cached = self._obs_cache.get(key)
@@ -306,9 +306,10 @@ class Visibility:
             self._raw_cache[k] = self._exact_sight(*k)
 
     def _batch_stage(self, unit_pairs: list[tuple[int, int]]) -> list[tuple[int, int, int, int]]:
-        """The batched decisive tests of :meth:`prepare` only: caches the raw sight of every
-        model pair of these unit pairs that :func:`batch_sight` decides and returns the
-        uncached pairs left open (undecided round-base pairs, then other shapes)."""
+        """The batched stage of :meth:`prepare` only: caches the raw sight of every model pair
+        of these unit pairs that it decides (the compiled kernels: all of them; otherwise
+        :func:`batch_sight` on round bases) and returns the uncached pairs left open
+        (undecided round-base pairs, then other shapes)."""
         units = self.scene.units
         todo = [
             (ou, om, tu, tm)
@@ -319,25 +320,24 @@ class Visibility:
         ]
         if not todo:
             return []
+        if self.jit:
+            # the compiled kernels decide every pair (same answers and witnesses)
+            codes, w, _ = self._kernel_batch(
+                np.array([self.model_index[k[:2]] for k in todo], dtype=np.int64),
+                np.array([self.model_index[k[2:]] for k in todo], dtype=np.int64),
+                np.array([k[0] for k in todo], dtype=np.int64),
+                np.array([k[2] for k in todo], dtype=np.int64),
+                False,
+            )
+            for k, st, wr in zip(todo, codes.tolist(), w, strict=True):
+                self._raw_cache[k] = _result(st, wr)
+            return []
         fps = self.footprints
         rows = [
             k for k in todo if isinstance(fps[k[:2]], Circle) and isinstance(fps[k[2:]], Circle)
         ]
         status = np.zeros(len(rows), dtype=np.int8)
         pn = qn = np.zeros((len(rows), 2))
-        if self.jit:
-            # the compiled kernels decide every pair (same answers and witnesses)
-            rows = todo
-            ks_, w, _ = self._kernel_batch(
-                np.array([self.model_index[k[:2]] for k in rows], dtype=np.int64),
-                np.array([self.model_index[k[2:]] for k in rows], dtype=np.int64),
-                np.array([k[0] for k in rows], dtype=np.int64),
-                np.array([k[2] for k in rows], dtype=np.int64),
-                False,
-            )
-            for k, st, wr in zip(rows, ks_.tolist(), w, strict=True):
-                self._raw_cache[k] = _result(st, wr)
-            rows = []
         if rows:
             oc = np.array([fps[k[:2]].center for k in rows], dtype=np.float64)
             tc = np.array([fps[k[2:]].center for k in rows], dtype=np.float64)
