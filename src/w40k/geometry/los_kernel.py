@@ -21,8 +21,9 @@ centre, circumradius) are computed by numpy exactly as :mod:`w40k.geometry.los` 
 Data layout (:class:`KernelScene`): every obstacle owner ``k`` has its edges
 ``ostart[k]:ostart[k + 1]`` in ``edges`` (rows ``ax, ay, bx, by, grow, top``) and its vertices
 ``vstart[k]:vstart[k + 1]`` in ``verts`` (rows ``x, y, grow``); ``oinfo[k]`` is
-``(unit, area, kind, convex)`` (unit -1 for terrain, area -1 unless an obscuring area, kind
-0 feature / 1 area / 2 model). Footprints (:func:`shape_rows`): one row per model of
+``(unit, area, kind, convex)`` (unit -1 for terrain; area: the column of the membership
+matrix for an obscuring area or an R13.11-b gap filler, a model within it ignores it, else
+-1; kind 0 feature / 1 area / 2 model). Footprints (:func:`shape_rows`): one row per model of
 ``GEO_W`` values ``cx, cy, rad, top, level, shape, a, b, cos, sin, p0, p1`` (``rad`` the
 radius of a round base, else the circumradius of ``los._circumradius``; ``shape`` ROUND,
 OVAL or POLY; ``a, b, cos, sin`` the oval's semi-axes and facing; ``p0:p1`` the polygon's
