@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from typing import Any
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -408,3 +409,23 @@ def test_kernel_visibility_equals_the_numpy_path_in_degenerate_placements(seed: 
                 assert (a.witness is None) == (b.witness is None)
                 if a.witness is not None:
                     assert np.abs(np.array(a.witness) - np.array(b.witness)).max() < 1e-9
+
+
+@pytest.mark.parametrize("jit", (True, False))
+def test_visible_is_model_sight_visible_without_computing_full_visibility(jit: bool) -> None:
+    # R06.01-b, R13.09-b, R24.24-a: the visibility a target check needs, with no hull work
+    scene = kernel_scene(2, False)
+    ref = Visibility(scene, jit=jit)
+    v = Visibility(scene, jit=jit)
+    units = scene.units
+    answers = set()
+    with mock.patch.object(v, "_hull_flags", side_effect=AssertionError("hull computed")):
+        for ou, tu in _pairs(v):
+            for om in range(len(units[ou].models)):
+                for tm in range(len(units[tu].models)):
+                    seen = v.visible(ou, om, tu, tm)
+                    assert seen == ref.model_sight(ou, om, tu, tm).visible
+                    answers.add(seen)
+            a, b = units[ou].name, units[tu].name
+            assert v.model_visible((a, 0), (b, 0)) == ref.model_sight(ou, 0, tu, 0).visible
+    assert answers == {True, False}

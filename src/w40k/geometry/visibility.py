@@ -202,6 +202,7 @@ class Visibility:
         self.dense_area = [terrain.contains_dense(a.name) for a in terrain.areas]
         self._dist: dict[tuple[int, int], FloatArray] = {}
         self._pair_cache: dict[tuple[int, int, int, int], ModelSight] = {}
+        self._seen_cache: dict[tuple[int, int, int, int], tuple[bool, str]] = {}
         self._obs_cache: dict[tuple[int, int, frozenset[int]], Obstacles] = {}
         self._raw_cache: dict[tuple[int, int, int, int], SightResult] = {}
         """Raw sight answers computed by the batched path (:meth:`prepare`)."""
@@ -563,11 +564,18 @@ class Visibility:
             self._obstacles_for(ou, om, tu, tm),
         )
 
-    def model_sight(self, ou: int, om: int, tu: int, tm: int) -> ModelSight:
-        """Everything about one target model as seen by one observer model."""
+    def visible(self, ou: int, om: int, tu: int, tm: int) -> bool:
+        """06.01 with 13.09 and 24.24: is target model ``tm`` visible to observer model
+        ``om``? (``model_sight(...).visible`` without computing full visibility and cover.)"""
+        return self._seen(ou, om, tu, tm)[0]
+
+    def _seen(self, ou: int, om: int, tu: int, tm: int) -> tuple[bool, str]:
+        """Visible, and why not: raw sight (06.01, 13.10, 13.11) with the PARTIAL_HEIGHT
+        convention, then 13.09 hidden beyond detection range and 24.24 Lone Operative."""
         key = (ou, om, tu, tm)
-        if key in self._pair_cache:
-            return self._pair_cache[key]
+        cached = self._seen_cache.get(key)
+        if cached is not None:
+            return cached
         units = self.scene.units
         res = self.raw_sight(ou, om, tu, tm)
         reason = ""
@@ -583,6 +591,16 @@ class Visibility:
         # 24.24: measured from the observer to the Lone Operative unit (closest model)
         if seen and lone is not None and float(self.unit_distances(ou, tu)[om].min()) > lone + EPS:
             seen, reason = False, _lone_reason(lone)
+        self._seen_cache[key] = (seen, reason)
+        return seen, reason
+
+    def model_sight(self, ou: int, om: int, tu: int, tm: int) -> ModelSight:
+        """Everything about one target model as seen by one observer model."""
+        key = (ou, om, tu, tm)
+        if key in self._pair_cache:
+            return self._pair_cache[key]
+        res = self.raw_sight(ou, om, tu, tm)
+        seen, reason = self._seen(ou, om, tu, tm)
         flags = self._hull_flags(ou, om, tu, tm)
         fully = seen and not flags & 1
         terrain_cover = bool(flags & 2) or res.sight is not Sight.CLEAR
@@ -630,7 +648,7 @@ class Visibility:
     def model_visible(self, observer: tuple[str, int], target: tuple[str, int]) -> bool:
         """Is model ``target`` (unit name, index) visible to model ``observer``?"""
         ou, tu = self.unit_index[observer[0]], self.unit_index[target[0]]
-        return self.model_sight(ou, observer[1], tu, target[1]).visible
+        return self.visible(ou, observer[1], tu, target[1])
 
     # ------------------------------------------------------------------- units
     def _cover_models(self, tu: int) -> np.ndarray:
@@ -676,7 +694,7 @@ class Visibility:
         attacker stands on a section 3"+ high or is TOWERING with the target within 12"."""
         n = len(self.scene.units[tu].models)
         return self._plunging_position(ou, om, tu) and any(
-            self.model_sight(ou, om, tu, tm).visible for tm in range(n)
+            self.visible(ou, om, tu, tm) for tm in range(n)
         )
 
     def _pair_tables(self, ou: int, tu: int) -> tuple[np.ndarray, FloatArray, np.ndarray]:

@@ -118,7 +118,7 @@ class ShooterFacts:
         if hit is None:
             om, tu = self.om[model], self.tu(target)
             n = len(self.vis.scene.units[tu].models)
-            hit = any(self.vis.model_sight(self.ou, om, tu, tm).visible for tm in range(n))
+            hit = any(self.vis.visible(self.ou, om, tu, tm) for tm in range(n))
             self._visible[key] = hit
         return hit
 
@@ -170,7 +170,7 @@ class ShooterFacts:
         for f in self.game.state.units_of(self.unit.player):
             fu = self.vis.unit_index[f.id]
             for om in range(len(f.alive)):
-                if any(self.vis.model_sight(fu, om, tu, tm).visible for tm in range(n)):
+                if any(self.vis.visible(fu, om, tu, tm) for tm in range(n)):
                     return True
         return False
 
