@@ -182,7 +182,7 @@ def main() -> None:
         v.model_visible((f"A{ou}", om), (f"B{tu - 10}", tm))
         per_vis.append(time.perf_counter() - t0)
     print(
-        "model_visible (06.01 with 13.09/24.24, fully visible and cover computed too): median "
+        "model_visible (06.01 with 13.09 hidden and 24.24 Lone Operative): median "
         f"{statistics.median(per_vis) * 1e6:.1f} us, p90 {np.percentile(per_vis, 90) * 1e6:.1f} us"
     )
     # --- two models alone with the 12 features (no other models to block)
