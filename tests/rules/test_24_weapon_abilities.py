@@ -50,7 +50,7 @@ def test_duplicated_abilities_do_not_stack_and_the_attacker_picks_one() -> None:
     assert (ask.kind, ask.player, ask.rule) == (DecisionKind.DUPLICATE_ABILITY, "attacker",
                                                 "R24.02-a")
     # choosing [SUSTAINED HITS 1] gives 1 extra hit
-    d = Decisions({DecisionKind.DUPLICATE_ABILITY: SustainedHits(x=1)})
+    d = Decisions({DecisionKind.DUPLICATE_ABILITY: str(SustainedHits(x=1))})
     r = attack(gun, BIG, {"hit": [6], "wound": [1, 1]}, decider=d)
     assert_counts(r, hits=2)
 

@@ -87,7 +87,7 @@ class _Replay:
         self.answers = answers
         self.asked = 0
 
-    def decide(self, request: DecisionRequest) -> object:
+    def decide(self, request: DecisionRequest) -> JSON:
         if self.asked >= len(self.answers):
             raise _Need(request)
         answer = self.answers[self.asked]

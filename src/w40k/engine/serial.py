@@ -5,10 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import cast
 
+from w40k.core.jsonval import JSON as JSON
 from w40k.core.profiles import ModelProfile, WeaponProfile
-
-JSON = None | bool | int | float | str | list["JSON"] | dict[str, "JSON"]
-"""A JSON value."""
 
 
 def weapon_to_json(w: WeaponProfile) -> dict[str, JSON]:

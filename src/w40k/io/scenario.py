@@ -18,10 +18,11 @@ import yaml
 from w40k.core.abilities import FeelNoPain, parse_unit_ability
 from w40k.core.dice import Modifier, RollKind
 from w40k.core.errors import DataError
+from w40k.core.jsonval import JSON
 from w40k.core.profiles import WeaponProfile, parse_int, parse_target
 from w40k.rules.attack_profile import AttackContext, Reroll, Ruleset, WeaponEntry
 from w40k.rules.attack_sequence import AttackRequest, AttackResult
-from w40k.rules.decisions import DecisionKind, DecisionRequest
+from w40k.rules.decisions import DecisionKind, DecisionRequest, DefaultDecider
 from w40k.rules.primitives import ModelState
 
 DICE_KINDS = ("attacks", "hit", "wound", "save", "damage", "fnp", "hazard")
@@ -316,17 +317,17 @@ class OrderDecider:
         hits = [i for i, n in enumerate(self.names) for m in group if _matches(m, n)]
         return min(hits) if hits else len(self.names) + index
 
-    def decide(self, request: DecisionRequest) -> object:
+    def decide(self, request: DecisionRequest) -> JSON:
         """The declared order (first pool) or the legal order closest to it."""
         if request.kind is not DecisionKind.ALLOCATION_ORDER or not self.names:
-            return request.default
+            return DefaultDecider().decide(request)
         self.asked += 1
         ranks = [self._rank(g, i) for i, g in enumerate(request.groups)]
-        wanted = tuple(sorted(range(len(ranks)), key=lambda i: ranks[i]))
-        if self.asked == 1 or wanted in request.options:
-            return wanted
+        wanted: list[int] = sorted(range(len(ranks)), key=lambda i: ranks[i])
+        if self.asked == 1 or list[JSON](wanted) in request.options:
+            return list[JSON](wanted)
         return min(request.options,
-                   key=lambda o: [ranks[i] for i in cast(tuple[int, ...], o)])
+                   key=lambda o: [ranks[i] for i in cast(list[int], o)])
 
 
 # ---------------------------------------------------------------------------------------------

@@ -4,9 +4,18 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator, Sequence
+from typing import cast
 
 from w40k.core.errors import IllegalChoice, MalformedChoice
-from w40k.rules.decisions import Decider, DecisionKind, DecisionRequest, Player, ask
+from w40k.core.jsonval import JSON
+from w40k.rules.decisions import (
+    Decider,
+    DecisionKind,
+    DecisionRequest,
+    Player,
+    ask,
+    normalise,
+)
 from w40k.rules.primitives import AllocationGroup, ModelState, default_order, order_violation
 
 
@@ -46,17 +55,22 @@ def choose_order(groups: Sequence[AllocationGroup], models: Sequence[ModelState]
     # standing order (a scenario's "allocation_order") that breaks 05.03 must be refused.
     labels = tuple(" > ".join(groups[i].label(models) for i in o) for o in options)
     members = tuple(tuple(models[i].name for i in g.alive(models)) for g in groups)
-    choice = decider.decide(DecisionRequest(
+    request = DecisionRequest(
         DecisionKind.ALLOCATION_ORDER, Player.DEFENDER, "R05.03-e",
-        "In which order will the allocation groups take attacks?", options, options[0], labels,
-        members,
-    ))
-    if isinstance(choice, list):
-        choice = tuple(choice)
-    if not isinstance(choice, tuple) or not all(
+        "In which order will the allocation groups take attacks?",
+        tuple[JSON, ...](list[JSON](o) for o in options), list[JSON](options[0]), labels,
+        groups=members)
+    return check_order(groups, models, options, normalise(decider.decide(request)))
+
+
+def check_order(groups: Sequence[AllocationGroup], models: Sequence[ModelState],
+                options: Sequence[tuple[int, ...]], choice: JSON) -> tuple[int, ...]:
+    """An allocation-order answer as group indices: MalformedChoice for a wrong shape,
+    IllegalChoice naming the 05.03 rule it breaks."""
+    if not isinstance(choice, list) or not all(
             isinstance(i, int) and not isinstance(i, bool) for i in choice):
         raise MalformedChoice(f"allocation order: expected group indices, got {choice!r}")
-    order = tuple(int(i) for i in choice)
+    order = tuple(int(cast(int, i)) for i in choice)
     if order not in options:
         why = order_violation(groups, order, models) or ("R05.03-e", "not a legal order")
         named = " > ".join(groups[i].label(models) if 0 <= i < len(groups) else str(i)
@@ -75,10 +89,9 @@ def choose_model(candidates: Sequence[int], models: Sequence[ModelState], decide
     matter (otherwise the first is taken: they are interchangeable)."""
     if len({_signature(models[i]) for i in candidates}) <= 1:
         return candidates[0]
-    options = tuple(candidates)
+    options = tuple[JSON, ...](candidates)
     choice = ask(decider, DecisionRequest(
         DecisionKind.SELECT_MODEL, player, rule, "Which model takes it?", options, options[0],
-        tuple(models[i].name for i in options),
+        tuple(models[i].name for i in candidates),
     ))
-    assert isinstance(choice, int)
-    return choice
+    return int(cast(int, choice))

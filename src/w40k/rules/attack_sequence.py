@@ -201,12 +201,13 @@ class _Resolution:
             if len(instances) < 2:
                 continue
             default = choose_duplicate(entry.weapon, fam, keys) or instances[0]
-            pick = ask(self.decider, DecisionRequest(
+            names = tuple(str(a) for a in instances)
+            answer = ask(self.decider, DecisionRequest(
                 DecisionKind.DUPLICATE_ABILITY, Player.ATTACKER, "R24.02-a",
-                f"{entry.weapon.name}: which {fam.__name__} applies?", instances, default,
-                tuple(str(a) for a in instances),
+                f"{entry.weapon.name}: which {fam.__name__} applies?", names, str(default),
+                names,
             ))
-            assert isinstance(pick, WeaponAbility)
+            pick = instances[names.index(str(answer))]
             chosen[fam.__name__] = pick
             self.log("select", "24.02", f"{entry.weapon.name}: [{pick}] applies (duplicates)")
         return chosen
