@@ -7,20 +7,21 @@ interface, the fuzzer and the save/load/replay round trips).
 ``bare_phases(monkeypatch, hook)`` replaces the four action phases by phases in which nobody
 acts (``hook(game, phase)`` runs once in each), so the flow of the core (rounds, turns, the
 Command phase, End of Turn, objectives) is tested apart from the phases being written.
-``ScriptedRandom`` makes the game's D6 rolls the given faces.
+``scripted(game, faces)`` makes the game's D6 rolls the given faces.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, cast
 
+from w40k.core.dice import OrderedDice
 from w40k.engine.game import Game
-from w40k.engine.registry import HANDLERS, Handler
+from w40k.engine.registry import Handler
 from w40k.engine.requests import Request
 from w40k.engine.serial import JSON
 from w40k.engine.state import FORMAT, Frame
+from w40k.engine.table import HANDLERS
 
 PLAYERS = ("red", "blue")
 ACTION_PHASES = ("movement", "shooting", "charge", "fight")
@@ -100,24 +101,18 @@ def command_phase(units: Sequence[dict[str, JSON]], *, player: str = "red", roun
 
 
 # -- dice -------------------------------------------------------------------------------
-class ScriptedRandom(random.Random):
-    """The game's RNG with scripted D6 faces (``randint(1, 6)``), in rolling order."""
-
-    def __init__(self, faces: Iterable[int]) -> None:
-        super().__init__(0)
-        self.faces = list(faces)
-
-    def randint(self, a: int, b: int) -> int:
-        assert (a, b) == (1, 6), f"unexpected randint({a}, {b})"
-        if not self.faces:
-            raise AssertionError("the rules rolled more dice than the test scripted")
-        return self.faces.pop(0)
-
-
 def scripted(game: Game, faces: Iterable[int]) -> Game:
-    """Make the game's D6 rolls ``faces``."""
-    game.rng = ScriptedRandom(faces)
+    """Make the game's D6 rolls ``faces``, in rolling order whatever their kind (running out
+    raises DiceExhausted)."""
+    game.dice.inner = OrderedDice(list(faces))
     return game
+
+
+def dice_left(game: Game) -> list[int]:
+    """The scripted faces the rules have not rolled yet."""
+    inner = game.dice.inner
+    assert isinstance(inner, OrderedDice)
+    return inner.faces[inner.used:]
 
 
 # -- phases in which nobody acts ---------------------------------------------------------
@@ -145,8 +140,10 @@ def bare_phases(monkeypatch: Any, hook: Hook | None = None) -> list[tuple[int, s
 
 # -- reading the log ----------------------------------------------------------------------
 def events(game: Game, name: str | None = None) -> list[dict[str, JSON]]:
-    """The logged events (of one kind)."""
-    return [e for e in game.state.events if name is None or e["event"] == name]
+    """The logged events (of one kind); without a kind, every event but the dice (``roll``)."""
+    if name is None:
+        return [e for e in game.state.events if e["event"] != "roll"]
+    return [e for e in game.state.events if e["event"] == name]
 
 
 def run_out(game: Game, answer: Callable[[Game, Request], JSON] | None = None,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, cast
 
-from core_helpers import ScriptedRandom
+from core_helpers import scripted
 
 from w40k.engine.game import Game
 from w40k.engine.requests import Request
@@ -53,8 +53,7 @@ def far_enemy() -> dict[str, JSON]:
     return unit("blue.far", "blue", [model("blue.far.1", 55.0, 40.0)])
 
 
-Dice = ScriptedRandom
-"""The game's RNG with scripted D6 faces, in rolling order (core_helpers.ScriptedRandom)."""
+
 
 
 KEEP = "red.keep"
@@ -70,7 +69,7 @@ def start(*units: dict[str, JSON], dice: Iterable[int] = (), keep: bool = True
     if keep:
         units = (*units, unit(KEEP, "red", [model(KEEP + ".1", 2.0, 42.0)]))
     game = Game.new(position(*units), seed=1)
-    game.rng = Dice(dice)
+    scripted(game, dice)
     req = game.pending()
     assert req is not None and req.kind == "select_unit_to_move", req
     return game, req

@@ -70,13 +70,13 @@ def test_removed_models_are_destroyed_but_trigger_nothing() -> None:
               model("blue.t.2", 25, 20, W=10, abilities=["Deadly Demise D3"],
                     keywords=["VEHICLE"], base_mm=60.0)]
     game = end_of_turn([unit("blue.t", "blue", models, starting_strength=2)])
-    before = game.rng.getstate()
+    before = game.dice.to_json()
     game.submit("blue.t.2")
     assert game.pending() is None
     gone = events(game, "destroyed")
     assert [(e["model"], e["cause"], e["triggers"]) for e in gone] == [
         ("blue.t.2", "coherency", False)]
-    assert game.rng.getstate() == before  # no dice were rolled
+    assert game.dice.to_json() == before  # no dice were rolled
     m = game.state.unit("blue.t").models[1]
     assert m.destroyed and m.remaining == 0
 

@@ -105,7 +105,7 @@ def test_outside_player_turns_the_first_player_is_active(monkeypatch: pytest.Mon
     bare_phases(monkeypatch)
     game = Game.new(two_units(first="blue"), seed=1)
     # Run the battle frame by frame and look at the state where a round starts.
-    from w40k.engine.registry import HANDLERS
+    from w40k.engine.table import HANDLERS
 
     starts = []
     while game.state.frames:

@@ -7,6 +7,7 @@ import pytest
 from core_helpers import (
     bare_phases,
     command_phase,
+    dice_left,
     events,
     line,
     marker,
@@ -23,7 +24,7 @@ from w40k.engine.game import Game
 def play(units: list, faces: list[int], **kw: object) -> Game:
     game = scripted(Game.new(command_phase(units, **kw), seed=1), faces)
     assert game.pending() is None
-    assert not game.rng.faces, "the rules rolled fewer dice than scripted"  # type: ignore[attr-defined]
+    assert not dice_left(game), "the rules rolled fewer dice than scripted"
     return game
 
 

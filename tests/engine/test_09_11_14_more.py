@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from core_helpers import events, scripted
 from melee_helpers import BASE, charge_phase, fighter, pending
-from movement_helpers import Dice, answer, far_enemy, model, position, row, unit
+from movement_helpers import answer, far_enemy, model, position, row, unit
 from shooting_helpers import BOLTGUN, weapon
 
 from w40k.core.errors import IllegalChoice
@@ -34,7 +34,7 @@ def _after_movement(dice: list[int]) -> Game:
     units = [_armed("red.a", 10, 10, BOLTGUN), _armed("red.s", 20, 10, ASSAULT_RIFLE),
              _armed("red.c", 30, 10, BOLTGUN), blue]
     game = Game.new(position(*units), seed=1)
-    game.rng = Dice(dice)
+    scripted(game, dice)
     req = pending(game)
     assert req.kind == "select_unit_to_move"
     answer(game, "red.a", "advance", {"red.a.1": [[10.0, 11.0]]})

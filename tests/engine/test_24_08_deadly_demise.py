@@ -17,6 +17,7 @@ from core_helpers import position as cposition
 from core_helpers import unit as cunit
 from shooting_helpers import DEATH_RAY, model, position, row, start, unit
 
+from w40k.core.dice import ScriptedDice, SeededDice
 from w40k.engine.attack import push_attack
 from w40k.engine.game import Game
 from w40k.engine.serial import weapon_from_json
@@ -46,6 +47,12 @@ def resolve(game: Game) -> None:
     with the first option)."""
     while (req := game.pending()) is not None and req.kind != "select_unit_to_shoot":
         game.submit(req.options[0])
+
+
+def demise_dice(game: Game, faces: list[int]) -> None:
+    """Script the Deadly Demise dice (the D6, then each unit's X) in rolling order; the
+    attack's own dice come from the seed."""
+    game.dice.inner = ScriptedDice({"deadly_demise": faces}, fallback=SeededDice(1))
 
 
 def names(game: Game) -> list[tuple[str, str]]:
@@ -79,7 +86,7 @@ def test_ra_destroyed_b_a_deadly_demise_model_killed_by_the_first_attack_rolls_o
     # frame (at blue.b) is resolved, then it rolls (a 1: nothing) and is removed.
     game = start(position(gun(), unit("blue.tank", [demise(model("blue.tank.1", 30, 20), "D3")]),
                           unit("blue.b", row("blue.b", 2, 30, 35))))
-    scripted(game, [1])
+    demise_dice(game, [1])
     attack(game, "blue.tank", "blue.b")
     resolve(game)
     order = names(game)
@@ -104,7 +111,7 @@ def test_r24_08_a_on_a_6_every_unit_within_6_suffers_x_mortal_wounds_rolled_sepa
     # R24.08-a / R01.02-c: D6 = 6; X = D3 per unit: 4 -> 2 for blue.a, 6 -> 3 for red.b
     # (friend and foe alike); blue.far (15" away) suffers nothing.
     game = two_units_near_the_tank()
-    scripted(game, [6, 4, 6])
+    demise_dice(game, [6, 4, 6])
     attack(game, "blue.tank")
     resolve(game)
     assert [e["roll"] for e in events(game, "deadly_demise_roll")] == [6]
@@ -112,13 +119,13 @@ def test_r24_08_a_on_a_6_every_unit_within_6_suffers_x_mortal_wounds_rolled_sepa
     s = game.state
     assert (alive(s.unit("blue.a")), alive(s.unit("red.b")), alive(s.unit("blue.far"))) == (3, 2, 2)
     assert names(game)[-1] == ("removed", "blue.tank.1")  # after its mortal wounds
-    assert not game.rng.faces  # type: ignore[attr-defined]
+    assert not game.dice.inner.unused()  # type: ignore[attr-defined]
 
 
 def test_r24_08_a_a_5_does_nothing() -> None:
     # R24.08-a: D6 = 5 -> no deadly demise; the model is removed.
     game = two_units_near_the_tank()
-    scripted(game, [5])
+    demise_dice(game, [5])
     attack(game, "blue.tank")
     resolve(game)
     assert [e["roll"] for e in events(game, "deadly_demise_roll")] == [5]
@@ -135,10 +142,10 @@ def test_r24_08_b_the_dying_models_own_unit_suffers_its_deadly_demise() -> None:
                    demise(model("blue.pair.2", 31.5, 20), "1", W=3)]
     unit_models[1]["profile"]["abilities"] = []
     game = start(position(gun(), unit("blue.pair", unit_models)))
-    scripted(game, [6])
+    demise_dice(game, [6])
     game.push("mortal_wounds", unit="blue.pair", amount=1, cause="test")
     req = game.pending()
-    assert req is not None and req.kind == "mortal_wound_model"
+    assert req is not None and req.kind == "select_model"
     game.submit("blue.pair.1")
     resolve(game)
     assert hits(game, 0) == [("blue.pair", 1)]
@@ -173,7 +180,7 @@ def test_deadly_demise_chains_a_model_destroyed_by_deadly_demise_mortal_wounds_r
     game = start(position(gun(), unit("blue.a", [demise(model("blue.a.1", 30, 20), "3")]),
                           unit("blue.b", [demise(model("blue.b.1", 34, 20), "2", W=3)]),
                           unit("blue.c", row("blue.c", 3, 40, 20))))
-    scripted(game, [6, 6])
+    demise_dice(game, [6, 6])
     attack(game, "blue.a")
     resolve(game)
     order = [x for x in names(game) if x[0] != "mortal_wound"]

@@ -96,7 +96,7 @@ def test_a_clone_is_independent_of_its_original() -> None:
     while (r := twin.pending()) is not None:
         twin.submit(r.options[0])
     twin.state.player("red").cp = 9
-    twin.rng.random()
+    twin.dice.d6("other")
     assert json.dumps(game.save()) == saved
     assert game.pending() == req
     assert [m.destroyed for m in game.state.unit("red.a").models] == [False] * 5
@@ -144,8 +144,8 @@ def test_a_new_game_does_not_change_the_position_it_starts_from() -> None:
     assert json.dumps(pos) == before
 
 
-def test_load_needs_the_rng_state() -> None:
-    with pytest.raises(ValueError, match="rng"):
+def test_load_needs_the_dice_state() -> None:
+    with pytest.raises(ValueError, match="dice"):
         Game.load(position([split()]))
 
 

@@ -38,11 +38,11 @@ from w40k.agents.random_agent import RandomAgent
 from w40k.engine import geo
 from w40k.engine.flow import rounds
 from w40k.engine.game import Game
-from w40k.engine.legal import PROPOSERS
-from w40k.engine.registry import HANDLERS, Handler
+from w40k.engine.registry import Handler
 from w40k.engine.requests import Request
 from w40k.engine.serial import JSON
 from w40k.engine.state import Frame
+from w40k.engine.table import HANDLERS, PROPOSERS
 from w40k.geometry.measure import overlaps, shape_region_distance
 from w40k.geometry.movement import separation_inside
 from w40k.geometry.terrain import Category
@@ -50,7 +50,7 @@ from w40k.io.battle_setup import default_position
 
 EPS = 1e-6
 NOT_ACTIONS = {"destroyed", "unit_destroyed", "mortal_wounds_lost", "feel_no_pain",
-               "mortal_wound", "hazard_rolls", "battle_shock_roll"}
+               "mortal_wound", "hazard_rolls", "battle_shock_roll", "roll"}
 """Events with a ``unit`` field that happen *to* the unit rather than being done by it."""
 AFTER_THE_FACT = {"attack", "fought"}
 """Summary events logged after an attack, when the attacker may have just died (hazard)."""
@@ -173,7 +173,8 @@ class Checker:
             self.fail(f"request {req.kind} for unknown player {req.player!r}")
         if s.active not in names:
             self.fail(f"no active player while {req.kind} is pending (R01.03-a)")
-        if not req.options and req.free_form not in PROPOSERS:
+        top = s.frames[-1].kind
+        if not req.options and (top, req.kind) not in PROPOSERS:
             self.fail(f"request {req.kind} ({req.rule}) has no options and no proposer for "
                       f"{req.free_form!r}")
         units = {u.id: u for u in s.units}

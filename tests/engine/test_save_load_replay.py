@@ -97,7 +97,7 @@ def test_the_default_game_saved_at_every_decision_steps_and_ends_the_same(greedy
     ref = play(default_position(), seed, greedy=greedy)
     if greedy:
         kinds = {json.loads(r)["kind"] for r in ref.requests}
-        assert "attack_allocation_order" in kinds and "declare_fight" in kinds
+        assert "allocation_order" in kinds and "declare_fight" in kinds
     n = len(ref.choices)
     for i in range(n):
         game = load(ref.saves[i])

@@ -10,7 +10,7 @@ import random
 
 from w40k.engine.game import Game
 from w40k.engine.legal import sample
-from w40k.engine.requests import Request
+from w40k.engine.requests import K, Request
 from w40k.engine.serial import JSON
 from w40k.engine.state import UnitData
 
@@ -20,6 +20,15 @@ _DECLINE = ("done", "pass", "fail", "skip", "cancel")
 def _centre(u: UnitData) -> tuple[float, float]:
     alive = u.alive
     return (sum(m.x for m in alive) / len(alive), sum(m.y for m in alive) / len(alive))
+
+
+_ATTACK_KINDS = frozenset({K.DUPLICATE_ABILITY, K.ALLOCATION_ORDER, K.PRECISION, K.LETHAL_HITS,
+                           K.SELECT_MODEL})
+"""Requests of the attack sequence: the greedy player takes their documented defaults."""
+_SELECT_UNIT_KINDS = frozenset({K.SELECT_UNIT_TO_MOVE, K.SELECT_UNIT_TO_SHOOT,
+                                K.SELECT_UNIT_TO_CHARGE, K.SELECT_UNIT_TO_FIGHT,
+                                K.SELECT_UNIT_TO_PILE_IN, K.SELECT_UNIT_TO_CONSOLIDATE})
+"""Requests that select the next unit to act: the greedy player acts rather than passes."""
 
 
 class GreedyAgent:
@@ -49,11 +58,9 @@ class GreedyAgent:
                     return preferred
         if kind in ("take_to_skies",) and False in options:
             return False
-        if kind.startswith("attack_") and "default" in request.context:
-            default = request.context["default"]
-            if default in options:
-                return default
-        if kind.startswith("select_unit") and options:
+        if kind in _ATTACK_KINDS and request.accepts(request.default):
+            return request.default
+        if kind in _SELECT_UNIT_KINDS and options:
             acting = [o for o in options if o not in _DECLINE]
             if acting:
                 return acting[0]

@@ -15,9 +15,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
-from typing import Protocol
+from typing import Protocol, cast
 
 from w40k.core.errors import DiceError, DiceExhausted
+from w40k.core.jsonval import JSON
 
 
 class RollKind(StrEnum):
@@ -35,6 +36,11 @@ class RollKind(StrEnum):
     CHARGE = "charge"
     ADVANCE = "advance"
     LEADERSHIP = "leadership"
+    """A Leadership test other than a battle-shock test."""
+    BATTLE_SHOCK = "battle_shock"
+    """A battle-shock test (01.07, 08.03): 2D6 against Ld."""
+    ROLL_OFF = "roll_off"
+    """A roll-off (01.05)."""
     DEADLY_DEMISE = "deadly_demise"
     OTHER = "other"
 
@@ -211,6 +217,28 @@ class SeededDice:
         other._rng.setstate(self._rng.getstate())
         return other
 
+    def to_json(self) -> dict[str, JSON]:
+        """The source's state as JSON (:func:`dice_from_json` reads it back)."""
+        version, internal, gauss = self._rng.getstate()
+        return {"type": "seeded", "seed": self.seed,
+                "state": [version, list(internal), gauss]}
+
+    @staticmethod
+    def from_json(d: Mapping[str, JSON]) -> SeededDice:
+        """The inverse of :meth:`to_json`."""
+        seed = d.get("seed")
+        out = SeededDice(seed if isinstance(seed, int) else None)
+        state = d.get("state")
+        if not isinstance(state, list) or len(state) != 3 or not isinstance(state[1], list):
+            raise DiceError("seeded dice: 'state' must be [version, [624+1 ints], gauss]")
+        version, internal, gauss = state
+        try:
+            out._rng.setstate((cast(int, version), tuple(cast(list[int], internal)),
+                               cast(float | None, gauss)))
+        except (TypeError, ValueError) as exc:
+            raise DiceError(f"seeded dice: bad generator state ({exc})") from None
+        return out
+
 
 @dataclass
 class ScriptedDice:
@@ -254,6 +282,88 @@ class ScriptedDice:
             for k, q in self._queues.items()
             if len(q) > self._used.get(k, 0)
         }
+
+
+    def to_json(self) -> dict[str, JSON]:
+        """The faces not used yet (and the fallback's state) as JSON."""
+        fallback = self.fallback
+        return {"type": "scripted", "script": {k: list[JSON](v) for k, v in
+                                               self.unused().items()},
+                "fallback": None if fallback is None else _source_json(fallback)}
+
+
+@dataclass
+class OrderedDice:
+    """Faces given in advance in the order they are rolled, whatever the roll kind (the dice
+    a player at the table rolled, one after another). Running out raises
+    :class:`DiceExhausted` unless a ``fallback`` source is given."""
+
+    faces: list[int]
+    fallback: DiceSource | None = None
+    used: int = 0
+
+    def __post_init__(self) -> None:
+        for i, v in enumerate(self.faces):
+            if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 6:
+                raise DiceError(f"dice[{i}]: a D6 face is 1 to 6, got {v!r}")
+
+    def d6(self, kind: str) -> int:
+        """The next face."""
+        if self.used >= len(self.faces):
+            if self.fallback is not None:
+                return self.fallback.d6(kind)
+            raise DiceExhausted(kind, self.used)
+        self.used += 1
+        return self.faces[self.used - 1]
+
+    def to_json(self) -> dict[str, JSON]:
+        """The faces not used yet (and the fallback's state) as JSON."""
+        fallback = self.fallback
+        return {"type": "ordered", "faces": list[JSON](self.faces[self.used:]),
+                "fallback": None if fallback is None else _source_json(fallback)}
+
+
+class SerializableDice(Protocol):
+    """A dice source whose state can be saved with a game (``to_json``)."""
+
+    def d6(self, kind: str) -> int:
+        """One D6 face (1-6) for a roll of ``kind``."""
+        ...
+
+    def to_json(self) -> dict[str, JSON]:
+        """The state as JSON (:func:`dice_from_json` reads it back)."""
+        ...
+
+
+def _source_json(source: DiceSource) -> dict[str, JSON]:
+    to_json = getattr(source, "to_json", None)
+    if to_json is None:
+        raise DiceError(f"{type(source).__name__} cannot be saved: it has no to_json()")
+    return cast(dict[str, JSON], to_json())
+
+
+def dice_from_json(d: JSON) -> SerializableDice:
+    """A dice source in the state its ``to_json`` wrote (seeded, scripted or ordered)."""
+    if not isinstance(d, dict):
+        raise DiceError(f"dice: expected an object, got {d!r}")
+    kind = d.get("type")
+    fb = d.get("fallback")
+    fallback = None if fb is None else dice_from_json(fb)
+    if kind == "seeded":
+        return SeededDice.from_json(d)
+    if kind == "scripted":
+        script = d.get("script", {})
+        if not isinstance(script, dict):
+            raise DiceError("scripted dice: 'script' must be an object of face lists")
+        return ScriptedDice({k: cast(list[int], v) for k, v in script.items()}, fallback)
+    if kind == "ordered":
+        return OrderedDice(list(cast(list[int], d.get("faces", []))), fallback)
+    raise DiceError(f"dice: unknown type {kind!r} (expected seeded, scripted or ordered)")
+
+
+def clone_dice(source: SerializableDice) -> SerializableDice:
+    """An independent copy of a dice source in the same state."""
+    return dice_from_json(source.to_json())
 
 
 class Roller:

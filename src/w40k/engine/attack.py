@@ -10,14 +10,13 @@ exactly (a replay costs microseconds; attacks ask a handful of questions).
 from __future__ import annotations
 
 import dataclasses
-import random
 from typing import TYPE_CHECKING, cast
 
-from w40k.core.abilities import WeaponAbility
+from w40k.core.dice import RollKind, SerializableDice, dice_from_json
 from w40k.engine.death import push_deaths
-from w40k.engine.registry import handler
+from w40k.engine.options import ruleset
+from w40k.engine.registry import Handler
 from w40k.engine.requests import Request
-from w40k.engine.rng import rng_from_json, rng_to_json
 from w40k.engine.serial import JSON, weapon_from_json, weapon_to_json
 from w40k.engine.state import Frame, UnitData
 from w40k.engine.units import destroy
@@ -72,16 +71,6 @@ class _Need(Exception):
         self.request = request
 
 
-def _to_json(value: object) -> JSON:
-    if value is None or isinstance(value, bool | int | float | str):
-        return value
-    if isinstance(value, tuple | list):
-        return [_to_json(v) for v in value]
-    if isinstance(value, WeaponAbility):
-        return str(value)
-    raise TypeError(f"cannot express {value!r} as JSON")
-
-
 class _Replay:
     def __init__(self, answers: list[JSON]) -> None:
         self.answers = answers
@@ -92,18 +81,21 @@ class _Replay:
             raise _Need(request)
         answer = self.answers[self.asked]
         self.asked += 1
-        for option in request.options:
-            if _to_json(option) == answer:
-                return option
         return answer
 
 
-class _Dice:
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
+class _Recording:
+    """The game's dice as they were at the start of the attack, recording the faces drawn
+    per kind (logged as ``roll`` events when the attack completes)."""
+
+    def __init__(self, inner: SerializableDice) -> None:
+        self.inner = inner
+        self.faces: dict[str, list[int]] = {}
 
     def d6(self, kind: str) -> int:
-        return self.rng.randint(1, 6)
+        face = self.inner.d6(kind)
+        self.faces.setdefault(kind, []).append(face)
+        return face
 
 
 def _models(u: UnitData) -> tuple[ModelState, ...]:
@@ -113,7 +105,7 @@ def _models(u: UnitData) -> tuple[ModelState, ...]:
 
 
 def _attempt(game: Game, frame: Frame) -> tuple[AttackResult | None, DecisionRequest | None,
-                                                random.Random]:
+                                                _Recording]:
     d = frame.data
     attacker = game.state.unit(str(d["attacker"]))
     target = game.state.unit(str(d["target"]))
@@ -121,11 +113,12 @@ def _attempt(game: Game, frame: Frame) -> tuple[AttackResult | None, DecisionReq
                                 int(cast(int, w["count"])),
                                 None if w.get("half_range") is None else bool(w["half_range"]))
                     for w in cast(list[dict[str, JSON]], d["weapons"]))
-    ctx = context_from_json(cast(dict[str, JSON], d["context"]))
-    rng = rng_from_json(cast(list[JSON], d["rng"]))
+    ctx = dataclasses.replace(context_from_json(cast(dict[str, JSON], d["context"])),
+                              ruleset=ruleset(game.state.options))
+    rng = _Recording(dice_from_json(d["dice"]))
     request = AttackRequest(weapons, _models(target), _models(attacker), ctx)
     try:
-        return resolve_attack(request, _Dice(rng),
+        return resolve_attack(request, rng,
                               _Replay(cast(list[JSON], d["answers"]))), None, rng
     except _Need as need:
         return None, need.request, rng
@@ -137,20 +130,21 @@ def _run(game: Game, frame: Frame) -> Request | None:
     if target.destroyed:
         game.pop()  # R05.04-g: nothing left to attack
         return None
-    if "rng" not in d:
-        d["rng"] = rng_to_json(game.rng)
+    if "dice" not in d:
+        d["dice"] = game.dice.to_json()
         return None
     result, ask, rng = _attempt(game, frame)
     attacker = game.state.unit(str(d["attacker"]))
     if ask is not None:
         player = attacker.player if ask.player is Player.ATTACKER else target.player
-        return Request(player, f"attack_{ask.kind}", ask.rule, ask.prompt,
-                       tuple(_to_json(o) for o in ask.options),
-                       context={"attacker": attacker.id, "target": target.id,
-                                "default": _to_json(ask.default)},
-                       labels=ask.labels)
+        return dataclasses.replace(ask, player=player,
+                                   context={"attacker": attacker.id, "target": target.id})
     assert result is not None
-    game.rng.setstate(rng.getstate())
+    game.dice.inner = rng.inner
+    for kind, faces in rng.faces.items():
+        game.dice.drawn += len(faces)
+        game.log("roll", kind=kind, unit=attacker.id if kind == RollKind.HAZARD else target.id,
+                 faces=list[JSON](faces), rerolled=[])
     for e in result.events:
         game.log("attack_step", attacker=attacker.id, target=target.id, step=e.step,
                  rule=e.rule, text=e.text)
@@ -179,4 +173,5 @@ def _apply(game: Game, frame: Frame, request: Request, choice: JSON) -> None:
     cast(list[JSON], frame.data["answers"]).append(choice)
 
 
-handler("attack", _run, _apply)
+FRAMES: dict[str, Handler] = {"attack": Handler(_run, _apply)}
+"""This module's frame kinds and their handlers (engine/table.py collects them)."""

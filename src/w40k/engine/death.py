@@ -24,9 +24,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, cast
 
 from w40k.core.abilities import DeadlyDemise
-from w40k.core.dice import Roller
+from w40k.core.dice import Roller, RollKind
 from w40k.engine.geo import model_shape
-from w40k.engine.registry import handler
+from w40k.engine.registry import Handler
 from w40k.engine.requests import Request
 from w40k.engine.serial import JSON
 from w40k.engine.state import Frame, ModelData, UnitData
@@ -78,14 +78,6 @@ def model_destroyed(game: Game, u: UnitData, m: ModelData) -> None:
     game.push("deaths", attacker=None, pending=[entry])  # not by an attack: right away
 
 
-class _GameDice:
-    def __init__(self, game: Game) -> None:
-        self.game = game
-
-    def d6(self, kind: str) -> int:
-        return self.game.d6()
-
-
 def _run(game: Game, frame: Frame) -> Request | None:
     d = frame.data
     pending = cast(list[JSON], d["pending"])
@@ -99,7 +91,7 @@ def _run(game: Game, frame: Frame) -> Request | None:
         m = next(x for x in u.models if x.id == entry["model"])
         ability = deadly_demise(m)
         assert ability is not None
-        roll = game.d6()
+        roll = game.roll(RollKind.DEADLY_DEMISE, unit=u.id)[0].unmodified
         current = dict(entry)
         current["roll"] = roll
         current["queue"] = []
@@ -108,11 +100,13 @@ def _run(game: Game, frame: Frame) -> Request | None:
         if roll == 6:
             here = model_shape(m, float(cast(float, entry["x"])), float(cast(float, entry["y"])),
                                float(cast(float, entry["z"])))
-            roller = Roller(_GameDice(game))
+            roller = Roller(game.dice)
             hits: list[JSON] = []
             for v in game.state.units:  # R24.08-b: any unit, the model's own included
                 if any(within(model_shape(o), here, DEADLY_DEMISE_RANGE) for o in v.alive):
-                    amount, _ = roller.expr("deadly demise", ability.x)  # R24.08-a: per unit
+                    # R24.08-a: a random X is rolled per unit
+                    amount, dice = roller.expr(RollKind.DEADLY_DEMISE, ability.x)
+                    game.log_roll(RollKind.DEADLY_DEMISE, dice, unit=v.id)
                     hits.append([v.id, amount])
             current["queue"] = hits
             game.log("deadly_demise", unit=u.id, model=m.id, mortal_wounds=list[JSON](hits))
@@ -129,4 +123,5 @@ def _run(game: Game, frame: Frame) -> Request | None:
     return None
 
 
-handler("deaths", _run)
+FRAMES: dict[str, Handler] = {"deaths": Handler(_run)}
+"""This module's frame kinds and their handlers (engine/table.py collects them)."""

@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, cast
 
 from w40k.engine import geo
-from w40k.engine.registry import handler
-from w40k.engine.requests import Request
+from w40k.engine.registry import Handler
+from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON
 from w40k.engine.state import PHASES, Frame
 from w40k.engine.units import at_or_below_half_strength, destroy, leadership_roll, model_oc
@@ -148,7 +148,7 @@ def _end_of_turn(game: Game, frame: Frame) -> Request | None:
         return None
     u = game.state.unit(bad[0])
     options = tuple[JSON, ...](m.id for m in u.alive)
-    return Request(u.player, "remove_for_coherency", "R03.03-e",
+    return request(u.player, K.REMOVE_FOR_COHERENCY, "R03.03-e",
                    f"{u.name} is out of coherency: remove which model?", options,
                    context={"unit": u.id}, labels=tuple(m.name for m in u.alive))
 
@@ -217,10 +217,10 @@ def score_mission(game: Game, player: str) -> None:
         game.log("score", vp=vp, objectives=list[JSON](held), total=s.player(player).vp)
 
 
-handler("battle", _battle)
-handler("round", _round)
-handler("turn", _turn)
-handler("command", _command)
-handler("end_of_turn", _end_of_turn, _end_of_turn_apply)
 
-from w40k.engine import phases  # noqa: E402,F401  (registers the four action phases)
+FRAMES: dict[str, Handler] = {"battle": Handler(_battle),
+          "round": Handler(_round),
+          "turn": Handler(_turn),
+          "command": Handler(_command),
+          "end_of_turn": Handler(_end_of_turn, _end_of_turn_apply)}
+"""This module's frame kinds and their handlers (engine/table.py collects them)."""

@@ -1,31 +1,43 @@
 """The game: ``pending()`` asks, ``submit(choice)`` answers; everything else is data.
 
-    game = Game.new(position, seed=7)
+    game = Game.new(position, seed=7)                      # or dice=ScriptedDice({...})
     while (req := game.pending()) is not None:
-        game.submit(agent.choose(game, req))
+        game.submit(agent.choose(game, req), player=req.player, request_id=req.id)
 
-A malformed answer raises :class:`MalformedChoice`, an illegal one :class:`IllegalChoice`;
-either way the game is exactly as it was. ``save()`` gives the position JSON at any decision;
-``Game.load`` continues from it; ``record()`` gives seed + setup + choices + events, and
-``Game.replay(record)`` reproduces the event log byte for byte.
+``pending()`` returns the one :class:`~w40k.rules.decisions.DecisionRequest` type the attack
+sequence asks through too, numbered by ``id`` (increasing within the game) and naming the
+``player`` who must answer. A malformed answer raises :class:`MalformedChoice`, an illegal
+one :class:`IllegalChoice` (an answer from the wrong player or to a request that is no longer
+pending is illegal, 01.03); either way the game, its dice included, is exactly as it was.
+Every die is rolled through the game's dice source (``core.dice``: seeded, scripted or
+ordered), whose state is saved with the position, and is logged as a ``roll`` event.
+``save()`` gives the position JSON at any decision; ``Game.load`` continues from it;
+``record()`` gives seed + setup + choices + events, and ``Game.replay(record)`` reproduces
+the event log byte for byte.
 """
 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
-import random
 from typing import cast
 
-from w40k.core.errors import IllegalChoice, MalformedChoice, W40kError
-from w40k.engine import flow  # noqa: F401  (registers the battle/round/turn handlers)
-from w40k.engine.registry import HANDLERS
+from w40k.core.dice import (
+    DieRoll,
+    SeededDice,
+    SerializableDice,
+    clone_dice,
+    dice_from_json,
+)
+from w40k.core.errors import IllegalChoice, W40kError
+from w40k.core.jsonval import JSON
+from w40k.engine.options import read_options
 from w40k.engine.requests import Request
-from w40k.engine.rng import rng_from_json, rng_to_json
-from w40k.engine.serial import JSON
 from w40k.engine.state import Frame, GameState
+from w40k.engine.table import HANDLERS
 
-RECORD_FORMAT = "w40k-record/1"
+RECORD_FORMAT = "w40k-record/2"
 """The version tag of game records."""
 
 
@@ -34,8 +46,20 @@ def _copy(value: dict[str, JSON]) -> dict[str, JSON]:
     return cast(dict[str, JSON], json.loads(json.dumps(value)))
 
 
-def _kind(value: JSON) -> str:
-    return "list" if isinstance(value, list) else type(value).__name__
+class _Counting:
+    """The game's dice source, counting the faces drawn (the fuzzer checks every one of them
+    appears in a ``roll`` event)."""
+
+    def __init__(self, inner: SerializableDice) -> None:
+        self.inner = inner
+        self.drawn = 0
+
+    def d6(self, kind: str) -> int:
+        self.drawn += 1
+        return self.inner.d6(kind)
+
+    def to_json(self) -> dict[str, JSON]:
+        return self.inner.to_json()
 
 
 class GameOver(W40kError):
@@ -45,42 +69,50 @@ class GameOver(W40kError):
 class Game:
     """A battle in progress."""
 
-    def __init__(self, state: GameState, rng: random.Random) -> None:
+    def __init__(self, state: GameState, dice: SerializableDice) -> None:
         self.state = state
         """The game state (plain data)."""
-        self.rng = rng
-        """The one seeded RNG (its state is saved with the position)."""
+        self.dice = _Counting(dice)
+        """The game's one dice source (its state is saved with the position)."""
         self._pending: Request | None = None
         self._setup: dict[str, JSON] | None = None
         self._seed: int | None = None
 
     # -- creation -------------------------------------------------------------------------
     @staticmethod
-    def new(position: dict[str, JSON], seed: int) -> Game:
+    def new(position: dict[str, JSON], seed: int = 0, *,
+            dice: SerializableDice | None = None) -> Game:
         """A game from a starting position (before battle round 1, or any later point) and a
-        seed. A position without frames starts the battle at its current round."""
+        seed; ``dice`` replaces the seeded source (``ScriptedDice``, ``OrderedDice``). A
+        position without frames starts the battle at its current round."""
         state = GameState.from_json(_copy(position))  # shares nothing with the caller
-        game = Game(state, random.Random(seed))
+        state.options = read_options(position.get("options"))
+        if dice is None and position.get("dice") is not None:
+            dice = dice_from_json(position["dice"])  # a position may carry its dice
+        game = Game(state, SeededDice(seed) if dice is None else dice)
         game._setup = _copy(position)
+        game._setup["dice"] = game.dice.to_json()  # a record replays on the same dice
         game._seed = seed
         if not state.frames and not state.ended:
             state.frames.append(Frame("battle", {}))
         return game
 
     @staticmethod
-    def from_position(position: dict[str, JSON], seed: int = 0) -> Game:
+    def from_position(position: dict[str, JSON], seed: int = 0, *,
+                      dice: SerializableDice | None = None) -> Game:
         """DESIGN.md's name for :meth:`new`: start from a (hand-written) position."""
-        return Game.new(position, seed)
+        return Game.new(position, seed, dice=dice)
 
     @staticmethod
     def load(position: dict[str, JSON]) -> Game:
-        """Continue a saved game (its RNG state and pending frames included)."""
+        """Continue a saved game (its dice state and pending frames included)."""
         position = _copy(position)  # shares nothing with the caller
         state = GameState.from_json(position)
-        if not state.rng:
-            raise ValueError("a saved game needs its RNG state ('rng'); use Game.new for a "
+        state.options = read_options(position.get("options"))
+        if "dice" not in position:
+            raise ValueError("a saved game needs its dice state ('dice'); use Game.new for a "
                              "starting position")
-        game = Game(state, rng_from_json(state.rng))
+        game = Game(state, dice_from_json(position["dice"]))
         setup = position.get("setup")
         if isinstance(setup, dict):
             game._setup = setup
@@ -89,18 +121,16 @@ class Game:
         return game
 
     def save(self) -> dict[str, JSON]:
-        """The position JSON, RNG state and frames included (loadable with Game.load)."""
-        self.state.rng = rng_to_json(self.rng)
+        """The position JSON, dice state and frames included (loadable with Game.load)."""
         out = self.state.to_json()
+        out["dice"] = self.dice.to_json()
         out["seed"] = self._seed
         out["setup"] = self._setup
         return _copy(out)  # the caller's to edit: shares nothing with the game
 
     def clone(self) -> Game:
         """An independent copy (for search)."""
-        rng = random.Random()
-        rng.setstate(self.rng.getstate())
-        g = Game(self.state.clone(), rng)
+        g = Game(self.state.clone(), clone_dice(self.dice.inner))
         g._pending = self._pending
         g._setup = self._setup
         g._seed = self._seed
@@ -116,42 +146,57 @@ class Game:
             handler = HANDLERS.get(top.kind)
             if handler is None:
                 raise KeyError(f"no handler for frame kind {top.kind!r}")
-            self._pending = handler.run(self, top)
+            asked = handler.run(self, top)
+            if asked is not None:
+                # 01.03: the numbering continues across save/load: one request per choice.
+                self._pending = dataclasses.replace(asked, id=len(self.state.choices) + 1)
         return self._pending
 
-    def submit(self, choice: JSON) -> None:
-        """Answer the pending request. Refused answers leave the game untouched."""
+    def submit(self, choice: JSON, *, player: str | None = None,
+               request_id: int | None = None) -> None:
+        """Answer the pending request. Refused answers leave the game untouched. ``player``
+        and ``request_id``, when given, must name the pending request's player and id."""
         choice = copy.deepcopy(choice)  # the game keeps its own copy (record, frames)
         request = self.pending()
         if request is None:
             raise GameOver("the battle is over: nothing to decide")
-        if request.options and not any(
-                choice == o and _kind(choice) == _kind(o) for o in request.options):
-            kinds = {_kind(o) for o in request.options}
-            if _kind(choice) not in kinds:
-                raise MalformedChoice(f"{request.kind}: expected a {' or '.join(kinds)}, "
-                                      f"got {choice!r}")
-            raise IllegalChoice(f"{request.kind}: {choice!r} is not one of the legal answers",
-                                rule=request.rule)
+        if player is not None and player != request.player:
+            raise IllegalChoice(f"{player} answered, but {request.player} decides "
+                                f"{request.kind} (request {request.id})", rule="R01.03-a")
+        if request_id is not None and request_id != request.id:
+            raise IllegalChoice(f"request {request_id} is no longer pending (the pending "
+                                f"request is {request.id}, {request.kind})", rule="R01.03-a")
+        request.check(choice)
         top = self.state.frames[-1]
         handler = HANDLERS[top.kind]
         if handler.apply is None:
             raise RuntimeError(f"frame {top.kind!r} asked but takes no answer")
         snapshot = self.state.clone()
-        rng_state = self.rng.getstate()
+        dice_state = self.dice.to_json()
+        drawn = self.dice.drawn
         try:
             handler.apply(self, top, request, choice)
         except BaseException:
             self.state = snapshot
-            self.rng.setstate(rng_state)
+            self.dice = _Counting(dice_from_json(dice_state))
+            self.dice.drawn = drawn
             raise
         self.state.choices.append(choice)
         self._pending = None
 
     # -- helpers for rules code -----------------------------------------------------------
-    def d6(self) -> int:
-        """One D6 from the game's RNG."""
-        return self.rng.randint(1, 6)
+    def roll(self, kind: str, n: int = 1, *, unit: str | None = None,
+             sides: int = 6) -> tuple[DieRoll, ...]:
+        """``n`` dice of ``kind`` rolled together from the game's dice, logged as one
+        ``roll`` event (kind, faces, unit)."""
+        dice = tuple(DieRoll(kind, (self.dice.d6(kind),), sides) for _ in range(n))
+        self.log_roll(kind, dice, unit=unit)
+        return dice
+
+    def log_roll(self, kind: str, dice: tuple[DieRoll, ...], *, unit: str | None) -> None:
+        """Log dice rolled through the game's source (re-rolled ones with both faces)."""
+        self.log("roll", kind=kind, unit=unit, faces=[d.face for d in dice],
+                 rerolled=[list[JSON](d.faces) for d in dice if d.rerolled])
 
     def log(self, event: str, **data: JSON) -> None:
         """Append an event to the log (the record compares these byte for byte)."""

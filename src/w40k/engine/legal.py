@@ -1,8 +1,9 @@
 """Legal answers: enumerate listed options, or propose legal free-form answers.
 
-Free-form requests (model positions) register a *proposer* here: a function that returns a
-legal answer for the request, drawn with the caller's RNG (random players, tests, and AIs that
-want a starting point). Proposers never touch the game's own RNG.
+Free-form requests (model positions, declarations) have a *proposer* in the table of
+``engine/table.py``: a function that returns a legal answer for the request, drawn with the
+caller's RNG (random players, tests, and AIs that want a starting point). Proposers never
+touch the game's dice.
 """
 
 from __future__ import annotations
@@ -18,20 +19,18 @@ if TYPE_CHECKING:
     from w40k.engine.game import Game
 
 Proposer = Callable[["Game", Request, random.Random], JSON]
-PROPOSERS: dict[str, Proposer] = {}
-"""Free-form shape (``Request.free_form``) -> proposer."""
-
-
-def proposer(shape: str, fn: Proposer) -> None:
-    """Register the proposer of a free-form answer shape."""
-    PROPOSERS[shape] = fn
+"""Draws a legal free-form answer to a request with the caller's RNG."""
 
 
 def sample(game: Game, request: Request, rng: random.Random) -> JSON:
-    """A legal answer drawn uniformly from the options, or from the shape's proposer."""
+    """A legal answer drawn uniformly from the options, or from the proposer of the frame
+    that asks (engine/table.py)."""
     if request.options:
         return request.options[rng.randrange(len(request.options))]
-    fn = PROPOSERS.get(request.free_form)
+    from w40k.engine.table import PROPOSERS  # the table imports every rule module
+
+    top = game.state.frames[-1].kind if game.state.frames else ""
+    fn = PROPOSERS.get((top, request.kind))
     if fn is None:
-        raise KeyError(f"no proposer for free-form answers of shape {request.free_form!r}")
+        raise KeyError(f"no proposer for {request.kind} asked by a {top!r} frame")
     return fn(game, request, rng)

@@ -41,7 +41,6 @@ from typing import TYPE_CHECKING, cast
 
 from w40k.core.errors import IllegalChoice, MalformedChoice
 from w40k.engine import geo
-from w40k.engine.legal import proposer
 from w40k.engine.requests import Request
 from w40k.engine.serial import JSON
 from w40k.engine.state import UnitData
@@ -240,7 +239,7 @@ def propose_move(game: Game, unit: UnitData, move_type: MoveType, max_distance: 
     return {}
 
 
-def _positions_proposer(game: Game, request: Request, rng: random.Random) -> JSON:
+def propose_positions(game: Game, request: Request, rng: random.Random) -> JSON:
     """The proposer for every ``positions`` request (context keys in the module docstring)."""
     c = request.context
     unit = game.state.unit(str(c["unit"]))
@@ -284,4 +283,3 @@ def _away_from_enemies(game: Game, unit: UnitData, distance: float
     return cx + distance * math.cos(a), cy + distance * math.sin(a)
 
 
-proposer("positions", _positions_proposer)

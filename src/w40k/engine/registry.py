@@ -1,4 +1,5 @@
-"""Frame handlers: one per frame kind, registered by the module that owns the rule.
+"""Frame handlers: one per frame kind, listed by the module that owns the rule (``FRAMES``)
+and collected in the explicit table of ``engine/table.py`` (nothing registers on import).
 
 Contract (what makes save/load/replay exact):
 - ``run(game, frame)`` either changes the state (the stack included) and returns None, or
@@ -35,14 +36,3 @@ class Handler:
     """Advance the frame, or ask."""
     apply: ApplyFn | None = None
     """Take an answer (None for frames that never ask)."""
-
-
-HANDLERS: dict[str, Handler] = {}
-"""Frame kind -> handler."""
-
-
-def handler(kind: str, run: RunFn, apply: ApplyFn | None = None) -> None:
-    """Register the handler of a frame kind (once)."""
-    if kind in HANDLERS:
-        raise ValueError(f"frame kind {kind!r} is registered twice")
-    HANDLERS[kind] = Handler(run, apply)

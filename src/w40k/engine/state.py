@@ -261,8 +261,8 @@ class GameState:
     """The active player (01.03)."""
     phase: str = ""
     """The current phase ('' outside phases)."""
-    rng: list[JSON] = field(default_factory=list)
-    """The seeded RNG's state (Python's random.Random getstate, as JSON)."""
+    options: dict[str, JSON] = field(default_factory=dict)
+    """Game-level rule options (engine/options.py), defaults filled in."""
     frames: list[Frame] = field(default_factory=list)
     """The pending-resolution stack (last = top)."""
     events: list[dict[str, JSON]] = field(default_factory=list)
@@ -304,7 +304,7 @@ class GameState:
                             dict(u.flags), u.max_move, u.attached) for u in self.units],
             objectives=[copy.copy(o) for o in self.objectives], mission=self.mission,
             round=self.round, turn_player=self.turn_player, active=self.active,
-            phase=self.phase, rng=self.rng,
+            phase=self.phase, options=self.options,
             frames=[Frame(f.kind, copy.deepcopy(f.data)) for f in self.frames],
             events=list(self.events), choices=list(self.choices), ended=self.ended,
         )
@@ -317,7 +317,8 @@ class GameState:
             "units": [u.to_json() for u in self.units],
             "objectives": [o.to_json() for o in self.objectives],
             "round": self.round, "turn_player": self.turn_player, "active": self.active,
-            "phase": self.phase, "rng": self.rng, "frames": [f.to_json() for f in self.frames],
+            "phase": self.phase, "options": dict(self.options),
+            "frames": [f.to_json() for f in self.frames],
             "events": list[JSON](self.events), "choices": list(self.choices),
             "ended": self.ended,
         }
@@ -346,7 +347,7 @@ class GameState:
             mission=cast(dict[str, JSON], d.get("mission", {})),
             round=int(cast(int, d.get("round", 0))),
             turn_player=str(d.get("turn_player", "")), active=str(d.get("active", "")),
-            phase=str(d.get("phase", "")), rng=cast(list[JSON], d.get("rng", [])),
+            phase=str(d.get("phase", "")),
             # Copies, not the caller's lists: two games loaded from one dict stay independent
             # and a game never writes into the position it started from.
             frames=[Frame(str(f["kind"]), copy.deepcopy(cast(dict[str, JSON], f.get("data", {}))))

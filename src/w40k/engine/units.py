@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from w40k.core.dice import RollKind
 from w40k.engine.death import model_destroyed
 from w40k.engine.state import ModelData, UnitData
 
@@ -30,7 +31,7 @@ def best_leadership(u: UnitData) -> int:
 
 def leadership_roll(game: Game, u: UnitData) -> tuple[bool, list[int]]:
     """01.06: 2D6, success if the result is at least one Ld value of the unit."""
-    dice = [game.d6(), game.d6()]
+    dice = [r.unmodified for r in game.roll(RollKind.BATTLE_SHOCK, 2, unit=u.id)]
     return sum(dice) >= best_leadership(u), dice
 
 

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
+from w40k.core.dice import RollKind
 from w40k.engine import geo
 from w40k.engine.phases.melee_moves import push_move, subsets, units_within
-from w40k.engine.registry import handler
-from w40k.engine.requests import Request
+from w40k.engine.registry import Handler
+from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON
 from w40k.engine.state import Frame, UnitData
 
@@ -55,7 +56,7 @@ def _phase(game: Game, frame: Frame) -> Request | None:
     if frame.data.get("done") or not eligible:
         game.pop()
         return None
-    return Request(s.turn_player, "select_unit_to_charge", "R11.02-a",
+    return request(s.turn_player, K.SELECT_UNIT_TO_CHARGE, "R11.02-a",
                    "Select a unit to declare a charge, or 'done'",
                    tuple[JSON, ...]([u.id for u in eligible] + ["done"]),
                    labels=tuple([u.name for u in eligible] + ["done"]))
@@ -76,7 +77,8 @@ def _unit(game: Game, frame: Frame) -> Request | None:
     u = game.state.unit(str(d["unit"]))
     step = d["step"]
     if step == "roll":
-        dice = [game.d6(), game.d6()]  # R11.02-b: 2D6, the maximum distance
+        # R11.02-b: 2D6, the maximum distance
+        dice = [r.unmodified for r in game.roll(RollKind.CHARGE, 2, unit=u.id)]
         d["dice"] = list[JSON](dice)
         d["roll"] = sum(dice)
         d["step"] = "targets"
@@ -96,6 +98,6 @@ def _unit(game: Game, frame: Frame) -> Request | None:
     return None
 
 
-handler("charge", _phase, _phase_apply)
-handler("charge_unit", _unit)
-
+FRAMES: dict[str, Handler] = {"charge": Handler(_phase, _phase_apply),
+          "charge_unit": Handler(_unit)}
+"""This module's frame kinds and their handlers (engine/table.py collects them)."""

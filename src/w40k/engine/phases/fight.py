@@ -28,8 +28,8 @@ from w40k.engine.phases.melee_moves import (
     unit_distance,
     units_within,
 )
-from w40k.engine.registry import handler
-from w40k.engine.requests import Request
+from w40k.engine.registry import Handler
+from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON
 from w40k.engine.state import Frame, UnitData
 
@@ -105,7 +105,6 @@ def _phase(game: Game, frame: Frame) -> Request | None:
     return None
 
 
-handler("fight", _phase)
 
 
 # -- Pile In / Consolidate steps --
@@ -163,7 +162,8 @@ def _step(game: Game, frame: Frame) -> Request | None:
         return None
     what = str(d["what"])
     rule = "R12.02-a" if what == "pile_in" else "R12.07-a"
-    return Request(player, f"select_unit_to_{what}", rule,
+    kind = K.SELECT_UNIT_TO_PILE_IN if what == "pile_in" else K.SELECT_UNIT_TO_CONSOLIDATE
+    return request(player, kind, rule,
                    f"Select a unit to make a {what.replace('_', '-')} move, or 'done'",
                    tuple[JSON, ...]([u.id for u in units] + ["done"]),
                    labels=tuple([u.name for u in units] + ["done"]))
@@ -191,7 +191,6 @@ def _step_apply(game: Game, frame: Frame, request: Request, choice: JSON) -> Non
                   objective_options=cands)
 
 
-handler("melee_step", _step, _step_apply)
 
 
 # -- the Fight step: who selects next (12.04) --
@@ -243,7 +242,7 @@ def _seq(game: Game, frame: Frame) -> Request | None:
         labels.append("pass")
         rule = "RA-Unable-a"
     step = "Fights First" if d["mode"] == "ff" else "Remaining Combats"
-    return Request(chooser, "select_unit_to_fight", rule,
+    return request(chooser, K.SELECT_UNIT_TO_FIGHT, rule,
                    f"{step}: select a unit to fight" + (" (or pass)" if "pass" in options
                                                          else ""),
                    tuple(options), context={"step": d["mode"]}, labels=tuple(labels))
@@ -273,4 +272,7 @@ def _seq_apply(game: Game, frame: Frame, request: Request, choice: JSON) -> None
     game.push("fight_unit", unit=u.id, step="type")
 
 
-handler("fight_seq", _seq, _seq_apply)
+FRAMES: dict[str, Handler] = {"fight": Handler(_phase),
+          "melee_step": Handler(_step, _step_apply),
+          "fight_seq": Handler(_seq, _seq_apply)}
+"""This module's frame kinds and their handlers (engine/table.py collects them)."""

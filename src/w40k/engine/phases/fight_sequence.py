@@ -26,9 +26,8 @@ from w40k.core.abilities import ExtraAttacks, FightsFirst
 from w40k.core.errors import IllegalChoice, MalformedChoice
 from w40k.engine import geo
 from w40k.engine.attack import push_attack
-from w40k.engine.legal import proposer
-from w40k.engine.registry import handler
-from w40k.engine.requests import Request
+from w40k.engine.registry import Handler
+from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON
 from w40k.engine.state import Frame, UnitData
 from w40k.geometry import engaged
@@ -161,7 +160,7 @@ def default_declaration(game: Game, u: UnitData, rng: random.Random | None = Non
     return out
 
 
-def _propose(game: Game, request: Request, rng: random.Random) -> JSON:
+def propose_declaration(game: Game, request: Request, rng: random.Random) -> JSON:
     u = game.state.unit(str(request.context["unit"]))
     for _ in range(5):
         answer = default_declaration(game, u, rng)
@@ -173,7 +172,6 @@ def _propose(game: Game, request: Request, rng: random.Random) -> JSON:
     return request.context["default"]
 
 
-proposer(DECLARATION, _propose)
 
 
 # -- the fight_unit frame --
@@ -192,7 +190,7 @@ def _run(game: Game, frame: Frame) -> Request | None:
         # R12.06-a: unengaged, or unengaged at the start of the Fight step and engaged since.
         overrun = not now or u.id in cast(list[JSON], pd["unengaged_at_start"])
         if normal and overrun:
-            return Request(u.player, "fight_type", "R12.06-a",
+            return request(u.player, K.FIGHT_TYPE, "R12.06-a",
                            f"{u.name}: normal fight or overrun fight?", ("normal", "overrun"),
                            context={"unit": u.id})
         d["fight_type"] = "normal" if normal else "overrun"
@@ -210,7 +208,7 @@ def _run(game: Game, frame: Frame) -> Request | None:
             d["step"] = "done"
             return None
         default = default_declaration(game, u)
-        return Request(u.player, "declare_fight", "R04.02-c",
+        return request(u.player, K.DECLARE_FIGHT, "R04.02-c",
                        f"{u.name}: select melee weapons and targets", free_form=DECLARATION,
                        context={"unit": u.id, "models": cast(JSON, _melee_names(u)),
                                 "targets": cast(JSON, table), "default": default,
@@ -249,7 +247,6 @@ def _apply(game: Game, frame: Frame, request: Request, choice: JSON) -> None:
     game.log("declare_fight", unit=u.id, declaration=choice)
 
 
-handler("fight_unit", _run, _apply)
 
 
 def _push_pile_in(game: Game, u: UnitData, *, overrun: bool) -> None:
@@ -272,3 +269,7 @@ def pile_in_options(game: Game, u: UnitData) -> bool:
     from w40k.engine.phases.melee_moves import units_within
     enemies = game.state.units_of(game.state.opponent(u.player))
     return any(geo.units_engaged(u, e) or units_within(u, e, PILE_IN_REACH) for e in enemies)
+
+
+FRAMES: dict[str, Handler] = {"fight_unit": Handler(_run, _apply)}
+"""This module's frame kinds and their handlers (engine/table.py collects them)."""

@@ -29,9 +29,8 @@ import numpy as np
 from w40k.core.errors import IllegalChoice, MalformedChoice
 from w40k.engine import geo
 from w40k.engine import moves as moves_mod
-from w40k.engine.legal import PROPOSERS, proposer
-from w40k.engine.registry import handler
-from w40k.engine.requests import Request
+from w40k.engine.registry import Handler
+from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON
 from w40k.engine.state import Frame, ModelData, ObjectiveData, UnitData
 from w40k.geometry import (
@@ -62,6 +61,11 @@ BEARINGS = 24
 def unit_distance(a: Sequence[Model], b: Sequence[Model]) -> float:
     """Closest horizontal distance between two groups of models."""
     return min((horizontal_distance(x, y) for x in a for y in b), default=math.inf)
+
+
+_TARGETS_KIND = {"charge": K.CHARGE_TARGETS, "pile_in": K.PILE_IN_TARGETS,
+                 "consolidate": K.CONSOLIDATE_TARGETS}
+"""The targets request of each move type."""
 
 
 def model_to_unit(m: Model, u: UnitData) -> float:
@@ -203,7 +207,8 @@ def push_move(game: Game, unit: UnitData, move_type: str, max_distance: float, *
               targets=None if targets is None else list[JSON](targets),
               target_options=target_options, mode=mode,
               objective=None, objective_options=None if objective_options is None
-              else list[JSON](objective_options), parent=parent, result=None)
+              else list[JSON](objective_options), parent=parent, result=None,
+              before_active=game.state.active)
 
 
 def _run(game: Game, frame: Frame) -> Request | None:
@@ -211,21 +216,23 @@ def _run(game: Game, frame: Frame) -> Request | None:
     u = game.state.unit(str(d["unit"]))
     mt = str(d["move_type"])
     if u.destroyed or d["result"] is not None:
+        # R01.03-c: the move has ended; whoever was active before it is active again.
+        game.state.active = str(d.get("before_active") or game.state.turn_player)
         game.pop()
         return None
+    game.state.active = u.player  # R01.03-c: the moving unit's controller, until it ends
     rule = {"charge": "R11.04-a", "pile_in": "R12.03-b", "consolidate": "R12.08-c"}[mt]
     if d["targets"] is None and d.get("objective_options") is None:
         opts = cast(list[JSON], d["target_options"])
-        return Request(u.player, f"{mt}_targets", rule,
+        return request(u.player, _TARGETS_KIND[mt], rule,
                        f"{u.name}: select the {mt.replace('_', '-')} targets", tuple(opts),
                        context={"unit": u.id})
     if d.get("objective_options") is not None and d["objective"] is None:
         opts = cast(list[JSON], d["objective_options"])
-        return Request(u.player, "consolidate_objective", "R12.08-d",
+        return request(u.player, K.CONSOLIDATE_OBJECTIVE, "R12.08-d",
                        f"{u.name}: select the objective to consolidate toward", tuple(opts),
                        context={"unit": u.id})
-    register_proposer()
-    return Request(u.player, "positions", {"charge": "R11.04-b", "pile_in": "R12.03-d",
+    return request(u.player, K.POSITIONS, {"charge": "R11.04-b", "pile_in": "R12.03-d",
                                            "consolidate": "R12.08-b"}[mt],
                    f"{u.name}: {mt.replace('_', '-')} move (up to "
                    f"{float(cast(float, d['max_distance'])):g}\"), or "
@@ -247,7 +254,7 @@ def _apply(game: Game, frame: Frame, request: Request, choice: JSON) -> None:
     d = frame.data
     u = game.state.unit(str(d["unit"]))
     mt = str(d["move_type"])
-    if request.kind.endswith("_targets"):
+    if request.kind in _TARGETS_KIND.values():
         if choice == DECLINE[mt]:
             d["result"] = "declined"
             game.log(f"{mt}_declined", unit=u.id)
@@ -279,7 +286,6 @@ def _apply(game: Game, frame: Frame, request: Request, choice: JSON) -> None:
              positions={m.id: [m.x, m.y] for m in u.alive if m.id in moves})
 
 
-handler("melee_move", _run, _apply)
 
 
 # -- the constraints -----------------------------------------------------------------------------
@@ -508,25 +514,5 @@ def _greedy(game: Game, u: UnitData, d: Mapping[str, JSON], budget: float,
     return out
 
 
-_previous = PROPOSERS.get("positions")
-
-
-def _positions_proposer(game: Game, request: Request, rng: random.Random) -> JSON:
-    top = game.state.frames[-1] if game.state.frames else None
-    if top is not None and top.kind == "melee_move":
-        return propose_melee_move(game, request, rng)
-    if _previous is None:
-        raise KeyError("no proposer for this positions request")
-    return _previous(game, request, rng)
-
-
-def register_proposer() -> None:
-    """Register the positions proposer, wrapping any registered before (Movement's)."""
-    global _previous
-    current = PROPOSERS.get("positions")
-    if current is not _positions_proposer:
-        _previous = current
-        proposer("positions", _positions_proposer)
-
-
-register_proposer()
+FRAMES: dict[str, Handler] = {"melee_move": Handler(_run, _apply)}
+"""This module's frame kinds and their handlers (engine/table.py collects them)."""

@@ -37,6 +37,7 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, cast
 
+from w40k.core.dice import RollKind
 from w40k.core.errors import IllegalChoice
 from w40k.engine import geo
 from w40k.engine.moves import (
@@ -47,8 +48,8 @@ from w40k.engine.moves import (
     is_hover,
     parse_positions,
 )
-from w40k.engine.registry import handler
-from w40k.engine.requests import Request
+from w40k.engine.registry import Handler
+from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON
 from w40k.engine.state import Frame, ModelData, UnitData
 from w40k.engine.units import destroy, leadership_roll
@@ -127,7 +128,7 @@ def _phase(game: Game, frame: Frame) -> Request | None:
         s.active = s.turn_player
         game.pop()
         return None
-    return Request(s.turn_player, "select_unit_to_move", "R09.02-a",
+    return request(s.turn_player, K.SELECT_UNIT_TO_MOVE, "R09.02-a",
                    "Select a unit to move", tuple[JSON, ...](u.id for u in todo),
                    labels=tuple(u.name for u in todo))
 
@@ -161,7 +162,7 @@ def _unit_run(game: Game, frame: Frame) -> Request | None:
     mt = d.get("move_type")
     if mt is None:
         options = eligible_move_types(game, u)
-        return Request(u.player, "move_type", "R09.02-b", f"How does {u.name} move?",
+        return request(u.player, K.MOVE_TYPE, "R09.02-b", f"How does {u.name} move?",
                        tuple[JSON, ...](options), context={"unit": u.id},
                        labels=tuple(_LABELS[o] for o in options))
     mt = str(mt)
@@ -172,7 +173,7 @@ def _unit_run(game: Game, frame: Frame) -> Request | None:
         return None
     if "skies" not in d:
         if can_take_to_skies(u):
-            return Request(u.player, "take_to_skies", "R21.03-a",
+            return request(u.player, K.TAKE_TO_SKIES, "R21.03-a",
                            f"Does {u.name} take to the skies?", (False, True),
                            context={"unit": u.id}, labels=("No", "Take to the skies"))
         d["skies"] = False
@@ -183,7 +184,7 @@ def _unit_run(game: Game, frame: Frame) -> Request | None:
         if u.id in rolls:  # rolled before a cancelled attempt: it stands (docs/rulings)
             d["advance_roll"] = rolls[u.id]
         else:
-            roll = game.d6()
+            roll = game.roll(RollKind.ADVANCE, unit=u.id)[0].unmodified
             rolls[u.id] = roll
             d["advance_roll"] = roll
             game.log("advance_roll", unit=u.id, roll=roll)
@@ -194,7 +195,8 @@ def _unit_run(game: Game, frame: Frame) -> Request | None:
             d["hazards"] = []
             return None
         done.append(u.id)
-        dice = [game.d6() for _ in u.alive]  # R09.07-c: one per model, together (06.03)
+        # R09.07-c: one per model, together (06.03)
+        dice = [r.unmodified for r in game.roll(RollKind.HAZARD, len(u.alive), unit=u.id)]
         fails = sum(hazard_fails(r) for r in dice)
         mw = fails * hazard_mortal_wounds(_states(u))
         d["hazards"] = list[JSON](dice)
@@ -217,7 +219,7 @@ def _unit_run(game: Game, frame: Frame) -> Request | None:
         }
         if mt == "advance":
             context["advance_roll"] = roll
-        return Request(u.player, "positions", "03.01", f"Move {u.name} ({_LABELS[mt]})",
+        return request(u.player, K.POSITIONS, "03.01", f"Move {u.name} ({_LABELS[mt]})",
                        free_form="positions", context=context)
     if d["answer"] == "cancel":
         cast(list[JSON], phase.data["selected"]).remove(u.id)
@@ -310,7 +312,7 @@ def _mw_run(game: Game, frame: Frame) -> Request | None:
     if "chosen" in d:
         model = next(m for m in candidates if m.id == d["chosen"])
     elif len({_signature(m) for m in candidates}) > 1:
-        return Request(u.player, "mortal_wound_model", "R06.02-a",
+        return request(u.player, K.SELECT_MODEL, "R06.02-a",
                        f"{u.name} suffers a mortal wound: which model takes it?",
                        tuple[JSON, ...](m.id for m in candidates),
                        context={"unit": u.id, "left": amount},
@@ -321,7 +323,7 @@ def _mw_run(game: Game, frame: Frame) -> Request | None:
     d["amount"] = amount - 1
     fnp = model.profile.fnp
     if fnp is not None:
-        roll = game.d6()
+        roll = game.roll(RollKind.FNP, unit=u.id)[0].unmodified
         saved = fnp_prevents(roll, fnp)
         game.log("feel_no_pain", unit=u.id, model=model.id, roll=roll, threshold=fnp,
                  prevented=saved)
@@ -341,6 +343,7 @@ def _mw_apply(game: Game, frame: Frame, request: Request, choice: JSON) -> None:
     frame.data["chosen"] = choice
 
 
-handler("movement", _phase, _phase_apply)
-handler("move_unit", _unit_run, _unit_apply)
-handler("mortal_wounds", _mw_run, _mw_apply)
+FRAMES: dict[str, Handler] = {"movement": Handler(_phase, _phase_apply),
+          "move_unit": Handler(_unit_run, _unit_apply),
+          "mortal_wounds": Handler(_mw_run, _mw_apply)}
+"""This module's frame kinds and their handlers (engine/table.py collects them)."""

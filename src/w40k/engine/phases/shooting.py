@@ -28,7 +28,6 @@ from typing import TYPE_CHECKING, cast
 from w40k.core.abilities import CloseQuarters, IndirectFire, OneShot
 from w40k.core.errors import MalformedChoice
 from w40k.engine.attack import push_attack
-from w40k.engine.legal import proposer
 from w40k.engine.phases.shooting_facts import (
     ShooterFacts,
     attacking_models,
@@ -38,8 +37,8 @@ from w40k.engine.phases.shooting_facts import (
     one_shots,
     shooting_types,
 )
-from w40k.engine.registry import handler
-from w40k.engine.requests import Request
+from w40k.engine.registry import Handler
+from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON
 from w40k.engine.state import Frame, UnitData
 from w40k.rules.attack_profile import AttackContext, WeaponEntry
@@ -81,7 +80,7 @@ def _phase(game: Game, frame: Frame) -> Request | None:
         game.log("shooting_end")  # 10.03
         game.pop()
         return None
-    return Request(player, "select_unit_to_shoot", "R10.02-a",
+    return request(player, K.SELECT_UNIT_TO_SHOOT, "R10.02-a",
                    "Select a unit to shoot, or end the phase",
                    (*[u.id for u in units], "done"),
                    context={"units": [u.id for u in units]},
@@ -112,7 +111,7 @@ def _shoot_unit(game: Game, frame: Frame) -> Request | None:
             d["type"] = types[0].value
             game.log("shooting_type", unit=u.id, type=types[0].value)
             return None
-        return Request(u.player, "shooting_type", "R10.02-b",
+        return request(u.player, K.SHOOTING_TYPE, "R10.02-b",
                        f"{u.name}: select a shooting type",
                        tuple[JSON, ...](t.value for t in types), context={"unit": u.id},
                        labels=tuple(t.value.replace("_", "-") for t in types))
@@ -143,7 +142,7 @@ def _shoot_unit(game: Game, frame: Frame) -> Request | None:
         # attacks (R04.02-e).
         _resolve(game, frame, facts, _selection(facts, kind, {}, ()), kind, [])
         return None
-    return Request(u.player, "declare_shooting", "R04.02-a",
+    return request(u.player, K.DECLARE_SHOOTING, "R04.02-a",
                    f"{u.name} ({kind.value.replace('_', '-')} shooting): select weapons and "
                    "targets", free_form=DECLARATION,
                    context={"unit": u.id, "type": kind.value, "models": models,
@@ -302,8 +301,10 @@ def propose_declaration(game: Game, request: Request, rng: random.Random) -> JSO
     return out
 
 
-handler("shooting", _phase, _phase_apply)
-handler("shoot_unit", _shoot_unit, _shoot_unit_apply)
-proposer(DECLARATION, propose_declaration)
 
 __all__ = ["DECLARATION", "can_shoot", "propose_declaration"]
+
+
+FRAMES: dict[str, Handler] = {"shooting": Handler(_phase, _phase_apply),
+          "shoot_unit": Handler(_shoot_unit, _shoot_unit_apply)}
+"""This module's frame kinds and their handlers (engine/table.py collects them)."""
