@@ -126,7 +126,12 @@ def weapon_keywords(value: str | None) -> tuple[str, ...]:
 
 
 def weapon_ability_known(text: str) -> bool:
-    """Whether the engine implements this weapon keyword (24.03-24.38)."""
+    """Whether the engine implements this weapon keyword (24.03-24.38). A negated restriction
+    ("LETHAL HITS: non-MONSTER/VEHICLE", seen in real exports) is not a 24.01 keyword list:
+    read literally it would apply against exactly the units it excludes, so it stays text."""
+    _, colon, restrict = text.partition(":")
+    if colon and re.search(r"\bnon[- ]|\bexcept\b|\bnot\b", restrict, re.IGNORECASE):
+        return False
     try:
         parse_weapon_ability(text)
     except DataError:
