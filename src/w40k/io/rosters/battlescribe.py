@@ -367,12 +367,22 @@ def resolve_links(units: list[RosterUnit], links: list[list[tuple[str, str]]],
     """Units with ``leader_of`` / ``embarked_in`` set from their links: (kind, target) with
     target a selection id or ``name:<unit name>``; ``led_by``/``supported_by`` links point the
     other way (the bodyguard names its leader)."""
-    by_key = {name_key(u.name): i for i, u in enumerate(units)}
+    by_key: dict[str, list[int]] = {}
+    for i, u in enumerate(units):
+        by_key.setdefault(name_key(u.name), []).append(i)
+
+    def find(other: str) -> int | None:
+        # "Boyz[2]" (New Recruit text) is the second unit called Boyz.
+        m = re.match(r"^(.*?)\s*\[(\d+)\]$", other)
+        name, nth = (m.group(1), int(m.group(2))) if m else (other, 1)
+        found = by_key.get(name_key(name), [])
+        return found[nth - 1] if 0 < nth <= len(found) else None
+
     out = list(units)
     for i, ln in enumerate(links):
         for kind, target in ln:
             other = target[5:] if target.startswith("name:") else ids.get(target, "")
-            j = by_key.get(name_key(re.sub(r"\s*\[\d+\]$", "", other))) if other else None
+            j = find(other) if other else None
             if j is None:
                 out[i] = replace(out[i], warnings=(
                     *out[i].warnings, f"unit {out[i].name!r}: {kind.replace('_', ' ')} "
