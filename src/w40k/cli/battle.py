@@ -37,7 +37,7 @@ def _read_json(path: Path, what: str) -> dict[str, JSON]:
 
 
 def _position(red: str | None, blue: str | None, start: Path | None,
-              mission: str) -> dict[str, JSON]:
+              mission: str, datasheets: list[Path] | None = None) -> dict[str, JSON]:
     if mission in MISSIONS:
         params = dict(MISSIONS[mission])
     elif Path(mission).is_file():
@@ -58,7 +58,9 @@ def _position(red: str | None, blue: str | None, start: Path | None,
         def army(spec: str | None, side: str) -> object:
             if spec is None:
                 return builtin("space_marines" if side == "red" else "boyz").army
-            return load_army(spec) if Path(spec).exists() else builtin(spec).army
+            if Path(spec).exists():
+                return load_army(spec, datasheets=list(datasheets or ()))
+            return builtin(spec).army
 
         pos = position_from_armies(army(red, "red"), army(blue, "blue"))  # type: ignore[arg-type]
     pos["mission"] = params
@@ -74,7 +76,8 @@ def register(app: typer.Typer) -> None:
             "--mission", help="Built-in mission name (take-and-hold) or a mission JSON file.")
         ] = "take-and-hold",
         red: Annotated[str | None, typer.Option(
-            "--red", help="Red army: an army file, or a shipped name (space_marines).")] = None,
+            "--red", help="Red army: any army file (.ros, .rosz, New Recruit JSON, app or New "
+                          "Recruit text, YAML), or a shipped name (space_marines).")] = None,
         blue: Annotated[str | None, typer.Option(
             "--blue", help="Blue army: an army file, or a shipped name (boyz).")] = None,
         agents: Annotated[str, typer.Option(
@@ -86,6 +89,8 @@ def register(app: typer.Typer) -> None:
         start: Annotated[Path | None, typer.Option(
             "--from", help="Start from a position file (docs/positions.md).")] = None,
         quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the result.")] = False,
+        datasheets: Annotated[list[Path] | None, typer.Option(
+            "--datasheets", "-d", help="Datasheets for text exports (repeatable).")] = None,
     ) -> None:
         """Run a full battle between AI players (default: the embedded mission, terrain and
         armies), print a readable log, and write the game record and a replay page."""
@@ -94,7 +99,7 @@ def register(app: typer.Typer) -> None:
             if len(names) != 2 or any(n not in AGENTS for n in names):
                 raise DataError(f"expected two of {', '.join(AGENTS)}, got {agents!r}",
                                 where="--agents")
-            position = _position(red, blue, start, mission)
+            position = _position(red, blue, start, mission, datasheets)
             game = Game.new(position, seed)
         except (DataError, W40kError, ValueError, KeyError) as exc:
             typer.echo(f"error: {exc}", err=True)

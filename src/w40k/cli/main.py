@@ -22,6 +22,7 @@ def _root() -> None:
 attack.register(app)
 los.register(app)
 battle.register(app)
+__import__("w40k.cli.army", fromlist=["register"]).register(app)  # w40k army
 
 
 def main() -> None:

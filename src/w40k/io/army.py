@@ -10,6 +10,7 @@ The file format is described in ``docs/army-format.md``; the JSON Schema is ship
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from w40k.core.errors import DataError
@@ -61,9 +62,17 @@ def load_datasheets(path: str | Path) -> Catalogue:
     return load_file(path).catalogue
 
 
-def load_army(path: str | Path) -> Army:
-    """The army of a file that has an ``army`` section (DataError names the file, unit and
-    field)."""
+def load_army(path: str | Path, *, datasheets: Sequence[str | Path] = ()) -> Army:
+    """The army of any file the project reads (DataError names the file, unit and field).
+
+    The format is detected from the content (docs/rosters.md): the project's own YAML/JSON
+    (a file with an ``army`` section), a BattleScribe ``.ros``/``.rosz``, a New Recruit JSON
+    export, or an app / New Recruit text export, matched against ``datasheets`` (army or
+    datasheet files, or earlier rosters) and the shipped datasheets."""
+    from w40k.io.rosters import detect_format, read_roster, to_army
+
+    if detect_format(path) != "army":
+        return to_army(read_roster(path, datasheets=datasheets))
     loaded = load_file(path)
     if loaded.army is None:
         raise DataError("the file has no 'army' section", where=str(path))

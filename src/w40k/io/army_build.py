@@ -5,6 +5,7 @@ Pure functions: they read datasheets and choices and return new frozen values.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -185,7 +186,7 @@ def attach(bodyguard: Unit, *components: Unit) -> Unit:
         roles.append(role)
     # Leader first, then support: the order the Appendix and 19.02 name them in.
     ordered = sorted(components, key=lambda u: u.datasheet.role is not Role.LEADER)
-    return Unit(bodyguard.name, bodyguard.datasheet, bodyguard.models, tuple(ordered))
+    return dataclasses.replace(bodyguard, attached=tuple(ordered))
 
 
 UNIT_FIELDS = ("datasheet",)

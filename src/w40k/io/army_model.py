@@ -189,6 +189,14 @@ class Unit:
     """This component's own models (the bodyguard's, for an attached unit)."""
     attached: tuple[Unit, ...] = ()
     """Leader then support units attached to it (19.01); empty for a plain unit."""
+    points: int | None = None
+    """This component's points as its army list gives them (``None``: not given)."""
+    embarked_in: str | None = None
+    """The transport it starts embarked in, when the army list says so (the engine does not
+    play transports yet: the unit is deployed like the others)."""
+    not_applied: tuple[str, ...] = ()
+    """Abilities and weapon keywords its roster gives that the engine does not implement,
+    kept as text (docs/rosters.md)."""
 
     @property
     def components(self) -> tuple[Unit, ...]:
@@ -302,6 +310,8 @@ class Army:
     units: tuple[Unit, ...]
     """Its units; a leader or support unit that is attached appears only inside its
     bodyguard's :attr:`Unit.attached`."""
+    points: int | None = None
+    """Total points as the army list gives them (``None``: not given)."""
 
     def unit(self, name: str) -> Unit:
         """The unit called ``name``, looking inside attached units too (KeyError if none)."""
