@@ -28,7 +28,7 @@ import json
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pytest
@@ -165,6 +165,25 @@ class Checker:
         for uid in sorted(self.moved_intact):
             self.coherent(uid, "at the End of Turn after moving this turn")
 
+    # -- dice and save/load ---------------------------------------------------------------
+    def rolls_logged(self, drawn: int, since: int) -> None:
+        """Every face drawn from the game's dice appears in a ``roll`` event."""
+        logged = 0
+        for e in self.game.state.events[since:]:
+            if e["event"] == "roll":
+                logged += len(cast(list[JSON], e["faces"]))
+                logged += sum(len(f) - 1 for f in cast(list[list[JSON]], e["rerolled"]))
+        if logged != drawn:
+            self.fail(f"{drawn} dice drawn but {logged} faces logged as roll events")
+
+    def save_load_continues(self) -> None:
+        """save -> a key-sorted copy -> load -> pending() equals pending() on the game."""
+        saved = json.loads(json.dumps(self.game.save(), sort_keys=True))
+        twin = Game.load(saved)
+        a, b = twin.pending(), self.game.pending()
+        if a != b or twin.save() != self.game.save():
+            self.fail("a key-sorted save, loaded, does not continue as the game does")
+
     # -- requests -----------------------------------------------------------------------
     def request(self, req: Request) -> None:
         s = self.game.state
@@ -241,12 +260,16 @@ def play_checked(position: dict[str, JSON], seed: int, *, registry: dict[int, Ch
             checker.events()
             checker.request(req)
             choice = agents[req.player].choose(game, req)
+            drawn, seen = game.dice.drawn, len(game.state.events)
             try:
-                game.submit(choice)
+                # R01.03-a: the answer comes from the player the request names
+                game.submit(choice, player=req.player, request_id=req.id)
             except Exception as err:
                 checker.fail(f"submit refused the agent's answer to {req.kind} ({req.rule}) "
                              f"{json.dumps(choice)[:300]}: {type(err).__name__}: {err}")
             checker.decisions += 1
+            checker.rolls_logged(game.dice.drawn - drawn, seen)
+            checker.save_load_continues()
             if checker.decisions > limit:
                 checker.fail(f"more than {limit} decisions: the game does not end")
             checker.events()

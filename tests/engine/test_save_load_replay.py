@@ -144,3 +144,19 @@ def test_a_clone_at_any_decision_plays_on_like_the_original() -> None:
         game.submit(c)
     assert game.pending() is None
     assert json.dumps(game.state.events) == ref.events
+
+
+@pytest.mark.parametrize(("seed", "agents"), [(1101, (2203, 2204)), (1125, (2251, 2252))])
+def test_a_save_with_its_keys_sorted_continues_as_the_game_does(
+        seed: int, agents: tuple[int, int]) -> None:
+    # A saved game's meaning never depends on the order of its JSON keys (a save passed
+    # through jq -S or a database): declarations and moves are read in the unit's order.
+    pos = default_position()
+    pos["players"].reverse()  # type: ignore[union-attr]
+    game = Game.new(pos, seed)
+    players = {p.name: GreedyAgent(a) for p, a in zip(game.state.players, agents, strict=True)}
+    while (req := game.pending()) is not None:
+        game.submit(players[req.player].choose(game, req))
+        twin = Game.load(json.loads(json.dumps(game.save(), sort_keys=True)))
+        assert twin.pending() == game.pending()
+        assert twin.save() == game.save(), f"parted after decision {len(game.state.choices)}"

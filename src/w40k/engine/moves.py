@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, cast
 from w40k.core.errors import IllegalChoice, MalformedChoice
 from w40k.engine import geo
 from w40k.engine.requests import Request
-from w40k.engine.serial import JSON
+from w40k.engine.serial import JSON, in_order
 from w40k.engine.state import UnitData
 from w40k.geometry import MoveType, Step, validate_move, within
 
@@ -65,13 +65,14 @@ def _number(v: JSON, where: str) -> float:
     return float(v)
 
 
-def parse_positions(answer: JSON) -> Answer:
-    """The waypoints of a positions answer; :class:`MalformedChoice` for a wrong shape."""
+def parse_positions(answer: JSON, order: Sequence[str] = ()) -> Answer:
+    """The waypoints of a positions answer, models in ``order`` (the unit's) whatever the
+    order of the keys; :class:`MalformedChoice` for a wrong shape."""
     if not isinstance(answer, dict):
         raise MalformedChoice(f"positions: expected an object {{model id: [[x, y], ...]}}, "
                               f"got {answer!r}")
     out: Answer = {}
-    for mid, path in answer.items():
+    for mid, path in in_order(answer, order):
         if not isinstance(path, list):
             raise MalformedChoice(f"positions: {mid}: expected a list of waypoints, got "
                                   f"{path!r}")

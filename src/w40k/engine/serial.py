@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import cast
 
 from w40k.core.jsonval import JSON as JSON
@@ -40,3 +40,11 @@ def profile_from_json(d: Mapping[str, JSON]) -> ModelProfile:
         height=d.get("height", 1.5), keywords=[str(k) for k in cast(list[JSON],
                                                                       d.get("keywords", []))],
         abilities=[str(a) for a in cast(list[JSON], d.get("abilities", []))])
+
+
+def in_order(obj: Mapping[str, JSON], order: Sequence[str]) -> list[tuple[str, JSON]]:
+    """The items of a JSON object in the order of ``order`` (keys it does not list last,
+    sorted). A game never depends on the order of an object's keys: a save re-serialised
+    with sorted keys (``jq -S``, a database) means the same game."""
+    rank = {k: i for i, k in enumerate(order)}
+    return sorted(obj.items(), key=lambda kv: (rank.get(kv[0], len(rank)), kv[0]))

@@ -28,7 +28,7 @@ from w40k.engine import geo
 from w40k.engine.attack import push_attack
 from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request
-from w40k.engine.serial import JSON
+from w40k.engine.serial import JSON, in_order
 from w40k.engine.state import Frame, UnitData
 from w40k.geometry import engaged
 from w40k.rules.attack_profile import AttackContext
@@ -92,17 +92,20 @@ def parse_declaration(u: UnitData, choice: JSON) -> tuple[ModelChoice, ...]:
         raise MalformedChoice("declare_fight: expected {model id: {weapon: target | "
                               f"{{target: attacks}}}}, got {choice!r}")
     out: list[ModelChoice] = []
-    for mid, weapons in choice.items():
+    # Models in the unit's order, weapons in the model's: never the order of the keys.
+    for mid, weapons in in_order(choice, [m.id for m in u.models]):
         if not isinstance(weapons, dict):
             raise MalformedChoice(f"declare_fight: {mid}: expected {{weapon: target}}")
         wcs: list[WeaponChoice] = []
-        for name, tgt in weapons.items():
+        m = next((x for x in u.models if x.id == mid), None)
+        for name, tgt in in_order(weapons, [w.name for w in (m.weapons if m else ())]):
             if isinstance(tgt, str):
                 wcs.append(WeaponChoice(name, (tgt,)))
             elif isinstance(tgt, dict) and all(
                     isinstance(n, int) and not isinstance(n, bool) for n in tgt.values()):
-                wcs.append(WeaponChoice(name, tuple(tgt),
-                                        tuple(int(cast(int, n)) for n in tgt.values())))
+                split = in_order(tgt, sorted(tgt))
+                wcs.append(WeaponChoice(name, tuple(t for t, _ in split),
+                                        tuple(int(cast(int, n)) for _, n in split)))
             elif tgt is None:
                 wcs.append(WeaponChoice(name, ()))
             else:

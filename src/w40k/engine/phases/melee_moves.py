@@ -115,7 +115,7 @@ def subsets(ids: Sequence[str], cap: int = 6) -> list[JSON]:
 # -- parsing and applying positions ----------------------------------------------------------
 def parse_positions(u: UnitData, choice: JSON) -> dict[str, list[Step]]:
     """``engine.moves.parse_positions``, plus: every listed model is a living model of ``u``."""
-    out = moves_mod.parse_positions(choice)
+    out = moves_mod.parse_positions(choice, [m.id for m in u.models])
     alive = {m.id for m in u.alive}
     for mid in out:
         if mid not in alive:

@@ -229,7 +229,8 @@ def _unit_run(game: Game, frame: Frame) -> Request | None:
         return None
     if not d.get("moved"):
         skies = bool(d["skies"])
-        dist = apply_positions(game, u, parse_positions(d["answer"]), take_to_skies=skies)
+        dist = apply_positions(game, u, parse_positions(d["answer"], [m.id for m in u.models]),
+                               take_to_skies=skies)
         d["moved"] = True
         u.flags["moved"] = True
         if mt == "advance":
@@ -270,7 +271,7 @@ def _unit_apply(game: Game, frame: Frame, request: Request, choice: JSON) -> Non
         d["answer"] = "cancel"
         return
     u = game.state.unit(str(d["unit"]))
-    moves = parse_positions(choice)
+    moves = parse_positions(choice, [m.id for m in u.models])
     c = request.context
     move = MoveType(str(c["move_type"]))
     budgets = {str(k): float(cast(float, v))

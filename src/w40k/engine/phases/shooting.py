@@ -39,7 +39,7 @@ from w40k.engine.phases.shooting_facts import (
 )
 from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request
-from w40k.engine.serial import JSON
+from w40k.engine.serial import JSON, in_order
 from w40k.engine.state import Frame, UnitData
 from w40k.rules.attack_profile import AttackContext, WeaponEntry
 from w40k.rules.select import (
@@ -161,18 +161,20 @@ def _selection(facts: ShooterFacts, kind: AttackKind, table: dict[FactKey, Weapo
                      advanced=u.flag("advanced"), your_shooting_phase=True)
 
 
-def _parse(choice: JSON) -> list[tuple[str, str, str]]:
+def _parse(u: UnitData, choice: JSON) -> list[tuple[str, str, str]]:
     """The declaration as (model id, weapon name, target id) in declaration order, one entry
-    per weapon copy that has a target (R04.02-e: none means no attacks)."""
+    per weapon copy that has a target (R04.02-e: none means no attacks). Models are taken in
+    the unit's order and weapons in each model's order, whatever the order of the keys."""
     if not isinstance(choice, dict):
         raise MalformedChoice("declare_shooting: expected an object {model id: {weapon: "
                               f"target}}, got {choice!r}")
     out: list[tuple[str, str, str]] = []
-    for mid, weapons in choice.items():
+    for mid, weapons in in_order(choice, [m.id for m in u.models]):
         if not isinstance(weapons, dict):
             raise MalformedChoice(f"declare_shooting: {mid}: expected an object "
                                   f"{{weapon name: target}}, got {weapons!r}")
-        for wname, target in weapons.items():
+        m = model_by_id(u, mid)
+        for wname, target in in_order(weapons, [w.name for w in (m.weapons if m else ())]):
             copies = target if isinstance(target, list) else [target]
             for t in copies:
                 if t is None:
@@ -192,7 +194,7 @@ def _shoot_unit_apply(game: Game, frame: Frame, request: Request, choice: JSON) 
         game.log("shooting_type", unit=u.id, type=str(choice))
         return
     kind = AttackKind(str(d["type"]))
-    shots = _parse(choice)
+    shots = _parse(u, choice)
     facts = ShooterFacts(game, u)
     enemy_ids = {e.id for e in facts.enemies}
     table: dict[FactKey, WeaponFacts] = {}
