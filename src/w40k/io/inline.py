@@ -14,7 +14,7 @@ import re
 from w40k.core.errors import DataError
 
 _BRACKETS = re.compile(r"\[([^\]]+)\]")
-_COUNT = re.compile(r"^\s*(\d+)\s*[xX×]\s+")
+_COUNT = re.compile(r"^\s*(\d{1,6})\s*[xX×]\s+")
 _KEYWORD = re.compile(r"^[A-Z][A-Z-]+$")
 """Upper-case words of two or more letters (and hyphens) are keywords."""
 
@@ -47,17 +47,17 @@ def parse_weapon_text(text: str, where: str = "--weapon", *,
             out[field] = val
         elif up == "MELEE":
             out["range"] = "Melee"
-        elif m := re.fullmatch(r'(\d+(?:\.\d+)?)(?:"|IN|\'\')', up):
+        elif m := re.fullmatch(r'(\d{1,6}(?:\.\d+)?)(?:"|IN|\'\')', up):
             out["range"] = float(m.group(1))
         elif m := re.fullmatch(r"(BS|WS)(\d)\+?", up):
             out["skill"] = int(m.group(2))
-        elif m := re.fullmatch(r"AP([+-]?\d+)", up):
+        elif m := re.fullmatch(r"AP([+-]?\d{1,6})", up):
             out["AP"] = int(m.group(1))
-        elif m := re.fullmatch(r"A(\d+|D[36](?:[+-]\d+)?|\dD[36](?:[+-]\d+)?)", up):
+        elif m := re.fullmatch(r"A(\d{1,9}|D[36](?:[+-]\d{1,6})?|\dD[36](?:[+-]\d+)?)", up):
             out["A"] = m.group(1)
-        elif m := re.fullmatch(r"S(\d+)", up):
+        elif m := re.fullmatch(r"S(\d{1,6})", up):
             out["S"] = int(m.group(1))
-        elif m := re.fullmatch(r"D(\d+|D[36](?:[+-]\d+)?|\dD[36](?:[+-]\d+)?)", up):
+        elif m := re.fullmatch(r"D(\d{1,9}|D[36](?:[+-]\d{1,6})?|\dD[36](?:[+-]\d+)?)", up):
             out["D"] = m.group(1)
         else:
             name.append(tok)
@@ -83,7 +83,7 @@ def parse_target_text(text: str, where: str = "--target", *,
         keywords: list[str] = []
         for tok in tokens:
             up = tok.upper()
-            if mm := re.fullmatch(r"T(\d+)", up):
+            if mm := re.fullmatch(r"T(\d{1,6})", up):
                 m["T"] = int(mm.group(1))
             elif mm := re.fullmatch(r"SV(\d)\+?", up):
                 m["Sv"] = int(mm.group(1))
@@ -91,11 +91,11 @@ def parse_target_text(text: str, where: str = "--target", *,
                 m["Sv"] = 7  # no armour save
             elif mm := re.fullmatch(r"INSV(\d)\+?", up):
                 m["InSv"] = int(mm.group(1))
-            elif mm := re.fullmatch(r"W(\d+)", up):
+            elif mm := re.fullmatch(r"W(\d{1,6})", up):
                 m["W"] = int(mm.group(1))
             elif mm := re.fullmatch(r"FNP(\d)\+?", up):
                 abilities.append(f"Feel No Pain {mm.group(1)}+")
-            elif mm := re.fullmatch(r"LOST=(\d+)", up):
+            elif mm := re.fullmatch(r"LOST=(\d{1,6})", up):
                 m["wounds_lost"] = int(mm.group(1))
             elif tok == "leader":
                 m["leader"] = True
@@ -131,7 +131,7 @@ def parse_dice_text(items: list[str], where: str = "--dice") -> dict[str, list[i
                 raise DataError(f"expected kind=faces such as hit=6,3,1, got {chunk!r}",
                                 where=where)
             vals = [v for v in re.split(r"[,\s]+", faces.strip()) if v]
-            if not all(v.isdigit() for v in vals):
+            if not all(re.fullmatch(r"[0-9]{1,3}", v) for v in vals):
                 raise DataError(f"faces must be numbers 1-6, got {faces!r}", where=where)
             out.setdefault(kind.strip(), []).extend(int(v) for v in vals)
     return out
