@@ -257,9 +257,11 @@ def test_an_unknown_weapon_ability_names_file_datasheet_weapon_and_text(
     ("field", "value", "expected"),
     [
         ("T", 0, "datasheets[0].models[0].T: expected at least 1, found 0"),
-        ("Sv", "9+", "datasheets[0].models[0].Sv: expected a dice result from 2+ to 7+, found text '9+'"),
+        ("Sv", "9+",
+         "datasheets[0].models[0].Sv: expected a dice result from 2+ to 7+, found text '9+'"),
         ("W", -1, "datasheets[0].models[0].W: expected at least 1, found -1"),
-        ("Ld", "x", "datasheets[0].models[0].Ld: expected a dice result from 2+ to 12+, found text 'x'"),
+        ("Ld", "x",
+         "datasheets[0].models[0].Ld: expected a dice result from 2+ to 12+, found text 'x'"),
     ],
 )
 def test_an_impossible_model_characteristic_is_rejected(
@@ -280,7 +282,8 @@ def test_an_impossible_model_characteristic_is_rejected(
         ("D", "2X6", "D: expected a number or a dice expression such as D6+1, found text '2X6'"),
         ("S", 0, "S: expected a whole number from 1 to 100, found 0"),
         ("BS", "7+", "BS: expected a dice result from 2+ to 6+, found text '7+'"),
-        ("range", "far", "range: expected a range in inches (0 to 240) or \"Melee\", found text 'far'"),
+        ("range", "far",
+         "range: expected a range in inches (0 to 240) or \"Melee\", found text 'far'"),
     ],
 )
 def test_an_impossible_weapon_characteristic_is_rejected(

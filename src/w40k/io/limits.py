@@ -54,7 +54,7 @@ MAX_DICE_SCRIPT = 10_000
 
 MAX_SIMS = 5_000_000
 """The most simulated trials (``--sims``)."""
-MAX_SIM_DICE = 400_000_000
+MAX_SIM_DICE = 100_000_000
 """The most dice a simulation may roll in all (trials x the volley's largest attack count)."""
 MAX_EXACT_STATES = 2_000_000
 """The largest estimated state count for ``--exact`` (:func:`w40k.io.work.exact_states`);

@@ -15,7 +15,7 @@ import typing
 from types import UnionType
 from typing import Annotated, Any, TypeVar
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 from pydantic.json_schema import WithJsonSchema
 
 from w40k.core.errors import DataError
@@ -33,8 +33,20 @@ class Strict(BaseModel):
 
 # -- shared field types ---------------------------------------------------------------------------
 
-Text = Annotated[str, Field(min_length=1, max_length=limits.MAX_TEXT, pattern=r"\S")]
-"""A name, keyword or ability: non-empty text of at most MAX_TEXT characters."""
+_CONTROL_CHARS = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
+
+
+def _no_control(value: str) -> str:
+    if m := _CONTROL_CHARS.search(value):
+        raise ValueError(f"expected text without control characters, found U+{ord(m.group()):04X}"
+                         f" at position {m.start()}")
+    return value
+
+
+Text = Annotated[str, Field(min_length=1, max_length=limits.MAX_TEXT, pattern=r"\S"),
+                 AfterValidator(_no_control)]
+"""A name, keyword or ability: non-empty text of at most MAX_TEXT characters, without control
+characters (an ESC in a name would drive the user's terminal)."""
 LongText = Annotated[str, Field(min_length=1, max_length=limits.MAX_LONG_TEXT)]
 """Free text (rules text of an ability)."""
 Texts = Annotated[list[Text], Field(max_length=limits.MAX_LIST)]
@@ -257,7 +269,7 @@ def _expected(msg: str) -> str:
     for word, plain in (("greater than or equal to", "at least"),
                         ("less than or equal to", "at most"), ("greater than", "more than")):
         msg = msg.replace(f"should be {word}", f"should be {plain}")
-    msg = msg.replace(" after validation", "").replace("a valid ", "")
+    msg = msg.replace(" after validation", "").replace("a valid ", "a ")
     for prefix in ("Input should be ", "Input should have ", "String should have ",
                    "String should match ", "List should have ", "Value should have "):
         if msg.startswith(prefix):

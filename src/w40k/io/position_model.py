@@ -36,7 +36,7 @@ from w40k.io.model_base import (
 from w40k.io.scenario_model import ArmourPen, Save, Skill, Strength, WeaponRange
 from w40k.io.scene_model import AreaModel, BattlefieldModel, FeatureModel, check_polygons
 
-FORMAT = "w40k-position/1"
+FORMAT: Literal["w40k-position/1"] = "w40k-position/1"
 """The position format this module checks (the engine's ``state.FORMAT``)."""
 
 Count = Annotated[int, Field(ge=0, le=limits.MAX_MODELS_PER_UNIT)]
@@ -291,9 +291,9 @@ def _check_board(p: PositionModel, where: str) -> None:
         elif not (0 <= o.x <= bf.width and 0 <= o.y <= bf.depth):
             raise DataError(f"expected a point on the table, found ({o.x:g}, {o.y:g})",
                             where=f"{where}objectives[{i}]")
-    for i, f in enumerate(p.frames):
-        if f.kind not in kinds:
-            raise DataError(f"unknown frame kind {f.kind!r} (known: {', '.join(sorted(kinds))})",
+    for i, frame in enumerate(p.frames):
+        if frame.kind not in kinds:
+            raise DataError(f"unknown frame kind {frame.kind!r} (known: {', '.join(sorted(kinds))})",
                             where=f"{where}frames[{i}].kind")
 
 

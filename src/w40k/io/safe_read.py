@@ -148,14 +148,14 @@ def _json(text: str) -> object:
 class _SafeLoader(yaml.SafeLoader):
     """SafeLoader that refuses aliases and duplicate keys."""
 
-    def compose_node(self, parent: yaml.Node | None, index: object) -> yaml.Node | None:
+    def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
         if self.check_event(yaml.AliasEvent):
-            event = self.peek_event()
+            event = self.peek_event()  # type: ignore[no-untyped-call]
             raise DataError(
                 f"line {event.start_mark.line + 1}: YAML aliases (*{event.anchor}) are not "
                 "accepted: write the value out (aliases can expand a small file into billions "
                 "of values)")
-        return super().compose_node(parent, index)  # type: ignore[no-untyped-call,no-any-return]
+        return super().compose_node(parent, index)
 
 
 def _strict_mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> dict[object, object]:

@@ -277,14 +277,22 @@ def parse_scenario(data: object, source: str = "scenario") -> Scenario:
         ctx = dataclasses.replace(ctx, lethal_hits_auto=lethal == "auto")
         dice = parse_dice(s["dice"]) if "dice" in s else None
         order = _strs(s.get("allocation_order", []), "allocation_order")
-        for i, n in enumerate(order):
-            if not any(_matches(m.name, n) for t in targets for m in t.models):
-                raise DataError(f"no target model is called {n!r}",
-                                where=f"allocation_order[{i}]")
+        check_allocation_order(order, targets, "allocation_order")
         _check_bounds(weapons, targets)
         return Scenario(weapons, tuple(targets), attacker, ctx, dice, order)
     except DataError as exc:
         raise exc.at(source) from None
+
+
+def check_allocation_order(names: Sequence[str], targets: Sequence[Target], where: str
+                           ) -> None:
+    """Refuse a model name that no target model has (a typo must not be ignored)."""
+    for i, n in enumerate(names):
+        if not any(_matches(m.name, n) for t in targets for m in t.models):
+            known = sorted({m.name.rsplit(" ", 1)[0] if m.name.rsplit(" ", 1)[-1].isdigit()
+                            else m.name for t in targets for m in t.models})
+            raise DataError(f"no target model is called {n!r} (models: {', '.join(known)})",
+                            where=f"{where}[{i}]")
 
 
 def volley_attacks(weapons: Sequence[WeaponEntry]) -> int:

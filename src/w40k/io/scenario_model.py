@@ -57,6 +57,7 @@ WeaponRange = Annotated[float | str, BeforeValidator(_range), WithJsonSchema({"o
 """A weapon's range in inches (``24`` or ``'24"'``), or ``"Melee"``."""
 DiceKind = Literal["attacks", "hit", "wound", "save", "damage", "fnp", "hazard"]
 Face = Annotated[int, Field(ge=1, le=6)]
+DiceList = Annotated[list[Face], Field(max_length=limits.MAX_DICE_SCRIPT)]
 
 
 class WeaponModel(Strict):
@@ -125,7 +126,8 @@ class ContextModel(Strict):
     own_shooting_phase: bool = False
     single_target: bool = False
     precision: bool = False
-    target_models_at_select: Annotated[int, Field(ge=0, le=limits.MAX_MODELS_PER_UNIT)] | None = None
+    target_models_at_select: (Annotated[int, Field(ge=0, le=limits.MAX_MODELS_PER_UNIT)]
+                              | None) = None
     hit_modifier: Modifier = 0
     wound_modifier: Modifier = 0
     reroll_hits: Reroll = "none"
@@ -141,7 +143,7 @@ class ScenarioModel(Strict):
     targets: Annotated[list[UnitModel], Field(min_length=1, max_length=20)] | None = None
     attacker: UnitModel | None = None
     context: ContextModel = ContextModel()
-    dice: dict[DiceKind, Annotated[list[Face], Field(max_length=limits.MAX_DICE_SCRIPT)]] | None = None
+    dice: dict[DiceKind, DiceList] | None = None
     lethal_hits: Literal["auto", "roll"] = "auto"
     allocation_order: Texts = []
 
