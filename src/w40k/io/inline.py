@@ -14,16 +14,19 @@ import re
 from w40k.core.errors import DataError
 
 _BRACKETS = re.compile(r"\[([^\]]+)\]")
-_COUNT = re.compile(r"^\s*(\d{1,6})\s*[xX×]\s+")
+_COUNT = re.compile(r"^\s*(\d+)\s*[xX×]\s+")
 _KEYWORD = re.compile(r"^[A-Z][A-Z-]+$")
 """Upper-case words of two or more letters (and hyphens) are keywords."""
 
 
-def _split(text: str) -> tuple[int, list[str], list[str]]:
+def _split(text: str, where: str) -> tuple[int, list[str], list[str]]:
     abilities = [a.strip() for a in _BRACKETS.findall(text)]
     rest = _BRACKETS.sub(" ", text)
     count = 1
     if m := _COUNT.match(rest):
+        if len(m.group(1)) > 6:
+            raise DataError(f"a count of {len(m.group(1))} digits is over the limits "
+                            "(docs/input-limits.md)", where=where)
         count = int(m.group(1))
         rest = rest[m.end():]
     return count, rest.split(), abilities
@@ -33,7 +36,7 @@ def parse_weapon_text(text: str, where: str = "--weapon", *,
                       default_range: float | None = None) -> dict[str, object]:
     """A scenario ``weapons[i]`` object from a compact profile (``default_range`` is used
     when the text gives no range)."""
-    count, tokens, abilities = _split(text)
+    count, tokens, abilities = _split(text, where)
     out: dict[str, object] = {"count": count, "abilities": abilities}
     name: list[str] = []
     for tok in tokens:
@@ -77,7 +80,7 @@ def parse_target_text(text: str, where: str = "--target", *,
     (``defaults`` fills characteristics the text leaves out, e.g. T and Sv of attackers)."""
     models: list[dict[str, object]] = []
     for part in (p for p in text.split(";") if p.strip()):
-        count, tokens, abilities = _split(part)
+        count, tokens, abilities = _split(part, where)
         m: dict[str, object] = {"count": count, "abilities": abilities, "keywords": []}
         name: list[str] = []
         keywords: list[str] = []

@@ -219,9 +219,9 @@ def to_data_error(exc: ValidationError, model: type[BaseModel], source: str) -> 
     problems: dict[tuple[int | str, ...], list[str]] = {}
     for err in exc.errors(include_url=False):
         raw = tuple(err["loc"])
-        loc = tuple(p for p in raw if not (isinstance(p, str) and _TAG.match(p)
-                                           and not _is_field(model, p)))
         kind = err["type"]
+        keep = raw[-1:] if kind == "extra_forbidden" else ()
+        loc = tuple(p for p in raw[:len(raw) - len(keep)] if not _is_tag(model, p)) + keep
         if kind == "extra_forbidden":
             key = str(raw[-1])
             known = _known_keys(model, loc[:-1])
@@ -245,8 +245,13 @@ def to_data_error(exc: ValidationError, model: type[BaseModel], source: str) -> 
     return DataError(detail, where=f"{source}: {field_path(loc)}")
 
 
-def _is_field(model: type[BaseModel], name: str) -> bool:
-    return any(name in m.model_fields for m in _all_models(model))
+def _is_tag(model: type[BaseModel], part: int | str) -> bool:
+    """Whether a location part is pydantic's name of a union member, not a key."""
+    if not isinstance(part, str):
+        return False
+    if any(part == m.__name__ for m in _all_models(model)):
+        return True
+    return bool(_TAG.match(part)) and not part[:1].isupper()
 
 
 def _all_models(model: type[BaseModel]) -> list[type[BaseModel]]:

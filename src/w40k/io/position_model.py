@@ -293,7 +293,8 @@ def _check_board(p: PositionModel, where: str) -> None:
                             where=f"{where}objectives[{i}]")
     for i, frame in enumerate(p.frames):
         if frame.kind not in kinds:
-            raise DataError(f"unknown frame kind {frame.kind!r} (known: {', '.join(sorted(kinds))})",
+            raise DataError(f"unknown frame kind {frame.kind!r} "
+                            f"(known: {', '.join(sorted(kinds))})",
                             where=f"{where}frames[{i}].kind")
 
 

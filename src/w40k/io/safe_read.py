@@ -106,7 +106,8 @@ def decode_text(text: str, *, source: str, fmt: Format) -> object:
 
 
 def _constant(name: str) -> object:
-    raise DataError(f"{name} is not a number this project accepts (give a finite number)")
+    # NaN and Infinity decode as floats so that check_tree refuses them with their path.
+    return float(name)
 
 
 def _int(text: str) -> int:
@@ -223,7 +224,8 @@ def check_tree(data: object) -> None:
                                 "found a larger one", where=path or "(top)")
         elif isinstance(value, float):
             if not math.isfinite(value):
-                raise DataError(f"expected a finite number, found {value}",
+                raise DataError(f"expected a finite number, found {value} (NaN and Infinity "
+                                "are refused)",
                                 where=path or "(top)")
         else:
             raise DataError(f"expected text, a number, true/false, a list or an object, found "
