@@ -310,7 +310,7 @@ def test_a_misspelt_field_is_rejected_not_ignored(
     data = shipped("boyz")
     boyz_sheet(data)["weapons"][0]["Strength"] = 4  # type: ignore[index]
     assert load_error(tmp_path, monkeypatch, data, "boyz.yaml") == (
-        "boyz.yaml: datasheets[0].weapons[0]: unknown key 'Strength' "
+        "boyz.yaml: datasheets[0].weapons[0].Strength: unknown key 'Strength' "
         "(expected one of: name, range, A, BS, WS, S, AP, D, abilities)"
     )
 
