@@ -12,9 +12,10 @@ from w40k.core.dice import DiceExpr, ScriptedDice, SeededDice
 from w40k.core.errors import DataError, IllegalChoice, MalformedChoice, W40kError
 from w40k.core.profiles import ModelProfile, WeaponProfile
 from w40k.engine.game import Game
-from w40k.geometry import Visibility, load_scene, scene_from_dict
+from w40k.geometry import Visibility, scene_from_dict
 from w40k.io.army import load_army, load_datasheets
 from w40k.io.battle_setup import default_position, position_from_armies
+from w40k.io.scene_model import load_scene
 from w40k.math import distribution, expected_models_destroyed, p_destroy
 from w40k.rules.attack_profile import AttackContext, WeaponEntry
 from w40k.rules.attack_sequence import AttackRequest, AttackResult, resolve_attack

@@ -256,10 +256,12 @@ def test_an_unknown_weapon_ability_names_file_datasheet_weapon_and_text(
 @pytest.mark.parametrize(
     ("field", "value", "expected"),
     [
-        ("T", 0, "models[0] 'Boy': T: must be at least 1, got 0"),
-        ("Sv", "9+", "models[0] 'Boy': Sv: a dice target must be 2+ to 7+, got '9+'"),
-        ("W", -1, "models[0] 'Boy': W: must be at least 1, got -1"),
-        ("Ld", "x", "models[0] 'Boy': Ld: expected a dice target such as 3+, got 'x'"),
+        ("T", 0, "datasheets[0].models[0].T: expected at least 1, found 0"),
+        ("Sv", "9+",
+         "datasheets[0].models[0].Sv: expected a dice result from 2+ to 7+, found text '9+'"),
+        ("W", -1, "datasheets[0].models[0].W: expected at least 1, found -1"),
+        ("Ld", "x",
+         "datasheets[0].models[0].Ld: expected a dice result from 2+ to 12+, found text 'x'"),
     ],
 )
 def test_an_impossible_model_characteristic_is_rejected(
@@ -268,19 +270,20 @@ def test_an_impossible_model_characteristic_is_rejected(
     data = shipped("boyz")
     boyz_sheet(data)["models"][0][field] = value  # type: ignore[index]
     assert load_error(tmp_path, monkeypatch, data, "boyz.yaml") == (
-        f"boyz.yaml: datasheet 'Boyz': {expected}"
+        f"boyz.yaml: {expected}"
     )
 
 
 @pytest.mark.parametrize(
     ("field", "value", "expected"),
     [
-        ("AP", 1, "AP: must be at most 0, got 1"),
-        ("A", "D7", "A: not a dice expression: 'D7' (expected e.g. 3, D6, D3+1, 2D6)"),
-        ("D", "2X6", "D: not a dice expression: '2X6' (expected e.g. 3, D6, D3+1, 2D6)"),
-        ("S", 0, "S: must be at least 1, got 0"),
-        ("BS", "7+", "BS: a dice target must be 2+ to 6+, got '7+'"),
-        ("range", "far", "range: expected inches or \"Melee\", got 'far'"),
+        ("AP", 1, "AP: expected a whole number from -6 to 0, found 1"),
+        ("A", "D7", "A: expected a number or a dice expression such as D6+1, found text 'D7'"),
+        ("D", "2X6", "D: expected a number or a dice expression such as D6+1, found text '2X6'"),
+        ("S", 0, "S: expected a whole number from 1 to 100, found 0"),
+        ("BS", "7+", "BS: expected a dice result from 2+ to 6+, found text '7+'"),
+        ("range", "far",
+         "range: expected a range in inches (0 to 240) or \"Melee\", found text 'far'"),
     ],
 )
 def test_an_impossible_weapon_characteristic_is_rejected(
@@ -289,7 +292,7 @@ def test_an_impossible_weapon_characteristic_is_rejected(
     data = shipped("boyz")
     boyz_sheet(data)["weapons"][1][field] = value  # type: ignore[index]
     assert load_error(tmp_path, monkeypatch, data, "boyz.yaml") == (
-        f"boyz.yaml: datasheet 'Boyz': weapons[1] 'Shoota': {expected}"
+        f"boyz.yaml: datasheets[0].weapons[1].{expected}"
     )
 
 
@@ -297,7 +300,7 @@ def test_a_missing_field_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     data = shipped("boyz")
     del boyz_sheet(data)["models"][1]["T"]  # type: ignore[attr-defined]
     assert load_error(tmp_path, monkeypatch, data, "boyz.yaml") == (
-        "boyz.yaml: datasheet 'Boyz': models[1] 'Boss Nob': missing field 'T'"
+        "boyz.yaml: datasheets[0].models[1].T: missing (this key is required)"
     )
 
 
@@ -307,8 +310,8 @@ def test_a_misspelt_field_is_rejected_not_ignored(
     data = shipped("boyz")
     boyz_sheet(data)["weapons"][0]["Strength"] = 4  # type: ignore[index]
     assert load_error(tmp_path, monkeypatch, data, "boyz.yaml") == (
-        "boyz.yaml: datasheet 'Boyz': weapons[0] 'Slugga': unknown field 'Strength' "
-        "(expected: name, range, A, S, AP, D, BS, WS, abilities)"
+        "boyz.yaml: datasheets[0].weapons[0].Strength: unknown key 'Strength' "
+        "(expected one of: name, range, A, BS, WS, S, AP, D, abilities)"
     )
 
 

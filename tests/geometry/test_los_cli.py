@@ -52,7 +52,7 @@ def test_the_table_output_names_the_units() -> None:
     [
         (
             lambda s: s["units"][2]["models"][0].update(base_mm="abc"),
-            'scene.json: units[2].models[0].base_mm: expected a number or [w, h], got "abc"',
+            "scene.json: units[2].models[0].base_mm: expected a number, found text 'abc'",
         ),
         (lambda s: s["terrain"][0].update(category="rubble"), "scene.json: terrain[0].category"),
         (

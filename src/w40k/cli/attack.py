@@ -17,16 +17,21 @@ from rich.table import Table
 
 from w40k.core.dice import ScriptedDice, SeededDice
 from w40k.core.errors import DataError, DiceError, DiceExhausted, IllegalChoice, MalformedChoice
+from w40k.io.display import plain
 from w40k.io.examples import EXAMPLE_SCENARIO
 from w40k.io.inline import parse_dice_text, parse_target_text, parse_weapon_text
+from w40k.io.outputs import check_output_file
 from w40k.io.scenario import (
     OrderDecider,
     Scenario,
     Target,
+    check_allocation_order,
     load_scenario,
     parse_scenario,
     result_json,
+    volley_attacks,
 )
+from w40k.io.work import check_sims
 from w40k.rules.attack_sequence import AttackResult, resolve_attack
 
 HELP = """Resolve one unit's attacks on a target unit (04-06, 19.02, 24).
@@ -102,6 +107,7 @@ def _scenario(input_file: Path | None, weapons: list[str], targets: list[str],
                                      "dice": parse_dice_text(dice)}, "--dice").dice or {}
             scripted.update(parsed)
         names = tuple(n.strip() for n in order.split(",") if n.strip()) if order else ()
+        check_allocation_order(names, scenario.targets, "--allocation-order")
         extra = {"context": ctx, "dice": scripted or None,
                  "allocation_order": names or scenario.allocation_order}
         scenario = dataclasses.replace(scenario, **extra)  # type: ignore[arg-type]
@@ -122,18 +128,18 @@ def _resolve(scenario: Scenario, target: Target, seed: int
 
 
 def _print_result(console: Console, result: AttackResult, target: Target) -> None:
-    console.rule(f"[bold]Attack on {target.name}")
+    console.rule(f"[bold]Attack on {plain(target.name)}")
     step = ""
     for e in result.events:
         if e.step != step:
             step = e.step
-        console.print(f"  [dim]{e.rule:>7}[/dim]  {e.text}", highlight=False)
+        console.print(f"  [dim]{plain(e.rule):>7}[/dim]  {plain(e.text)}", highlight=False)
     table = Table(title="Summary", show_header=True)
     for col in ("weapon", "dice", "hits (crit)", "wounds (crit)", "unsaved", "MW", "lost",
                 "dead"):
         table.add_column(col, justify="right" if col != "weapon" else "left")
     for p in result.pools:
-        table.add_row(p.name, str(p.attacks), f"{p.hits} ({p.critical_hits})",
+        table.add_row(plain(p.name), str(p.attacks), f"{p.hits} ({p.critical_hits})",
                       f"{p.wounds} ({p.critical_wounds})", str(p.unsaved), str(p.mortal_wounds),
                       str(p.wounds_lost), str(p.models_destroyed))
     table.add_row("[bold]total", str(sum(p.attacks for p in result.pools)),
@@ -143,8 +149,8 @@ def _print_result(console: Console, result: AttackResult, target: Target) -> Non
                   str(result.models_destroyed))
     console.print(table)
     alive = [m for m in result.target if not m.destroyed]
-    console.print(f"{target.name}: {len(alive)} of {len(result.target)} models left"
-                  + (": " + ", ".join(f"{m.name} ({m.remaining}W)" for m in alive)
+    console.print(f"{plain(target.name)}: {len(alive)} of {len(result.target)} models left"
+                  + (": " + ", ".join(f"{plain(m.name)} ({m.remaining}W)" for m in alive)
                      if alive else " (destroyed)"))
     if result.hazard_rolls:
         console.print(f"Hazard rolls {list(result.hazard_rolls)}: the attacker suffers "
@@ -208,10 +214,11 @@ def register(app: typer.Typer) -> None:
         try:
             scenario = _scenario(input_file, weapon or [], target or [], attacker, dice or [],
                                  flags, lethal_hits, allocation_order)
-            if sims is not None and sims < 1:
-                raise DataError("must be at least 1", where="--sims")
+            check_sims(sims, volley_attacks(scenario.weapons))
             if plot is not None and not (exact or sims):
                 raise DataError("--plot needs --exact or --sims", where="--plot")
+            if plot is not None:
+                check_output_file(plot, "--plot")
             used_seed = seed if seed is not None else secrets.randbelow(2**31)
             if exact or sims:
                 from w40k.cli.attack_distribution import run_distribution
@@ -242,7 +249,7 @@ def register(app: typer.Typer) -> None:
             _print_result(console, r, t)
             if unused:
                 console.print(f"[yellow]warning:[/yellow] scripted dice not used by the rules: "
-                              f"{unused}")
+                              f"{plain(unused)}")
         if scenario.dice is None:
             console.print(f"[dim]dice rolled with seed {used_seed} (--seed {used_seed} "
                           "repeats them)[/dim]")

@@ -14,6 +14,14 @@ from w40k.engine.game import Game
 from w40k.engine.serial import JSON
 from w40k.io.army import load_army
 from w40k.io.battle_setup import DEFAULT_MISSION, default_position, position_from_armies
+from w40k.io.display import clean
+from w40k.io.mission_model import load_mission
+from w40k.io.model_base import found
+from w40k.io.outputs import prepare_output_dir, write_atomic
+from w40k.io.position_model import validate_position
+from w40k.io.record_model import load_record
+from w40k.io.replay_check import REPLAY_MISMATCH, first_difference, replay_record
+from w40k.io.safe_read import read_input
 from w40k.viz.log import describe
 from w40k.viz.replay import replay_page, snapshot
 
@@ -25,14 +33,9 @@ MISSIONS = {"take-and-hold": DEFAULT_MISSION}
 
 
 def _read_json(path: Path, what: str) -> dict[str, JSON]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise DataError(f"cannot read the {what}: {exc.strerror}", where=str(path)) from None
-    except json.JSONDecodeError as exc:
-        raise DataError(f"not valid JSON: {exc}", where=str(path)) from None
+    data = read_input(path, what=what)
     if not isinstance(data, dict):
-        raise DataError(f"a {what} is a JSON object", where=str(path))
+        raise DataError(f"expected a {what} object, found {found(data)}", where=str(path))
     return cast(dict[str, JSON], data)
 
 
@@ -41,7 +44,7 @@ def _position(red: str | None, blue: str | None, start: Path | None,
     if mission in MISSIONS:
         params = dict(MISSIONS[mission])
     elif Path(mission).is_file():
-        params = _read_json(Path(mission), "mission")
+        params = load_mission(Path(mission))
     else:
         raise DataError(f"unknown mission {mission!r} (built-in: {', '.join(MISSIONS)}; or a "
                         "JSON file)", where="--mission")
@@ -50,7 +53,7 @@ def _position(red: str | None, blue: str | None, start: Path | None,
             raise DataError("give --from or --red/--blue, not both", where="command line")
         pos = _read_json(start, "position")
         pos.setdefault("mission", params)
-        return pos
+        return validate_position(pos, str(start))
     pos = default_position()
     if red or blue:
         from w40k.io.army import builtin
@@ -64,7 +67,7 @@ def _position(red: str | None, blue: str | None, start: Path | None,
 
         pos = position_from_armies(army(red, "red"), army(blue, "blue"))  # type: ignore[arg-type]
     pos["mission"] = params
-    return pos
+    return validate_position(pos, "the armies' position")
 
 
 def register(app: typer.Typer) -> None:
@@ -99,10 +102,12 @@ def register(app: typer.Typer) -> None:
             if len(names) != 2 or any(n not in AGENTS for n in names):
                 raise DataError(f"expected two of {', '.join(AGENTS)}, got {agents!r}",
                                 where="--agents")
+            prepare_output_dir(out, "--out")  # before any work: not after the battle
             position = _position(red, blue, start, mission, datasheets)
-            game = Game.new(position, seed)
+            game = Game.load(position) if "frames" in position and position.get("dice") \
+                else Game.new(position, seed)
         except (DataError, W40kError, ValueError, KeyError) as exc:
-            typer.echo(f"error: {exc}", err=True)
+            typer.echo(f"error: {clean(exc)}", err=True)
             raise typer.Exit(2) from None
         players = {p.name: AGENTS[n](seed * 2 + i + 1)
                    for i, (p, n) in enumerate(zip(game.state.players, names, strict=True))}
@@ -116,6 +121,7 @@ def register(app: typer.Typer) -> None:
             for e in game.state.events[printed:]:
                 line = describe(e)
                 if line is not None:
+                    line = clean(line)
                     log.append(line)
                     if not quiet:
                         typer.echo(line)
@@ -135,13 +141,15 @@ def register(app: typer.Typer) -> None:
         flush()
         snaps.append(snapshot(game))
         lines_at.append(len(log))
-        out.mkdir(parents=True, exist_ok=True)
         record = game.record()
-        (out / "record.json").write_text(json.dumps(record), encoding="utf-8")
         title = f"w40k battle, seed {seed}"
-        (out / "replay.html").write_text(
-            replay_page(title, game.state.battlefield, game.state.terrain, snaps, log,
-                        lines_at), encoding="utf-8")
+        try:
+            write_atomic(out / "record.json", json.dumps(record), "--out")
+            write_atomic(out / "replay.html", replay_page(
+                title, game.state.battlefield, game.state.terrain, snaps, log, lines_at), "--out")
+        except DataError as exc:
+            typer.echo(f"error: {clean(exc)}", err=True)
+            raise typer.Exit(2) from None
         vp = {p.name: p.vp for p in game.state.players}
         typer.echo(f"{decisions} decisions; VP {vp}; record: {out / 'record.json'}; "
                    f"replay: {out / 'replay.html'}")
@@ -153,13 +161,16 @@ def register(app: typer.Typer) -> None:
         """Replay a game record from its seed and choices and check that the event log is
         byte-identical."""
         try:
-            record = _read_json(record_file, "record")
-            game = Game.replay(record)
+            record = load_record(record_file)
+            game, marks = replay_record(record, str(record_file))
         except (DataError, W40kError, ValueError, KeyError) as exc:
-            typer.echo(f"error: {exc}", err=True)
+            typer.echo(f"error: {clean(exc)}", err=True)
             raise typer.Exit(2) from None
-        same = json.dumps(game.state.events) == json.dumps(record.get("events"))
-        typer.echo(f"{len(cast(list[JSON], record.get('choices', [])))} choices replayed; "
-                   f"event log {'identical' if same else 'DIFFERS'}")
-        if not same:
-            raise typer.Exit(1)
+        choices = cast(list[JSON], record["choices"])
+        diff = first_difference(cast(list[JSON], record["events"]), game.state.events, marks)
+        if diff is None:
+            typer.echo(f"{len(choices)} choices replayed; event log identical")
+            return
+        typer.echo(clean(f"{record_file}: the replay differs from the record at {diff}"),
+                   err=True)
+        raise typer.Exit(REPLAY_MISMATCH)

@@ -12,10 +12,14 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from w40k.geometry.scene import Scene, SceneError, load_scene
+from w40k.core.errors import DataError
+from w40k.geometry.scene import Scene, SceneError
 from w40k.geometry.shapes import Circle, Oval
 from w40k.geometry.terrain import Category
 from w40k.geometry.visibility import PairReport, Visibility
+from w40k.io.display import clean, plain
+from w40k.io.outputs import check_output_file, write_atomic
+from w40k.io.scene_model import load_scene
 
 
 def report_json(pairs: list[PairReport]) -> dict[str, object]:
@@ -143,17 +147,19 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Visibility, cover, engagement and range for every pair of opposing units."""
         try:
+            if svg is not None:
+                check_output_file(svg, "--svg")
             scene = load_scene(input)
-        except SceneError as e:
-            typer.echo(f"error: {e}", err=True)
+            pairs = Visibility(scene).all_pairs()
+            if svg is not None:
+                write_atomic(svg, render_svg(scene, pairs), "--svg")
+        except (DataError, SceneError) as e:
+            typer.echo(f"error: {clean(e)}", err=True)
             raise typer.Exit(2) from None
-        pairs = Visibility(scene).all_pairs()
-        if svg is not None:
-            svg.write_text(render_svg(scene, pairs), encoding="utf-8")
         if as_json:
             typer.echo(json.dumps(report_json(pairs), indent=2))
             return
-        table = Table(title=f"Line of sight: {input.name}")
+        table = Table(title=f"Line of sight: {plain(input.name)}")
         for col in (
             "observer",
             "target",
@@ -173,8 +179,8 @@ def register(app: typer.Typer) -> None:
 
         for p in pairs:
             table.add_row(
-                p.observer,
-                p.target,
+                plain(p.observer),
+                plain(p.target),
                 yn(p.visible),
                 yn(p.fully_visible),
                 yn(p.cover),
@@ -182,6 +188,6 @@ def register(app: typer.Typer) -> None:
                 yn(p.plunging_fire),
                 f'{p.distance:.2f}"',
                 yn(p.in_range),
-                p.reason,
+                plain(p.reason),
             )
         Console(width=max(Console().width, 150)).print(table)

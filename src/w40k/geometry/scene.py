@@ -311,16 +311,28 @@ def scene_from_dict(data: object, source: str = "scene") -> Scene:
 
 
 def load_scene(path: str | Path) -> Scene:
-    """Read and validate a scene file (raises :class:`SceneError`)."""
+    """Read and validate a scene file (raises :class:`SceneError`).
+
+    The low-level reader of the geometry layer; ``w40k los`` and ``w40k.load_scene`` use
+    :func:`w40k.io.scene_model.load_scene`, which adds the project's input limits and the
+    consistency checks (docs/input-limits.md)."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = p.read_bytes().decode("utf-8-sig")
     except OSError as e:
         raise SceneError(f"{p.name}: cannot read file ({e.strerror})") from None
+    except UnicodeDecodeError as e:
+        raise SceneError(f"{p.name}: not UTF-8 text (byte {e.start})") from None
+
+    def refuse(name: str) -> object:
+        raise SceneError(f"{p.name}: {name} is not a number (give a finite number)")
+
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=refuse)
     except json.JSONDecodeError as e:
         raise SceneError(
             f"{p.name}: invalid JSON at line {e.lineno} column {e.colno}: {e.msg}"
         ) from None
+    except (RecursionError, ValueError) as e:
+        raise SceneError(f"{p.name}: cannot read the JSON ({str(e)[:100]})") from None
     return scene_from_dict(data, p.name)

@@ -7,79 +7,31 @@ files and returns new values; it changes nothing.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
-import yaml
-
 from w40k.core.errors import DataError
 from w40k.io.army_build import build_army
 from w40k.io.army_datasheet import parse_datasheet
-from w40k.io.army_fields import check_fields, items, mapping, text
+from w40k.io.army_fields import items, mapping, text
 from w40k.io.army_model import ArmyFile, Catalogue, name_key
+from w40k.io.army_schema import ArmyFileModel
+from w40k.io.model_base import validate
+from w40k.io.safe_read import decode_bytes, decode_text, format_of, read_bytes
 
 TOP_FIELDS = ("include", "datasheets", "army")
 
 
 # ---------------------------------------------------------------------------------------------
-# Decoding: YAML (with duplicate keys rejected: a person editing a file would lose one silently)
-
-
-class _StrictLoader(yaml.SafeLoader):
-    """SafeLoader that refuses a mapping with the same key twice."""
-
-
-def _strict_mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> dict[object, object]:
-    seen: set[object] = set()
-    for key_node, _ in node.value:
-        key = loader.construct_object(key_node)
-        try:
-            duplicate = key in seen
-        except TypeError:
-            raise DataError(
-                f"line {key_node.start_mark.line + 1}: a key must be text, got {key!r}"
-            ) from None
-        if duplicate:
-            raise DataError(f"line {key_node.start_mark.line + 1}: key {key!r} appears twice")
-        seen.add(key)
-    return loader.construct_mapping(node)
-
-
-_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _strict_mapping)
-
-
-def _json_pairs(pairs: list[tuple[str, object]]) -> dict[str, object]:
-    out: dict[str, object] = {}
-    for key, value in pairs:
-        if key in out:
-            raise DataError(f"key {key!r} appears twice in one object")
-        out[key] = value
-    return out
+# Decoding: the one safe reader (w40k.io.safe_read: size, UTF-8, depth, no YAML aliases, no
+# duplicate keys: a person editing a file would lose one silently)
 
 
 def decode(content: str, *, source: str) -> object:
     """The decoded content of a file: JSON if ``source`` ends in ``.json``, else YAML."""
-    try:
-        if source.lower().endswith(".json"):
-            try:
-                return json.loads(content, object_pairs_hook=_json_pairs)
-            except json.JSONDecodeError as exc:
-                raise DataError(
-                    f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
-                ) from None
-        try:
-            return yaml.load(content, Loader=_StrictLoader)
-        except yaml.MarkedYAMLError as exc:
-            mark = exc.problem_mark
-            at = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
-            raise DataError(f"not valid YAML: {exc.problem}{at}") from None
-        except yaml.YAMLError as exc:
-            raise DataError(f"not valid YAML: {exc}") from None
-    except DataError as exc:
-        raise exc.at(source) from None
+    return decode_text(content, source=source, fmt=format_of(source, "yaml"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -118,10 +70,13 @@ def builtin_names() -> tuple[str, ...]:
 
 
 def _read(entry: Traversable, source: str) -> str:
+    if isinstance(entry, Path):
+        return decode_bytes(read_bytes(entry, what="army file"), source)
     try:
-        return entry.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        data = entry.read_bytes()
+    except OSError as exc:
         raise DataError(f"cannot read the file ({exc})", where=source) from None
+    return decode_bytes(data, source)
 
 
 def _resolver(base: Traversable | None) -> Opener:
@@ -151,11 +106,12 @@ def parse_file(
     """An :class:`ArmyFile` from decoded YAML/JSON. ``open_include`` resolves ``include``
     entries (default: shipped files only)."""
     opener = open_include or _resolver(None)
+    if isinstance(data, dict):
+        validate(ArmyFileModel, data, source)
     try:
         if data is None:
             raise DataError("the file is empty: expected include, datasheets and/or army")
         top = mapping(data, "", what="a mapping with include, datasheets and/or army")
-        check_fields(top, "", optional=TOP_FIELDS)
         if not top:
             raise DataError("the file is empty: expected include, datasheets and/or army")
         catalogue = Catalogue()

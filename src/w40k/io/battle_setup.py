@@ -4,6 +4,7 @@ table with terrain and five objectives) and positions built from army files."""
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 
 from w40k.engine.serial import JSON, profile_to_json, weapon_to_json
@@ -71,13 +72,26 @@ def _formation(n: int, base_in: float, cx: float, y0: float, direction: int
     return out
 
 
-def _unit_json(unit: Unit, player: str, cx: float, edge_y: float, direction: int
-               ) -> dict[str, JSON]:
+def unit_id(player: str, name: str, taken: set[str]) -> str:
+    """A unit id made from a name, unique among ``taken`` (which it joins): two names that
+    differ only in punctuation ("Second squad", "Second-squad") get distinct ids."""
+    slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "unit"
+    uid = f"{player}.{slug}"
+    n = 1
+    while uid in taken:
+        n += 1
+        uid = f"{player}.{slug}-{n}"
+    taken.add(uid)
+    return uid
+
+
+def _unit_json(unit: Unit, player: str, cx: float, edge_y: float, direction: int,
+               taken: set[str]) -> dict[str, JSON]:
     models = [(m, comp is not unit) for comp in unit.components for m in comp.models]
     widest = max(((m.profile.base_mm if isinstance(m.profile.base_mm, float)
                    else max(m.profile.base_mm or (32.0, 32.0))) for m, _ in models))
     places = _formation(len(models), widest / 25.4, cx, edge_y, direction)
-    uid = f"{player}.{unit.name.lower().replace(' ', '-')}"
+    uid = unit_id(player, unit.name, taken)
     seen: dict[str, int] = {}
     out_models: list[JSON] = []
     for (m, leader), (x, y) in zip(models, places, strict=True):
@@ -98,11 +112,12 @@ def position_from_armies(red: Army, blue: Army, *, terrain: dict[str, JSON] | No
     """A starting position: red deploys along the top edge, blue along the bottom, each unit
     in its own column of the deployment zone."""
     units: list[JSON] = []
+    taken: set[str] = set()
     for army, player, edge, direction in ((red, "red", 0.0, 1), (blue, "blue", DEPTH, -1)):
         n = len(army.units)
         for i, unit in enumerate(army.units):
             cx = WIDTH * (i + 1) / (n + 1)
-            units.append(_unit_json(unit, player, cx, edge, direction))
+            units.append(_unit_json(unit, player, cx, edge, direction, taken))
     return {"format": FORMAT, "battlefield": {"width": WIDTH, "depth": DEPTH},
             "terrain": terrain if terrain is not None else DEFAULT_TERRAIN,
             "mission": mission if mission is not None else DEFAULT_MISSION,

@@ -19,11 +19,14 @@ _KEYWORD = re.compile(r"^[A-Z][A-Z-]+$")
 """Upper-case words of two or more letters (and hyphens) are keywords."""
 
 
-def _split(text: str) -> tuple[int, list[str], list[str]]:
+def _split(text: str, where: str) -> tuple[int, list[str], list[str]]:
     abilities = [a.strip() for a in _BRACKETS.findall(text)]
     rest = _BRACKETS.sub(" ", text)
     count = 1
     if m := _COUNT.match(rest):
+        if len(m.group(1)) > 6:
+            raise DataError(f"a count of {len(m.group(1))} digits is over the limits "
+                            "(docs/input-limits.md)", where=where)
         count = int(m.group(1))
         rest = rest[m.end():]
     return count, rest.split(), abilities
@@ -33,7 +36,7 @@ def parse_weapon_text(text: str, where: str = "--weapon", *,
                       default_range: float | None = None) -> dict[str, object]:
     """A scenario ``weapons[i]`` object from a compact profile (``default_range`` is used
     when the text gives no range)."""
-    count, tokens, abilities = _split(text)
+    count, tokens, abilities = _split(text, where)
     out: dict[str, object] = {"count": count, "abilities": abilities}
     name: list[str] = []
     for tok in tokens:
@@ -47,17 +50,17 @@ def parse_weapon_text(text: str, where: str = "--weapon", *,
             out[field] = val
         elif up == "MELEE":
             out["range"] = "Melee"
-        elif m := re.fullmatch(r'(\d+(?:\.\d+)?)(?:"|IN|\'\')', up):
+        elif m := re.fullmatch(r'(\d{1,6}(?:\.\d+)?)(?:"|IN|\'\')', up):
             out["range"] = float(m.group(1))
         elif m := re.fullmatch(r"(BS|WS)(\d)\+?", up):
             out["skill"] = int(m.group(2))
-        elif m := re.fullmatch(r"AP([+-]?\d+)", up):
+        elif m := re.fullmatch(r"AP([+-]?\d{1,6})", up):
             out["AP"] = int(m.group(1))
-        elif m := re.fullmatch(r"A(\d+|D[36](?:[+-]\d+)?|\dD[36](?:[+-]\d+)?)", up):
+        elif m := re.fullmatch(r"A(\d{1,9}|D[36](?:[+-]\d{1,6})?|\dD[36](?:[+-]\d+)?)", up):
             out["A"] = m.group(1)
-        elif m := re.fullmatch(r"S(\d+)", up):
+        elif m := re.fullmatch(r"S(\d{1,6})", up):
             out["S"] = int(m.group(1))
-        elif m := re.fullmatch(r"D(\d+|D[36](?:[+-]\d+)?|\dD[36](?:[+-]\d+)?)", up):
+        elif m := re.fullmatch(r"D(\d{1,9}|D[36](?:[+-]\d{1,6})?|\dD[36](?:[+-]\d+)?)", up):
             out["D"] = m.group(1)
         else:
             name.append(tok)
@@ -77,13 +80,13 @@ def parse_target_text(text: str, where: str = "--target", *,
     (``defaults`` fills characteristics the text leaves out, e.g. T and Sv of attackers)."""
     models: list[dict[str, object]] = []
     for part in (p for p in text.split(";") if p.strip()):
-        count, tokens, abilities = _split(part)
+        count, tokens, abilities = _split(part, where)
         m: dict[str, object] = {"count": count, "abilities": abilities, "keywords": []}
         name: list[str] = []
         keywords: list[str] = []
         for tok in tokens:
             up = tok.upper()
-            if mm := re.fullmatch(r"T(\d+)", up):
+            if mm := re.fullmatch(r"T(\d{1,6})", up):
                 m["T"] = int(mm.group(1))
             elif mm := re.fullmatch(r"SV(\d)\+?", up):
                 m["Sv"] = int(mm.group(1))
@@ -91,11 +94,11 @@ def parse_target_text(text: str, where: str = "--target", *,
                 m["Sv"] = 7  # no armour save
             elif mm := re.fullmatch(r"INSV(\d)\+?", up):
                 m["InSv"] = int(mm.group(1))
-            elif mm := re.fullmatch(r"W(\d+)", up):
+            elif mm := re.fullmatch(r"W(\d{1,6})", up):
                 m["W"] = int(mm.group(1))
             elif mm := re.fullmatch(r"FNP(\d)\+?", up):
                 abilities.append(f"Feel No Pain {mm.group(1)}+")
-            elif mm := re.fullmatch(r"LOST=(\d+)", up):
+            elif mm := re.fullmatch(r"LOST=(\d{1,6})", up):
                 m["wounds_lost"] = int(mm.group(1))
             elif tok == "leader":
                 m["leader"] = True
@@ -131,7 +134,7 @@ def parse_dice_text(items: list[str], where: str = "--dice") -> dict[str, list[i
                 raise DataError(f"expected kind=faces such as hit=6,3,1, got {chunk!r}",
                                 where=where)
             vals = [v for v in re.split(r"[,\s]+", faces.strip()) if v]
-            if not all(v.isdigit() for v in vals):
+            if not all(re.fullmatch(r"[0-9]{1,3}", v) for v in vals):
                 raise DataError(f"faces must be numbers 1-6, got {faces!r}", where=where)
             out.setdefault(kind.strip(), []).extend(int(v) for v in vals)
     return out

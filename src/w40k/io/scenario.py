@@ -7,19 +7,20 @@ Every error names the file and the field path (``scenario.json: weapons[0].AP: .
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import cast
-
-import yaml
 
 from w40k.core.abilities import FeelNoPain, parse_unit_ability
 from w40k.core.dice import Modifier, RollKind
 from w40k.core.errors import DataError
 from w40k.core.jsonval import JSON
 from w40k.core.profiles import WeaponProfile, parse_int, parse_target
+from w40k.io import limits
+from w40k.io.model_base import validate
+from w40k.io.safe_read import read_input
+from w40k.io.scenario_model import ScenarioModel
 from w40k.rules.attack_profile import AttackContext, Reroll, Ruleset, WeaponEntry
 from w40k.rules.attack_sequence import AttackRequest, AttackResult
 from w40k.rules.decisions import DecisionKind, DecisionRequest, DefaultDecider
@@ -244,7 +245,12 @@ def parse_dice(raw: object, path: str = "dice") -> dict[str, tuple[int, ...]]:
 
 
 def parse_scenario(data: object, source: str = "scenario") -> Scenario:
-    """Build a Scenario from parsed JSON; DataError names ``source`` and the field."""
+    """Build a Scenario from parsed JSON; DataError names ``source`` and the field.
+
+    The data is checked against :class:`~w40k.io.scenario_model.ScenarioModel` first (types,
+    bounds, unknown keys), then built; the volley and each target are bounded
+    (docs/input-limits.md)."""
+    validate(ScenarioModel, data, source)
     try:
         s = _obj(data, "")
         weapons = tuple(parse_weapon(w, f"weapons[{i}]")
@@ -272,13 +278,40 @@ def parse_scenario(data: object, source: str = "scenario") -> Scenario:
         ctx = dataclasses.replace(ctx, lethal_hits_auto=lethal == "auto")
         dice = parse_dice(s["dice"]) if "dice" in s else None
         order = _strs(s.get("allocation_order", []), "allocation_order")
-        for i, n in enumerate(order):
-            if not any(_matches(m.name, n) for t in targets for m in t.models):
-                raise DataError(f"no target model is called {n!r}",
-                                where=f"allocation_order[{i}]")
+        check_allocation_order(order, targets, "allocation_order")
+        _check_bounds(weapons, targets)
         return Scenario(weapons, tuple(targets), attacker, ctx, dice, order)
     except DataError as exc:
         raise exc.at(source) from None
+
+
+def check_allocation_order(names: Sequence[str], targets: Sequence[Target], where: str
+                           ) -> None:
+    """Refuse a model name that no target model has (a typo must not be ignored)."""
+    for i, n in enumerate(names):
+        if not any(_matches(m.name, n) for t in targets for m in t.models):
+            known = sorted({m.name.rsplit(" ", 1)[0] if m.name.rsplit(" ", 1)[-1].isdigit()
+                            else m.name for t in targets for m in t.models})
+            raise DataError(f"no target model is called {n!r} (models: {', '.join(known)})",
+                            where=f"{where}[{i}]")
+
+
+def volley_attacks(weapons: Sequence[WeaponEntry]) -> int:
+    """The most attacks a volley can make (each entry's count times its largest A)."""
+    return sum(w.count * w.weapon.A.max for w in weapons)
+
+
+def _check_bounds(weapons: Sequence[WeaponEntry], targets: Sequence[Target]) -> None:
+    most = volley_attacks(weapons)
+    if most > limits.MAX_ATTACKS_PER_VOLLEY:
+        raise DataError(f"the weapons can make up to {most} attacks, over the limit of "
+                        f"{limits.MAX_ATTACKS_PER_VOLLEY} per volley (docs/input-limits.md)",
+                        where="weapons")
+    for i, t in enumerate(targets):
+        if len(t.models) > limits.MAX_MODELS_PER_UNIT:
+            raise DataError(f"{len(t.models)} models, over the limit of "
+                            f"{limits.MAX_MODELS_PER_UNIT} per unit (docs/input-limits.md)",
+                            where=f"targets[{i}].models" if len(targets) > 1 else "target.models")
 
 
 def _matches(model_name: str, wanted: str) -> bool:
@@ -287,18 +320,8 @@ def _matches(model_name: str, wanted: str) -> bool:
 
 
 def load_scenario(path: Path) -> Scenario:
-    """Read a scenario file (JSON, or YAML by suffix)."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise DataError(f"cannot read the file: {exc.strerror}", where=str(path)) from None
-    try:
-        data = (yaml.safe_load(text) if path.suffix.lower() in (".yaml", ".yml")
-                else json.loads(text))
-    except (json.JSONDecodeError, yaml.YAMLError) as exc:
-        raise DataError(f"not valid {'YAML' if path.suffix in ('.yaml', '.yml') else 'JSON'}: "
-                        f"{exc}", where=str(path)) from None
-    return parse_scenario(data, path.name)
+    """Read a scenario file (JSON, or YAML by suffix) with the safe reader."""
+    return parse_scenario(read_input(path, what="scenario"), str(path))
 
 
 class OrderDecider:

@@ -96,4 +96,12 @@ def replay_page(title: str, battlefield: dict[str, JSON], terrain: dict[str, JSO
     bd = float(battlefield.get("depth", 44))  # type: ignore[arg-type]
     scale = 720 / bw
     return _PAGE.format(title=html.escape(title), w=int(bw * scale), h=int(bd * scale), bw=bw,
-                        bd=bd, data=data.replace("</", "<\\/"))
+                        bd=bd, data=script_json(data))
+
+
+def script_json(text: str) -> str:
+    """JSON made safe inside ``<script>``: ``<``, ``>``, ``&``, U+2028 and U+2029 as ``\\u``
+    escapes, so that ``</script>``, ``<!--`` and line separators in names cannot end or blank
+    the script (JSON.parse reads the escapes back as the same characters)."""
+    return (text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
+            .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
