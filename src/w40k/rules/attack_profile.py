@@ -328,7 +328,13 @@ def pool_profile(
     torrent = has(Torrent) is not None
     cq = has(CloseQuarters) is not None
     skill_mods: list[Modifier] = list(ctx.skill_changes)
-    if ranged and (ctx.cover or ctx.indirect):
+    # 24.33: a unit whose every model has Stealth always has the benefit of cover against
+    # ranged attacks; cover is one yes/no state and does not stack (R13.08-d).
+    living = [m for m in target if not m.destroyed]
+    stealth = bool(living) and all(m.stealth for m in living)
+    if ranged and stealth and not (ctx.cover or ctx.indirect):
+        notes.append("24.33 Stealth: the target has the benefit of cover")
+    if ranged and (ctx.cover or ctx.indirect or stealth):
         if has(IgnoresCover) is not None:
             notes.append("24.18 [IGNORES COVER]: no benefit of cover")
         else:
