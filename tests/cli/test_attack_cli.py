@@ -224,3 +224,43 @@ def test_a_plot_file_that_is_not_png_or_svg_is_exit_2_naming_the_option(tmp_path
     assert result.exit_code == 2
     assert "--plot" in result.stderr and ".png or .svg" in result.stderr
     assert not out.exists()
+
+
+def _stealth_scenario(abilities: list[list[str]], *, melee: bool = False) -> dict[str, Any]:
+    return {
+        "weapons": [{"name": "Gun", "range": "Melee" if melee else 24, "A": "1", "skill": 3,
+                     "S": 4, "AP": 0, "D": "1"}],
+        "target": {"models": [{"name": f"Scout {i + 1}", "T": 4, "Sv": 7, "W": 1,
+                               "abilities": a} for i, a in enumerate(abilities)]},
+        "dice": {"hit": [3], "wound": [4], "save": [1]},
+    }
+
+
+def test_a_stealth_unit_in_the_open_has_the_benefit_of_cover(tmp_path: Path) -> None:
+    # R24.33-a / R13.08-b: every model has Stealth -> BS 3+ becomes 4+: the 3 misses.
+    data = _stealth_scenario([["Stealth"], ["Stealth"]])
+    data["dice"] = {"hit": [3]}
+    doc = run_json("--input", scenario_file(tmp_path, data))
+    assert doc["hits"] == 0
+
+
+def test_a_unit_where_not_every_model_has_stealth_has_no_cover(tmp_path: Path) -> None:
+    # R24.33-a: a mixed unit -> no benefit of cover: the 3 hits.
+    doc = run_json("--input", scenario_file(tmp_path, _stealth_scenario([["Stealth"], []])))
+    assert doc["hits"] == 1
+
+
+def test_stealth_does_not_help_against_melee_attacks(tmp_path: Path) -> None:
+    # R24.33-a / R13.08-c: cover applies only to ranged attacks.
+    data = _stealth_scenario([["Stealth"]], melee=True)
+    doc = run_json("--input", scenario_file(tmp_path, data))
+    assert doc["hits"] == 1
+
+
+def test_stealth_and_cover_do_not_stack(tmp_path: Path) -> None:
+    # R13.08-d: Stealth plus terrain cover is still -1 BS: a 4 hits.
+    data = _stealth_scenario([["Stealth"]])
+    data["dice"] = {"hit": [4], "wound": [4], "save": [1]}
+    data["context"] = {"cover": True}
+    doc = run_json("--input", scenario_file(tmp_path, data))
+    assert doc["hits"] == 1

@@ -58,3 +58,20 @@ def test_a_stealth_unit_in_the_open_has_the_benefit_of_cover() -> None:
     # R24.33-a
     assert vis(10.0, ["Stealth"]).unit_pair("S", "T").cover
     assert not vis(10.0, []).unit_pair("S", "T").cover
+
+
+def test_every_attack_path_reads_stealth_from_the_target_models() -> None:
+    # R24.33-a: the pool profile (shared by per-die, exact and Monte Carlo) gives the benefit
+    # of cover when every living model has Stealth, not when one lacks it.
+    from tests.builders import weapon
+
+    from w40k.rules.attack_profile import AttackContext, pool_profile
+    from w40k.rules.primitives import ModelState
+    gun = weapon('Gun 24" A1 BS3+ S4 AP0 D1')
+    sneaky = (ModelState("A", W=1, stealth=True), ModelState("B", W=1, stealth=True))
+    assert pool_profile(gun, sneaky, AttackContext()).skill == 4
+    mixed = (sneaky[0], ModelState("B", W=1))
+    assert pool_profile(gun, mixed, AttackContext()).skill == 3
+    # a destroyed model without Stealth is no longer part of the unit (RA-Destroyed-c)
+    assert pool_profile(gun, (sneaky[0], ModelState("B", W=1, wounds_lost=1)),
+                        AttackContext()).skill == 4

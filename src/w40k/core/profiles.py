@@ -6,8 +6,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from w40k.core.abilities import (
     FeelNoPain,
@@ -18,6 +19,7 @@ from w40k.core.abilities import (
 )
 from w40k.core.dice import DiceExpr
 from w40k.core.errors import DataError, DiceError
+from w40k.core.jsonval import JSON
 from w40k.core.keywords import canonical_keyword, keyword_set
 
 
@@ -92,6 +94,15 @@ class WeaponProfile:
     def abilities_of(self, family: type[WeaponAbility]) -> tuple[WeaponAbility, ...]:
         """Every instance of one ability family (several are duplicates, 24.02)."""
         return tuple(a for a in self.abilities if isinstance(a, family))
+
+    def to_json(self) -> dict[str, JSON]:
+        """The weapon as a datasheet writes it (:meth:`from_json` gives it back exactly)."""
+        return weapon_to_json(self)
+
+    @staticmethod
+    def from_json(d: Mapping[str, JSON]) -> WeaponProfile:
+        """The inverse of :meth:`to_json` (validated; DataError names the field)."""
+        return weapon_from_json(d)
 
     @staticmethod
     def build(
@@ -264,3 +275,26 @@ class ModelProfile:
             )
         except DataError as exc:
             raise exc.at(where) from None
+
+
+def weapon_to_json(w: WeaponProfile) -> dict[str, JSON]:
+    """A weapon as a datasheet writes it: the canonical JSON form of a weapon profile."""
+    return {"name": w.name, "range": "Melee" if w.range is None else w.range, "A": str(w.A),
+            "skill": w.skill, "S": w.S, "AP": w.AP, "D": str(w.D),
+            "abilities": [str(a) for a in w.abilities]}
+
+
+def weapon_from_json(d: Mapping[str, JSON]) -> WeaponProfile:
+    """The inverse of :func:`weapon_to_json`, validated by :meth:`WeaponProfile.build`."""
+    if not isinstance(d, Mapping) or "name" not in d:
+        raise DataError(f"expected a weapon object with a name, got {d!r}", where="weapon")
+    missing = [k for k in ("range", "A", "skill", "S", "D") if k not in d]
+    if missing:
+        raise DataError(f"missing {', '.join(missing)}", where=f"weapon {d['name']!r}")
+    abilities = d.get("abilities", [])
+    if not isinstance(abilities, list):
+        raise DataError(f"expected a list, got {abilities!r}",
+                        where=f"weapon {d['name']!r}: abilities")
+    return WeaponProfile.build(
+        str(d["name"]), range=d["range"], A=d["A"], skill=d["skill"], S=d["S"],
+        AP=d.get("AP", 0), D=d["D"], abilities=[cast(str, a) for a in abilities])

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import cast
 
-from w40k.core.abilities import FeelNoPain, parse_unit_ability
+from w40k.core.abilities import FeelNoPain, Stealth, parse_unit_ability
 from w40k.core.dice import Modifier, RollKind
 from w40k.core.errors import DataError
 from w40k.core.jsonval import JSON
@@ -152,6 +152,7 @@ def parse_models(raw: object, path: str, *, attacker: bool = False) -> tuple[Mod
         lost = parse_int(m.get("wounds_lost", 0), f"{p}.wounds_lost", lo=0, hi=W)
         keywords = tuple(k.upper() for k in _strs(m.get("keywords", []), f"{p}.keywords"))
         fnp: int | None = None
+        stealth = False
         for j, text in enumerate(_strs(m.get("abilities", []), f"{p}.abilities")):
             try:
                 ability = parse_unit_ability(text)
@@ -159,11 +160,13 @@ def parse_models(raw: object, path: str, *, attacker: bool = False) -> tuple[Mod
                 raise DataError(exc.detail, where=f"{p}.abilities[{j}]") from None
             if isinstance(ability, FeelNoPain):
                 fnp = ability.threshold if fnp is None else min(fnp, ability.threshold)
+            stealth = stealth or isinstance(ability, Stealth)  # 24.33
         leader = _bool(m.get("leader", False), f"{p}.leader")
         visible = _bool(m.get("visible", True), f"{p}.visible")
         for k in range(count):
             label = f"{name} {k + 1}" if count > 1 else name
-            out.append(ModelState(label, W, T, Sv, InSv, lost, keywords, fnp, leader, visible))
+            out.append(ModelState(label, W, T, Sv, InSv, lost, keywords, fnp, leader, visible,
+                                  stealth))
     if not attacker and all(m.destroyed for m in out):
         raise DataError("every model is already destroyed (wounds_lost = W)",
                         where=_where(path, "models"))

@@ -1,21 +1,19 @@
-"""Allocation (05.03, 05.04) and mortal-wound model selection (06.02) as decisions."""
+"""Allocation (05.03, 05.04) and mortal-wound model selection (06.02) as decisions: the legal
+allocation orders and their check, and the standing Select Model policies. Whether Select
+Model is asked at all is :func:`w40k.rules.primitives.interchangeable` (one rule for attacks,
+mortal wounds, hazards, Deadly Demise and the Monte Carlo path)."""
 
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Iterator, Sequence
+from enum import StrEnum
 from typing import cast
 
 from w40k.core.errors import IllegalChoice, MalformedChoice
 from w40k.core.jsonval import JSON
-from w40k.rules.decisions import (
-    Decider,
-    DecisionKind,
-    DecisionRequest,
-    Player,
-    ask,
-    normalise,
-)
+from w40k.rules.decisions import DecisionKind, DecisionRequest
 from w40k.rules.primitives import AllocationGroup, ModelState, default_order, order_violation
 
 
@@ -45,24 +43,6 @@ def legal_orders(groups: Sequence[AllocationGroup],
                     yield order
 
 
-def choose_order(groups: Sequence[AllocationGroup], models: Sequence[ModelState],
-                 decider: Decider) -> tuple[int, ...]:
-    """05.03 Allocation Order: the defender declares it (the default keeps the listed order)."""
-    options = tuple(legal_orders(groups, models))
-    if len(groups) == 1:
-        return options[0]
-    # Asked even when 05.03 leaves one legal order: the defender still declares it, and a
-    # standing order (a scenario's "allocation_order") that breaks 05.03 must be refused.
-    labels = tuple(" > ".join(groups[i].label(models) for i in o) for o in options)
-    members = tuple(tuple(models[i].name for i in g.alive(models)) for g in groups)
-    request = DecisionRequest(
-        DecisionKind.ALLOCATION_ORDER, Player.DEFENDER, "R05.03-e",
-        "In which order will the allocation groups take attacks?",
-        tuple[JSON, ...](list[JSON](o) for o in options), list[JSON](options[0]), labels,
-        groups=members)
-    return check_order(groups, models, options, normalise(decider.decide(request)))
-
-
 def check_order(groups: Sequence[AllocationGroup], models: Sequence[ModelState],
                 options: Sequence[tuple[int, ...]], choice: JSON) -> tuple[int, ...]:
     """An allocation-order answer as group indices: MalformedChoice for a wrong shape,
@@ -79,19 +59,48 @@ def check_order(groups: Sequence[AllocationGroup], models: Sequence[ModelState],
     return order
 
 
-def _signature(m: ModelState) -> tuple[object, ...]:
-    return (m.W, m.remaining, m.T, m.Sv, m.InSv, m.fnp, m.keys, m.leader)
+class AllocationPolicy(StrEnum):
+    """A standing answer a player may give to Select Model requests (05.04, 06.02), so that
+    they are answered without asking (issue 9: one decision per attack for agents that want
+    it). Any policy only picks among the legal candidates the request lists."""
+
+    LISTED = "listed"
+    """The first candidate, in the unit's order."""
+    CLOSEST_FIRST = "closest_first"
+    """The candidate closest to a given point (the attacker, say); ties and models with no
+    known position go by the unit's order, positioned models first."""
 
 
-def choose_model(candidates: Sequence[int], models: Sequence[ModelState], decider: Decider,
-                 *, rule: str, player: Player = Player.DEFENDER) -> int:
-    """Pick one of the legal models; asked only when the candidates differ in a way that can
-    matter (otherwise the first is taken: they are interchangeable)."""
-    if len({_signature(models[i]) for i in candidates}) <= 1:
-        return candidates[0]
-    options = tuple[JSON, ...](candidates)
-    choice = ask(decider, DecisionRequest(
-        DecisionKind.SELECT_MODEL, player, rule, "Which model takes it?", options, options[0],
-        tuple(models[i].name for i in candidates),
-    ))
-    return int(cast(int, choice))
+def policy_answer(policy: AllocationPolicy | str, request: DecisionRequest,
+                  models: Sequence[ModelState],
+                  origin: tuple[float, float] | None = None) -> JSON:
+    """The answer ``policy`` gives to a SELECT_MODEL ``request``. Its options are indices
+    into ``models`` (the rules layer) or model names (a game's model ids): both are read.
+    MalformedChoice for another kind of request, an unknown policy, or a missing origin."""
+    if request.kind is not DecisionKind.SELECT_MODEL:
+        raise MalformedChoice(f"an allocation policy answers select_model, not {request.kind}")
+    try:
+        pol = AllocationPolicy(str(policy))
+    except ValueError:
+        raise MalformedChoice(f"unknown allocation policy {policy!r} (known: "
+                              f"{', '.join(p.value for p in AllocationPolicy)})") from None
+    if not request.options:
+        raise MalformedChoice("select_model request without candidates")
+    if pol is AllocationPolicy.LISTED:
+        return request.options[0]
+    if origin is None:
+        raise MalformedChoice("closest_first needs the point to measure from")
+    by_name = {m.name: m for m in models}
+
+    def model(option: JSON) -> ModelState:
+        if isinstance(option, int) and not isinstance(option, bool):
+            return models[option]
+        return by_name[str(option)]
+
+    def key(k: int) -> tuple[int, float, int]:
+        pos = model(request.options[k]).position
+        if pos is None:
+            return (1, 0.0, k)
+        return (0, math.hypot(pos[0] - origin[0], pos[1] - origin[1]), k)
+
+    return request.options[min(range(len(request.options)), key=key)]

@@ -6,8 +6,9 @@ one place, so the per-die sequence, the exact distributions and the Monte Carlo 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
+from typing import cast
 
 from w40k.core.abilities import (
     Anti,
@@ -30,6 +31,8 @@ from w40k.core.abilities import (
     WeaponAbility,
 )
 from w40k.core.dice import DiceExpr, Modifier
+from w40k.core.errors import DataError
+from w40k.core.jsonval import JSON
 from w40k.core.keywords import canonical_keyword
 from w40k.core.profiles import WeaponProfile
 from w40k.rules.primitives import ModelState, net_modifier, per_five_bonus, unit_keys
@@ -107,6 +110,59 @@ class AttackContext:
     ruleset: Ruleset = field(default_factory=Ruleset)
     """Configurable readings."""
 
+    def to_json(self) -> dict[str, JSON]:
+        """Every field as JSON (modifiers as ``[source, value]`` pairs); exact round trip."""
+        out: dict[str, JSON] = {}
+        for f in fields(self):
+            v = getattr(self, f.name)
+            if f.name in _MODIFIER_FIELDS:
+                out[f.name] = [[m.source, m.value] for m in v]
+            elif isinstance(v, Reroll):
+                out[f.name] = str(v)
+            elif isinstance(v, Ruleset):
+                out[f.name] = {"hit_modifier_cap": v.hit_modifier_cap}
+            else:
+                out[f.name] = v
+        return out
+
+    @staticmethod
+    def from_json(d: Mapping[str, JSON], where: str = "context") -> AttackContext:
+        """The inverse of :meth:`to_json`; a missing field takes its default, an unknown one
+        is refused (DataError naming it)."""
+        kwargs: dict[str, object] = {}
+        known = {f.name for f in fields(AttackContext)}
+        for key, v in d.items():
+            if key not in known:
+                raise DataError("unknown attack context field", where=f"{where}.{key}")
+            try:
+                if key in _MODIFIER_FIELDS:
+                    kwargs[key] = tuple(Modifier(str(cast(list[JSON], m)[0]),
+                                                 _json_int(cast(list[JSON], m)[1]))
+                                        for m in cast(list[JSON], v))
+                elif key in ("reroll_hits", "reroll_wounds"):
+                    kwargs[key] = Reroll(str(v))
+                elif key == "ruleset":
+                    cap = cast(dict[str, JSON], v).get("hit_modifier_cap")
+                    kwargs[key] = Ruleset(None if cap is None else _json_int(cap))
+                elif key == "target_models_at_select":
+                    kwargs[key] = None if v is None else _json_int(v)
+                elif isinstance(v, bool):
+                    kwargs[key] = v
+                else:
+                    raise TypeError(f"expected true or false, got {v!r}")
+            except (TypeError, ValueError, IndexError, AttributeError) as exc:
+                raise DataError(f"malformed value: {exc}", where=f"{where}.{key}") from None
+        return AttackContext(**kwargs)  # type: ignore[arg-type]
+
+
+_MODIFIER_FIELDS = ("hit_modifiers", "wound_modifiers", "skill_changes")
+
+
+def _json_int(v: JSON) -> int:
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise TypeError(f"expected a whole number, got {v!r}")
+    return v
+
 
 @dataclass(frozen=True, slots=True)
 class WeaponEntry:
@@ -118,6 +174,25 @@ class WeaponEntry:
     """How many models use it (or how many such weapons there are)."""
     half_range: bool | None = None
     """Overrides the context's ``half_range`` for this weapon."""
+
+    def to_json(self) -> dict[str, JSON]:
+        """The entry as JSON (the weapon in its datasheet form)."""
+        return {"weapon": self.weapon.to_json(), "count": self.count,
+                "half_range": self.half_range}
+
+    @staticmethod
+    def from_json(d: Mapping[str, JSON], where: str = "weapon") -> WeaponEntry:
+        """The inverse of :meth:`to_json` (validated)."""
+        try:
+            half = d.get("half_range")
+            if half is not None and not isinstance(half, bool):
+                raise TypeError(f"half_range: expected true, false or null, got {half!r}")
+            return WeaponEntry(WeaponProfile.from_json(cast(dict[str, JSON], d["weapon"])),
+                               _json_int(d.get("count", 1)), half)
+        except DataError as exc:
+            raise exc.at(where) from None
+        except (KeyError, TypeError) as exc:
+            raise DataError(f"malformed weapon entry: {exc}", where=where) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,7 +328,13 @@ def pool_profile(
     torrent = has(Torrent) is not None
     cq = has(CloseQuarters) is not None
     skill_mods: list[Modifier] = list(ctx.skill_changes)
-    if ranged and (ctx.cover or ctx.indirect):
+    # 24.33: a unit whose every model has Stealth always has the benefit of cover against
+    # ranged attacks; cover is one yes/no state and does not stack (R13.08-d).
+    living = [m for m in target if not m.destroyed]
+    stealth = bool(living) and all(m.stealth for m in living)
+    if ranged and stealth and not (ctx.cover or ctx.indirect):
+        notes.append("24.33 Stealth: the target has the benefit of cover")
+    if ranged and (ctx.cover or ctx.indirect or stealth):
         if has(IgnoresCover) is not None:
             notes.append("24.18 [IGNORES COVER]: no benefit of cover")
         else:

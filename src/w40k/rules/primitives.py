@@ -7,11 +7,14 @@ aggregate the same judgement of a die.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from enum import IntEnum
+from typing import cast
 
 from w40k.core.dice import Modifier
+from w40k.core.errors import DataError
+from w40k.core.jsonval import JSON
 from w40k.core.keywords import canonical_keyword, keyword_set
 
 _CHARACTER = canonical_keyword("CHARACTER")
@@ -123,6 +126,15 @@ class ModelState:
     """Whether the model belongs to the leader/support component of an attached unit (19.02)."""
     visible: bool = True
     """Whether an attacking model can see it ([PRECISION], 24.28)."""
+    stealth: bool = False
+    """Whether the model has Stealth (24.33: a unit whose every model has it has the benefit
+    of cover against ranged attacks)."""
+    wargear: tuple[str, ...] = ()
+    """The model's weapons and wargear by name (05.04/06.02: models with different wargear
+    are not interchangeable)."""
+    position: tuple[float, float] | None = None
+    """The model's base centre (x, y) in inches, or None when unknown (05.04/06.02: models
+    standing in different places are not interchangeable)."""
 
     @property
     def remaining(self) -> int:
@@ -151,18 +163,58 @@ class ModelState:
 
     def losing(self, wounds: int) -> ModelState:
         """This model after losing ``wounds`` more wounds (never below 0 remaining)."""
-        return ModelState(
-            self.name,
-            self.W,
-            self.T,
-            self.Sv,
-            self.InSv,
-            min(self.W, self.wounds_lost + wounds),
-            self.keywords,
-            self.fnp,
-            self.leader,
-            self.visible,
-        )
+        return replace(self, wounds_lost=min(self.W, self.wounds_lost + wounds))
+
+    def to_json(self) -> dict[str, JSON]:
+        """The model as JSON (every field; :meth:`from_json` gives it back exactly)."""
+        return {"name": self.name, "W": self.W, "T": self.T, "Sv": self.Sv, "InSv": self.InSv,
+                "wounds_lost": self.wounds_lost, "keywords": list[JSON](self.keywords),
+                "fnp": self.fnp, "leader": self.leader, "visible": self.visible,
+                "stealth": self.stealth, "wargear": list[JSON](self.wargear),
+                "position": None if self.position is None else list[JSON](self.position)}
+
+    @staticmethod
+    def from_json(d: Mapping[str, JSON], where: str = "model") -> ModelState:
+        """The inverse of :meth:`to_json`; DataError names the field of a malformed value."""
+        try:
+            pos = d.get("position")
+            return ModelState(
+                str(d["name"]), _int(d["W"]), _int(d.get("T", 4)), _int(d.get("Sv", 7)),
+                _opt_int(d.get("InSv")), _int(d.get("wounds_lost", 0)),
+                tuple(str(k) for k in cast(list[JSON], d.get("keywords", []))),
+                _opt_int(d.get("fnp")), bool(d.get("leader", False)),
+                bool(d.get("visible", True)), bool(d.get("stealth", False)),
+                tuple(str(k) for k in cast(list[JSON], d.get("wargear", []))),
+                None if pos is None else (float(cast(float, cast(list[JSON], pos)[0])),
+                                          float(cast(float, cast(list[JSON], pos)[1]))))
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise DataError(f"malformed model state: {exc!r}", where=where) from None
+
+
+def _int(v: JSON) -> int:
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise TypeError(f"expected a whole number, got {v!r}")
+    return v
+
+
+def _opt_int(v: JSON) -> int | None:
+    return None if v is None else _int(v)
+
+
+def interchangeable(models: Sequence[ModelState]) -> bool:
+    """05.04 / 06.02 Select Model: whether the candidates are interchangeable, so that the
+    controlling player has nothing to choose. They are not when they differ in profile
+    (characteristics, keywords, abilities), wounds remaining, wargear, leader role, or
+    position (when positions are known: with none given, identical models are
+    interchangeable). One rule for attacks, mortal wounds, hazards, Deadly Demise and the
+    Monte Carlo path."""
+    return len({selection_signature(m) for m in models}) <= 1
+
+
+def selection_signature(m: ModelState) -> tuple[object, ...]:
+    """What makes two models different choices for Select Model (see :func:`interchangeable`)."""
+    return (m.W, m.remaining, m.T, m.Sv, m.InSv, m.fnp, m.keys, m.leader, m.stealth,
+            tuple(sorted(m.wargear)), m.position)
 
 
 def unit_keys(models: Iterable[ModelState]) -> frozenset[str]:
