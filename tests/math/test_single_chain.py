@@ -9,17 +9,20 @@ it declines where the models are not alike, and mutated variants are caught."""
 from __future__ import annotations
 
 import dataclasses
+import math
 import random
 
 import numpy as np
 import pytest
-from math_helpers import models, weapon
+from math_helpers import disagreements, dist_counts, models, weapon
 from test_fast_paths import differences
 
 from w40k.math import build_setup, exact_distribution
 from w40k.math import exact as exact_mod
 from w40k.math.chain import Chain, allocation_chain, mortal_chain
+from w40k.math.distributions import Dist
 from w40k.math.exact import alike_chain, single_chain
+from w40k.math.montecarlo import _chain_walk, binom_table, simulate
 from w40k.math.setup import AttackSetup
 from w40k.rules.attack_profile import AttackContext, Reroll, WeaponEntry
 from w40k.rules.primitives import ModelState
@@ -179,3 +182,38 @@ def test_comparison_catches_a_wrong_single_chain(monkeypatch: pytest.MonkeyPatch
     assert differences(exact_distribution(setup), general) != []
     monkeypatch.undo()
     assert differences(exact_distribution(setup), general) == []
+
+
+@pytest.mark.parametrize("p", [0.0, 1.0 / 6.0, 0.5, 2.0 / 3.0, 1.0])
+def test_the_table_binomial_sampler_draws_binomial_counts(p: float) -> None:
+    # The Monte Carlo chain walk's sampler: per n, the counts follow Binomial(n, p) (a
+    # chi-square-style check per outcome with the same bounds as the agreement tests).
+
+    rng = np.random.default_rng(7)
+    n = np.repeat(np.arange(0, 13), 20_000)
+    got = binom_table(rng, n, p)
+    for k in (0, 1, 5, 12):
+        sample = got[n == k]
+        values, freq = np.unique(sample, return_counts=True)
+        counts = {int(v): int(c) for v, c in zip(values, freq, strict=True)}
+        law = Dist.from_sequence(
+            [math.comb(k, j) * p**j * (1 - p) ** (k - j) for j in range(k + 1)]
+        )
+        assert disagreements(f"n={k}", law, counts, len(sample)) == []
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_the_monte_carlo_chain_walk_agrees_with_the_exact_law(seed: int) -> None:
+    # The simulation's chain walk (alike models) against the exact distribution: per-outcome
+    # z and chi-square bounds of tests/math (fixed seeds, deterministic).
+    setup = _random_volley(random.Random(7000 + seed))
+    assert _chain_walk(setup, np.random.default_rng(0), 4) is not None
+    trials = 20_000
+    mc = simulate(setup, trials, seed=seed)
+    exact = exact_distribution(setup)
+    for name in ("models_destroyed", "wounds_lost"):
+        counts = dist_counts(getattr(mc, name), trials)
+        assert disagreements(name, getattr(exact, name), counts, trials) == []
+    assert abs(mc.expected_damage_wasted - exact.expected_damage_wasted) <= 6 * max(
+        mc.stderr_damage_wasted, 1e-9
+    )

@@ -396,7 +396,7 @@ _SAME_FIELDS = tuple(
 name and wounds lost (a field added later is compared too)."""
 
 
-def _alike(models: tuple[ModelState, ...], alive: list[int]) -> bool:
+def alike(models: tuple[ModelState, ...], alive: list[int]) -> bool:
     """Whether the living models are the same model but for name and wounds lost."""
     first = models[alive[0]]
     key = [getattr(first, f) for f in _SAME_FIELDS]
@@ -404,7 +404,7 @@ def _alike(models: tuple[ModelState, ...], alive: list[int]) -> bool:
 
 
 def alike_chain(models: tuple[ModelState, ...], start: tuple[int, ...]) -> Chain:
-    """The damage chain of a unit whose living models are alike (:func:`_alike`): the wounded
+    """The damage chain of a unit whose living models are alike (:func:`alike`): the wounded
     models first, then the others, each in the listed order. Both 05.04 Select Model (one
     group: a model that has lost wounds if possible, R05.04-b) and 06.02 (a wounded
     non-CHARACTER first, else any; all alike share the CHARACTER keyword or not) give this
@@ -418,7 +418,7 @@ def alike_chain(models: tuple[ModelState, ...], start: tuple[int, ...]) -> Chain
 
 def single_chain(setup: AttackSetup) -> AttackDistribution | None:
     """Fast path: the exact distribution when every living target model is alike
-    (:func:`_alike`: one allocation group), None otherwise.
+    (:func:`alike`: one allocation group), None otherwise.
 
     Then one chain carries the whole attack: the allocation chain of every state met is the
     rest of the chain from the start (:func:`alike_chain`), the 06.02 mortal-wound chain is the
@@ -433,7 +433,7 @@ def single_chain(setup: AttackSetup) -> AttackDistribution | None:
     models = setup.target
     start = setup.start
     alive = [i for i, r in enumerate(start) if r > 0]
-    if not alive or not _alike(models, alive):
+    if not alive or not alike(models, alive):
         return None
     groups = make_groups(models)
     if len(groups) != 1:
