@@ -9,7 +9,9 @@ path and the exact computation:
   taken from the primitives (:func:`~w40k.math.chain.allocation_chain`: groups and the default
   order re-created, [PRECISION], the selected model kept until destroyed); 19.02 Toughness from
   that state.
-- Hit and wound rolls are drawn as binomial counts from the per-die odds.
+- Per pool, (wounds needing saves, devastating critical wounds) are drawn from their joint
+  law (:func:`~w40k.math.stages.pool_outcomes`: attack dice, hit and wound rolls are
+  independent dice with the per-die odds of the primitives), for the trial's wound roll.
 - Saves are drawn as counts per face block (faces every model judges alike) and resolved lowest
   first: within a block each save hits the trial's current chain model; a save that model's
   group passes leaves the state unchanged, so the rest of that block passes too (R05.04-a,
@@ -25,26 +27,20 @@ so a trial costs a few vector operations per event instead of a pass over every 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
 from w40k.core.dice import DiceExpr
 from w40k.math.chain import Chain, allocation_chain, mortal_chain
+from w40k.math.sampling import IntArray, binom_table, roll, table_sample
 from w40k.math.setup import AttackSetup, models_at
-from w40k.math.stages import FACES, FloatArray, fnp_pass, hit_odds, inflicts_table, wound_odds
+from w40k.math.stages import FACES, FloatArray, fnp_pass, inflicts_table, pool_outcomes
 from w40k.rules.primitives import ModelState, attack_toughness, wound_threshold
-
-IntArray = np.ndarray
-"""An int64 array (alias kept local: numpy typing of fancy indexing is loose)."""
 
 MAX_TABLE_STATES = 5_000
 """Past this many distinct states the caller falls back to the per-model path."""
 
-Roll = Callable[[DiceExpr, int, int], IntArray]
-"""``roll(expr, n, times)``: per trial, the sum of ``times`` rolls of ``expr``."""
-Binom = Callable[[IntArray, float], IntArray]
-"""``binom(n, p)``: Binomial(n, p) counts per trial."""
 
 
 class _Flat:
@@ -100,7 +96,7 @@ class _States:
         return got
 
 
-def _lose(binom: Binom, wounds: IntArray, keep: FloatArray) -> IntArray:
+def _lose(rng: np.random.Generator, wounds: IntArray, keep: FloatArray) -> IntArray:
     """24.12: wounds actually lost after one Feel No Pain roll per wound (``keep`` per trial:
     the chance a wound is lost)."""
     if bool((keep == 1.0).all()):
@@ -110,7 +106,7 @@ def _lose(binom: Binom, wounds: IntArray, keep: FloatArray) -> IntArray:
         if kp == 1.0:
             continue
         sel = np.nonzero(keep == kp)[0]
-        out[sel] = binom(wounds[sel], kp)
+        out[sel] = binom_table(rng, wounds[sel], kp)
     return out
 
 
@@ -122,13 +118,12 @@ def _step(
     model: IntArray,
     left: IntArray,
     keep_m: FloatArray,
-    roll: Roll,
-    binom: Binom,
+    rng: np.random.Generator,
 ) -> IntArray:
     """One damaging event for the trials ``rows`` (05.04 Resolve Damage / 24.10): returns
     their new flat positions (also written to ``q``)."""
     at = q[rows]
-    lost = _lose(binom, roll(damage, len(rows), 1), keep_m[model[at]])
+    lost = _lose(rng, roll(rng, damage, len(rows)), keep_m[model[at]])
     r = left[at]
     at = at + np.minimum(lost, r)
     q[rows] = at
@@ -137,7 +132,7 @@ def _step(
 
 
 def state_walk(
-    setup: AttackSetup, n: int, roll: Roll, binom: Binom
+    setup: AttackSetup, n: int, rng: np.random.Generator
 ) -> tuple[list[tuple[int, ...]], IntArray, FloatArray] | None:
     """Simulate ``n`` trials: (the table of states, each trial's final state index, the damage
     each trial wasted); None past :data:`MAX_TABLE_STATES` (the caller falls back)."""
@@ -162,28 +157,19 @@ def state_walk(
             thr_of[s] = wound_threshold(pool.strength, attack_toughness(now))
         state_at, model_at, left_at = flat.arrays()
         q = offset[sid]
-        # 04.03 / 05.01 / 05.02: attack dice, hits, wound rolls, wounds.
-        attacks = np.zeros(n, dtype=np.int64)
-        for a, count in setup.gathered[k]:
-            attacks += roll(a, n, count)  # 02.04: a random A rolled per weapon
-        hit = hit_odds(pool)
-        crit = binom(attacks, hit.critical)
-        succ = binom(attacks - crit, hit.success / max(1e-300, 1.0 - hit.critical))
-        lethal = pool.lethal and setup.lethal_auto and not pool.torrent
-        rolls = succ + crit * (pool.sustained + (0 if lethal else 1))
+        # 04.03-05.02: (wounds needing saves, devastating critical wounds) per trial, drawn
+        # from their joint law for the trial's wound roll (pool_outcomes: the per-die odds of
+        # the primitives; attacks, hits and wound rolls are independent dice).
         thr = thr_of[sid]
-        wc = np.zeros(n, dtype=np.int64)
-        ws = np.zeros(n, dtype=np.int64)
-        for t in np.unique(thr[left_at[q] > 0]).tolist():
-            odds = wound_odds(pool, int(t))
-            sel = np.nonzero(thr == t)[0]
-            wc[sel] = binom(rolls[sel], odds.critical)
-            ws[sel] = binom(rolls[sel] - wc[sel], odds.success / max(1e-300, 1.0 - odds.critical))
-        auto = crit if lethal else 0
-        if pool.devastating:
-            normal, dev = ws + auto, wc
-        else:
-            normal, dev = ws + wc + auto, np.zeros(n, dtype=np.int64)
+        normal = np.zeros(n, dtype=np.int64)
+        dev = np.zeros(n, dtype=np.int64)
+        for t in np.unique(thr_of[present]).tolist():
+            if t == 0:
+                continue  # a destroyed unit: nothing to roll for
+            joint = pool_outcomes(pool, setup.gathered[k], int(t), setup.lethal_auto)
+            sel = np.nonzero(thr == t)[0] if len(present) > 1 else np.arange(n)
+            cell = table_sample(rng, joint.reshape(1, -1), np.zeros(len(sel), dtype=np.int64))
+            normal[sel], dev[sel] = np.divmod(cell, joint.shape[1])
         # 05.03-05.04: saves lowest first, per block of faces every model judges alike.
         tables = [inflicts_table(pool.ap, m.Sv, m.InSv) for m in models]
         blocks: list[tuple[int, int, tuple[bool, ...]]] = []
@@ -196,7 +182,7 @@ def state_walk(
         active = [i for i, b in enumerate(blocks) if any(b[2])]
         remaining = normal
         for lo, hi, col in blocks[: (active[-1] + 1) if active else 0]:
-            count = binom(remaining, (hi - lo + 1) / (7 - lo))
+            count = binom_table(rng, remaining, (hi - lo + 1) / (7 - lo))
             remaining = remaining - count
             if not any(col):
                 continue
@@ -209,7 +195,7 @@ def state_walk(
                 rows = rows[(left_at[at] > 0) & inflicts[model_at[at]]]
                 if not len(rows):
                     break
-                _step(rows, q, waste, pool.damage, model_at, left_at, keep_m, roll, binom)
+                _step(rows, q, waste, pool.damage, model_at, left_at, keep_m, rng)
                 e += 1
                 rows = rows[count[rows] > e]
         sid = state_at[q]
@@ -230,7 +216,7 @@ def state_walk(
                 rows = rows[mleft[mq[rows]] > 0]
                 if not len(rows):
                     break
-                _step(rows, mq, waste, pool.damage, mmodel, mleft, keep_m, roll, binom)
+                _step(rows, mq, waste, pool.damage, mmodel, mleft, keep_m, rng)
                 e += 1
                 rows = rows[dev[rows] > e]
             sid[hurt] = mstate[mq[hurt]]

@@ -29,6 +29,9 @@ from w40k.math.chain import Chain, allocation_chain, mortal_chain
 from w40k.math.distributions import AttackDistribution, Dist, GroupResult
 from w40k.math.exact import alike, alike_chain
 from w40k.math.mc_states import state_walk
+from w40k.math.sampling import IntArray, binom_table
+from w40k.math.sampling import binom as _binom
+from w40k.math.sampling import roll as _roll
 from w40k.math.setup import AttackSetup
 from w40k.math.stages import (
     FACES,
@@ -48,8 +51,6 @@ from w40k.rules.primitives import (
     wound_threshold,
 )
 
-IntArray = npt.NDArray[np.int64]
-"""An int64 array."""
 BoolArray = npt.NDArray[np.bool_]
 """A bool array."""
 
@@ -95,62 +96,9 @@ class _Unit:
         )
 
 
-def _roll(rng: np.random.Generator, expr: DiceExpr, n: int, times: int = 1) -> IntArray:
-    """``times`` rolls of ``expr`` summed, for ``n`` trials (a D3 is a D6 halved, 01.05)."""
-    if not expr.is_random:
-        return np.full(n, expr.bonus * times, dtype=np.int64)
-    faces = rng.integers(1, 7, size=(n, expr.count * times))
-    if expr.sides == 3:
-        faces = (faces + 1) // 2
-    out: IntArray = faces.sum(axis=1).astype(np.int64) + expr.bonus * times
-    return out
-
-
 def _argmin(key: IntArray) -> IntArray:
     out: IntArray = np.argmin(key, axis=1).astype(np.int64)
     return out
-
-
-def _binom(rng: np.random.Generator, n: IntArray, p: float | FloatArray) -> IntArray:
-    out: IntArray = rng.binomial(n, np.clip(p, 0.0, 1.0)).astype(np.int64)
-    return out
-
-
-def binom_table(rng: np.random.Generator, n: IntArray, p: float) -> IntArray:
-    """Binomial(n, p) counts for an array of ``n`` and one ``p``, by inverse CDF with a guide
-    table: one uniform ``u`` per trial; the count is the number of CDF thresholds of
-    Binomial(n, p) at or below ``u``, found from a guide (the count at the grid point below
-    ``u``) plus a few vectorised steps. Several times faster than ``Generator.binomial`` with
-    an array of ``n`` (which sets up its sampler per element) for the small counts here."""
-    p = min(max(p, 0.0), 1.0)
-    nmax = int(n.max(initial=0))
-    if nmax == 0:
-        return np.zeros(len(n), dtype=np.int64)
-    if nmax > 256:
-        return _binom(rng, n, p)
-    # P(Binomial(k, p) = m) by the recurrence on k, then each row's thresholds: the CDF at
-    # m = 0..k-1, then a sentinel above any u.
-    pmf = np.zeros((nmax + 1, nmax + 1))
-    pmf[0, 0] = 1.0
-    for j in range(1, nmax + 1):
-        pmf[j, 0] = pmf[j - 1, 0] * (1.0 - p)
-        pmf[j, 1 : j + 1] = pmf[j - 1, 1 : j + 1] * (1.0 - p) + pmf[j - 1, :j] * p
-    k = np.arange(nmax + 1)
-    thresholds = np.where(k[None, :] < k[:, None], np.cumsum(pmf, axis=1), 2.0)
-    width = 4 * (nmax + 1)
-    grid = np.arange(width) / width
-    # guide[k, g]: thresholds of row k at or below grid point g (a lower bound for any u in
-    # that grid cell); the rows padded with the sentinel make every search stop in its row.
-    guide = (thresholds[:, None, :] <= grid[None, :, None]).sum(axis=2)
-    u = rng.random(len(n))
-    count: IntArray = guide[n, (u * width).astype(np.int64)]
-    flat = np.concatenate([thresholds, np.full((nmax + 1, 1), 2.0)], axis=1).ravel()
-    base = n * (nmax + 2)
-    while True:
-        step = u >= flat[base + count]
-        if not step.any():
-            return count
-        count += step
 
 
 @dataclass(frozen=True, slots=True)
@@ -560,7 +508,7 @@ def _walk(
         elif keep == 1.0:
             wounds = np.full(len(rows), damage.bonus, dtype=np.int64)
         else:
-            wounds = rng.binomial(damage.bonus, keep, size=len(rows)).astype(np.int64)
+            wounds = binom_table(rng, np.full(len(rows), damage.bonus, dtype=np.int64), keep)
         at = pos[rows]
         r = left[at]
         at = at + np.minimum(wounds, r)
@@ -616,16 +564,7 @@ def simulate(
             akill_h += np.bincount(ak, minlength=len(akill_h))
             done += n
             continue
-        table = (
-            state_walk(
-                setup,
-                n,
-                lambda expr, size, times: _roll(rng, expr, size, times),
-                lambda counts, p: binom_table(rng, counts, p),
-            )
-            if fast and walked is None
-            else None
-        )
+        table = state_walk(setup, n, rng) if fast and walked is None else None
         if table is not None:
             rows, sid, waste = table
             _tally(
