@@ -35,7 +35,14 @@ from w40k.core.dice import DiceExpr
 from w40k.math.chain import Chain, allocation_chain, mortal_chain
 from w40k.math.sampling import IntArray, binom_table, roll, table_sample
 from w40k.math.setup import AttackSetup, models_at
-from w40k.math.stages import FACES, FloatArray, fnp_pass, inflicts_table, pool_outcomes
+from w40k.math.stages import (
+    FACES,
+    FloatArray,
+    binomial_matrix,
+    fnp_pass,
+    inflicts_table,
+    pool_outcomes,
+)
 from w40k.rules.primitives import ModelState, attack_toughness, wound_threshold
 
 MAX_TABLE_STATES = 5_000
@@ -131,6 +138,38 @@ def _step(
     return at
 
 
+MAX_SPLIT_CELLS = 100_000
+"""Largest joint table of (devastating, save dice per block) drawn in one step; past it the
+block counts are drawn one block after another."""
+
+
+def _split_table(
+    joint: FloatArray, shares: list[float]
+) -> tuple[FloatArray, IntArray, list[IntArray]] | None:
+    """The joint law of (devastating critical wounds, save dice in each block) from ``joint``
+    = J[n, c] and each block's share of the faces: per cell its probability, c and the counts
+    per block (a multinomial split of n, block after block). None past MAX_SPLIT_CELLS."""
+    n_left, crit = np.nonzero(joint > 0.0)
+    prob = joint[n_left, crit]
+    parts: list[IntArray] = []
+    taken = 0.0
+    for share in shares:
+        p = min(1.0, share / (1.0 - taken)) if taken < 1.0 else 0.0
+        taken += share
+        reps = n_left + 1
+        if int(reps.sum()) > MAX_SPLIT_CELLS:
+            return None
+        idx = np.repeat(np.arange(len(prob)), reps)
+        b = np.arange(len(idx)) - np.repeat(np.cumsum(reps) - reps, reps)
+        prob = prob[idx] * binomial_matrix(int(n_left.max()), p)[n_left[idx], b]
+        keep = prob > 0.0
+        prob = prob[keep]
+        crit = crit[idx][keep]
+        n_left = (n_left[idx] - b)[keep]
+        parts = [part[idx][keep] for part in parts] + [b[keep]]
+    return prob, crit, parts
+
+
 def state_walk(
     setup: AttackSetup, n: int, rng: np.random.Generator
 ) -> tuple[list[tuple[int, ...]], IntArray, FloatArray] | None:
@@ -157,19 +196,6 @@ def state_walk(
             thr_of[s] = wound_threshold(pool.strength, attack_toughness(now))
         state_at, model_at, left_at = flat.arrays()
         q = offset[sid]
-        # 04.03-05.02: (wounds needing saves, devastating critical wounds) per trial, drawn
-        # from their joint law for the trial's wound roll (pool_outcomes: the per-die odds of
-        # the primitives; attacks, hits and wound rolls are independent dice).
-        thr = thr_of[sid]
-        normal = np.zeros(n, dtype=np.int64)
-        dev = np.zeros(n, dtype=np.int64)
-        for t in np.unique(thr_of[present]).tolist():
-            if t == 0:
-                continue  # a destroyed unit: nothing to roll for
-            joint = pool_outcomes(pool, setup.gathered[k], int(t), setup.lethal_auto)
-            sel = np.nonzero(thr == t)[0] if len(present) > 1 else np.arange(n)
-            cell = table_sample(rng, joint.reshape(1, -1), np.zeros(len(sel), dtype=np.int64))
-            normal[sel], dev[sel] = np.divmod(cell, joint.shape[1])
         # 05.03-05.04: saves lowest first, per block of faces every model judges alike.
         tables = [inflicts_table(pool.ap, m.Sv, m.InSv) for m in models]
         blocks: list[tuple[int, int, tuple[bool, ...]]] = []
@@ -179,13 +205,37 @@ def state_walk(
                 blocks[-1] = (blocks[-1][0], f, col)
             else:
                 blocks.append((f, f, col))
-        active = [i for i, b in enumerate(blocks) if any(b[2])]
-        remaining = normal
-        for lo, hi, col in blocks[: (active[-1] + 1) if active else 0]:
-            count = binom_table(rng, remaining, (hi - lo + 1) / (7 - lo))
-            remaining = remaining - count
-            if not any(col):
+        # Faces are monotone per model (05.04), so no active block follows one that every
+        # model passes: the blocks up to the last active one are all that can damage.
+        used = [b for b in blocks if any(b[2])]
+        # 04.03-05.04: per trial, the devastating critical wounds and the number of save
+        # dice in each block, drawn together from their joint law for the trial's wound roll
+        # (pool_outcomes: attack dice, hit and wound rolls are independent dice with the
+        # per-die odds of the primitives; save dice fall in a block with chance |block| / 6).
+        thr = thr_of[sid]
+        dev = np.zeros(n, dtype=np.int64)
+        counts = [np.zeros(n, dtype=np.int64) for _ in used]
+        for t in np.unique(thr_of[present]).tolist():
+            if t == 0:
+                continue  # a destroyed unit: nothing to roll for
+            joint = pool_outcomes(pool, setup.gathered[k], int(t), setup.lethal_auto)
+            sel = np.nonzero(thr == t)[0] if len(present) > 1 else np.arange(n)
+            zeros = np.zeros(len(sel), dtype=np.int64)
+            split = _split_table(joint, [(hi - lo + 1) / 6.0 for lo, hi, _ in used])
+            if split is not None:
+                prob, crit, parts = split
+                cell = table_sample(rng, prob.reshape(1, -1), zeros)
+                dev[sel] = crit[cell]
+                for c, part in zip(counts, parts, strict=True):
+                    c[sel] = part[cell]
                 continue
+            cell = table_sample(rng, joint.reshape(1, -1), zeros)
+            left, dev[sel] = np.divmod(cell, joint.shape[1])
+            for c, (lo, hi, _) in zip(counts, used, strict=True):
+                # 05.04 lowest first: among k saves all >= lo, Binomial(k, |block| / (7 - lo)).
+                c[sel] = binom_table(rng, left, (hi - lo + 1) / (7 - lo))
+                left = left - c[sel]
+        for (_, _, col), count in zip(used, counts, strict=True):
             inflicts = np.array(col, dtype=np.bool_)
             rows = np.nonzero(count > 0)[0]
             e = 0

@@ -406,7 +406,9 @@ def _hazard(setup: AttackSetup, rng: np.random.Generator, n: int) -> tuple[IntAr
         [1.0 - fnp_pass(setup.attacker[chain.order[j]].fnp) for j, _ in entries] + [0.0]
     )
     end = chain.size - 1
-    if bool((keep[:end] == keep[0]).all()):
+    if bool((keep[:end] == 1.0).all()):
+        pos = np.minimum(mw, end)  # no Feel No Pain: every mortal wound is lost
+    elif bool((keep[:end] == keep[0]).all()):
         pos = np.minimum(binom_table(rng, mw, float(keep[0])), end)
     else:
         pos = np.zeros(n, dtype=np.int64)

@@ -7,6 +7,8 @@ different ``n`` per trial cheap (:func:`binom_table`).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import numpy.typing as npt
 
@@ -31,6 +33,15 @@ def roll(rng: np.random.Generator, expr: DiceExpr, n: int, times: int = 1) -> In
 
 def binom(rng: np.random.Generator, n: IntArray, p: float | FloatArray) -> IntArray:
     out: IntArray = rng.binomial(n, np.clip(p, 0.0, 1.0)).astype(np.int64)
+    return out
+
+
+def _log_comb(n: int) -> FloatArray:
+    """log C(n, k) for k = 0..n."""
+    k = np.arange(n + 1)
+    out: FloatArray = np.array([math.lgamma(n + 1) for _ in k]) - np.array(
+        [math.lgamma(x + 1) + math.lgamma(n - x + 1) for x in k.tolist()]
+    )
     return out
 
 
@@ -79,6 +90,11 @@ def binom_table(rng: np.random.Generator, n: IntArray, p: float) -> IntArray:
         return np.zeros(len(n), dtype=np.int64)
     if nmax > 256:
         return binom(rng, n, p)
+    if int(n.min()) == nmax:
+        # One n for every trial: one row.
+        k = np.arange(nmax + 1)
+        row = np.exp(_log_comb(nmax)) * p**k * (1.0 - p) ** (nmax - k)
+        return table_sample(rng, row.reshape(1, -1), np.zeros(len(n), dtype=np.int64))
     # P(Binomial(k, p) = m) by the recurrence on k (row k from row k - 1).
     pmf = np.zeros((nmax + 1, nmax + 1))
     pmf[0, 0] = 1.0
