@@ -312,6 +312,13 @@ def _hazard(setup: AttackSetup) -> tuple[Dist, Dist]:
     per_fail = hazard_mortal_wounds(setup.attacker)
     fails = binomial_matrix(rolls, hazard_fail_chance())[rolls]
     chain = mortal_chain(setup.attacker, start)
+    if all(fnp_pass(setup.attacker[i].fnp) == 0.0 for i in chain.order):
+        # No Feel No Pain: each failure's mortal wounds are all lost, carried from model to
+        # model (R06.02-b) until the unit is destroyed.
+        law = np.zeros(chain.size)
+        for nf, p in enumerate(fails.tolist()):
+            law[min(nf * per_fail, chain.size - 1)] += p
+        return _hazard_dists(chain, start, law)
     # Each mortal wound is 1 wound (06.02) with its own Feel No Pain roll.
     one = DiceExpr.fixed(1)
     t, _ = transitions(chain, [loss_pmf(one, setup.attacker[i].fnp) for i in chain.order])
@@ -324,6 +331,11 @@ def _hazard(setup: AttackSetup) -> tuple[Dist, Dist]:
             r = r @ t
             step += 1
         law += p * r
+    return _hazard_dists(chain, start, law)
+
+
+def _hazard_dists(chain: Chain, start: tuple[int, ...], law: FloatArray) -> tuple[Dist, Dist]:
+    """(wounds lost, models destroyed) of the attacker from the law of its 06.02 position."""
     wounds: dict[int, float] = defaultdict(float)
     dead: dict[int, float] = defaultdict(float)
     for pos, p in enumerate(law):
