@@ -318,7 +318,7 @@ def _hazard(setup: AttackSetup) -> tuple[Dist, Dist]:
         law = np.zeros(chain.size)
         for nf, p in enumerate(fails.tolist()):
             law[min(nf * per_fail, chain.size - 1)] += p
-        return _hazard_dists(chain, start, law)
+        return _hazard_dists(chain, law)
     # Each mortal wound is 1 wound (06.02) with its own Feel No Pain roll.
     one = DiceExpr.fixed(1)
     t, _ = transitions(chain, [loss_pmf(one, setup.attacker[i].fnp) for i in chain.order])
@@ -331,20 +331,18 @@ def _hazard(setup: AttackSetup) -> tuple[Dist, Dist]:
             r = r @ t
             step += 1
         law += p * r
-    return _hazard_dists(chain, start, law)
+    return _hazard_dists(chain, law)
 
 
-def _hazard_dists(chain: Chain, start: tuple[int, ...], law: FloatArray) -> tuple[Dist, Dist]:
+def _hazard_dists(chain: Chain, law: FloatArray) -> tuple[Dist, Dist]:
     """(wounds lost, models destroyed) of the attacker from the law of its 06.02 position."""
-    wounds: dict[int, float] = defaultdict(float)
-    dead: dict[int, float] = defaultdict(float)
-    for pos, p in enumerate(law):
-        if p == 0.0:
-            continue
-        vec = chain.vector(pos)
-        wounds[sum(start) - sum(vec)] += float(p)
-        dead[sum(1 for a, b in zip(start, vec, strict=True) if a > 0 and b == 0)] += float(p)
-    return Dist.from_mapping(wounds), Dist.from_mapping(dead)
+    # The chain covers every living model: position = wounds lost; a model is destroyed once
+    # the position passes its last wound.
+    dead = np.searchsorted(np.cumsum(chain.start), np.arange(chain.size), side="right")
+    return (
+        Dist.from_sequence(law.tolist()),
+        Dist.from_sequence(np.bincount(dead, weights=law).tolist()),
+    )
 
 
 def single_group_kills(

@@ -119,6 +119,16 @@ def hazard_fail_chance() -> float:
 
 def dice_pmf(expr: DiceExpr) -> FloatArray:
     """The distribution of a dice expression as an array indexed by value."""
+    if expr.bonus >= 0 and expr.sides > 0:
+        # Faces 1..sides equally likely (a D3 is a halved D6: 1/3 each, 01.05), summed by
+        # convolution and shifted by the bonus (as DiceExpr.distribution, in floats).
+        one = np.zeros(expr.sides + 1)
+        one[1:] = 1.0 / expr.sides
+        out = np.zeros(expr.bonus + 1)
+        out[expr.bonus] = 1.0
+        for _ in range(expr.count):
+            out = np.convolve(out, one)
+        return out
     dist = expr.distribution()
     out = np.zeros(max(dist) + 1)
     for v, p in dist.items():
