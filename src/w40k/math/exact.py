@@ -480,21 +480,42 @@ def single_chain(setup: AttackSetup) -> AttackDistribution | None:
         m_idx = np.arange(kmax + 1)[None, :]
         events = np.bincount((c_idx + m_idx).ravel(), weights=q.ravel())
         loss = loss_pmf(pool.damage, m0.fnp)
-        t, w = transitions(chain, [loss] * len(chain.order))
-        step[:size, :size] = t
-        step[:size, size:] = w
-        step[size:, size:] = t
-        # With no event losing 0 wounds, every event moves on at least one position, so after
-        # size - 1 events all the mass has reached the last (absorbing, R05.04-g) position.
-        moves = loss[0] == 0.0
-        last = len(events) - 1
-        if moves:
-            last = min(last, size - 1)
-        rows = np.empty((last + 1, 2 * size))
-        rows[0] = x
-        for e in range(1, last + 1):
-            rows[e] = rows[e - 1] @ step
-        x = events[: last + 1] @ rows + events[last + 1 :].sum() * rows[last]
+        if k == 0 and len(loss) > 1 and loss[-1] == 1.0:
+            # First pool, fixed damage D >= 1 and no Feel No Pain: from the start every event
+            # removes exactly min(D, wounds left) along one path (R05.04-f: the rest wasted).
+            dmg = len(loss) - 1
+            left = [r for _, r in chain.entries()] + [0]
+            path = [0]
+            wasted = [0.0]
+            for _ in range(min(len(events), size) - 1):
+                r = left[path[-1]]  # 0 at the end: nothing more happens (R05.04-g)
+                path.append(path[-1] + min(dmg, r))
+                wasted.append(wasted[-1] + (max(dmg - r, 0) if r else 0))
+            last = len(path) - 1
+            mass = events[: last + 1].copy()
+            mass[last] += events[last + 1 :].sum()  # every later event finds the unit destroyed
+            x = np.concatenate(
+                [
+                    np.bincount(path, weights=mass, minlength=size),
+                    np.bincount(path, weights=mass * np.array(wasted), minlength=size),
+                ]
+            )
+        else:
+            t, w = transitions(chain, [loss] * len(chain.order))
+            step[:size, :size] = t
+            step[:size, size:] = w
+            step[size:, size:] = t
+            # With no event losing 0 wounds, every event moves on at least one position, so after
+            # size - 1 events all the mass has reached the last (absorbing, R05.04-g) position.
+            moves = loss[0] == 0.0
+            last = len(events) - 1
+            if moves:
+                last = min(last, size - 1)
+            rows = np.empty((last + 1, 2 * size))
+            rows[0] = x
+            for e in range(1, last + 1):
+                rows[e] = rows[e - 1] @ step
+            x = events[: last + 1] @ rows + events[last + 1 :].sum() * rows[last]
         if np.count_nonzero(x[:size] + x[size:]) > MAX_STATES:
             raise TooLarge(
                 f"more than {MAX_STATES} distinct unit states after pool {k + 1} ({pool.name})"

@@ -1,19 +1,24 @@
 """Vectorised Monte Carlo of one unit's attacks on one target unit (numpy, seeded).
 
-Trials run side by side in numpy arrays, in chunks. Per pool the counts of each stage are drawn
-from their exact per-die laws (hit and wound odds from :mod:`w40k.math.stages`, i.e. from the
-rule primitives with re-rolls): hits and critical hits, wound rolls, wounds and critical
-wounds. Save dice are drawn as counts per face block (faces judged alike by every model, from
-:func:`~w40k.rules.primitives.save_inflicts_damage`) and resolved lowest first, one save at a
-time, against each trial's current allocation group, recreated per pool from the trial's own
-state (05.03-h). Damage is rolled per damaging attack, Feel No Pain per wound, excess lost.
-[DEVASTATING WOUNDS] mortal wounds follow 06.02, one model per critical wound, after the normal
-damage of the pool. Hazard rolls come after all pools.
+Trials run side by side in numpy arrays, in chunks. With ``fast=True`` (the default) one of two
+table-driven walks runs (docs/math.md, "Simulation"):
 
-Fast path: for the first pool every trial starts from the same state, so when the damage is
-fixed and no model of the unit has Feel No Pain, the normal damage is a walk along one damage
-chain (:mod:`w40k.math.chain`) measured in damaging attacks, done with table look-ups.
-``fast=False`` forces the general per-model path (the agreement tests run both).
+- the chain walk (:func:`_chain_walk`) when the target's living models are alike: a trial's
+  state is its position on one damage chain (:func:`~w40k.math.exact.alike_chain`);
+- otherwise the state walk (:func:`~w40k.math.mc_states.state_walk`): a trial's state indexes a
+  table of unit states, and each pool walks it along its start state's allocation chain.
+
+The per-model path below (``fast=False``, or past the state walk's limit) draws the counts of
+each stage from their exact per-die laws (hit and wound odds from :mod:`w40k.math.stages`, i.e.
+from the rule primitives with re-rolls): hits and critical hits, wound rolls, wounds and
+critical wounds. Save dice are drawn as counts per face block (faces judged alike by every
+model, from :func:`~w40k.rules.primitives.save_inflicts_damage`) and resolved lowest first, one
+save at a time, against each trial's current allocation group, recreated per pool from the
+trial's own state (05.03-h). Damage is rolled per damaging attack, Feel No Pain per wound,
+excess lost. [DEVASTATING WOUNDS] mortal wounds follow 06.02, one model per critical wound,
+after the normal damage of the pool. Hazard rolls come after all pools, along the attacker's
+06.02 chain. The agreement tests run this path on every other seed, as an independent check of
+the walks (which share ``pool_outcomes`` and the chains with the exact computation).
 """
 
 from __future__ import annotations
