@@ -1,28 +1,70 @@
-"""The `w40k` command line: one Typer app, one module per subcommand."""
+"""The `w40k` command line: one Typer app, one module per subcommand.
+
+Subcommand modules are imported only when their command runs (or for ``--help``), so
+``w40k attack`` never loads the geometry, the engine or the compiled kernels that ``w40k
+battle`` and ``w40k los`` need (docs/math.md, "Start-up"). Each module keeps its
+``register(app)`` function; the lazy group calls it on a one-command app of its own.
+"""
 
 from __future__ import annotations
 
-import typer
+import importlib
 
-from w40k.cli import attack, battle, los
+import typer
+from typer.core import TyperGroup
+
+# Subcommand name -> the module whose register(app) adds it, in the order --help lists them.
+COMMANDS: dict[str, str] = {
+    "attack": "w40k.cli.attack",
+    "los": "w40k.cli.los",
+    "battle": "w40k.cli.battle",
+    "army": "w40k.cli.army",
+}
+
+
+class LazyGroup(TyperGroup):
+    """A Typer group that imports a subcommand's module the first time it is asked for."""
+
+    def list_commands(self, ctx: typer.Context) -> list[str]:  # type: ignore[override]
+        return [*COMMANDS, *(n for n in self.commands if n not in COMMANDS)]
+
+    def get_command(  # type: ignore[override]
+        self, ctx: typer.Context, cmd_name: str
+    ) -> typer.core.TyperCommand | None:
+        if cmd_name not in self.commands and cmd_name in COMMANDS:
+            self.add_command(_load(cmd_name), cmd_name)
+        return self.commands.get(cmd_name)  # type: ignore[return-value]
+
+    def resolve_command(  # type: ignore[override]
+        self, ctx: typer.Context, args: list[str]
+    ) -> tuple[str | None, typer.core.TyperCommand | None, list[str]]:
+        # A typo's "did you mean" reads self.commands: list the lazy names there too.
+        if args and args[0] not in COMMANDS:
+            for name in COMMANDS:
+                self.get_command(ctx, name)
+        return super().resolve_command(ctx, args)  # type: ignore[return-value]
+
+
+def _load(name: str) -> typer.core.TyperCommand:
+    sub = typer.Typer(add_completion=False)
+    importlib.import_module(COMMANDS[name]).register(sub)
+    command = typer.main.get_command(sub)
+    command.name = name
+    return command  # type: ignore[return-value]
+
 
 app = typer.Typer(
     name="w40k",
     help="A rules engine for the Warhammer 40,000 11th-edition core rules.",
     no_args_is_help=True,
     add_completion=False,
+    cls=LazyGroup,
 )
 
 
 @app.callback()
 def _root() -> None:
     """A rules engine for the Warhammer 40,000 11th-edition core rules."""
-
-
-attack.register(app)
-los.register(app)
-battle.register(app)
-__import__("w40k.cli.army", fromlist=["register"]).register(app)  # w40k army
 
 
 def main() -> None:

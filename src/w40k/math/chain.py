@@ -126,6 +126,8 @@ def transitions(chain: Chain, loss: Sequence[FloatArray]) -> tuple[FloatArray, F
 
     ``loss[j]`` is the pmf of wounds the event would remove from chain entry ``j``'s model
     (damage, then Feel No Pain). The last position (all destroyed) absorbs (R05.04-g)."""
+    if loss and all(pmf is loss[0] for pmf in loss):
+        return _shared_transitions(chain, loss[0])
     n = chain.size
     entries = chain.entries()
     lists = [pmf.tolist() for pmf in loss]
@@ -155,4 +157,26 @@ def transitions(chain: Chain, loss: Sequence[FloatArray]) -> tuple[FloatArray, F
     w = np.zeros((n, n))
     t[rows, cols] = vals
     w[w_rows, w_cols] = w_vals
+    return t, w
+
+
+def _shared_transitions(chain: Chain, loss: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """:func:`transitions` when every chain model has the same loss pmf (an alike unit): the
+    same numbers, written one row pattern per remaining-wounds value at a time."""
+    n = chain.size
+    t = np.zeros((n, n))
+    w = np.zeros((n, n))
+    t[n - 1, n - 1] = 1.0
+    pmf = loss.tolist()
+    left = np.array([r for _, r in chain.entries()], dtype=np.int64)
+    for r in sorted(set(left.tolist())):
+        pos = np.nonzero(left == r)[0]
+        for d in range(min(r, len(pmf))):
+            if pmf[d]:
+                t[pos, pos + d] = pmf[d]
+        if len(pmf) > r:
+            # R05.04-f: at most r wounds lost; the rest of the event's damage is wasted.
+            tail = pmf[r:]
+            t[pos, pos + r] = sum(tail)
+            w[pos, pos + r] = sum(k * x for k, x in enumerate(tail))
     return t, w

@@ -23,6 +23,7 @@ the caller falls back to simulation and says so (never a silent approximation).
 
 from __future__ import annotations
 
+import dataclasses
 from collections import defaultdict
 from dataclasses import dataclass
 from math import comb
@@ -49,6 +50,7 @@ from w40k.math.stages import (
 from w40k.rules.attack_profile import PoolProfile
 from w40k.rules.primitives import (
     AllocationGroup,
+    ModelState,
     attack_toughness,
     hazard_mortal_wounds,
     make_groups,
@@ -310,6 +312,13 @@ def _hazard(setup: AttackSetup) -> tuple[Dist, Dist]:
     per_fail = hazard_mortal_wounds(setup.attacker)
     fails = binomial_matrix(rolls, hazard_fail_chance())[rolls]
     chain = mortal_chain(setup.attacker, start)
+    if all(fnp_pass(setup.attacker[i].fnp) == 0.0 for i in chain.order):
+        # No Feel No Pain: each failure's mortal wounds are all lost, carried from model to
+        # model (R06.02-b) until the unit is destroyed.
+        law = np.zeros(chain.size)
+        for nf, p in enumerate(fails.tolist()):
+            law[min(nf * per_fail, chain.size - 1)] += p
+        return _hazard_dists(chain, law)
     # Each mortal wound is 1 wound (06.02) with its own Feel No Pain roll.
     one = DiceExpr.fixed(1)
     t, _ = transitions(chain, [loss_pmf(one, setup.attacker[i].fnp) for i in chain.order])
@@ -322,15 +331,18 @@ def _hazard(setup: AttackSetup) -> tuple[Dist, Dist]:
             r = r @ t
             step += 1
         law += p * r
-    wounds: dict[int, float] = defaultdict(float)
-    dead: dict[int, float] = defaultdict(float)
-    for pos, p in enumerate(law):
-        if p == 0.0:
-            continue
-        vec = chain.vector(pos)
-        wounds[sum(start) - sum(vec)] += float(p)
-        dead[sum(1 for a, b in zip(start, vec, strict=True) if a > 0 and b == 0)] += float(p)
-    return Dist.from_mapping(wounds), Dist.from_mapping(dead)
+    return _hazard_dists(chain, law)
+
+
+def _hazard_dists(chain: Chain, law: FloatArray) -> tuple[Dist, Dist]:
+    """(wounds lost, models destroyed) of the attacker from the law of its 06.02 position."""
+    # The chain covers every living model: position = wounds lost; a model is destroyed once
+    # the position passes its last wound.
+    dead = np.searchsorted(np.cumsum(chain.start), np.arange(chain.size), side="right")
+    return (
+        Dist.from_sequence(law.tolist()),
+        Dist.from_sequence(np.bincount(dead, weights=law).tolist()),
+    )
 
 
 def single_group_kills(
@@ -387,6 +399,147 @@ def single_group_kills(
     return kills, damage.bonus - 1, groups[0]
 
 
+_SAME_FIELDS = tuple(
+    f.name for f in dataclasses.fields(ModelState) if f.name not in ("name", "wounds_lost")
+)
+"""The fields of a model that the primitives may read to tell two models apart: all but its
+name and wounds lost (a field added later is compared too)."""
+
+
+def alike(models: tuple[ModelState, ...], alive: list[int]) -> bool:
+    """Whether the living models are the same model but for name and wounds lost."""
+    first = models[alive[0]]
+    key = [getattr(first, f) for f in _SAME_FIELDS]
+    return all([getattr(models[i], f) for f in _SAME_FIELDS] == key for i in alive[1:])
+
+
+def alike_chain(models: tuple[ModelState, ...], start: tuple[int, ...]) -> Chain:
+    """The damage chain of a unit whose living models are alike (:func:`alike`): the wounded
+    models first, then the others, each in the listed order. Both 05.04 Select Model (one
+    group: a model that has lost wounds if possible, R05.04-b) and 06.02 (a wounded
+    non-CHARACTER first, else any; all alike share the CHARACTER keyword or not) give this
+    order, taking the first candidate as the primitives do; tests/math/test_fast_paths.py
+    checks it against :func:`allocation_chain` and :func:`mortal_chain`."""
+    wounded = [i for i, m in enumerate(models) if 0 < start[i] < m.W]
+    fresh = [i for i, m in enumerate(models) if start[i] > 0 and start[i] >= m.W]
+    order = (*wounded, *fresh)
+    return Chain(order, tuple(start[i] for i in order), start)
+
+
+def single_chain(setup: AttackSetup) -> AttackDistribution | None:
+    """Fast path: the exact distribution when every living target model is alike
+    (:func:`alike`: one allocation group), None otherwise.
+
+    Then one chain carries the whole attack: the allocation chain of every state met is the
+    rest of the chain from the start (:func:`alike_chain`), the 06.02 mortal-wound chain is the
+    same sequence, every chain position judges a save alike, and Toughness does not change
+    (19.02). So per pool the damaging saves are Binomial(n, P(save fails)), and each
+    devastating critical wound is one more damaging event on the same chain (24.10: D mortal
+    wounds, each with Feel No Pain, at most one model). With E events in all (damaging saves
+    plus devastating critical wounds), the position law is ``v T^E`` for the chain's one-event
+    matrix ``T``: the same numbers the general path multiplies, without the states, runs and
+    the joined mortal-wound state space. Its operations count against ``MAX_WORK`` as the
+    general path's would, and the state count against ``MAX_STATES``."""
+    models = setup.target
+    start = setup.start
+    alive = [i for i, r in enumerate(start) if r > 0]
+    if not alive or not alike(models, alive):
+        return None
+    groups = make_groups(models)
+    if len(groups) != 1:
+        return None
+    chain = alike_chain(models, start)
+    m0 = models[alive[0]]
+    thr_of_models = attack_toughness(models)
+    size = chain.size
+    # x = [probability | waste] per chain position; one event maps x to x @ [[T, W], [0, T]].
+    x = np.zeros(2 * size)
+    x[0] = 1.0
+    step = np.zeros((2 * size, 2 * size))
+    work = 0
+    for k, pool in enumerate(setup.pools):
+        # [PRECISION] (24.28) only reorders groups: with one group the chain is the same.
+        joint = pool_outcomes(
+            pool, setup.gathered[k], wound_threshold(pool.strength, thr_of_models),
+            setup.lethal_auto,
+        )
+        kmax = joint.shape[0] - 1
+        ccount = joint.shape[1]
+        # The general path's count for the same pool (one face block, one run).
+        work += ccount * (kmax + 1) * (kmax + 2) // 2 * size * size
+        if work > MAX_WORK:
+            raise TooLarge(
+                f"the save computation needs more than {MAX_WORK:.0e} operations "
+                f"({kmax} saves, {size} damage positions)"
+            )
+        # 05.04: every position is a model of the one group, judged by its Sv/InSv.
+        fails = sum(inflicts_table(pool.ap, m0.Sv, m0.InSv)) / 6.0
+        q = joint.T @ binomial_matrix(kmax, fails)  # [c, m]: c devastating, m damaging saves
+        # E = c + m events: the anti-diagonal sums of q.
+        c_idx = np.arange(ccount)[:, None]
+        m_idx = np.arange(kmax + 1)[None, :]
+        events = np.bincount((c_idx + m_idx).ravel(), weights=q.ravel())
+        loss = loss_pmf(pool.damage, m0.fnp)
+        if k == 0 and len(loss) > 1 and loss[-1] == 1.0:
+            # First pool, fixed damage D >= 1 and no Feel No Pain: from the start every event
+            # removes exactly min(D, wounds left) along one path (R05.04-f: the rest wasted).
+            dmg = len(loss) - 1
+            left = [r for _, r in chain.entries()] + [0]
+            path = [0]
+            wasted = [0.0]
+            for _ in range(min(len(events), size) - 1):
+                r = left[path[-1]]  # 0 at the end: nothing more happens (R05.04-g)
+                path.append(path[-1] + min(dmg, r))
+                wasted.append(wasted[-1] + (max(dmg - r, 0) if r else 0))
+            last = len(path) - 1
+            mass = events[: last + 1].copy()
+            mass[last] += events[last + 1 :].sum()  # every later event finds the unit destroyed
+            x = np.concatenate(
+                [
+                    np.bincount(path, weights=mass, minlength=size),
+                    np.bincount(path, weights=mass * np.array(wasted), minlength=size),
+                ]
+            )
+        else:
+            t, w = transitions(chain, [loss] * len(chain.order))
+            step[:size, :size] = t
+            step[:size, size:] = w
+            step[size:, size:] = t
+            # With no event losing 0 wounds, every event moves on at least one position, so after
+            # size - 1 events all the mass has reached the last (absorbing, R05.04-g) position.
+            moves = loss[0] == 0.0
+            last = len(events) - 1
+            if moves:
+                last = min(last, size - 1)
+            rows = np.empty((last + 1, 2 * size))
+            rows[0] = x
+            for e in range(1, last + 1):
+                rows[e] = rows[e - 1] @ step
+            x = events[: last + 1] @ rows + events[last + 1 :].sum() * rows[last]
+        if np.count_nonzero(x[:size] + x[size:]) > MAX_STATES:
+            raise TooLarge(
+                f"more than {MAX_STATES} distinct unit states after pool {k + 1} ({pool.name})"
+            )
+    prob = x[:size]
+    cum = np.cumsum(chain.start)
+    dead = np.searchsorted(cum, np.arange(size), side="right")  # models destroyed per position
+    killed = Dist.from_sequence(np.bincount(dead, weights=prob, minlength=len(alive)).tolist())
+    hz_wounds, hz_dead = _hazard(setup)
+    g = groups[0]
+    return AttackDistribution(
+        method="exact",
+        reason="computed exactly (float64)",
+        target_models=len(alive),
+        models_destroyed=killed,
+        wounds_lost=Dist.from_sequence(prob.tolist()),
+        groups=(GroupResult(g.label(models), len(g.members), g.character, killed),),
+        expected_damage_wasted=float(x[size:].sum()),
+        attacker_models=sum(1 for r in setup.attacker_start if r > 0),
+        attacker_wounds_lost=hz_wounds,
+        attacker_models_destroyed=hz_dead,
+    )
+
+
 def exact_distribution(setup: AttackSetup, *, fast: bool = True) -> AttackDistribution:
     """The exact distribution of the attack (raises :class:`TooLarge` past the limits).
 
@@ -411,6 +564,8 @@ def exact_distribution(setup: AttackSetup, *, fast: bool = True) -> AttackDistri
             attacker_wounds_lost=hz_wounds,
             attacker_models_destroyed=hz_dead,
         )
+    if fast and (whole := single_chain(setup)) is not None:
+        return whole
     engine = _Engine(setup)
     start = setup.start
     states: dict[State, _Mass] = {start: _Mass(1.0, 0.0)}

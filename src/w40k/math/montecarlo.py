@@ -1,19 +1,24 @@
 """Vectorised Monte Carlo of one unit's attacks on one target unit (numpy, seeded).
 
-Trials run side by side in numpy arrays, in chunks. Per pool the counts of each stage are drawn
-from their exact per-die laws (hit and wound odds from :mod:`w40k.math.stages`, i.e. from the
-rule primitives with re-rolls): hits and critical hits, wound rolls, wounds and critical
-wounds. Save dice are drawn as counts per face block (faces judged alike by every model, from
-:func:`~w40k.rules.primitives.save_inflicts_damage`) and resolved lowest first, one save at a
-time, against each trial's current allocation group, recreated per pool from the trial's own
-state (05.03-h). Damage is rolled per damaging attack, Feel No Pain per wound, excess lost.
-[DEVASTATING WOUNDS] mortal wounds follow 06.02, one model per critical wound, after the normal
-damage of the pool. Hazard rolls come after all pools.
+Trials run side by side in numpy arrays, in chunks. With ``fast=True`` (the default) one of two
+table-driven walks runs (docs/math.md, "Simulation"):
 
-Fast path: for the first pool every trial starts from the same state, so when the damage is
-fixed and no model of the unit has Feel No Pain, the normal damage is a walk along one damage
-chain (:mod:`w40k.math.chain`) measured in damaging attacks, done with table look-ups.
-``fast=False`` forces the general per-model path (the agreement tests run both).
+- the chain walk (:func:`_chain_walk`) when the target's living models are alike: a trial's
+  state is its position on one damage chain (:func:`~w40k.math.exact.alike_chain`);
+- otherwise the state walk (:func:`~w40k.math.mc_states.state_walk`): a trial's state indexes a
+  table of unit states, and each pool walks it along its start state's allocation chain.
+
+The per-model path below (``fast=False``, or past the state walk's limit) draws the counts of
+each stage from their exact per-die laws (hit and wound odds from :mod:`w40k.math.stages`, i.e.
+from the rule primitives with re-rolls): hits and critical hits, wound rolls, wounds and
+critical wounds. Save dice are drawn as counts per face block (faces judged alike by every
+model, from :func:`~w40k.rules.primitives.save_inflicts_damage`) and resolved lowest first, one
+save at a time, against each trial's current allocation group, recreated per pool from the
+trial's own state (05.03-h). Damage is rolled per damaging attack, Feel No Pain per wound,
+excess lost. [DEVASTATING WOUNDS] mortal wounds follow 06.02, one model per critical wound,
+after the normal damage of the pool. Hazard rolls come after all pools, along the attacker's
+06.02 chain. The agreement tests run this path on every other seed, as an independent check of
+the walks (which share ``pool_outcomes`` and the chains with the exact computation).
 """
 
 from __future__ import annotations
@@ -25,8 +30,13 @@ import numpy as np
 import numpy.typing as npt
 
 from w40k.core.dice import DiceExpr
-from w40k.math.chain import allocation_chain
+from w40k.math.chain import Chain, allocation_chain, mortal_chain
 from w40k.math.distributions import AttackDistribution, Dist, GroupResult
+from w40k.math.exact import alike, alike_chain
+from w40k.math.mc_states import state_walk
+from w40k.math.sampling import IntArray, binom_table
+from w40k.math.sampling import binom as _binom
+from w40k.math.sampling import roll as _roll
 from w40k.math.setup import AttackSetup
 from w40k.math.stages import (
     FACES,
@@ -40,13 +50,12 @@ from w40k.math.stages import (
 from w40k.rules.attack_profile import PoolProfile
 from w40k.rules.primitives import (
     ModelState,
+    attack_toughness,
     hazard_mortal_wounds,
     make_groups,
     wound_threshold,
 )
 
-IntArray = npt.NDArray[np.int64]
-"""An int64 array."""
 BoolArray = npt.NDArray[np.bool_]
 """A bool array."""
 
@@ -92,24 +101,8 @@ class _Unit:
         )
 
 
-def _roll(rng: np.random.Generator, expr: DiceExpr, n: int, times: int = 1) -> IntArray:
-    """``times`` rolls of ``expr`` summed, for ``n`` trials (a D3 is a D6 halved, 01.05)."""
-    if not expr.is_random:
-        return np.full(n, expr.bonus * times, dtype=np.int64)
-    faces = rng.integers(1, 7, size=(n, expr.count * times))
-    if expr.sides == 3:
-        faces = (faces + 1) // 2
-    out: IntArray = faces.sum(axis=1).astype(np.int64) + expr.bonus * times
-    return out
-
-
 def _argmin(key: IntArray) -> IntArray:
     out: IntArray = np.argmin(key, axis=1).astype(np.int64)
-    return out
-
-
-def _binom(rng: np.random.Generator, n: IntArray, p: float | FloatArray) -> IntArray:
-    out: IntArray = rng.binomial(n, np.clip(p, 0.0, 1.0)).astype(np.int64)
     return out
 
 
@@ -400,29 +393,137 @@ class _Chunk:
 
 
 def _hazard(setup: AttackSetup, rng: np.random.Generator, n: int) -> tuple[IntArray, IntArray]:
-    """24.15/06.03 after all attacks: attacker wounds lost and models destroyed per trial."""
+    """24.15/06.03 after all attacks: attacker wounds lost and models destroyed per trial.
+
+    Each failed roll is 1 mortal wound (3 if every model is MONSTER/VEHICLE), each 1 wound
+    with its own Feel No Pain roll, carried from model to model (R06.02-b) along the 06.02
+    order (:func:`~w40k.math.chain.mortal_chain`): a trial's state is its position on it."""
     rolls = setup.hazard_rolls
-    start = np.array(setup.attacker_start, dtype=np.int64)
-    if rolls == 0 or not start.any():
+    start = setup.attacker_start
+    if rolls == 0 or not any(start):
         return np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
     per_fail = hazard_mortal_wounds(setup.attacker)
-    mw = _binom(rng, np.full(n, rolls, dtype=np.int64), hazard_fail_chance()) * per_fail
-    unit = _Unit.of(setup.attacker)
-    rem = np.tile(start, (n, 1))
-    m = len(start)
-    for i in range(int(mw.max(initial=0))):
-        alive = rem > 0
-        going = (i < mw) & alive.any(axis=1)
-        if not going.any():
-            break
-        rows = np.nonzero(going)[0]
-        wounded = alive & (rem < unit.W)
-        tier = unit.character[None, :].astype(np.int64) * 2 + np.where(wounded, 0, 1)
-        key = tier * m + np.arange(m)[None, :] + np.where(alive, 0, 1 << 40)
-        cur = np.argmin(key, axis=1)[rows]
-        lost = rng.random(len(rows)) < unit.keep[cur]  # 1 wound, Feel No Pain (RX-d)
-        rem[rows, cur] -= lost
-    return (start.sum() - rem.sum(axis=1)), ((start > 0) & (rem == 0)).sum(axis=1)
+    mw = binom_table(rng, np.full(n, rolls, dtype=np.int64), hazard_fail_chance()) * per_fail
+    chain = mortal_chain(setup.attacker, start)
+    entries = chain.entries()
+    # The chance a mortal wound is lost by the model at each position (0 at the end).
+    keep = np.array(
+        [1.0 - fnp_pass(setup.attacker[chain.order[j]].fnp) for j, _ in entries] + [0.0]
+    )
+    end = chain.size - 1
+    if bool((keep[:end] == 1.0).all()):
+        pos = np.minimum(mw, end)  # no Feel No Pain: every mortal wound is lost
+    elif bool((keep[:end] == keep[0]).all()):
+        pos = np.minimum(binom_table(rng, mw, float(keep[0])), end)
+    else:
+        pos = np.zeros(n, dtype=np.int64)
+        rows = np.nonzero(mw > 0)[0]
+        i = 0
+        while len(rows):
+            at = pos[rows]
+            at = at + (rng.random(len(rows)) < keep[at])
+            pos[rows] = at
+            i += 1
+            rows = rows[(mw[rows] > i) & (at < end)]
+    dead = np.searchsorted(np.cumsum(chain.start), np.arange(chain.size), side="right")
+    return pos, dead[pos]
+
+
+def _chain_walk(
+    setup: AttackSetup, rng: np.random.Generator, n: int
+) -> tuple[Chain, IntArray, FloatArray] | None:
+    """Fast path for a target whose living models are alike (one allocation group, one save
+    profile, one Toughness, one Feel No Pain): every trial's state is a position on one
+    damage chain (:func:`~w40k.math.exact.alike_chain`), the damaging saves of a pool are
+    Binomial(wounds, P(save fails)), and each damaging save and each devastating critical
+    wound is one event on that chain: D rolled, Feel No Pain per wound, at most the current
+    model's remaining wounds lost, the excess wasted (R05.04-f, R24.10-b). Returns the chain,
+    the final positions and the damage wasted per trial; None where it does not apply."""
+    models = setup.target
+    start = setup.start
+    alive = [i for i, r in enumerate(start) if r > 0]
+    if not alive or not alike(models, alive) or len(make_groups(models)) != 1:
+        return None
+    chain = alike_chain(models, start)
+    # Remaining wounds of the current model at each position (0 at the last: all destroyed).
+    left = np.array([r for _, r in chain.entries()] + [0], dtype=np.int64)
+    m0 = models[alive[0]]
+    keep = 1.0 - fnp_pass(m0.fnp)
+    threshold_t = attack_toughness(models)
+    pos = np.zeros(n, dtype=np.int64)
+    waste = np.zeros(n)
+    for k, pool in enumerate(setup.pools):
+        attacks = np.zeros(n, dtype=np.int64)
+        for a, count in setup.gathered[k]:
+            attacks += _roll(rng, a, n, count)
+        hit = hit_odds(pool)
+        odds = wound_odds(pool, wound_threshold(pool.strength, threshold_t))
+        # 05.04: every position judges a save alike (one profile), so the order of the saves
+        # does not matter: each wound is a damaging save with chance P(save fails).
+        fails = sum(inflicts_table(pool.ap, m0.Sv, m0.InSv)) / 6.0
+        if not (pool.sustained or pool.devastating or (pool.lethal and setup.lethal_auto)):
+            # Independent attack dice, each ending in a damaging save with one chance.
+            p = (hit.success + hit.critical) * (odds.success + odds.critical) * fails
+            events = binom_table(rng, attacks, p)
+            pos, waste = _walk(rng, pool.damage, keep, left, events, pos, waste)
+            continue
+        crit = binom_table(rng, attacks, hit.critical)
+        succ = binom_table(rng, attacks - crit, hit.success / max(1e-300, 1.0 - hit.critical))
+        lethal = pool.lethal and setup.lethal_auto and not pool.torrent
+        rolls = succ + crit * (pool.sustained + (0 if lethal else 1))
+        wc = binom_table(rng, rolls, odds.critical)
+        ws = binom_table(rng, rolls - wc, odds.success / max(1e-300, 1.0 - odds.critical))
+        auto = crit if lethal else 0
+        normal, dev = (ws + auto, wc) if pool.devastating else (ws + wc + auto, 0)
+        events = binom_table(rng, normal, fails) + dev
+        pos, waste = _walk(rng, pool.damage, keep, left, events, pos, waste)
+    return chain, pos, waste
+
+
+def _walk(
+    rng: np.random.Generator,
+    damage: DiceExpr,
+    keep: float,
+    left: IntArray,
+    events: IntArray,
+    pos: IntArray,
+    waste: FloatArray,
+) -> tuple[IntArray, FloatArray]:
+    """``events`` damaging events per trial along the chain from ``pos``: D rolled, Feel No
+    Pain per wound (kept with chance ``keep``), at most ``left[pos]`` wounds lost (R05.04-f),
+    nothing once every model is destroyed (R05.04-g)."""
+    size = len(left)
+    if not damage.is_random and keep == 1.0 and damage.bonus > 0:
+        # Each event removes exactly D (capped): positions and waste after e events from
+        # each position are tables; every event moves on, so size - 1 events reach the end.
+        after = np.empty((size, size), dtype=np.int64)
+        lost = np.zeros((size, size))
+        after[:, 0] = np.arange(size)
+        for e in range(1, size):
+            prev = after[:, e - 1]
+            r = left[prev]
+            after[:, e] = prev + np.minimum(damage.bonus, r)
+            lost[:, e] = lost[:, e - 1] + np.where(r > 0, np.maximum(damage.bonus - r, 0), 0)
+        e_cap = np.minimum(events, size - 1)
+        return after[pos, e_cap], waste + lost[pos, e_cap]
+    rows = np.nonzero((events > 0) & (pos < size - 1))[0]
+    e = 0
+    while len(rows):
+        if damage.is_random:
+            d = _roll(rng, damage, len(rows))
+            wounds = d if keep == 1.0 else binom_table(rng, d, keep)
+        elif keep == 1.0:
+            wounds = np.full(len(rows), damage.bonus, dtype=np.int64)
+        else:
+            wounds = binom_table(rng, np.full(len(rows), damage.bonus, dtype=np.int64), keep)
+        at = pos[rows]
+        r = left[at]
+        at = at + np.minimum(wounds, r)
+        pos[rows] = at
+        waste[rows] += np.maximum(wounds - r, 0)
+        e += 1
+        rows = rows[(events[rows] > e) & (at < size - 1)]
+    return pos, waste
 
 
 def simulate(
@@ -443,8 +544,48 @@ def simulate(
     waste_sum = 0.0
     waste_sq = 0.0
     done = 0
+
+    def _tally(start_arr: IntArray, rem: IntArray, weights: IntArray) -> None:
+        """Add the states ``rem`` (rows), each seen ``weights`` times, to the histograms."""
+        dead = (start_arr[None, :] > 0) & (rem == 0)
+        killed_h[:] += np.bincount(dead.sum(axis=1), weights, minlength=len(killed_h))
+        wl = start_arr.sum() - rem.sum(axis=1)
+        wounds_h[:] += np.bincount(wl, weights, minlength=len(wounds_h))
+        for gi, g in enumerate(groups):
+            cnt = dead[:, list(g.members)].sum(axis=1)
+            group_h[gi][:] += np.bincount(cnt, weights, minlength=len(group_h[gi]))
+
     while done < trials:
         n = min(CHUNK, trials - done)
+        walked = _chain_walk(setup, rng, n) if fast else None
+        if walked is not None:
+            chain, pos, waste = walked
+            start_arr = np.array(start, dtype=np.int64)
+            weights = np.bincount(pos, minlength=chain.size)
+            rem = np.array(chain.vectors(), dtype=np.int64)
+            _tally(start_arr, rem, weights)
+            waste_sum += float(waste.sum())
+            waste_sq += float((waste**2).sum())
+            aw, ak = _hazard(setup, rng, n)
+            awound_h += np.bincount(aw, minlength=len(awound_h))
+            akill_h += np.bincount(ak, minlength=len(akill_h))
+            done += n
+            continue
+        table = state_walk(setup, n, rng) if fast and walked is None else None
+        if table is not None:
+            rows, sid, waste = table
+            _tally(
+                np.array(start, dtype=np.int64),
+                np.array(rows, dtype=np.int64),
+                np.bincount(sid, minlength=len(rows)),
+            )
+            waste_sum += float(waste.sum())
+            waste_sq += float((waste**2).sum())
+            aw, ak = _hazard(setup, rng, n)
+            awound_h += np.bincount(aw, minlength=len(awound_h))
+            akill_h += np.bincount(ak, minlength=len(akill_h))
+            done += n
+            continue
         ch = _Chunk(setup, rng, n, fast)
         for k, pool in enumerate(setup.pools):
             ch.pool(k, pool)
@@ -455,13 +596,7 @@ def simulate(
         else:
             weights = np.ones(n, dtype=np.int64)
             rem = ch.rem
-        dead = (ch.start[None, :] > 0) & (rem == 0)
-        killed_h += np.bincount(dead.sum(axis=1), weights, minlength=len(killed_h))
-        wl = ch.start.sum() - rem.sum(axis=1)
-        wounds_h += np.bincount(wl, weights, minlength=len(wounds_h))
-        for gi, g in enumerate(groups):
-            cnt = dead[:, list(g.members)].sum(axis=1)
-            group_h[gi] += np.bincount(cnt, weights, minlength=len(group_h[gi]))
+        _tally(ch.start, rem, weights)
         waste_sum += float(ch.waste.sum())
         waste_sq += float((ch.waste**2).sum())
         aw, ak = _hazard(setup, rng, n)

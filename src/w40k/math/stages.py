@@ -28,6 +28,8 @@ from w40k.rules.primitives import (
 
 FloatArray = npt.NDArray[np.float64]
 """A float64 array."""
+IntArray = npt.NDArray[np.int64]
+"""An int64 array."""
 
 FACES = (1, 2, 3, 4, 5, 6)
 """The faces of a D6."""
@@ -117,6 +119,16 @@ def hazard_fail_chance() -> float:
 
 def dice_pmf(expr: DiceExpr) -> FloatArray:
     """The distribution of a dice expression as an array indexed by value."""
+    if expr.bonus >= 0 and expr.sides > 0:
+        # Faces 1..sides equally likely (a D3 is a halved D6: 1/3 each, 01.05), summed by
+        # convolution and shifted by the bonus (as DiceExpr.distribution, in floats).
+        one = np.zeros(expr.sides + 1)
+        one[1:] = 1.0 / expr.sides
+        out = np.zeros(expr.bonus + 1)
+        out[expr.bonus] = 1.0
+        for _ in range(expr.count):
+            out = np.convolve(out, one)
+        return out
     dist = expr.distribution()
     out = np.zeros(max(dist) + 1)
     for v, p in dist.items():
@@ -126,8 +138,11 @@ def dice_pmf(expr: DiceExpr) -> FloatArray:
 
 @lru_cache(maxsize=512)
 def _loss_pmf_cached(count: int, sides: int, bonus: int, fnp: int | None) -> tuple[float, ...]:
-    damage = dice_pmf(DiceExpr(count, sides, bonus))
     keep = 1.0 - fnp_pass(fnp)
+    if count == 0 and keep == 1.0:
+        # Fixed damage and no Feel No Pain: the event removes exactly D wounds.
+        return (0.0,) * bonus + (1.0,)
+    damage = dice_pmf(DiceExpr(count, sides, bonus))
     out = np.zeros(len(damage))
     for d, pd in enumerate(damage):
         if pd == 0.0:
@@ -158,15 +173,47 @@ def binomial_matrix(kmax: int, p: float) -> FloatArray:
 
 @lru_cache(maxsize=2048)
 def _binomial_matrix(kmax: int, p: float) -> FloatArray:
-    k = np.arange(kmax + 1)[:, None]
-    m = np.arange(kmax + 1)[None, :]
-    ok = m <= k
-    rest = np.where(ok, k - m, 0)
-    coef = np.exp(_LOG_FACT[k] - _LOG_FACT[m] - _LOG_FACT[rest])
+    _, m, rest = _grid(kmax)
     powers = np.arange(kmax + 1, dtype=np.float64)
-    out: FloatArray = np.where(ok, coef * (p**powers)[m] * ((1.0 - p) ** powers)[rest], 0.0)
+    out: FloatArray = _comb(kmax) * (p**powers)[m] * ((1.0 - p) ** powers)[rest]
     out.flags.writeable = False
     return out
+
+
+_COMB_TABLE = 128
+"""Binomial coefficients up to this n are kept in one constant table (built on first use)."""
+
+
+@lru_cache(maxsize=1)
+def _comb_table() -> FloatArray:
+    # A constant of the process (like _LOG_FACT), not a per-question table: never cleared.
+    k = np.arange(_COMB_TABLE + 1)[:, None]
+    m = np.arange(_COMB_TABLE + 1)[None, :]
+    ok = m <= k
+    rest = np.where(ok, k - m, 0)
+    out: FloatArray = np.where(ok, np.exp(_LOG_FACT[k] - _LOG_FACT[m] - _LOG_FACT[rest]), 0.0)
+    out.flags.writeable = False
+    return out
+
+
+def _comb(kmax: int) -> FloatArray:
+    """``C[k, m]`` = binomial(k, m) as a float (0 for m > k), for 0 <= k, m <= kmax."""
+    if kmax <= _COMB_TABLE:
+        return _comb_table()[: kmax + 1, : kmax + 1]
+    k, m, rest = _grid(kmax)
+    out: FloatArray = np.where(m <= k, np.exp(_LOG_FACT[k] - _LOG_FACT[m] - _LOG_FACT[rest]), 0.0)
+    return out
+
+
+@lru_cache(maxsize=256)
+def _grid(kmax: int) -> tuple[IntArray, IntArray, IntArray]:
+    """Index grids ``k`` (column), ``m`` (row) and ``max(k - m, 0)`` up to kmax. Read-only."""
+    k = np.arange(kmax + 1)[:, None]
+    m = np.arange(kmax + 1)[None, :]
+    rest = np.maximum(k - m, 0)
+    for a in (k, m, rest):
+        a.flags.writeable = False
+    return k, m, rest
 
 
 def clear_stage_caches() -> None:
@@ -178,6 +225,7 @@ def clear_stage_caches() -> None:
         _loss_pmf_cached,
         _loss_array,
         _binomial_matrix,
+        _grid,
     ):
         cached.cache_clear()
 
@@ -289,30 +337,79 @@ def pool_outcomes(
     wound = wound_odds(pool, threshold)
     counts = attack_count_pmf(gathered)
     nmax = len(counts) - 1
-    psk = trinomial(nmax, hit.success, hit.critical, counts)  # [s, k]
     lethal = pool.lethal and lethal_auto and not pool.torrent
     per_crit = pool.sustained + (0 if lethal else 1)
-    rmax = nmax * max(1, per_crit)
     dev = wound.critical if pool.devastating else 0.0
     normal = wound.success + (0.0 if pool.devastating else wound.critical)
+    if not lethal:
+        # Each attack die makes 0 (miss), 1 (hit) or 1 + X (critical hit) wound rolls, and
+        # each wound roll succeeds with chance normal + dev, independently: one die's
+        # successes have the pmf die @ Binomial, and the pool's are its n-fold sum (polynomial
+        # powers by convolution) mixed over the number of dice.
+        die = np.zeros(per_crit + 1)
+        die[0] = hit.fail
+        die[1] += hit.success
+        die[per_crit] += hit.critical
+        succ = die @ binomial_matrix(per_crit, normal + dev)
+        return _split_successes(_mix_powers(succ, counts), normal, dev)
+    rmax = nmax * max(1, per_crit)
+    psk = trinomial(nmax, hit.success, hit.critical, counts)  # [s, k]
     s_idx = np.arange(nmax + 1)[:, None]
     k_idx = np.arange(nmax + 1)[None, :]
     rolls = np.broadcast_to(s_idx + per_crit * k_idx, psk.shape)
-    autos = nmax if lethal else 0
-    # Successful wound rolls ~ Binomial(rolls, normal + dev); each is devastating with
-    # chance dev / (normal + dev).
     succ = binomial_matrix(rmax, normal + dev)
-    split = binomial_matrix(rmax, dev / (normal + dev) if dev > 0.0 else 0.0)
-    w_idx = np.arange(rmax + 1)[:, None]
-    j_idx = np.arange(rmax + 1)[None, :]
-    ok = j_idx <= w_idx
-    out = np.zeros((rmax + autos + 1, rmax + 1))
-    for k in range(autos + 1):
-        col = psk[:, k] if lethal else psk.ravel()
-        r = rolls[:, k] if lethal else rolls.ravel()
-        pr = np.bincount(r, weights=col, minlength=rmax + 1)[: rmax + 1]
-        pw = pr @ succ  # [w] successful wound rolls
-        joint = pw[:, None] * split  # [w, j]: j devastating among w
-        normal_idx = np.where(ok, w_idx - j_idx, 0)
-        np.add.at(out, (k + normal_idx[ok], np.broadcast_to(j_idx, ok.shape)[ok]), joint[ok])
+    out = np.zeros((rmax + nmax + 1, rmax + 1))
+    for k in range(nmax + 1):
+        # 24.23: k critical hits wound automatically (never critical wounds).
+        pr = np.bincount(rolls[:, k], weights=psk[:, k], minlength=rmax + 1)[: rmax + 1]
+        part = _split_successes(pr @ succ, normal, dev)
+        out[k : k + part.shape[0], : part.shape[1]] += part
     return trim(out)
+
+
+def _mix_powers(die: FloatArray, counts: FloatArray) -> FloatArray:
+    """The pmf of the sum of ``n`` independent copies of ``die``, ``n`` drawn from ``counts``."""
+    nmax = len(counts) - 1
+    if counts[nmax] == 1.0:
+        # A fixed number of dice: die^n by repeated squaring.
+        out = np.ones(1)
+        power = die
+        n = nmax
+        while n:
+            if n & 1:
+                out = np.convolve(out, power)
+            n >>= 1
+            if n:
+                power = np.convolve(power, power)
+        return out
+    acc = np.zeros(nmax * (len(die) - 1) + 1)
+    cur = np.ones(1)
+    for n, pn in enumerate(counts.tolist()):
+        if pn:
+            acc[: len(cur)] += pn * cur
+        if n < nmax:
+            cur = np.convolve(cur, die)
+    return acc
+
+
+def _split_successes(successes: FloatArray, normal: float, dev: float) -> FloatArray:
+    """``J[n, c]`` from the pmf of the number of successful wound rolls: each success is,
+    independently, a [DEVASTATING WOUNDS] critical wound with chance r = dev / (normal + dev)
+    (24.10), else a normal wound: J[n, c] = P(n + c successes) C(n + c, c) r^c (1 - r)^n."""
+    if dev == 0.0:
+        return trim(successes[:, None])
+    nz = np.flatnonzero(successes)
+    wmax = int(nz[-1]) if len(nz) else 0
+    r = dev / (normal + dev)
+    n_idx, c_idx, _ = _grid(wmax)
+    total = n_idx + c_idx
+    padded = np.zeros(2 * wmax + 1)
+    padded[: wmax + 1] = successes[: wmax + 1]
+    powers = np.arange(wmax + 1, dtype=np.float64)
+    out: FloatArray = (
+        padded[total]
+        * _comb(2 * wmax)[total, c_idx]
+        * ((1.0 - r) ** powers)[:, None]
+        * (r**powers)[None, :]
+    )
+    return trim(out) if normal == 0.0 else out
