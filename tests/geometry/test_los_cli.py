@@ -81,3 +81,34 @@ def test_bad_scenes_exit_2_with_the_file_and_field_path(
     assert res.exit_code == 2
     assert message in res.output
     assert "Traceback" not in res.output
+
+
+def test_a_pair_that_is_not_visible_never_reports_cover_in_json_or_table(tmp_path: Path) -> None:
+    # R13.08-a: the target is INFANTRY within a terrain area (13.08 (i)) but wholly behind a
+    # wall: not visible, so no cover, in the JSON and in the table.
+    models = [{"x": 25.0, "y": 10.0, "base_mm": 32, "height": 1.6}]
+    scene = {
+        "battlefield": {"width": 60, "depth": 44},
+        "areas": [{"name": "Ruins", "footprint": [[20, 0], [30, 0], [30, 20], [20, 20]]}],
+        "terrain": [
+            {"name": "Crater", "category": "exposed", "area": "Ruins",
+             "footprint": [[21, 16], [22, 16], [22, 17], [21, 17]], "height": 0.2},
+            {"name": "Wall", "category": "dense",
+             "footprint": [[15, 0], [15.5, 0], [15.5, 20], [15, 20]], "height": 5.0},
+        ],
+        "units": [
+            {"name": "Shooters", "player": "a", "keywords": ["INFANTRY"],
+             "models": [{**models[0], "x": 5.0}]},
+            {"name": "Hiders", "player": "b", "keywords": ["INFANTRY"], "models": models},
+        ],
+    }
+    path = tmp_path / "scene.json"
+    path.write_text(json.dumps(scene))
+    res = runner.invoke(app, ["los", "--input", str(path), "--json"])
+    assert res.exit_code == 0, res.output
+    pair = next(p for p in json.loads(res.stdout)["pairs"] if p["target"] == "Hiders")
+    assert pair["visible"] is False and pair["cover"] is False
+    res = runner.invoke(app, ["los", "--input", str(path)])
+    row = next(line for line in res.stdout.splitlines() if "Shooters" in line and "Hiders" in line)
+    cells = [c.strip() for c in row.split("│")[1:-1]]
+    assert cells[:5] == ["Shooters", "Hiders", "no", "no", "no"], cells

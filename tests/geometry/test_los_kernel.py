@@ -103,7 +103,6 @@ def reference_report(v: Visibility, observer: str, target: str) -> PairReport:
         for om in range(len(ounit.models))
     ]
     seers = [om for om, row in enumerate(sights) if any(s.visible for s in row)]
-    attackers = seers or list(range(len(ounit.models)))
     reasons = [s.reason for row in sights for s in row]
     reason = ""
     if not seers:
@@ -125,7 +124,7 @@ def reference_report(v: Visibility, observer: str, target: str) -> PairReport:
         target,
         bool(seers),
         any(all(s.fully_visible for s in row) for row in sights),
-        all(v.cover_against(ou, om, tu) for om in attackers),
+        bool(seers) and all(v.cover_against(ou, om, tu) for om in seers),
         report.engaged,
         any(v.plunging_fire(ou, om, tu) for om in seers),
         report.distance,

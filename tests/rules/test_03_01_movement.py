@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
+from w40k.agents.greedy import GreedyAgent
+from w40k.agents.random_agent import RandomAgent
+from w40k.engine import geo
+from w40k.engine.game import Game
 from w40k.geometry import MoveType, Step, mm, scene_from_dict, validate_move
+from w40k.geometry.movement import ending_violations
 from w40k.geometry.scene import Scene
+from w40k.io.battle_setup import default_position
 
 R32 = mm(16)
 
@@ -278,3 +285,103 @@ def test_a_normal_move_must_end_unengaged() -> None:
     # 09.05 after moving (uses R03.04-a geometry)
     s = make([model(10, 10)], ["INFANTRY"], [enemy("E", model(16, 10))])
     assert "R09.05-a" in rules(validate_move(s, "U", {"M1": [Step(13, 10)]}, MoveType.NORMAL, 6))
+
+
+def test_a_model_cannot_end_inside_low_exposed_crates_but_may_climb_onto_them() -> None:
+    # R03.01-i (reading: only features no taller than 1/2" are floors at ground level), R13.06-e
+    crates = box("Crates", "exposed", 28, 17, 32, 18.5, 1.5)
+    s = make([model(30, 14)], ["INFANTRY"], terrain=[crates])
+    inside = validate_move(s, "U", {"M1": [Step(30, 17.75)]}, MoveType.NORMAL, 6)
+    assert rules(inside) == {"R03.01-i"} and "Crates" in inside[0].message
+    # Its base half over the crates' edge: partway through them too.
+    half = validate_move(s, "U", {"M1": [Step(30, 17.0)]}, MoveType.NORMAL, 6)
+    assert rules(half) == {"R03.01-i"}
+    # Touching the crates is not partway through them.
+    assert validate_move(s, "U", {"M1": [Step(30, 17 - R32)]}, MoveType.NORMAL, 6) == []
+    # Climbing onto them (1.5" up, counted) and standing wholly on top is legal.
+    climb = [Step(30, 16.5), Step(30, 16.5, z=1.5), Step(30, 17.75)]
+    assert validate_move(s, "U", {"M1": climb}, MoveType.NORMAL, 6) == []
+
+
+def test_a_vehicle_may_cross_crates_but_neither_end_inside_them_nor_on_top() -> None:
+    # R13.06-a (crossing exposed), R03.01-i (not inside), R13.06-e (not on top: keywords)
+    crates = box("Crates", "exposed", 28, 17, 32, 18.5, 1.5)
+    s = make([model(30, 14, base=60)], ["VEHICLE"], terrain=[crates])
+    assert validate_move(s, "U", {"M1": [Step(30, 22)]}, MoveType.NORMAL, 10) == []
+    assert rules(validate_move(s, "U", {"M1": [Step(30, 18)]}, MoveType.NORMAL, 10)) == {
+        "R03.01-i"
+    }
+    up = [Step(30, 15.7), Step(30, 15.7, z=1.5), Step(30, 17.75)]
+    assert "R13.06-e" in rules(validate_move(s, "U", {"M1": up}, MoveType.NORMAL, 10))
+
+
+def test_craters_and_other_floors_no_taller_than_half_an_inch_can_be_stood_in() -> None:
+    # R03.01-i reading: a 0.3" crater is ground level; a 0.6" one is solid
+    for h, ok in ((0.3, True), (0.5, True), (0.6, False)):
+        crater = box("Crater", "exposed", 12, 8, 16, 12, h)
+        s = make([model(10, 10)], ["INFANTRY"], terrain=[crater])
+        v = validate_move(s, "U", {"M1": [Step(14, 10)]}, MoveType.NORMAL, 6)
+        assert (v == []) is ok, (h, v)
+
+
+def test_a_model_may_end_on_a_listed_floor_inside_a_taller_ruin_but_not_between_floors() -> None:
+    # R03.01-i: a ruin 6" tall with a floor at 3"; standing on the floor is not partway
+    # through the ruin, standing at 2" inside it is (no surface there).
+    ruin = box(
+        "Ruin",
+        "light",
+        11.5,
+        5,
+        16,
+        15,
+        6.0,
+        surfaces=[{"footprint": [[11.5, 5], [16, 5], [16, 15], [11.5, 15]], "height": 3.0}],
+    )
+    s = make([model(10, 10)], ["INFANTRY"], terrain=[ruin])
+    up = [Step(11.0, 10), Step(11.0, 10, z=3.0), Step(12.5, 10)]
+    assert validate_move(s, "U", {"M1": up}, MoveType.NORMAL, 6) == []
+    mid = [Step(11.0, 10), Step(11.0, 10, z=2.0), Step(12.5, 10)]
+    assert "R03.01-i" in rules(validate_move(s, "U", {"M1": mid}, MoveType.NORMAL, 6))
+
+
+def crowded_centre(seed: int) -> dict[str, Any]:
+    """The default table with both armies (5 models a unit) set up around the crates in the
+    middle, 2 battle rounds: moves, charges, pile-ins and consolidations happen next to the
+    1.5"-tall crates from the first turn."""
+    pos: dict[str, Any] = json.loads(json.dumps(default_position()))
+    for u in pos["units"]:
+        u["models"] = u["models"][:5]
+        red = u["id"].startswith("red")
+        cx = sum(m["x"] for m in u["models"]) / len(u["models"])
+        shift = 0 if red else (-4 if "more" in u["id"] else 4)
+        for m in u["models"]:
+            m["x"] += 30 - cx + shift
+            m["y"] += 10 if red else -22
+    pos["mission"] = {**pos["mission"], "rounds": 2}
+    return pos
+
+
+def test_no_model_ends_a_move_in_a_feature_it_cannot_stand_in_over_20_seeded_games() -> None:
+    # R03.01-i, R13.06-g, R13.06-e: after every decision of 20 seeded games (greedy against
+    # greedy or random) played around the crates, every living model stands where a move may
+    # end. Before the fix every one of these games put a model inside the crates.
+    moved = charged = 0
+    for seed in range(20):
+        game = Game.new(crowded_centre(seed), seed)
+        _, terrain = geo.terrain(game)
+        agents = {
+            p.name: (GreedyAgent if i == 0 or seed % 2 else RandomAgent)(seed * 31 + i)
+            for i, p in enumerate(game.state.players)
+        }
+        decisions = 0
+        while (req := game.pending()) is not None:
+            game.submit(agents[req.player].choose(game, req))
+            decisions += 1
+            for u in game.state.units:
+                for m in u.alive:
+                    bad = ending_violations(terrain, geo.model_shape(m))
+                    assert not bad, (seed, decisions, m.id, m.x, m.y, m.z, bad)
+        events = [e["event"] for e in game.state.events]
+        moved += events.count("move")
+        charged += events.count("charge_move")
+    assert moved > 20 and charged > 0, (moved, charged)

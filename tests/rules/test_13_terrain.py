@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from w40k.geometry import SceneError, Visibility, scene_from_dict
+from w40k.geometry import SceneError, Visibility, los_kernel, scene_from_dict
 
 
 def unit(
@@ -338,3 +338,81 @@ def test_a_bad_solid_gap_names_the_key() -> None:
         scene_from_dict(
             {"battlefield": {"width": 60, "depth": 44}, "units": [_SHOOTER], "solid_gap": "wide"}
         )
+
+
+JITS = [False, True] if los_kernel.AVAILABLE else [False]
+
+
+@pytest.mark.parametrize("jit", JITS)
+def test_a_model_hidden_only_by_a_third_units_model_gets_no_cover_from_it(jit: bool) -> None:
+    # R13.08-a (ii): only terrain features and obscuring areas give cover. T1 stands behind a
+    # third unit's 100 mm tank (hidden by it, R06.01-a); T2 is INFANTRY within the area
+    # (13.08 (i)). T1 is neither in an area nor hidden by terrain: the unit has no cover.
+    units = [
+        unit("S", "a", (5, 10)),
+        unit("T", "b", (40, 10), (25, 15)),
+        {
+            "name": "Tank",
+            "player": "c",
+            "keywords": ["VEHICLE"],
+            "models": [{"x": 22.0, "y": 10.0, "base_mm": 100, "height": 3.0}],
+        },
+    ]
+    crater = [feature("Crater", "exposed", "Ruins", (21, 16, 22, 17), 0.2)]
+    s = scene_from_dict(
+        {"battlefield": {"width": 60, "depth": 44}, "areas": [AREA], "terrain": crater,
+         "units": units}
+    )
+    v = Visibility(s, jit=jit)
+    hidden = v.model_sight(0, 0, 1, 0)
+    assert not hidden.visible and not hidden.terrain_cover
+    assert v.model_sight(0, 0, 1, 1).visible
+    assert not v.cover_against(0, 0, 1)
+    report = v.unit_pair("S", "T")
+    assert report.visible and not report.cover
+
+
+@pytest.mark.parametrize("jit", JITS)
+def test_a_model_hidden_by_a_wall_and_a_third_units_model_keeps_the_walls_cover(
+    jit: bool,
+) -> None:
+    # R13.08-a (ii): a wall in front of T1 and a tank behind the wall: terrain is one of the
+    # reasons T1 is not fully visible, so T1 counts; T2 is in the area.
+    units = [
+        unit("S", "a", (5, 10)),
+        unit("T", "b", (40, 10), (25, 15)),
+        {
+            "name": "Tank",
+            "player": "c",
+            "keywords": ["VEHICLE"],
+            "models": [{"x": 34.0, "y": 10.0, "base_mm": 100, "height": 3.0}],
+        },
+    ]
+    terrain = [
+        feature("Crater", "exposed", "Ruins", (21, 16, 22, 17), 0.2),
+        feature("Wall", "dense", None, (32, 8, 32.4, 12), 5.0),
+    ]
+    s = scene_from_dict(
+        {"battlefield": {"width": 60, "depth": 44}, "areas": [AREA], "terrain": terrain,
+         "units": units}
+    )
+    v = Visibility(s, jit=jit)
+    assert v.model_sight(0, 0, 1, 0).terrain_cover
+    assert v.cover_against(0, 0, 1) and v.unit_pair("S", "T").cover
+
+
+@pytest.mark.parametrize("jit", JITS)
+def test_a_unit_pair_that_is_not_visible_reports_no_cover(jit: bool) -> None:
+    # R13.08-a: cover is against an attack; a unit in an area (13.08 (i)) that no observer
+    # model can see cannot be attacked, so the report says no cover.
+    units = [unit("S", "a", (5, 10)), unit("T", "b", (25, 10), (26.5, 10))]
+    terrain = [
+        feature("Crater", "exposed", "Ruins", (21, 16, 22, 17), 0.2),
+        feature("Wall", "dense", None, (15, 0, 15.5, 20), 5.0),
+    ]
+    s = scene_from_dict(
+        {"battlefield": {"width": 60, "depth": 44}, "areas": [AREA], "terrain": terrain,
+         "units": units}
+    )
+    report = Visibility(s, jit=jit).unit_pair("S", "T")
+    assert not report.visible and not report.cover and not report.fully_visible

@@ -34,8 +34,10 @@ from w40k.geometry.scene import Scene
 from w40k.geometry.shapes import EPS, Circle, Model, Polygon, Shape
 from w40k.geometry.terrain import (
     DENSE_CROSSING_HEIGHT,
+    SOLID_HEIGHT,
     SUPER_HEAVY_CROSSING_HEIGHT,
     Category,
+    Terrain,
     TerrainFeature,
 )
 
@@ -47,6 +49,11 @@ CLIMBERS = ("INFANTRY", "BEASTS", "SWARM")
 """13.06: keywords that move vertically through dense features."""
 UPPER_SURFACE_KEYWORDS = ("INFANTRY", "BEASTS", "SWARM", "FLY", "MONSTER")
 """13.06: keywords allowed to end on a surface above ground level."""
+FLOOR_HEIGHT = 0.5
+"""R03.01-i reading (docs/rulings.md): a feature no taller than this (a crater, scattered
+debris, a mat) is part of ground level, so a model may end a move standing in it. Any taller
+feature is solid from the ground to its height: a model may end over its footprint only on top
+of it or on one of its listed surfaces (13.06 Setting Up or Ending a Move)."""
 
 
 class MoveType(Enum):
@@ -298,15 +305,7 @@ def validate_move(
             if o.name != name and overlaps(m, o):
                 out.append(MoveViolation("R03.01-c", name, f"ends on another model ({o.name})"))
                 break
-        fp = m.footprint()
-        for f in scene.terrain.features:
-            if f.category is Category.EXPOSED or m.z >= f.height - EPS:
-                continue
-            if shape_region_distance(fp, f.array()) <= 0.0 and separation_inside(fp, f):
-                rule = "R13.06-g" if f.category is Category.DENSE and m.z < 3.0 else "R03.01-i"
-                out.append(MoveViolation(rule, name, f"ends partway through {f.name}"))
-        if m.z > EPS:
-            out.extend(_check_upper_surface(scene, m, take_to_skies))
+        out.extend(ending_violations(scene.terrain, m, take_to_skies))
     # --- unit checks
     coh = coherency_breaks(placed)
     for b in coh:
@@ -339,6 +338,46 @@ def validate_move(
     return out
 
 
+def ending_violations(
+    terrain: Terrain, m: Model, take_to_skies: bool = False
+) -> list[MoveViolation]:
+    """Where a model may stand when a move ends (03.01 Ending a Move, 13.06 Setting Up or
+    Ending a Move), for model ``m`` as placed: empty when it may end there.
+
+    R03.01-i reading: a feature taller than :data:`FLOOR_HEIGHT` is solid from the ground to its
+    height, so a model whose base overlaps its footprint (more than touching) must stand on top
+    of it (``z`` at least its height) or wholly on one of its listed surfaces at that level;
+    otherwise it is partway through it (R13.06-g for the Solid part of a dense feature, 3" or
+    less from the ground; R03.01-i otherwise). Features no taller than ``FLOOR_HEIGHT`` are
+    floors at ground level. A model above ground level must also be allowed on the surface it
+    stands on (R13.06-e keywords, stable, no overhang; R13.06-f dense reading)."""
+    out: list[MoveViolation] = []
+    fp = m.footprint()
+    x0, y0, x1, y1 = fp.bbox()
+    for f in terrain.features:
+        if m.z >= f.height - EPS or f.height <= FLOOR_HEIGHT + EPS:
+            continue  # on top of it (or above it); a floor at ground level
+        region = f.array()
+        if (x1 < float(region[:, 0].min()) or x0 > float(region[:, 0].max())
+                or y1 < float(region[:, 1].min()) or y0 > float(region[:, 1].max())):
+            continue
+        if not separation_inside(fp, f) or _on_listed_surface(fp, m.z, f):
+            continue
+        solid = f.category is Category.DENSE and m.z < SOLID_HEIGHT
+        rule = "R13.06-g" if solid else "R03.01-i"
+        out.append(MoveViolation(rule, m.name, f"ends partway through {f.name}"))
+    if m.z > EPS:
+        out.extend(_check_upper_surface(terrain, m, take_to_skies))
+    return out
+
+
+def _on_listed_surface(fp: Shape, z: float, f: TerrainFeature) -> bool:
+    """The footprint stands wholly on one of ``f``'s listed surfaces (a ruin's floor) at ``z``."""
+    return any(
+        abs(s.height - z) <= EPS and shape_inside_region(fp, s.array()) for s in f.surfaces
+    )
+
+
 def separation_inside(fp: Shape, f: TerrainFeature) -> bool:
     """True if the footprint overlaps the feature's footprint by more than touching."""
     if isinstance(fp, Circle):
@@ -346,7 +385,7 @@ def separation_inside(fp: Shape, f: TerrainFeature) -> bool:
     return shape_region_distance(fp, f.array()) <= 0.0
 
 
-def _check_upper_surface(scene: Scene, m: Model, skies: bool) -> list[MoveViolation]:
+def _check_upper_surface(terrain: Terrain, m: Model, skies: bool) -> list[MoveViolation]:
     """13.06: ending above ground level."""
     out: list[MoveViolation] = []
     if not m.has(*UPPER_SURFACE_KEYWORDS):
@@ -360,7 +399,7 @@ def _check_upper_surface(scene: Scene, m: Model, skies: bool) -> list[MoveViolat
         )
         return out
     fp = m.footprint()
-    for f in scene.terrain.features:
+    for f in terrain.features:
         for s in f.standing_surfaces():
             if abs(s.height - m.z) > EPS or not shape_inside_region(fp, s.array()):
                 continue

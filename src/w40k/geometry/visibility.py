@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 import numpy as np
+import numpy.typing as npt
 
 from w40k.geometry import los_kernel
 from w40k.geometry.los import Obstacles, Sight, SightResult, hull_blockers, line_of_sight
@@ -101,7 +102,7 @@ class PairReport:
     """Some observer model sees every target model fully (06.01 unit fully visible)."""
     cover: bool
     """13.08/24.33: benefit of cover against the attacks of every observer model that sees
-    the target (against all observer models when none sees it)."""
+    the target; False when none sees it (the pair cannot be attacked)."""
     engaged: bool
     """03.04."""
     plunging_fire: bool
@@ -603,7 +604,7 @@ class Visibility:
         seen, reason = self._seen(ou, om, tu, tm)
         flags = self._hull_flags(ou, om, tu, tm)
         fully = seen and not flags & 1
-        terrain_cover = bool(flags & 2) or res.sight is not Sight.CLEAR
+        terrain_cover = bool(_terrain_cover(flags, res.sight is Sight.CLEAR))
         out = ModelSight(
             seen, fully, terrain_cover, res.sight, reason, res.witness if seen else None
         )
@@ -758,10 +759,12 @@ class Visibility:
         seers = [int(om) for om in np.nonzero(seen.any(axis=1))[0]]
         visible = bool(seers)
         fully = bool((seen & (flags & 1 == 0)).all(axis=1).any())
-        terrain_cover = ((flags & 2) != 0) | (status != los_kernel.CLEAR)
-        attackers = seers or list(range(len(ounit.models)))
-        cover = tunit.stealth or bool(
-            (self._cover_models(tu)[None, :] | terrain_cover[attackers]).all()
+        terrain_cover = _terrain_cover(flags, status == los_kernel.CLEAR)
+        # 13.08 is about attacks: a unit no observer model sees cannot be attacked, so the
+        # report gives no cover (nor Stealth's, 24.33) for a pair that is not visible.
+        cover = visible and (
+            tunit.stealth
+            or bool((self._cover_models(tu)[None, :] | terrain_cover[seers]).all())
         )
         plunging = any(self._plunging_position(ou, om, tu) for om in seers)
         eng = bool((dist <= ENGAGEMENT_HORIZONTAL + EPS).any()) and any(
@@ -817,6 +820,17 @@ class Visibility:
                 if a.player != b.player:
                     out.append(self.unit_pair(a.name, b.name))
         return out
+
+
+def _terrain_cover(flags: npt.ArrayLike, clear: npt.ArrayLike) -> np.ndarray:
+    """13.08 (ii) from the :meth:`Visibility._hull_flags` bits and whether the raw sight is
+    CLEAR (scalars or arrays): not fully visible *due to* terrain features or obscuring areas
+    (bit 2). A model whose sight is not CLEAR gets it only when no other unit's model is among
+    its blockers (flags 0: terrain alone can be in the way); third units' models hide a model
+    (06.01) but never give it cover."""
+    f = np.asarray(flags)
+    out: np.ndarray = ((f & 2) != 0) | (~np.asarray(clear, dtype=bool) & (f == 0))
+    return out
 
 
 def _result(status: int, w: FloatArray) -> SightResult:

@@ -42,7 +42,7 @@ from w40k.geometry import (
     in_range_of_marker,
 )
 from w40k.geometry.measure import horizontal_distance, separation, shape_region_distance
-from w40k.geometry.movement import MoveType, Step, validate_move
+from w40k.geometry.movement import MoveType, Step, ending_violations, validate_move
 from w40k.geometry.shapes import mm
 
 if TYPE_CHECKING:
@@ -470,6 +470,12 @@ def _greedy(game: Game, u: UnitData, d: Mapping[str, JSON], budget: float,
         (model_to_unit(geo.model_shape(m), t) for t in targets), default=0.0))
     out: dict[str, JSON] = {}
     locked = mt == "pile_in" or d.get("mode") == "ongoing"
+    _, ter = geo.terrain(game)
+
+    def free(cand: Model) -> bool:
+        # 03.01 Ending a Move: on no other model, and not partway through a terrain feature.
+        return (all(separation(cand.footprint(), p.footprint()) > 1e-4 for p in placed)
+                and not ending_violations(ter, cand))
     for m in models:
         start = geo.model_shape(m)
         if locked and base_contact_enemy(game, u, m):
@@ -492,8 +498,7 @@ def _greedy(game: Game, u: UnitData, d: Mapping[str, JSON], budget: float,
         for x, y in spots:
             if math.hypot(x - start.x, y - start.y) > budget - 1e-4:
                 continue
-            cand = start.moved(x, y)
-            if all(separation(cand.footprint(), p.footprint()) > 1e-4 for p in placed):
+            if free(start.moved(x, y)):
                 chosen = (x, y)
                 break
         if chosen is None and spots:
@@ -503,8 +508,7 @@ def _greedy(game: Game, u: UnitData, d: Mapping[str, JSON], budget: float,
             f = max(0.0, (budget - 1e-3) / dist) if dist > 0 else 0.0
             f = min(f, 1.0)
             x, y = start.x + f * (x - start.x), start.y + f * (y - start.y)
-            cand = start.moved(x, y)
-            if all(separation(cand.footprint(), p.footprint()) > 1e-4 for p in placed):
+            if free(start.moved(x, y)):
                 chosen = (x, y)
         if chosen is None:
             placed.append(start)
