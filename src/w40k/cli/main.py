@@ -18,6 +18,7 @@ COMMANDS: dict[str, str] = {
     "attack": "w40k.cli.attack",
     "los": "w40k.cli.los",
     "battle": "w40k.cli.battle",
+    "replay": "w40k.cli.battle",
     "army": "w40k.cli.army",
 }
 
@@ -49,6 +50,11 @@ def _load(name: str) -> typer.core.TyperCommand:
     sub = typer.Typer(add_completion=False)
     importlib.import_module(COMMANDS[name]).register(sub)
     command = typer.main.get_command(sub)
+    # A module that registers several commands (battle and replay) gives a group: take the
+    # one asked for.
+    commands = getattr(command, "commands", None)
+    if isinstance(commands, dict) and name in commands:
+        command = commands[name]
     command.name = name
     return command  # type: ignore[return-value]
 

@@ -19,14 +19,14 @@ from w40k.io.model_base import Strict, validate
 from w40k.io.position_model import validate_position
 from w40k.io.safe_read import read_input
 
-RECORD_FORMAT = "w40k-record/1"
+RECORD_FORMAT = "w40k-record/2"
 """The record format this module checks (the engine's ``game.RECORD_FORMAT``)."""
 
 
 class RecordModel(Strict):
     """A game record: header (format, seed, setup, mission), choices and event log."""
 
-    format: Literal["w40k-record/1"]
+    format: Literal["w40k-record/2"]
     seed: Annotated[int, Field(ge=-(2**63), le=2**63)]
     setup: dict[str, Any]
     mission: MissionModel
