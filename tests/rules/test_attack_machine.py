@@ -16,7 +16,7 @@ from w40k.core.dice import DiceSource, DieRoll, RollKind, ScriptedDice, SeededDi
 from w40k.core.errors import DiceError, IllegalChoice, MalformedChoice
 from w40k.core.jsonval import JSON
 from w40k.core.profiles import WeaponProfile, weapon_from_json, weapon_to_json
-from w40k.rules.attack_machine import AttackState, Done, Rolled, advance, reroll, start
+from w40k.rules.attack_machine import NO_ANSWER, AttackState, Done, Rolled, advance, reroll, start
 from w40k.rules.attack_profile import AttackContext, Reroll, WeaponEntry
 from w40k.rules.attack_sequence import AttackRequest, AttackResult, resolve_attack
 from w40k.rules.decisions import DecisionKind, DecisionRequest
@@ -105,12 +105,12 @@ def drive(request: AttackRequest, seed: int, *, round_trip: bool,
     request) go through key-sorted JSON and the run resumes from the loaded copies."""
     answers = RandomAnswers(random.Random(seed))
     dice = CountingDice(SeededDice(seed))
-    state, answer = start(request), None
+    state, answer = start(request), NO_ANSWER
     pauses: list[str] = []
     faces = 0
     while True:
-        state, pause = advance(state, request, dice, answer)
-        answer = None
+        state, pause = advance(state, request, dice, answer)  # type: ignore[arg-type]
+        answer = NO_ANSWER
         if round_trip:
             state = AttackState.from_json(_sorted_json(state.to_json()))  # type: ignore[arg-type]
             request = AttackRequest.from_json(_sorted_json(request.to_json()))  # type: ignore[arg-type]
@@ -153,17 +153,17 @@ def test_the_machine_gives_what_resolve_attack_gives() -> None:
     for seed in range(100):
         request = random_request(random.Random(seed))
         expected = resolve_attack(request, SeededDice(seed))
-        state, answer = start(request), None
-        dice = SeededDice(seed)
-        while True:
-            state, pause = advance(state, request, dice, answer)
-            if isinstance(pause, Done):
-                assert pause.result == expected
-                break
-            answer = pause.default if isinstance(pause, DecisionRequest) else None
-            if isinstance(pause, DecisionRequest) and answer is None and None not in \
-                    pause.options:
-                answer = pause.options[0]
+        state, dice = start(request), SeededDice(seed)
+        state, pause = advance(state, request, dice)
+        while not isinstance(pause, Done):
+            if isinstance(pause, DecisionRequest):
+                answer = pause.default
+                if answer is None and None not in pause.options:
+                    answer = pause.options[0]
+                state, pause = advance(state, request, dice, answer)
+            else:
+                state, pause = advance(state, request, dice)
+        assert pause.result == expected
 
 
 def test_each_die_is_drawn_once_however_many_pauses_there_are() -> None:
@@ -179,10 +179,10 @@ def test_each_die_is_drawn_once_however_many_pauses_there_are() -> None:
 
 def _to_rolled(state: AttackState, request: AttackRequest, dice: DiceSource,
                kind: RollKind) -> tuple[AttackState, Rolled]:
-    answer: JSON = None
+    answer: object = NO_ANSWER
     while True:
-        state, pause = advance(state, request, dice, answer)
-        answer = None
+        state, pause = advance(state, request, dice, answer)  # type: ignore[arg-type]
+        answer = NO_ANSWER
         if isinstance(pause, Rolled) and pause.kind is kind:
             return state, pause
         assert not isinstance(pause, Done), "the roll never came"
@@ -214,6 +214,21 @@ def replace_step_done(state: AttackState) -> AttackState:
     """A state with no batch waiting (the save rolls are not rolled yet)."""
     from dataclasses import replace
     return replace(state, rolled=())
+
+
+def test_declining_precision_with_null_is_an_answer_not_a_missing_one() -> None:
+    # R24.28-a: null declines [PRECISION]; the machine goes on instead of asking again.
+    request = AttackRequest((weapon("Sniper A1 BS3+ S8 AP0 D2 [PRECISION]"),),
+                            models("2x Intercessor T4 Sv3+ W2; Captain T4 Sv3+ W5 CHARACTER "
+                                   "leader"))
+    dice = ScriptedDice({"hit": [3], "wound": [3], "save": [1]})
+    state, pause = _to_rolled(start(request), request, dice, RollKind.WOUND)
+    state, pause = advance(state, request, dice)
+    assert isinstance(pause, DecisionRequest) and pause.kind is DecisionKind.ALLOCATION_ORDER
+    state, pause = advance(state, request, dice, pause.default)
+    assert isinstance(pause, DecisionRequest) and pause.kind is DecisionKind.PRECISION
+    state, pause = advance(state, request, dice, None)
+    assert isinstance(pause, Rolled) and pause.kind is RollKind.SAVE
 
 
 def test_an_answer_when_no_decision_is_pending_is_refused() -> None:

@@ -6,7 +6,7 @@ One unit's attacks on one target unit are resolved step by step::
     state, pause = advance(state, request, dice)            # runs up to the next pause
     # pause is one of:
     #   DecisionRequest -> advance(state, request, dice, answer)  (answer: a JSON value,
-    #                      validated: MalformedChoice / IllegalChoice naming the rule)
+    #                      null included; validated: MalformedChoice / IllegalChoice)
     #   Rolled(kind, dice, indices, pool) -> a batch was rolled (automatic re-rolls applied)
     #                      and is not yet used: ``state = reroll(state, i, dice)`` re-rolls
     #                      die i once (002), then advance(state, request, dice) goes on
@@ -26,7 +26,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import cast
+from enum import Enum
+from typing import Final, Literal, cast
 
 from w40k.core.abilities import WeaponAbility
 from w40k.core.dice import DiceExpr, DiceSource, DieRoll, Roller, RollKind
@@ -58,7 +59,18 @@ from w40k.rules.primitives import (
 Pause = DecisionRequest | Rolled | Done
 """What ``advance`` stops at."""
 
-__all__ = ["AttackState", "Done", "Pause", "Rolled", "Step", "advance", "reroll", "start"]
+
+
+class _NoAnswer(Enum):
+    NO_ANSWER = "no answer"
+
+
+NO_ANSWER: Final = _NoAnswer.NO_ANSWER
+"""``advance``'s answer when no decision is being answered (``None`` is a JSON answer:
+declining [PRECISION])."""
+
+__all__ = ["NO_ANSWER", "AttackState", "Done", "Pause", "Rolled", "Step", "advance", "reroll",
+           "start"]
 
 _STEP_LOG = {RollKind.ATTACKS: "gather", RollKind.HIT: "hit", RollKind.WOUND: "wound",
              RollKind.SAVE: "save", RollKind.DAMAGE: "damage", RollKind.FNP: "fnp",
@@ -73,7 +85,8 @@ def start(request: AttackRequest) -> AttackState:
 
 
 def advance(state: AttackState, request: AttackRequest, dice: DiceSource,
-            answer: JSON | None = None) -> tuple[AttackState, Pause]:
+            answer: JSON | Literal[_NoAnswer.NO_ANSWER] = NO_ANSWER
+            ) -> tuple[AttackState, Pause]:
     """Run from ``state`` to the next pause. ``answer`` answers the DecisionRequest the last
     call paused at (validated); passing one when no decision is pending is refused."""
     return _Machine(state, request, dice, answer).run()
@@ -104,12 +117,12 @@ class _Machine:
     """One ``advance`` call: the state as a value, the models and account as lists."""
 
     def __init__(self, state: AttackState, request: AttackRequest, dice: DiceSource,
-                 answer: JSON | None) -> None:
+                 answer: JSON | Literal[_NoAnswer.NO_ANSWER]) -> None:
         self.s = state
         self.req = request
         self.roll = Roller(dice)
-        self.answer = answer
-        self.answered = answer is None
+        self.answer: JSON = None if answer is NO_ANSWER else answer
+        self.answered = answer is NO_ANSWER
         self.target = list(state.target)
         self.attacker = list(state.attacker)
         self.events = list(state.events)

@@ -15,7 +15,8 @@ step code the engine runs one pause at a time.
 from __future__ import annotations
 
 from w40k.core.dice import DiceSource
-from w40k.rules.attack_machine import Done, Rolled, advance, start
+from w40k.core.jsonval import JSON
+from w40k.rules.attack_machine import NO_ANSWER, Done, Rolled, advance, start
 from w40k.rules.attack_types import AttackRequest, AttackResult, Event, PoolResult
 from w40k.rules.decisions import Decider, DecisionRequest, DefaultDecider, normalise
 
@@ -29,13 +30,12 @@ def resolve_attack(request: AttackRequest, dice: DiceSource,
     answer is not asked), each rolled batch is used as rolled."""
     decider = decider or DefaultDecider()
     state = start(request)
-    answer = None
-    while True:
-        state, pause = advance(state, request, dice, answer)
-        answer = None
-        if isinstance(pause, Done):
-            return pause.result
+    state, pause = advance(state, request, dice)
+    while not isinstance(pause, Done):
         if isinstance(pause, DecisionRequest):
-            answer = normalise(decider.decide(pause))
+            answer: JSON = normalise(decider.decide(pause))
+            state, pause = advance(state, request, dice, answer)
         else:
             assert isinstance(pause, Rolled)
+            state, pause = advance(state, request, dice, NO_ANSWER)
+    return pause.result
