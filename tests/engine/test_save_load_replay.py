@@ -160,3 +160,30 @@ def test_a_save_with_its_keys_sorted_continues_as_the_game_does(
         twin = Game.load(json.loads(json.dumps(game.save(), sort_keys=True)))
         assert twin.pending() == game.pending()
         assert twin.save() == game.save(), f"parted after decision {len(game.state.choices)}"
+
+
+def test_an_attack_that_asks_is_resumed_where_it_stopped_never_re_run(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Issue 9 item 2: each attack's sequence starts once (its first step runs once per attack)
+    # however many decisions it asks, in a seeded greedy battle with attacks that ask.
+    from w40k.rules import attack_machine
+
+    starts = 0
+    original = attack_machine._Machine.duplicates
+
+    def counted(self: attack_machine._Machine) -> object:
+        nonlocal starts
+        if self.s.entry == 0:
+            starts += 1
+        return original(self)
+
+    monkeypatch.setattr(attack_machine._Machine, "duplicates", counted)
+    game = Game.new(default_position(), 1101)
+    players = {p.name: GreedyAgent(i + 7) for i, p in enumerate(game.state.players)}
+    asked = 0
+    while (req := game.pending()) is not None:
+        asked += req.kind in ("allocation_order", "select_model", "precision", "lethal_hits")
+        game.submit(players[req.player].choose(game, req))
+    attacks = sum(e["event"] == "attack" for e in game.state.events)
+    assert asked > 0 and attacks > 0
+    assert starts == attacks

@@ -1,10 +1,11 @@
 """Attacks inside a game: the per-die attack sequence (``rules.attack_sequence``) as a frame.
 
-The sequence asks its questions (allocation order, [PRECISION], [LETHAL HITS], model choices)
-through the engine's one boundary. The frame stores the RNG state at the start of the attack
-and the answers given so far; each run replays the sequence from there with those answers, so
-the frame is plain data and a game saved in the middle of an attack loads and continues
-exactly (a replay costs microseconds; attacks ask a handful of questions).
+The frame holds the attack request (weapons, the units' models at the start, the context) and
+the resumable attack machine's state (``rules.attack_machine``), both as JSON. Each run
+advances the machine from where it stopped to its next pause: a decision (allocation order,
+[PRECISION], [LETHAL HITS], Select Model, asked through the engine's one boundary with the
+player's name), a batch of dice just rolled (logged as a ``roll`` event), or the result.
+Nothing is re-run, and a game saved in the middle of an attack loads and continues exactly.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, cast
 
-from w40k.core.dice import RollKind, SerializableDice, dice_from_json
+from w40k.core.abilities import Stealth
+from w40k.core.dice import RollKind
 from w40k.engine.death import push_deaths
 from w40k.engine.options import ruleset
 from w40k.engine.registry import Handler
@@ -20,8 +22,9 @@ from w40k.engine.requests import Request
 from w40k.engine.serial import JSON, weapon_from_json, weapon_to_json
 from w40k.engine.state import Frame, UnitData
 from w40k.engine.units import destroy
+from w40k.rules.attack_machine import AttackState, Done, Pause, Rolled, advance, start
 from w40k.rules.attack_profile import AttackContext, WeaponEntry
-from w40k.rules.attack_sequence import AttackRequest, AttackResult, resolve_attack
+from w40k.rules.attack_types import AttackRequest
 from w40k.rules.decisions import DecisionRequest, Player
 from w40k.rules.primitives import ModelState
 
@@ -63,88 +66,69 @@ def push_attack(game: Game, attacker: UnitData, target: UnitData,
     game.push("attack", attacker=attacker.id, target=target.id, melee=melee,
               weapons=[{"weapon": weapon_to_json(e.weapon), "count": e.count,
                         "half_range": e.half_range} for e in weapons],
-              context=context_to_json(ctx), answers=[])
-
-
-class _Need(Exception):
-    def __init__(self, request: DecisionRequest) -> None:
-        self.request = request
-
-
-class _Replay:
-    def __init__(self, answers: list[JSON]) -> None:
-        self.answers = answers
-        self.asked = 0
-
-    def decide(self, request: DecisionRequest) -> JSON:
-        if self.asked >= len(self.answers):
-            raise _Need(request)
-        answer = self.answers[self.asked]
-        self.asked += 1
-        return answer
-
-
-class _Recording:
-    """The game's dice as they were at the start of the attack, recording the faces drawn
-    per kind (logged as ``roll`` events when the attack completes)."""
-
-    def __init__(self, inner: SerializableDice) -> None:
-        self.inner = inner
-        self.faces: dict[str, list[int]] = {}
-
-    def d6(self, kind: str) -> int:
-        face = self.inner.d6(kind)
-        self.faces.setdefault(kind, []).append(face)
-        return face
+              context=context_to_json(ctx))
 
 
 def _models(u: UnitData) -> tuple[ModelState, ...]:
+    """The unit's living models as the attack sequence sees them: profile, wounds, wargear,
+    leader role and position (05.04/06.02: what makes models not interchangeable)."""
     return tuple(ModelState(m.id, m.profile.W, m.profile.T, m.profile.Sv, m.profile.InSv,
-                            m.wounds_lost, m.profile.keywords, m.profile.fnp, m.leader)
+                            m.wounds_lost, m.profile.keywords, m.profile.fnp, m.leader,
+                            stealth=any(isinstance(a, Stealth) for a in m.profile.abilities),
+                            wargear=tuple(w.name for w in m.weapons), position=(m.x, m.y))
                  for m in u.alive)
 
 
-def _attempt(game: Game, frame: Frame) -> tuple[AttackResult | None, DecisionRequest | None,
-                                                _Recording]:
+def _roll_unit(kind: str, attacker: UnitData, target: UnitData) -> str:
+    """Whose dice a batch is: the target's saves and Feel No Pain, else the attacker's."""
+    return target.id if kind in (RollKind.SAVE, RollKind.FNP) else attacker.id
+
+
+def _store(game: Game, frame: Frame, state: AttackState, pause: Pause) -> None:
+    """Keep the machine's state in the frame; a batch just rolled is logged (``roll``)."""
     d = frame.data
-    attacker = game.state.unit(str(d["attacker"]))
-    target = game.state.unit(str(d["target"]))
-    weapons = tuple(WeaponEntry(weapon_from_json(cast(dict[str, JSON], w["weapon"])),
-                                int(cast(int, w["count"])),
-                                None if w.get("half_range") is None else bool(w["half_range"]))
-                    for w in cast(list[dict[str, JSON]], d["weapons"]))
-    ctx = dataclasses.replace(context_from_json(cast(dict[str, JSON], d["context"])),
-                              ruleset=ruleset(game.state.options))
-    rng = _Recording(dice_from_json(d["dice"]))
-    request = AttackRequest(weapons, _models(target), _models(attacker), ctx)
-    try:
-        return resolve_attack(request, rng,
-                              _Replay(cast(list[JSON], d["answers"]))), None, rng
-    except _Need as need:
-        return None, need.request, rng
+    d["state"] = state.to_json()
+    if isinstance(pause, Rolled):
+        attacker = game.state.unit(str(d["attacker"]))
+        target = game.state.unit(str(d["target"]))
+        game.log_roll(pause.kind, pause.dice, unit=_roll_unit(pause.kind, attacker, target))
 
 
 def _run(game: Game, frame: Frame) -> Request | None:
+    """One step of the attack machine (rules/attack_machine.py): it runs from where it
+    stopped to its next pause; nothing is re-run."""
     d = frame.data
-    target = game.state.unit(str(d["target"]))
-    if target.destroyed:
-        game.pop()  # R05.04-g: nothing left to attack
-        return None
-    if "dice" not in d:
-        d["dice"] = game.dice.to_json()
-        return None
-    result, ask, rng = _attempt(game, frame)
     attacker = game.state.unit(str(d["attacker"]))
-    if ask is not None:
-        player = attacker.player if ask.player is Player.ATTACKER else target.player
-        return dataclasses.replace(ask, player=player,
+    target = game.state.unit(str(d["target"]))
+    if "state" not in d:
+        if target.destroyed:
+            game.pop()  # R05.04-g: nothing left to attack
+            return None
+        weapons = tuple(WeaponEntry(weapon_from_json(cast(dict[str, JSON], w["weapon"])),
+                                    int(cast(int, w["count"])),
+                                    None if w.get("half_range") is None
+                                    else bool(w["half_range"]))
+                        for w in cast(list[dict[str, JSON]], d["weapons"]))
+        ctx = dataclasses.replace(context_from_json(cast(dict[str, JSON], d["context"])),
+                                  ruleset=ruleset(game.state.options))
+        req = AttackRequest(weapons, _models(target), _models(attacker), ctx)
+        d["request"] = req.to_json()
+        d["state"] = start(req).to_json()
+        return None
+    req = AttackRequest.from_json(cast(dict[str, JSON], d["request"]))
+    state = AttackState.from_json(cast(dict[str, JSON], d["state"]))
+    after, pause = advance(state, req, game.dice)
+    if isinstance(pause, DecisionRequest):
+        if after.to_json() != d["state"]:
+            _store(game, frame, after, pause)  # reached the decision: ask on the next run
+            return None
+        player = attacker.player if pause.player == Player.ATTACKER else target.player
+        return dataclasses.replace(pause, player=player,
                                    context={"attacker": attacker.id, "target": target.id})
-    assert result is not None
-    game.dice.inner = rng.inner
-    for kind, faces in rng.faces.items():
-        game.dice.drawn += len(faces)
-        game.log("roll", kind=kind, unit=attacker.id if kind == RollKind.HAZARD else target.id,
-                 faces=list[JSON](faces), rerolled=[])
+    if not isinstance(pause, Done):
+        _store(game, frame, after, pause)
+        return None
+    result = pause.result
     for e in result.events:
         game.log("attack_step", attacker=attacker.id, target=target.id, step=e.step,
                  rule=e.rule, text=e.text)
@@ -170,7 +154,13 @@ def _apply_models(game: Game, unit: UnitData, after: tuple[ModelState, ...], cau
 
 
 def _apply(game: Game, frame: Frame, request: Request, choice: JSON) -> None:
-    cast(list[JSON], frame.data["answers"]).append(choice)
+    """Answer the machine's decision (validated by the machine) and go on to its next
+    pause."""
+    d = frame.data
+    state = AttackState.from_json(cast(dict[str, JSON], d["state"]))
+    req = AttackRequest.from_json(cast(dict[str, JSON], d["request"]))
+    after, pause = advance(state, req, game.dice, choice)
+    _store(game, frame, after, pause)
 
 
 FRAMES: dict[str, Handler] = {"attack": Handler(_run, _apply)}

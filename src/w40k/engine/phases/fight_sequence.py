@@ -28,7 +28,7 @@ from w40k.engine import geo
 from w40k.engine.attack import push_attack
 from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request
-from w40k.engine.serial import JSON, in_order
+from w40k.engine.serial import JSON
 from w40k.engine.state import Frame, UnitData
 from w40k.geometry import engaged
 from w40k.rules.attack_profile import AttackContext
@@ -86,26 +86,42 @@ def _melee_names(u: UnitData) -> dict[str, list[str]]:
     return {m.id: list(dict.fromkeys(w.name for w in m.weapons if w.is_melee)) for m in u.alive}
 
 
+def _to_pairs(value: JSON) -> JSON:
+    """A declaration's objects as ``[[key, value], ...]`` lists, in their order."""
+    if isinstance(value, dict):
+        return [[k, _to_pairs(v)] for k, v in value.items()]
+    return value
+
+
+def _from_pairs(value: JSON) -> dict[str, JSON]:
+    """The inverse of :func:`_to_pairs` for a declaration (model -> weapon -> target)."""
+    out: dict[str, JSON] = {}
+    for mid, weapons in cast(list[list[JSON]], value):
+        per: dict[str, JSON] = {}
+        for name, tgt in cast(list[list[JSON]], weapons):
+            per[str(name)] = ({str(t): n for t, n in cast(list[list[JSON]], tgt)}
+                              if isinstance(tgt, list) else tgt)
+        out[str(mid)] = per
+    return out
+
+
 def parse_declaration(u: UnitData, choice: JSON) -> tuple[ModelChoice, ...]:
     """The answer as ``rules.select`` model choices; MalformedChoice on a wrong shape."""
     if not isinstance(choice, dict):
         raise MalformedChoice("declare_fight: expected {model id: {weapon: target | "
                               f"{{target: attacks}}}}, got {choice!r}")
     out: list[ModelChoice] = []
-    # Models in the unit's order, weapons in the model's: never the order of the keys.
-    for mid, weapons in in_order(choice, [m.id for m in u.models]):
+    for mid, weapons in choice.items():
         if not isinstance(weapons, dict):
             raise MalformedChoice(f"declare_fight: {mid}: expected {{weapon: target}}")
         wcs: list[WeaponChoice] = []
-        m = next((x for x in u.models if x.id == mid), None)
-        for name, tgt in in_order(weapons, [w.name for w in (m.weapons if m else ())]):
+        for name, tgt in weapons.items():
             if isinstance(tgt, str):
                 wcs.append(WeaponChoice(name, (tgt,)))
             elif isinstance(tgt, dict) and all(
                     isinstance(n, int) and not isinstance(n, bool) for n in tgt.values()):
-                split = in_order(tgt, sorted(tgt))
-                wcs.append(WeaponChoice(name, tuple(t for t, _ in split),
-                                        tuple(int(cast(int, n)) for _, n in split)))
+                wcs.append(WeaponChoice(name, tuple(tgt),
+                                        tuple(int(cast(int, n)) for n in tgt.values())))
             elif tgt is None:
                 wcs.append(WeaponChoice(name, ()))
             else:
@@ -218,7 +234,7 @@ def _run(game: Game, frame: Frame) -> Request | None:
                                 "answer": '{"<model id>": {"<weapon>": "<target unit id>" | '
                                           '{"<target unit id>": attacks}}}'})
     if step == "attacks":
-        sel = check_declaration(game, u, d["declaration"])
+        sel = check_declaration(game, u, _from_pairs(d["declaration"]))
         per_target = gather_requests(sel)
         d["step"] = "done"
         # 04.03: one target's attacks resolve before the next (the stack runs the last first).
@@ -245,7 +261,8 @@ def _apply(game: Game, frame: Frame, request: Request, choice: JSON) -> None:
         game.log("fight_type", unit=u.id, type=str(choice))
         return
     check_declaration(game, u, choice)
-    d["declaration"] = choice
+    # Kept as lists: the declared order (R04.03-a) survives a save whose keys get sorted.
+    d["declaration"] = _to_pairs(choice)
     d["step"] = "attacks"
     game.log("declare_fight", unit=u.id, declaration=choice)
 

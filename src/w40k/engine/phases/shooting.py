@@ -39,7 +39,7 @@ from w40k.engine.phases.shooting_facts import (
 )
 from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request
-from w40k.engine.serial import JSON, in_order
+from w40k.engine.serial import JSON
 from w40k.engine.state import Frame, UnitData
 from w40k.rules.attack_profile import AttackContext, WeaponEntry
 from w40k.rules.select import (
@@ -163,18 +163,18 @@ def _selection(facts: ShooterFacts, kind: AttackKind, table: dict[FactKey, Weapo
 
 def _parse(u: UnitData, choice: JSON) -> list[tuple[str, str, str]]:
     """The declaration as (model id, weapon name, target id) in declaration order, one entry
-    per weapon copy that has a target (R04.02-e: none means no attacks). Models are taken in
-    the unit's order and weapons in each model's order, whatever the order of the keys."""
+    per weapon copy that has a target (R04.02-e: none means no attacks). The order is the
+    player's (R04.03-a: the first declared target resolves first); it is turned into lists
+    before anything is stored, so a saved game never depends on the order of JSON keys."""
     if not isinstance(choice, dict):
         raise MalformedChoice("declare_shooting: expected an object {model id: {weapon: "
                               f"target}}, got {choice!r}")
     out: list[tuple[str, str, str]] = []
-    for mid, weapons in in_order(choice, [m.id for m in u.models]):
+    for mid, weapons in choice.items():
         if not isinstance(weapons, dict):
             raise MalformedChoice(f"declare_shooting: {mid}: expected an object "
                                   f"{{weapon name: target}}, got {weapons!r}")
-        m = model_by_id(u, mid)
-        for wname, target in in_order(weapons, [w.name for w in (m.weapons if m else ())]):
+        for wname, target in weapons.items():
             copies = target if isinstance(target, list) else [target]
             for t in copies:
                 if t is None:
