@@ -22,6 +22,7 @@ from w40k.engine.requests import Request
 from w40k.engine.serial import JSON, weapon_from_json, weapon_to_json
 from w40k.engine.state import Frame, UnitData
 from w40k.engine.units import destroy
+from w40k.engine.windows import Window, open_window
 from w40k.rules.attack_machine import AttackState, Done, Pause, Rolled, advance, start
 from w40k.rules.attack_profile import AttackContext, WeaponEntry
 from w40k.rules.attack_types import AttackRequest
@@ -91,7 +92,12 @@ def _store(game: Game, frame: Frame, state: AttackState, pause: Pause) -> None:
     if isinstance(pause, Rolled):
         attacker = game.state.unit(str(d["attacker"]))
         target = game.state.unit(str(d["target"]))
-        game.log_roll(pause.kind, pause.dice, unit=_roll_unit(pause.kind, attacker, target))
+        unit = _roll_unit(pause.kind, attacker, target)
+        game.log_roll(pause.kind, pause.dice, unit=unit)
+        # After the roll, before its result is used: the machine waits at its Rolled pause.
+        open_window(game, Window.AFTER_ROLL, kind=str(pause.kind), unit=unit,
+                    faces=[d.face for d in pause.dice],
+                    frame=len(game.state.frames) - 1)
 
 
 def _run(game: Game, frame: Frame) -> Request | None:

@@ -13,6 +13,7 @@ from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON
 from w40k.engine.state import PHASES, Frame
 from w40k.engine.units import at_or_below_half_strength, destroy, leadership_roll, model_oc
+from w40k.engine.windows import Window, open_window
 
 if TYPE_CHECKING:
     from w40k.engine.game import Game
@@ -73,12 +74,23 @@ def _round(game: Game, frame: Frame) -> Request | None:
 
 
 # -- 07.02 the player turn -----------------------------------------------------------------
+def _closing(game: Game, frame: Frame, step: int, window: Window, **facts: JSON) -> bool:
+    """Open the window of something that has just ended (a phase, the turn) once, staying at
+    ``step`` while it is open. True when a window was pushed (run again after it)."""
+    d = frame.data
+    if d.get("closed") == step:
+        return False
+    d["closed"] = step
+    d["step"] = step
+    return open_window(game, window, **facts)
+
+
 def _turn(game: Game, frame: Frame) -> Request | None:
     s = game.state
     player = str(frame.data["player"])
     step = int(cast(int, frame.data["step"]))
-    frame.data["step"] = step + 1
     if step == 0:
+        frame.data["step"] = 1
         s.turn_player = s.active = player
         s.phase = ""
         for u in s.units:
@@ -89,7 +101,12 @@ def _turn(game: Game, frame: Frame) -> Request | None:
             u.flags["ranged_attacks_last_turn"] = u.flag("ranged_attacks_this_turn")
             u.flags.pop("ranged_attacks_this_turn", None)
         game.log("turn_start")
+        open_window(game, Window.START_OF_TURN)
         return None
+    if 1 < step <= len(PHASES) + 1 and _closing(game, frame, step, Window.END_OF_PHASE,
+                                                phase=PHASES[step - 2]):
+        return None  # the phase that has just ended
+    frame.data["step"] = step + 1
     if 1 <= step <= len(PHASES):
         phase = PHASES[step - 1]
         if step > 1:
@@ -98,12 +115,16 @@ def _turn(game: Game, frame: Frame) -> Request | None:
         s.active = player
         game.log("phase_start")
         game.push(phase, step=0)
+        open_window(game, Window.START_OF_PHASE, phase=phase)  # above the phase: first
         return None
     if step == len(PHASES) + 1:
         update_objectives(game)
         s.phase = "end_of_turn"
         s.active = player
         game.push("end_of_turn", step=0)
+        return None
+    if _closing(game, frame, -1, Window.END_OF_TURN):
+        frame.data["step"] = step
         return None
     update_objectives(game, end_of_phase=False)  # 14.02: and of each turn
     score_mission(game, player)

@@ -3,7 +3,7 @@ with its proposer. Nothing registers itself on import; a new rule module is adde
 
 from __future__ import annotations
 
-from w40k.engine import attack, death, flow, moves
+from w40k.engine import attack, death, flow, moves, windows
 from w40k.engine.legal import Proposer
 from w40k.engine.phases import charge, fight, fight_sequence, melee_moves, movement, shooting
 from w40k.engine.registry import Handler
@@ -23,7 +23,7 @@ def _collect(*tables: dict[str, Handler]) -> dict[str, Handler]:
 
 HANDLERS: dict[str, Handler] = _collect(
     flow.FRAMES, movement.FRAMES, shooting.FRAMES, charge.FRAMES, fight.FRAMES,
-    fight_sequence.FRAMES, melee_moves.FRAMES, attack.FRAMES, death.FRAMES)
+    fight_sequence.FRAMES, melee_moves.FRAMES, attack.FRAMES, death.FRAMES, windows.FRAMES)
 """Frame kind -> handler."""
 
 PROPOSERS: dict[tuple[str, DecisionKind], Proposer] = {

@@ -23,6 +23,7 @@ from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON
 from w40k.engine.state import Frame, UnitData
+from w40k.engine.windows import Window, open_window
 
 if TYPE_CHECKING:
     from w40k.engine.game import Game
@@ -70,6 +71,7 @@ def _phase_apply(game: Game, frame: Frame, request: Request, choice: JSON) -> No
     u.flags["selected_to_charge"] = True
     game.log("declare_charge", unit=u.id)
     game.push("charge_unit", unit=u.id, step="roll")
+    open_window(game, Window.UNIT_SELECTED, unit=u.id, action="charge")
 
 
 def _unit(game: Game, frame: Frame) -> Request | None:
@@ -83,6 +85,8 @@ def _unit(game: Game, frame: Frame) -> Request | None:
         d["roll"] = sum(dice)
         d["step"] = "targets"
         game.log("charge_roll", unit=u.id, dice=list[JSON](dice), roll=sum(dice))
+        # After the roll, before it is used (the targets step reads frame.data["roll"]).
+        open_window(game, Window.AFTER_ROLL, kind="charge", unit=u.id, faces=list[JSON](dice))
         return None
     if step == "targets":
         roll = int(cast(int, d["roll"]))

@@ -32,6 +32,7 @@ from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON
 from w40k.engine.state import Frame, UnitData
+from w40k.engine.windows import Window, open_window
 
 if TYPE_CHECKING:
     from w40k.engine.game import Game
@@ -270,6 +271,7 @@ def _seq_apply(game: Game, frame: Frame, request: Request, choice: JSON) -> None
     d["resolving"] = u.player
     game.log("select_to_fight", unit=u.id, step=str(d["mode"]))
     game.push("fight_unit", unit=u.id, step="type")
+    open_window(game, Window.UNIT_SELECTED, unit=u.id, action="fight")
 
 
 FRAMES: dict[str, Handler] = {"fight": Handler(_phase),

@@ -30,6 +30,7 @@ from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON
 from w40k.engine.state import Frame, UnitData
+from w40k.engine.windows import Window, open_window
 from w40k.geometry import engaged
 from w40k.rules.attack_profile import AttackContext
 from w40k.rules.select import (
@@ -84,6 +85,18 @@ def engaged_targets(game: Game, u: UnitData) -> dict[str, list[str]]:
 # -- the declaration --
 def _melee_names(u: UnitData) -> dict[str, list[str]]:
     return {m.id: list(dict.fromkeys(w.name for w in m.weapons if w.is_melee)) for m in u.alive}
+
+
+def _targets(choice: JSON) -> set[str]:
+    """The target unit ids a (validated) fight declaration names."""
+    out: set[str] = set()
+    for weapons in cast(dict[str, dict[str, JSON]], choice).values():
+        for tgt in weapons.values():
+            if isinstance(tgt, str):
+                out.add(tgt)
+            elif isinstance(tgt, dict):
+                out |= set(tgt)
+    return out
 
 
 def _to_pairs(value: JSON) -> JSON:
@@ -249,6 +262,7 @@ def _run(game: Game, frame: Frame) -> Request | None:
     s.active = s.turn_player
     game.log("fought", unit=u.id)
     game.pop()
+    open_window(game, Window.AFTER_FIGHT, unit=u.id)
     return None
 
 
@@ -265,6 +279,8 @@ def _apply(game: Game, frame: Frame, request: Request, choice: JSON) -> None:
     d["declaration"] = _to_pairs(choice)
     d["step"] = "attacks"
     game.log("declare_fight", unit=u.id, declaration=choice)
+    open_window(game, Window.TARGETS_SELECTED, unit=u.id, action="fight",
+                targets=list[JSON](sorted(_targets(choice))))
 
 
 

@@ -33,6 +33,7 @@ from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON
 from w40k.engine.state import Frame, ModelData, ObjectiveData, UnitData
+from w40k.engine.windows import Window, open_window
 from w40k.geometry import (
     Model,
     ObjectiveMarker,
@@ -262,6 +263,8 @@ def _apply(game: Game, frame: Frame, request: Request, choice: JSON) -> None:
         d["targets"] = choice
         if mt == "charge":
             game.log("charge_targets", unit=u.id, targets=choice)
+            open_window(game, Window.TARGETS_SELECTED, unit=u.id, action="charge",
+                        targets=choice)
         return
     if request.kind == "consolidate_objective":
         d["objective"] = choice

@@ -53,6 +53,7 @@ from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON
 from w40k.engine.state import Frame, ModelData, UnitData
 from w40k.engine.units import destroy, leadership_roll
+from w40k.engine.windows import Window, open_window
 from w40k.geometry import MoveType
 from w40k.rules.primitives import (
     ModelState,
@@ -139,6 +140,7 @@ def _phase_apply(game: Game, frame: Frame, request: Request, choice: JSON) -> No
     u.flags["selected_to_move"] = True
     game.state.active = u.player  # R01.03-c
     game.push("move_unit", unit=u.id)
+    open_window(game, Window.UNIT_SELECTED, unit=u.id, action="move")
 
 
 def _phase_frame(game: Game) -> Frame:
@@ -188,6 +190,7 @@ def _unit_run(game: Game, frame: Frame) -> Request | None:
             rolls[u.id] = roll
             d["advance_roll"] = roll
             game.log("advance_roll", unit=u.id, roll=roll)
+            open_window(game, Window.AFTER_ROLL, kind="advance", unit=u.id, faces=[roll])
         return None
     if mt == "fall_back_desperate" and "hazards" not in d:
         done = cast(list[JSON], phase.data["hazards_done"])

@@ -41,6 +41,7 @@ from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON
 from w40k.engine.state import Frame, UnitData
+from w40k.engine.windows import Window, open_window
 from w40k.rules.attack_profile import AttackContext, WeaponEntry
 from w40k.rules.select import (
     AttackKind,
@@ -95,6 +96,7 @@ def _phase_apply(game: Game, frame: Frame, request: Request, choice: JSON) -> No
     u.flags["selected_to_shoot"] = True
     game.log("selected_to_shoot", unit=u.id)
     game.push("shoot_unit", unit=u.id)
+    open_window(game, Window.UNIT_SELECTED, unit=u.id, action="shoot")
 
 
 # -- one unit ----------------------------------------------------------------------------------
@@ -276,6 +278,8 @@ def _resolve(game: Game, frame: Frame, facts: ShooterFacts, sel: Selection, kind
     frame.data["resolved"] = True
     for target, weapons, ctx in reversed(pushes):  # the stack: first target on top
         push_attack(game, u, target, weapons, ctx, melee=False)
+    open_window(game, Window.TARGETS_SELECTED, unit=u.id, action="shoot",
+                targets=list[JSON](sorted({tid for _, _, tid in shots})))
 
 
 # -- the random player's declaration -------------------------------------------------------------

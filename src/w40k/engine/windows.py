@@ -1,0 +1,136 @@
+"""Reaction windows: the moments the rulebook lets a player act outside their own sequence
+(docs/battle.md "Windows").
+
+A rule that can be used at such a moment (a stratagem, an aura, a datasheet ability) is a
+:class:`Reaction` listed in :data:`REACTIONS` for its :class:`Window`. The engine calls
+:func:`open_window` at each named moment with the facts of that moment (the unit selected,
+the roll just made ...). Only when a listed reaction is usable then does it push a ``window``
+frame, which asks each player in turn (the active player first) a ``reaction`` request:
+one of the usable reactions, or ``"decline"``. With nothing usable, nothing is asked and
+nothing is pushed: a window costs one lookup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING, cast
+
+from w40k.core.jsonval import JSON
+from w40k.engine.registry import Handler
+from w40k.engine.requests import K, Request, request
+from w40k.engine.state import Frame
+from w40k.rules.decisions import DECLINE
+
+if TYPE_CHECKING:
+    from w40k.engine.game import Game
+
+
+class Window(StrEnum):
+    """The named moments (stable strings: frames and requests hold them)."""
+
+    AFTER_ROLL = "after_roll"
+    """After any roll, before its result is used (facts: ``kind``, ``unit``, ``faces``)."""
+    UNIT_SELECTED = "unit_selected"
+    """A unit has been selected to move, shoot, charge or fight (facts: ``unit``,
+    ``action``)."""
+    TARGETS_SELECTED = "targets_selected"
+    """A unit has selected its targets (facts: ``unit``, ``action``, ``targets``)."""
+    START_OF_PHASE = "start_of_phase"
+    """The start of a phase (facts: ``phase``)."""
+    END_OF_PHASE = "end_of_phase"
+    """The end of a phase (facts: ``phase``)."""
+    START_OF_TURN = "start_of_turn"
+    """The start of a player's turn."""
+    END_OF_TURN = "end_of_turn"
+    """The end of a player's turn."""
+    AFTER_FIGHT = "after_fight"
+    """In the fight sequence, after a unit has fought (facts: ``unit``)."""
+
+
+Facts = dict[str, JSON]
+"""What happened at the moment of a window (JSON, kept in the window frame)."""
+
+
+@dataclass(frozen=True)
+class Reaction:
+    """A rule usable in a window: its name, its window, which answers a player may give now,
+    and what using it does."""
+
+    name: str
+    """The rule's name (``Command Re-roll``)."""
+    window: Window
+    """When it can be used."""
+    rule: str
+    """The rule that gives it (section or checklist ID)."""
+    options: Callable[[Game, Facts, str], list[JSON]]
+    """The answers ``player`` may give now (empty: not usable by that player now)."""
+    use: Callable[[Game, Facts, str, JSON], None]
+    """Use it with one of those answers."""
+
+
+REACTIONS: tuple[Reaction, ...] = ()
+"""The explicit table of reactions (the core stratagems are listed here as they land)."""
+
+
+def _usable(game: Game, window: Window, facts: Facts, player: str) -> list[JSON]:
+    out: list[JSON] = []
+    for r in REACTIONS:
+        if r.window is window:
+            out += [[r.name, o] for o in r.options(game, facts, player)]
+    return out
+
+
+def open_window(game: Game, window: Window, **facts: JSON) -> bool:
+    """Open a window at this moment: push a ``window`` frame if some reaction is usable by
+    either player (the active player is asked first), else nothing. True if pushed."""
+    if not any(r.window is window for r in REACTIONS):
+        return False
+    s = game.state
+    first = s.active or s.players[0].name
+    order = [first, s.opponent(first)]
+    if not any(_usable(game, window, facts, p) for p in order):
+        return False
+    game.push("window", window=str(window), facts=cast(JSON, facts),
+              players=list[JSON](order), idx=0)
+    return True
+
+
+def _run(game: Game, frame: Frame) -> Request | None:
+    d = frame.data
+    players = cast(list[JSON], d["players"])
+    idx = int(cast(int, d["idx"]))
+    window = Window(str(d["window"]))
+    facts = cast(Facts, d["facts"])
+    while idx < len(players):
+        player = str(players[idx])
+        options = _usable(game, window, facts, player)
+        if options:
+            labels = tuple(f"{o[0]}: {o[1]}" for o in cast(list[list[JSON]], options))
+            return request(player, K.REACTION, "15.01",
+                           f"{window.value.replace('_', ' ')}: use a rule, or decline",
+                           (DECLINE, *options), context={"window": str(window),
+                                                         "facts": cast(JSON, facts)},
+                           labels=("decline", *labels), default=DECLINE)
+        idx += 1
+        d["idx"] = idx
+    game.pop()
+    return None
+
+
+def _apply(game: Game, frame: Frame, req: Request, choice: JSON) -> None:
+    d = frame.data
+    if choice == DECLINE:
+        d["idx"] = int(cast(int, d["idx"])) + 1
+        return
+    name, option = cast(list[JSON], choice)
+    reaction = next(r for r in REACTIONS if r.name == name)
+    game.log("reaction", window=str(d["window"]), rule=str(name), answer=option,
+             by=req.player)
+    # The same player is asked again: another usable rule, or decline.
+    reaction.use(game, cast(Facts, d["facts"]), req.player, option)
+
+
+FRAMES: dict[str, Handler] = {"window": Handler(_run, _apply)}
+"""This module's frame kinds and their handlers (engine/table.py collects them)."""
