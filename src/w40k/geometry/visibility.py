@@ -13,6 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from w40k.geometry import los_kernel
+from w40k.geometry.full_visibility import facing_test_points, fully_visible, points_seen
 from w40k.geometry.los import Obstacles, Sight, SightResult, hull_blockers, line_of_sight
 from w40k.geometry.los_batch import BLOCKED, CLEAR, batch_sight
 from w40k.geometry.measure import (
@@ -222,6 +223,8 @@ class Visibility:
         self._round = self._geo[:, 5] == los_kernel.ROUND
         self._kscene: los_kernel.KernelScene | None = None
         self._facts_cache: dict[tuple[int, int], tuple[np.ndarray, FloatArray, np.ndarray]] = {}
+        self._refined: dict[tuple[int, int, int, int], int] = {}
+        self._is_model = np.array([k is Kind.MODEL for k in kinds], dtype=bool)
 
     # ----------------------------------------------------------------- helpers
     def _obstacles_for(self, ou: int, om: int, tu: int, tm: int) -> Obstacles:
@@ -612,9 +615,84 @@ class Visibility:
         return out
 
     def _hull_flags(self, ou: int, om: int, tu: int, tm: int) -> int:
-        """06.01 fully visible by HULL_RAMP (:func:`hull_blockers`): bit 1 if some obstacle
-        stops the target model from being fully visible, bit 2 if a terrain feature or an
-        obscuring area does (13.08 (ii))."""
+        """06.01 fully visible: bit 1 if the target model is not fully visible, bit 2 if it is
+        not fully visible due to terrain features or obscuring areas (13.08 (ii)). The
+        HULL_RAMP flags (:meth:`_ramp_flags`), refined point by point
+        (:meth:`_refine_flags`) for a visible target."""
+        flags = self._ramp_flags(ou, om, tu, tm)
+        if flags & 1 and self.raw_sight(ou, om, tu, tm).sight is Sight.CLEAR:
+            flags = self._refine_flags(ou, om, tu, tm, flags)
+        return flags
+
+    def _refine_flags(self, ou: int, om: int, tu: int, tm: int, flags: int) -> int:
+        """The exact answer (:func:`fully_visible`) for a pair whose HULL_RAMP flags say some
+        obstacle may stop the target being fully visible: 0 when it is fully visible; bit 2
+        only when the target is not fully visible with the terrain alone (third units' models
+        hide, but never give cover: R13.08-a reading)."""
+        key = (ou, om, tu, tm)
+        cached = self._refined.get(key)
+        if cached is not None:
+            return cached
+        o, t = self.scene.units[ou].models[om], self.scene.units[tu].models[tm]
+        fo, ft = self.footprints[(ou, om)], self.footprints[(tu, tm)]
+        obs = self._obstacles_for(ou, om, tu, tm)
+        cv = self.convention_visible
+        out = 0
+        pts = facing_test_points(fo, o.top, ft, t.z, obs)
+        if pts is None:
+            fully = True
+        elif self.jit:
+            fully = self._kernel_points_seen(ou, om, tu, tm, pts, t.z)
+        else:
+            fully = points_seen(fo, o.top, pts, t.z, obs, cv)
+        if not fully:
+            out = 1
+            if flags & 2:
+                is_model = self._is_model
+                ter = obs.subset(~is_model[obs.owner], ~is_model[obs.vert_owner])
+                if len(ter.a) == len(obs.a) or not fully_visible(fo, o.top, ft, t.z, ter, cv):
+                    out |= 2
+        self._refined[key] = out
+        return out
+
+    def _kernel_points_seen(
+        self, ou: int, om: int, tu: int, tm: int, pts: FloatArray, level: float
+    ) -> bool:
+        """:func:`points_seen` by the compiled kernels: each point a round target of radius
+        0 at height ``level``, with the pair's units and areas left out."""
+        og, tg = self.model_index[(ou, om)], self.model_index[(tu, tm)]
+        ks = self._kernel_scene()
+        n = len(pts)
+        trow = np.zeros((n, los_kernel.GEO_W))
+        trow[:, :2] = pts
+        trow[:, 3] = trow[:, 4] = level
+        trow[:, 5] = los_kernel.ROUND
+        geo_o = np.repeat(self._geo[og][None, :], n, axis=0)
+        pairs = np.ascontiguousarray(
+            np.concatenate([geo_o[:, :4], trow[:, :5], geo_o[:, 5:], trow[:, 5:]], axis=1)
+        )
+        units = np.tile(np.array([[ou, tu]], dtype=np.int64), (n, 1))
+        if self._in_area.shape[1]:
+            rows = self._area_rows_of(og, tg)
+            ex = np.repeat((rows[og] | rows[tg])[None, :], n, axis=0)
+        else:
+            ex = np.zeros((n, 1), dtype=bool)
+        status = np.zeros(n, dtype=np.int64)
+        witness = np.zeros((n, 4))
+        flags = np.zeros(n, dtype=np.int64)
+        los_kernel.pairs_batch(
+            pairs, units, ex, False, ks.edges, ks.verts, ks.ostart, ks.vstart, ks.oinfo,
+            self._fp, los_kernel.OUTLINE_COS, los_kernel.OUTLINE_SIN, los_kernel.OUTLINE_SCALE,
+            status, witness, flags,
+        )
+        seen = status == los_kernel.CLEAR
+        if self.convention_visible:
+            seen |= status == los_kernel.CONVENTION
+        return bool(seen.all())
+
+    def _ramp_flags(self, ou: int, om: int, tu: int, tm: int) -> int:
+        """HULL_RAMP (:func:`hull_blockers`): bit 1 if some obstacle may stop the target model
+        from being fully visible, bit 2 if a terrain feature or an obscuring area is one."""
         og, tg = self.model_index[(ou, om)], self.model_index[(tu, tm)]
         if self.jit:
             ks, in_area = self._kernel_scene(), self._area_rows_of(og, tg)
@@ -719,6 +797,8 @@ class Visibility:
                 True,
             )
             w[status != los_kernel.CLEAR] = np.nan
+            for k in np.nonzero((flags & 1 != 0) & (status == los_kernel.CLEAR))[0].tolist():
+                flags[k] = self._refine_flags(ou, k // nt, tu, k % nt, int(flags[k]))
         else:
             self.prepare([key])
             status = np.zeros(no * nt, dtype=np.int64)
