@@ -13,11 +13,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-from w40k.geometry import Visibility, los_kernel, mm, scene_from_dict
+from w40k.geometry import Visibility, kernel_cache, mm, scene_from_dict
 from w40k.geometry.measure import segment_segment_distance
 from w40k.geometry.shapes import HALF_LINE
 
-JITS = [False, True] if los_kernel.AVAILABLE else [False]
+JITS = [False, True] if kernel_cache.AVAILABLE else [False]
 TALL = 5.0
 
 

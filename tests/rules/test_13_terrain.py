@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from w40k.geometry import SceneError, Visibility, los_kernel, scene_from_dict
+from w40k.geometry import SceneError, Visibility, kernel_cache, scene_from_dict
 
 
 def unit(
@@ -353,7 +353,7 @@ def test_a_bad_solid_gap_names_the_key() -> None:
         )
 
 
-JITS = [False, True] if los_kernel.AVAILABLE else [False]
+JITS = [False, True] if kernel_cache.AVAILABLE else [False]
 
 
 @pytest.mark.parametrize("jit", JITS)
