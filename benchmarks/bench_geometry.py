@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from w40k.geometry import Visibility, scene_from_dict
+from w40k.geometry import Visibility, kernel_cache, scene_from_dict
 from w40k.geometry.los import TOUCH, Obstacles, Sight, _seg_dist, line_of_sight, relevant
 from w40k.geometry.shapes import HALF_LINE, Circle, mm
 
@@ -137,7 +137,9 @@ def median_time(fn: Any, reps: int) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--no-jit", action="store_true", help="measure the numpy code")
-    jit = False if ap.parse_args().no_jit else None
+    # compiled kernels whenever numba is installed (not the size/cache policy of
+    # Visibility(scene), which would pick numpy for the small scenes measured here)
+    jit = False if ap.parse_args().no_jit else kernel_cache.NUMBA_INSTALLED
     rng = np.random.default_rng(2024)
     sc = scene_from_dict(make_scene(rng, 10, 10))
 

@@ -16,13 +16,15 @@ import pytest
 from test_los_batch import random_scene
 from test_los_bruteforce import brute_force_sees, slit_scene
 
-from w40k.geometry import Scene, Visibility, scene_from_dict
-from w40k.geometry import los_kernel as K
+from w40k.geometry import Scene, Visibility, scene_from_dict, sight_tables
+from w40k.geometry import kernel_layout as K
 from w40k.geometry.los import Obstacles, Sight, SightResult, line_of_sight
 from w40k.geometry.shapes import HALF_LINE, Circle, Oval, Polygon, Shape, mm
 from w40k.geometry.visibility import ModelSight, PairReport
 
 pytest.importorskip("numba")
+
+from w40k.geometry.kernel_sight import sight_pair
 
 _SIGHT = {K.CLEAR: Sight.CLEAR, K.BLOCKED: Sight.BLOCKED, K.CONVENTION: Sight.CONVENTION}
 
@@ -37,7 +39,7 @@ def kernel_sight(
     geo, fp = K.shape_rows([o, t], [top_o, top_t], [0.0, 0.0])
     pair = K.pair_row(geo[0], geo[1])
     w = np.zeros(4)
-    st = K.sight_pair(
+    st = sight_pair(
         pair,
         10**6,
         10**6,
@@ -191,7 +193,7 @@ def test_asking_for_the_kernels_without_numba_is_a_clear_error(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     scene = scene_from_dict(random_scene(np.random.default_rng(501)))
-    monkeypatch.setattr(K, "NUMBA_INSTALLED", False)
+    monkeypatch.setattr(sight_tables, "NUMBA_INSTALLED", False)
     with pytest.raises(ValueError, match=r"w40k\[fast\]"):
         Visibility(scene, jit=True)
     assert Visibility(scene, jit=False).jit is False

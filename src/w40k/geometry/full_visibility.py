@@ -1,0 +1,180 @@
+"""06.01 fully visible, point by point: every part of the target that faces the observer is
+visible from some part of the observer.
+
+:func:`hull_blockers` (convention HULL_RAMP) lists the obstacles that *may* stop a model from
+being fully visible; when it lists none the model is fully visible. When it lists some,
+:func:`fully_visible` decides exactly which is the case (up to the PARTIAL_HEIGHT convention):
+a small obscuring area on the centre line between two wide bases, or a gap of a few mm
+between two third-party bases, can leave every facing point of the target visible from some
+point of the observer.
+
+**Method.** A facing point ``p`` of the target's outline (a point whose outward normal has some
+of the observer on its side) is visible when a 1 mm line joins the observer to the point
+``p`` at the target's base level (the lowest part of its column; obstacles are columns from
+the ground, so the rest of the column above a visible foot is visible too): the exact
+:func:`line_of_sight` with the target replaced by that point. As ``p`` slides along the
+outline it changes from visible to hidden only where its last clear line is tangent to two of
+{the observer, the grown obstacles}, so the outline is cut at every common tangent of those
+discs (the observer as discs: a circle, a hull's vertices, an oval's 64-gon; the obstacles as
+their vertices grown by the line's half width), and one point between each two cuts is
+tested, with a base sample of the facing arc. Tested points go through the batched
+:func:`batch_sight` when the observer is round (the per-point search for what it leaves
+open). Docs: docs/geometry.md "Fully visible".
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from w40k.geometry.los import (
+    Obstacles,
+    Sight,
+    _as_discs,
+    _disc_tangents,
+    hull_blockers,
+    line_of_sight,
+)
+from w40k.geometry.los_batch import BLOCKED, CLEAR, batch_sight
+from w40k.geometry.shapes import Circle, FloatArray, Oval, Shape
+
+BASE_SAMPLES = 24
+"""Points of the facing arc always tested (the cuts add one between each two)."""
+OUTLINE_POINTS = 256
+"""Outline resolution of an oval or a circle target (points on the curve itself)."""
+
+
+def _outline(t: Shape) -> tuple[FloatArray, FloatArray]:
+    """Points on the target's outline and their outward unit normals."""
+    if isinstance(t, Circle | Oval):
+        th = np.linspace(0.0, 2 * math.pi, OUTLINE_POINTS, endpoint=False)
+        if isinstance(t, Circle):
+            u = np.stack([np.cos(th), np.sin(th)], axis=1)
+            return np.array(t.center) + t.r * u, u
+        c, s = math.cos(t.angle), math.sin(t.angle)
+        x, y = t.a * np.cos(th), t.b * np.sin(th)
+        pts = np.stack([t.cx + c * x - s * y, t.cy + s * x + c * y], axis=1)
+        nx, ny = np.cos(th) / t.a, np.sin(th) / t.b  # gradient of the implicit equation
+        n = np.stack([c * nx - s * ny, s * nx + c * ny], axis=1)
+        return pts, n / np.hypot(n[:, 0], n[:, 1])[:, None]
+    v = t.array()
+    k = len(v)
+    # each edge sampled evenly; the normal of the edge (outward for either orientation)
+    per = max(2, OUTLINE_POINTS // max(k, 1))
+    pts_l: list[FloatArray] = []
+    nrm_l: list[FloatArray] = []
+    cen = v.mean(axis=0)
+    for i in range(k):
+        a, b = v[i], v[(i + 1) % k]
+        e = b - a
+        n = np.array([e[1], -e[0]]) / max(float(np.hypot(*e)), 1e-12)
+        if float(n @ (a - cen)) < 0:
+            n = -n
+        frac = (np.arange(per) + 0.5) / per
+        pts_l.append(a + frac[:, None] * e)
+        nrm_l.append(np.repeat(n[None, :], per, axis=0))
+    return np.concatenate(pts_l), np.concatenate(nrm_l)
+
+
+def _observer_discs(o: Shape) -> tuple[FloatArray, FloatArray]:
+    discs = _as_discs(o)
+    if discs is not None:
+        return discs
+    pts = o.outline(64)
+    return pts, np.zeros(len(pts))
+
+
+def _cuts(
+    o: Shape, blockers: Obstacles, owners: np.ndarray, pts: FloatArray
+) -> np.ndarray:
+    """Indices into the outline ``pts`` where a common tangent of two discs of {observer,
+    grown obstacle vertices} crosses the outline."""
+    keep = np.isin(blockers.vert_owner, owners)
+    bc, br = blockers.verts[keep], blockers.vert_grow[keep]
+    oc, orr = _observer_discs(o)
+    c1 = [np.repeat(oc, len(bc), axis=0)]
+    r1 = [np.repeat(orr, len(bc))]
+    c2 = [np.tile(bc, (len(oc), 1))]
+    r2 = [np.tile(br, len(oc))]
+    i, j = np.triu_indices(len(bc), 1)
+    c1.append(bc[i])
+    r1.append(br[i])
+    c2.append(bc[j])
+    r2.append(br[j])
+    n, c = _disc_tangents(np.concatenate(c1), np.concatenate(r1), np.concatenate(c2),
+                          np.concatenate(r2))
+    if len(n) == 0:
+        return np.zeros(0, dtype=np.int64)
+    side = pts @ n.T - c[None, :] > 0.0  # (points, lines)
+    flips = side != np.roll(side, -1, axis=0)
+    return np.unique(np.nonzero(flips)[0])
+
+
+def facing_test_points(
+    o: Shape, top_o: float, t: Shape, level_t: float, obs: Obstacles
+) -> FloatArray | None:
+    """The facing points of target ``t`` to test (module docstring), or None when HULL_RAMP
+    finds nothing that could stop it being fully visible."""
+    owners = hull_blockers(o, t, level_t, top_o, obs)
+    if len(owners) == 0:
+        return None
+    pts, nrm = _outline(t)
+    ext = o.support(nrm)
+    facing = ext - (nrm * pts).sum(axis=1) > 1e-9
+    idx = np.nonzero(facing)[0]
+    if len(idx) == 0:
+        return None
+    cuts = _cuts(o, obs, owners, pts)
+    # one point between each two cuts (the outline index after the cut), and a base sample
+    tested = set(idx[np.linspace(0, len(idx) - 1, BASE_SAMPLES).round().astype(int)].tolist())
+    tested |= {int(k) for k in (cuts + 1) % len(pts) if facing[(k + 1) % len(pts)]}
+    return pts[np.array(sorted(tested), dtype=np.int64)]
+
+
+def fully_visible(
+    o: Shape,
+    top_o: float,
+    t: Shape,
+    level_t: float,
+    obs: Obstacles,
+    convention_visible: bool = False,
+) -> bool:
+    """06.01: is every part of target ``t`` (base level ``level_t``) that faces observer ``o``
+    (top ``top_o``) visible from some part of ``o``, among ``obs`` (the pair's obstacles: the
+    two units' own models and the areas either model is within already left out)?"""
+    pts = facing_test_points(o, top_o, t, level_t, obs)
+    return pts is None or points_seen(o, top_o, pts, level_t, obs, convention_visible)
+
+
+def points_seen(
+    o: Shape,
+    top_o: float,
+    pts: FloatArray,
+    level_t: float,
+    obs: Obstacles,
+    convention_visible: bool,
+) -> bool:
+    """Every point (at height ``level_t``) is visible from ``o``."""
+    n = len(pts)
+    open_rows = np.arange(n)
+    if isinstance(o, Circle):
+        status, _, _ = batch_sight(
+            np.repeat(np.array([o.center]), n, axis=0),
+            np.full(n, o.r),
+            np.full(n, top_o),
+            pts,
+            np.zeros(n),
+            np.full(n, level_t),
+            obs,
+        )
+        if (status == BLOCKED).any():
+            return False
+        open_rows = np.nonzero(status != CLEAR)[0]
+    seen = {Sight.CLEAR} | ({Sight.CONVENTION} if convention_visible else set())
+    for k in open_rows:
+        p = pts[int(k)]
+        if line_of_sight(o, top_o, Circle(float(p[0]), float(p[1]), 0.0), level_t, obs).sight \
+                not in seen:
+            return False
+    return True

@@ -1,0 +1,587 @@
+"""Per-scene sight tables: the obstacles, which terrain areas hold each model, raw line of
+sight for model pairs (numpy, batched, or the compiled kernels) and the full-visibility
+flags (06.01, 13.08 (ii), 13.10, 13.11). :class:`w40k.geometry.visibility.Visibility`
+reads the rules off these tables."""
+
+
+from __future__ import annotations
+
+from enum import Enum
+from types import ModuleType
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from w40k.geometry import kernel_layout
+from w40k.geometry.full_visibility import facing_test_points, fully_visible, points_seen
+from w40k.geometry.kernel_cache import NUMBA_INSTALLED, use_kernels
+from w40k.geometry.los import Obstacles, Sight, SightResult, hull_blockers, line_of_sight
+from w40k.geometry.los_batch import BLOCKED, CLEAR, batch_sight
+from w40k.geometry.measure import (
+    distance_matrix,
+    point_polygon_distance,
+    shape_region_distance,
+)
+from w40k.geometry.scene import Scene
+from w40k.geometry.shapes import EPS, HALF_LINE, Circle, FloatArray, Oval
+
+if TYPE_CHECKING:
+    from w40k.geometry.visibility import ModelSight
+
+AREA_GROW = 1e-6
+"""13.10 asks whether a line *crosses* an area: areas are grown by a hair (1e-6") so that a
+line through the area is blocked while a line grazing its corner is not."""
+class Kind(Enum):
+    """What an obstacle is."""
+
+    FEATURE = "feature"
+    AREA = "area"
+    MODEL = "model"
+
+
+_KIND_CODE = {
+    Kind.FEATURE: kernel_layout.FEATURE,
+    Kind.AREA: kernel_layout.AREA,
+    Kind.MODEL: kernel_layout.MODEL,
+}
+_SIGHT_OF = {
+    kernel_layout.CLEAR: Sight.CLEAR,
+    kernel_layout.BLOCKED: Sight.BLOCKED,
+    kernel_layout.CONVENTION: Sight.CONVENTION,
+}
+_CODE_OF = {v: k for k, v in _SIGHT_OF.items()}
+
+
+class _AreasOf(dict[tuple[int, int], frozenset[int]]):
+    """Lazy map (unit, model) -> indices of the terrain areas that hold the model (read from
+    the membership matrix of :meth:`SightTables._area_rows`)."""
+
+    def __init__(self, vis: SightTables) -> None:
+        super().__init__()
+        self.vis = vis
+
+    def __missing__(self, key: tuple[int, int]) -> frozenset[int]:
+        g = self.vis.model_index[key]
+        row = self.vis._area_rows(np.array([g], dtype=np.int64))[g]
+        out = frozenset(int(a) for a in np.nonzero(row[: len(self.vis.scene.terrain.areas)])[0])
+        self[key] = out
+        return out
+
+
+class SightTables:
+    """A scene prepared for line-of-sight questions (obstacle arrays, area membership,
+    kernel rows), with the raw sight and full-visibility answers cached per model pair."""
+
+    def __init__(
+        self, scene: Scene, convention_visible: bool = False, jit: bool | None = None
+    ) -> None:
+        """``convention_visible`` decides Sight.CONVENTION cases (default: not visible).
+        ``jit``: use the compiled kernels (:mod:`los_kernel`) for every model pair (round
+        bases, ovals, FRAME hulls); default (:func:`kernel_cache.use_kernels`): when numba is
+        installed (the ``fast`` extra), ``W40K_JIT`` is not 0, the scene has at least
+        ``JIT_MIN_MODELS`` models and the kernels are already compiled (else they are compiled
+        in the background for next time). The answers are the same either way."""
+        if jit and not NUMBA_INSTALLED:
+            raise ValueError("Visibility(jit=True) needs numba: pip install 'w40k[fast]'")
+        n_models = sum(len(u.models) for u in scene.units)
+        self.jit = use_kernels(n_models) if jit is None else jit
+        self.scene = scene
+        self.convention_visible = convention_visible
+        terrain = scene.terrain
+        items: list[tuple[FloatArray, float, float]] = []
+        kinds: list[Kind] = []
+        owner_unit: list[int] = []
+        owner_area: list[int] = []
+        for f in terrain.features:
+            items.append((f.array(), HALF_LINE, f.sight_height))
+            kinds.append(Kind.FEATURE)
+            owner_unit.append(-1)
+            owner_area.append(-1)
+        self.gap_fillers = terrain.gap_fillers()
+        """R13.11-b: filled gaps between dense features; column ``A + i`` of the membership
+        matrix (a model within one ignores it, as 13.10 ignores areas a model is within)."""
+        for gi, g in enumerate(self.gap_fillers):
+            items.append((g.array(), HALF_LINE, g.height))
+            kinds.append(Kind.FEATURE)
+            owner_unit.append(-1)
+            owner_area.append(len(terrain.areas) + gi)
+        for ai, a in enumerate(terrain.areas):
+            if terrain.is_obscuring(a.name):
+                # 13.10: an obscuring area blocks lines that cross it, whatever their height
+                items.append((a.array(), AREA_GROW, float("inf")))
+                kinds.append(Kind.AREA)
+                owner_unit.append(-1)
+                owner_area.append(ai)
+        self.models: list[tuple[int, int]] = []
+        self.model_index: dict[tuple[int, int], int] = {}
+        self.model_owner: dict[tuple[int, int], int] = {}
+        for ui, u in enumerate(scene.units):
+            for mi, m in enumerate(u.models):
+                self.model_index[(ui, mi)] = len(self.models)
+                self.models.append((ui, mi))
+                fp = m.footprint()
+                # models block as columns from the ground to their top (COLUMN convention)
+                self.model_owner[(ui, mi)] = len(items)
+                if isinstance(fp, Circle):
+                    items.append((np.array([[fp.cx, fp.cy]]), fp.r + HALF_LINE, m.top))
+                elif isinstance(fp, Oval):
+                    items.append((fp.outline(48), HALF_LINE, m.top))
+                else:
+                    items.append((fp.array(), HALF_LINE, m.top))
+                kinds.append(Kind.MODEL)
+                owner_unit.append(ui)
+                owner_area.append(-1)
+        self.obstacles = Obstacles.build(items)
+        self.kinds = kinds
+        self.owner_unit = np.asarray(owner_unit, dtype=np.int64)
+        self.owner_area = np.asarray(owner_area, dtype=np.int64)
+        self.unit_index = {u.name: i for i, u in enumerate(scene.units)}
+        self.footprints = {k: scene.units[k[0]].models[k[1]].footprint() for k in self.models}
+        self.areas_of: dict[tuple[int, int], frozenset[int]] = _AreasOf(self)
+        """Terrain areas holding each model, computed on first use (most are never asked)."""
+        self.dense_area = [terrain.contains_dense(a.name) for a in terrain.areas]
+        self._dist: dict[tuple[int, int], FloatArray] = {}
+        self._pair_cache: dict[tuple[int, int, int, int], ModelSight] = {}
+        self._seen_cache: dict[tuple[int, int, int, int], tuple[bool, str]] = {}
+        self._obs_cache: dict[tuple[int, int, frozenset[int]], Obstacles] = {}
+        self._raw_cache: dict[tuple[int, int, int, int], SightResult] = {}
+        """Raw sight answers computed by the batched path (:meth:`prepare`)."""
+        self._in_area = np.zeros(
+            (len(self.models), len(terrain.areas) + len(self.gap_fillers)), dtype=bool
+        )
+        self._in_area_known = np.zeros(len(self.models), dtype=bool)
+        # per model the kernels' footprint row (cx, cy, r, top, level, shape, ...) and the
+        # polygon table of FRAME hulls (kernel_layout.shape_rows)
+        mods = [scene.units[k[0]].models[k[1]] for k in self.models]
+        self._geo, self._fp = kernel_layout.shape_rows(
+            [self.footprints[k] for k in self.models],
+            [m.top for m in mods],
+            [m.z for m in mods],
+        )
+        self._round = self._geo[:, 5] == kernel_layout.ROUND
+        self._kscene: kernel_layout.KernelScene | None = None
+        self._facts_cache: dict[tuple[int, int], tuple[np.ndarray, FloatArray, np.ndarray]] = {}
+        self._refined: dict[tuple[int, int, int, int], int] = {}
+        self._is_model = np.array([k is Kind.MODEL for k in kinds], dtype=bool)
+
+    def _obstacles_for(self, ou: int, om: int, tu: int, tm: int) -> Obstacles:
+        """06.01: ignore the two units' own models; 13.10: ignore areas either model is in
+        (and R13.11-b gap fillers either model is in)."""
+        og, tg = self.model_index[(ou, om)], self.model_index[(tu, tm)]
+        rows = self._area_rows_of(og, tg)
+        ex_areas = frozenset(int(c) for c in np.nonzero(rows[og] | rows[tg])[0])
+        key = (ou, tu, ex_areas)
+        cached = self._obs_cache.get(key)
+        if cached is not None:
+            return cached
+        keep_owner = (self.owner_unit != ou) & (self.owner_unit != tu)
+        if ex_areas:
+            keep_owner &= ~np.isin(self.owner_area, np.fromiter(ex_areas, dtype=np.int64))
+        obs = self.obstacles
+        out = obs.subset(keep_owner[obs.owner], keep_owner[obs.vert_owner])
+        self._obs_cache[key] = out
+        return out
+
+    def unit_distances(self, ou: int, tu: int) -> FloatArray:
+        """Horizontal distances between every model of two units (cached)."""
+        key = (ou, tu)
+        if key not in self._dist:
+            self._dist[key] = distance_matrix(
+                self.scene.units[ou].models, self.scene.units[tu].models
+            )
+        return self._dist[key]
+
+    def _area_rows(self, gids: np.ndarray) -> np.ndarray:
+        """The model x region membership matrix (``TerrainArea.holds``: any part of the
+        footprint within the area; columns: the terrain areas, then the R13.11-b gap
+        fillers), filled for these global model indices; round bases at once."""
+        todo = np.unique(gids[~self._in_area_known[gids]])
+        if len(todo) == 0:
+            return self._in_area
+        regions = [a.array() for a in self.scene.terrain.areas]
+        regions += [g.array() for g in self.gap_fillers]
+        rnd = todo[self._round[todo]]
+        if len(rnd):
+            centres, radii = self._geo[rnd, :2], self._geo[rnd, 2]
+            for ci, region in enumerate(regions):
+                # shape_region_distance for a circle: max(0, centre distance - r) (0 inside)
+                d = point_polygon_distance(centres, region) - radii
+                self._in_area[rnd, ci] = np.maximum(d, 0.0) <= EPS
+        for g in todo[~self._round[todo]]:
+            ui, mi = self.models[int(g)]
+            fp = self.scene.units[ui].models[mi].footprint()
+            for ci, region in enumerate(regions):
+                self._in_area[g, ci] = shape_region_distance(fp, region) <= EPS
+        self._in_area_known[todo] = True
+        return self._in_area
+
+    def warm(self) -> None:
+        """Build the scene-level tables now rather than on first use: which terrain areas hold
+        every model and, with the compiled kernels, the obstacles in their layout."""
+        self._area_rows(np.arange(len(self.models), dtype=np.int64))
+        if self.jit:
+            self._kernel_scene()
+
+    def _area_rows_of(self, og: int, tg: int) -> np.ndarray:
+        """The model x area matrix with these two models' rows filled."""
+        known = self._in_area_known
+        if not (known[og] and known[tg]):
+            self._area_rows(np.array([og, tg], dtype=np.int64))
+        return self._in_area
+
+    def prepare(self, unit_pairs: list[tuple[int, int]]) -> None:
+        """Compute the raw sight of every model pair of these (observer, target) unit pairs
+        at once: with the compiled kernels, every pair in one call; otherwise the batched
+        decisive tests (:func:`batch_sight`) for pairs of round bases, then the per-pair
+        exact search for the pairs they leave open and for other shapes.
+        Answers are exactly those of :meth:`raw_sight` computed pair by pair."""
+        for k in self._batch_stage(unit_pairs):
+            self._raw_cache[k] = self._exact_sight(*k)
+
+    def _batch_stage(self, unit_pairs: list[tuple[int, int]]) -> list[tuple[int, int, int, int]]:
+        """The batched stage of :meth:`prepare` only: caches the raw sight of every model pair
+        of these unit pairs that it decides (the compiled kernels: all of them; otherwise
+        :func:`batch_sight` on round bases) and returns the uncached pairs left open
+        (undecided round-base pairs, then other shapes)."""
+        units = self.scene.units
+        todo = [
+            (ou, om, tu, tm)
+            for ou, tu in unit_pairs
+            for om in range(len(units[ou].models))
+            for tm in range(len(units[tu].models))
+            if (ou, om, tu, tm) not in self._raw_cache
+        ]
+        if not todo:
+            return []
+        if self.jit:
+            # the compiled kernels decide every pair (same answers and witnesses)
+            codes, w, _ = self._kernel_batch(
+                np.array([self.model_index[k[:2]] for k in todo], dtype=np.int64),
+                np.array([self.model_index[k[2:]] for k in todo], dtype=np.int64),
+                np.array([k[0] for k in todo], dtype=np.int64),
+                np.array([k[2] for k in todo], dtype=np.int64),
+                False,
+            )
+            for k, st, wr in zip(todo, codes.tolist(), w, strict=True):
+                self._raw_cache[k] = _result(st, wr)
+            return []
+        fps = self.footprints
+        rows = [
+            k for k in todo if isinstance(fps[k[:2]], Circle) and isinstance(fps[k[2:]], Circle)
+        ]
+        status = np.zeros(len(rows), dtype=np.int8)
+        pn = qn = np.zeros((len(rows), 2))
+        if rows:
+            oc = np.array([fps[k[:2]].center for k in rows], dtype=np.float64)
+            tc = np.array([fps[k[2:]].center for k in rows], dtype=np.float64)
+            ro = np.array([fps[k[:2]].r for k in rows])  # type: ignore[union-attr]
+            rt = np.array([fps[k[2:]].r for k in rows])  # type: ignore[union-attr]
+            top_o = np.array([units[k[0]].models[k[1]].top for k in rows])
+            top_t = np.array([units[k[2]].models[k[3]].top for k in rows])
+            ou_a = np.array([k[0] for k in rows], dtype=np.int64)
+            tu_a = np.array([k[2] for k in rows], dtype=np.int64)
+            og = np.array([self.model_index[k[:2]] for k in rows], dtype=np.int64)
+            tg = np.array([self.model_index[k[2:]] for k in rows], dtype=np.int64)
+            owner_unit, owner_area = self.owner_unit, self.owner_area
+            has_areas = bool((owner_area >= 0).any())
+            in_area = self._area_rows(np.concatenate([og, tg])) if has_areas else None
+
+            def allowed(pi: np.ndarray, own: np.ndarray) -> np.ndarray:
+                # 06.01: not the two units' own models; 13.10: not an area either model is in
+                ua = owner_unit[own]
+                ok: np.ndarray = (ua != ou_a[pi]) & (ua != tu_a[pi])
+                if in_area is not None:
+                    ar = owner_area[own]
+                    arc = np.maximum(ar, 0)
+                    ok &= ~((ar >= 0) & (in_area[og[pi], arc] | in_area[tg[pi], arc]))
+                return ok
+
+            status, pn, qn = batch_sight(oc, ro, top_o, tc, rt, top_t, self.obstacles, allowed)
+        left: list[tuple[int, int, int, int]] = []
+        for i, k in enumerate(rows):
+            if status[i] == CLEAR:
+                line = ((float(pn[i, 0]), float(pn[i, 1])), (float(qn[i, 0]), float(qn[i, 1])))
+                self._raw_cache[k] = SightResult(Sight.CLEAR, line)
+            elif status[i] == BLOCKED:
+                self._raw_cache[k] = SightResult(Sight.BLOCKED)
+            else:
+                left.append(k)
+        left_set = set(left)
+        left += [k for k in todo if k not in self._raw_cache and k not in left_set]
+        return left
+
+    def sight_results(self, observer: str, target: str) -> list[list[SightResult]]:
+        """Raw sight of every (observer model, target model) pair (batched)."""
+        ou, tu = self.unit_index[observer], self.unit_index[target]
+        self.prepare([(ou, tu)])
+        units = self.scene.units
+        return [
+            [self._raw_cache[(ou, om, tu, tm)] for tm in range(len(units[tu].models))]
+            for om in range(len(units[ou].models))
+        ]
+
+    def _kernel_scene(self) -> kernel_layout.KernelScene:
+        """The obstacle arrays in the kernel's layout (built on first use)."""
+        if self._kscene is None:
+            kinds = np.array([_KIND_CODE[k] for k in self.kinds], dtype=np.int64)
+            self._kscene = kernel_layout.KernelScene.build(
+                self.obstacles, self.owner_unit, self.owner_area, kinds
+            )
+        return self._kscene
+
+    def _kernel_rows(
+        self, ogs: np.ndarray, tgs: np.ndarray, ous: np.ndarray, tus: np.ndarray
+    ) -> tuple[FloatArray, np.ndarray, np.ndarray]:
+        """Kernel inputs for model pairs (global indices): pair rows
+        (:func:`kernel_layout.pair_row`), units, and the areas to ignore (13.10: either
+        model's)."""
+        geo = self._geo
+        pairs = np.ascontiguousarray(
+            np.concatenate([geo[ogs, :4], geo[tgs, :5], geo[ogs, 5:], geo[tgs, 5:]], axis=1)
+        )
+        units = np.stack([ous, tus], axis=1).astype(np.int64)
+        if self._in_area.shape[1]:
+            in_area = self._area_rows(np.concatenate([ogs, tgs]))
+            ex = in_area[ogs] | in_area[tgs]
+        else:
+            ex = np.zeros((len(ogs), 1), dtype=bool)
+        return pairs, units, ex
+
+    def _kernel_batch(
+        self,
+        ogs: np.ndarray,
+        tgs: np.ndarray,
+        ous: np.ndarray,
+        tus: np.ndarray,
+        want_hull: bool,
+    ) -> tuple[np.ndarray, FloatArray, np.ndarray]:
+        """Sight status, witness (P, 4) and full-visibility flags of model pairs from the
+        compiled kernels."""
+        ks = self._kernel_scene()
+        pairs, units, ex = self._kernel_rows(ogs, tgs, ous, tus)
+        n = len(pairs)
+        status = np.zeros(n, dtype=np.int64)
+        witness = np.zeros((n, 4))
+        flags = np.zeros(n, dtype=np.int64)
+        _compiled().pairs_batch(
+            pairs,
+            units,
+            ex,
+            want_hull,
+            ks.edges,
+            ks.verts,
+            ks.ostart,
+            ks.vstart,
+            ks.oinfo,
+            self._fp,
+            kernel_layout.OUTLINE_COS,
+            kernel_layout.OUTLINE_SIN,
+            kernel_layout.OUTLINE_SCALE,
+            status,
+            witness,
+            flags,
+        )
+        return status, witness, flags
+
+    def raw_sight(self, ou: int, om: int, tu: int, tm: int) -> SightResult:
+        """Line of sight only (terrain features, obscuring areas, other units' models)."""
+        cached = self._raw_cache.get((ou, om, tu, tm))
+        if cached is not None:
+            return cached
+        return self._exact_sight(ou, om, tu, tm)
+
+    def _exact_sight(self, ou: int, om: int, tu: int, tm: int) -> SightResult:
+        """The per-pair exact search (:func:`line_of_sight`, or its compiled twin)."""
+        og, tg = self.model_index[(ou, om)], self.model_index[(tu, tm)]
+        if self.jit:
+            ks, in_area = self._kernel_scene(), self._area_rows_of(og, tg)
+            w = np.empty(4)
+            status = _compiled().sight_models(
+                self._geo,
+                og,
+                tg,
+                ou,
+                tu,
+                in_area,
+                ks.edges,
+                ks.verts,
+                ks.ostart,
+                ks.vstart,
+                ks.oinfo,
+                self._fp,
+                w,
+            )
+            return _result(int(status), w)
+        o = self.scene.units[ou].models[om]
+        t = self.scene.units[tu].models[tm]
+        return line_of_sight(
+            self.footprints[(ou, om)],
+            o.top,
+            self.footprints[(tu, tm)],
+            t.top,
+            self._obstacles_for(ou, om, tu, tm),
+        )
+
+    def _hull_flags(self, ou: int, om: int, tu: int, tm: int) -> int:
+        """06.01 fully visible: bit 1 if the target model is not fully visible, bit 2 if it is
+        not fully visible due to terrain features or obscuring areas (13.08 (ii)). The
+        HULL_RAMP flags (:meth:`_ramp_flags`), refined point by point
+        (:meth:`_refine_flags`) for a visible target."""
+        flags = self._ramp_flags(ou, om, tu, tm)
+        if flags & 1 and self.raw_sight(ou, om, tu, tm).sight is Sight.CLEAR:
+            flags = self._refine_flags(ou, om, tu, tm, flags)
+        return flags
+
+    def _refine_flags(self, ou: int, om: int, tu: int, tm: int, flags: int) -> int:
+        """The exact answer (:func:`fully_visible`) for a pair whose HULL_RAMP flags say some
+        obstacle may stop the target being fully visible: 0 when it is fully visible; bit 2
+        only when the target is not fully visible with the terrain alone (third units' models
+        hide, but never give cover: R13.08-a reading)."""
+        key = (ou, om, tu, tm)
+        cached = self._refined.get(key)
+        if cached is not None:
+            return cached
+        o, t = self.scene.units[ou].models[om], self.scene.units[tu].models[tm]
+        fo, ft = self.footprints[(ou, om)], self.footprints[(tu, tm)]
+        obs = self._obstacles_for(ou, om, tu, tm)
+        cv = self.convention_visible
+        out = 0
+        pts = facing_test_points(fo, o.top, ft, t.z, obs)
+        if pts is None:
+            fully = True
+        elif self.jit:
+            fully = self._kernel_points_seen(ou, om, tu, tm, pts, t.z)
+        else:
+            fully = points_seen(fo, o.top, pts, t.z, obs, cv)
+        if not fully:
+            out = 1
+            if flags & 2:
+                is_model = self._is_model
+                ter = obs.subset(~is_model[obs.owner], ~is_model[obs.vert_owner])
+                if len(ter.a) == len(obs.a) or not fully_visible(fo, o.top, ft, t.z, ter, cv):
+                    out |= 2
+        self._refined[key] = out
+        return out
+
+    def _kernel_points_seen(
+        self, ou: int, om: int, tu: int, tm: int, pts: FloatArray, level: float
+    ) -> bool:
+        """:func:`points_seen` by the compiled kernels: each point a round target of radius
+        0 at height ``level``, with the pair's units and areas left out."""
+        og, tg = self.model_index[(ou, om)], self.model_index[(tu, tm)]
+        ks = self._kernel_scene()
+        n = len(pts)
+        trow = np.zeros((n, kernel_layout.GEO_W))
+        trow[:, :2] = pts
+        trow[:, 3] = trow[:, 4] = level
+        trow[:, 5] = kernel_layout.ROUND
+        geo_o = np.repeat(self._geo[og][None, :], n, axis=0)
+        pairs = np.ascontiguousarray(
+            np.concatenate([geo_o[:, :4], trow[:, :5], geo_o[:, 5:], trow[:, 5:]], axis=1)
+        )
+        units = np.tile(np.array([[ou, tu]], dtype=np.int64), (n, 1))
+        if self._in_area.shape[1]:
+            rows = self._area_rows_of(og, tg)
+            ex = np.repeat((rows[og] | rows[tg])[None, :], n, axis=0)
+        else:
+            ex = np.zeros((n, 1), dtype=bool)
+        status = np.zeros(n, dtype=np.int64)
+        witness = np.zeros((n, 4))
+        flags = np.zeros(n, dtype=np.int64)
+        _compiled().pairs_batch(
+            pairs, units, ex, False, ks.edges, ks.verts, ks.ostart, ks.vstart, ks.oinfo,
+            self._fp, kernel_layout.OUTLINE_COS, kernel_layout.OUTLINE_SIN,
+            kernel_layout.OUTLINE_SCALE, status, witness, flags,
+        )
+        seen = status == kernel_layout.CLEAR
+        if self.convention_visible:
+            seen |= status == kernel_layout.CONVENTION
+        return bool(seen.all())
+
+    def _ramp_flags(self, ou: int, om: int, tu: int, tm: int) -> int:
+        """HULL_RAMP (:func:`hull_blockers`): bit 1 if some obstacle may stop the target model
+        from being fully visible, bit 2 if a terrain feature or an obscuring area is one."""
+        og, tg = self.model_index[(ou, om)], self.model_index[(tu, tm)]
+        if self.jit:
+            ks, in_area = self._kernel_scene(), self._area_rows_of(og, tg)
+            return int(
+                _compiled().hull_models(
+                    self._geo,
+                    og,
+                    tg,
+                    ou,
+                    tu,
+                    in_area,
+                    ks.edges,
+                    ks.ostart,
+                    ks.oinfo,
+                    self._fp,
+                    kernel_layout.OUTLINE_COS,
+                    kernel_layout.OUTLINE_SIN,
+                    kernel_layout.OUTLINE_SCALE,
+                )
+            )
+        o, t = self.scene.units[ou].models[om], self.scene.units[tu].models[tm]
+        owners = hull_blockers(
+            self.footprints[(ou, om)],
+            self.footprints[(tu, tm)],
+            t.z,
+            o.top,
+            self._obstacles_for(ou, om, tu, tm),
+        )
+        kinds = {self.kinds[int(k)] for k in owners}
+        return (1 if kinds else 0) | (2 if kinds & {Kind.FEATURE, Kind.AREA} else 0)
+
+    def _pair_tables(self, ou: int, tu: int) -> tuple[np.ndarray, FloatArray, np.ndarray]:
+        """For every (observer model, target model) of two units: the raw sight code
+        (``kernel_layout.CLEAR`` ...), the witness row (x0, y0, x1, y1; NaN without one) and the
+        :meth:`_hull_flags`; the compiled kernels in one call."""
+        key = (ou, tu)
+        cached = self._facts_cache.get(key)
+        if cached is not None:
+            return cached
+        units = self.scene.units
+        no, nt = len(units[ou].models), len(units[tu].models)
+        ogs = np.array([self.model_index[(ou, om)] for om in range(no)], dtype=np.int64)
+        tgs = np.array([self.model_index[(tu, tm)] for tm in range(nt)], dtype=np.int64)
+        if self.jit:
+            status, w, flags = self._kernel_batch(
+                np.repeat(ogs, nt),
+                np.tile(tgs, no),
+                np.full(no * nt, ou, dtype=np.int64),
+                np.full(no * nt, tu, dtype=np.int64),
+                True,
+            )
+            w[status != kernel_layout.CLEAR] = np.nan
+            for k in np.nonzero((flags & 1 != 0) & (status == kernel_layout.CLEAR))[0].tolist():
+                flags[k] = self._refine_flags(ou, k // nt, tu, k % nt, int(flags[k]))
+        else:
+            self.prepare([key])
+            status = np.zeros(no * nt, dtype=np.int64)
+            w = np.full((no * nt, 4), np.nan)
+            flags = np.zeros(no * nt, dtype=np.int64)
+            for i in range(no * nt):
+                om, tm = divmod(i, nt)
+                r = self._raw_cache[(ou, om, tu, tm)]
+                status[i] = _CODE_OF[r.sight]
+                if r.witness is not None:
+                    w[i] = (*r.witness[0], *r.witness[1])
+                flags[i] = self._hull_flags(ou, om, tu, tm)
+        out = (status.reshape(no, nt), w.reshape(no, nt, 4), flags.reshape(no, nt))
+        self._facts_cache[key] = out
+        return out
+
+
+def _compiled() -> ModuleType:
+    """The compiled kernels' module, imported (with numba) only when first used."""
+    from w40k.geometry import los_kernel
+
+    return los_kernel
+
+
+def _result(status: int, w: FloatArray) -> SightResult:
+    """A kernel status and witness row as a :class:`SightResult`."""
+    sight = _SIGHT_OF[status]
+    if sight is Sight.CLEAR:
+        return SightResult(sight, ((float(w[0]), float(w[1])), (float(w[2]), float(w[3]))))
+    return SightResult(sight)
