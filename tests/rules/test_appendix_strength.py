@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 
 from w40k.io.army import Strength, builtin, strength, strength_of
-from w40k.io.strength import (
+from w40k.rules.primitives import ModelState
+from w40k.rules.strength import (
     is_at_half_strength,
     is_below_half_strength,
     is_below_starting_strength,
 )
-from w40k.rules.primitives import ModelState
 
 NEITHER = Strength(below_starting=True, at_half=False, below_half=False)
 AT_HALF = Strength(below_starting=True, at_half=True, below_half=False)

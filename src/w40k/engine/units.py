@@ -7,21 +7,28 @@ from typing import TYPE_CHECKING
 from w40k.core.dice import RollKind
 from w40k.engine.death import model_destroyed
 from w40k.engine.state import ModelData, UnitData
+from w40k.rules.strength import Strength, strength
 
 if TYPE_CHECKING:
     from w40k.engine.game import Game
 
 
+def unit_strength(u: UnitData) -> Strength | None:
+    """The Appendix status of ``u`` (rules/strength.py); None before its starting strength is
+    fixed (the start of the first battle round) or once it is destroyed."""
+    if not u.starting_strength or not u.alive:
+        return None
+    if u.starting_strength == 1:
+        m = u.alive[0]
+        return strength(1, 1, W=m.profile.W, wounds_remaining=max(0, m.remaining))
+    return strength(u.starting_strength, min(len(u.alive), u.starting_strength))
+
+
 def at_or_below_half_strength(u: UnitData) -> bool:
     """Appendix 'Starting strength and half-strength': models for a unit of 2+, wounds for a
     single model; an odd count can be below but never at half."""
-    alive = u.alive
-    if not alive:
-        return False
-    if u.starting_strength <= 1:
-        m = alive[0]
-        return 2 * m.remaining <= m.profile.W
-    return 2 * len(alive) <= u.starting_strength
+    st = unit_strength(u)
+    return st is not None and st.at_or_below_half
 
 
 def best_leadership(u: UnitData) -> int:

@@ -28,7 +28,7 @@ from w40k.io.army_model import (
     Unit,
     WargearOption,
 )
-from w40k.io.strength import Strength, strength, strength_of
+from w40k.rules.strength import Strength, strength, strength_of
 
 __all__ = [
     "Army",

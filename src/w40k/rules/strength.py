@@ -5,7 +5,8 @@ round (or when it is added to the army); the caller records it then. A unit whos
 strength is 1 is judged by its model's wounds; any other unit by its number of models. A
 number that cannot be halved evenly can never be 'at half-strength'.
 
-Nothing here depends on the io layer; it belongs with the rules and can move there as is.
+The one home of these rules: the engine (``engine/units.py``, ``engine/queries.py``) and the
+army files read them from here.
 """
 
 from __future__ import annotations
