@@ -187,3 +187,31 @@ def test_an_attack_that_asks_is_resumed_where_it_stopped_never_re_run(
     attacks = sum(e["event"] == "attack" for e in game.state.events)
     assert asked > 0 and attacks > 0
     assert starts == attacks
+
+
+def test_a_standing_allocation_policy_answers_select_model_without_asking() -> None:
+    # R05.04-b / R06.02-a: with positions, models are rarely interchangeable, so a greedy
+    # battle asks Select Model; a player's standing policy ("closest_first") answers instead.
+    def play(policies: dict[str, str]) -> tuple[int, int]:
+        pos = default_position()
+        pos["policies"] = policies  # type: ignore[assignment]
+        game = Game.new(pos, 5)
+        agents = {p.name: GreedyAgent(50 + i) for i, p in enumerate(game.state.players)}
+        asked = 0
+        while (req := game.pending()) is not None:
+            asked += req.kind == "select_model"
+            game.submit(agents[req.player].choose(game, req))
+        used = sum(e["event"] == "allocation_policy" for e in game.state.events)
+        return asked, used
+
+    asked, used = play({})
+    assert asked > 0 and used == 0
+    asked, used = play({"red": "closest_first", "blue": "closest_first"})
+    assert asked == 0 and used > 0
+
+
+def test_an_unknown_allocation_policy_is_refused_naming_it() -> None:
+    pos = default_position()
+    pos["policies"] = {"red": "nearest"}  # type: ignore[assignment]
+    with pytest.raises(ValueError, match="policies.red"):
+        Game.new(pos, 1)

@@ -23,10 +23,11 @@ from w40k.engine.serial import JSON, weapon_from_json, weapon_to_json
 from w40k.engine.state import Frame, UnitData
 from w40k.engine.units import destroy
 from w40k.engine.windows import Window, open_window
+from w40k.rules.allocation import policy_answer
 from w40k.rules.attack_machine import AttackState, Done, Pause, Rolled, advance, start
 from w40k.rules.attack_profile import AttackContext, WeaponEntry
 from w40k.rules.attack_types import AttackRequest
-from w40k.rules.decisions import DecisionRequest, Player
+from w40k.rules.decisions import DecisionKind, DecisionRequest, Player
 from w40k.rules.primitives import ModelState
 
 if TYPE_CHECKING:
@@ -129,6 +130,18 @@ def _run(game: Game, frame: Frame) -> Request | None:
             _store(game, frame, after, pause)  # reached the decision: ask on the next run
             return None
         player = attacker.player if pause.player == Player.ATTACKER else target.player
+        policy = game.state.policies.get(player)
+        if policy is not None and pause.kind is DecisionKind.SELECT_MODEL:
+            # The player's standing allocation policy answers (05.04/06.02), measured from
+            # the attacking unit.
+            models = after.attacker if pause.player == Player.ATTACKER else after.target
+            alive = attacker.alive or attacker.models
+            origin = (sum(m.x for m in alive) / len(alive), sum(m.y for m in alive) / len(alive))
+            answer = policy_answer(policy, pause, models, origin)
+            game.log("allocation_policy", unit=target.id if pause.player == Player.DEFENDER
+                     else attacker.id, policy=policy, answer=answer)
+            _store(game, frame, *advance(after, req, game.dice, answer))
+            return None
         return dataclasses.replace(pause, player=player,
                                    context={"attacker": attacker.id, "target": target.id})
     if not isinstance(pause, Done):

@@ -30,12 +30,13 @@ from w40k.core.dice import (
     clone_dice,
     dice_from_json,
 )
-from w40k.core.errors import IllegalChoice, W40kError
+from w40k.core.errors import DataError, IllegalChoice, W40kError
 from w40k.core.jsonval import JSON
 from w40k.engine.options import read_options
 from w40k.engine.requests import Request
 from w40k.engine.state import Frame, GameState
 from w40k.engine.table import HANDLERS
+from w40k.rules.allocation import AllocationPolicy
 
 RECORD_FORMAT = "w40k-record/2"
 """The version tag of game records."""
@@ -87,6 +88,11 @@ class Game:
         position without frames starts the battle at its current round."""
         state = GameState.from_json(_copy(position))  # shares nothing with the caller
         state.options = read_options(position.get("options"))
+        for player, policy in state.policies.items():
+            if policy not in {p.value for p in AllocationPolicy}:
+                raise DataError(f"unknown allocation policy {policy!r} (known: "
+                                f"{', '.join(p.value for p in AllocationPolicy)})",
+                                where=f"policies.{player}")
         if dice is None and position.get("dice") is not None:
             dice = dice_from_json(position["dice"])  # a position may carry its dice
         game = Game(state, SeededDice(seed) if dice is None else dice)

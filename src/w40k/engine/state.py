@@ -263,6 +263,9 @@ class GameState:
     """The current phase ('' outside phases)."""
     options: dict[str, JSON] = field(default_factory=dict)
     """Game-level rule options (engine/options.py), defaults filled in."""
+    policies: dict[str, str] = field(default_factory=dict)
+    """Standing allocation policies per player (``{"red": "closest_first"}``): the engine
+    answers that player's Select Model requests with it (rules/allocation.py)."""
     frames: list[Frame] = field(default_factory=list)
     """The pending-resolution stack (last = top)."""
     events: list[dict[str, JSON]] = field(default_factory=list)
@@ -304,7 +307,7 @@ class GameState:
                             dict(u.flags), u.max_move, u.attached) for u in self.units],
             objectives=[copy.copy(o) for o in self.objectives], mission=self.mission,
             round=self.round, turn_player=self.turn_player, active=self.active,
-            phase=self.phase, options=self.options,
+            phase=self.phase, options=self.options, policies=dict(self.policies),
             frames=[Frame(f.kind, copy.deepcopy(f.data)) for f in self.frames],
             events=list(self.events), choices=list(self.choices), ended=self.ended,
         )
@@ -318,6 +321,7 @@ class GameState:
             "objectives": [o.to_json() for o in self.objectives],
             "round": self.round, "turn_player": self.turn_player, "active": self.active,
             "phase": self.phase, "options": dict(self.options),
+            "policies": dict[str, JSON](self.policies),
             "frames": [f.to_json() for f in self.frames],
             "events": list[JSON](self.events), "choices": list(self.choices),
             "ended": self.ended,
@@ -348,6 +352,8 @@ class GameState:
             round=int(cast(int, d.get("round", 0))),
             turn_player=str(d.get("turn_player", "")), active=str(d.get("active", "")),
             phase=str(d.get("phase", "")),
+            policies={str(k): str(v) for k, v in
+                      cast(dict[str, JSON], d.get("policies") or {}).items()},
             # Copies, not the caller's lists: two games loaded from one dict stay independent
             # and a game never writes into the position it started from.
             frames=[Frame(str(f["kind"]), copy.deepcopy(cast(dict[str, JSON], f.get("data", {}))))

@@ -162,6 +162,7 @@ class PositionModel(Strict):
     setup: dict[str, Any] | None = None
     dice: dict[str, Any] | None = None
     options: dict[str, Any] | None = None
+    policies: dict[str, Literal['listed', 'closest_first']] | None = None
 
 
 def engine_names() -> tuple[frozenset[str], tuple[str, ...], tuple[str, ...]]:
