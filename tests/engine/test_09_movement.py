@@ -199,6 +199,10 @@ def test_desperate_escape_rolls_a_hazard_per_model_then_may_pass_through_enemies
     # hazards [1, 2, 3, 4, 6] -> 2 mortal wounds (W1 models); then battle-shock 2D6 [1, 1]
     game, _ = start(red, enemy, dice=[1, 2, 3, 4, 6, 1, 1])  # type: ignore[arg-type]
     req = answer(game, "red.a", "fall_back_desperate")
+    # R06.02-a: the models stand in different places, so red picks each casualty
+    while req.kind == "select_model":
+        assert req.player == "red"
+        req = answer(game, req.options[-1])
     assert req.kind == "positions"
     u = game.state.unit("red.a")
     assert len(u.alive) == 3  # allocated before the move
@@ -217,7 +221,9 @@ def test_feel_no_pain_applies_to_desperate_escape_mortal_wounds():  # R06.02-c
     enemy = unit("blue.e", "blue", [model("blue.e.1", 10.75, 11.6)])
     # hazards [1, 6] -> 1 MW, FNP roll 5 prevents it; battle-shock [6, 6] passes
     game, _ = start(tough, enemy, dice=[1, 6, 5, 6, 6])
-    answer(game, "red.a", "fall_back_desperate")
+    req = answer(game, "red.a", "fall_back_desperate")
+    assert req.kind == "select_model"  # R06.02-a: the two models stand apart; red picks
+    answer(game, req.options[0])
     assert len(game.state.unit("red.a").alive) == 2
     assert any(e["event"] == "feel_no_pain" and e["prevented"] for e in game.state.events)
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, cast
 
-from w40k.core.abilities import Stealth
 from w40k.core.dice import RollKind
 from w40k.engine.death import push_deaths
 from w40k.engine.options import ruleset
@@ -21,7 +20,7 @@ from w40k.engine.registry import Handler
 from w40k.engine.requests import Request
 from w40k.engine.serial import JSON, weapon_from_json, weapon_to_json
 from w40k.engine.state import Frame, UnitData
-from w40k.engine.units import destroy
+from w40k.engine.units import centre, destroy, model_states
 from w40k.engine.windows import Window, open_window
 from w40k.rules.allocation import policy_answer
 from w40k.rules.attack_machine import AttackState, Done, Pause, Rolled, advance, start
@@ -71,16 +70,6 @@ def push_attack(game: Game, attacker: UnitData, target: UnitData,
               context=context_to_json(ctx))
 
 
-def _models(u: UnitData) -> tuple[ModelState, ...]:
-    """The unit's living models as the attack sequence sees them: profile, wounds, wargear,
-    leader role and position (05.04/06.02: what makes models not interchangeable)."""
-    return tuple(ModelState(m.id, m.profile.W, m.profile.T, m.profile.Sv, m.profile.InSv,
-                            m.wounds_lost, m.profile.keywords, m.profile.fnp, m.leader,
-                            stealth=any(isinstance(a, Stealth) for a in m.profile.abilities),
-                            wargear=tuple(w.name for w in m.weapons), position=(m.x, m.y))
-                 for m in u.alive)
-
-
 def _roll_unit(kind: str, attacker: UnitData, target: UnitData) -> str:
     """Whose dice a batch is: the target's saves and Feel No Pain, else the attacker's."""
     return target.id if kind in (RollKind.SAVE, RollKind.FNP) else attacker.id
@@ -118,7 +107,7 @@ def _run(game: Game, frame: Frame) -> Request | None:
                         for w in cast(list[dict[str, JSON]], d["weapons"]))
         ctx = dataclasses.replace(context_from_json(cast(dict[str, JSON], d["context"])),
                                   ruleset=ruleset(game.state.options))
-        req = AttackRequest(weapons, _models(target), _models(attacker), ctx)
+        req = AttackRequest(weapons, model_states(target), model_states(attacker), ctx)
         d["request"] = req.to_json()
         d["state"] = start(req).to_json()
         return None
@@ -135,9 +124,7 @@ def _run(game: Game, frame: Frame) -> Request | None:
             # The player's standing allocation policy answers (05.04/06.02), measured from
             # the attacking unit.
             models = after.attacker if pause.player == Player.ATTACKER else after.target
-            alive = attacker.alive or attacker.models
-            origin = (sum(m.x for m in alive) / len(alive), sum(m.y for m in alive) / len(alive))
-            answer = policy_answer(policy, pause, models, origin)
+            answer = policy_answer(policy, pause, models, centre(attacker))
             game.log("allocation_policy", unit=target.id if pause.player == Player.DEFENDER
                      else attacker.id, policy=policy, answer=answer)
             _store(game, frame, *advance(after, req, game.dice, answer))

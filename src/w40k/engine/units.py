@@ -4,13 +4,31 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from w40k.core.abilities import Stealth
 from w40k.core.dice import RollKind
 from w40k.engine.death import model_destroyed
 from w40k.engine.state import ModelData, UnitData
+from w40k.rules.primitives import ModelState
 from w40k.rules.strength import Strength, strength
 
 if TYPE_CHECKING:
     from w40k.engine.game import Game
+
+
+def model_states(u: UnitData) -> tuple[ModelState, ...]:
+    """The unit's living models as the rules layer sees them: profile, wounds, wargear,
+    leader role and position (05.04/06.02: what makes models not interchangeable)."""
+    return tuple(ModelState(m.id, m.profile.W, m.profile.T, m.profile.Sv, m.profile.InSv,
+                            m.wounds_lost, m.profile.keywords, m.profile.fnp, m.leader,
+                            stealth=any(isinstance(a, Stealth) for a in m.profile.abilities),
+                            wargear=tuple(w.name for w in m.weapons), position=(m.x, m.y))
+                 for m in u.alive)
+
+
+def centre(u: UnitData) -> tuple[float, float]:
+    """The mean position of the unit's living models (of all, once it is destroyed)."""
+    ms = u.alive or u.models
+    return (sum(m.x for m in ms) / len(ms), sum(m.y for m in ms) / len(ms))
 
 
 def unit_strength(u: UnitData) -> Strength | None:

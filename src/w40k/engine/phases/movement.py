@@ -34,7 +34,6 @@ Escape (09.07, 01.07).
 
 from __future__ import annotations
 
-import dataclasses
 from typing import TYPE_CHECKING, cast
 
 from w40k.core.dice import RollKind
@@ -51,15 +50,16 @@ from w40k.engine.moves import (
 from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON
-from w40k.engine.state import Frame, ModelData, UnitData
-from w40k.engine.units import destroy, leadership_roll
+from w40k.engine.state import Frame, UnitData
+from w40k.engine.units import centre, destroy, leadership_roll, model_states
 from w40k.engine.windows import Window, open_window
 from w40k.geometry import MoveType
+from w40k.rules.allocation import policy_answer
 from w40k.rules.primitives import (
-    ModelState,
     fnp_prevents,
     hazard_fails,
     hazard_mortal_wounds,
+    interchangeable,
     mortal_wound_candidates,
 )
 
@@ -201,7 +201,7 @@ def _unit_run(game: Game, frame: Frame) -> Request | None:
         # R09.07-c: one per model, together (06.03)
         dice = [r.unmodified for r in game.roll(RollKind.HAZARD, len(u.alive), unit=u.id)]
         fails = sum(hazard_fails(r) for r in dice)
-        mw = fails * hazard_mortal_wounds(_states(u))
+        mw = fails * hazard_mortal_wounds(model_states(u))
         d["hazards"] = list[JSON](dice)
         game.log("hazard_rolls", unit=u.id, dice=list[JSON](dice), failed=fails,
                  mortal_wounds=mw, cause="desperate escape")
@@ -285,17 +285,6 @@ def _unit_apply(game: Game, frame: Frame, request: Request, choice: JSON) -> Non
 
 
 # -- mortal wounds (06.02) with Feel No Pain (24.12) ---------------------------------------
-def _states(u: UnitData) -> list[ModelState]:
-    return [ModelState(m.id, m.profile.W, m.profile.T, m.profile.Sv, m.profile.InSv,
-                       m.wounds_lost, m.profile.keywords, m.profile.fnp, m.leader)
-            for m in u.alive]
-
-
-def _signature(m: ModelData) -> tuple[object, ...]:
-    # interchangeable models: same profile (whatever its name), wounds lost and weapons
-    return (dataclasses.replace(m.profile, name=""), m.wounds_lost, m.leader, m.weapons)
-
-
 def push_mortal_wounds(game: Game, u: UnitData, amount: int, cause: str) -> None:
     """Inflict ``amount`` mortal wounds on ``u`` one at a time (06.02), each subject to Feel
     No Pain; the controlling player picks among non-interchangeable candidates."""
@@ -312,15 +301,22 @@ def _mw_run(game: Game, frame: Frame) -> Request | None:
         game.pop()
         return None
     alive = u.alive
-    candidates = [alive[i] for i in mortal_wound_candidates(_states(u))]
+    states = {s.name: s for s in model_states(u)}
+    candidates = [alive[i] for i in mortal_wound_candidates(list(states.values()))]
     if "chosen" in d:
         model = next(m for m in candidates if m.id == d["chosen"])
-    elif len({_signature(m) for m in candidates}) > 1:
-        return request(u.player, K.SELECT_MODEL, "R06.02-a",
-                       f"{u.name} suffers a mortal wound: which model takes it?",
-                       tuple[JSON, ...](m.id for m in candidates),
-                       context={"unit": u.id, "left": amount},
-                       labels=tuple(m.name for m in candidates))
+    elif not interchangeable([states[m.id] for m in candidates]):
+        ask = request(u.player, K.SELECT_MODEL, "R06.02-a",
+                      f"{u.name} suffers a mortal wound: which model takes it?",
+                      tuple[JSON, ...](m.id for m in candidates),
+                      context={"unit": u.id, "left": amount},
+                      labels=tuple(m.name for m in candidates))
+        policy = game.state.policies.get(u.player)
+        if policy is None:
+            return ask
+        # The player's standing policy answers (measured from the unit's own centre).
+        chosen = str(policy_answer(policy, ask, list(states.values()), centre(u)))
+        model = next(m for m in candidates if m.id == chosen)
     else:
         model = candidates[0]
     d.pop("chosen", None)
