@@ -213,5 +213,5 @@ def test_a_standing_allocation_policy_answers_select_model_without_asking() -> N
 def test_an_unknown_allocation_policy_is_refused_naming_it() -> None:
     pos = default_position()
     pos["policies"] = {"red": "nearest"}  # type: ignore[assignment]
-    with pytest.raises(ValueError, match="policies.red"):
+    with pytest.raises(ValueError, match=r"policies\.red"):
         Game.new(pos, 1)
