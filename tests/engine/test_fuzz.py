@@ -43,9 +43,8 @@ from w40k.engine.requests import Request
 from w40k.engine.serial import JSON
 from w40k.engine.state import Frame
 from w40k.engine.table import HANDLERS, PROPOSERS
-from w40k.geometry.measure import overlaps, shape_region_distance
-from w40k.geometry.movement import separation_inside
-from w40k.geometry.terrain import Category
+from w40k.geometry.measure import overlaps
+from w40k.geometry.movement import ending_violations
 from w40k.io.battle_setup import default_position
 
 EPS = 1e-6
@@ -113,16 +112,9 @@ class Checker:
             if x0 < -EPS or y0 < -EPS or x1 > battlefield.width + EPS or \
                     y1 > battlefield.depth + EPS:
                 self.fail(f"{m.id} at ({m.x:.2f}, {m.y:.2f}) is off the battlefield")
-            for f in terrain.features:
-                if f.category is Category.EXPOSED or m.z >= f.height - EPS:
-                    continue
-                fx0, fy0 = f.array().min(axis=0)
-                fx1, fy1 = f.array().max(axis=0)
-                if x1 < fx0 or x0 > fx1 or y1 < fy0 or y0 > fy1:
-                    continue
-                if shape_region_distance(fp, f.array()) <= 0.0 and separation_inside(fp, f):
-                    self.fail(f"{m.id} at ({m.x:.2f}, {m.y:.2f}, {m.z:.2f}) stands inside "
-                              f"{f.name}")
+            # R03.01-i: never partway through a feature it cannot stand on (exposed ones too)
+            for v in ending_violations(terrain, sh):
+                self.fail(f"{m.id} at ({m.x:.2f}, {m.y:.2f}, {m.z:.2f}): {v.rule} {v.message}")
 
     # -- events -------------------------------------------------------------------------
     def events(self) -> None:
