@@ -23,20 +23,7 @@ Modules: :mod:`kernel_layout` (the data layout below, no numba), :mod:`kernel_ge
 :mod:`kernel_hull` (one pair's full-visibility flags) and this module's batch entry points.
 Importing any of them but :mod:`kernel_layout` imports numba.
 
-Data layout (:class:`KernelScene`): every obstacle owner ``k`` has its edges
-``ostart[k]:ostart[k + 1]`` in ``edges`` (rows ``ax, ay, bx, by, grow, top``) and its vertices
-``vstart[k]:vstart[k + 1]`` in ``verts`` (rows ``x, y, grow``); ``oinfo[k]`` is
-``(unit, area, kind, convex)`` (unit -1 for terrain; area: the column of the membership
-matrix for an obscuring area or an R13.11-b gap filler, a model within it ignores it, else
--1; kind 0 feature / 1 area / 2 model). Footprints (:func:`shape_rows`): one row per model of
-``GEO_W`` values ``cx, cy, rad, top, level, shape, a, b, cos, sin, p0, p1`` (``rad`` the
-radius of a round base, else the circumradius of ``los._circumradius``; ``shape`` ROUND,
-OVAL or POLY; ``a, b, cos, sin`` the oval's semi-axes and facing; ``p0:p1`` the polygon's
-rows in the footprint table ``fp``, rows ``x, y, nx, ny, off``: vertex, outward unit normal
-and offset of the edge from that vertex to the next). A pair row (:func:`pair_row`,
-``PAIR_W`` values) is ``cx, cy, rad, top`` of the observer, ``cx, cy, rad, top, level`` of
-the target, then ``shape, a, b, cos, sin, p0, p1`` of the observer and of the target; with
-the two units and the areas to ignore (13.10: areas either model is in).
+Data layout: see :mod:`kernel_layout` (the obstacle, footprint and pair tables).
 """
 
 from __future__ import annotations

@@ -18,6 +18,7 @@ from pydantic import Field
 from w40k.core.errors import DataError
 from w40k.engine.serial import JSON
 from w40k.io import limits
+from w40k.io.army_schema import BaseMm, Leadership, Move
 from w40k.io.mission_model import MissionModel
 from w40k.io.model_base import (
     Characteristic,
@@ -27,10 +28,6 @@ from w40k.io.model_base import (
     Strict,
     Text,
     Texts,
-    dice_target,
-    dice_target_schema,
-    int_or_text,
-    int_or_text_schema,
     validate,
 )
 from w40k.io.scenario_model import ArmourPen, Save, Skill, Strength, WeaponRange
@@ -41,9 +38,6 @@ FORMAT: Literal["w40k-position/1"] = "w40k-position/1"
 
 Count = Annotated[int, Field(ge=0, le=limits.MAX_MODELS_PER_UNIT)]
 Points = Annotated[int, Field(ge=0, le=limits.MAX_CP)]
-Move = Annotated[int | None, int_or_text(0, 100, dash=True), int_or_text_schema(0, 100, dash=True)]
-Leadership = Annotated[int, dice_target(2, 12), dice_target_schema(2, 12)]
-BaseMm = Annotated[float, Field(gt=0, le=1000)]
 
 
 class ProfileModel(Strict):
