@@ -1,14 +1,7 @@
-"""Shared test setup: make ``tests/builders.py`` importable as ``builders`` from any test folder
-(the repository uses no ``__init__.py`` in tests/)."""
+"""Shared test setup. tests/ is a package: helpers are imported as ``tests.builders``,
+``tests.engine.core_helpers`` ... (pytest puts the repository root on ``sys.path``)."""
 
 from __future__ import annotations
-
-import sys
-from pathlib import Path
-
-_TESTS = str(Path(__file__).resolve().parent)
-if _TESTS not in sys.path:
-    sys.path.insert(0, _TESTS)
 
 
 def pytest_sessionstart(session: object) -> None:

@@ -13,8 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from core_helpers import frame, model, position, unit
-
+from tests.engine.core_helpers import frame, model, position, unit
 from w40k.engine.game import Game
 from w40k.engine.requests import Request
 from w40k.engine.serial import JSON

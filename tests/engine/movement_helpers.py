@@ -6,8 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, cast
 
-from core_helpers import scripted
-
+from tests.engine.core_helpers import scripted
 from w40k.engine.game import Game
 from w40k.engine.requests import Request
 from w40k.engine.serial import JSON

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from melee_helpers import BASE, fight_phase, fighter, pending, unit
 
+from tests.engine.melee_helpers import BASE, fight_phase, fighter, pending, unit
 from w40k.core.errors import IllegalChoice
 from w40k.engine.game import Game
 from w40k.rules.decisions import DecisionKind, DecisionRequest

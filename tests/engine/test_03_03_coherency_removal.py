@@ -5,8 +5,8 @@ by the unit's controlling player, until it is coherent; they are destroyed but t
 from __future__ import annotations
 
 import pytest
-from core_helpers import events, frame, line, model, position, unit
 
+from tests.engine.core_helpers import events, frame, line, model, position, unit
 from w40k.core.errors import IllegalChoice
 from w40k.engine.game import Game
 

@@ -8,8 +8,8 @@ tests hold whatever the Movement, Shooting, Charge and Fight phases do.
 from __future__ import annotations
 
 import pytest
-from core_helpers import bare_phases, events, line, position, unit
 
+from tests.engine.core_helpers import bare_phases, events, line, position, unit
 from w40k.core.errors import W40kError
 from w40k.engine.game import Game, GameOver
 from w40k.engine.state import PHASES
@@ -182,7 +182,7 @@ def test_end_of_turn_coherency_removals_come_before_the_turns_mission_scoring(
     # R07.02-c: in round 2 red's split unit holds the objective with the model it must
     # remove in the End of Turn step; scoring (a mission rule) comes after, so red scores
     # nothing for it.
-    from core_helpers import frame, marker, model
+    from tests.engine.core_helpers import frame, marker, model
 
     bare_phases(monkeypatch)
     red = [model("red.a.1", 30, 21), model("red.a.2", 30, 11)]

@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 import pytest
-from core_helpers import (
+
+from tests.engine.core_helpers import (
     bare_phases,
     command_phase,
     dice_left,
@@ -16,7 +17,6 @@ from core_helpers import (
     scripted,
     unit,
 )
-
 from w40k.engine.flow import update_objectives
 from w40k.engine.game import Game
 

@@ -4,11 +4,11 @@ remaining stationary, the 2D6 charge roll."""
 from __future__ import annotations
 
 import pytest
-from core_helpers import events, scripted
-from melee_helpers import BASE, charge_phase, fighter, pending
-from movement_helpers import answer, far_enemy, model, position, row, unit
-from shooting_helpers import BOLTGUN, weapon
 
+from tests.engine.core_helpers import events, scripted
+from tests.engine.melee_helpers import BASE, charge_phase, fighter, pending
+from tests.engine.movement_helpers import answer, far_enemy, model, position, row, unit
+from tests.engine.shooting_helpers import BOLTGUN, weapon
 from w40k.core.errors import IllegalChoice
 from w40k.engine.game import Game
 from w40k.engine.serial import JSON

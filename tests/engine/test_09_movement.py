@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from movement_helpers import answer, far_enemy, model, position, row, start, unit
 
+from tests.engine.movement_helpers import answer, far_enemy, model, position, row, start, unit
 from w40k.agents.random_agent import RandomAgent
 from w40k.core.errors import IllegalChoice, MalformedChoice
 from w40k.engine.game import Game

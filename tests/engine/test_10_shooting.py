@@ -9,7 +9,8 @@ import time
 from typing import Any
 
 import pytest
-from shooting_helpers import (
+
+from tests.engine.shooting_helpers import (
     BOLTGUN,
     CHOPPA,
     DEATH_RAY,
@@ -24,7 +25,6 @@ from shooting_helpers import (
     wall,
     weapon,
 )
-
 from w40k.agents.random_agent import RandomAgent
 from w40k.core.errors import IllegalChoice, MalformedChoice
 from w40k.engine.game import Game

@@ -4,9 +4,9 @@ constraints of 11.04, failed and declined charges, Fights First after a charge."
 from __future__ import annotations
 
 import pytest
-from core_helpers import events, scripted
-from melee_helpers import BASE, charge_phase, fighter, pending, unit
 
+from tests.engine.core_helpers import events, scripted
+from tests.engine.melee_helpers import BASE, charge_phase, fighter, pending, unit
 from w40k.core.errors import IllegalChoice
 from w40k.engine.game import Game
 from w40k.engine.serial import JSON

@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from core_helpers import events, marker
-from melee_helpers import BASE, fight_phase, fighter, melee_weapon, pending, unit
 
+from tests.engine.core_helpers import events, marker
+from tests.engine.melee_helpers import BASE, fight_phase, fighter, melee_weapon, pending, unit
 from w40k.core.errors import IllegalChoice
 from w40k.engine.game import Game
 from w40k.engine.phases.fight_sequence import is_fights_first
@@ -255,8 +255,7 @@ def test_a_random_battle_with_the_default_armies_still_finishes() -> None:
 
 
 def test_a_random_close_quarters_battle_charges_fights_and_finishes() -> None:
-    from core_helpers import position
-
+    from tests.engine.core_helpers import position
     from w40k.agents import RandomAgent
     units = [_u("red.a", "red", 28, 16, n=3), _u("blue.b", "blue", 28, 24, n=3),
              _u("red.c", "red", 10, 16, n=2), _u("blue.d", "blue", 12, 24, n=2)]

@@ -8,9 +8,9 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from core_helpers import events, marker
-from melee_helpers import BASE, fight_phase, fighter, melee_weapon, pending, unit
 
+from tests.engine.core_helpers import events, marker
+from tests.engine.melee_helpers import BASE, fight_phase, fighter, melee_weapon, pending, unit
 from w40k.core.errors import IllegalChoice
 from w40k.engine.game import Game
 from w40k.engine.phases.fight import consolidation_mode

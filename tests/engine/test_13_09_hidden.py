@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Any, cast
 
 import pytest
-from core_helpers import bare_phases
-from shooting_helpers import BOLTGUN, model, position, select, start, unit, weapon
 
-from builders import assert_counts, attack
+from tests.builders import assert_counts, attack
+from tests.engine.core_helpers import bare_phases
+from tests.engine.shooting_helpers import BOLTGUN, model, position, select, start, unit, weapon
 from w40k.engine import geo
 from w40k.engine.attack import context_from_json
 from w40k.engine.game import Game

@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 import pytest
-from core_helpers import bare_phases, events, marker, model, position, unit
 
+from tests.engine.core_helpers import bare_phases, events, marker, model, position, unit
 from w40k.engine.flow import controlling_units, update_objectives
 from w40k.engine.game import Game
 

@@ -11,12 +11,11 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from core_helpers import events, frame, scripted
-from core_helpers import model as cmodel
-from core_helpers import position as cposition
-from core_helpers import unit as cunit
-from shooting_helpers import DEATH_RAY, model, position, row, start, unit
-
+from tests.engine.core_helpers import events, frame, scripted
+from tests.engine.core_helpers import model as cmodel
+from tests.engine.core_helpers import position as cposition
+from tests.engine.core_helpers import unit as cunit
+from tests.engine.shooting_helpers import DEATH_RAY, model, position, row, start, unit
 from w40k.core.dice import ScriptedDice, SeededDice
 from w40k.engine.attack import push_attack
 from w40k.engine.game import Game

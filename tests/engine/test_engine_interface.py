@@ -8,8 +8,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from core_helpers import bare_phases, events, frame, line, model, position, unit
 
+from tests.engine.core_helpers import bare_phases, events, frame, line, model, position, unit
 from w40k.core.errors import IllegalChoice, MalformedChoice
 from w40k.engine.game import Game, GameOver
 

@@ -13,8 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from core_helpers import line, marker, position, unit
 
+from tests.engine.core_helpers import line, marker, position, unit
 from w40k.agents import GreedyAgent, RandomAgent
 from w40k.core.dice import ScriptedDice, SeededDice
 from w40k.engine.game import Game

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from core_helpers import line, position, unit
 
+from tests.engine.core_helpers import line, position, unit
 from w40k.agents.greedy import GreedyAgent
 from w40k.engine import queries, windows
 from w40k.engine.game import Game

@@ -15,8 +15,8 @@ import json
 from dataclasses import dataclass
 
 import pytest
-from test_fuzz import small_position
 
+from tests.engine.test_fuzz import small_position
 from w40k.agents.greedy import GreedyAgent
 from w40k.agents.random_agent import RandomAgent
 from w40k.engine.game import Game

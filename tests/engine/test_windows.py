@@ -7,9 +7,9 @@ import json
 from typing import cast
 
 import pytest
-from core_helpers import events, scripted
-from melee_helpers import BASE, charge_phase, fighter, pending, unit
 
+from tests.engine.core_helpers import events, scripted
+from tests.engine.melee_helpers import BASE, charge_phase, fighter, pending, unit
 from w40k.core.jsonval import JSON
 from w40k.engine import windows
 from w40k.engine.game import Game

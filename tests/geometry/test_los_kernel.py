@@ -13,9 +13,9 @@ from unittest import mock
 
 import numpy as np
 import pytest
-from test_los_batch import random_scene
-from test_los_bruteforce import brute_force_sees, slit_scene
 
+from tests.geometry.test_los_batch import random_scene
+from tests.geometry.test_los_bruteforce import brute_force_sees, slit_scene
 from w40k.geometry import Scene, Visibility, scene_from_dict, sight_tables
 from w40k.geometry import kernel_layout as K
 from w40k.geometry.los import Obstacles, Sight, SightResult, line_of_sight

@@ -9,8 +9,8 @@ from unittest import mock
 
 import numpy as np
 import pytest
-from test_los_batch import random_scene
 
+from tests.geometry.test_los_batch import random_scene
 from w40k.geometry import Visibility, scene_from_dict
 
 

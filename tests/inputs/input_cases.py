@@ -8,8 +8,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from input_harness import Case, edited, edited_data
-
+from tests.inputs.input_harness import Case, edited, edited_data
 from w40k.io.battle_setup import default_position
 
 Edit = Callable[[Any], object]

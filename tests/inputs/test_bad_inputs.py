@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from input_cases import RECORD_EDITS, all_cases
-from input_harness import BOUND_S, ROOT, Case, run_case, runner
 
+from tests.inputs.input_cases import RECORD_EDITS, all_cases
+from tests.inputs.input_harness import BOUND_S, ROOT, Case, run_case, runner
 from w40k.agents import RandomAgent
 from w40k.cli.main import app
 from w40k.engine.game import Game

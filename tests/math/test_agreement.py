@@ -14,9 +14,9 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from math_helpers import disagreements, dist_counts, models, random_case, weapon
 
 import w40k.math.exact as exact_mod
+from tests.math.math_helpers import disagreements, dist_counts, models, random_case, weapon
 from w40k.core.dice import SeededDice
 from w40k.math import build_setup, exact_distribution, simulate
 from w40k.math.chain import Chain

@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
-from math_helpers import models, weapon
 from rich.console import Console
 
+from tests.math.math_helpers import models, weapon
 from w40k.math import (
     build_setup,
     comparison_table,

@@ -5,9 +5,9 @@ from __future__ import annotations
 from math import comb, isclose
 
 import pytest
-from math_helpers import models, weapon
 
 import w40k.math.exact as exact_mod
+from tests.math.math_helpers import models, weapon
 from w40k.math import TooLarge, build_setup, distribution, exact_distribution
 from w40k.math.api import clear_caches
 from w40k.rules.attack_profile import AttackContext, WeaponEntry

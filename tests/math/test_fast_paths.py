@@ -11,8 +11,8 @@ import math
 import random
 
 import pytest
-from math_helpers import models, weapon
 
+from tests.math.math_helpers import models, weapon
 from w40k.math import build_setup, exact_distribution
 from w40k.math import exact as exact_mod
 from w40k.math.api import clear_caches, distribution

@@ -14,9 +14,9 @@ import random
 
 import numpy as np
 import pytest
-from math_helpers import disagreements, dist_counts, models, weapon
-from test_fast_paths import differences
 
+from tests.math.math_helpers import disagreements, dist_counts, models, weapon
+from tests.math.test_fast_paths import differences
 from w40k.math import build_setup, exact_distribution
 from w40k.math import exact as exact_mod
 from w40k.math.chain import Chain, allocation_chain, mortal_chain

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from builders import RecordingDice, assert_counts, attack
+from tests.builders import RecordingDice, assert_counts, attack
 from w40k.core.dice import DiceExpr, DieRoll, Modifier, Roller, ScriptedDice
 from w40k.core.errors import DiceError, DiceExhausted
 from w40k.rules.attack_profile import Reroll

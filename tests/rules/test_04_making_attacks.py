@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from builders import RecordingDice, assert_counts, attack, weapon
+from tests.builders import RecordingDice, assert_counts, attack, weapon
 
 BOLTGUN = '2x Boltgun 24" A2 BS3+ S4 AP0 D1'
 PISTOL = 'Bolt pistol 12" A1 BS3+ S4 AP0 D1'

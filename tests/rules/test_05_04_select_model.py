@@ -5,8 +5,8 @@ mortal wounds and hazard rolls alike; standing policies answer without asking.""
 from __future__ import annotations
 
 import pytest
-from tests.builders import Decisions, assert_destroyed, attack
 
+from tests.builders import Decisions, assert_destroyed, attack
 from w40k.core.errors import MalformedChoice
 from w40k.rules.allocation import AllocationPolicy, policy_answer
 from w40k.rules.decisions import DecisionKind, DecisionRequest, Player

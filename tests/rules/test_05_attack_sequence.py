@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from builders import (
+from tests.builders import (
     Decisions,
     RecordingDice,
     assert_counts,

@@ -6,7 +6,7 @@ rolls on the attacking unit (uncapped, 06.02 as written) and [DEVASTATING WOUNDS
 
 from __future__ import annotations
 
-from builders import (
+from tests.builders import (
     Decisions,
     RecordingDice,
     assert_counts,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from builders import Decisions, assert_counts, assert_destroyed, attack, models
+from tests.builders import Decisions, assert_counts, assert_destroyed, attack, models
 from w40k.rules.decisions import DecisionKind
 from w40k.rules.primitives import attack_toughness
 

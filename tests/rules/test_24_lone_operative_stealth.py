@@ -64,7 +64,6 @@ def test_every_attack_path_reads_stealth_from_the_target_models() -> None:
     # R24.33-a: the pool profile (shared by per-die, exact and Monte Carlo) gives the benefit
     # of cover when every living model has Stealth, not when one lacks it.
     from tests.builders import weapon
-
     from w40k.rules.attack_profile import AttackContext, pool_profile
     from w40k.rules.primitives import ModelState
     gun = weapon('Gun 24" A1 BS3+ S4 AP0 D1')

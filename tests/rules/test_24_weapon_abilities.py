@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from builders import (
+from tests.builders import (
     Decisions,
     RecordingDice,
     assert_counts,

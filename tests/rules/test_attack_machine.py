@@ -10,8 +10,8 @@ import random
 from dataclasses import dataclass, field
 
 import pytest
-from tests.builders import models, weapon
 
+from tests.builders import models, weapon
 from w40k.core.dice import DiceSource, DieRoll, RollKind, ScriptedDice, SeededDice
 from w40k.core.errors import DiceError, IllegalChoice, MalformedChoice
 from w40k.core.jsonval import JSON
