@@ -27,7 +27,8 @@ def _game(dead: int, n: int = 4) -> Game:
                           (2, True, True, False), (3, True, False, True)])
 def test_strength_queries_follow_the_appendix(dead: int, below: bool, at_half: bool,
                                                below_half: bool) -> None:
-    # RA-Strength: 4 models at the start; 2 left is at half, 1 left is below half.
+    # RA-Strength-b, RA-Strength-d: 4 models at the start; 3 left is below starting
+    # strength, 2 left is at half, 1 left is below half.
     game = _game(dead)
     before = json.dumps(game.save())
     assert queries.below_starting_strength(game, "red.a") is below
@@ -37,6 +38,7 @@ def test_strength_queries_follow_the_appendix(dead: int, below: bool, at_half: b
 
 
 def test_last_ranged_attacks_cp_vp_and_open_windows() -> None:
+    # R13.09-a needs the round and turn of a unit's last ranged attacks
     game = Game.new(default_position(), 7)
     agents = {p.name: GreedyAgent(i) for i, p in enumerate(game.state.players)}
     shooter = None

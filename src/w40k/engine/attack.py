@@ -115,9 +115,11 @@ def _run(game: Game, frame: Frame) -> Request | None:
     state = AttackState.from_json(cast(dict[str, JSON], d["state"]))
     after, pause = advance(state, req, game.dice)
     if isinstance(pause, DecisionRequest):
-        if after.to_json() != d["state"]:
+        if not d.get("asking"):
             _store(game, frame, after, pause)  # reached the decision: ask on the next run
+            d["asking"] = True
             return None
+        # At the decision, advance changes nothing and gives the same request again.
         player = attacker.player if pause.player == Player.ATTACKER else target.player
         policy = game.state.policies.get(player)
         if policy is not None and pause.kind is DecisionKind.SELECT_MODEL:
@@ -128,6 +130,7 @@ def _run(game: Game, frame: Frame) -> Request | None:
             game.log("allocation_policy", unit=target.id if pause.player == Player.DEFENDER
                      else attacker.id, policy=policy, answer=answer)
             _store(game, frame, *advance(after, req, game.dice, answer))
+            d.pop("asking")
             return None
         return dataclasses.replace(pause, player=player,
                                    context={"attacker": attacker.id, "target": target.id})
@@ -167,6 +170,7 @@ def _apply(game: Game, frame: Frame, request: Request, choice: JSON) -> None:
     req = AttackRequest.from_json(cast(dict[str, JSON], d["request"]))
     after, pause = advance(state, req, game.dice, choice)
     _store(game, frame, after, pause)
+    d.pop("asking")
 
 
 FRAMES: dict[str, Handler] = {"attack": Handler(_run, _apply)}

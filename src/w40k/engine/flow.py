@@ -74,14 +74,13 @@ def _round(game: Game, frame: Frame) -> Request | None:
 
 
 # -- 07.02 the player turn -----------------------------------------------------------------
-def _closing(game: Game, frame: Frame, step: int, window: Window, **facts: JSON) -> bool:
-    """Open the window of something that has just ended (a phase, the turn) once, staying at
-    ``step`` while it is open. True when a window was pushed (run again after it)."""
-    d = frame.data
-    if d.get("closed") == step:
+def _closing(game: Game, frame: Frame, key: JSON, window: Window, **facts: JSON) -> bool:
+    """Open the window of something that has just ended (a phase: ``key`` its step; the
+    turn: ``"turn"``) once. True when a window was pushed: the frame runs the same step
+    again after it."""
+    if frame.data.get("closed") == key:
         return False
-    d["closed"] = step
-    d["step"] = step
+    frame.data["closed"] = key
     return open_window(game, window, **facts)
 
 
@@ -106,6 +105,8 @@ def _turn(game: Game, frame: Frame) -> Request | None:
     if 1 < step <= len(PHASES) + 1 and _closing(game, frame, step, Window.END_OF_PHASE,
                                                 phase=PHASES[step - 2]):
         return None  # the phase that has just ended
+    if step > len(PHASES) + 1 and _closing(game, frame, "turn", Window.END_OF_TURN):
+        return None
     frame.data["step"] = step + 1
     if 1 <= step <= len(PHASES):
         phase = PHASES[step - 1]
@@ -122,9 +123,6 @@ def _turn(game: Game, frame: Frame) -> Request | None:
         s.phase = "end_of_turn"
         s.active = player
         game.push("end_of_turn", step=0)
-        return None
-    if _closing(game, frame, -1, Window.END_OF_TURN):
-        frame.data["step"] = step
         return None
     update_objectives(game, end_of_phase=False)  # 14.02: and of each turn
     score_mission(game, player)
