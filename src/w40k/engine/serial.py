@@ -1,4 +1,5 @@
-"""JSON forms of profiles (datasheet strings in, datasheet strings out)."""
+"""JSON forms of profiles (datasheet strings in, datasheet strings out); the weapon form is
+``core.profiles``' canonical one, re-exported here."""
 
 from __future__ import annotations
 
@@ -6,21 +7,9 @@ from collections.abc import Mapping, Sequence
 from typing import cast
 
 from w40k.core.jsonval import JSON as JSON
-from w40k.core.profiles import ModelProfile, WeaponProfile
-
-
-def weapon_to_json(w: WeaponProfile) -> dict[str, JSON]:
-    """A weapon as a datasheet writes it."""
-    return {"name": w.name, "range": "Melee" if w.range is None else w.range, "A": str(w.A),
-            "skill": w.skill, "S": w.S, "AP": w.AP, "D": str(w.D),
-            "abilities": [str(a) for a in w.abilities]}
-
-
-def weapon_from_json(d: Mapping[str, JSON]) -> WeaponProfile:
-    """The inverse of :func:`weapon_to_json` (validated)."""
-    return WeaponProfile.build(
-        str(d["name"]), range=d["range"], A=d["A"], skill=d["skill"], S=d["S"], AP=d["AP"],
-        D=d["D"], abilities=[str(a) for a in cast(list[JSON], d.get("abilities", []))])
+from w40k.core.profiles import ModelProfile
+from w40k.core.profiles import weapon_from_json as weapon_from_json
+from w40k.core.profiles import weapon_to_json as weapon_to_json
 
 
 def profile_to_json(p: ModelProfile) -> dict[str, JSON]:
