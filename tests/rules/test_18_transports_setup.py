@@ -178,3 +178,26 @@ def test_a_scout_move_ends_more_than_8_inches_from_every_enemy():
     assert rules_of(scout_end_violations([m("Scout 1", 30.0, 20.0 + 2 * R + 7.9)],
                                          enemy)) == {"R24.32-a"}
     assert scout_end_violations([m("Scout 1", 30.0, 20.0 + 2 * R + 8.1)], enemy) == []
+
+
+def test_a_transport_capacity_is_datasheet_data_kept_through_positions():
+    # R18.01-a: the capacity is read from a datasheet model's `transport` and survives the
+    # position form; a malformed capacity is refused naming the field.
+    import pytest
+
+    from w40k.core.errors import DataError
+    from w40k.core.profiles import ModelProfile
+    from w40k.engine.serial import profile_from_json, profile_to_json
+
+    p = ModelProfile.build("Rhino", T=9, Sv=3, W=10, base_mm=[120, 70],
+                           keywords=["VEHICLE", "TRANSPORT"],
+                           transport={"models": 12, "excluded": ["Jump Pack"],
+                                      "spaces": {"MEGA ARMOUR": 2}})
+    assert p.transport == Capacity(12, frozenset({"INFANTRY"}), frozenset({"JUMP PACK"}),
+                                   (("MEGA ARMOUR", 2),))
+    assert profile_from_json(profile_to_json(p)) == p
+    assert "transport" not in profile_to_json(ModelProfile.build("Boy", T=5, Sv=6, W=1))
+    with pytest.raises(DataError, match="transport.models"):
+        ModelProfile.build("Rhino", T=9, Sv=3, W=10, transport={"models": 0})
+    with pytest.raises(DataError, match="transport.seats"):
+        ModelProfile.build("Rhino", T=9, Sv=3, W=10, transport={"models": 5, "seats": 2})

@@ -1,45 +1,22 @@
 """Transports (18): capacity, who may embark, and how a unit disembarks.
 
-A TRANSPORT datasheet gives its capacity as data (:class:`Capacity`): how many models, which
-keywords may embark, which may not, and the models that take more than one space. The checks
-return the rules broken (empty = allowed) so that the engine can refuse an answer with the
-rule's ID and a proposer can keep only allowed ones.
+A TRANSPORT datasheet gives its capacity as data (:class:`w40k.core.transport.Capacity`):
+how many models, which keywords may embark, which may not, and the models that take more
+than one space. The checks return the rules broken (empty = allowed) so that the engine can
+refuse an answer with the rule's ID and a proposer can keep only allowed ones.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from enum import StrEnum
 
+from w40k.core.transport import Capacity
 from w40k.geometry.measure import within
 from w40k.geometry.shapes import Model
 
 EMBARK_DISTANCE = 3.0
 """18.02: every model within 3" of the transport."""
-
-
-@dataclass(frozen=True)
-class Capacity:
-    """A transport capacity (18.01), e.g. 12 INFANTRY models, each JUMP PACK model taking
-    2 spaces, no TERMINATOR models."""
-
-    models: int
-    """Spaces in all."""
-    allowed: frozenset[str] = frozenset({"INFANTRY"})
-    """A model needs one of these keywords to embark (empty: any model)."""
-    excluded: frozenset[str] = frozenset()
-    """A model with one of these keywords cannot embark."""
-    spaces: tuple[tuple[str, int], ...] = ()
-    """(keyword, spaces) for models that take more than one space (the largest applies)."""
-
-    def spaces_for(self, keywords: frozenset[str]) -> int | None:
-        """The spaces one model takes, or None if it cannot embark at all."""
-        if self.allowed and not keywords & self.allowed:
-            return None
-        if keywords & self.excluded:
-            return None
-        return max([1, *(n for k, n in self.spaces if k in keywords)])
 
 
 def spaces_needed(capacity: Capacity, unit: Sequence[frozenset[str]]) -> int | None:
