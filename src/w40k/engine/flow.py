@@ -246,7 +246,7 @@ def _command(ctx: Context, frame: CommandFrame) -> Request | None:
             else:
                 u.flags["battle_shocked"] = True
             ctx.log("battle_shock_roll", unit=u.id, dice=list[JSON](dice), passed=ok,
-                     battle_shocked=u.flag("battle_shocked"))
+                    battle_shocked=u.flag("battle_shocked"))
     ctx.pop()
     return None
 
@@ -302,7 +302,7 @@ def update_objectives(ctx: Context, *, end_of_phase: bool = True) -> None:
         if winner != obj.controller:
             obj.controller = winner
             ctx.log("objective_control", objective=obj.name, controller=winner,
-                     levels=cast(JSON, level))
+                    levels=cast(JSON, level))
 
 
 def controlling_units(ctx: Context, objective: str) -> list[str]:

@@ -302,7 +302,7 @@ def _resolve(ctx: Context, frame: ShootUnitFrame, facts: ShooterFacts, sel: Sele
         if has(w, OneShot) and wname not in m.one_shots_used:
             m.one_shots_used.append(wname)  # 24.26
     ctx.log("declare_shooting", unit=u.id, type=kind.value,
-             shots=[[mid, wname, tid] for mid, wname, tid in shots])
+            shots=[[mid, wname, tid] for mid, wname, tid in shots])
     ctx.replace(frame, replace(frame, resolved=True))
     for target, weapons, actx in reversed(pushes):  # the stack: first target on top
         push_attack(ctx, u, target, weapons, actx, melee=False)
