@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from tests.engine.melee_helpers import BASE, charge_phase, fighter, unit
 from tests.engine.test_fuzz import small_position as _small
 from tests.engine.test_save_load_replay import finish, load, play
 from w40k.core.errors import DataError
@@ -29,7 +30,7 @@ from w40k.engine.flow import (
 from w40k.engine.frames import FrameData
 from w40k.engine.game import Game
 from w40k.engine.phases.charge import ChargeFrame, ChargeStep, ChargeUnitFrame
-from w40k.engine.phases.fight import (
+from w40k.engine.phases.fight_frames import (
     FightFrame,
     FightMode,
     FightSeqFrame,
@@ -38,7 +39,7 @@ from w40k.engine.phases.fight import (
 )
 from w40k.engine.phases.fight_sequence import FightUnitFrame, FightUnitStep
 from w40k.engine.phases.melee_moves import MeleeMoveFrame
-from w40k.engine.phases.movement import MortalWoundsFrame, MovementFrame, MoveUnitFrame
+from w40k.engine.phases.movement_frames import MortalWoundsFrame, MovementFrame, MoveUnitFrame
 from w40k.engine.phases.shooting import ShootingFrame, ShootUnitFrame
 from w40k.engine.table import HANDLERS, read_frame
 from w40k.engine.windows import Facts, Reaction, Window, WindowFrame
@@ -200,12 +201,15 @@ def _resume_everywhere(kind: str, position: dict[str, JSON], seed: int, *,
 
 def test_a_save_taken_inside_an_attack_loads_and_continues_identically() -> None:
     # The attack frame asks (allocation order, Select Model): the save holds the machine.
-    assert _resume_everywhere("attack", default_position(), 2, greedy=True, at_most=3) > 0
+    assert _resume_everywhere("attack", small_position(), 2, greedy=True, at_most=3) > 0
 
 
 def test_a_save_taken_inside_a_move_loads_and_continues_identically() -> None:
-    assert _resume_everywhere("move_unit", default_position(), 4) > 0
-    assert _resume_everywhere("melee_move", default_position(), 5, greedy=True, at_most=3) > 0
+    assert _resume_everywhere("move_unit", small_position(), 4, at_most=3) > 0
+    # a charge: its targets and its move are asked by the melee_move frame
+    units = [unit("red.a", "red", [fighter("red.a.1", 10, 10), fighter("red.a.2", 11.5, 10)]),
+             unit("blue.b", "blue", [fighter("blue.b.1", 10, 10 + BASE + 4.0)])]
+    assert _resume_everywhere("melee_move", charge_phase(units), 1, greedy=True) > 0
 
 
 def _always(ctx: Context, facts: Facts, player: str) -> list[JSON]:

@@ -14,6 +14,7 @@ data is read by the kind's frame class, as a saved position's would be.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TypeVar
 
 from w40k.core.dice import DieRoll, SerializableDice
@@ -49,13 +50,16 @@ class CountingDice:
 class Context:
     """What a rule may touch while the game resolves: see the module docstring."""
 
-    __slots__ = ("dice", "state")
+    __slots__ = ("_kinds", "dice", "state")
 
-    def __init__(self, state: GameState, dice: CountingDice) -> None:
+    def __init__(self, state: GameState, dice: CountingDice,
+                 kinds: Mapping[str, type[FrameData]]) -> None:
         self.state = state
         """The game state (plain data)."""
         self.dice = dice
         """The game's one dice source (use :meth:`roll`: it logs what it rolls)."""
+        self._kinds = kinds
+        """Frame kind -> frame class (the table's, given by the game)."""
 
     # -- dice and the event log ------------------------------------------------------------
     def roll(self, kind: str, n: int = 1, *, unit: str | None = None,
@@ -85,9 +89,8 @@ class Context:
         a kind and its data as keyword arguments (read by the kind's frame class: a
         DataError when the data does not fit it)."""
         if isinstance(frame, str):
-            from w40k.engine.table import frame_class  # the table imports every rule module
-
-            frame = frame_class(frame).from_json(dict(data), f"frame {frame!r}")
+            typed: FrameData = self._kinds[frame].from_json(dict(data), f"frame {frame!r}")
+            frame = typed
         self.state.frames.append(frame)
 
     def pop(self) -> None:

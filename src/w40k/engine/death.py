@@ -29,6 +29,7 @@ from w40k.core.dice import Roller, RollKind
 from w40k.engine.context import Context
 from w40k.engine.frames import FrameData, Record
 from w40k.engine.geo import model_shape
+from w40k.engine.phases.movement_frames import MortalWoundsFrame
 from w40k.engine.registry import Handler
 from w40k.engine.requests import Request
 from w40k.engine.state import ModelData, UnitData
@@ -155,8 +156,6 @@ def _run(ctx: Context, frame: DeathsFrame) -> Request | None:
     if current.queue:
         (uid, n), rest = current.queue[0], current.queue[1:]
         ctx.replace(frame, replace(frame, current=replace(current, queue=rest)))
-        from w40k.engine.phases.movement import MortalWoundsFrame  # movement imports units
-
         ctx.push(MortalWoundsFrame(uid, n, f"deadly demise of {current.model}"))
         return None
     ctx.log("removed", unit=current.unit, model=current.model)

@@ -13,8 +13,8 @@ from w40k.engine import geo
 from w40k.engine.context import Context
 from w40k.engine.frames import FrameData
 from w40k.engine.phases.charge import ChargeFrame
-from w40k.engine.phases.fight import FightFrame
-from w40k.engine.phases.movement import MovementFrame
+from w40k.engine.phases.fight_frames import FightFrame
+from w40k.engine.phases.movement_frames import MovementFrame
 from w40k.engine.phases.shooting import ShootingFrame
 from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request

@@ -38,7 +38,7 @@ from w40k.engine.frames import FrameData
 from w40k.engine.options import read_options
 from w40k.engine.requests import Request
 from w40k.engine.state import GameState
-from w40k.engine.table import HANDLERS
+from w40k.engine.table import FRAME_CLASSES, HANDLERS, read_frame
 from w40k.rules.allocation import AllocationPolicy
 
 RECORD_FORMAT = "w40k-record/2"
@@ -62,7 +62,7 @@ class Game:
     """A battle in progress."""
 
     def __init__(self, state: GameState, dice: SerializableDice) -> None:
-        self.ctx = Context(state, CountingDice(dice))
+        self.ctx = Context(state, CountingDice(dice), FRAME_CLASSES)
         """The narrow context the rules work through (engine/context.py): handlers,
         proposers and reactions get it, never the game."""
         self._pending: Request | None = None
@@ -94,7 +94,7 @@ class Game:
         """A game from a starting position (before battle round 1, or any later point) and a
         seed; ``dice`` replaces the seeded source (``ScriptedDice``, ``OrderedDice``). A
         position without frames starts the battle at its current round."""
-        state = GameState.from_json(_copy(position))  # shares nothing with the caller
+        state = GameState.from_json(_copy(position), read_frame)  # shares nothing with the caller
         state.options = read_options(position.get("options"))
         for player, policy in state.policies.items():
             if policy not in {p.value for p in AllocationPolicy}:
@@ -121,7 +121,7 @@ class Game:
     def load(position: dict[str, JSON]) -> Game:
         """Continue a saved game (its dice state and pending frames included)."""
         position = _copy(position)  # shares nothing with the caller
-        state = GameState.from_json(position)
+        state = GameState.from_json(position, read_frame)
         state.options = read_options(position.get("options"))
         if "dice" not in position:
             raise ValueError("a saved game needs its dice state ('dice'); use Game.new for a "

@@ -10,6 +10,7 @@ it (``Game.from_position``), and ``Game.save()`` writes it.
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import cast
 
@@ -321,8 +322,14 @@ class GameState:
         }
 
     @staticmethod
-    def from_json(d: dict[str, JSON]) -> GameState:
-        """Read the position form."""
+    def from_json(d: dict[str, JSON],
+                  read_frame: Callable[[JSON, str], FrameData]) -> GameState:
+        """Read the position form; ``read_frame(data, where)`` reads each frame (the table's
+        ``engine.table.read_frame``: an unknown kind or malformed data is a DataError naming
+        ``frames[i]``)."""
+        frames = d.get("frames", [])
+        if not isinstance(frames, list):
+            raise DataError("expected a list of frames", where="frames")
         fmt = d.get("format", FORMAT)
         if fmt != FORMAT:
             raise ValueError(f"unknown position format {fmt!r} (expected {FORMAT})")
@@ -349,21 +356,11 @@ class GameState:
                       cast(dict[str, JSON], d.get("policies") or {}).items()},
             # Copies, not the caller's lists: two games loaded from one dict stay independent
             # and a game never writes into the position it started from.
-            frames=read_frames(d.get("frames", [])),
+            frames=[read_frame(f, f"frames[{i}]") for i, f in enumerate(frames)],
             events=copy.deepcopy(cast(list[dict[str, JSON]], d.get("events", []))),
             choices=copy.deepcopy(cast(list[JSON], d.get("choices", []))),
             ended=bool(d.get("ended", False)),
         )
-
-
-def read_frames(data: JSON) -> list[FrameData]:
-    """A position's ``frames``, each read by its kind's frame class (engine/table.py); an
-    unknown kind or malformed data is a DataError naming ``frames[i]``."""
-    from w40k.engine.table import read_frame  # the table imports every rule module
-
-    if not isinstance(data, list):
-        raise DataError("expected a list of frames", where="frames")
-    return [read_frame(f, f"frames[{i}]") for i, f in enumerate(data)]
 
 
 def unit_keywords(u: UnitData) -> frozenset[str]:

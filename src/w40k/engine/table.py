@@ -41,6 +41,10 @@ PROPOSERS: dict[tuple[str, DecisionKind], Proposer] = {
 """(the frame that asks, request kind) -> the proposer of legal free-form answers."""
 
 
+FRAME_CLASSES: dict[str, type[FrameData]] = {k: h.frame for k, h in HANDLERS.items()}
+"""Frame kind -> frame class (what a :class:`~w40k.engine.context.Context` pushes by kind)."""
+
+
 def frame_class(kind: str) -> type[FrameData]:
     """The frame class of a kind (KeyError for an unknown kind)."""
     return HANDLERS[kind].frame

@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from w40k.core.abilities import ExtraAttacks, FightsFirst
 from w40k.core.errors import IllegalChoice, MalformedChoice
@@ -30,6 +30,7 @@ from w40k.engine import geo
 from w40k.engine.attack import push_attack
 from w40k.engine.context import Context
 from w40k.engine.frames import FrameData
+from w40k.engine.phases.fight_frames import FightFrame
 from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON
@@ -49,10 +50,6 @@ from w40k.rules.select import (
     gather_requests,
 )
 
-if TYPE_CHECKING:
-    from w40k.engine.phases.fight import FightFrame
-
-
 DECLARATION = "fight_declaration"
 """The free-form shape of ``declare_fight`` answers."""
 PILE_IN_REACH = 5.0
@@ -70,8 +67,6 @@ def is_fights_first(u: UnitData) -> bool:
 
 def phase_data(ctx: Context) -> FightFrame:
     """The Fight phase frame (the start-of-step records live there)."""
-    from w40k.engine.phases.fight import FightFrame  # fight imports this module
-
     for f in reversed(ctx.state.frames):
         if isinstance(f, FightFrame):
             return f

@@ -34,14 +34,13 @@ Escape (09.07, 01.07).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any, cast
 
 from w40k.core.dice import RollKind
 from w40k.core.errors import IllegalChoice
 from w40k.engine import geo
 from w40k.engine.context import Context
-from w40k.engine.frames import FrameData
 from w40k.engine.moves import (
     SKIES_PENALTY,
     apply_positions,
@@ -50,6 +49,7 @@ from w40k.engine.moves import (
     is_hover,
     parse_positions,
 )
+from w40k.engine.phases.movement_frames import MortalWoundsFrame, MovementFrame, MoveUnitFrame
 from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON
@@ -113,56 +113,6 @@ def model_budgets(u: UnitData, move_type: str, advance_roll: int, skies: bool
 def _raw_max(u: UnitData, move_type: str, advance_roll: int) -> float:
     ms = [m.profile.M for m in u.alive if m.profile.M is not None]
     return float(max(ms, default=0) + (advance_roll if move_type == "advance" else 0))
-
-
-# -- the frames -------------------------------------------------------------------------------
-def _drop_step(data: dict[str, JSON]) -> dict[str, JSON]:
-    """Saves before typed frames gave every phase frame ``step: 0``."""
-    return {k: v for k, v in data.items() if not (k == "step" and v == 0)}
-
-
-@dataclass(frozen=True)
-class MovementFrame(FrameData):
-    """09: the Movement phase (which units have been selected)."""
-
-    KIND = "movement"
-    selected: tuple[str, ...] = ()
-    """Units selected to move this phase (R09.01-a), in order; a cancelled move takes its
-    unit out again."""
-    advance_rolls: dict[str, int] = field(default_factory=dict)
-    """Advance rolls made this phase per unit (they stand after a cancelled move)."""
-    hazards_done: tuple[str, ...] = ()
-    """Units whose Desperate Escape hazard rolls are made (not repeated after a cancel)."""
-
-    @classmethod
-    def legacy(cls, data: dict[str, JSON]) -> dict[str, JSON]:
-        """See :func:`_drop_step`."""
-        return _drop_step(data)
-
-
-@dataclass(frozen=True)
-class MoveUnitFrame(FrameData):
-    """09.02: one selected unit's move. Progress is by value: each answer or roll is None
-    until made (the move type, take to the skies, the advance roll, the hazard rolls, the
-    positions answer), then ``moved`` and ``shock_rolled``."""
-
-    KIND = "move_unit"
-    unit: str
-    """The unit."""
-    move_type: str | None = None
-    """The ``move_type`` answer (a key of :data:`MOVE_TYPES`)."""
-    skies: bool | None = None
-    """Takes to the skies (21.03); False when it cannot."""
-    advance_roll: int | None = None
-    """The advance roll (advance only)."""
-    hazards: tuple[int, ...] | None = None
-    """The Desperate Escape hazard rolls (empty when made before a cancelled attempt)."""
-    answer: JSON = None
-    """The legal ``positions`` answer, or ``"cancel"``."""
-    moved: bool = False
-    """The models have moved."""
-    shock_rolled: bool = False
-    """The battle-shock roll after a voluntary Desperate Escape is made (09.07)."""
 
 
 # -- the phase frame -----------------------------------------------------------------------
@@ -324,22 +274,6 @@ def _unit_apply(ctx: Context, frame: MoveUnitFrame, request: Request, choice: JS
 
 
 # -- mortal wounds (06.02) with Feel No Pain (24.12) ---------------------------------------
-@dataclass(frozen=True)
-class MortalWoundsFrame(FrameData):
-    """06.02: mortal wounds inflicted on a unit one at a time, each subject to Feel No
-    Pain."""
-
-    KIND = "mortal_wounds"
-    unit: str
-    """The unit."""
-    amount: int
-    """Mortal wounds still to inflict."""
-    cause: str
-    """What inflicts them (logged)."""
-    chosen: str | None = None
-    """The model the player picked for the next one (R06.02-a)."""
-
-
 def push_mortal_wounds(ctx: Context, u: UnitData, amount: int, cause: str) -> None:
     """Inflict ``amount`` mortal wounds on ``u`` one at a time (06.02), each subject to Feel
     No Pain; the controlling player picks among non-interchangeable candidates."""
