@@ -96,7 +96,7 @@ def test_every_frame_kind_has_a_sample() -> None:
     assert all(HANDLERS[f.KIND].frame is type(f) for f in SAMPLES)
 
 
-@pytest.mark.parametrize("frame", SAMPLES, ids=lambda f: f"{f.KIND}-{id(f) % 97}")
+@pytest.mark.parametrize("frame", SAMPLES, ids=[f"{i}-{f.KIND}" for i, f in enumerate(SAMPLES)])
 def test_every_frame_kind_survives_a_json_round_trip(frame: FrameData) -> None:
     text = json.dumps(frame.frame_json(), sort_keys=True)
     back = read_frame(json.loads(text), "frames[0]")
