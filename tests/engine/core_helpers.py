@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, cast
 
 from w40k.core.dice import OrderedDice
+from w40k.engine.context import Context
 from w40k.engine.game import Game
 from w40k.engine.registry import Handler
 from w40k.engine.requests import Request
@@ -116,7 +117,8 @@ def dice_left(game: Game) -> list[int]:
 
 
 # -- phases in which nobody acts ---------------------------------------------------------
-Hook = Callable[[Game, str], None]
+Hook = Callable[[Context, str], None]
+"""Runs inside a bare phase with the game's context (handlers never see the game)."""
 
 
 def bare_phases(monkeypatch: Any, hook: Hook | None = None) -> list[tuple[int, str, str]]:
@@ -124,14 +126,14 @@ def bare_phases(monkeypatch: Any, hook: Hook | None = None) -> list[tuple[int, s
     runs once inside each. Returns a list that collects (round, player, phase) as they run."""
     seen: list[tuple[int, str, str]] = []
 
-    def make(phase: str) -> Handler:
-        def run(game: Game, fr: Frame) -> Request | None:
-            seen.append((game.state.round, game.state.turn_player, phase))
+    def make(phase: str) -> Handler[Any]:
+        def run(ctx: Context, fr: Frame) -> Request | None:
+            seen.append((ctx.state.round, ctx.state.turn_player, phase))
             if hook is not None:
-                hook(game, phase)
-            game.pop()
+                hook(ctx, phase)
+            ctx.pop()
             return None
-        return Handler(run)
+        return Handler(HANDLERS[phase].frame, run)
 
     for p in ACTION_PHASES:
         monkeypatch.setitem(HANDLERS, p, make(p))

@@ -111,7 +111,7 @@ def test_outside_player_turns_the_first_player_is_active(monkeypatch: pytest.Mon
     while game.state.frames:
         top = game.state.frames[-1]
         before = len(game.state.events)
-        assert HANDLERS[top.kind].run(game, top) is None
+        assert HANDLERS[top.kind].run(game.ctx, top) is None
         for e in game.state.events[before:]:
             if e["event"] in ("round_start", "round_end"):
                 starts.append((e["event"], e["round"], e["player"], game.state.active))

@@ -36,6 +36,7 @@ import pytest
 from w40k.agents.greedy import GreedyAgent
 from w40k.agents.random_agent import RandomAgent
 from w40k.engine import geo
+from w40k.engine.context import Context
 from w40k.engine.flow import rounds
 from w40k.engine.game import Game
 from w40k.engine.registry import Handler
@@ -214,17 +215,17 @@ class Checker:
         self.events()
 
 
-def watch_end_of_turn(monkeypatch: Any, get: Callable[[Game], Checker | None]) -> None:
+def watch_end_of_turn(monkeypatch: Any, get: Callable[[Context], Checker | None]) -> None:
     """Wrap the End of Turn frame so that ``get(game).end_of_turn()`` runs as it starts."""
     inner = HANDLERS["end_of_turn"]
 
-    def run(game: Game, fr: Frame) -> Request | None:
-        checker = get(game)
+    def run(ctx: Context, fr: Frame) -> Request | None:
+        checker = get(ctx)
         if checker is not None:
             checker.end_of_turn()
-        return inner.run(game, fr)
+        return inner.run(ctx, fr)
 
-    monkeypatch.setitem(HANDLERS, "end_of_turn", Handler(run, inner.apply))
+    monkeypatch.setitem(HANDLERS, "end_of_turn", Handler(inner.frame, run, inner.apply))
 
 
 Agent = RandomAgent | GreedyAgent
@@ -236,7 +237,7 @@ def play_checked(position: dict[str, JSON], seed: int, *, registry: dict[int, Ch
     instead), checking the invariants after every decision."""
     game = Game.new(position, seed)
     checker = Checker(game, f"seed {seed}" + (f", greedy {','.join(greedy)}" if greedy else ""))
-    registry[id(game)] = checker
+    registry[id(game.ctx)] = checker  # the handlers see the game's context
     agents: dict[str, Agent] = {
         p.name: (GreedyAgent if p.name in greedy else RandomAgent)(seed * 7919 + i)
         for i, p in enumerate(game.state.players)}
@@ -268,7 +269,7 @@ def play_checked(position: dict[str, JSON], seed: int, *, registry: dict[int, Ch
             checker.state()
         checker.ended()
     finally:
-        registry.pop(id(game), None)
+        registry.pop(id(game.ctx), None)
     return checker
 
 

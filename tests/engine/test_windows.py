@@ -3,6 +3,7 @@ the player's own sequence. Tested with test-only rules (the stratagems land on t
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import cast
 
@@ -12,7 +13,9 @@ from tests.engine.core_helpers import events, scripted
 from tests.engine.melee_helpers import BASE, charge_phase, fighter, pending, unit
 from w40k.core.jsonval import JSON
 from w40k.engine import windows
+from w40k.engine.context import Context
 from w40k.engine.game import Game
+from w40k.engine.phases.charge import ChargeUnitFrame
 from w40k.engine.windows import Facts, Reaction, Window
 from w40k.rules.decisions import DECLINE, DecisionKind
 
@@ -22,25 +25,27 @@ def _units() -> list[dict[str, JSON]]:
             unit("blue.b", "blue", [fighter("blue.b.1", 10, 10 + BASE + 6.0)])]
 
 
-def _charge_frame(game: Game) -> dict[str, JSON]:
+def _charge_frame(game: Game | Context) -> dict[str, JSON]:
     return next(f.data for f in reversed(game.state.frames) if f.kind == "charge_unit")
 
 
-def _reroll_options(game: Game, facts: Facts, player: str) -> list[JSON]:
+def _reroll_options(ctx: Context, facts: Facts, player: str) -> list[JSON]:
     # usable by the charging unit's player on a charge roll below 12, once
     if facts.get("kind") != "charge":
         return []
-    u = game.state.unit(str(facts["unit"]))
-    d = _charge_frame(game)
-    if u.player != player or d.get("test_rerolled") or int(cast(int, d["roll"])) >= 12:
+    u = ctx.state.unit(str(facts["unit"]))
+    d = _charge_frame(ctx)
+    rerolled = any(e["event"] == "reaction" for e in ctx.state.events)
+    if u.player != player or rerolled or int(cast(int, d["roll"])) >= 12:
         return []
     return ["reroll"]
 
 
-def _reroll(game: Game, facts: Facts, player: str, answer: JSON) -> None:
-    d = _charge_frame(game)
-    dice = [r.unmodified for r in game.roll("charge", 2, unit=str(facts["unit"]))]
-    d.update(dice=list[JSON](dice), roll=sum(dice), test_rerolled=True)
+def _reroll(ctx: Context, facts: Facts, player: str, answer: JSON) -> None:
+    # Frames are frozen: a reaction changes the frame below the window by replacing it.
+    frame = ctx.need(ChargeUnitFrame)
+    dice = [r.unmodified for r in ctx.roll("charge", 2, unit=str(facts["unit"]))]
+    ctx.replace(frame, dataclasses.replace(frame, dice=tuple(dice), roll=sum(dice)))
 
 
 TEST_REROLL = Reaction("Test re-roll", Window.AFTER_ROLL, "test", _reroll_options, _reroll)

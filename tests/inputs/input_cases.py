@@ -227,6 +227,18 @@ POSITION_EDITS: list[tuple[str, Edit, str]] = [
     ("unknown-flag", _set("units[0].flags", {"sleepy": True}), "units[0].flags.sleepy"),
     ("unknown-frame", _set("frames", [{"kind": "teleport", "data": {}}]), "frames[0].kind"),
     ("frame-data-list", _set("frames", [{"kind": "battle", "data": []}]), "frames[0].data"),
+    # typed frames (engine/frames.py): the kind's frame class reads the data
+    ("frame-step-unknown", _set("frames", [{"kind": "round", "data": {"step": "sideways"}}]),
+     "frames[0].data.step"),
+    ("frame-data-unknown-key", _set("frames", [{"kind": "battle", "data": {"speed": 3}}]),
+     "frames[0].data.speed"),
+    ("frame-data-missing-key", _set("frames", [{"kind": "turn", "data": {"step": 1}}]),
+     "frames[0].data.player"),
+    ("frame-data-wrong-type", _set("frames", [{"kind": "battle", "data": {}},
+                                              {"kind": "window", "data": {
+                                                  "window": "after_roll", "facts": {},
+                                                  "players": "red"}}]),
+     "frames[1].data.players"),
     ("empty-unit", _set("units[0].models", []), "units[0].models"),
     ("unit-unknown-key", _set("units[0].colour", "red"), "units[0].colour"),
     ("top-unknown-key", _set("weather", "rain"), "weather: unknown key"),

@@ -11,15 +11,19 @@ Nothing is re-run, and a game saved in the middle of an attack loads and continu
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, cast
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from typing import Any, cast
 
 from w40k.core.dice import RollKind
-from w40k.engine.death import push_deaths
+from w40k.engine.context import Context
+from w40k.engine.death import cast_attacker, push_deaths
+from w40k.engine.frames import FrameData
 from w40k.engine.options import ruleset
 from w40k.engine.registry import Handler
 from w40k.engine.requests import Request
 from w40k.engine.serial import JSON, weapon_from_json, weapon_to_json
-from w40k.engine.state import Frame, UnitData
+from w40k.engine.state import UnitData
 from w40k.engine.units import centre, destroy, model_states
 from w40k.engine.windows import Window, open_window
 from w40k.rules.allocation import policy_answer
@@ -28,9 +32,6 @@ from w40k.rules.attack_profile import AttackContext, WeaponEntry
 from w40k.rules.attack_types import AttackRequest
 from w40k.rules.decisions import DecisionKind, DecisionRequest, Player
 from w40k.rules.primitives import ModelState
-
-if TYPE_CHECKING:
-    from w40k.engine.game import Game
 
 _CTX_FIELDS = ("half_range", "charged", "remained_stationary", "cover", "plunging_fire",
                "target_engaged", "attacker_engaged_with_target", "close_quarters_monster",
@@ -54,20 +55,66 @@ def context_from_json(d: dict[str, JSON]) -> AttackContext:
         cast(int, at)), **flags)  # type: ignore[arg-type]
 
 
-def push_attack(game: Game, attacker: UnitData, target: UnitData,
-                weapons: list[WeaponEntry], ctx: AttackContext, *, melee: bool) -> None:
+class AttackStep(StrEnum):
+    """Where an attack frame is."""
+
+    START = "start"
+    """Not started: the next run builds the attack request and starts the machine."""
+    RUNNING = "running"
+    """The machine runs to its next pause."""
+    ASKING = "asking"
+    """The machine waits at a decision: the next run asks it (or a policy answers)."""
+
+
+@dataclass(frozen=True)
+class AttackFrame(FrameData):
+    """One unit's attacks on one target (module docstring)."""
+
+    KIND = "attack"
+    attacker: str
+    """The attacking unit."""
+    target: str
+    """The target unit."""
+    melee: bool
+    """Melee attacks (else ranged)."""
+    weapons: JSON
+    """``[{"weapon", "count", "half_range"}, ...]`` (weapon JSON as in positions)."""
+    context: JSON
+    """The attack context the engine set (:func:`context_to_json`)."""
+    step: AttackStep = AttackStep.START
+    """Where it is."""
+    request: JSON = None
+    """The attack request (``rules.attack_types.AttackRequest`` JSON), once started."""
+    state: JSON = None
+    """The attack machine's state (``rules.attack_machine.AttackState`` JSON), once
+    started."""
+
+    @classmethod
+    def legacy(cls, data: dict[str, JSON]) -> dict[str, JSON]:
+        """Saves before typed frames had no ``step``: no ``state`` key meant not started, an
+        ``asking`` key that the machine waited at a decision."""
+        if "step" in data:
+            return data
+        out = {k: v for k, v in data.items() if k != "asking"}
+        out["step"] = (AttackStep.START if "state" not in data else
+                       AttackStep.ASKING if data.get("asking") else AttackStep.RUNNING).value
+        return out
+
+
+def push_attack(ctx: Context, attacker: UnitData, target: UnitData,
+                weapons: list[WeaponEntry], actx: AttackContext, *, melee: bool) -> None:
     """Push one unit's attacks on one target (04.03: a target's weapons are resolved before
     the next target's). The first of an activation sits on a ``deaths`` frame: the models it
     destroys resolve their on-death rules after all of the unit's attacks (RA-Destroyed-b)."""
-    frames = game.state.frames
+    frames = ctx.state.frames
     top = frames[-1] if frames else None
-    if top is None or top.kind not in ("attack", "deaths") \
-            or top.data.get("attacker") != attacker.id:
-        push_deaths(game, attacker.id)
-    game.push("attack", attacker=attacker.id, target=target.id, melee=melee,
-              weapons=[{"weapon": weapon_to_json(e.weapon), "count": e.count,
-                        "half_range": e.half_range} for e in weapons],
-              context=context_to_json(ctx))
+    if top is None or top.KIND not in ("attack", "deaths") \
+            or cast_attacker(top) != attacker.id:
+        push_deaths(ctx, attacker.id)
+    ctx.push(AttackFrame(attacker.id, target.id, melee,
+                         [{"weapon": weapon_to_json(e.weapon), "count": e.count,
+                           "half_range": e.half_range} for e in weapons],
+                         context_to_json(actx)))
 
 
 def _roll_unit(kind: str, attacker: UnitData, target: UnitData) -> str:
@@ -75,83 +122,81 @@ def _roll_unit(kind: str, attacker: UnitData, target: UnitData) -> str:
     return target.id if kind in (RollKind.SAVE, RollKind.FNP) else attacker.id
 
 
-def _store(game: Game, frame: Frame, state: AttackState, pause: Pause) -> None:
+def _store(ctx: Context, frame: AttackFrame, state: AttackState, pause: Pause,
+           step: AttackStep) -> None:
     """Keep the machine's state in the frame; a batch just rolled is logged (``roll``)."""
-    d = frame.data
-    d["state"] = state.to_json()
+    ctx.replace(frame, replace(frame, state=state.to_json(), step=step))
     if isinstance(pause, Rolled):
-        attacker = game.state.unit(str(d["attacker"]))
-        target = game.state.unit(str(d["target"]))
+        attacker = ctx.state.unit(frame.attacker)
+        target = ctx.state.unit(frame.target)
         unit = _roll_unit(pause.kind, attacker, target)
-        game.log_roll(pause.kind, pause.dice, unit=unit)
+        ctx.log_roll(pause.kind, pause.dice, unit=unit)
         # After the roll, before its result is used: the machine waits at its Rolled pause.
-        open_window(game, Window.AFTER_ROLL, kind=str(pause.kind), unit=unit,
+        open_window(ctx, Window.AFTER_ROLL, kind=str(pause.kind), unit=unit,
                     faces=[d.face for d in pause.dice],
-                    frame=len(game.state.frames) - 1)
+                    frame=len(ctx.state.frames) - 1)
 
 
-def _run(game: Game, frame: Frame) -> Request | None:
+def _run(ctx: Context, frame: AttackFrame) -> Request | None:
     """One step of the attack machine (rules/attack_machine.py): it runs from where it
     stopped to its next pause; nothing is re-run."""
-    d = frame.data
-    attacker = game.state.unit(str(d["attacker"]))
-    target = game.state.unit(str(d["target"]))
-    if "state" not in d:
+    attacker = ctx.state.unit(frame.attacker)
+    target = ctx.state.unit(frame.target)
+    if frame.step is AttackStep.START:
         if target.destroyed:
-            game.pop()  # R05.04-g: nothing left to attack
+            ctx.pop()  # R05.04-g: nothing left to attack
             return None
         weapons = tuple(WeaponEntry(weapon_from_json(cast(dict[str, JSON], w["weapon"])),
                                     int(cast(int, w["count"])),
                                     None if w.get("half_range") is None
                                     else bool(w["half_range"]))
-                        for w in cast(list[dict[str, JSON]], d["weapons"]))
-        ctx = dataclasses.replace(context_from_json(cast(dict[str, JSON], d["context"])),
-                                  ruleset=ruleset(game.state.options))
-        req = AttackRequest(weapons, model_states(target), model_states(attacker), ctx)
-        d["request"] = req.to_json()
-        d["state"] = start(req).to_json()
+                        for w in cast(list[dict[str, JSON]], frame.weapons))
+        actx = dataclasses.replace(context_from_json(cast(dict[str, JSON], frame.context)),
+                                   ruleset=ruleset(ctx.state.options))
+        req = AttackRequest(weapons, model_states(target), model_states(attacker), actx)
+        ctx.replace(frame, replace(frame, request=req.to_json(), state=start(req).to_json(),
+                                   step=AttackStep.RUNNING))
         return None
-    req = AttackRequest.from_json(cast(dict[str, JSON], d["request"]))
-    state = AttackState.from_json(cast(dict[str, JSON], d["state"]))
-    after, pause = advance(state, req, game.dice)
+    req = AttackRequest.from_json(cast(dict[str, JSON], frame.request))
+    state = AttackState.from_json(cast(dict[str, JSON], frame.state))
+    after, pause = advance(state, req, ctx.dice)
     if isinstance(pause, DecisionRequest):
-        if not d.get("asking"):
-            _store(game, frame, after, pause)  # reached the decision: ask on the next run
-            d["asking"] = True
+        if frame.step is not AttackStep.ASKING:
+            # reached the decision: ask on the next run
+            _store(ctx, frame, after, pause, AttackStep.ASKING)
             return None
         # At the decision, advance changes nothing and gives the same request again.
         player = attacker.player if pause.player == Player.ATTACKER else target.player
-        policy = game.state.policies.get(player)
+        policy = ctx.state.policies.get(player)
         if policy is not None and pause.kind is DecisionKind.SELECT_MODEL:
             # The player's standing allocation policy answers (05.04/06.02), measured from
             # the attacking unit.
             models = after.attacker if pause.player == Player.ATTACKER else after.target
             answer = policy_answer(policy, pause, models, centre(attacker))
-            game.log("allocation_policy", unit=target.id if pause.player == Player.DEFENDER
-                     else attacker.id, policy=policy, answer=answer)
-            _store(game, frame, *advance(after, req, game.dice, answer))
-            d.pop("asking")
+            ctx.log("allocation_policy", unit=target.id if pause.player == Player.DEFENDER
+                    else attacker.id, policy=policy, answer=answer)
+            _store(ctx, frame, *advance(after, req, ctx.dice, answer), AttackStep.RUNNING)
             return None
         return dataclasses.replace(pause, player=player,
                                    context={"attacker": attacker.id, "target": target.id})
     if not isinstance(pause, Done):
-        _store(game, frame, after, pause)
+        _store(ctx, frame, after, pause, frame.step)
         return None
     result = pause.result
     for e in result.events:
-        game.log("attack_step", attacker=attacker.id, target=target.id, step=e.step,
-                 rule=e.rule, text=e.text)
-    game.log("attack", attacker=attacker.id, target=target.id, melee=bool(d["melee"]),
-             hits=result.hits, wounds=result.wounds, unsaved=result.unsaved,
-             wounds_lost=result.wounds_lost, models_destroyed=result.models_destroyed,
-             hazard_wounds_lost=result.attacker_wounds_lost)
-    _apply_models(game, target, result.target, cause=f"attack by {attacker.id}")
-    _apply_models(game, attacker, result.attacker, cause="hazard")
-    game.pop()
+        ctx.log("attack_step", attacker=attacker.id, target=target.id, step=e.step,
+                rule=e.rule, text=e.text)
+    ctx.log("attack", attacker=attacker.id, target=target.id, melee=frame.melee,
+            hits=result.hits, wounds=result.wounds, unsaved=result.unsaved,
+            wounds_lost=result.wounds_lost, models_destroyed=result.models_destroyed,
+            hazard_wounds_lost=result.attacker_wounds_lost)
+    _apply_models(ctx, target, result.target, cause=f"attack by {attacker.id}")
+    _apply_models(ctx, attacker, result.attacker, cause="hazard")
+    ctx.pop()
     return None
 
 
-def _apply_models(game: Game, unit: UnitData, after: tuple[ModelState, ...], cause: str) -> None:
+def _apply_models(ctx: Context, unit: UnitData, after: tuple[ModelState, ...], cause: str) -> None:
     by_id = {m.name: m for m in after}
     for m in unit.alive:
         new = by_id.get(m.id)
@@ -159,19 +204,17 @@ def _apply_models(game: Game, unit: UnitData, after: tuple[ModelState, ...], cau
             continue
         m.wounds_lost = new.wounds_lost
         if new.destroyed:
-            destroy(game, unit, m, cause=cause)
+            destroy(ctx, unit, m, cause=cause)
 
 
-def _apply(game: Game, frame: Frame, request: Request, choice: JSON) -> None:
+def _apply(ctx: Context, frame: AttackFrame, request: Request, choice: JSON) -> None:
     """Answer the machine's decision (validated by the machine) and go on to its next
     pause."""
-    d = frame.data
-    state = AttackState.from_json(cast(dict[str, JSON], d["state"]))
-    req = AttackRequest.from_json(cast(dict[str, JSON], d["request"]))
-    after, pause = advance(state, req, game.dice, choice)
-    _store(game, frame, after, pause)
-    d.pop("asking")
+    state = AttackState.from_json(cast(dict[str, JSON], frame.state))
+    req = AttackRequest.from_json(cast(dict[str, JSON], frame.request))
+    after, pause = advance(state, req, ctx.dice, choice)
+    _store(ctx, frame, after, pause, AttackStep.RUNNING)
 
 
-FRAMES: dict[str, Handler] = {"attack": Handler(_run, _apply)}
+FRAMES: tuple[Handler[Any], ...] = (Handler(AttackFrame, _run, _apply),)
 """This module's frame kinds and their handlers (engine/table.py collects them)."""

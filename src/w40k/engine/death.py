@@ -21,19 +21,19 @@ asked (the contract of ``registry``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from dataclasses import dataclass, replace
+from typing import Any
 
 from w40k.core.abilities import DeadlyDemise
 from w40k.core.dice import Roller, RollKind
+from w40k.engine.context import Context
+from w40k.engine.frames import FrameData, Record
 from w40k.engine.geo import model_shape
+from w40k.engine.phases.movement_frames import MortalWoundsFrame
 from w40k.engine.registry import Handler
 from w40k.engine.requests import Request
-from w40k.engine.serial import JSON
-from w40k.engine.state import Frame, ModelData, UnitData
+from w40k.engine.state import ModelData, UnitData
 from w40k.geometry import within
-
-if TYPE_CHECKING:
-    from w40k.engine.game import Game
 
 DEADLY_DEMISE_RANGE = 6.0
 """24.08: each unit within 6"."""
@@ -44,84 +44,124 @@ def deadly_demise(m: ModelData) -> DeadlyDemise | None:
     return next((a for a in m.profile.abilities if isinstance(a, DeadlyDemise)), None)
 
 
-def push_deaths(game: Game, attacker: str | None) -> None:
+@dataclass(frozen=True)
+class Death(Record):
+    """A model destroyed whose on-death rules are pending, where it died."""
+
+    unit: str
+    """Its unit."""
+    model: str
+    """The model."""
+    x: float
+    """Where it died: x."""
+    y: float
+    """y."""
+    z: float
+    """z."""
+
+
+@dataclass(frozen=True)
+class DeathResolving(Death):
+    """The model whose on-death rules are being resolved: its roll and the mortal wounds
+    still to inflict (24.08)."""
+
+    roll: int = 0
+    """Its Deadly Demise roll."""
+    queue: tuple[tuple[str, int], ...] = ()
+    """``(unit, mortal wounds)`` still to inflict, in order."""
+
+
+@dataclass(frozen=True)
+class DeathsFrame(FrameData):
+    """Models destroyed whose on-death rules (and removal) are pending (module docstring)."""
+
+    KIND = "deaths"
+    attacker: str | None = None
+    """The unit whose attacks destroyed them (None: not by an attack)."""
+    pending: tuple[Death, ...] = ()
+    """Waiting, in order."""
+    current: DeathResolving | None = None
+    """Being resolved."""
+
+
+def push_deaths(ctx: Context, attacker: str | None) -> None:
     """Push an empty ``deaths`` frame (for ``attacker``'s attacks, or None)."""
-    game.push("deaths", attacker=attacker, pending=[])
+    ctx.push(DeathsFrame(attacker))
 
 
-def model_destroyed(game: Game, u: UnitData, m: ModelData) -> None:
+def model_destroyed(ctx: Context, u: UnitData, m: ModelData) -> None:
     """Record the on-death rules of a model just destroyed (by the frame on top of the stack)
     in the right ``deaths`` frame; nothing for a model without any."""
     if deadly_demise(m) is None:
         return
-    entry: dict[str, JSON] = {"unit": u.id, "model": m.id, "x": m.x, "y": m.y, "z": m.z}
-    frames = game.state.frames
+    entry = Death(u.id, m.id, m.x, m.y, m.z)
+    frames = ctx.state.frames
     top = frames[-1] if frames else None
-    if top is not None and top.kind == "attack":
+    if top is not None and top.KIND == "attack":
         # Appendix 'Destroyed': wait until the attacking unit's attacks are resolved; the
         # attacker's own hazard deaths (24.21: after its attacks) wait with them.
-        attacker = top.data["attacker"]
+        attacker = cast_attacker(top)
         for f in reversed(frames[:-1]):
-            if f.kind == "deaths" and f.data.get("attacker") == attacker:
-                cast(list[JSON], f.data["pending"]).append(entry)
+            if isinstance(f, DeathsFrame) and f.attacker == attacker:
+                ctx.replace(f, replace(f, pending=(*f.pending, entry)))
                 return
-            if f.kind != "attack" or f.data.get("attacker") != attacker:
+            if f.KIND != "attack" or cast_attacker(f) != attacker:
                 break
         # an attack frame pushed without push_attack: a deaths frame just below it
-        frames.insert(len(frames) - 1, Frame("deaths", {"attacker": attacker,
-                                                         "pending": [entry]}))
+        frames.insert(len(frames) - 1, DeathsFrame(attacker, (entry,)))
         return
-    if (top is not None and top.kind == "mortal_wounds" and len(frames) >= 2
-            and frames[-2].kind == "deaths"):
-        cast(list[JSON], frames[-2].data["pending"]).append(entry)  # a chain
+    if (top is not None and top.KIND == "mortal_wounds" and len(frames) >= 2
+            and isinstance(frames[-2], DeathsFrame)):
+        below = frames[-2]
+        ctx.replace(below, replace(below, pending=(*below.pending, entry)))  # a chain
         return
-    game.push("deaths", attacker=None, pending=[entry])  # not by an attack: right away
+    ctx.push(DeathsFrame(None, (entry,)))  # not by an attack: right away
 
 
-def _run(game: Game, frame: Frame) -> Request | None:
-    d = frame.data
-    pending = cast(list[JSON], d["pending"])
-    current = cast(dict[str, JSON] | None, d.get("current"))
+def cast_attacker(frame: FrameData) -> str | None:
+    """The attacking unit of an ``attack`` frame (engine/attack.py imports this module)."""
+    value: Any = getattr(frame, "attacker", None)
+    return None if value is None else str(value)
+
+
+def _run(ctx: Context, frame: DeathsFrame) -> Request | None:
+    current = frame.current
     if current is None:
-        if not pending:
-            game.pop()
+        if not frame.pending:
+            ctx.pop()
             return None
-        entry = cast(dict[str, JSON], pending.pop(0))
-        u = game.state.unit(str(entry["unit"]))
-        m = next(x for x in u.models if x.id == entry["model"])
+        entry = frame.pending[0]
+        u = ctx.state.unit(entry.unit)
+        m = next(x for x in u.models if x.id == entry.model)
         ability = deadly_demise(m)
         assert ability is not None
-        roll = game.roll(RollKind.DEADLY_DEMISE, unit=u.id)[0].unmodified
-        current = dict(entry)
-        current["roll"] = roll
-        current["queue"] = []
-        game.log("deadly_demise_roll", unit=u.id, model=m.id, roll=roll, x=str(ability.x),
-                 rule="R24.08-a")
+        roll = ctx.roll(RollKind.DEADLY_DEMISE, unit=u.id)[0].unmodified
+        ctx.log("deadly_demise_roll", unit=u.id, model=m.id, roll=roll, x=str(ability.x),
+                rule="R24.08-a")
+        hits: list[tuple[str, int]] = []
         if roll == 6:
-            here = model_shape(m, float(cast(float, entry["x"])), float(cast(float, entry["y"])),
-                               float(cast(float, entry["z"])))
-            roller = Roller(game.dice)
-            hits: list[JSON] = []
-            for v in game.state.units:  # R24.08-b: any unit, the model's own included
+            here = model_shape(m, entry.x, entry.y, entry.z)
+            roller = Roller(ctx.dice)
+            for v in ctx.state.units:  # R24.08-b: any unit, the model's own included
                 if any(within(model_shape(o), here, DEADLY_DEMISE_RANGE) for o in v.alive):
                     # R24.08-a: a random X is rolled per unit
                     amount, dice = roller.expr(RollKind.DEADLY_DEMISE, ability.x)
-                    game.log_roll(RollKind.DEADLY_DEMISE, dice, unit=v.id)
-                    hits.append([v.id, amount])
-            current["queue"] = hits
-            game.log("deadly_demise", unit=u.id, model=m.id, mortal_wounds=list[JSON](hits))
-        d["current"] = current
+                    ctx.log_roll(RollKind.DEADLY_DEMISE, dice, unit=v.id)
+                    hits.append((v.id, amount))
+            ctx.log("deadly_demise", unit=u.id, model=m.id,
+                    mortal_wounds=[[uid, n] for uid, n in hits])
+        ctx.replace(frame, replace(frame, pending=frame.pending[1:], current=DeathResolving(
+            entry.unit, entry.model, entry.x, entry.y, entry.z, roll, tuple(hits))))
         return None
-    queue = cast(list[JSON], current["queue"])
-    if queue:
-        uid, n = cast(list[JSON], queue.pop(0))
-        game.push("mortal_wounds", unit=uid, amount=n,
-                  cause=f"deadly demise of {current['model']}")
+    if current.queue:
+        (uid, n), rest = current.queue[0], current.queue[1:]
+        ctx.replace(frame, replace(frame, current=replace(current, queue=rest)))
+        ctx.push(MortalWoundsFrame(uid, n, f"deadly demise of {current.model}"))
         return None
-    game.log("removed", unit=current["unit"], model=current["model"])
-    del d["current"]
+    ctx.log("removed", unit=current.unit, model=current.model)
+    ctx.replace(frame, replace(frame, current=None))
     return None
 
 
-FRAMES: dict[str, Handler] = {"deaths": Handler(_run)}
+FRAMES: tuple[Handler[Any], ...] = (Handler(DeathsFrame, _run),)
 """This module's frame kinds and their handlers (engine/table.py collects them)."""

@@ -5,18 +5,23 @@ turn. The four action phases live in ``engine/phases/``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from typing import Any, cast
 
 from w40k.engine import geo
+from w40k.engine.context import Context
+from w40k.engine.frames import FrameData
+from w40k.engine.phases.charge import ChargeFrame
+from w40k.engine.phases.fight_frames import FightFrame
+from w40k.engine.phases.movement_frames import MovementFrame
+from w40k.engine.phases.shooting import ShootingFrame
 from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON
-from w40k.engine.state import PHASES, Frame
+from w40k.engine.state import PHASES
 from w40k.engine.units import at_or_below_half_strength, destroy, leadership_roll, model_oc
 from w40k.engine.windows import Window, open_window
-
-if TYPE_CHECKING:
-    from w40k.engine.game import Game
 
 TURN_FLAGS = ("remained_stationary", "moved", "advanced", "fell_back", "desperate_escape",
               "charged", "shot", "fought", "selected_to_move", "selected_to_shoot",
@@ -24,72 +29,161 @@ TURN_FLAGS = ("remained_stationary", "moved", "advanced", "fell_back", "desperat
 """Flags that describe 'this turn' and are cleared at the start of each turn."""
 
 
-def rounds(game: Game) -> int:
+def rounds(ctx: Context) -> int:
     """The mission's number of battle rounds (default 5)."""
-    return int(cast(int, game.state.mission.get("rounds", 5)))
+    return int(cast(int, ctx.state.mission.get("rounds", 5)))
+
+
+# -- the frames ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class BattleFrame(FrameData):
+    """07: the battle, one battle round after another until the mission's last."""
+
+    KIND = "battle"
+
+
+class RoundStep(StrEnum):
+    """What a battle round does next."""
+
+    FIRST_TURN = "first_turn"
+    """Start the round; the first player's turn."""
+    SECOND_TURN = "second_turn"
+    """The second player's turn."""
+    END = "end"
+    """End the round."""
+
+
+@dataclass(frozen=True)
+class RoundFrame(FrameData):
+    """07.01: one battle round, a turn for each player."""
+
+    KIND = "round"
+    step: RoundStep = RoundStep.FIRST_TURN
+    """What it does next."""
+
+    @classmethod
+    def legacy(cls, data: dict[str, JSON]) -> dict[str, JSON]:
+        """Saves before typed frames counted the step 0, 1, 2."""
+        step = data.get("step")
+        if isinstance(step, int) and not isinstance(step, bool) and 0 <= step < 3:
+            return {**data, "step": list(RoundStep)[step].value}
+        return data
+
+
+@dataclass(frozen=True)
+class TurnFrame(FrameData):
+    """07.02: one player's turn. ``step`` counts its parts: 0 the start of the turn, 1-5 the
+    phases of :data:`PHASES` in order, 6 the End of Turn step, 7 the end of the turn (a count,
+    not an enum: the phases are the table :data:`PHASES`)."""
+
+    KIND = "turn"
+    player: str
+    """Whose turn it is."""
+    step: int = 0
+    """The part it starts next (see above)."""
+    closed: int | None = None
+    """The step whose 'something has just ended' window has been opened (the phase before
+    it, or the turn at step 7): a window is opened once."""
+
+    @classmethod
+    def legacy(cls, data: dict[str, JSON]) -> dict[str, JSON]:
+        """Saves before typed frames wrote the end of the turn's window as ``"turn"``."""
+        if data.get("closed") == "turn":
+            return {**data, "closed": len(PHASES) + 2}
+        return data
+
+
+@dataclass(frozen=True)
+class CommandFrame(FrameData):
+    """08: the Command phase (one run: CP, then battle-shock rolls)."""
+
+    KIND = "command"
+
+    @classmethod
+    def legacy(cls, data: dict[str, JSON]) -> dict[str, JSON]:
+        """Saves before typed frames gave every phase frame ``step: 0``."""
+        return {k: v for k, v in data.items() if not (k == "step" and v == 0)}
+
+
+@dataclass(frozen=True)
+class EndOfTurnFrame(FrameData):
+    """03.03: the End of Turn step, removing models until every unit is in coherency."""
+
+    KIND = "end_of_turn"
+
+    @classmethod
+    def legacy(cls, data: dict[str, JSON]) -> dict[str, JSON]:
+        """Saves before typed frames wrote ``step: 0``."""
+        return {k: v for k, v in data.items() if not (k == "step" and v == 0)}
+
+
+PHASE_FRAMES: dict[str, type[FrameData]] = {
+    "command": CommandFrame, "movement": MovementFrame, "shooting": ShootingFrame,
+    "charge": ChargeFrame, "fight": FightFrame}
+"""Each phase of :data:`PHASES` and the frame that runs it."""
 
 
 # -- 07 battle and battle round ----------------------------------------------------------
-def _battle(game: Game, frame: Frame) -> Request | None:
-    s = game.state
+def _battle(ctx: Context, frame: BattleFrame) -> Request | None:
+    s = ctx.state
     if s.round == 0:
         # Appendix: starting strength is fixed at the start of the first battle round.
         for u in s.units:
             if not u.starting_strength:
                 u.starting_strength = len(u.alive)
-    if s.round >= rounds(game):
+    if s.round >= rounds(ctx):
         s.ended = True
         s.turn_player = s.active = s.phase = ""
         scores = {p.name: p.vp for p in s.players}
         best = max(scores.values())
         winners = [n for n, v in scores.items() if v == best]
-        game.log("battle_end", vp=cast(JSON, scores),
-                 winner=winners[0] if len(winners) == 1 else None)
-        game.pop()
+        ctx.log("battle_end", vp=cast(JSON, scores),
+                winner=winners[0] if len(winners) == 1 else None)
+        ctx.pop()
         return None
     s.round += 1
-    game.push("round", step=0)
+    ctx.push(RoundFrame())
     return None
 
 
-def _round(game: Game, frame: Frame) -> Request | None:
-    s = game.state
-    step = int(cast(int, frame.data["step"]))
+def _round(ctx: Context, frame: RoundFrame) -> Request | None:
+    s = ctx.state
     first, second = s.players[0].name, s.players[1].name
-    frame.data["step"] = step + 1
-    if step == 0:
+    if frame.step is RoundStep.FIRST_TURN:
+        ctx.replace(frame, replace(frame, step=RoundStep.SECOND_TURN))
         # 01.03: outside turns the player who takes the first turn is active.
         s.active = first
-        game.log("round_start")
-        game.push("turn", player=first, step=0)
-    elif step == 1:
-        game.push("turn", player=second, step=0)
+        ctx.log("round_start")
+        ctx.push(TurnFrame(first))
+    elif frame.step is RoundStep.SECOND_TURN:
+        ctx.replace(frame, replace(frame, step=RoundStep.END))
+        ctx.push(TurnFrame(second))
     else:
         s.turn_player = ""
         s.active = first
         s.phase = ""
-        game.log("round_end")
-        game.pop()
+        ctx.log("round_end")
+        ctx.pop()
     return None
 
 
 # -- 07.02 the player turn -----------------------------------------------------------------
-def _closing(game: Game, frame: Frame, key: JSON, window: Window, **facts: JSON) -> bool:
-    """Open the window of something that has just ended (a phase: ``key`` its step; the
-    turn: ``"turn"``) once. True when a window was pushed: the frame runs the same step
-    again after it."""
-    if frame.data.get("closed") == key:
+def _closing(ctx: Context, frame: TurnFrame, window: Window, **facts: JSON) -> bool:
+    """Open the window of something that has just ended (the phase before ``frame.step``, or
+    the turn) once. True when a window was pushed: the frame runs the same step again after
+    it."""
+    if frame.closed == frame.step:
         return False
-    frame.data["closed"] = key
-    return open_window(game, window, **facts)
+    ctx.replace(frame, replace(frame, closed=frame.step))
+    return open_window(ctx, window, **facts)
 
 
-def _turn(game: Game, frame: Frame) -> Request | None:
-    s = game.state
-    player = str(frame.data["player"])
-    step = int(cast(int, frame.data["step"]))
+def _turn(ctx: Context, frame: TurnFrame) -> Request | None:
+    s = ctx.state
+    player = frame.player
+    step = frame.step
     if step == 0:
-        frame.data["step"] = 1
+        ctx.replace(frame, replace(frame, step=1))
         s.turn_player = s.active = player
         s.phase = ""
         for u in s.units:
@@ -99,97 +193,100 @@ def _turn(game: Game, frame: Frame) -> Request | None:
             # 13.09: 'during this turn or during the previous turn'.
             u.flags["ranged_attacks_last_turn"] = u.flag("ranged_attacks_this_turn")
             u.flags.pop("ranged_attacks_this_turn", None)
-        game.log("turn_start")
-        open_window(game, Window.START_OF_TURN)
+        ctx.log("turn_start")
+        open_window(ctx, Window.START_OF_TURN)
         return None
-    if 1 < step <= len(PHASES) + 1 and _closing(game, frame, step, Window.END_OF_PHASE,
-                                                phase=PHASES[step - 2]):
-        return None  # the phase that has just ended
-    if step > len(PHASES) + 1 and _closing(game, frame, "turn", Window.END_OF_TURN):
-        return None
-    frame.data["step"] = step + 1
+    if 1 < step <= len(PHASES) + 1:
+        if _closing(ctx, frame, Window.END_OF_PHASE, phase=PHASES[step - 2]):
+            return None  # the phase that has just ended
+        frame = cast(TurnFrame, ctx.top)
+    if step > len(PHASES) + 1:
+        if _closing(ctx, frame, Window.END_OF_TURN):
+            return None
+        frame = cast(TurnFrame, ctx.top)
+    ctx.replace(frame, replace(frame, step=step + 1))
     if 1 <= step <= len(PHASES):
         phase = PHASES[step - 1]
         if step > 1:
-            update_objectives(game)  # 14.02: at the end of each phase
+            update_objectives(ctx)  # 14.02: at the end of each phase
         s.phase = phase
         s.active = player
-        game.log("phase_start")
-        game.push(phase, step=0)
-        open_window(game, Window.START_OF_PHASE, phase=phase)  # above the phase: first
+        ctx.log("phase_start")
+        ctx.push(PHASE_FRAMES[phase]())
+        open_window(ctx, Window.START_OF_PHASE, phase=phase)  # above the phase: first
         return None
     if step == len(PHASES) + 1:
-        update_objectives(game)
+        update_objectives(ctx)
         s.phase = "end_of_turn"
         s.active = player
-        game.push("end_of_turn", step=0)
+        ctx.push(EndOfTurnFrame())
         return None
-    update_objectives(game, end_of_phase=False)  # 14.02: and of each turn
-    score_mission(game, player)
-    game.log("turn_end")
+    update_objectives(ctx, end_of_phase=False)  # 14.02: and of each turn
+    score_mission(ctx, player)
+    ctx.log("turn_end")
     s.phase = ""
-    game.pop()
+    ctx.pop()
     return None
 
 
 # -- 08 Command phase ------------------------------------------------------------------------
-def _command(game: Game, frame: Frame) -> Request | None:
-    s = game.state
+def _command(ctx: Context, frame: CommandFrame) -> Request | None:
+    s = ctx.state
     for p in s.players:  # 08.02: both players gain 1 CP
         p.cp += 1
-    game.log("gain_cp", cp=cast(JSON, {p.name: p.cp for p in s.players}))
+    ctx.log("gain_cp", cp=cast(JSON, {p.name: p.cp for p in s.players}))
     # 08.03: a battle-shock roll for each unit that is battle-shocked or at/below half
     # strength. The order of the rolls only matters with stratagems (not in this engine yet),
     # so they are rolled in army order.
     for u in s.units_of(s.turn_player):
         if u.flag("battle_shocked") or at_or_below_half_strength(u):
-            ok, dice = leadership_roll(game, u)
+            ok, dice = leadership_roll(ctx, u)
             if ok:
                 u.flags.pop("battle_shocked", None)
             else:
                 u.flags["battle_shocked"] = True
-            game.log("battle_shock_roll", unit=u.id, dice=list[JSON](dice), passed=ok,
-                     battle_shocked=u.flag("battle_shocked"))
-    game.pop()
+            ctx.log("battle_shock_roll", unit=u.id, dice=list[JSON](dice), passed=ok,
+                    battle_shocked=u.flag("battle_shocked"))
+    ctx.pop()
     return None
 
 
 # -- End of Turn step: 03.03 regaining coherency -------------------------------------------
-def _incoherent(game: Game) -> list[str]:
-    return [u.id for u in game.state.units
-            if not u.destroyed and len(u.alive) > 1 and not geo.unit_in_coherency(game, u)]
+def _incoherent(ctx: Context) -> list[str]:
+    return [u.id for u in ctx.state.units
+            if not u.destroyed and len(u.alive) > 1 and not geo.unit_in_coherency(ctx, u)]
 
 
-def _end_of_turn(game: Game, frame: Frame) -> Request | None:
-    bad = _incoherent(game)
+def _end_of_turn(ctx: Context, frame: EndOfTurnFrame) -> Request | None:
+    bad = _incoherent(ctx)
     if not bad:
-        game.pop()
+        ctx.pop()
         return None
-    u = game.state.unit(bad[0])
+    u = ctx.state.unit(bad[0])
     options = tuple[JSON, ...](m.id for m in u.alive)
     return request(u.player, K.REMOVE_FOR_COHERENCY, "R03.03-e",
                    f"{u.name} is out of coherency: remove which model?", options,
                    context={"unit": u.id}, labels=tuple(m.name for m in u.alive))
 
 
-def _end_of_turn_apply(game: Game, frame: Frame, request: Request, choice: JSON) -> None:
-    u = game.state.unit(str(request.context["unit"]))
+def _end_of_turn_apply(ctx: Context, frame: EndOfTurnFrame, request: Request, choice: JSON) -> None:
+    u = ctx.state.unit(str(request.context["unit"]))
     m = next(m for m in u.alive if m.id == choice)
     # 03.03: destroyed, but no 'when destroyed' rules trigger.
-    destroy(game, u, m, cause="coherency", triggers=False)
+    destroy(ctx, u, m, cause="coherency", triggers=False)
 
 
 # -- 14 objectives ---------------------------------------------------------------------------
-def update_objectives(game: Game, *, end_of_phase: bool = True) -> None:
+def update_objectives(ctx: Context, *, end_of_phase: bool = True) -> None:
     """14.02/14.03: level of control per player at the end of a phase or turn. A secured
     objective is lost only when the opponent's level is greater at the end of a *phase*
     (14.03), so the end-of-turn check (``end_of_phase=False``) keeps it."""
-    s = game.state
+    s = ctx.state
     for obj in s.objectives:
         level = {p.name: 0 for p in s.players}
         for u in s.units:
             for m in u.alive:
-                if geo.in_objective_range(game, m, obj):
+                if geo.in_objective_range(ctx, m, obj):
                     level[u.player] += model_oc(u, m)
         a, b = (p.name for p in s.players)
         if level[a] != level[b]:
@@ -204,27 +301,27 @@ def update_objectives(game: Game, *, end_of_phase: bool = True) -> None:
                 winner = obj.secured_by
         if winner != obj.controller:
             obj.controller = winner
-            game.log("objective_control", objective=obj.name, controller=winner,
-                     levels=cast(JSON, level))
+            ctx.log("objective_control", objective=obj.name, controller=winner,
+                    levels=cast(JSON, level))
 
 
-def controlling_units(game: Game, objective: str) -> list[str]:
+def controlling_units(ctx: Context, objective: str) -> list[str]:
     """14.02: the units 'controlling' an objective: units within range of an objective their
     player controls that contain a model with OC 1 or more (battle-shocked: OC '-')."""
-    s = game.state
+    s = ctx.state
     obj = next(o for o in s.objectives if o.name == objective)
     if obj.controller is None:
         return []
     return [u.id for u in s.units_of(obj.controller)
-            if any(model_oc(u, m) >= 1 and geo.in_objective_range(game, m, obj)
+            if any(model_oc(u, m) >= 1 and geo.in_objective_range(ctx, m, obj)
                    for m in u.alive)]
 
 
-def score_mission(game: Game, player: str) -> None:
+def score_mission(ctx: Context, player: str) -> None:
     """The built-in mission's scoring at the end of a turn (docs/battle.md): from battle round
     2, the player whose turn ends scores ``vp_per_objective`` per objective they control, at
     most ``vp_cap`` per turn."""
-    s = game.state
+    s = ctx.state
     if s.round < int(cast(int, s.mission.get("scoring_from_round", 2))):
         return
     held = [o.name for o in s.objectives if o.controller == player]
@@ -233,13 +330,11 @@ def score_mission(game: Game, player: str) -> None:
     vp = min(cap, per * len(held))
     if vp:
         s.player(player).vp += vp
-        game.log("score", vp=vp, objectives=list[JSON](held), total=s.player(player).vp)
+        ctx.log("score", vp=vp, objectives=list[JSON](held), total=s.player(player).vp)
 
 
 
-FRAMES: dict[str, Handler] = {"battle": Handler(_battle),
-          "round": Handler(_round),
-          "turn": Handler(_turn),
-          "command": Handler(_command),
-          "end_of_turn": Handler(_end_of_turn, _end_of_turn_apply)}
+FRAMES: tuple[Handler[Any], ...] = (
+    Handler(BattleFrame, _battle), Handler(RoundFrame, _round), Handler(TurnFrame, _turn),
+    Handler(CommandFrame, _command), Handler(EndOfTurnFrame, _end_of_turn, _end_of_turn_apply))
 """This module's frame kinds and their handlers (engine/table.py collects them)."""

@@ -32,10 +32,13 @@ from w40k.core.dice import (
 )
 from w40k.core.errors import DataError, IllegalChoice, W40kError
 from w40k.core.jsonval import JSON
+from w40k.engine.context import Context, CountingDice
+from w40k.engine.flow import BattleFrame
+from w40k.engine.frames import FrameData
 from w40k.engine.options import read_options
 from w40k.engine.requests import Request
-from w40k.engine.state import Frame, GameState
-from w40k.engine.table import HANDLERS
+from w40k.engine.state import GameState
+from w40k.engine.table import FRAME_CLASSES, HANDLERS, read_frame
 from w40k.rules.allocation import AllocationPolicy
 
 RECORD_FORMAT = "w40k-record/2"
@@ -47,20 +50,8 @@ def _copy(value: dict[str, JSON]) -> dict[str, JSON]:
     return cast(dict[str, JSON], json.loads(json.dumps(value)))
 
 
-class _Counting:
-    """The game's dice source, counting the faces drawn (the fuzzer checks every one of them
-    appears in a ``roll`` event)."""
-
-    def __init__(self, inner: SerializableDice) -> None:
-        self.inner = inner
-        self.drawn = 0
-
-    def d6(self, kind: str) -> int:
-        self.drawn += 1
-        return self.inner.d6(kind)
-
-    def to_json(self) -> dict[str, JSON]:
-        return self.inner.to_json()
+_Counting = CountingDice
+"""The older name of :class:`~w40k.engine.context.CountingDice`."""
 
 
 class GameOver(W40kError):
@@ -71,13 +62,30 @@ class Game:
     """A battle in progress."""
 
     def __init__(self, state: GameState, dice: SerializableDice) -> None:
-        self.state = state
-        """The game state (plain data)."""
-        self.dice = _Counting(dice)
-        """The game's one dice source (its state is saved with the position)."""
+        self.ctx = Context(state, CountingDice(dice), FRAME_CLASSES)
+        """The narrow context the rules work through (engine/context.py): handlers,
+        proposers and reactions get it, never the game."""
         self._pending: Request | None = None
         self._setup: dict[str, JSON] | None = None
         self._seed: int | None = None
+
+    @property
+    def state(self) -> GameState:
+        """The game state (plain data)."""
+        return self.ctx.state
+
+    @state.setter
+    def state(self, value: GameState) -> None:
+        self.ctx.state = value
+
+    @property
+    def dice(self) -> CountingDice:
+        """The game's one dice source (its state is saved with the position)."""
+        return self.ctx.dice
+
+    @dice.setter
+    def dice(self, value: CountingDice) -> None:
+        self.ctx.dice = value
 
     # -- creation -------------------------------------------------------------------------
     @staticmethod
@@ -86,7 +94,7 @@ class Game:
         """A game from a starting position (before battle round 1, or any later point) and a
         seed; ``dice`` replaces the seeded source (``ScriptedDice``, ``OrderedDice``). A
         position without frames starts the battle at its current round."""
-        state = GameState.from_json(_copy(position))  # shares nothing with the caller
+        state = GameState.from_json(_copy(position), read_frame)  # shares nothing with the caller
         state.options = read_options(position.get("options"))
         for player, policy in state.policies.items():
             if policy not in {p.value for p in AllocationPolicy}:
@@ -100,7 +108,7 @@ class Game:
         game._setup["dice"] = game.dice.to_json()  # a record replays on the same dice
         game._seed = seed
         if not state.frames and not state.ended:
-            state.frames.append(Frame("battle", {}))
+            state.frames.append(BattleFrame())
         return game
 
     @staticmethod
@@ -113,7 +121,7 @@ class Game:
     def load(position: dict[str, JSON]) -> Game:
         """Continue a saved game (its dice state and pending frames included)."""
         position = _copy(position)  # shares nothing with the caller
-        state = GameState.from_json(position)
+        state = GameState.from_json(position, read_frame)
         state.options = read_options(position.get("options"))
         if "dice" not in position:
             raise ValueError("a saved game needs its dice state ('dice'); use Game.new for a "
@@ -152,7 +160,7 @@ class Game:
             handler = HANDLERS.get(top.kind)
             if handler is None:
                 raise KeyError(f"no handler for frame kind {top.kind!r}")
-            asked = handler.run(self, top)
+            asked = handler.run(self.ctx, top)
             if asked is not None:
                 # 01.03: the numbering continues across save/load: one request per choice.
                 self._pending = dataclasses.replace(asked, id=len(self.state.choices) + 1)
@@ -181,43 +189,36 @@ class Game:
         dice_state = self.dice.to_json()
         drawn = self.dice.drawn
         try:
-            handler.apply(self, top, request, choice)
+            handler.apply(self.ctx, top, request, choice)
         except BaseException:
             self.state = snapshot
-            self.dice = _Counting(dice_from_json(dice_state))
+            self.dice = CountingDice(dice_from_json(dice_state))
             self.dice.drawn = drawn
             raise
         self.state.choices.append(choice)
         self._pending = None
 
-    # -- helpers for rules code -----------------------------------------------------------
+    # -- helpers for rules code (the context's, kept here for callers holding the game) --
     def roll(self, kind: str, n: int = 1, *, unit: str | None = None,
              sides: int = 6) -> tuple[DieRoll, ...]:
-        """``n`` dice of ``kind`` rolled together from the game's dice, logged as one
-        ``roll`` event (kind, faces, unit)."""
-        dice = tuple(DieRoll(kind, (self.dice.d6(kind),), sides) for _ in range(n))
-        self.log_roll(kind, dice, unit=unit)
-        return dice
+        """:meth:`Context.roll`."""
+        return self.ctx.roll(kind, n, unit=unit, sides=sides)
 
     def log_roll(self, kind: str, dice: tuple[DieRoll, ...], *, unit: str | None) -> None:
-        """Log dice rolled through the game's source (re-rolled ones with both faces)."""
-        self.log("roll", kind=kind, unit=unit, faces=[d.face for d in dice],
-                 rerolled=[list[JSON](d.faces) for d in dice if d.rerolled])
+        """:meth:`Context.log_roll`."""
+        self.ctx.log_roll(kind, dice, unit=unit)
 
     def log(self, event: str, **data: JSON) -> None:
-        """Append an event to the log (the record compares these byte for byte)."""
-        entry: dict[str, JSON] = {"event": event, "round": self.state.round,
-                                  "player": self.state.turn_player, "phase": self.state.phase}
-        entry.update(data)
-        self.state.events.append(entry)
+        """:meth:`Context.log`."""
+        self.ctx.log(event, **data)
 
-    def push(self, kind: str, **data: JSON) -> None:
-        """Push a frame."""
-        self.state.frames.append(Frame(kind, dict(data)))
+    def push(self, frame: FrameData | str, /, **data: JSON) -> None:
+        """:meth:`Context.push`: a typed frame, or a kind and its data."""
+        self.ctx.push(frame, **data)
 
     def pop(self) -> None:
-        """Pop the top frame."""
-        self.state.frames.pop()
+        """:meth:`Context.pop`."""
+        self.ctx.pop()
 
     # -- records --------------------------------------------------------------------------
     def record(self) -> dict[str, JSON]:

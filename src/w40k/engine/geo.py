@@ -3,10 +3,9 @@ scene for visibility and movement checks, engagement, coherency and objective ra
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
+from w40k.engine.context import Context
 from w40k.engine.state import ModelData, ObjectiveData, UnitData
 from w40k.geometry import (
     Battlefield,
@@ -22,18 +21,15 @@ from w40k.geometry import (
     scene_from_dict,
 )
 
-if TYPE_CHECKING:
-    from w40k.engine.game import Game
-
 ENGAGEMENT_RANGE = 2.0
 """03.04: engagement range is 2" horizontally (and 5" vertically)."""
 
 _TERRAIN: dict[int, tuple[object, Battlefield, Terrain]] = {}
 
 
-def terrain(game: Game) -> tuple[Battlefield, Terrain]:
+def terrain(ctx: Context) -> tuple[Battlefield, Terrain]:
     """The battlefield and terrain, built once per terrain description."""
-    s = game.state
+    s = ctx.state
     key = id(s.terrain)
     hit = _TERRAIN.get(key)
     if hit is not None and hit[0] is s.terrain:
@@ -71,14 +67,14 @@ def geo_unit(u: UnitData) -> Unit:
                 attached=u.attached)
 
 
-def scene(game: Game) -> Scene:
+def scene(ctx: Context) -> Scene:
     """The whole battlefield now (units with living models)."""
-    battlefield, ter = terrain(game)
-    return Scene(battlefield, ter, tuple(geo_unit(u) for u in game.state.units
+    battlefield, ter = terrain(ctx)
+    return Scene(battlefield, ter, tuple(geo_unit(u) for u in ctx.state.units
                                          if not u.destroyed))
 
 
-def unit_in_coherency(game: Game, u: UnitData) -> bool:
+def unit_in_coherency(ctx: Context, u: UnitData) -> bool:
     """03.03: every model within 2"/5" of another and 9"/5" of all."""
     return in_coherency(unit_shapes(u))
 
@@ -98,22 +94,22 @@ def units_engaged(a: UnitData, b: UnitData) -> bool:
     return any(engaged(x, y) for x in sa for y in sb)
 
 
-def engaged_enemies(game: Game, u: UnitData) -> list[UnitData]:
+def engaged_enemies(ctx: Context, u: UnitData) -> list[UnitData]:
     """The enemy units engaged with ``u``."""
-    return [e for e in game.state.units
+    return [e for e in ctx.state.units
             if e.player != u.player and not e.destroyed and units_engaged(u, e)]
 
 
-def is_engaged(game: Game, u: UnitData) -> bool:
+def is_engaged(ctx: Context, u: UnitData) -> bool:
     """03.04: a unit is engaged while one of its models is engaged."""
-    return bool(engaged_enemies(game, u))
+    return bool(engaged_enemies(ctx, u))
 
 
-def in_objective_range(game: Game, m: ModelData, obj: ObjectiveData) -> bool:
+def in_objective_range(ctx: Context, m: ModelData, obj: ObjectiveData) -> bool:
     """14.01 / Appendix: within a terrain objective's area, or 3"/5" of a 40 mm marker."""
     shape = model_shape(m)
     if obj.area is not None:
-        _, ter = terrain(game)
+        _, ter = terrain(ctx)
         footprint = np.asarray(ter.area(obj.area).footprint, dtype=float)
         return in_range_of_area(shape, footprint)
     return in_range_of_marker(shape, ObjectiveMarker(obj.x, obj.y))

@@ -12,14 +12,16 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from w40k.engine.context import Context
 from w40k.engine.requests import Request
 from w40k.engine.serial import JSON
 
 if TYPE_CHECKING:
     from w40k.engine.game import Game
 
-Proposer = Callable[["Game", Request, random.Random], JSON]
-"""Draws a legal free-form answer to a request with the caller's RNG."""
+Proposer = Callable[[Context, Request, random.Random], JSON]
+"""Draws a legal free-form answer to a request with the caller's RNG (from the game's
+context: it reads the state and the frame that asks, and never rolls the game's dice)."""
 
 
 def sample(game: Game, request: Request, rng: random.Random) -> JSON:
@@ -33,4 +35,4 @@ def sample(game: Game, request: Request, rng: random.Random) -> JSON:
     fn = PROPOSERS.get((top, request.kind))
     if fn is None:
         raise KeyError(f"no proposer for {request.kind} asked by a {top!r} frame")
-    return fn(game, request, rng)
+    return fn(game.ctx, request, rng)

@@ -37,23 +37,21 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 from w40k.core.errors import IllegalChoice, MalformedChoice
 from w40k.engine import geo
+from w40k.engine.context import Context
 from w40k.engine.requests import Request
 from w40k.engine.serial import JSON, in_order
 from w40k.engine.state import UnitData
 from w40k.geometry import MoveType, Step, validate_move, within
 
-if TYPE_CHECKING:
-    from w40k.engine.game import Game
-
 Answer = dict[str, list[Step]]
 """A parsed positions answer: model id -> waypoints."""
 
-ExtraCheck = Callable[["Game", UnitData, dict[str, JSON]], bool]
-"""An extra legality test for :func:`propose_move` (game, unit, candidate answer)."""
+ExtraCheck = Callable[[Context, UnitData, dict[str, JSON]], bool]
+"""An extra legality test for :func:`propose_move` (ctx, unit, candidate answer)."""
 
 SKIES_PENALTY = 2.0
 """21.03: taking to the skies subtracts 2" from the maximum distance."""
@@ -113,7 +111,7 @@ def can_take_to_skies(u: UnitData) -> bool:
     return u.every_model("FLY")
 
 
-def check_move(game: Game, unit: UnitData, moves: Answer, move_type: MoveType,
+def check_move(ctx: Context, unit: UnitData, moves: Answer, move_type: MoveType,
                max_distance: float, *, take_to_skies: bool = False,
                model_budgets: Mapping[str, float] | None = None,
                must_end_unengaged: bool | None = None) -> None:
@@ -130,7 +128,7 @@ def check_move(game: Game, unit: UnitData, moves: Answer, move_type: MoveType,
         if path and budgets.get(mid, 1.0) <= 0:
             raise IllegalChoice(f"{alive[mid].name} ({mid}) cannot move (M '-')",
                                 rule="R02.02-a")
-    violations = validate_move(geo.scene(game), unit.id, moves, move_type, max_distance,
+    violations = validate_move(geo.scene(ctx), unit.id, moves, move_type, max_distance,
                                take_to_skies=take_to_skies,
                                must_end_unengaged=must_end_unengaged)
     if violations:
@@ -147,7 +145,7 @@ def check_move(game: Game, unit: UnitData, moves: Answer, move_type: MoveType,
                                 f'{budgets[mid]:g}"', rule="RA-Move-a")
 
 
-def apply_positions(game: Game, unit: UnitData, moves: Answer, *,
+def apply_positions(ctx: Context, unit: UnitData, moves: Answer, *,
                     take_to_skies: bool = False) -> dict[str, float]:
     """Put the models at the ends of their paths; returns the distance each listed model
     moved (03.01; vertical distance ignored when taking to the skies)."""
@@ -165,7 +163,7 @@ def apply_positions(game: Game, unit: UnitData, moves: Answer, *,
     return out
 
 
-def _ends_within(game: Game, unit: UnitData, answer: dict[str, JSON],
+def _ends_within(ctx: Context, unit: UnitData, answer: dict[str, JSON],
                  units: Sequence[str], distance: float) -> bool:
     ends = []
     for m in unit.alive:
@@ -177,24 +175,24 @@ def _ends_within(game: Game, unit: UnitData, answer: dict[str, JSON],
         else:
             ends.append(geo.model_shape(m))
     for uid in units:
-        other = game.state.unit(uid)
+        other = ctx.state.unit(uid)
         if not any(within(a, geo.model_shape(b), distance) for a in ends for b in other.alive):
             return False
     return True
 
 
-def _legal(game: Game, unit: UnitData, answer: dict[str, JSON], move_type: MoveType,
+def _legal(ctx: Context, unit: UnitData, answer: dict[str, JSON], move_type: MoveType,
            max_distance: float, take_to_skies: bool,
            model_budgets: Mapping[str, float] | None) -> bool:
     try:
-        check_move(game, unit, parse_positions(answer), move_type, max_distance,
+        check_move(ctx, unit, parse_positions(answer), move_type, max_distance,
                    take_to_skies=take_to_skies, model_budgets=model_budgets)
     except IllegalChoice:
         return False
     return True
 
 
-def propose_move(game: Game, unit: UnitData, move_type: MoveType, max_distance: float,
+def propose_move(ctx: Context, unit: UnitData, move_type: MoveType, max_distance: float,
                  rng: random.Random, *, toward: tuple[float, float] | None = None,
                  must_end_within: tuple[Sequence[str], float] | None = None,
                  extra_check: ExtraCheck | None = None, take_to_skies: bool = False,
@@ -229,21 +227,21 @@ def propose_move(game: Game, unit: UnitData, move_type: MoveType, max_distance: 
             dx, dy = d * math.cos(a), d * math.sin(a)
             answer: dict[str, JSON] = {m.id: [[m.x + dx, m.y + dy]] for m in movers}
             if must_end_within is not None and not _ends_within(
-                    game, unit, answer, must_end_within[0], must_end_within[1]):
+                    ctx, unit, answer, must_end_within[0], must_end_within[1]):
                 continue
-            if not _legal(game, unit, answer, move_type, max_distance, take_to_skies,
+            if not _legal(ctx, unit, answer, move_type, max_distance, take_to_skies,
                           model_budgets):
                 continue
-            if extra_check is not None and not extra_check(game, unit, answer):
+            if extra_check is not None and not extra_check(ctx, unit, answer):
                 continue
             return answer
     return {}
 
 
-def propose_positions(game: Game, request: Request, rng: random.Random) -> JSON:
+def propose_positions(ctx: Context, request: Request, rng: random.Random) -> JSON:
     """The proposer for every ``positions`` request (context keys in the module docstring)."""
     c = request.context
-    unit = game.state.unit(str(c["unit"]))
+    unit = ctx.state.unit(str(c["unit"]))
     move_type = MoveType(str(c.get("move_type", "other")))
     max_distance = float(cast(float, c.get("max_distance", 0.0)))
     skies = bool(c.get("take_to_skies", False))
@@ -260,20 +258,20 @@ def propose_positions(game: Game, request: Request, rng: random.Random) -> JSON:
         must = ([str(u) for u in cast(list[JSON], within_json.get("units", []))],
                 float(cast(float, within_json.get("distance", 0.0))))
     if toward is None and move_type in (MoveType.FALL_BACK, MoveType.DESPERATE_ESCAPE):
-        toward = _away_from_enemies(game, unit, max_distance)
-    answer = propose_move(game, unit, move_type, max_distance, rng, toward=toward,
+        toward = _away_from_enemies(ctx, unit, max_distance)
+    answer = propose_move(ctx, unit, move_type, max_distance, rng, toward=toward,
                           must_end_within=must, take_to_skies=skies, model_budgets=budgets)
     if answer or not c.get("can_cancel"):
         return answer
-    if _legal(game, unit, {}, move_type, max_distance, skies, budgets):
+    if _legal(ctx, unit, {}, move_type, max_distance, skies, budgets):
         return {}
     return "cancel"
 
 
-def _away_from_enemies(game: Game, unit: UnitData, distance: float
+def _away_from_enemies(ctx: Context, unit: UnitData, distance: float
                        ) -> tuple[float, float] | None:
     """A point ``distance`` away from the engaged enemies' centre (fall-back heuristic)."""
-    enemies = [m for e in geo.engaged_enemies(game, unit) for m in e.alive]
+    enemies = [m for e in geo.engaged_enemies(ctx, unit) for m in e.alive]
     if not enemies or not unit.alive:
         return None
     cx = sum(m.x for m in unit.alive) / len(unit.alive)

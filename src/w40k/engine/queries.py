@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
 from w40k.core.jsonval import JSON
 from w40k.engine.units import unit_strength
-from w40k.engine.windows import Window
+from w40k.engine.windows import WindowFrame
 
 if TYPE_CHECKING:
     from w40k.engine.game import Game
@@ -62,5 +63,5 @@ def victory_points(game: Game, player: str) -> int:
 
 def open_windows(game: Game) -> list[dict[str, JSON]]:
     """The reaction windows open now, innermost last: ``{"window", "facts"}``."""
-    return [{"window": str(Window(str(f.data["window"]))), "facts": f.data["facts"]}
-            for f in game.state.frames if f.kind == "window"]
+    return [{"window": str(f.window), "facts": copy.deepcopy(f.facts)}
+            for f in game.state.frames if isinstance(f, WindowFrame)]

@@ -10,11 +10,14 @@ it (``Game.from_position``), and ``Game.save()`` writes it.
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import cast
 
+from w40k.core.errors import DataError
 from w40k.core.keywords import canonical_keyword, keyword_set
 from w40k.core.profiles import ModelProfile, WeaponProfile
+from w40k.engine.frames import FrameData
 from w40k.engine.serial import (
     JSON,
     profile_from_json,
@@ -216,18 +219,9 @@ class ObjectiveData:
                 "controller": self.controller, "secured_by": self.secured_by}
 
 
-@dataclass
-class Frame:
-    """One entry of the pending-resolution stack: a kind and JSON data."""
-
-    kind: str
-    """Which handler runs it (``turn``, ``movement``, ``attack`` ...)."""
-    data: dict[str, JSON] = field(default_factory=dict)
-    """Its progress, as JSON."""
-
-    def to_json(self) -> dict[str, JSON]:
-        """The position form."""
-        return {"kind": self.kind, "data": copy.deepcopy(self.data)}
+Frame = FrameData
+"""One entry of the pending-resolution stack: a typed frozen frame (engine/frames.py; each
+kind's class lives in the module that owns its rule)."""
 
 
 def _copy_model(m: ModelData) -> ModelData:
@@ -266,8 +260,8 @@ class GameState:
     policies: dict[str, str] = field(default_factory=dict)
     """Standing allocation policies per player (``{"red": "closest_first"}``): the engine
     answers that player's Select Model requests with it (rules/allocation.py)."""
-    frames: list[Frame] = field(default_factory=list)
-    """The pending-resolution stack (last = top)."""
+    frames: list[FrameData] = field(default_factory=list)
+    """The pending-resolution stack (last = top): frozen frames, shared by clones."""
     events: list[dict[str, JSON]] = field(default_factory=list)
     """The event log."""
     choices: list[JSON] = field(default_factory=list)
@@ -308,7 +302,7 @@ class GameState:
             objectives=[copy.copy(o) for o in self.objectives], mission=self.mission,
             round=self.round, turn_player=self.turn_player, active=self.active,
             phase=self.phase, options=self.options, policies=dict(self.policies),
-            frames=[Frame(f.kind, copy.deepcopy(f.data)) for f in self.frames],
+            frames=list(self.frames),
             events=list(self.events), choices=list(self.choices), ended=self.ended,
         )
 
@@ -322,14 +316,20 @@ class GameState:
             "round": self.round, "turn_player": self.turn_player, "active": self.active,
             "phase": self.phase, "options": dict(self.options),
             "policies": dict[str, JSON](self.policies),
-            "frames": [f.to_json() for f in self.frames],
+            "frames": [f.frame_json() for f in self.frames],
             "events": list[JSON](self.events), "choices": list(self.choices),
             "ended": self.ended,
         }
 
     @staticmethod
-    def from_json(d: dict[str, JSON]) -> GameState:
-        """Read the position form."""
+    def from_json(d: dict[str, JSON],
+                  read_frame: Callable[[JSON, str], FrameData]) -> GameState:
+        """Read the position form; ``read_frame(data, where)`` reads each frame (the table's
+        ``engine.table.read_frame``: an unknown kind or malformed data is a DataError naming
+        ``frames[i]``)."""
+        frames = d.get("frames", [])
+        if not isinstance(frames, list):
+            raise DataError("expected a list of frames", where="frames")
         fmt = d.get("format", FORMAT)
         if fmt != FORMAT:
             raise ValueError(f"unknown position format {fmt!r} (expected {FORMAT})")
@@ -356,8 +356,7 @@ class GameState:
                       cast(dict[str, JSON], d.get("policies") or {}).items()},
             # Copies, not the caller's lists: two games loaded from one dict stay independent
             # and a game never writes into the position it started from.
-            frames=[Frame(str(f["kind"]), copy.deepcopy(cast(dict[str, JSON], f.get("data", {}))))
-                    for f in cast(list[dict[str, JSON]], d.get("frames", []))],
+            frames=[read_frame(f, f"frames[{i}]") for i, f in enumerate(frames)],
             events=copy.deepcopy(cast(list[dict[str, JSON]], d.get("events", []))),
             choices=copy.deepcopy(cast(list[JSON], d.get("choices", []))),
             ended=bool(d.get("ended", False)),

@@ -1,9 +1,15 @@
-"""The explicit rule table: every frame kind with its handler, and every free-form answer
-with its proposer. Nothing registers itself on import; a new rule module is added here."""
+"""The explicit rule table: every frame kind with its frame class and handler, and every
+free-form answer with its proposer. Nothing registers itself on import; a new rule module is
+added here."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from w40k.core.errors import DataError
+from w40k.core.jsonval import JSON, json_kind
 from w40k.engine import attack, death, flow, moves, windows
+from w40k.engine.frames import FrameData
 from w40k.engine.legal import Proposer
 from w40k.engine.phases import charge, fight, fight_sequence, melee_moves, movement, shooting
 from w40k.engine.registry import Handler
@@ -11,20 +17,20 @@ from w40k.engine.requests import K
 from w40k.rules.decisions import DecisionKind
 
 
-def _collect(*tables: dict[str, Handler]) -> dict[str, Handler]:
-    out: dict[str, Handler] = {}
+def _collect(*tables: tuple[Handler[Any], ...]) -> dict[str, Handler[Any]]:
+    out: dict[str, Handler[Any]] = {}
     for table in tables:
-        for kind, h in table.items():
-            if kind in out:
-                raise ValueError(f"frame kind {kind!r} is listed twice")
-            out[kind] = h
+        for h in table:
+            if h.kind in out:
+                raise ValueError(f"frame kind {h.kind!r} is listed twice")
+            out[h.kind] = h
     return out
 
 
-HANDLERS: dict[str, Handler] = _collect(
+HANDLERS: dict[str, Handler[Any]] = _collect(
     flow.FRAMES, movement.FRAMES, shooting.FRAMES, charge.FRAMES, fight.FRAMES,
     fight_sequence.FRAMES, melee_moves.FRAMES, attack.FRAMES, death.FRAMES, windows.FRAMES)
-"""Frame kind -> handler."""
+"""Frame kind -> handler (``.frame``: the frame class, ``.run`` / ``.apply``)."""
 
 PROPOSERS: dict[tuple[str, DecisionKind], Proposer] = {
     ("move_unit", K.POSITIONS): moves.propose_positions,
@@ -33,3 +39,31 @@ PROPOSERS: dict[tuple[str, DecisionKind], Proposer] = {
     ("fight_unit", K.DECLARE_FIGHT): fight_sequence.propose_declaration,
 }
 """(the frame that asks, request kind) -> the proposer of legal free-form answers."""
+
+
+FRAME_CLASSES: dict[str, type[FrameData]] = {k: h.frame for k, h in HANDLERS.items()}
+"""Frame kind -> frame class (what a :class:`~w40k.engine.context.Context` pushes by kind)."""
+
+
+def frame_class(kind: str) -> type[FrameData]:
+    """The frame class of a kind (KeyError for an unknown kind)."""
+    return HANDLERS[kind].frame
+
+
+def read_frame(data: JSON, where: str = "frame") -> FrameData:
+    """A frame from its position form ``{"kind", "data"}``; DataError naming ``where`` (and
+    the key) for an unknown kind or malformed data."""
+    if not isinstance(data, dict):
+        raise DataError(f"expected a frame object {{kind, data}}, got {json_kind(data)}",
+                        where=where)
+    kind = data.get("kind")
+    handler = HANDLERS.get(kind) if isinstance(kind, str) else None
+    if handler is None:
+        raise DataError(f"unknown frame kind {kind!r} (known: {', '.join(sorted(HANDLERS))})",
+                        where=f"{where}.kind")
+    extra = set(data) - {"kind", "data"}
+    if extra:
+        raise DataError(f"unknown key {sorted(extra)[0]!r} (a frame has kind and data)",
+                        where=where)
+    frame: FrameData = handler.frame.from_json(data.get("data", {}), f"{where}.data")
+    return frame

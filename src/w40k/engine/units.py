@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from w40k.core.abilities import Stealth
 from w40k.core.dice import RollKind
+from w40k.engine.context import Context
 from w40k.engine.death import model_destroyed
 from w40k.engine.state import ModelData, UnitData
 from w40k.rules.primitives import ModelState
 from w40k.rules.strength import Strength, strength
-
-if TYPE_CHECKING:
-    from w40k.engine.game import Game
 
 
 def model_states(u: UnitData) -> tuple[ModelState, ...]:
@@ -54,9 +50,9 @@ def best_leadership(u: UnitData) -> int:
     return min(m.profile.Ld for m in u.alive)
 
 
-def leadership_roll(game: Game, u: UnitData) -> tuple[bool, list[int]]:
+def leadership_roll(ctx: Context, u: UnitData) -> tuple[bool, list[int]]:
     """01.06: 2D6, success if the result is at least one Ld value of the unit."""
-    dice = [r.unmodified for r in game.roll(RollKind.BATTLE_SHOCK, 2, unit=u.id)]
+    dice = [r.unmodified for r in ctx.roll(RollKind.BATTLE_SHOCK, 2, unit=u.id)]
     return sum(dice) >= best_leadership(u), dice
 
 
@@ -67,13 +63,13 @@ def model_oc(u: UnitData, m: ModelData) -> int:
     return m.profile.OC
 
 
-def destroy(game: Game, u: UnitData, m: ModelData, *, cause: str, triggers: bool = True) -> None:
+def destroy(ctx: Context, u: UnitData, m: ModelData, *, cause: str, triggers: bool = True) -> None:
     """Mark a model destroyed and log it (Appendix 'Destroyed'); its on-death rules (24.08)
     wait in a ``deaths`` frame unless ``triggers`` is False (03.03 coherency removals)."""
     m.destroyed = True
     m.wounds_lost = m.profile.W
-    game.log("destroyed", unit=u.id, model=m.id, cause=cause, triggers=triggers)
+    ctx.log("destroyed", unit=u.id, model=m.id, cause=cause, triggers=triggers)
     if u.destroyed:
-        game.log("unit_destroyed", unit=u.id)
+        ctx.log("unit_destroyed", unit=u.id)
     if triggers:
-        model_destroyed(game, u, m)
+        model_destroyed(ctx, u, m)

@@ -13,18 +13,16 @@ nothing is pushed: a window costs one lookup.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import TYPE_CHECKING, cast
+from typing import Any, cast
 
 from w40k.core.jsonval import JSON
+from w40k.engine.context import Context
+from w40k.engine.frames import FrameData
 from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request
-from w40k.engine.state import Frame
 from w40k.rules.decisions import DECLINE
-
-if TYPE_CHECKING:
-    from w40k.engine.game import Game
 
 
 class Window(StrEnum):
@@ -64,48 +62,63 @@ class Reaction:
     """When it can be used."""
     rule: str
     """The rule that gives it (section or checklist ID)."""
-    options: Callable[[Game, Facts, str], list[JSON]]
-    """The answers ``player`` may give now (empty: not usable by that player now)."""
-    use: Callable[[Game, Facts, str, JSON], None]
-    """Use it with one of those answers."""
+    options: Callable[[Context, Facts, str], list[JSON]]
+    """The answers ``player`` may give now (empty: not usable by that player now); it reads,
+    never changes, the context."""
+    use: Callable[[Context, Facts, str, JSON], None]
+    """Use it with one of those answers (through the context: ``ctx.state``, ``ctx.roll``,
+    ``ctx.log``, ``ctx.replace`` to change a frame below, ``ctx.push``)."""
+
+
+@dataclass(frozen=True)
+class WindowFrame(FrameData):
+    """An open window: each player in ``players`` in turn is asked until they decline."""
+
+    KIND = "window"
+    window: Window
+    """Which moment."""
+    facts: JSON
+    """What happened (a JSON object, :data:`Facts`)."""
+    players: tuple[str, ...]
+    """Who is asked, in order (the active player first)."""
+    idx: int = 0
+    """The index in ``players`` of the player asked now."""
 
 
 REACTIONS: tuple[Reaction, ...] = ()
 """The explicit table of reactions (the core stratagems are listed here as they land)."""
 
 
-def _usable(game: Game, window: Window, facts: Facts, player: str) -> list[JSON]:
+def _usable(ctx: Context, window: Window, facts: Facts, player: str) -> list[JSON]:
     out: list[JSON] = []
     for r in REACTIONS:
         if r.window is window:
-            out += [[r.name, o] for o in r.options(game, facts, player)]
+            out += [[r.name, o] for o in r.options(ctx, facts, player)]
     return out
 
 
-def open_window(game: Game, window: Window, **facts: JSON) -> bool:
+def open_window(ctx: Context, window: Window, **facts: JSON) -> bool:
     """Open a window at this moment: push a ``window`` frame if some reaction is usable by
     either player (the active player is asked first), else nothing. True if pushed."""
     if not any(r.window is window for r in REACTIONS):
         return False
-    s = game.state
+    s = ctx.state
     first = s.active or s.players[0].name
     order = [first, s.opponent(first)]
-    if not any(_usable(game, window, facts, p) for p in order):
+    if not any(_usable(ctx, window, facts, p) for p in order):
         return False
-    game.push("window", window=str(window), facts=cast(JSON, facts),
-              players=list[JSON](order), idx=0)
+    ctx.push(WindowFrame(window, cast(JSON, dict(facts)), tuple(order)))
     return True
 
 
-def _run(game: Game, frame: Frame) -> Request | None:
-    d = frame.data
-    players = cast(list[JSON], d["players"])
-    idx = int(cast(int, d["idx"]))
-    window = Window(str(d["window"]))
-    facts = cast(Facts, d["facts"])
+def _run(ctx: Context, frame: WindowFrame) -> Request | None:
+    players = frame.players
+    idx = frame.idx
+    window = frame.window
+    facts = cast(Facts, frame.facts)
     while idx < len(players):
-        player = str(players[idx])
-        options = _usable(game, window, facts, player)
+        player = players[idx]
+        options = _usable(ctx, window, facts, player)
         if options:
             labels = tuple(f"{o[0]}: {o[1]}" for o in cast(list[list[JSON]], options))
             return request(player, K.REACTION, "15.01",
@@ -114,23 +127,24 @@ def _run(game: Game, frame: Frame) -> Request | None:
                                                          "facts": cast(JSON, facts)},
                            labels=("decline", *labels), default=DECLINE)
         idx += 1
-        d["idx"] = idx
-    game.pop()
+        new = replace(frame, idx=idx)
+        ctx.replace(frame, new)
+        frame = new
+    ctx.pop()
     return None
 
 
-def _apply(game: Game, frame: Frame, req: Request, choice: JSON) -> None:
-    d = frame.data
+def _apply(ctx: Context, frame: WindowFrame, req: Request, choice: JSON) -> None:
     if choice == DECLINE:
-        d["idx"] = int(cast(int, d["idx"])) + 1
+        ctx.replace(frame, replace(frame, idx=frame.idx + 1))
         return
     name, option = cast(list[JSON], choice)
     reaction = next(r for r in REACTIONS if r.name == name)
-    game.log("reaction", window=str(d["window"]), rule=str(name), answer=option,
-             by=req.player)
+    ctx.log("reaction", window=str(frame.window), rule=str(name), answer=option,
+            by=req.player)
     # The same player is asked again: another usable rule, or decline.
-    reaction.use(game, cast(Facts, d["facts"]), req.player, option)
+    reaction.use(ctx, cast(Facts, frame.facts), req.player, option)
 
 
-FRAMES: dict[str, Handler] = {"window": Handler(_run, _apply)}
+FRAMES: tuple[Handler[Any], ...] = (Handler(WindowFrame, _run, _apply),)
 """This module's frame kinds and their handlers (engine/table.py collects them)."""

@@ -129,7 +129,8 @@ class TerrainModel(Strict):
 
 
 class FrameModel(Strict):
-    """One pending-resolution frame of a saved game (its data is the engine's to check)."""
+    """One pending-resolution frame of a saved game (its data is checked by the kind's typed
+    frame, engine/frames.py: :func:`validate_position`)."""
 
     kind: Text
     data: dict[str, Any]
@@ -287,11 +288,16 @@ def _check_board(p: PositionModel, where: str) -> None:
         elif not (0 <= o.x <= bf.width and 0 <= o.y <= bf.depth):
             raise DataError(f"expected a point on the table, found ({o.x:g}, {o.y:g})",
                             where=f"{where}objectives[{i}]")
+    from w40k.engine.table import read_frame
+
     for i, frame in enumerate(p.frames):
         if frame.kind not in kinds:
             raise DataError(f"unknown frame kind {frame.kind!r} "
                             f"(known: {', '.join(sorted(kinds))})",
                             where=f"{where}frames[{i}].kind")
+        # the data as the kind's typed frame reads it (engine/frames.py)
+        read_frame({"kind": frame.kind, "data": cast(JSON, frame.data)},
+                   f"{where}frames[{i}]")
 
 
 def validate_position(data: object, source: str) -> dict[str, JSON]:

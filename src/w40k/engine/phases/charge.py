@@ -14,48 +14,90 @@ Requests:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from typing import Any
 
 from w40k.core.dice import RollKind
 from w40k.engine import geo
+from w40k.engine.context import Context
+from w40k.engine.frames import FrameData
 from w40k.engine.phases.melee_moves import push_move, subsets, units_within
 from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON
-from w40k.engine.state import Frame, UnitData
+from w40k.engine.state import UnitData
 from w40k.engine.windows import Window, open_window
-
-if TYPE_CHECKING:
-    from w40k.engine.game import Game
 
 CHARGE_RANGE = 12.0
 """11.02 / 11.04: enemy units within 12"."""
 
 
-def eligible_to_charge(game: Game, u: UnitData) -> bool:
+def eligible_to_charge(ctx: Context, u: UnitData) -> bool:
     """11.02 (R11.02-a): on the battlefield, within 12" of an enemy unit, unengaged, did not
     advance or fall back this turn, has not declared a charge this phase, not AIRCRAFT."""
     if u.destroyed or u.flag("selected_to_charge") or u.flag("advanced") or u.flag("fell_back"):
         return False
-    if u.has("AIRCRAFT") or geo.is_engaged(game, u):
+    if u.has("AIRCRAFT") or geo.is_engaged(ctx, u):
         return False
-    return any(units_within(u, e, CHARGE_RANGE) for e in game.state.units_of(
-        game.state.opponent(u.player)))
+    return any(units_within(u, e, CHARGE_RANGE) for e in ctx.state.units_of(
+        ctx.state.opponent(u.player)))
 
 
-def charge_targets(game: Game, u: UnitData, roll: int) -> list[str]:
+def charge_targets(ctx: Context, u: UnitData, roll: int) -> list[str]:
     """11.04 (R11.04-a): enemy units within 12" and within the charge roll."""
     reach = min(CHARGE_RANGE, float(roll))
-    return [e.id for e in game.state.units_of(game.state.opponent(u.player))
+    return [e.id for e in ctx.state.units_of(ctx.state.opponent(u.player))
             if units_within(u, e, reach)]
 
 
-def _phase(game: Game, frame: Frame) -> Request | None:
-    s = game.state
+@dataclass(frozen=True)
+class ChargeFrame(FrameData):
+    """11: the Charge phase (which unit declares next)."""
+
+    KIND = "charge"
+    done: bool = False
+    """The player has declared their last charge (``"done"``)."""
+
+    @classmethod
+    def legacy(cls, data: dict[str, JSON]) -> dict[str, JSON]:
+        """Saves before typed frames gave every phase frame ``step: 0``."""
+        return {k: v for k, v in data.items() if not (k == "step" and v == 0)}
+
+
+class ChargeStep(StrEnum):
+    """Where a declared charge is."""
+
+    ROLL = "roll"
+    """Roll 2D6 (R11.02-b)."""
+    TARGETS = "targets"
+    """Select targets and move (a ``melee_move`` frame), or fail."""
+    AFTER = "after"
+    """Resolved, moved or not."""
+
+
+@dataclass(frozen=True)
+class ChargeUnitFrame(FrameData):
+    """11.02-11.04: one declared charge."""
+
+    KIND = "charge_unit"
+    unit: str
+    """The charging unit."""
+    step: ChargeStep = ChargeStep.ROLL
+    """Where it is."""
+    dice: tuple[int, ...] = ()
+    """The charge roll's dice (a reaction may re-roll them: the targets step reads
+    ``roll``)."""
+    roll: int = 0
+    """The charge roll (the maximum distance)."""
+
+
+def _phase(ctx: Context, frame: ChargeFrame) -> Request | None:
+    s = ctx.state
     s.active = s.turn_player
-    eligible = [u for u in s.units_of(s.turn_player) if eligible_to_charge(game, u)]
-    if frame.data.get("done") or not eligible:
-        game.pop()
+    eligible = [u for u in s.units_of(s.turn_player) if eligible_to_charge(ctx, u)]
+    if frame.done or not eligible:
+        ctx.pop()
         return None
     return request(s.turn_player, K.SELECT_UNIT_TO_CHARGE, "R11.02-a",
                    "Select a unit to declare a charge, or 'done'",
@@ -63,45 +105,42 @@ def _phase(game: Game, frame: Frame) -> Request | None:
                    labels=tuple([u.name for u in eligible] + ["done"]))
 
 
-def _phase_apply(game: Game, frame: Frame, request: Request, choice: JSON) -> None:
+def _phase_apply(ctx: Context, frame: ChargeFrame, request: Request, choice: JSON) -> None:
     if choice == "done":
-        frame.data["done"] = True
+        ctx.replace(frame, replace(frame, done=True))
         return
-    u = game.state.unit(str(choice))
+    u = ctx.state.unit(str(choice))
     u.flags["selected_to_charge"] = True
-    game.log("declare_charge", unit=u.id)
-    game.push("charge_unit", unit=u.id, step="roll")
-    open_window(game, Window.UNIT_SELECTED, unit=u.id, action="charge")
+    ctx.log("declare_charge", unit=u.id)
+    ctx.push(ChargeUnitFrame(u.id))
+    open_window(ctx, Window.UNIT_SELECTED, unit=u.id, action="charge")
 
 
-def _unit(game: Game, frame: Frame) -> Request | None:
-    d = frame.data
-    u = game.state.unit(str(d["unit"]))
-    step = d["step"]
-    if step == "roll":
+def _unit(ctx: Context, frame: ChargeUnitFrame) -> Request | None:
+    u = ctx.state.unit(frame.unit)
+    if frame.step is ChargeStep.ROLL:
         # R11.02-b: 2D6, the maximum distance
-        dice = [r.unmodified for r in game.roll(RollKind.CHARGE, 2, unit=u.id)]
-        d["dice"] = list[JSON](dice)
-        d["roll"] = sum(dice)
-        d["step"] = "targets"
-        game.log("charge_roll", unit=u.id, dice=list[JSON](dice), roll=sum(dice))
-        # After the roll, before it is used (the targets step reads frame.data["roll"]).
-        open_window(game, Window.AFTER_ROLL, kind="charge", unit=u.id, faces=list[JSON](dice))
+        dice = [r.unmodified for r in ctx.roll(RollKind.CHARGE, 2, unit=u.id)]
+        ctx.replace(frame, replace(frame, dice=tuple(dice), roll=sum(dice),
+                                   step=ChargeStep.TARGETS))
+        ctx.log("charge_roll", unit=u.id, dice=list[JSON](dice), roll=sum(dice))
+        # After the roll, before it is used (the targets step reads the frame's roll).
+        open_window(ctx, Window.AFTER_ROLL, kind="charge", unit=u.id, faces=list[JSON](dice))
         return None
-    if step == "targets":
-        roll = int(cast(int, d["roll"]))
-        ids = charge_targets(game, u, roll)
-        d["step"] = "after"
+    if frame.step is ChargeStep.TARGETS:
+        roll = frame.roll
+        ids = charge_targets(ctx, u, roll)
+        ctx.replace(frame, replace(frame, step=ChargeStep.AFTER))
         if not ids:
             # R11.01-a: no enemy within the roll (a double 1 never reaches).
-            game.log("charge_failed", unit=u.id, reason="no charge target within the roll")
+            ctx.log("charge_failed", unit=u.id, reason="no charge target within the roll")
             return None
-        push_move(game, u, "charge", float(roll), target_options=[*subsets(ids), "fail"])
+        push_move(ctx, u, "charge", float(roll), target_options=[*subsets(ids), "fail"])
         return None
-    game.pop()  # the charge is resolved, moved or not (R11.02-c)
+    ctx.pop()  # the charge is resolved, moved or not (R11.02-c)
     return None
 
 
-FRAMES: dict[str, Handler] = {"charge": Handler(_phase, _phase_apply),
-          "charge_unit": Handler(_unit)}
+FRAMES: tuple[Handler[Any], ...] = (Handler(ChargeFrame, _phase, _phase_apply),
+                                    Handler(ChargeUnitFrame, _unit))
 """This module's frame kinds and their handlers (engine/table.py collects them)."""

@@ -20,16 +20,21 @@ Requests:
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, cast
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from typing import Any, cast
 
 from w40k.core.abilities import ExtraAttacks, FightsFirst
 from w40k.core.errors import IllegalChoice, MalformedChoice
 from w40k.engine import geo
 from w40k.engine.attack import push_attack
+from w40k.engine.context import Context
+from w40k.engine.frames import FrameData
+from w40k.engine.phases.fight_frames import FightFrame
 from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON
-from w40k.engine.state import Frame, UnitData
+from w40k.engine.state import UnitData
 from w40k.engine.windows import Window, open_window
 from w40k.geometry import engaged
 from w40k.rules.attack_profile import AttackContext
@@ -44,9 +49,6 @@ from w40k.rules.select import (
     WeaponFacts,
     gather_requests,
 )
-
-if TYPE_CHECKING:
-    from w40k.engine.game import Game
 
 DECLARATION = "fight_declaration"
 """The free-form shape of ``declare_fight`` answers."""
@@ -63,17 +65,17 @@ def is_fights_first(u: UnitData) -> bool:
                                for m in alive)
 
 
-def phase_data(game: Game) -> dict[str, JSON]:
-    """The Fight phase frame's data (the start-of-step records live there)."""
-    for f in reversed(game.state.frames):
-        if f.kind == "fight":
-            return f.data
+def phase_data(ctx: Context) -> FightFrame:
+    """The Fight phase frame (the start-of-step records live there)."""
+    for f in reversed(ctx.state.frames):
+        if isinstance(f, FightFrame):
+            return f
     raise RuntimeError("no Fight phase in progress")
 
 
-def engaged_targets(game: Game, u: UnitData) -> dict[str, list[str]]:
+def engaged_targets(ctx: Context, u: UnitData) -> dict[str, list[str]]:
     """Model id -> enemy unit ids engaged with that model (04.02 facts)."""
-    enemies = [e for e in game.state.units if e.player != u.player and not e.destroyed]
+    enemies = [e for e in ctx.state.units if e.player != u.player and not e.destroyed]
     out: dict[str, list[str]] = {}
     for m in u.alive:
         ms = geo.model_shape(m)
@@ -144,10 +146,10 @@ def parse_declaration(u: UnitData, choice: JSON) -> tuple[ModelChoice, ...]:
     return tuple(out)
 
 
-def selection(game: Game, u: UnitData, declaration: tuple[ModelChoice, ...]) -> Selection:
+def selection(ctx: Context, u: UnitData, declaration: tuple[ModelChoice, ...]) -> Selection:
     """The Select Weapons/Targets problem for a fighting unit (facts from geometry)."""
-    engaged_with = engaged_targets(game, u)
-    enemies = [e for e in game.state.units if e.player != u.player and not e.destroyed]
+    engaged_with = engaged_targets(ctx, u)
+    enemies = [e for e in ctx.state.units if e.player != u.player and not e.destroyed]
     models = tuple(AttackingModel(m.id, m.weapons, bool(m.keys & {"MONSTER", "VEHICLE"}))
                    for m in u.alive)
     facts: dict[FactKey, WeaponFacts] = {}
@@ -156,32 +158,32 @@ def selection(game: Game, u: UnitData, declaration: tuple[ModelChoice, ...]) -> 
             if w.is_melee:
                 for t in engaged_with[m.id]:
                     facts[(m.id, w.name, t)] = WeaponFacts(engaged_with_model=True)
-    targets = tuple(TargetUnit(e.id, geo.is_engaged(game, e), geo.units_engaged(u, e),
+    targets = tuple(TargetUnit(e.id, geo.is_engaged(ctx, e), geo.units_engaged(u, e),
                                e.has("MONSTER") or e.has("VEHICLE")) for e in enemies)
     return Selection(AttackKind.FIGHT, models, targets, facts, declaration,
-                     attacker_engaged=geo.is_engaged(game, u), your_shooting_phase=False)
+                     attacker_engaged=geo.is_engaged(ctx, u), your_shooting_phase=False)
 
 
-def check_declaration(game: Game, u: UnitData, choice: JSON) -> Selection:
+def check_declaration(ctx: Context, u: UnitData, choice: JSON) -> Selection:
     """Parse and validate; IllegalChoice names the first rule broken."""
     decl = parse_declaration(u, choice)
-    sel = selection(game, u, decl)
+    sel = selection(ctx, u, decl)
     gather_requests(sel)  # raises the first violation
     listed = {c.model for c in decl}
-    for mid, ts in engaged_targets(game, u).items():
+    for mid, ts in engaged_targets(ctx, u).items():
         if ts and mid not in listed and _melee_names(u)[mid]:
             raise IllegalChoice(f"{mid}: a model with an enemy unit engaged with it must "
                                 "select its melee weapons and targets", rule="R04.02-e")
     return sel
 
 
-def default_declaration(game: Game, u: UnitData, rng: random.Random | None = None
+def default_declaration(ctx: Context, u: UnitData, rng: random.Random | None = None
                         ) -> dict[str, JSON]:
     """A legal declaration: per model one melee weapon (plus every [EXTRA ATTACKS] weapon),
     each at one engaged target (random when ``rng`` is given, else the first)."""
     out: dict[str, JSON] = {}
     for m in u.alive:
-        ts = engaged_targets(game, u)[m.id]
+        ts = engaged_targets(ctx, u)[m.id]
         if not ts:
             continue
         melee = [w for w in m.weapons if w.is_melee]
@@ -192,12 +194,12 @@ def default_declaration(game: Game, u: UnitData, rng: random.Random | None = Non
     return out
 
 
-def propose_declaration(game: Game, request: Request, rng: random.Random) -> JSON:
-    u = game.state.unit(str(request.context["unit"]))
+def propose_declaration(ctx: Context, request: Request, rng: random.Random) -> JSON:
+    u = ctx.state.unit(str(request.context["unit"]))
     for _ in range(5):
-        answer = default_declaration(game, u, rng)
+        answer = default_declaration(ctx, u, rng)
         try:
-            check_declaration(game, u, answer)
+            check_declaration(ctx, u, answer)
         except IllegalChoice:
             continue
         return answer
@@ -207,105 +209,133 @@ def propose_declaration(game: Game, request: Request, rng: random.Random) -> JSO
 
 
 # -- the fight_unit frame --
-def _run(game: Game, frame: Frame) -> Request | None:
-    d = frame.data
-    s = game.state
-    u = s.unit(str(d["unit"]))
-    step = d["step"]
-    if u.destroyed and step != "done":
-        d["step"] = "done"
+class FightUnitStep(StrEnum):
+    """Where a unit's fight is."""
+
+    TYPE = "type"
+    """Normal or overrun fight (12.05/12.06)."""
+    PILE = "pile"
+    """The overrun pile-in move."""
+    DECLARE = "declare"
+    """Select weapons and targets."""
+    ATTACKS = "attacks"
+    """Push the attacks."""
+    DONE = "done"
+    """It has fought."""
+
+
+@dataclass(frozen=True)
+class FightUnitFrame(FrameData):
+    """12.04-12.06: one selected unit fights."""
+
+    KIND = "fight_unit"
+    unit: str
+    """The unit."""
+    step: FightUnitStep = FightUnitStep.TYPE
+    """Where it is."""
+    fight_type: str | None = None
+    """``normal`` or ``overrun``, once known."""
+    declaration: JSON = None
+    """The declaration as ``[[model, [[weapon, target | [[target, n], ...]], ...]], ...]``
+    lists (the declared order survives a save whose keys get sorted)."""
+
+
+def _run(ctx: Context, frame: FightUnitFrame) -> Request | None:
+    s = ctx.state
+    u = s.unit(frame.unit)
+    step = frame.step
+    if u.destroyed and step is not FightUnitStep.DONE:
+        ctx.replace(frame, replace(frame, step=FightUnitStep.DONE))
         return None
-    if step == "type":
-        pd = phase_data(game)
-        now = geo.is_engaged(game, u)
+    if step is FightUnitStep.TYPE:
+        pd = phase_data(ctx)
+        now = geo.is_engaged(ctx, u)
         normal = now  # R12.05-a
         # R12.06-a: unengaged, or unengaged at the start of the Fight step and engaged since.
-        overrun = not now or u.id in cast(list[JSON], pd["unengaged_at_start"])
+        overrun = not now or u.id in pd.unengaged_at_start
         if normal and overrun:
             return request(u.player, K.FIGHT_TYPE, "R12.06-a",
                            f"{u.name}: normal fight or overrun fight?", ("normal", "overrun"),
                            context={"unit": u.id})
-        d["fight_type"] = "normal" if normal else "overrun"
-        d["step"] = "pile" if not normal else "declare"
-        game.log("fight_type", unit=u.id, type=str(d["fight_type"]))
+        fight_type = "normal" if normal else "overrun"
+        ctx.replace(frame, replace(frame, fight_type=fight_type, step=FightUnitStep.DECLARE
+                                   if normal else FightUnitStep.PILE))
+        ctx.log("fight_type", unit=u.id, type=fight_type)
         return None
-    if step == "pile":
-        d["step"] = "declare"
-        _push_pile_in(game, u, overrun=True)
+    if step is FightUnitStep.PILE:
+        ctx.replace(frame, replace(frame, step=FightUnitStep.DECLARE))
+        _push_pile_in(ctx, u, overrun=True)
         return None
-    if step == "declare":
-        table = engaged_targets(game, u)
+    if step is FightUnitStep.DECLARE:
+        table = engaged_targets(ctx, u)
         if not any(table.values()):
-            game.log("fight_no_targets", unit=u.id)  # R04.02-e: no attacks
-            d["step"] = "done"
+            ctx.log("fight_no_targets", unit=u.id)  # R04.02-e: no attacks
+            ctx.replace(frame, replace(frame, step=FightUnitStep.DONE))
             return None
-        default = default_declaration(game, u)
+        default = default_declaration(ctx, u)
         return request(u.player, K.DECLARE_FIGHT, "R04.02-c",
                        f"{u.name}: select melee weapons and targets", free_form=DECLARATION,
                        context={"unit": u.id, "models": cast(JSON, _melee_names(u)),
                                 "targets": cast(JSON, table), "default": default,
                                 "answer": '{"<model id>": {"<weapon>": "<target unit id>" | '
                                           '{"<target unit id>": attacks}}}'})
-    if step == "attacks":
-        sel = check_declaration(game, u, _from_pairs(d["declaration"]))
+    if step is FightUnitStep.ATTACKS:
+        sel = check_declaration(ctx, u, _from_pairs(frame.declaration))
         per_target = gather_requests(sel)
-        d["step"] = "done"
+        ctx.replace(frame, replace(frame, step=FightUnitStep.DONE))
         # 04.03: one target's attacks resolve before the next (the stack runs the last first).
         for tid, entries in reversed(list(per_target.items())):
             target = s.unit(tid)
-            ctx = AttackContext(charged=u.flag("charged"), attacker_engaged_with_target=True,
-                                target_models_at_select=len(target.alive), single_target=True)
-            push_attack(game, u, target, list(entries), ctx, melee=True)
+            actx = AttackContext(charged=u.flag("charged"), attacker_engaged_with_target=True,
+                                 target_models_at_select=len(target.alive), single_target=True)
+            push_attack(ctx, u, target, list(entries), actx, melee=True)
         return None
     # done
     u.flags["fought"] = True
     s.active = s.turn_player
-    game.log("fought", unit=u.id)
-    game.pop()
-    open_window(game, Window.AFTER_FIGHT, unit=u.id)
+    ctx.log("fought", unit=u.id)
+    ctx.pop()
+    open_window(ctx, Window.AFTER_FIGHT, unit=u.id)
     return None
 
 
-def _apply(game: Game, frame: Frame, request: Request, choice: JSON) -> None:
-    d = frame.data
-    u = game.state.unit(str(d["unit"]))
+def _apply(ctx: Context, frame: FightUnitFrame, request: Request, choice: JSON) -> None:
+    u = ctx.state.unit(frame.unit)
     if request.kind == "fight_type":
-        d["fight_type"] = choice
-        d["step"] = "pile" if choice == "overrun" else "declare"
-        game.log("fight_type", unit=u.id, type=str(choice))
+        ctx.replace(frame, replace(frame, fight_type=str(choice), step=FightUnitStep.PILE
+                                   if choice == "overrun" else FightUnitStep.DECLARE))
+        ctx.log("fight_type", unit=u.id, type=str(choice))
         return
-    check_declaration(game, u, choice)
+    check_declaration(ctx, u, choice)
     # Kept as lists: the declared order (R04.03-a) survives a save whose keys get sorted.
-    d["declaration"] = _to_pairs(choice)
-    d["step"] = "attacks"
-    game.log("declare_fight", unit=u.id, declaration=choice)
-    open_window(game, Window.TARGETS_SELECTED, unit=u.id, action="fight",
+    ctx.replace(frame, replace(frame, declaration=_to_pairs(choice),
+                               step=FightUnitStep.ATTACKS))
+    ctx.log("declare_fight", unit=u.id, declaration=choice)
+    open_window(ctx, Window.TARGETS_SELECTED, unit=u.id, action="fight",
                 targets=list[JSON](sorted(_targets(choice))))
 
 
-
-
-def _push_pile_in(game: Game, u: UnitData, *, overrun: bool) -> None:
+def _push_pile_in(ctx: Context, u: UnitData, *, overrun: bool) -> None:
     """A pile-in move frame for ``u`` if it has pile-in targets (12.03 Before moving)."""
     from w40k.engine.phases.melee_moves import push_move, subsets, units_within
-    enemies = game.state.units_of(game.state.opponent(u.player))
+    enemies = ctx.state.units_of(ctx.state.opponent(u.player))
     engaged_with = [e.id for e in enemies if geo.units_engaged(u, e)]
     if engaged_with:
-        push_move(game, u, "pile_in", 3.0, targets=engaged_with,
+        push_move(ctx, u, "pile_in", 3.0, targets=engaged_with,
                   parent="overrun" if overrun else "")
         return
     near = [e.id for e in enemies if units_within(u, e, PILE_IN_REACH)]
     if near:
-        push_move(game, u, "pile_in", 3.0, target_options=[*subsets(near), "skip"],
+        push_move(ctx, u, "pile_in", 3.0, target_options=[*subsets(near), "skip"],
                   parent="overrun" if overrun else "")
 
 
-def pile_in_options(game: Game, u: UnitData) -> bool:
+def pile_in_options(ctx: Context, u: UnitData) -> bool:
     """Whether ``u`` has pile-in targets (engaged, or an enemy within 5")."""
     from w40k.engine.phases.melee_moves import units_within
-    enemies = game.state.units_of(game.state.opponent(u.player))
+    enemies = ctx.state.units_of(ctx.state.opponent(u.player))
     return any(geo.units_engaged(u, e) or units_within(u, e, PILE_IN_REACH) for e in enemies)
 
 
-FRAMES: dict[str, Handler] = {"fight_unit": Handler(_run, _apply)}
+FRAMES: tuple[Handler[Any], ...] = (Handler(FightUnitFrame, _run, _apply),)
 """This module's frame kinds and their handlers (engine/table.py collects them)."""

@@ -21,18 +21,21 @@ import dataclasses
 import math
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from itertools import combinations
-from typing import TYPE_CHECKING, cast
+from typing import Any, cast
 
 import numpy as np
 
 from w40k.core.errors import IllegalChoice, MalformedChoice
 from w40k.engine import geo
 from w40k.engine import moves as moves_mod
+from w40k.engine.context import Context
+from w40k.engine.frames import FrameData
 from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON
-from w40k.engine.state import Frame, ModelData, ObjectiveData, UnitData
+from w40k.engine.state import ModelData, ObjectiveData, UnitData
 from w40k.engine.windows import Window, open_window
 from w40k.geometry import (
     Model,
@@ -45,9 +48,6 @@ from w40k.geometry import (
 from w40k.geometry.measure import horizontal_distance, separation, shape_region_distance
 from w40k.geometry.movement import MoveType, Step, ending_violations, validate_move
 from w40k.geometry.shapes import mm
-
-if TYPE_CHECKING:
-    from w40k.engine.game import Game
 
 EPS = 1e-6
 MOVE_TYPES = {"charge": MoveType.CHARGE, "pile_in": MoveType.PILE_IN,
@@ -79,29 +79,29 @@ def units_within(a: UnitData, b: UnitData, dist: float) -> bool:
     return unit_distance(geo.unit_shapes(a), geo.unit_shapes(b)) <= dist + EPS
 
 
-def objective_distance(game: Game, m: Model, obj: ObjectiveData) -> float:
+def objective_distance(ctx: Context, m: Model, obj: ObjectiveData) -> float:
     """Horizontal distance from a model to an objective (marker disc or area)."""
     if obj.area is not None:
-        _, ter = geo.terrain(game)
+        _, ter = geo.terrain(ctx)
         return max(0.0, shape_region_distance(m.footprint(),
                                               np.asarray(ter.area(obj.area).footprint,
                                                          dtype=float)))
     return max(0.0, separation(m.footprint(), ObjectiveMarker(obj.x, obj.y).shape()))
 
 
-def in_objective_range(game: Game, m: Model, obj: ObjectiveData) -> bool:
+def in_objective_range(ctx: Context, m: Model, obj: ObjectiveData) -> bool:
     """14.01 / Appendix, for a model shape."""
     if obj.area is not None:
-        _, ter = geo.terrain(game)
+        _, ter = geo.terrain(ctx)
         return in_range_of_area(m, np.asarray(ter.area(obj.area).footprint, dtype=float))
     return in_range_of_marker(m, ObjectiveMarker(obj.x, obj.y))
 
 
-def base_contact_enemy(game: Game, u: UnitData, m: ModelData) -> bool:
+def base_contact_enemy(ctx: Context, u: UnitData, m: ModelData) -> bool:
     """12.03/12.08: the model is in base contact with an enemy model."""
     from w40k.geometry.measure import in_base_contact
     shape = geo.model_shape(m)
-    return any(in_base_contact(shape, geo.model_shape(o)) for e in game.state.units
+    return any(in_base_contact(shape, geo.model_shape(o)) for e in ctx.state.units
                if e.player != u.player and not e.destroyed for o in e.alive)
 
 
@@ -136,10 +136,10 @@ def finals_of(u: UnitData, moves: Mapping[str, Sequence[Step]]) -> dict[str, Mod
     return out
 
 
-def _scene_with(game: Game, u: UnitData, finals: Mapping[str, Model],
+def _scene_with(ctx: Context, u: UnitData, finals: Mapping[str, Model],
                 keep: str | None = None) -> Scene:
     """The scene with ``u``'s models at ``finals`` (except ``keep``, left where it is)."""
-    base = geo.scene(game)
+    base = geo.scene(ctx)
     units = []
     for gu in base.units:
         if gu.name == u.id:
@@ -178,7 +178,7 @@ def _radius(m: Model) -> float:
     return mm(b) / 2
 
 
-def can_reach(game: Game, u: UnitData, mid: str, finals: Mapping[str, Model],
+def can_reach(ctx: Context, u: UnitData, mid: str, finals: Mapping[str, Model],
               targets: Sequence[Model], gap: float, budget: float, move_type: MoveType,
               ok: object = None) -> bool:
     """Whether model ``mid`` alone could end within ``gap`` of one of ``targets`` by a legal
@@ -187,7 +187,7 @@ def can_reach(game: Game, u: UnitData, mid: str, finals: Mapping[str, Model],
     cands = _candidates(start, targets, gap, budget)
     if not cands:
         return False
-    scene = _scene_with(game, u, finals, keep=mid)
+    scene = _scene_with(ctx, u, finals, keep=mid)
     for x, y in cands:
         end = start.moved(x, y)
         if not any(horizontal_distance(end, t) <= gap + EPS for t in targets):
@@ -198,129 +198,159 @@ def can_reach(game: Game, u: UnitData, mid: str, finals: Mapping[str, Model],
 
 
 # -- the frame ---------------------------------------------------------------------------------
-def push_move(game: Game, unit: UnitData, move_type: str, max_distance: float, *,
+@dataclass(frozen=True)
+class MeleeMoveFrame(FrameData):
+    """A charge, pile-in or consolidation move (module docstring): its targets (given or
+    asked), the objective (objective consolidation), then the positions."""
+
+    KIND = "melee_move"
+    unit: str
+    """The moving unit."""
+    move_type: str
+    """``charge``, ``pile_in`` or ``consolidate`` (:data:`MOVE_TYPES`)."""
+    max_distance: float
+    """The most a model may move."""
+    targets: tuple[str, ...] | None = None
+    """The targets (None: not selected yet, asked among ``target_options``)."""
+    target_options: JSON = None
+    """The options of the targets request (sorted id lists and the declining answer)."""
+    mode: str = ""
+    """The consolidation mode (12.08: ``ongoing``, ``engaging``, ``objective``)."""
+    objective: str | None = None
+    """The objective consolidated toward, once selected."""
+    objective_options: tuple[str, ...] | None = None
+    """The objectives to select from (objective consolidation)."""
+    parent: str = ""
+    """``overrun`` for the pile-in of an overrun fight."""
+    result: str | None = None
+    """``moved`` or ``declined`` once the move is over."""
+    before_active: str = ""
+    """The player active before the move (active again after it, R01.03-c)."""
+
+
+def push_move(ctx: Context, unit: UnitData, move_type: str, max_distance: float, *,
               targets: list[str] | None = None, target_options: list[JSON] | None = None,
               mode: str = "", objective_options: list[str] | None = None,
               parent: str = "") -> None:
     """Push a ``melee_move`` frame. Give ``targets`` (fixed) or ``target_options`` (asked),
     or for objective consolidation ``objective_options``."""
-    game.push("melee_move", unit=unit.id, move_type=move_type, max_distance=max_distance,
-              targets=None if targets is None else list[JSON](targets),
-              target_options=target_options, mode=mode,
-              objective=None, objective_options=None if objective_options is None
-              else list[JSON](objective_options), parent=parent, result=None,
-              before_active=game.state.active)
+    ctx.push(MeleeMoveFrame(
+        unit.id, move_type, float(max_distance),
+        targets=None if targets is None else tuple(targets),
+        target_options=None if target_options is None else list(target_options), mode=mode,
+        objective_options=None if objective_options is None else tuple(objective_options),
+        parent=parent, before_active=ctx.state.active))
 
 
-def _run(game: Game, frame: Frame) -> Request | None:
-    d = frame.data
-    u = game.state.unit(str(d["unit"]))
-    mt = str(d["move_type"])
-    if u.destroyed or d["result"] is not None:
+def _targets_json(frame: MeleeMoveFrame) -> JSON:
+    return None if frame.targets is None else list[JSON](frame.targets)
+
+
+def _run(ctx: Context, frame: MeleeMoveFrame) -> Request | None:
+    u = ctx.state.unit(frame.unit)
+    mt = frame.move_type
+    if u.destroyed or frame.result is not None:
         # R01.03-c: the move has ended; whoever was active before it is active again.
-        game.state.active = str(d.get("before_active") or game.state.turn_player)
-        game.pop()
+        ctx.state.active = frame.before_active or ctx.state.turn_player
+        ctx.pop()
         return None
-    game.state.active = u.player  # R01.03-c: the moving unit's controller, until it ends
+    ctx.state.active = u.player  # R01.03-c: the moving unit's controller, until it ends
     rule = {"charge": "R11.04-a", "pile_in": "R12.03-b", "consolidate": "R12.08-c"}[mt]
-    if d["targets"] is None and d.get("objective_options") is None:
-        opts = cast(list[JSON], d["target_options"])
+    if frame.targets is None and frame.objective_options is None:
+        opts = cast(list[JSON], frame.target_options)
         return request(u.player, _TARGETS_KIND[mt], rule,
                        f"{u.name}: select the {mt.replace('_', '-')} targets", tuple(opts),
                        context={"unit": u.id})
-    if d.get("objective_options") is not None and d["objective"] is None:
-        opts = cast(list[JSON], d["objective_options"])
+    if frame.objective_options is not None and frame.objective is None:
         return request(u.player, K.CONSOLIDATE_OBJECTIVE, "R12.08-d",
-                       f"{u.name}: select the objective to consolidate toward", tuple(opts),
-                       context={"unit": u.id})
+                       f"{u.name}: select the objective to consolidate toward",
+                       tuple[JSON, ...](frame.objective_options), context={"unit": u.id})
     return request(u.player, K.POSITIONS, {"charge": "R11.04-b", "pile_in": "R12.03-d",
                                            "consolidate": "R12.08-b"}[mt],
                    f"{u.name}: {mt.replace('_', '-')} move (up to "
-                   f"{float(cast(float, d['max_distance'])):g}\"), or "
+                   f"{frame.max_distance:g}\"), or "
                    f"{DECLINE[mt]!r}", free_form="positions",
-                   context={"unit": u.id, "move_type": mt, "max_distance": d["max_distance"],
-                            "targets": d["targets"], "toward": _centre(game, d["targets"]),
-                            "mode": d["mode"],
-                            "objective": d["objective"], "decline": DECLINE[mt]})
+                   context={"unit": u.id, "move_type": mt, "max_distance": frame.max_distance,
+                            "targets": _targets_json(frame),
+                            "toward": _centre(ctx, _targets_json(frame)),
+                            "mode": frame.mode,
+                            "objective": frame.objective, "decline": DECLINE[mt]})
 
 
-def _centre(game: Game, targets: JSON) -> JSON:
-    ms = [m for t in cast(list[JSON], targets or []) for m in game.state.unit(str(t)).alive]
+def _centre(ctx: Context, targets: JSON) -> JSON:
+    ms = [m for t in cast(list[JSON], targets or []) for m in ctx.state.unit(str(t)).alive]
     if not ms:
         return None
     return [sum(m.x for m in ms) / len(ms), sum(m.y for m in ms) / len(ms)]
 
 
-def _apply(game: Game, frame: Frame, request: Request, choice: JSON) -> None:
-    d = frame.data
-    u = game.state.unit(str(d["unit"]))
-    mt = str(d["move_type"])
+def _apply(ctx: Context, frame: MeleeMoveFrame, request: Request, choice: JSON) -> None:
+    u = ctx.state.unit(frame.unit)
+    mt = frame.move_type
     if request.kind in _TARGETS_KIND.values():
         if choice == DECLINE[mt]:
-            d["result"] = "declined"
-            game.log(f"{mt}_declined", unit=u.id)
+            ctx.replace(frame, replace(frame, result="declined"))
+            ctx.log(f"{mt}_declined", unit=u.id)
             return
-        d["targets"] = choice
+        ctx.replace(frame, replace(frame, targets=tuple(
+            str(t) for t in cast(list[JSON], choice))))
         if mt == "charge":
-            game.log("charge_targets", unit=u.id, targets=choice)
-            open_window(game, Window.TARGETS_SELECTED, unit=u.id, action="charge",
+            ctx.log("charge_targets", unit=u.id, targets=choice)
+            open_window(ctx, Window.TARGETS_SELECTED, unit=u.id, action="charge",
                         targets=choice)
         return
     if request.kind == "consolidate_objective":
-        d["objective"] = choice
+        ctx.replace(frame, replace(frame, objective=str(choice)))
         return
     if choice == DECLINE[mt]:
-        d["result"] = "declined"
-        game.log(f"{mt}_declined", unit=u.id)
+        ctx.replace(frame, replace(frame, result="declined"))
+        ctx.log(f"{mt}_declined", unit=u.id)
         return
     moves = parse_positions(u, choice)
-    violations = check_move(game, u, moves, d)
+    violations = check_move(ctx, u, moves, frame)
     if violations:
         rule, msg = violations[0]
         raise IllegalChoice(f"{mt.replace('_', '-')} move of {u.id}: {msg}", rule=rule)
-    dist = moves_mod.apply_positions(game, u, moves)
+    dist = moves_mod.apply_positions(ctx, u, moves)
     u.max_move = max([u.max_move, *dist.values()])
-    d["result"] = "moved"
+    ctx.replace(frame, replace(frame, result="moved"))
     if mt == "charge":
         # R11.04-e: a charge move gives Fights First until the end of the turn.
         u.flags["charged"] = True
         u.flags["fights_first"] = True
-    game.log(f"{mt}_move", unit=u.id,
-             positions={m.id: [m.x, m.y] for m in u.alive if m.id in moves})
-
-
+    ctx.log(f"{mt}_move", unit=u.id,
+            positions={m.id: [m.x, m.y] for m in u.alive if m.id in moves})
 
 
 # -- the constraints -----------------------------------------------------------------------------
-def _enemies(game: Game, u: UnitData) -> list[UnitData]:
-    return [e for e in game.state.units if e.player != u.player and not e.destroyed]
+def _enemies(ctx: Context, u: UnitData) -> list[UnitData]:
+    return [e for e in ctx.state.units if e.player != u.player and not e.destroyed]
 
 
-def check_move(game: Game, u: UnitData, moves: Mapping[str, Sequence[Step]],
-               d: Mapping[str, JSON]) -> list[tuple[str, str]]:
+def check_move(ctx: Context, u: UnitData, moves: Mapping[str, Sequence[Step]],
+               d: MeleeMoveFrame) -> list[tuple[str, str]]:
     """Every rule the move breaks, as (checklist ID, message); empty when legal."""
-    mt = str(d["move_type"])
-    budget = float(cast(float, d["max_distance"]))
+    mt = d.move_type
+    budget = d.max_distance
     move_type = MOVE_TYPES[mt]
     out = [(v.rule, f"{v.model}: {v.message}") for v in
-           validate_move(geo.scene(game), u.id, moves, move_type, budget)]
+           validate_move(geo.scene(ctx), u.id, moves, move_type, budget)]
     if out:
         return out
     finals = finals_of(u, moves)
-    targets = [game.state.unit(str(t)) for t in cast(list[JSON], d["targets"] or [])]
-    enemies = _enemies(game, u)
+    targets = [ctx.state.unit(t) for t in d.targets or ()]
+    enemies = _enemies(ctx, u)
     if mt == "charge":
-        out += _check_charge(game, u, moves, finals, targets, enemies, budget)
-    elif mt == "pile_in" or (mt == "consolidate" and d["mode"] in ("ongoing", "engaging")):
-        out += _check_toward(game, u, moves, finals, targets, budget, move_type, mt,
-                             str(d["mode"]))
+        out += _check_charge(ctx, u, moves, finals, targets, enemies, budget)
+    elif mt == "pile_in" or (mt == "consolidate" and d.mode in ("ongoing", "engaging")):
+        out += _check_toward(ctx, u, moves, finals, targets, budget, move_type, mt, d.mode)
     elif mt == "consolidate":
-        obj = next(o for o in game.state.objectives if o.name == d["objective"])
-        out += _check_objective(game, u, moves, finals, obj, budget)
+        obj = next(o for o in ctx.state.objectives if o.name == d.objective)
+        out += _check_objective(ctx, u, moves, finals, obj, budget)
     return out
 
 
-def _check_charge(game: Game, u: UnitData, moves: Mapping[str, Sequence[Step]],
+def _check_charge(ctx: Context, u: UnitData, moves: Mapping[str, Sequence[Step]],
                   finals: Mapping[str, Model], targets: list[UnitData],
                   enemies: list[UnitData], budget: float) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
@@ -336,7 +366,7 @@ def _check_charge(game: Game, u: UnitData, moves: Mapping[str, Sequence[Step]],
             if any(horizontal_distance(end, t) <= gap + EPS and
                    (gap < 2.0 or engaged(end, t)) for t in tshapes):
                 continue
-            if can_reach(game, u, m.id, finals, tshapes, gap, budget, MoveType.CHARGE):
+            if can_reach(ctx, u, m.id, finals, tshapes, gap, budget, MoveType.CHARGE):
                 out.append(("R11.04-c", f"{m.id} can end {what} a charge target but does not"))
                 break
     if out:
@@ -352,7 +382,7 @@ def _check_charge(game: Game, u: UnitData, moves: Mapping[str, Sequence[Step]],
     return out
 
 
-def _check_toward(game: Game, u: UnitData, moves: Mapping[str, Sequence[Step]],
+def _check_toward(ctx: Context, u: UnitData, moves: Mapping[str, Sequence[Step]],
                   finals: Mapping[str, Model], targets: list[UnitData], budget: float,
                   move_type: MoveType, mt: str, mode: str) -> list[tuple[str, str]]:
     """12.03 pile-in; 12.08 ongoing/engaging consolidation."""
@@ -365,7 +395,7 @@ def _check_toward(game: Game, u: UnitData, moves: Mapping[str, Sequence[Step]],
         if m.id not in moves:
             continue
         start, end = geo.model_shape(m), finals[m.id]
-        if contact_locked and base_contact_enemy(game, u, m):
+        if contact_locked and base_contact_enemy(ctx, u, m):
             out.append((base_rule, f"{m.id} is in base contact with an enemy model and "
                                    "cannot be moved"))
             continue
@@ -378,12 +408,12 @@ def _check_toward(game: Game, u: UnitData, moves: Mapping[str, Sequence[Step]],
             continue
         cshapes = geo.unit_shapes(closest)
         if not any(engaged(end, t) for t in cshapes) and can_reach(
-                game, u, m.id, finals, cshapes, 2.0, budget, move_type):
+                ctx, u, m.id, finals, cshapes, 2.0, budget, move_type):
             out.append((toward_rule, f"{m.id} can end engaged with {closest.id} but does not"))
     if out:
         return out
     ends = list(finals.values())
-    if pile and not any(engaged(a, b) for e in _enemies(game, u) for a in ends
+    if pile and not any(engaged(a, b) for e in _enemies(ctx, u) for a in ends
                         for b in geo.unit_shapes(e)):
         out.append(("R12.03-e", "the unit does not end engaged"))
     if pile or mode == "ongoing":
@@ -392,14 +422,14 @@ def _check_toward(game: Game, u: UnitData, moves: Mapping[str, Sequence[Step]],
         rule = "R12.03-e" if pile else "R12.08-f"
         for m in u.alive:
             start, end = geo.model_shape(m), finals[m.id]
-            for e in _enemies(game, u):
+            for e in _enemies(ctx, u):
                 es = geo.unit_shapes(e)
                 if any(engaged(start, b) for b in es) and not any(engaged(end, b) for b in es):
                     out.append((rule, f"{m.id} started engaged with {e.id} and no longer is"))
     return out
 
 
-def _check_objective(game: Game, u: UnitData, moves: Mapping[str, Sequence[Step]],
+def _check_objective(ctx: Context, u: UnitData, moves: Mapping[str, Sequence[Step]],
                      finals: Mapping[str, Model], obj: ObjectiveData, budget: float
                      ) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
@@ -407,35 +437,35 @@ def _check_objective(game: Game, u: UnitData, moves: Mapping[str, Sequence[Step]
         if m.id not in moves:
             continue
         start, end = geo.model_shape(m), finals[m.id]
-        if in_objective_range(game, end, obj):
+        if in_objective_range(ctx, end, obj):
             continue
-        if _can_reach_objective(game, u, m.id, finals, obj, budget):
+        if _can_reach_objective(ctx, u, m.id, finals, obj, budget):
             out.append(("R12.08-d", f"{m.id} can end within range of {obj.name} but does not"))
-        elif not objective_distance(game, end, obj) < objective_distance(game, start, obj) - EPS:
+        elif not objective_distance(ctx, end, obj) < objective_distance(ctx, start, obj) - EPS:
             out.append(("R12.08-d", f"{m.id} does not end closer to {obj.name}"))
     return out
 
 
-def _objective_spots(game: Game, obj: ObjectiveData, r: float) -> list[tuple[float, float]]:
+def _objective_spots(ctx: Context, obj: ObjectiveData, r: float) -> list[tuple[float, float]]:
     if obj.area is None:
         d = MARKER_RADIUS + r + 2.5
         return [(obj.x + d * math.cos(a), obj.y + d * math.sin(a))
                 for a in np.linspace(0, 2 * math.pi, BEARINGS, endpoint=False)] + [(obj.x, obj.y)]
-    _, ter = geo.terrain(game)
+    _, ter = geo.terrain(ctx)
     fp = np.asarray(ter.area(obj.area).footprint, dtype=float)
     c = fp.mean(axis=0)
     return [(float(c[0]), float(c[1]))] + [(float(p[0] + 0.7 * (c[0] - p[0])),
                                              float(p[1] + 0.7 * (c[1] - p[1]))) for p in fp]
 
 
-def _can_reach_objective(game: Game, u: UnitData, mid: str, finals: Mapping[str, Model],
+def _can_reach_objective(ctx: Context, u: UnitData, mid: str, finals: Mapping[str, Model],
                          obj: ObjectiveData, budget: float) -> bool:
     start = geo.model_shape(next(m for m in u.alive if m.id == mid))
-    scene = _scene_with(game, u, finals, keep=mid)
-    for x, y in _objective_spots(game, obj, _radius(start)):
+    scene = _scene_with(ctx, u, finals, keep=mid)
+    for x, y in _objective_spots(ctx, obj, _radius(start)):
         if math.hypot(x - start.x, y - start.y) > budget + EPS:
             continue
-        if not in_objective_range(game, start.moved(x, y), obj):
+        if not in_objective_range(ctx, start.moved(x, y), obj):
             continue
         if not validate_move(scene, u.id, {mid: [Step(x, y)]}, MoveType.CONSOLIDATE, budget):
             return True
@@ -443,37 +473,36 @@ def _can_reach_objective(game: Game, u: UnitData, mid: str, finals: Mapping[str,
 
 
 # -- the proposer -----------------------------------------------------------------------------
-def propose_melee_move(game: Game, request: Request, rng: random.Random) -> JSON:
+def propose_melee_move(ctx: Context, request: Request, rng: random.Random) -> JSON:
     """A legal answer to a charge/pile-in/consolidation ``positions`` request: a greedy move
     toward the targets (a few random variations), else declining."""
-    frame = game.state.frames[-1]
-    d = frame.data
-    u = game.state.unit(str(d["unit"]))
-    mt = str(d["move_type"])
-    budget = float(cast(float, d["max_distance"]))
+    d = cast(MeleeMoveFrame, ctx.top)
+    u = ctx.state.unit(d.unit)
+    mt = d.move_type
+    budget = d.max_distance
     for attempt in range(4):
-        answer = _greedy(game, u, d, budget, rng, attempt)
+        answer = _greedy(ctx, u, d, budget, rng, attempt)
         if answer is None:
             break
-        if not check_move(game, u, parse_positions(u, answer), d):
+        if not check_move(ctx, u, parse_positions(u, answer), d):
             return answer
     return DECLINE[mt]
 
 
-def _greedy(game: Game, u: UnitData, d: Mapping[str, JSON], budget: float,
+def _greedy(ctx: Context, u: UnitData, d: MeleeMoveFrame, budget: float,
             rng: random.Random, attempt: int) -> JSON:
-    mt = str(d["move_type"])
-    targets = [game.state.unit(str(t)) for t in cast(list[JSON], d["targets"] or [])]
-    obj = next((o for o in game.state.objectives if o.name == d.get("objective")), None)
+    mt = d.move_type
+    targets = [ctx.state.unit(t) for t in d.targets or ()]
+    obj = next((o for o in ctx.state.objectives if o.name == d.objective), None)
     if not targets and obj is None:
         return None
-    placed: list[Model] = [s for e in game.state.units if e.id != u.id and not e.destroyed
+    placed: list[Model] = [s for e in ctx.state.units if e.id != u.id and not e.destroyed
                            for s in geo.unit_shapes(e)]
     models = sorted(u.alive, key=lambda m: min(
         (model_to_unit(geo.model_shape(m), t) for t in targets), default=0.0))
     out: dict[str, JSON] = {}
-    locked = mt == "pile_in" or d.get("mode") == "ongoing"
-    _, ter = geo.terrain(game)
+    locked = mt == "pile_in" or d.mode == "ongoing"
+    _, ter = geo.terrain(ctx)
 
     def free(cand: Model) -> bool:
         # 03.01 Ending a Move: on no other model, and not partway through a terrain feature.
@@ -481,7 +510,7 @@ def _greedy(game: Game, u: UnitData, d: Mapping[str, JSON], budget: float,
                 and not ending_violations(ter, cand))
     for m in models:
         start = geo.model_shape(m)
-        if locked and base_contact_enemy(game, u, m):
+        if locked and base_contact_enemy(ctx, u, m):
             placed.append(start)
             continue
         spots: list[tuple[float, float]] = []
@@ -496,7 +525,7 @@ def _greedy(game: Game, u: UnitData, d: Mapping[str, JSON], budget: float,
                     a = base + (k + 1) // 2 * (1 if k % 2 else -1) * 2 * math.pi / BEARINGS
                     spots.append((t.x + d_c * math.cos(a), t.y + d_c * math.sin(a)))
         elif obj is not None:
-            spots = _objective_spots(game, obj, _radius(start))
+            spots = _objective_spots(ctx, obj, _radius(start))
         chosen: tuple[float, float] | None = None
         for x, y in spots:
             if math.hypot(x - start.x, y - start.y) > budget - 1e-4:
@@ -521,5 +550,5 @@ def _greedy(game: Game, u: UnitData, d: Mapping[str, JSON], budget: float,
     return out
 
 
-FRAMES: dict[str, Handler] = {"melee_move": Handler(_run, _apply)}
+FRAMES: tuple[Handler[Any], ...] = (Handler(MeleeMoveFrame, _run, _apply),)
 """This module's frame kinds and their handlers (engine/table.py collects them)."""

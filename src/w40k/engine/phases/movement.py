@@ -34,11 +34,13 @@ Escape (09.07, 01.07).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from dataclasses import replace
+from typing import Any, cast
 
 from w40k.core.dice import RollKind
 from w40k.core.errors import IllegalChoice
 from w40k.engine import geo
+from w40k.engine.context import Context
 from w40k.engine.moves import (
     SKIES_PENALTY,
     apply_positions,
@@ -47,10 +49,11 @@ from w40k.engine.moves import (
     is_hover,
     parse_positions,
 )
+from w40k.engine.phases.movement_frames import MortalWoundsFrame, MovementFrame, MoveUnitFrame
 from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON
-from w40k.engine.state import Frame, UnitData
+from w40k.engine.state import UnitData
 from w40k.engine.units import centre, destroy, leadership_roll, model_states
 from w40k.engine.windows import Window, open_window
 from w40k.geometry import MoveType
@@ -62,9 +65,6 @@ from w40k.rules.primitives import (
     interchangeable,
     mortal_wound_candidates,
 )
-
-if TYPE_CHECKING:
-    from w40k.engine.game import Game
 
 MOVE_TYPES: dict[str, MoveType | None] = {
     "remain_stationary": None,
@@ -81,12 +81,12 @@ _LABELS = {"remain_stationary": "Remain stationary", "normal": "Normal move",
 
 
 # -- eligibility ---------------------------------------------------------------------------
-def eligible_move_types(game: Game, u: UnitData) -> list[str]:
+def eligible_move_types(ctx: Context, u: UnitData) -> list[str]:
     """09.02-09.07: the move types ``u`` may select now."""
     out = ["remain_stationary"]  # 09.04: any unit
     if all(m.profile.M is None for m in u.alive):
         return out  # R02.02-a: no model can move
-    if geo.is_engaged(game, u):
+    if geo.is_engaged(ctx, u):
         if not u.flag("battle_shocked"):
             out.append("fall_back_ordered")  # R09.07-b
         out.append("fall_back_desperate")
@@ -116,101 +116,90 @@ def _raw_max(u: UnitData, move_type: str, advance_roll: int) -> float:
 
 
 # -- the phase frame -----------------------------------------------------------------------
-def _phase(game: Game, frame: Frame) -> Request | None:
-    s = game.state
-    d = frame.data
-    d.setdefault("selected", [])
-    d.setdefault("advance_rolls", {})
-    d.setdefault("hazards_done", [])
-    selected = cast(list[JSON], d["selected"])
+def _phase(ctx: Context, frame: MovementFrame) -> Request | None:
+    s = ctx.state
+    selected = frame.selected
     todo = [u for u in s.units_of(s.turn_player) if u.id not in selected]
     if not todo:
         # 09.03 End of Movement phase: nothing triggers in this engine.
         s.active = s.turn_player
-        game.pop()
+        ctx.pop()
         return None
     return request(s.turn_player, K.SELECT_UNIT_TO_MOVE, "R09.02-a",
                    "Select a unit to move", tuple[JSON, ...](u.id for u in todo),
                    labels=tuple(u.name for u in todo))
 
 
-def _phase_apply(game: Game, frame: Frame, request: Request, choice: JSON) -> None:
-    u = game.state.unit(str(choice))
-    cast(list[JSON], frame.data["selected"]).append(u.id)
+def _phase_apply(ctx: Context, frame: MovementFrame, request: Request, choice: JSON) -> None:
+    u = ctx.state.unit(str(choice))
+    ctx.replace(frame, replace(frame, selected=(*frame.selected, u.id)))
     u.flags["selected_to_move"] = True
-    game.state.active = u.player  # R01.03-c
-    game.push("move_unit", unit=u.id)
-    open_window(game, Window.UNIT_SELECTED, unit=u.id, action="move")
-
-
-def _phase_frame(game: Game) -> Frame:
-    return next(f for f in reversed(game.state.frames) if f.kind == "movement")
+    ctx.state.active = u.player  # R01.03-c
+    ctx.push(MoveUnitFrame(u.id))
+    open_window(ctx, Window.UNIT_SELECTED, unit=u.id, action="move")
 
 
 # -- one unit's move -----------------------------------------------------------------------
-def _finish(game: Game, u: UnitData) -> None:
-    game.state.active = game.state.turn_player
-    game.pop()
+def _finish(ctx: Context, u: UnitData) -> None:
+    ctx.state.active = ctx.state.turn_player
+    ctx.pop()
 
 
-def _unit_run(game: Game, frame: Frame) -> Request | None:
-    d = frame.data
-    u = game.state.unit(str(d["unit"]))
+def _unit_run(ctx: Context, frame: MoveUnitFrame) -> Request | None:
+    u = ctx.state.unit(frame.unit)
     if u.destroyed:  # e.g. by Desperate Escape hazards
-        game.log("move", unit=u.id, move_type=d.get("move_type"), models={},
-                 destroyed=True)
-        _finish(game, u)
+        ctx.log("move", unit=u.id, move_type=frame.move_type, models={},
+                destroyed=True)
+        _finish(ctx, u)
         return None
-    mt = d.get("move_type")
+    mt = frame.move_type
     if mt is None:
-        options = eligible_move_types(game, u)
+        options = eligible_move_types(ctx, u)
         return request(u.player, K.MOVE_TYPE, "R09.02-b", f"How does {u.name} move?",
                        tuple[JSON, ...](options), context={"unit": u.id},
                        labels=tuple(_LABELS[o] for o in options))
-    mt = str(mt)
     if mt == "remain_stationary":  # 09.04: nothing moves, no start/end-of-move triggers
         u.flags["remained_stationary"] = True
-        game.log("move", unit=u.id, move_type=mt, models={})
-        _finish(game, u)
+        ctx.log("move", unit=u.id, move_type=mt, models={})
+        _finish(ctx, u)
         return None
-    if "skies" not in d:
+    if frame.skies is None:
         if can_take_to_skies(u):
             return request(u.player, K.TAKE_TO_SKIES, "R21.03-a",
                            f"Does {u.name} take to the skies?", (False, True),
                            context={"unit": u.id}, labels=("No", "Take to the skies"))
-        d["skies"] = False
+        ctx.replace(frame, replace(frame, skies=False))
         return None
-    phase = _phase_frame(game)
-    if mt == "advance" and "advance_roll" not in d:
-        rolls = cast(dict[str, JSON], phase.data["advance_rolls"])
+    phase = ctx.need(MovementFrame)
+    if mt == "advance" and frame.advance_roll is None:
+        rolls = phase.advance_rolls
         if u.id in rolls:  # rolled before a cancelled attempt: it stands (docs/rulings)
-            d["advance_roll"] = rolls[u.id]
+            ctx.replace(frame, replace(frame, advance_roll=rolls[u.id]))
         else:
-            roll = game.roll(RollKind.ADVANCE, unit=u.id)[0].unmodified
-            rolls[u.id] = roll
-            d["advance_roll"] = roll
-            game.log("advance_roll", unit=u.id, roll=roll)
-            open_window(game, Window.AFTER_ROLL, kind="advance", unit=u.id, faces=[roll])
+            roll = ctx.roll(RollKind.ADVANCE, unit=u.id)[0].unmodified
+            ctx.replace(phase, replace(phase, advance_rolls={**rolls, u.id: roll}))
+            ctx.replace(frame, replace(frame, advance_roll=roll))
+            ctx.log("advance_roll", unit=u.id, roll=roll)
+            open_window(ctx, Window.AFTER_ROLL, kind="advance", unit=u.id, faces=[roll])
         return None
-    if mt == "fall_back_desperate" and "hazards" not in d:
-        done = cast(list[JSON], phase.data["hazards_done"])
-        if u.id in done:
-            d["hazards"] = []
+    if mt == "fall_back_desperate" and frame.hazards is None:
+        if u.id in phase.hazards_done:
+            ctx.replace(frame, replace(frame, hazards=()))
             return None
-        done.append(u.id)
+        ctx.replace(phase, replace(phase, hazards_done=(*phase.hazards_done, u.id)))
         # R09.07-c: one per model, together (06.03)
-        dice = [r.unmodified for r in game.roll(RollKind.HAZARD, len(u.alive), unit=u.id)]
+        dice = [r.unmodified for r in ctx.roll(RollKind.HAZARD, len(u.alive), unit=u.id)]
         fails = sum(hazard_fails(r) for r in dice)
         mw = fails * hazard_mortal_wounds(model_states(u))
-        d["hazards"] = list[JSON](dice)
-        game.log("hazard_rolls", unit=u.id, dice=list[JSON](dice), failed=fails,
-                 mortal_wounds=mw, cause="desperate escape")
+        ctx.replace(frame, replace(frame, hazards=tuple(dice)))
+        ctx.log("hazard_rolls", unit=u.id, dice=list[JSON](dice), failed=fails,
+                mortal_wounds=mw, cause="desperate escape")
         if mw:
-            game.push("mortal_wounds", unit=u.id, amount=mw, cause="desperate escape")
+            ctx.push(MortalWoundsFrame(u.id, mw, "desperate escape"))
         return None
-    if "answer" not in d:
-        roll = int(cast(int, d.get("advance_roll", 0)))
-        skies = bool(d["skies"])
+    if frame.answer is None:
+        roll = frame.advance_roll or 0
+        skies = bool(frame.skies)
         move = MOVE_TYPES[mt]
         assert move is not None
         context: dict[str, JSON] = {
@@ -224,17 +213,18 @@ def _unit_run(game: Game, frame: Frame) -> Request | None:
             context["advance_roll"] = roll
         return request(u.player, K.POSITIONS, "03.01", f"Move {u.name} ({_LABELS[mt]})",
                        free_form="positions", context=context)
-    if d["answer"] == "cancel":
-        cast(list[JSON], phase.data["selected"]).remove(u.id)
+    if frame.answer == "cancel":
+        ctx.replace(phase, replace(phase, selected=tuple(
+            x for i, x in enumerate(phase.selected) if i != phase.selected.index(u.id))))
         u.flags.pop("selected_to_move", None)
-        game.log("move_cancelled", unit=u.id, move_type=mt)
-        _finish(game, u)
+        ctx.log("move_cancelled", unit=u.id, move_type=mt)
+        _finish(ctx, u)
         return None
-    if not d.get("moved"):
-        skies = bool(d["skies"])
-        dist = apply_positions(game, u, parse_positions(d["answer"], [m.id for m in u.models]),
+    if not frame.moved:
+        skies = bool(frame.skies)
+        dist = apply_positions(ctx, u, parse_positions(frame.answer, [m.id for m in u.models]),
                                take_to_skies=skies)
-        d["moved"] = True
+        ctx.replace(frame, replace(frame, moved=True))
         u.flags["moved"] = True
         if mt == "advance":
             u.flags["advanced"] = True
@@ -243,75 +233,73 @@ def _unit_run(game: Game, frame: Frame) -> Request | None:
         if mt == "fall_back_desperate":
             u.flags["desperate_escape"] = True
         u.max_move = max([u.max_move, *dist.values()])
-        game.log("move", unit=u.id, move_type=mt, take_to_skies=skies,
-                 models={m.id: [round(m.x, 4), round(m.y, 4), round(m.z, 4), round(dist[m.id], 4)]
-                         for m in u.alive if m.id in dist})
+        ctx.log("move", unit=u.id, move_type=mt, take_to_skies=skies,
+                models={m.id: [round(m.x, 4), round(m.y, 4), round(m.z, 4), round(dist[m.id], 4)]
+                        for m in u.alive if m.id in dist})
         return None
     if mt == "fall_back_desperate" and not u.flag("battle_shocked") \
-            and not d.get("shock_rolled"):
+            and not frame.shock_rolled:
         # R09.07-f: a unit not battle-shocked that chose Desperate Escape rolls (01.07).
-        d["shock_rolled"] = True
-        ok, dice = leadership_roll(game, u)
+        ctx.replace(frame, replace(frame, shock_rolled=True))
+        ok, dice = leadership_roll(ctx, u)
         if not ok:
             u.flags["battle_shocked"] = True
-        game.log("battle_shock_roll", unit=u.id, dice=list[JSON](dice), passed=ok,
-                 battle_shocked=u.flag("battle_shocked"), cause="desperate escape")
+        ctx.log("battle_shock_roll", unit=u.id, dice=list[JSON](dice), passed=ok,
+                battle_shocked=u.flag("battle_shocked"), cause="desperate escape")
         return None
-    _finish(game, u)
+    _finish(ctx, u)
     return None
 
 
-def _unit_apply(game: Game, frame: Frame, request: Request, choice: JSON) -> None:
-    d = frame.data
+def _unit_apply(ctx: Context, frame: MoveUnitFrame, request: Request, choice: JSON) -> None:
     if request.kind == "move_type":
-        d["move_type"] = choice
+        ctx.replace(frame, replace(frame, move_type=str(choice)))
         return
     if request.kind == "take_to_skies":
-        d["skies"] = bool(choice)
+        ctx.replace(frame, replace(frame, skies=bool(choice)))
         return
     # positions
     if choice == "cancel":
-        d["answer"] = "cancel"
+        ctx.replace(frame, replace(frame, answer="cancel"))
         return
-    u = game.state.unit(str(d["unit"]))
+    u = ctx.state.unit(frame.unit)
     moves = parse_positions(choice, [m.id for m in u.models])
     c = request.context
     move = MoveType(str(c["move_type"]))
     budgets = {str(k): float(cast(float, v))
                for k, v in cast(dict[str, JSON], c["model_budgets"]).items()}
-    check_move(game, u, moves, move, float(cast(float, c["max_distance"])),
+    check_move(ctx, u, moves, move, float(cast(float, c["max_distance"])),
                take_to_skies=bool(c["take_to_skies"]), model_budgets=budgets)
-    d["answer"] = choice
+    ctx.replace(frame, replace(frame, answer=choice))
 
 
 # -- mortal wounds (06.02) with Feel No Pain (24.12) ---------------------------------------
-def push_mortal_wounds(game: Game, u: UnitData, amount: int, cause: str) -> None:
+def push_mortal_wounds(ctx: Context, u: UnitData, amount: int, cause: str) -> None:
     """Inflict ``amount`` mortal wounds on ``u`` one at a time (06.02), each subject to Feel
     No Pain; the controlling player picks among non-interchangeable candidates."""
-    game.push("mortal_wounds", unit=u.id, amount=amount, cause=cause)
+    ctx.push(MortalWoundsFrame(u.id, amount, cause))
 
 
-def _mw_run(game: Game, frame: Frame) -> Request | None:
-    d = frame.data
-    u = game.state.unit(str(d["unit"]))
-    amount = int(cast(int, d["amount"]))
+def _mw_run(ctx: Context, frame: MortalWoundsFrame) -> Request | None:
+    u = ctx.state.unit(frame.unit)
+    amount = frame.amount
     if amount <= 0 or u.destroyed:
         if amount > 0:
-            game.log("mortal_wounds_lost", unit=u.id, amount=amount)  # R06.02-b
-        game.pop()
+            ctx.log("mortal_wounds_lost", unit=u.id, amount=amount)  # R06.02-b
+        ctx.pop()
         return None
     alive = u.alive
     states = {s.name: s for s in model_states(u)}
     candidates = [alive[i] for i in mortal_wound_candidates(list(states.values()))]
-    if "chosen" in d:
-        model = next(m for m in candidates if m.id == d["chosen"])
+    if frame.chosen is not None:
+        model = next(m for m in candidates if m.id == frame.chosen)
     elif not interchangeable([states[m.id] for m in candidates]):
         ask = request(u.player, K.SELECT_MODEL, "R06.02-a",
                       f"{u.name} suffers a mortal wound: which model takes it?",
                       tuple[JSON, ...](m.id for m in candidates),
                       context={"unit": u.id, "left": amount},
                       labels=tuple(m.name for m in candidates))
-        policy = game.state.policies.get(u.player)
+        policy = ctx.state.policies.get(u.player)
         if policy is None:
             return ask
         # The player's standing policy answers (measured from the unit's own centre).
@@ -319,31 +307,30 @@ def _mw_run(game: Game, frame: Frame) -> Request | None:
         model = next(m for m in candidates if m.id == chosen)
     else:
         model = candidates[0]
-    d.pop("chosen", None)
-    d["amount"] = amount - 1
+    ctx.replace(frame, replace(frame, chosen=None, amount=amount - 1))
     fnp = model.profile.fnp
     if fnp is not None:
-        roll = game.roll(RollKind.FNP, unit=u.id)[0].unmodified
+        roll = ctx.roll(RollKind.FNP, unit=u.id)[0].unmodified
         saved = fnp_prevents(roll, fnp)
-        game.log("feel_no_pain", unit=u.id, model=model.id, roll=roll, threshold=fnp,
-                 prevented=saved)
+        ctx.log("feel_no_pain", unit=u.id, model=model.id, roll=roll, threshold=fnp,
+                prevented=saved)
         if saved:
             return None
     model.wounds_lost += 1
-    game.log("mortal_wound", unit=u.id, model=model.id, cause=str(d["cause"]),
-             wounds_remaining=model.remaining)
+    ctx.log("mortal_wound", unit=u.id, model=model.id, cause=frame.cause,
+            wounds_remaining=model.remaining)
     if model.remaining <= 0:
-        destroy(game, u, model, cause=str(d["cause"]))
+        destroy(ctx, u, model, cause=frame.cause)
     return None
 
 
-def _mw_apply(game: Game, frame: Frame, request: Request, choice: JSON) -> None:
+def _mw_apply(ctx: Context, frame: MortalWoundsFrame, request: Request, choice: JSON) -> None:
     if not isinstance(choice, str):
         raise IllegalChoice("expected a model id", rule="R06.02-a")
-    frame.data["chosen"] = choice
+    ctx.replace(frame, replace(frame, chosen=choice))
 
 
-FRAMES: dict[str, Handler] = {"movement": Handler(_phase, _phase_apply),
-          "move_unit": Handler(_unit_run, _unit_apply),
-          "mortal_wounds": Handler(_mw_run, _mw_apply)}
+FRAMES: tuple[Handler[Any], ...] = (
+    Handler(MovementFrame, _phase, _phase_apply), Handler(MoveUnitFrame, _unit_run, _unit_apply),
+    Handler(MortalWoundsFrame, _mw_run, _mw_apply))
 """This module's frame kinds and their handlers (engine/table.py collects them)."""

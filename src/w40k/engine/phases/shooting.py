@@ -23,11 +23,14 @@ declaration, then its ``attack`` frames, one per target and circumstance group).
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, cast
+from dataclasses import dataclass, replace
+from typing import Any, cast
 
 from w40k.core.abilities import CloseQuarters, IndirectFire, OneShot
 from w40k.core.errors import MalformedChoice
 from w40k.engine.attack import push_attack
+from w40k.engine.context import Context
+from w40k.engine.frames import FrameData
 from w40k.engine.phases.shooting_facts import (
     ShooterFacts,
     attacking_models,
@@ -40,7 +43,7 @@ from w40k.engine.phases.shooting_facts import (
 from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON
-from w40k.engine.state import Frame, UnitData
+from w40k.engine.state import UnitData
 from w40k.engine.windows import Window, open_window
 from w40k.rules.attack_profile import AttackContext, WeaponEntry
 from w40k.rules.select import (
@@ -54,32 +57,57 @@ from w40k.rules.select import (
     validate_selection,
 )
 
-if TYPE_CHECKING:
-    from w40k.engine.game import Game
-
 DECLARATION = "shooting_declaration"
 """The free-form shape of ``declare_shooting`` answers."""
 
 
 # -- 10.02 the shoot loop ----------------------------------------------------------------------
-def can_shoot(game: Game, u: UnitData) -> bool:
+def can_shoot(ctx: Context, u: UnitData) -> bool:
     """R10.02-a: on the battlefield, not yet selected to shoot this phase, and eligible for at
     least one shooting type (fell-back units are not, 09.07)."""
-    return not u.flag("selected_to_shoot") and bool(shooting_types(game, u))
+    return not u.flag("selected_to_shoot") and bool(shooting_types(ctx, u))
 
 
-def _phase(game: Game, frame: Frame) -> Request | None:
-    s = game.state
+@dataclass(frozen=True)
+class ShootingFrame(FrameData):
+    """10: the Shooting phase, the shoot loop."""
+
+    KIND = "shooting"
+    started: bool = False
+    """The start of the phase has passed (10.01)."""
+    done: bool = False
+    """The player has ended the Shoot step (``"done"``)."""
+
+    @classmethod
+    def legacy(cls, data: dict[str, JSON]) -> dict[str, JSON]:
+        """Saves before typed frames gave every phase frame ``step: 0``."""
+        return {k: v for k, v in data.items() if not (k == "step" and v == 0)}
+
+
+@dataclass(frozen=True)
+class ShootUnitFrame(FrameData):
+    """10.02: one selected unit: its shooting type, its declaration, then its attacks."""
+
+    KIND = "shoot_unit"
+    unit: str
+    """The unit."""
+    type: AttackKind | None = None
+    """The shooting type, once selected (10.04-10.07)."""
+    resolved: bool = False
+    """The declaration is made and its attack frames pushed."""
+
+
+def _phase(ctx: Context, frame: ShootingFrame) -> Request | None:
+    s = ctx.state
     player = s.turn_player
     s.active = player  # 01.03
-    if not frame.data.get("started"):
-        frame.data["started"] = True  # 10.01: no start-of-phase rules yet
+    if not frame.started:
+        ctx.replace(frame, replace(frame, started=True))  # 10.01: no start-of-phase rules yet
         return None
-    units = [] if frame.data.get("done") else [u for u in s.units_of(player)
-                                                if can_shoot(game, u)]
+    units = [] if frame.done else [u for u in s.units_of(player) if can_shoot(ctx, u)]
     if not units:
-        game.log("shooting_end")  # 10.03
-        game.pop()
+        ctx.log("shooting_end")  # 10.03
+        ctx.pop()
         return None
     return request(player, K.SELECT_UNIT_TO_SHOOT, "R10.02-a",
                    "Select a unit to shoot, or end the phase",
@@ -88,37 +116,36 @@ def _phase(game: Game, frame: Frame) -> Request | None:
                    labels=(*[u.name for u in units], "End the Shooting phase"))
 
 
-def _phase_apply(game: Game, frame: Frame, request: Request, choice: JSON) -> None:
+def _phase_apply(ctx: Context, frame: ShootingFrame, request: Request, choice: JSON) -> None:
     if choice == "done":
-        frame.data["done"] = True
+        ctx.replace(frame, replace(frame, done=True))
         return
-    u = game.state.unit(str(choice))
+    u = ctx.state.unit(str(choice))
     u.flags["selected_to_shoot"] = True
-    game.log("selected_to_shoot", unit=u.id)
-    game.push("shoot_unit", unit=u.id)
-    open_window(game, Window.UNIT_SELECTED, unit=u.id, action="shoot")
+    ctx.log("selected_to_shoot", unit=u.id)
+    ctx.push(ShootUnitFrame(u.id))
+    open_window(ctx, Window.UNIT_SELECTED, unit=u.id, action="shoot")
 
 
 # -- one unit ----------------------------------------------------------------------------------
-def _shoot_unit(game: Game, frame: Frame) -> Request | None:
-    d = frame.data
-    u = game.state.unit(str(d["unit"]))
-    game.state.active = u.player  # 01.03: the shooting unit's controller
-    if d.get("resolved") or u.destroyed:
-        game.pop()
+def _shoot_unit(ctx: Context, frame: ShootUnitFrame) -> Request | None:
+    u = ctx.state.unit(frame.unit)
+    ctx.state.active = u.player  # 01.03: the shooting unit's controller
+    if frame.resolved or u.destroyed:
+        ctx.pop()
         return None
-    if "type" not in d:
-        types = shooting_types(game, u)
+    if frame.type is None:
+        types = shooting_types(ctx, u)
         if len(types) == 1:
-            d["type"] = types[0].value
-            game.log("shooting_type", unit=u.id, type=types[0].value)
+            ctx.replace(frame, replace(frame, type=types[0]))
+            ctx.log("shooting_type", unit=u.id, type=types[0].value)
             return None
         return request(u.player, K.SHOOTING_TYPE, "R10.02-b",
                        f"{u.name}: select a shooting type",
                        tuple[JSON, ...](t.value for t in types), context={"unit": u.id},
                        labels=tuple(t.value.replace("_", "-") for t in types))
-    kind = AttackKind(str(d["type"]))
-    facts = ShooterFacts(game, u)
+    kind = frame.type
+    facts = ShooterFacts(ctx, u)
     models: dict[str, JSON] = {}
     targets: dict[str, JSON] = {}
     for m in u.alive:
@@ -142,7 +169,7 @@ def _shoot_unit(game: Game, frame: Frame) -> Request | None:
                for v in cast(dict[str, JSON], per).values()):
         # Nothing can be targeted (or no ranged weapons, RF-1): the unit still shot, with no
         # attacks (R04.02-e).
-        _resolve(game, frame, facts, _selection(facts, kind, {}, ()), kind, [])
+        _resolve(ctx, frame, facts, _selection(facts, kind, {}, ()), kind, [])
         return None
     return request(u.player, K.DECLARE_SHOOTING, "R04.02-a",
                    f"{u.name} ({kind.value.replace('_', '-')} shooting): select weapons and "
@@ -188,16 +215,17 @@ def _parse(u: UnitData, choice: JSON) -> list[tuple[str, str, str]]:
     return out
 
 
-def _shoot_unit_apply(game: Game, frame: Frame, request: Request, choice: JSON) -> None:
-    d = frame.data
-    u = game.state.unit(str(d["unit"]))
+def _shoot_unit_apply(ctx: Context, frame: ShootUnitFrame, request: Request,
+                      choice: JSON) -> None:
+    u = ctx.state.unit(frame.unit)
     if request.kind == "shooting_type":
-        d["type"] = str(choice)
-        game.log("shooting_type", unit=u.id, type=str(choice))
+        ctx.replace(frame, replace(frame, type=AttackKind(str(choice))))
+        ctx.log("shooting_type", unit=u.id, type=str(choice))
         return
-    kind = AttackKind(str(d["type"]))
+    assert frame.type is not None
+    kind = frame.type
     shots = _parse(u, choice)
-    facts = ShooterFacts(game, u)
+    facts = ShooterFacts(ctx, u)
     enemy_ids = {e.id for e in facts.enemies}
     table: dict[FactKey, WeaponFacts] = {}
     grouped: dict[str, list[WeaponChoice]] = {}
@@ -212,15 +240,15 @@ def _shoot_unit_apply(game: Game, frame: Frame, request: Request, choice: JSON) 
     violations = validate_selection(sel)
     if violations:
         raise violations[0].error()
-    _resolve(game, frame, facts, sel, kind, shots)
+    _resolve(ctx, frame, facts, sel, kind, shots)
 
 
-def _resolve(game: Game, frame: Frame, facts: ShooterFacts, sel: Selection, kind: AttackKind,
-             shots: list[tuple[str, str, str]]) -> None:
+def _resolve(ctx: Context, frame: ShootUnitFrame, facts: ShooterFacts, sel: Selection,
+             kind: AttackKind, shots: list[tuple[str, str, str]]) -> None:
     """Flags, [ONE SHOT] usage, and the attack frames (first target on top of the stack)."""
     u = facts.unit
-    s = game.state
-    heavy = heavy_condition(game, u)
+    s = ctx.state
+    heavy = heavy_condition(ctx, u)
     target_facts = {t.name: t for t in sel.targets}
     # Group the shots by target (04.03-a, first-declared target first), then by the
     # circumstances that differ per attacking model or weapon: cover and plunging fire (per
@@ -254,7 +282,7 @@ def _resolve(game: Game, frame: Frame, facts: ShooterFacts, sel: Selection, kind
                 # 10.07: 1-3 fail only if the unit remained stationary and a friendly unit
                 # sees the target; the [HEAVY] condition stays in remained_stationary.
                 spotted = u.flag("remained_stationary") and facts.visible_to_friendly(tid)
-            ctx = AttackContext(
+            actx = AttackContext(
                 charged=u.flag("charged"), remained_stationary=heavy, cover=cover,
                 plunging_fire=plunging,
                 target_engaged=tf.engaged and tf.monster_or_vehicle,
@@ -262,7 +290,7 @@ def _resolve(game: Game, frame: Frame, facts: ShooterFacts, sel: Selection, kind
                 close_quarters_monster=cqm, indirect=indirect,
                 target_visible_to_friendly=spotted, own_shooting_phase=True,
                 target_models_at_select=len(target.alive))
-            pushes.append((target, entries, ctx))
+            pushes.append((target, entries, actx))
     # flags and bookkeeping
     u.flags["shot"] = True
     if shots:
@@ -273,20 +301,20 @@ def _resolve(game: Game, frame: Frame, facts: ShooterFacts, sel: Selection, kind
         w = next(x for x in m.weapons if x.name == wname)
         if has(w, OneShot) and wname not in m.one_shots_used:
             m.one_shots_used.append(wname)  # 24.26
-    game.log("declare_shooting", unit=u.id, type=kind.value,
-             shots=[[mid, wname, tid] for mid, wname, tid in shots])
-    frame.data["resolved"] = True
-    for target, weapons, ctx in reversed(pushes):  # the stack: first target on top
-        push_attack(game, u, target, weapons, ctx, melee=False)
-    open_window(game, Window.TARGETS_SELECTED, unit=u.id, action="shoot",
+    ctx.log("declare_shooting", unit=u.id, type=kind.value,
+            shots=[[mid, wname, tid] for mid, wname, tid in shots])
+    ctx.replace(frame, replace(frame, resolved=True))
+    for target, weapons, actx in reversed(pushes):  # the stack: first target on top
+        push_attack(ctx, u, target, weapons, actx, melee=False)
+    open_window(ctx, Window.TARGETS_SELECTED, unit=u.id, action="shoot",
                 targets=list[JSON](sorted({tid for _, _, tid in shots})))
 
 
 # -- the random player's declaration -------------------------------------------------------------
-def propose_declaration(game: Game, request: Request, rng: random.Random) -> JSON:
+def propose_declaration(ctx: Context, request: Request, rng: random.Random) -> JSON:
     """Every model fires every weapon that has a legal target at a random one; a model that
     is not a MONSTER/VEHICLE picks either its [PISTOL] weapons or the others (24.07)."""
-    u = game.state.unit(str(request.context["unit"]))
+    u = ctx.state.unit(str(request.context["unit"]))
     kind = AttackKind(str(request.context["type"]))
     targets = cast(dict[str, dict[str, list[str]]], request.context["targets"])
     out: dict[str, JSON] = {}
@@ -311,6 +339,6 @@ def propose_declaration(game: Game, request: Request, rng: random.Random) -> JSO
 __all__ = ["DECLARATION", "can_shoot", "propose_declaration"]
 
 
-FRAMES: dict[str, Handler] = {"shooting": Handler(_phase, _phase_apply),
-          "shoot_unit": Handler(_shoot_unit, _shoot_unit_apply)}
+FRAMES: tuple[Handler[Any], ...] = (Handler(ShootingFrame, _phase, _phase_apply),
+                                    Handler(ShootUnitFrame, _shoot_unit, _shoot_unit_apply))
 """This module's frame kinds and their handlers (engine/table.py collects them)."""

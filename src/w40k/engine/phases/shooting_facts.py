@@ -10,27 +10,24 @@ answer to it and the resolution that follows share it).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from w40k.core.abilities import Assault, CloseQuarters, IndirectFire, WeaponAbility
 from w40k.core.keywords import canonical_keyword
 from w40k.core.profiles import WeaponProfile
 from w40k.engine import geo
+from w40k.engine.context import Context
 from w40k.engine.state import ModelData, UnitData
 from w40k.geometry import Scene
 from w40k.geometry.shapes import EPS
 from w40k.geometry.visibility import Visibility
 from w40k.rules.select import AttackingModel, AttackKind, TargetUnit, WeaponFacts
 
-if TYPE_CHECKING:
-    from w40k.engine.game import Game
-
 _VIS_CACHE: list[tuple[object, Visibility]] = []
 
 
-def visibility(game: Game) -> Visibility:
+def visibility(ctx: Context) -> Visibility:
     """A Visibility of the battlefield now (reused while the scene is unchanged)."""
-    sc: Scene = geo.scene(game)
+    sc: Scene = geo.scene(ctx)
     key = (id(sc.terrain), sc.units)
     if _VIS_CACHE and _VIS_CACHE[0][0] == key:
         return _VIS_CACHE[0][1]
@@ -54,12 +51,12 @@ def monster_or_vehicle(keys: frozenset[str]) -> bool:
     return canonical_keyword("MONSTER") in keys or canonical_keyword("VEHICLE") in keys
 
 
-def shooting_types(game: Game, u: UnitData) -> list[AttackKind]:
+def shooting_types(ctx: Context, u: UnitData) -> list[AttackKind]:
     """10.04-10.07: the shooting types the unit is eligible to make now (none after falling
     back, 09.07). A unit with no ranged weapons is still eligible for normal shooting (RF-1)."""
     if u.destroyed or u.flag("fell_back") or u.flag("desperate_escape"):
         return []
-    engaged = geo.is_engaged(game, u)
+    engaged = geo.is_engaged(ctx, u)
     advanced = u.flag("advanced")
     weapons = ranged_weapons(u)
     out: list[AttackKind] = []
@@ -75,9 +72,9 @@ def shooting_types(game: Game, u: UnitData) -> list[AttackKind]:
     return out
 
 
-def heavy_condition(game: Game, u: UnitData) -> bool:
+def heavy_condition(ctx: Context, u: UnitData) -> bool:
     """24.16: unengaged, not set up this turn, no model moved more than 3"."""
-    return (not geo.is_engaged(game, u) and not u.flag("set_up_this_turn")
+    return (not geo.is_engaged(ctx, u) and not u.flag("set_up_this_turn")
             and u.max_move <= 3.0 + EPS)
 
 
@@ -85,7 +82,7 @@ def heavy_condition(game: Game, u: UnitData) -> bool:
 class ShooterFacts:
     """Lazy facts about one shooting unit against the enemy units (one Visibility)."""
 
-    game: Game
+    ctx: Context
     unit: UnitData
     vis: Visibility = field(init=False)
     enemies: list[UnitData] = field(init=False)
@@ -96,8 +93,8 @@ class ShooterFacts:
     _targets: tuple[TargetUnit, ...] | None = None
 
     def __post_init__(self) -> None:
-        s = self.game.state
-        self.vis = visibility(self.game)
+        s = self.ctx.state
+        self.vis = visibility(self.ctx)
         self.enemies = s.units_of(s.opponent(self.unit.player))
         self.ou = self.vis.unit_index[self.unit.id]
         self.om = {m.id: i for i, m in enumerate(self.unit.alive)}
@@ -149,7 +146,7 @@ class ShooterFacts:
         """Unit-level facts about every enemy unit."""
         if self._targets is None:
             self._targets = tuple(
-                TargetUnit(e.id, engaged=geo.is_engaged(self.game, e),
+                TargetUnit(e.id, engaged=geo.is_engaged(self.ctx, e),
                            engaged_with_attacker=self.engaged_with_unit(e),
                            monster_or_vehicle=monster_or_vehicle(e.keys))
                 for e in self.enemies)
@@ -167,7 +164,7 @@ class ShooterFacts:
         """10.07: the target is visible to one or more friendly units."""
         tu = self.tu(target)
         n = len(self.vis.scene.units[tu].models)
-        for f in self.game.state.units_of(self.unit.player):
+        for f in self.ctx.state.units_of(self.unit.player):
             fu = self.vis.unit_index[f.id]
             for om in range(len(f.alive)):
                 if any(self.vis.visible(fu, om, tu, tm) for tm in range(n)):
