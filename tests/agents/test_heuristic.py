@@ -3,6 +3,7 @@ by exact expected kills, charges by their exact probability, objectives taken.""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -168,3 +169,38 @@ def test_a_unit_moves_onto_an_uncontested_objective_and_controls_it() -> None:
     obj = game.state.objectives[0]
     assert obj.controller == "red"  # 14.02, evaluated at the end of the Movement phase
     assert on_objective(game.state.unit("red.squad"), (obj.x, obj.y))
+
+
+# -- the attack sequence ----------------------------------------------------------------------
+def test_select_model_gives_the_attack_to_the_wounded_model_then_never_the_character() -> None:
+    # 05.04 / 06.02: which model takes the next attack is the controlling player's choice.
+    ms = [sh.model("blue.squad.1", 30.0, 30.0, W=2), sh.model("blue.squad.2", 31.5, 30.0, W=2),
+          sh.model("blue.squad.3", 33.0, 30.0, W=4, keywords=("INFANTRY", "CHARACTER"))]
+    ms[1]["wounds_lost"] = 1
+    pos = sh.position(sh.unit("red.x", [sh.model("red.x.1", 5.0, 5.0)]),
+                      sh.unit("blue.squad", ms))
+    game = sh.start(pos)
+    agent = HeuristicAgent(1, strict=True)
+    ids = ("blue.squad.3", "blue.squad.1", "blue.squad.2")
+    ctx: dict[str, JSON] = {"attacker": "red.x", "target": "blue.squad"}
+    ask = request("blue", K.SELECT_MODEL, "R05.04-b", "which model?", ids, context=ctx)
+    assert agent.choose(game, ask) == "blue.squad.2"
+    ask = request("blue", K.SELECT_MODEL, "R05.04-b", "which model?", ids[:2], context=ctx)
+    assert agent.choose(game, ask) == "blue.squad.1"
+    # Inside an attack the options are indices and the labels name the models.
+    ask = request("blue", K.SELECT_MODEL, "R05.04-b", "which model?", (0, 1), context=ctx,
+                  labels=("blue.squad.3", "blue.squad.1"))
+    assert agent.choose(game, ask) == 1
+
+
+def test_allocation_order_puts_the_cheapest_group_first_and_the_character_last() -> None:
+    # 05.03: the defender orders the allocation groups (among the legal orders listed).
+    ms = [sh.model("blue.squad.1", 30.0, 30.0, W=4, keywords=("INFANTRY", "CHARACTER")),
+          sh.model("blue.squad.2", 31.5, 30.0, W=1), sh.model("blue.squad.3", 33.0, 30.0, W=1)]
+    game = sh.start(sh.position(sh.unit("red.x", [sh.model("red.x.1", 5.0, 5.0)]),
+                                sh.unit("blue.squad", ms)))
+    ask = dataclasses.replace(
+        request("blue", K.ALLOCATION_ORDER, "R05.03-a", "order?", ([0, 1], [1, 0]),
+                context={"attacker": "red.x", "target": "blue.squad"}, default=[0, 1]),
+        groups=(("blue.squad.1",), ("blue.squad.2", "blue.squad.3")))
+    assert HeuristicAgent(1, strict=True).choose(game, ask) == [1, 0]

@@ -322,7 +322,7 @@ class HeuristicAgent:
     def _select_model(self, game: Game, r: Request) -> JSON:
         ids = [str(r.context[k]) for k in ("unit", "target", "attacker") if k in r.context]
         mine = [i for i in ids if _owner(game.state, i) == r.player]
-        choice = select_model_choice(game.state, r.options, mine)
+        choice = select_model_choice(game.state, r.options, r.labels, mine)
         return safe_answer(game, r, self.rng) if choice is None else choice
 
     def _remove_for_coherency(self, game: Game, r: Request) -> JSON:

@@ -185,7 +185,10 @@ def allocation_choice(state: GameState, options: Sequence[JSON],
     names: dict[str, float] = {}
     if target_id is not None:
         try:
-            names = {m.name: model_value(m) for m in state.unit(target_id).alive}
+            alive = state.unit(target_id).alive
+            # the attack machine names models by their ids in a game
+            names = {m.name: model_value(m) for m in alive}
+            names.update({m.id: model_value(m) for m in alive})
         except KeyError:
             names = {}
 
@@ -202,21 +205,24 @@ def allocation_choice(state: GameState, options: Sequence[JSON],
     return min(options, key=key)
 
 
-def select_model_choice(state: GameState, options: Sequence[JSON], unit_ids: Sequence[str]
-                        ) -> JSON | None:
+def select_model_choice(state: GameState, options: Sequence[JSON], labels: Sequence[str],
+                        unit_ids: Sequence[str]) -> JSON | None:
     """``select_model`` (05.04/06.02): the candidate that costs least to lose: an already
     wounded one first (it is nearer death), then not a character, then fewest weapons, then
-    fewest wounds; None when the options are not model ids of these units."""
+    fewest wounds. Options are model ids, or (inside an attack) indices whose labels are the
+    model ids; None when they name no model of these units."""
     models: dict[str, ModelData] = {}
     for uid in unit_ids:
         try:
             models.update({m.id: m for m in state.unit(uid).alive})
         except KeyError:
             continue
-    cands = [o for o in options if isinstance(o, str) and o in models]
-    if not cands:
+    named: list[tuple[JSON, ModelData]] = []
+    for k, o in enumerate(options):
+        mid = o if isinstance(o, str) else labels[k] if k < len(labels) else None
+        if isinstance(mid, str) and mid in models:
+            named.append((o, models[mid]))
+    if not named:
         return None
-    return min(cands, key=lambda o: (models[str(o)].wounds_lost == 0,
-                                     models[str(o)].profile.is_character,
-                                     len(models[str(o)].weapons),
-                                     models[str(o)].remaining, str(o)))
+    return min(named, key=lambda om: (om[1].wounds_lost == 0, om[1].profile.is_character,
+                                      len(om[1].weapons), om[1].remaining, om[1].id))[0]
