@@ -73,7 +73,11 @@ def safe_answer(game: Game, request: Request, rng: random.Random) -> JSON:
         if request.accepts("decline"):
             return "decline"
         return request.options[0]
-    return sample(game, request, rng)
+    try:
+        return sample(game, request, rng)
+    except KeyError:  # a free-form kind with no proposer (yet): its documented default
+        default = request.context.get("default")
+        return request.default if default is None else default
 
 
 def charge_choice(state: GameState, u: UnitData, e: UnitData) -> tuple[float, float]:
@@ -149,20 +153,23 @@ class HeuristicAgent:
 
     # -- movement -------------------------------------------------------------------------
     def _select_move(self, game: Game, r: Request) -> JSON:
-        # Engaged units first (they decide to stay or fall back), then the unit nearest its
-        # goal, so units in front clear the way for those behind.
+        # Engaged units first (they decide to stay or fall back), then the unit farthest
+        # from its goal (it has the most ground to cover and picks its path first).
         s = game.state
         goals = plan(s, r.player, random.Random(self.rng.random()))
         enemies = s.units_of(s.opponent(r.player))
 
+        units = {u.id: u for u in s.units_of(r.player)}
+
         def key(o: JSON) -> tuple[bool, float, str]:
-            u = s.unit(str(o))
+            u = units[str(o)]
             engaged = any(unit_gap(u, e) <= ENGAGEMENT for e in enemies)
             g = goals.get(u.id)
             cx, cy = centre(u)
             dist = 0.0 if g is None else math.hypot(g.point[0] - cx, g.point[1] - cy)
             return (not engaged, -dist, str(o))
-        return min(r.options, key=key)
+        known = [o for o in r.options if str(o) in units]
+        return min(known, key=key) if known else safe_answer(game, r, self.rng)
 
     def _move_type(self, game: Game, r: Request) -> JSON:
         s = game.state
