@@ -174,8 +174,9 @@ def test_a_unit_moves_onto_an_uncontested_objective_and_controls_it() -> None:
 # -- the attack sequence ----------------------------------------------------------------------
 def test_select_model_gives_the_attack_to_the_wounded_model_then_never_the_character() -> None:
     # 05.04 / 06.02: which model takes the next attack is the controlling player's choice.
+    # Three models all within 2" of each other: no loss splits the unit.
     ms = [sh.model("blue.squad.1", 30.0, 30.0, W=2), sh.model("blue.squad.2", 31.5, 30.0, W=2),
-          sh.model("blue.squad.3", 33.0, 30.0, W=4, keywords=("INFANTRY", "CHARACTER"))]
+          sh.model("blue.squad.3", 30.75, 31.3, W=4, keywords=("INFANTRY", "CHARACTER"))]
     ms[1]["wounds_lost"] = 1
     pos = sh.position(sh.unit("red.x", [sh.model("red.x.1", 5.0, 5.0)]),
                       sh.unit("blue.squad", ms))
@@ -191,6 +192,30 @@ def test_select_model_gives_the_attack_to_the_wounded_model_then_never_the_chara
     ask = request("blue", K.SELECT_MODEL, "R05.04-b", "which model?", (0, 1), context=ctx,
                   labels=("blue.squad.3", "blue.squad.1"))
     assert agent.choose(game, ask) == 1
+
+
+def test_select_model_takes_a_model_at_the_end_of_a_line_not_one_that_splits_the_unit() -> None:
+    # 03.03 (R03.03-a/e): a unit split in two at the End of Turn loses models until it is
+    # coherent again, so the loss is taken at an end of the line.
+    ms = sh.row("blue.line", 4, 30.0, 30.0, W=1)
+    game = sh.start(sh.position(sh.unit("red.x", [sh.model("red.x.1", 5.0, 5.0)]),
+                                sh.unit("blue.line", ms)))
+    ids = ("blue.line.2", "blue.line.3", "blue.line.1", "blue.line.4")
+    ask = request("blue", K.SELECT_MODEL, "R05.04-b", "which model?", ids,
+                  context={"attacker": "red.x", "target": "blue.line"})
+    assert HeuristicAgent(1, strict=True).choose(game, ask) in ("blue.line.1", "blue.line.4")
+
+
+def test_removal_for_coherency_rejoins_the_unit_with_the_fewest_removals() -> None:
+    # R03.03-e: a lone character 6" from a three-model line: removing it makes the unit
+    # coherent at once; removing the line's models would take three removals.
+    ms = [*sh.row("blue.split", 3, 30.0, 30.0, W=2),
+          sh.model("blue.split.9", 24.0, 30.0, W=5, keywords=("INFANTRY", "CHARACTER"))]
+    game = sh.start(sh.position(sh.unit("red.x", [sh.model("red.x.1", 5.0, 5.0)]),
+                                sh.unit("blue.split", ms)))
+    ids = tuple(m["id"] for m in ms)
+    ask = request("blue", K.REMOVE_FOR_COHERENCY, "R03.03-e", "remove?", ids)
+    assert HeuristicAgent(1, strict=True).choose(game, ask) == "blue.split.9"
 
 
 def test_allocation_order_puts_the_cheapest_group_first_and_the_character_last() -> None:

@@ -30,6 +30,7 @@ from collections.abc import Callable
 
 from w40k.agents.heuristic_attacks import (
     allocation_choice,
+    cheapest_loss,
     fight_declaration,
     select_model_choice,
     shooting_declaration,
@@ -333,19 +334,14 @@ class HeuristicAgent:
         return safe_answer(game, r, self.rng) if choice is None else choice
 
     def _remove_for_coherency(self, game: Game, r: Request) -> JSON:
-        # The model farthest from its unit's centre (the straggler), never by preference a
-        # character.
+        # 03.03: the removal that rejoins the unit soonest, else the cheapest model.
         s = game.state
         models = {m.id: (u, m) for u in s.units_of(r.player) for m in u.alive}
         cands = [o for o in r.options if isinstance(o, str) and o in models]
         if not cands:
             return safe_answer(game, r, self.rng)
-
-        def key(o: str) -> tuple[bool, float, str]:
-            u, m = models[o]
-            cx, cy = centre(u)
-            return (m.profile.is_character, -math.hypot(m.x - cx, m.y - cy), o)
-        return min(cands, key=key)
+        unit = models[str(cands[0])][0]
+        return cheapest_loss([models[str(o)][1] for o in cands], unit.alive).id
 
     # -- helpers ----------------------------------------------------------------------------
     @staticmethod

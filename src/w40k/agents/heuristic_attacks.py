@@ -11,11 +11,13 @@ group worth more. Fight: each model picks its best melee weapon (plus [EXTRA ATT
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import cast
 
 from w40k.agents.heuristic_eval import (
     best_melee,
+    gap,
     model_value,
     on_objective,
     outcome,
@@ -205,24 +207,64 @@ def allocation_choice(state: GameState, options: Sequence[JSON],
     return min(options, key=key)
 
 
+COHERENCY = 2.0
+"""03.03 (R03.03-a): each model within 2" horizontally of another model of its unit."""
+
+
+def groups(models: Sequence[ModelData]) -> int:
+    """How many coherent groups ``models`` form (models linked when within 2" of each other;
+    the 9" rule of R03.03-b is left out of this estimate)."""
+    left = list(models)
+    count = 0
+    while left:
+        count += 1
+        todo = [left.pop()]
+        while todo:
+            m = todo.pop()
+            near = [o for o in left if gap(m, o) <= COHERENCY]
+            for o in near:
+                left.remove(o)
+            todo += near
+    return count
+
+
+def cheapest_loss(candidates: Sequence[ModelData], unit: Sequence[ModelData]) -> ModelData:
+    """The candidate whose loss costs least: one whose removal leaves the unit in the fewest
+    coherent groups (03.03: a split unit loses more models at the End of Turn), then an
+    already wounded one (nearest to death), then not a character, then the one farthest from
+    the unit's centre (the formation's edge), then fewest wounds left."""
+    cx = sum(m.x for m in unit) / len(unit) if unit else 0.0
+    cy = sum(m.y for m in unit) / len(unit) if unit else 0.0
+
+    def key(m: ModelData) -> tuple[int, bool, bool, float, int, str]:
+        rest = [o for o in unit if o.id != m.id]
+        return (groups(rest), m.wounds_lost == 0, m.profile.is_character,
+                -math.hypot(m.x - cx, m.y - cy), m.remaining, m.id)
+    return min(candidates, key=key)
+
+
 def select_model_choice(state: GameState, options: Sequence[JSON], labels: Sequence[str],
                         unit_ids: Sequence[str]) -> JSON | None:
-    """``select_model`` (05.04/06.02): the candidate that costs least to lose: an already
-    wounded one first (it is nearer death), then not a character, then fewest weapons, then
-    fewest wounds. Options are model ids, or (inside an attack) indices whose labels are the
-    model ids; None when they name no model of these units."""
+    """``select_model`` (05.04/06.02): the candidate that costs least to lose
+    (:func:`cheapest_loss`). Options are model ids, or (inside an attack) indices whose labels
+    are the model ids; None when they name no model of these units."""
     models: dict[str, ModelData] = {}
+    unit: list[ModelData] = []
     for uid in unit_ids:
         try:
-            models.update({m.id: m for m in state.unit(uid).alive})
+            alive = state.unit(uid).alive
         except KeyError:
             continue
-    named: list[tuple[JSON, ModelData]] = []
+        models.update({m.id: m for m in alive})
+        unit = unit or alive
+    named: dict[str, JSON] = {}
     for k, o in enumerate(options):
         mid = o if isinstance(o, str) else labels[k] if k < len(labels) else None
         if isinstance(mid, str) and mid in models:
-            named.append((o, models[mid]))
+            named[mid] = o
     if not named:
         return None
-    return min(named, key=lambda om: (om[1].wounds_lost == 0, om[1].profile.is_character,
-                                      len(om[1].weapons), om[1].remaining, om[1].id))[0]
+    # Inside an attack the game's state does not yet show this attack's casualties: the
+    # unit is its models that are candidates or not candidates of this choice alike.
+    owner = [m for m in unit if m.id in models]
+    return named[cheapest_loss([models[i] for i in named], owner).id]
