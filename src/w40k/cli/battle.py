@@ -8,7 +8,7 @@ from typing import Annotated, cast
 
 import typer
 
-from w40k.agents import GreedyAgent, RandomAgent
+from w40k.agents import GreedyAgent, HeuristicAgent, RandomAgent
 from w40k.core.errors import DataError, W40kError
 from w40k.engine.game import Game
 from w40k.engine.serial import JSON
@@ -25,8 +25,8 @@ from w40k.io.safe_read import read_input
 from w40k.viz.log import describe
 from w40k.viz.replay import replay_page, snapshot
 
-AGENTS: dict[str, type[RandomAgent] | type[GreedyAgent]] = {
-    "random": RandomAgent, "greedy": GreedyAgent}
+AGENTS: dict[str, type[RandomAgent] | type[GreedyAgent] | type[HeuristicAgent]] = {
+    "random": RandomAgent, "greedy": GreedyAgent, "heuristic": HeuristicAgent}
 """Agent names for ``--agents``."""
 MISSIONS = {"take-and-hold": DEFAULT_MISSION}
 """Built-in missions for ``--mission``."""
@@ -84,7 +84,7 @@ def register(app: typer.Typer) -> None:
         blue: Annotated[str | None, typer.Option(
             "--blue", help="Blue army: an army file, or a shipped name (boyz).")] = None,
         agents: Annotated[str, typer.Option(
-            "--agents", help="Red and blue agents, comma-separated: random or greedy.")
+            "--agents", help="Red and blue agents, comma-separated: random, greedy or heuristic.")
         ] = "random,random",
         seed: Annotated[int, typer.Option("--seed", help="Game seed.")] = 1,
         out: Annotated[Path, typer.Option(

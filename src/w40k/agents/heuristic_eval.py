@@ -1,0 +1,218 @@
+"""What the heuristic player knows about attacks: exact expected kills and damage from the math
+layer (``w40k.math``), unit values, and the exact charge probability.
+
+Targets are described to the math layer without positions, names or wargear (only what the
+attack sequence reads: W, T, Sv, InSv, wounds lost, keywords, FNP, leader role, Stealth), so
+the math layer's caches (keyed on weapons, target models and context) hit across moves, turns
+and games. Everything here is read-only: no die of the game is rolled.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from w40k.core.abilities import CloseQuarters, ExtraAttacks, Stealth
+from w40k.core.dice import DiceExpr
+from w40k.core.profiles import WeaponProfile
+from w40k.engine.state import ModelData, UnitData
+from w40k.math import distribution
+from w40k.rules.attack_profile import AttackContext, WeaponEntry
+from w40k.rules.primitives import ModelState
+
+MM = 25.4
+"""Millimetres per inch."""
+ENGAGEMENT = 2.0
+"""17.01 (11th edition): engagement range, 2" horizontally (R11.01-a)."""
+OBJECTIVE_RANGE = 3.0
+"""Appendix: within 3" of an objective marker's closest part."""
+MARKER_RADIUS = 40.0 / MM / 2
+"""A 40 mm objective marker's radius in inches."""
+FALLBACK_TRIALS = 3000
+"""Monte Carlo trials when an exact distribution would be too large (rare in practice)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """Expected result of one unit's attacks on one target."""
+
+    kills: float
+    """E[models destroyed]."""
+    wounds: float
+    """E[wounds lost]."""
+    p_destroy: float
+    """P(the whole unit destroyed)."""
+
+
+NOTHING = Outcome(0.0, 0.0, 0.0)
+"""No attacks."""
+
+
+def mean(d: DiceExpr) -> float:
+    """The average of a dice expression."""
+    return d.count * (d.sides + 1) / 2 + d.bonus
+
+
+def radius(m: ModelData) -> float:
+    """The base's radius in inches (an oval's larger half-axis; 0 for no base)."""
+    b = m.profile.base_mm
+    if b is None:
+        return 0.0
+    if isinstance(b, tuple):
+        return max(b) / MM / 2
+    return float(b) / MM / 2
+
+
+def gap(a: ModelData, b: ModelData) -> float:
+    """Horizontal base-to-base distance of two models."""
+    return max(0.0, math.hypot(a.x - b.x, a.y - b.y) - radius(a) - radius(b))
+
+
+def unit_gap(a: UnitData, b: UnitData) -> float:
+    """Closest horizontal distance between two units (01.04: closest models)."""
+    return min((gap(x, y) for x in a.alive for y in b.alive), default=math.inf)
+
+
+def centre(u: UnitData) -> tuple[float, float]:
+    """The mean position of the unit's living models."""
+    ms = u.alive or u.models
+    return (sum(m.x for m in ms) / len(ms), sum(m.y for m in ms) / len(ms))
+
+
+def model_value(m: ModelData) -> float:
+    """What losing a model costs: its wounds, characters counting double."""
+    return m.profile.W * (2.0 if m.profile.is_character else 1.0)
+
+
+def unit_value(u: UnitData) -> float:
+    """The unit's remaining value (its living models)."""
+    return sum(model_value(m) for m in u.alive)
+
+
+def target_states(u: UnitData) -> tuple[ModelState, ...]:
+    """The unit's living models as the math layer needs them (no positions: cache hits)."""
+    return tuple(ModelState("m", m.profile.W, m.profile.T, m.profile.Sv, m.profile.InSv,
+                            m.wounds_lost, m.profile.keywords, m.profile.fnp, m.leader,
+                            stealth=any(isinstance(a, Stealth) for a in m.profile.abilities))
+                 for m in u.alive)
+
+
+@lru_cache(maxsize=65536)
+def _outcome(weapons: tuple[WeaponEntry, ...], target: tuple[ModelState, ...],
+             ctx: AttackContext) -> Outcome:
+    if not weapons or not target:
+        return NOTHING
+    d = distribution(weapons, target, ctx, trials=FALLBACK_TRIALS)
+    return Outcome(d.mean_models_destroyed, d.mean_wounds_lost, d.p_unit_destroyed)
+
+
+def outcome(weapons: Iterable[WeaponEntry], target: UnitData,
+            ctx: AttackContext | None = None) -> Outcome:
+    """Expected result of ``weapons`` on ``target`` as it stands (exact, cached)."""
+    ws = tuple(sorted(weapons, key=lambda e: (e.weapon.name, e.count, repr(e.half_range))))
+    return _outcome(ws, target_states(target), ctx or AttackContext())
+
+
+def entries(pairs: Iterable[WeaponProfile], half_range: bool | None = None
+            ) -> tuple[WeaponEntry, ...]:
+    """Identical weapons gathered into entries (one per profile, with its count)."""
+    counts = Counter(pairs)
+    return tuple(WeaponEntry(w, n, half_range) for w, n in counts.items())
+
+
+def value_of(o: Outcome, target: UnitData) -> float:
+    """The value an outcome takes from ``target``: kills at the target's average model value,
+    a little for wounds that do not kill, and a bonus for finishing the unit."""
+    alive = target.alive
+    if not alive:
+        return 0.0
+    per_model = unit_value(target) / len(alive)
+    return o.kills * per_model + 0.2 * o.wounds + 0.5 * o.p_destroy * per_model
+
+
+def best_melee(m: ModelData) -> list[WeaponProfile]:
+    """A model's melee weapons for an estimate: its strongest ordinary one (average A x S x D,
+    AP counting) plus every [EXTRA ATTACKS] weapon (24.11)."""
+    melee = [w for w in m.weapons if w.is_melee]
+    extra = [w for w in melee if any(isinstance(a, ExtraAttacks) for a in w.abilities)]
+    others = [w for w in melee if w not in extra]
+    if not others:
+        return extra
+    best = max(others, key=lambda w: (mean(w.A) * (w.S + 1) * mean(w.D) * (1 + 0.2 * -w.AP),
+                                      w.name))
+    return [best, *extra]
+
+
+def melee_outcome(attacker: UnitData, target: UnitData, *, charged: bool = False,
+                  models: Sequence[ModelData] | None = None) -> Outcome:
+    """Expected result if every (or each listed) model of ``attacker`` fights ``target``."""
+    ms = attacker.alive if models is None else models
+    ws = entries(w for m in ms for w in best_melee(m))
+    return outcome(ws, target, AttackContext(charged=charged, attacker_engaged_with_target=True,
+                                             target_models_at_select=len(target.alive)))
+
+
+def ranged_weapons(m: ModelData) -> list[WeaponProfile]:
+    """A model's ranged weapons for an estimate: its [PISTOL] ones or the others, whichever
+    has more average attacks (24.07), each copy listed."""
+    ranged = [w for w in m.weapons if not w.is_melee]
+    cq = [w for w in ranged if any(isinstance(a, CloseQuarters) for a in w.abilities)]
+    other = [w for w in ranged if w not in cq]
+    if m.profile.keys & {"MONSTER", "VEHICLE"}:
+        return ranged
+    return max((other, cq), key=lambda g: sum(mean(w.A) * mean(w.D) for w in g))
+
+
+def ranged_outcome(attacker: UnitData, target: UnitData, distance: float | None = None
+                   ) -> Outcome:
+    """Expected result if ``attacker`` shot ``target`` with every weapon that reaches
+    ``distance`` (the units' gap by default; half range from the same gap)."""
+    d = unit_gap(attacker, target) if distance is None else distance
+    ws: list[WeaponProfile] = []
+    for m in attacker.alive:
+        ws += [w for w in ranged_weapons(m) if w.range is not None and w.range >= d]
+    if not ws:
+        return NOTHING
+    half = [w for w in ws if w.range is not None and d <= w.range / 2]
+    far = [w for w in ws if not (w.range is not None and d <= w.range / 2)]
+    es = entries(half, True) + entries(far, False)
+    return outcome(es, target, AttackContext(target_models_at_select=len(target.alive)))
+
+
+def max_range(u: UnitData) -> float:
+    """The longest range of the unit's ranged weapons (0 without any)."""
+    return max((w.range or 0.0 for m in u.alive for w in m.weapons if not w.is_melee),
+               default=0.0)
+
+
+def move_of(u: UnitData) -> float:
+    """The unit's Move (its slowest living model; 0 for M '-')."""
+    ms = [m.profile.M for m in u.alive]
+    return float(min((m for m in ms if m is not None), default=0))
+
+
+def p_charge(distance: float) -> float:
+    """Exact P(2D6 >= distance): the charge roll reaches a target ``distance`` away
+    (R11.04-a: targets within the roll, no engagement range subtracted; R11.01-a: a roll of
+    2 never succeeds)."""
+    need = max(3, math.ceil(distance - 1e-9))
+    return sum(1 for a in range(1, 7) for b in range(1, 7) if a + b >= need) / 36
+
+
+def on_objective(u: UnitData, obj_xy: tuple[float, float]) -> bool:
+    """Some model of ``u`` within range of the marker at ``obj_xy`` (approximate: 3" from the
+    marker's edge, horizontally)."""
+    return any(math.hypot(m.x - obj_xy[0], m.y - obj_xy[1]) - radius(m) - MARKER_RADIUS
+               <= OBJECTIVE_RANGE for m in u.alive)
+
+
+def oc_on(u: UnitData, obj_xy: tuple[float, float]) -> int:
+    """The unit's total OC within range of the marker (0 while battle-shocked, 01.07)."""
+    if u.flag("battle_shocked"):
+        return 0
+    return sum(m.profile.OC or 0 for m in u.alive
+               if math.hypot(m.x - obj_xy[0], m.y - obj_xy[1]) - radius(m) - MARKER_RADIUS
+               <= OBJECTIVE_RANGE)

@@ -1,0 +1,123 @@
+"""Where the heuristic player's units go: a plan for the whole army, made afresh from the
+state each time a unit is about to move (so it follows casualties and earlier moves).
+
+1. **Hold.** A unit within range of an objective that no other friendly unit holds stays on
+   it (it scores at the end of the turn and keeps it from the enemy).
+2. **Take and contest.** The remaining units are matched to the objectives nobody of ours
+   holds, cheapest first: the distance to walk, less a bonus for objectives the enemy
+   controls (contesting them denies their score) and for those nearer our side.
+3. **Hunt or screen.** Units left over go for the enemy: units that fight better than they
+   shoot toward the weakest enemy unit within their reach, shooting units to a firing spot
+   at about three quarters of their range from the nearest enemy, between it and our side.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+
+from w40k.agents.heuristic_eval import (
+    ENGAGEMENT,
+    centre,
+    max_range,
+    melee_outcome,
+    move_of,
+    on_objective,
+    ranged_outcome,
+    unit_gap,
+    value_of,
+)
+from w40k.engine.state import GameState, UnitData
+
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class Goal:
+    """Where a unit heads, and why."""
+
+    point: Point
+    """The point its centre moves toward."""
+    why: str
+    """``hold``, ``take``, ``hunt`` or ``screen``."""
+    target: str | None = None
+    """The objective's name or the enemy unit's id."""
+
+
+def melee_minded(u: UnitData, enemies: list[UnitData]) -> bool:
+    """Whether ``u`` does more in melee than by shooting (against the nearest enemy)."""
+    if not enemies:
+        return False
+    e = min(enemies, key=lambda x: (unit_gap(u, x), x.id))
+    melee = value_of(melee_outcome(u, e, charged=True), e)
+    shoot = value_of(ranged_outcome(u, e, distance=min(max_range(u), 12.0)), e)
+    return melee > shoot
+
+
+def _toward_enemy(u: UnitData, e: UnitData, stop: float) -> Point:
+    """A point for ``u``'s centre that brings its closest model about ``stop``" from ``e``."""
+    (ux, uy), (ex, ey) = centre(u), centre(e)
+    d = math.hypot(ex - ux, ey - uy)
+    travel = max(0.0, unit_gap(u, e) - stop)
+    if d < 1e-9:
+        return ux, uy
+    return ux + (ex - ux) / d * travel, uy + (ey - uy) / d * travel
+
+
+def plan(state: GameState, player: str, rng: random.Random) -> dict[str, Goal]:
+    """A goal for each of ``player``'s units on the battlefield (see the module docstring).
+    ``rng`` only breaks near-ties (a fraction of an inch), so plans vary with the seed."""
+    mine = [u for u in state.units_of(player)]
+    enemies = state.units_of(state.opponent(player))
+    goals: dict[str, Goal] = {}
+    home_y = sum(centre(u)[1] for u in mine) / len(mine) if mine else 0.0
+    objectives = [(o.name, (o.x, o.y), o.controller) for o in state.objectives]
+    held: set[str] = set()
+    # 1. hold
+    for name, xy, _ in objectives:
+        holders = sorted((u for u in mine if on_objective(u, xy)), key=lambda u: u.id)
+        if holders and holders[0].id not in goals:
+            goals[holders[0].id] = Goal(xy, "hold", name)
+            held.add(name)
+    # 2. take and contest
+    free = [u for u in mine if u.id not in goals]
+    pairs: list[tuple[float, str, str]] = []
+    for u in free:
+        if u.flag("battle_shocked"):
+            continue  # OC 0: it cannot take anything (01.07)
+        cx, cy = centre(u)
+        m = max(move_of(u), 1.0)
+        for name, xy, controller in objectives:
+            if name in held:
+                continue
+            dist = math.hypot(xy[0] - cx, xy[1] - cy)
+            cost = dist / m
+            if controller is not None and controller != player:
+                cost -= 1.0  # contesting denies the enemy's score
+            cost += abs(xy[1] - home_y) / 40.0  # nearer our side: easier to keep
+            cost += rng.uniform(0.0, 0.05)
+            pairs.append((cost, u.id, name))
+    pairs.sort()
+    taken: set[str] = set()
+    by_name = {name: xy for name, xy, _ in objectives}
+    for cost, uid, name in pairs:
+        if uid in goals or name in taken or cost > 4.0:
+            continue
+        goals[uid] = Goal(by_name[name], "take", name)
+        taken.add(name)
+    # 3. hunt or screen
+    for u in mine:
+        if u.id in goals or not enemies:
+            continue
+        if melee_minded(u, enemies):
+            reach = move_of(u) * 2 + 12.0
+            near = [e for e in enemies if unit_gap(u, e) <= reach] or enemies
+            e = max(near, key=lambda x: (value_of(melee_outcome(u, x, charged=True), x)
+                                         - 0.1 * unit_gap(u, x), x.id))
+            goals[u.id] = Goal(_toward_enemy(u, e, ENGAGEMENT + 0.3), "hunt", e.id)
+        else:
+            e = min(enemies, key=lambda x: (unit_gap(u, x), x.id))
+            stop = max(ENGAGEMENT + 1.0, 0.75 * max_range(u))
+            goals[u.id] = Goal(_toward_enemy(u, e, stop), "screen", e.id)
+    return goals
