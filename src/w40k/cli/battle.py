@@ -22,7 +22,7 @@ from w40k.io.position_model import validate_position
 from w40k.io.record_model import load_record
 from w40k.io.replay_check import REPLAY_MISMATCH, first_difference, replay_record
 from w40k.io.safe_read import read_input
-from w40k.viz.log import describe
+from w40k.viz.log import BattleLog
 from w40k.viz.replay import replay_page, snapshot
 
 AGENTS: dict[str, type[RandomAgent] | type[GreedyAgent]] = {
@@ -115,13 +115,13 @@ def register(app: typer.Typer) -> None:
         log: list[str] = []
         lines_at = [0]
         printed = 0
+        readable = BattleLog(position)
 
         def flush() -> None:
+            # One line per echo, never re-wrapped: a piped log keeps each dice list whole.
             nonlocal printed
             for e in game.state.events[printed:]:
-                line = describe(e)
-                if line is not None:
-                    line = clean(line)
+                for line in map(clean, readable.lines(e)):
                     log.append(line)
                     if not quiet:
                         typer.echo(line)
@@ -150,9 +150,9 @@ def register(app: typer.Typer) -> None:
         except DataError as exc:
             typer.echo(f"error: {clean(exc)}", err=True)
             raise typer.Exit(2) from None
-        vp = {p.name: p.vp for p in game.state.players}
-        typer.echo(f"{decisions} decisions; VP {vp}; record: {out / 'record.json'}; "
-                   f"replay: {out / 'replay.html'}")
+        vp = ", ".join(f"{p.name} {p.vp}" for p in game.state.players)
+        typer.echo(clean(f"{decisions} decisions; VP {vp}; record: {out / 'record.json'}; "
+                         f"replay: {out / 'replay.html'}"))
 
     @app.command("replay")
     def replay(
