@@ -9,6 +9,7 @@ from typing import Annotated, cast
 import typer
 
 from w40k.agents import GreedyAgent, RandomAgent
+from w40k.cli.help import TidyCommand
 from w40k.core.errors import DataError, W40kError
 from w40k.engine.game import Game
 from w40k.engine.serial import JSON
@@ -73,7 +74,7 @@ def _position(red: str | None, blue: str | None, start: Path | None,
 def register(app: typer.Typer) -> None:
     """Add the `battle` and `replay` commands."""
 
-    @app.command("battle")
+    @app.command("battle", cls=TidyCommand)
     def battle(
         mission: Annotated[str, typer.Option(
             "--mission", help="Built-in mission name (take-and-hold) or a mission JSON file.")
@@ -93,7 +94,8 @@ def register(app: typer.Typer) -> None:
             "--from", help="Start from a position file (docs/positions.md).")] = None,
         quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the result.")] = False,
         datasheets: Annotated[list[Path] | None, typer.Option(
-            "--datasheets", "-d", help="Datasheets for text exports (repeatable).")] = None,
+            "--datasheets", "-d", metavar="<path>",
+            help="Datasheets for text exports (repeatable).")] = None,
     ) -> None:
         """Run a full battle between AI players (default: the embedded mission, terrain and
         armies), print a readable log, and write the game record and a replay page."""
@@ -154,7 +156,7 @@ def register(app: typer.Typer) -> None:
         typer.echo(clean(f"{decisions} decisions; VP {vp}; record: {out / 'record.json'}; "
                          f"replay: {out / 'replay.html'}"))
 
-    @app.command("replay")
+    @app.command("replay", cls=TidyCommand)
     def replay(
         record_file: Annotated[Path, typer.Argument(help="A record written by w40k battle.")],
     ) -> None:
