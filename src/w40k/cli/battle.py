@@ -23,8 +23,7 @@ from w40k.io.position_model import validate_position
 from w40k.io.record_model import load_record
 from w40k.io.replay_check import REPLAY_MISMATCH, first_difference, replay_record
 from w40k.io.safe_read import read_input
-from w40k.viz.log import BattleLog
-from w40k.viz.replay import replay_page, snapshot
+from w40k.viz.replay import ReplayRecorder
 
 AGENTS: dict[str, type[RandomAgent] | type[GreedyAgent]] = {
     "random": RandomAgent, "greedy": GreedyAgent}
@@ -113,42 +112,26 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(2) from None
         players = {p.name: AGENTS[n](seed * 2 + i + 1)
                    for i, (p, n) in enumerate(zip(game.state.players, names, strict=True))}
-        snaps = [snapshot(game)]
-        log: list[str] = []
-        lines_at = [0]
-        printed = 0
-        readable = BattleLog(position)
+        recorder = ReplayRecorder(game, position)
 
         def flush() -> None:
-            # One line per echo, never re-wrapped: a piped log keeps each dice list whole.
-            nonlocal printed
-            for e in game.state.events[printed:]:
-                for line in map(clean, readable.lines(e)):
-                    log.append(line)
-                    if not quiet:
-                        typer.echo(line)
-            printed = len(game.state.events)
+            # One echo per line, never re-wrapped: a piped log keeps each dice list whole.
+            for line in recorder.feed(game):
+                if not quiet:
+                    typer.echo(line)
 
-        phase = (game.state.round, game.state.turn_player, game.state.phase)
         decisions = 0
         while (request := game.pending()) is not None:
-            now = (game.state.round, game.state.turn_player, game.state.phase)
-            if now != phase:
-                flush()
-                snaps.append(snapshot(game))
-                lines_at.append(len(log))
-                phase = now
+            flush()
             game.submit(players[request.player].choose(game, request))
             decisions += 1
         flush()
-        snaps.append(snapshot(game))
-        lines_at.append(len(log))
+        recorder.finish(game)
         record = game.record()
         title = f"w40k battle, seed {seed}"
         try:
             write_atomic(out / "record.json", json.dumps(record), "--out")
-            write_atomic(out / "replay.html", replay_page(
-                title, game.state.battlefield, game.state.terrain, snaps, log, lines_at), "--out")
+            write_atomic(out / "replay.html", recorder.page(title), "--out")
         except DataError as exc:
             typer.echo(f"error: {clean(exc)}", err=True)
             raise typer.Exit(2) from None
