@@ -82,3 +82,13 @@ def test_help_paragraphs_are_joined_and_examples_kept() -> None:
     text = "One line\nand the next.\n\nExamples:\n  w40k attack -w x\n  w40k los -i y\n"
     assert reflow(text) == "One line and the next.\n\nExamples:\n  w40k attack -w x\n" \
         "  w40k los -i y"
+
+
+def test_a_long_dice_list_stays_on_one_line_when_piped() -> None:
+    # CliRunner's output is not a terminal: rich would wrap at 80 columns mid-list
+    res = runner.invoke(app, ["attack", "-w", '30x Boltgun 24" A2 BS3+ S4 AP0 D1',
+                              "-t", "20x Boy T5 Sv5+ W1", "--seed", "1"])
+    assert res.exit_code == 0, res.output
+    line = next(line for line in res.stdout.splitlines() if "hit rolls [" in line)
+    assert line.rstrip().endswith("critical"), line
+    assert len(line) > 100

@@ -134,7 +134,9 @@ def _print_result(console: Console, result: AttackResult, target: Target) -> Non
     for e in result.events:
         if e.step != step:
             step = e.step
-        console.print(f"  [dim]{plain(e.rule):>7}[/dim]  {plain(e.text)}", highlight=False)
+        # soft_wrap: a long dice list stays on its line when piped (rich would cut it at 80)
+        console.print(f"  [dim]{plain(e.rule):>7}[/dim]  {plain(e.text)}", highlight=False,
+                      soft_wrap=True)
     table = Table(title="Summary", show_header=True)
     for col in ("weapon", "dice", "hits (crit)", "wounds (crit)", "unsaved", "MW", "lost",
                 "dead"):
