@@ -226,3 +226,28 @@ def test_a_whole_battle_prints_names_headers_dice_and_a_summary(tmp_path: Path) 
     from w40k.viz.log import log_lines as again
 
     assert again(record["events"], record["setup"]) == lines[:-1]
+
+
+def test_replay_prints_the_same_log_and_writes_the_same_page_as_the_battle(
+        tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    battle = CliRunner().invoke(app, ["battle", "--agents", "greedy,random", "--seed", "2",
+                                      "--out", str(out)])
+    assert battle.exit_code == 0, battle.output
+    page = tmp_path / "again.html"
+    res = CliRunner().invoke(app, ["replay", str(out / "record.json"), "--log", "--html",
+                                   str(page)])
+    assert res.exit_code == 0, res.output
+    assert res.stdout.splitlines()[:-1] == battle.stdout.splitlines()[:-1]
+    assert res.stdout.splitlines()[-1].endswith("event log identical")
+
+    def data(path: Path) -> dict[str, JSON]:
+        text = path.read_text(encoding="utf-8")
+        found = re.search(r'<script id="data" type="application/json">(.*?)</script>', text,
+                          re.S)
+        assert found is not None
+        body: dict[str, JSON] = json.loads(found[1])
+        body.pop("title")
+        return body
+
+    assert data(page) == data(out / "replay.html")

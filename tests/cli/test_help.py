@@ -28,7 +28,7 @@ EXPECTED = {
     "los": {"--input", "--json", "--svg"},
     "battle": {"--mission", "--red", "--blue", "--agents", "--seed", "--out", "--from",
                "--quiet", "--datasheets"},
-    "replay": set(),
+    "replay": {"--html", "--log"},
     "army": {"--json", "--datasheets", "--check"},
 }
 """The documented options (more may be added; none may go)."""

@@ -18,11 +18,12 @@ from w40k.io.battle_setup import DEFAULT_MISSION, default_position, position_fro
 from w40k.io.display import clean
 from w40k.io.mission_model import load_mission
 from w40k.io.model_base import found
-from w40k.io.outputs import prepare_output_dir, write_atomic
+from w40k.io.outputs import check_output_file, prepare_output_dir, write_atomic
 from w40k.io.position_model import validate_position
 from w40k.io.record_model import load_record
 from w40k.io.replay_check import REPLAY_MISMATCH, first_difference, replay_record
 from w40k.io.safe_read import read_input
+from w40k.viz.log import log_lines
 from w40k.viz.replay import ReplayRecorder
 
 AGENTS: dict[str, type[RandomAgent] | type[GreedyAgent]] = {
@@ -142,15 +143,38 @@ def register(app: typer.Typer) -> None:
     @app.command("replay", cls=TidyCommand)
     def replay(
         record_file: Annotated[Path, typer.Argument(help="A record written by w40k battle.")],
+        html: Annotated[Path | None, typer.Option(
+            "--html", metavar="<path>",
+            help="Also write the replay page of the record to this file.")] = None,
+        show_log: Annotated[bool, typer.Option(
+            "--log", help="Also print the record's readable battle log.")] = False,
     ) -> None:
         """Replay a game record from its seed and choices and check that the event log is
         byte-identical."""
         try:
+            if html is not None:
+                check_output_file(html, "--html")
             record = load_record(record_file)
-            game, marks = replay_record(record, str(record_file))
+            setup = cast(dict[str, JSON], record["setup"])
+            recorder: list[ReplayRecorder] = []
+
+            def watch(game: Game) -> None:
+                if not recorder:
+                    recorder.append(ReplayRecorder(game, setup))
+                recorder[0].feed(game)
+
+            game, marks = replay_record(record, str(record_file),
+                                        watch if html is not None else None)
+            if html is not None:
+                recorder[0].finish(game)
+                write_atomic(html, recorder[0].page(f"w40k replay: {record_file.name}"),
+                             "--html")
         except (DataError, W40kError, ValueError, KeyError) as exc:
             typer.echo(f"error: {clean(exc)}", err=True)
             raise typer.Exit(2) from None
+        if show_log:
+            for line in log_lines(cast(list[dict[str, JSON]], record["events"]), setup):
+                typer.echo(clean(line))
         choices = cast(list[JSON], record["choices"])
         diff = first_difference(cast(list[JSON], record["events"]), game.state.events, marks)
         if diff is None:
