@@ -113,7 +113,8 @@ def battle(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, An
 
 def _label(e: dict[str, Any]) -> str:
     phase = str(e["phase"]).replace("_", " ")
-    return f"Round {e['round']} \u00b7 {e['player']}'s turn \u00b7 {phase} phase"
+    turn = f"{e['player']}'s turn \u00b7 " if e["player"] else ""
+    return f"Round {e['round']} \u00b7 {turn}{phase} phase"
 
 
 def test_the_slider_steps_through_every_phase_and_the_last_step_shows_the_final_vp(

@@ -97,7 +97,7 @@ function div(parent, content, cls) {
 function label(s) {
   if (s.phase === 'start') return 'Deployment: the armies before the first turn';
   if (s.final) return 'Battle over (round ' + s.round + ')';
-  return 'Round ' + s.round + ' \\u00b7 ' + s.player + "'s turn \\u00b7 " +
+  return 'Round ' + s.round + ' \\u00b7 ' + (s.player ? s.player + "'s turn \\u00b7 " : '') +
     String(s.phase).replace(/_/g, ' ') + ' phase';
 }
 function standing(map) {
