@@ -251,3 +251,11 @@ def test_replay_prints_the_same_log_and_writes_the_same_page_as_the_battle(
         return body
 
     assert data(page) == data(out / "replay.html")
+
+
+def test_a_position_that_starts_with_vp_and_cp_is_counted_from_there() -> None:
+    setup = {**SETUP, "players": [{"name": "red", "vp": 10, "cp": 3},
+                                  {"name": "blue", "vp": 5, "cp": 1}]}
+    lines = log_lines([ev("score", rnd=3, phase="end_of_turn", vp=5, objectives=[], total=15),
+                       ev("turn_end", rnd=3, phase="end_of_turn")], setup)
+    assert lines[-1].endswith("VP red 15, blue 5; CP red 3, blue 1")

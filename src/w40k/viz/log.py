@@ -130,11 +130,14 @@ class BattleLog:
 
     def __init__(self, position: Mapping[str, JSON] | None = None) -> None:
         self.names = Names.from_position(position)
-        players = position.get("players") if position else None
-        self.players: list[str] = [str(p.get("name")) for p in players
-                                   if isinstance(p, dict)] if isinstance(players, list) else []
-        self.vp: dict[str, int] = dict.fromkeys(self.players, 0)
-        self.cp: dict[str, int] = {}
+        raw = position.get("players") if position else None
+        players = [p for p in raw if isinstance(p, dict)] if isinstance(raw, list) else []
+        self.players: list[str] = [str(p.get("name")) for p in players]
+        # a position may start with VP and CP (`w40k battle --from`)
+        self.vp: dict[str, int] = {str(p.get("name")): v if isinstance(v := p.get("vp"), int)
+                                   else 0 for p in players}
+        self.cp: dict[str, int] = {str(p.get("name")): c for p in players
+                                   if isinstance(c := p.get("cp"), int)}
         self.vp_by_round: dict[str, dict[int, int]] = {}
         self.lost: dict[str, list[str]] = {}
         self.turning: list[str] = []
