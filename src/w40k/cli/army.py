@@ -8,20 +8,21 @@ from typing import Annotated
 
 import typer
 
+from w40k.cli.help import TidyCommand
 from w40k.core.errors import DataError, W40kError
 
 
 def register(app: typer.Typer) -> None:
     """Add the `army` command."""
 
-    @app.command("army")
+    @app.command("army", cls=TidyCommand)
     def army(
         file: Annotated[Path, typer.Argument(
             help="An army file: .ros, .rosz, New Recruit JSON, app or New Recruit text, or "
                  "the project's YAML/JSON.")],
         as_json: Annotated[bool, typer.Option("--json", help="Print the army as JSON.")] = False,
         datasheets: Annotated[list[Path] | None, typer.Option(
-            "--datasheets", "-d",
+            "--datasheets", "-d", metavar="<path>",
             help="Datasheets for text exports: an army/datasheet file or an earlier roster "
                  "(repeatable; the shipped datasheets are always searched).")] = None,
         check: Annotated[bool, typer.Option(

@@ -15,6 +15,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from w40k.cli.help import TidyCommand
 from w40k.core.dice import ScriptedDice, SeededDice
 from w40k.core.errors import DataError, DiceError, DiceExhausted, IllegalChoice, MalformedChoice
 from w40k.io.display import plain
@@ -133,7 +134,9 @@ def _print_result(console: Console, result: AttackResult, target: Target) -> Non
     for e in result.events:
         if e.step != step:
             step = e.step
-        console.print(f"  [dim]{plain(e.rule):>7}[/dim]  {plain(e.text)}", highlight=False)
+        # soft_wrap: a long dice list stays on its line when piped (rich would cut it at 80)
+        console.print(f"  [dim]{plain(e.rule):>7}[/dim]  {plain(e.text)}", highlight=False,
+                      soft_wrap=True)
     table = Table(title="Summary", show_header=True)
     for col in ("weapon", "dice", "hits (crit)", "wounds (crit)", "unsaved", "MW", "lost",
                 "dead"):
@@ -162,7 +165,7 @@ def _print_result(console: Console, result: AttackResult, target: Target) -> Non
 def register(app: typer.Typer) -> None:
     """Add the `attack` command to the app."""
 
-    @app.command("attack", help=HELP)
+    @app.command("attack", cls=TidyCommand, help=HELP)
     def attack(
         input_file: Annotated[Path | None, typer.Option(
             "--input", "-i", help="Scenario file (JSON, or YAML by suffix).")] = None,
@@ -177,25 +180,33 @@ def register(app: typer.Typer) -> None:
             "--plot", help="Write a chart (PNG or SVG by suffix) with --exact or --sims.")
         ] = None,
         weapon: Annotated[list[str] | None, typer.Option(
-            "--weapon", "-w", help='Inline weapon: \'10x Boltgun 24" A2 BS3+ S4 AP0 D1 '
+            "--weapon", "-w", metavar="<text>",
+            help='Inline weapon: \'10x Boltgun 24" A2 BS3+ S4 AP0 D1 '
             "[RAPID FIRE 1]' (repeatable).")] = None,
         target: Annotated[list[str] | None, typer.Option(
-            "--target", "-t", help="Inline target: '5x Intercessor T4 Sv3+ W2 INFANTRY; "
+            "--target", "-t", metavar="<text>",
+            help="Inline target: '5x Intercessor T4 Sv3+ W2 INFANTRY; "
             "1x Captain T4 Sv3+ InSv4+ W5 CHARACTER leader' (repeat to compare targets).")
         ] = None,
         attacker: Annotated[str | None, typer.Option(
             "--attacker", help="Inline attacking models for hazard rolls: '5x Marine W2'.")
         ] = None,
         dice: Annotated[list[str] | None, typer.Option(
-            "--dice", "-d", help="Referee mode: dice rolled, per kind: hit=6,3,1 "
+            "--dice", "-d", metavar="<kind=faces>",
+            help="Referee mode: dice rolled, per kind: hit=6,3,1 "
             "(kinds: attacks hit wound save damage fnp hazard; repeatable).")] = None,
-        half_range: Annotated[bool, typer.Option("--half-range")] = False,
-        charged: Annotated[bool, typer.Option("--charged")] = False,
+        half_range: Annotated[bool, typer.Option(
+            "--half-range", help="Target within half range ([RAPID FIRE], [MELTA]).")] = False,
+        charged: Annotated[bool, typer.Option(
+            "--charged", help="The attacking unit made a charge move this turn ([LANCE]).")
+        ] = False,
         stationary: Annotated[bool, typer.Option(
             "--stationary", help="Remained stationary ([HEAVY]).")] = False,
         cover: Annotated[bool, typer.Option("--cover", help="Target has benefit of cover.")
                          ] = False,
-        plunging_fire: Annotated[bool, typer.Option("--plunging-fire")] = False,
+        plunging_fire: Annotated[bool, typer.Option(
+            "--plunging-fire", help="Plunging fire: BS improved by 1 from high ground (22.05).")
+        ] = False,
         target_engaged: Annotated[bool, typer.Option(
             "--target-engaged", help="Target is an engaged MONSTER/VEHICLE (17.03).")] = False,
         indirect: Annotated[bool, typer.Option("--indirect", help="Indirect shooting (10.07).")

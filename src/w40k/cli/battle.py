@@ -9,6 +9,7 @@ from typing import Annotated, cast
 import typer
 
 from w40k.agents import GreedyAgent, HeuristicAgent, RandomAgent
+from w40k.cli.help import TidyCommand
 from w40k.core.errors import DataError, W40kError
 from w40k.engine.game import Game
 from w40k.engine.serial import JSON
@@ -17,13 +18,13 @@ from w40k.io.battle_setup import DEFAULT_MISSION, default_position, position_fro
 from w40k.io.display import clean
 from w40k.io.mission_model import load_mission
 from w40k.io.model_base import found
-from w40k.io.outputs import prepare_output_dir, write_atomic
+from w40k.io.outputs import check_output_file, prepare_output_dir, write_atomic
 from w40k.io.position_model import validate_position
 from w40k.io.record_model import load_record
 from w40k.io.replay_check import REPLAY_MISMATCH, first_difference, replay_record
 from w40k.io.safe_read import read_input
-from w40k.viz.log import describe
-from w40k.viz.replay import replay_page, snapshot
+from w40k.viz.log import log_lines
+from w40k.viz.replay import ReplayRecorder
 
 AGENTS: dict[str, type[RandomAgent] | type[GreedyAgent] | type[HeuristicAgent]] = {
     "random": RandomAgent, "greedy": GreedyAgent, "heuristic": HeuristicAgent}
@@ -73,7 +74,7 @@ def _position(red: str | None, blue: str | None, start: Path | None,
 def register(app: typer.Typer) -> None:
     """Add the `battle` and `replay` commands."""
 
-    @app.command("battle")
+    @app.command("battle", cls=TidyCommand)
     def battle(
         mission: Annotated[str, typer.Option(
             "--mission", help="Built-in mission name (take-and-hold) or a mission JSON file.")
@@ -93,7 +94,8 @@ def register(app: typer.Typer) -> None:
             "--from", help="Start from a position file (docs/positions.md).")] = None,
         quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the result.")] = False,
         datasheets: Annotated[list[Path] | None, typer.Option(
-            "--datasheets", "-d", help="Datasheets for text exports (repeatable).")] = None,
+            "--datasheets", "-d", metavar="<path>",
+            help="Datasheets for text exports (repeatable).")] = None,
     ) -> None:
         """Run a full battle between AI players (default: the embedded mission, terrain and
         armies), print a readable log, and write the game record and a replay page."""
@@ -111,61 +113,68 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(2) from None
         players = {p.name: AGENTS[n](seed * 2 + i + 1)
                    for i, (p, n) in enumerate(zip(game.state.players, names, strict=True))}
-        snaps = [snapshot(game)]
-        log: list[str] = []
-        lines_at = [0]
-        printed = 0
+        recorder = ReplayRecorder(game, position)
 
         def flush() -> None:
-            nonlocal printed
-            for e in game.state.events[printed:]:
-                line = describe(e)
-                if line is not None:
-                    line = clean(line)
-                    log.append(line)
-                    if not quiet:
-                        typer.echo(line)
-            printed = len(game.state.events)
+            # One echo per line, never re-wrapped: a piped log keeps each dice list whole.
+            for line in recorder.feed(game):
+                if not quiet:
+                    typer.echo(line)
 
-        phase = (game.state.round, game.state.turn_player, game.state.phase)
         decisions = 0
         while (request := game.pending()) is not None:
-            now = (game.state.round, game.state.turn_player, game.state.phase)
-            if now != phase:
-                flush()
-                snaps.append(snapshot(game))
-                lines_at.append(len(log))
-                phase = now
+            flush()
             game.submit(players[request.player].choose(game, request))
             decisions += 1
         flush()
-        snaps.append(snapshot(game))
-        lines_at.append(len(log))
+        recorder.finish(game)
         record = game.record()
         title = f"w40k battle, seed {seed}"
         try:
             write_atomic(out / "record.json", json.dumps(record), "--out")
-            write_atomic(out / "replay.html", replay_page(
-                title, game.state.battlefield, game.state.terrain, snaps, log, lines_at), "--out")
+            write_atomic(out / "replay.html", recorder.page(title), "--out")
         except DataError as exc:
             typer.echo(f"error: {clean(exc)}", err=True)
             raise typer.Exit(2) from None
-        vp = {p.name: p.vp for p in game.state.players}
-        typer.echo(f"{decisions} decisions; VP {vp}; record: {out / 'record.json'}; "
-                   f"replay: {out / 'replay.html'}")
+        vp = ", ".join(f"{p.name} {p.vp}" for p in game.state.players)
+        typer.echo(clean(f"{decisions} decisions; VP {vp}; record: {out / 'record.json'}; "
+                         f"replay: {out / 'replay.html'}"))
 
-    @app.command("replay")
+    @app.command("replay", cls=TidyCommand)
     def replay(
         record_file: Annotated[Path, typer.Argument(help="A record written by w40k battle.")],
+        html: Annotated[Path | None, typer.Option(
+            "--html", metavar="<path>",
+            help="Also write the replay page of the record to this file.")] = None,
+        show_log: Annotated[bool, typer.Option(
+            "--log", help="Also print the record's readable battle log.")] = False,
     ) -> None:
         """Replay a game record from its seed and choices and check that the event log is
         byte-identical."""
         try:
+            if html is not None:
+                check_output_file(html, "--html")
             record = load_record(record_file)
-            game, marks = replay_record(record, str(record_file))
+            setup = cast(dict[str, JSON], record["setup"])
+            recorder: list[ReplayRecorder] = []
+
+            def watch(game: Game) -> None:
+                if not recorder:
+                    recorder.append(ReplayRecorder(game, setup))
+                recorder[0].feed(game)
+
+            game, marks = replay_record(record, str(record_file),
+                                        watch if html is not None else None)
+            if html is not None:
+                recorder[0].finish(game)
+                write_atomic(html, recorder[0].page(f"w40k replay: {record_file.name}"),
+                             "--html")
         except (DataError, W40kError, ValueError, KeyError) as exc:
             typer.echo(f"error: {clean(exc)}", err=True)
             raise typer.Exit(2) from None
+        if show_log:
+            for line in log_lines(cast(list[dict[str, JSON]], record["events"]), setup):
+                typer.echo(clean(line))
         choices = cast(list[JSON], record["choices"])
         diff = first_difference(cast(list[JSON], record["events"]), game.state.events, marks)
         if diff is None:

@@ -12,6 +12,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from w40k.cli.help import TidyCommand
 from w40k.core.errors import DataError
 from w40k.geometry.scene import Scene, SceneError
 from w40k.geometry.shapes import Circle, Oval
@@ -135,7 +136,7 @@ def render_svg(scene: Scene, pairs: list[PairReport], scale: float = 16.0) -> st
 def register(app: typer.Typer) -> None:
     """Add the `los` command to the app."""
 
-    @app.command("los")
+    @app.command("los", cls=TidyCommand)
     def los(
         input: Annotated[Path, typer.Option("--input", "-i", help="Scene JSON file.")],
         as_json: Annotated[

@@ -11,7 +11,10 @@ from __future__ import annotations
 import importlib
 
 import typer
+from typer._click import Context, Parameter  # typer 0.29 ships its own click
 from typer.core import TyperGroup
+
+from w40k.cli.help import tidy_params
 
 # Subcommand name -> the module whose register(app) adds it, in the order --help lists them.
 COMMANDS: dict[str, str] = {
@@ -25,6 +28,11 @@ COMMANDS: dict[str, str] = {
 
 class LazyGroup(TyperGroup):
     """A Typer group that imports a subcommand's module the first time it is asked for."""
+
+    def get_params(self, ctx: Context) -> list[Parameter]:
+        params = super().get_params(ctx)
+        tidy_params(params)  # --help is a flag, shown without "<bool>"
+        return params
 
     def list_commands(self, ctx: typer.Context) -> list[str]:  # type: ignore[override]
         return [*COMMANDS, *(n for n in self.commands if n not in COMMANDS)]

@@ -9,6 +9,7 @@ that event followed, and the two values.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import cast
 
 from w40k.core.errors import DataError, W40kError
@@ -20,9 +21,12 @@ REPLAY_MISMATCH = 3
 malformed record)."""
 
 
-def replay_record(record: dict[str, JSON], source: str) -> tuple[Game, list[int]]:
+def replay_record(record: dict[str, JSON], source: str,
+                  watch: Callable[[Game], object] | None = None) -> tuple[Game, list[int]]:
     """The game after replaying every choice, and the length of the event log before the
-    first choice and after each one; DataError names the record and choice index."""
+    first choice and after each one; DataError names the record and choice index.
+    ``watch(game)``, when given, sees the new game, the game before each choice and at the
+    end (the replay page follows the game this way)."""
     setup = cast(dict[str, JSON], record["setup"])
     seed = cast(int, record["seed"])
     try:
@@ -30,6 +34,8 @@ def replay_record(record: dict[str, JSON], source: str) -> tuple[Game, list[int]
     except (W40kError, ValueError, KeyError, TypeError) as exc:
         raise DataError(f"the setup cannot start a game: {exc}", where=f"{source}: setup"
                         ) from None
+    if watch is not None:
+        watch(game)
     marks: list[int] = []
     for i, choice in enumerate(cast(list[JSON], record["choices"])):
         try:
@@ -37,6 +43,8 @@ def replay_record(record: dict[str, JSON], source: str) -> tuple[Game, list[int]
                 raise DataError(f"the game ended after {i} choices but the record has "
                                 f"{len(cast(list[JSON], record['choices']))}")
             marks.append(len(game.state.events))
+            if watch is not None:
+                watch(game)
             game.submit(choice)
         except DataError as exc:
             raise DataError(exc.detail, where=f"{source}: choices[{i}]") from None
@@ -49,6 +57,8 @@ def replay_record(record: dict[str, JSON], source: str) -> tuple[Game, list[int]
         raise DataError(f"the engine failed after the last choice: {str(exc)[:300]}",
                         where=f"{source}: choices") from None
     marks.append(len(game.state.events))
+    if watch is not None:
+        watch(game)
     return game, marks
 
 

@@ -1,102 +1,156 @@
-"""A self-contained HTML replay page: the table drawn to scale, a slider over snapshots taken
-at every phase, and the readable log up to that point. No network, no build step."""
+"""A self-contained HTML replay page: the table drawn to scale with a step for every phase of
+the battle, and the readable log. No network, no build step.
+
+Each step shows the table as it stands at the end of one phase: units with their names and
+remaining wounds (labels, and each model on hover), objectives in the colour of the side that
+controls them, the trails of the models that moved, a line for each shot, fight and charge
+(the attack's dice on hover and in the step's panel), the VP and CP after every turn, and the
+log lines of that phase. Every string from a file reaches the page as JSON inside a
+``<script type="application/json">`` block (with ``<``, ``>``, ``&``, U+2028 and U+2029
+escaped) and is shown through ``textContent``: a unit named ``<script>`` is text.
+"""
 
 from __future__ import annotations
 
 import html
 import json
+import math
+from collections.abc import Mapping
+from typing import cast
 
 from w40k.engine.game import Game
 from w40k.engine.serial import JSON
+from w40k.engine.state import ModelData
+from w40k.io.display import clean
+from w40k.viz.log import BattleLog
+from w40k.viz.replay_page import PAGE
+
+_ACTS = {"attack", "charge_targets", "charge_failed", "charge_declined"}
+"""Events drawn as a line on the table."""
+_OPENERS = {"round_start", "turn_start", "battle_end"}
+"""Events that close the phase under way."""
 
 
-def snapshot(game: Game) -> dict[str, JSON]:
-    """Where every living model stands now, with the score."""
-    s = game.state
-    return {
-        "round": s.round, "player": s.turn_player, "phase": s.phase,
-        "events": len(s.events),
-        "vp": {p.name: p.vp for p in s.players},
-        "objectives": [{"name": o.name, "x": o.x, "y": o.y, "controller": o.controller}
-                       for o in s.objectives],
-        "units": [{"id": u.id, "player": u.player,
-                   "models": [[round(m.x, 3), round(m.y, 3),
-                               round((m.profile.base_mm if isinstance(m.profile.base_mm, float)
-                                      else 40.0) / 50.8, 3), m.remaining]
-                              for m in u.alive]}
-                  for u in s.units if not u.destroyed],
-    }
+def _base(m: ModelData) -> list[JSON]:
+    """``[rx, ry, rotation in degrees]`` of the model's base, in inches."""
+    b = m.profile.base_mm
+    if isinstance(b, tuple):
+        return [round(b[0] / 50.8, 3), round(b[1] / 50.8, 3), round(math.degrees(m.facing), 1)]
+    r = round((b if isinstance(b, int | float) else 40.0) / 50.8, 3)
+    return [r, r, 0.0]
 
 
-_PAGE = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>w40k replay: {title}</title>
-<style>
-body {{ font-family: system-ui, sans-serif; margin: 1em; background: #f4f1ea; }}
-#wrap {{ display: flex; gap: 1em; }}
-svg {{ background: #e8e2d0; border: 1px solid #998; }}
-#log {{ font: 12px monospace; white-space: pre; height: 560px; overflow-y: scroll;
-        background: #fff; border: 1px solid #ccc; padding: .5em; flex: 1; }}
-.red {{ fill: #d33; }} .blue {{ fill: #36c; }}
-</style></head><body>
-<h1>{title}</h1>
-<p><input id="slider" type="range" min="0" max="0" value="0" style="width:60%">
-<span id="where"></span></p>
-<div id="wrap"><svg id="table" width="{w}" height="{h}" viewBox="0 0 {bw} {bd}"></svg>
-<div id="log"></div></div>
-<script id="data" type="application/json">{data}</script>
-<script>
-const D = JSON.parse(document.getElementById('data').textContent);
-const svg = document.getElementById('table');
-const NS = 'http://www.w3.org/2000/svg';
-function el(tag, attrs, text) {{
-  const e = document.createElementNS(NS, tag);
-  for (const k in attrs) e.setAttribute(k, attrs[k]);
-  if (text) e.textContent = text;
-  svg.appendChild(e); return e;
-}}
-function draw(i) {{
-  const s = D.snapshots[i];
-  svg.innerHTML = '';
-  for (const a of D.terrain.areas || [])
-    el('polygon', {{points: a.footprint.map(p => p.join(',')).join(' '),
-      fill: '#d6cba8', stroke: '#a98', 'stroke-width': 0.1, 'stroke-dasharray': '0.4'}});
-  for (const f of D.terrain.terrain || [])
-    el('polygon', {{points: f.footprint.map(p => p.join(',')).join(' '),
-      fill: f.category === 'dense' ? '#666' : (f.category === 'light' ? '#7a9a62' : '#b9a77a')}});
-  for (const o of s.objectives) {{
-    el('circle', {{cx: o.x, cy: o.y, r: 0.787, fill: o.controller ?
-      (o.controller === 'red' ? '#f99' : '#9bf') : '#fff', stroke: '#333', 'stroke-width': 0.1}});
-    el('circle', {{cx: o.x, cy: o.y, r: 3.787, fill: 'none', stroke: '#555',
-      'stroke-width': 0.05, 'stroke-dasharray': '0.3'}});
-  }}
-  for (const u of s.units) for (const m of u.models)
-    el('circle', {{cx: m[0], cy: m[1], r: m[2], class: u.player, stroke: '#111',
-      'stroke-width': 0.06}});
-  document.getElementById('where').textContent =
-    `round ${{s.round}} · ${{s.player || '-'}} · ${{s.phase || '-'}} · VP ` +
-    Object.entries(s.vp).map(([k, v]) => `${{k}} ${{v}}`).join(', ');
-  document.getElementById('log').textContent = D.log.slice(0, s.lines).join('\\n');
-  const log = document.getElementById('log'); log.scrollTop = log.scrollHeight;
-}}
-const slider = document.getElementById('slider');
-slider.max = D.snapshots.length - 1;
-slider.oninput = () => draw(+slider.value);
-draw(0);
-</script></body></html>
-"""
+class ReplayRecorder:
+    """Follows a game while it is played: prints nothing itself, but turns each new event
+    into log lines (:class:`BattleLog`) and takes a step of the replay at the end of every
+    phase."""
+
+    def __init__(self, game: Game, position: Mapping[str, JSON] | None = None) -> None:
+        s = game.state
+        self.log = BattleLog(position if position is not None else game.save())
+        for p in s.players:  # a position may start with VP and CP
+            self.log.vp.setdefault(p.name, p.vp)
+            self.log.cp.setdefault(p.name, p.cp)
+        self.lines: list[str] = []
+        self.steps: list[dict[str, JSON]] = []
+        self.players = [p.name for p in s.players]
+        self.units: dict[str, JSON] = {u.id: {"name": self.log.names.unit(u.id),
+                                              "player": u.player} for u in s.units}
+        self.models: dict[str, JSON] = {m.id: {"name": self.log.names.model(m.id),
+                                               "unit": u.id, "W": m.profile.W}
+                                        for u in s.units for m in u.models}
+        self.battlefield = s.battlefield
+        self.terrain = s.terrain
+        self.objectives: dict[str, JSON] = {o.name: o.controller for o in s.objectives}
+        self._acts: list[JSON] = []
+        self._from = 0
+        self._seen = len(s.events)
+        # The phase under way: a loaded game may start inside one (a new game has none yet).
+        self._label: dict[str, JSON] | None = {
+            "round": s.round, "player": s.turn_player, "phase": s.phase} if s.phase else None
+        self._done = False
+        self._step(game, final=False, label={"round": s.round, "player": s.turn_player,
+                                              "phase": "start"})
+
+    def feed(self, game: Game) -> list[str]:
+        """The log lines of the events since the last call; a step at each phase's end."""
+        new: list[str] = []
+        for e in game.state.events[self._seen:]:
+            kind = e.get("event")
+            key = {k: e.get(k) for k in ("round", "player", "phase")}
+            # A phase ends where the next round, turn or phase begins (the end-of-turn phase
+            # has no phase_start event: a change of phase in any event tells).
+            if self._label is not None and (kind in _OPENERS or (key["phase"]
+                                                                 and key != self._label)):
+                self._step(game, final=False, label=self._label)
+                self._label = None
+            if self._label is None and key["phase"]:
+                self._label = key
+            if kind == "objective_control":
+                self.objectives[str(e.get("objective"))] = e.get("controller")
+            lines = [clean(line) for line in self.log.lines(e)]
+            if kind in _ACTS:
+                self._acts.append(self._act(e, lines))
+            self.lines.extend(lines)
+            new.extend(lines)
+            if kind == "battle_end":
+                self._step(game, final=True, label={
+                    "round": e.get("round"), "player": "", "phase": "battle over"})
+        self._seen = len(game.state.events)
+        return new
+
+    def _act(self, e: Mapping[str, JSON], lines: list[str]) -> JSON:
+        kind = e.get("event")
+        text = "\n".join(line.strip() for line in lines)
+        if kind == "attack":
+            return {"kind": "fight" if e.get("melee") else "shoot", "from": e.get("attacker"),
+                    "to": [e.get("target")], "text": text}
+        targets = e.get("targets")
+        return {"kind": "charge" if kind == "charge_targets" else "failed",
+                "from": e.get("unit"), "to": targets if isinstance(targets, list) else [],
+                "text": text}
+
+    def _step(self, game: Game, *, final: bool, label: Mapping[str, JSON]) -> None:
+        if self._done:
+            return
+        s = game.state
+        self.steps.append({
+            **label, "final": final,
+            "vp": dict(self.log.vp), "cp": dict(self.log.cp),
+            "objectives": [[o.name, o.x, o.y, self.objectives.get(o.name)]
+                           for o in s.objectives],
+            "models": [[m.id, round(m.x, 3), round(m.y, 3), *_base(m), m.remaining]
+                       for u in s.units if not u.destroyed for m in u.alive],
+            "acts": self._acts, "from": self._from, "lines": len(self.lines),
+        })
+        self._acts = []
+        self._from = len(self.lines)
+        self._done = final
+
+    def finish(self, game: Game) -> None:
+        """The last step, if the battle stopped without a ``battle_end`` event."""
+        self.feed(game)
+        if not self._done:
+            self._step(game, final=True, label={**(self._label or {}), "phase": "stopped"})
+
+    def page(self, title: str) -> str:
+        """The HTML page."""
+        return replay_page(title, self.battlefield, self.terrain, {
+            "players": cast(JSON, self.players), "units": self.units, "models": self.models,
+            "steps": cast(JSON, self.steps), "log": cast(JSON, self.lines)})
 
 
-def replay_page(title: str, battlefield: dict[str, JSON], terrain: dict[str, JSON],
-                snapshots: list[dict[str, JSON]], log_lines: list[str],
-                lines_at: list[int]) -> str:
-    """The HTML page; ``lines_at[i]`` is how many log lines belong to snapshot ``i``."""
-    snaps = [dict(s, lines=n) for s, n in zip(snapshots, lines_at, strict=True)]
-    data = json.dumps({"terrain": terrain, "snapshots": snaps, "log": log_lines})
-    bw = float(battlefield.get("width", 60))  # type: ignore[arg-type]
-    bd = float(battlefield.get("depth", 44))  # type: ignore[arg-type]
-    scale = 720 / bw
-    return _PAGE.format(title=html.escape(title), w=int(bw * scale), h=int(bd * scale), bw=bw,
-                        bd=bd, data=script_json(data))
+def replay_page(title: str, battlefield: Mapping[str, JSON], terrain: Mapping[str, JSON],
+                data: Mapping[str, JSON]) -> str:
+    """The page for ``data`` (players, units, models, steps, log: :class:`ReplayRecorder`)."""
+    bw = float(cast(float, battlefield.get("width", 60)))
+    bd = float(cast(float, battlefield.get("depth", 44)))
+    body = json.dumps({"title": title, "width": bw, "depth": bd, "terrain": dict(terrain),
+                       **data}, ensure_ascii=False, allow_nan=False)
+    return (PAGE.replace("__TITLE__", html.escape(clean(title)))
+            .replace("__WIDTH__", str(int(bw * 14))).replace("__HEIGHT__", str(int(bd * 14)))
+            .replace("__VIEWBOX__", f"-1 -1 {bw + 2:g} {bd + 2:g}")
+            .replace("__DATA__", script_json(body)))
 
 
 def script_json(text: str) -> str:

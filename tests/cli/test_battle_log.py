@@ -1,0 +1,261 @@
+"""The readable battle log (`w40k battle`), built from hand-made event lists and from one whole
+battle: names instead of ids, no Python reprs, plurals, dice with each attack, why a charge
+failed, the end-of-turn score and the final summary."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from w40k.cli.main import app
+from w40k.engine.serial import JSON
+from w40k.viz.log import BattleLog, Names, log_lines, plural
+
+SETUP: dict[str, JSON] = {
+    "players": [{"name": "red"}, {"name": "blue"}],
+    "units": [
+        {"id": "red.int", "name": "Intercessors", "player": "red",
+         "models": [{"id": "red.int.1", "name": "Intercessor Sergeant"},
+                    {"id": "red.int.2", "name": "Intercessor 1"}]},
+        {"id": "blue.boyz", "name": "Boyz", "player": "blue",
+         "models": [{"id": "blue.boyz.1", "name": "Boss Nob"},
+                    {"id": "blue.boyz.4", "name": "Boy 3"}]},
+    ],
+}
+
+
+def ev(event: str, rnd: int = 1, player: str = "red", phase: str = "shooting",
+       **data: JSON) -> dict[str, JSON]:
+    return {"event": event, "round": rnd, "player": player, "phase": phase, **data}
+
+
+def _no_repr(lines: list[str]) -> None:
+    text = "\n".join(lines)
+    for bad in ("{'", "['", "(['", "None", "<RollKind", "red.int", "blue.boyz"):
+        assert bad not in text, (bad, text)
+
+
+def test_plurals_are_right() -> None:
+    assert plural(1, "wound") == "1 wound"
+    assert plural(0, "wound") == "0 wounds"
+    assert plural(2, "die", "dice") == "2 dice"
+
+
+def test_models_appear_by_name_with_their_unit_never_by_id() -> None:
+    names = Names.from_position(SETUP)
+    assert names.model("blue.boyz.4") == "Boy 3 of Boyz"
+    assert names.unit("red.int") == "Intercessors"
+    assert names.text("attack by red.int on blue.boyz.1") == \
+        "attack by Intercessors on Boss Nob of Boyz"
+    # an id that is only the start of another word is left alone
+    assert names.text("red.intx") == "red.intx"
+
+
+def test_two_units_with_one_name_are_told_apart_by_side() -> None:
+    setup: dict[str, JSON] = {"units": [
+        {"id": "a", "name": "Boyz", "player": "red", "models": []},
+        {"id": "b", "name": "Boyz", "player": "blue", "models": []}]}
+    names = Names.from_position(setup)
+    assert names.unit("a") == "Boyz (red)" and names.unit("b") == "Boyz (blue)"
+
+
+def test_an_attack_line_gives_the_counts_with_plurals_and_the_dice_of_each_kind() -> None:
+    events = [
+        ev("declare_shooting", unit="red.int", type="normal",
+           shots=[["red.int.1", "Bolt rifle", "blue.boyz"]]),
+        ev("roll", kind="hit", unit="red.int", faces=[2, 5, 1, 3, 1, 4], rerolled=[]),
+        ev("roll", kind="wound", unit="red.int", faces=[4, 4, 6], rerolled=[]),
+        ev("roll", kind="save", unit="blue.boyz", faces=[4], rerolled=[]),
+        ev("attack_step", attacker="red.int", target="blue.boyz", step="hit", rule="05.01",
+           text="hit rolls"),
+        ev("attack", attacker="red.int", target="blue.boyz", melee=False, hits=3, wounds=1,
+           unsaved=1, wounds_lost=1, models_destroyed=1, hazard_wounds_lost=0),
+        ev("destroyed", unit="blue.boyz", model="blue.boyz.4", cause="attack by red.int",
+           triggers=True),
+    ]
+    lines = log_lines(events, SETUP)
+    _no_repr(lines)
+    assert lines[0].endswith("Intercessors: shooting at Boyz")
+    assert lines[1].endswith("Intercessors shooting Boyz: 3 hits, 1 wound, 1 unsaved: "
+                             "1 wound lost, 1 model destroyed")
+    assert lines[2].strip() == "dice: hit 2 5 1 3 1 4; wound 4 4 6; save 4"
+    assert lines[3].endswith("Boy 3 of Boyz is destroyed (attack by Intercessors)")
+
+
+def test_the_dice_of_one_attack_are_not_carried_into_the_next() -> None:
+    events = [
+        ev("roll", kind="hit", unit="red.int", faces=[1, 1], rerolled=[]),
+        ev("attack", attacker="red.int", target="blue.boyz", melee=False, hits=0, wounds=0,
+           unsaved=0, wounds_lost=0, models_destroyed=0),
+        ev("roll", kind="hit", unit="red.int", faces=[6], rerolled=[]),
+        ev("attack", attacker="red.int", target="blue.boyz", melee=True, hits=1, wounds=0,
+           unsaved=0, wounds_lost=0, models_destroyed=0),
+    ]
+    lines = log_lines(events, SETUP)
+    assert lines[1].strip() == "dice: hit 1 1"
+    assert "fighting Boyz: 1 hit, 0 wounds" in lines[2]
+    assert lines[3].strip() == "dice: hit 6"
+
+
+def test_an_advance_gives_the_roll_and_the_distance_moved_not_an_allowance() -> None:
+    events = [ev("roll", phase="movement", kind="advance", unit="red.int", faces=[3],
+                 rerolled=[]),
+              ev("advance_roll", phase="movement", unit="red.int", roll=3),
+              ev("move", phase="movement", unit="red.int", move_type="advance",
+                 models={"red.int.1": [1.0, 2.0, 0.0, 3.3], "red.int.2": [1, 2, 0, 2.0]})]
+    lines = log_lines(events, SETUP)
+    assert len(lines) == 1
+    assert lines[0].endswith('Intercessors: advance (advance roll 3), farthest model moved 3.3"')
+    assert "up to" not in lines[0]
+
+
+def test_each_failed_charge_says_why() -> None:
+    events = [
+        ev("declare_charge", phase="charge", unit="blue.boyz"),
+        ev("charge_roll", phase="charge", unit="blue.boyz", dice=[1, 2], roll=3),
+        ev("charge_failed", phase="charge", unit="blue.boyz",
+           reason="no charge target within the roll"),
+        ev("charge_roll", phase="charge", unit="red.int", dice=[4, 5], roll=9),
+        ev("charge_targets", phase="charge", unit="red.int", targets=["blue.boyz"]),
+        ev("charge_declined", phase="charge", unit="red.int"),
+    ]
+    lines = log_lines(events, SETUP)
+    _no_repr(lines)
+    assert lines[0].endswith('Boyz: charge declared, 2D6 = 1 + 2 = 3"')
+    assert lines[1].endswith('Boyz: charge failed, no enemy unit within reach of the 3" roll')
+    assert lines[3].endswith("Intercessors: charge targets Boyz")
+    assert lines[4].endswith('Intercessors: charge failed (rolled 9"), its player declined '
+                             "the charge move")
+
+
+def test_objectives_and_scores_read_without_python_reprs() -> None:
+    events = [
+        ev("gain_cp", phase="command", cp={"red": 1, "blue": 1}),
+        ev("objective_control", phase="movement", objective="red home", controller="red",
+           levels={"red": 4, "blue": 0}),
+        ev("objective_control", phase="movement", objective="centre", controller=None,
+           levels={"red": 0, "blue": 0}),
+        ev("objective_control", phase="movement", objective="west", controller=None,
+           levels={"red": 3, "blue": 3}),
+        ev("score", rnd=2, phase="end_of_turn", vp=5, objectives=["red home"], total=5),
+        ev("turn_end", rnd=2, phase="end_of_turn"),
+    ]
+    lines = log_lines(events, SETUP)
+    _no_repr(lines)
+    assert lines[0].endswith("each player gains 1 CP: CP red 1, blue 1")
+    assert lines[1].endswith("objective red home: controlled by red (OC red 4, blue 0)")
+    assert lines[2].endswith("objective centre: not controlled (OC red 0, blue 0)")
+    assert lines[3].endswith("objective west: contested (OC red 3, blue 3)")
+    assert lines[4].endswith("red scores 5 VP for red home; total 5")
+    assert lines[5].endswith("VP red 5, blue 0; CP red 1, blue 1")
+
+
+def test_an_unknown_event_kind_gets_a_readable_line_never_a_crash() -> None:
+    # stratagems and missions add event kinds: they must read as text
+    lines = log_lines([ev("stratagem_used", phase="command", unit="red.int", name="Go!",
+                          cost=1, targets=["blue.boyz.1"], detail={"cp": 2, "ok": True},
+                          extra=None)], SETUP)
+    assert lines == ["R1 red   command     stratagem used: unit Intercessors; name Go!; cost 1; "
+                     "targets Boss Nob of Boyz; detail cp 2, ok yes; extra none"]
+
+
+def test_the_summary_gives_winner_vp_by_round_units_lost_and_turning_points() -> None:
+    events = [
+        ev("round_start", rnd=1, player="", phase=""),
+        ev("score", rnd=1, phase="end_of_turn", vp=5, objectives=[], total=5),
+        ev("round_start", rnd=2, player="", phase=""),
+        ev("attack", rnd=2, player="blue", attacker="blue.boyz", target="red.int",
+           melee=True, hits=4, wounds=3, unsaved=2, wounds_lost=4, models_destroyed=2),
+        ev("destroyed", rnd=2, player="blue", unit="red.int", model="red.int.1",
+           cause="attack by blue.boyz"),
+        ev("destroyed", rnd=2, player="blue", unit="red.int", model="red.int.2",
+           cause="attack by blue.boyz"),
+        ev("unit_destroyed", rnd=2, player="blue", unit="red.int"),
+        ev("score", rnd=2, player="blue", phase="end_of_turn", vp=10, objectives=[],
+           total=10),
+        ev("battle_end", rnd=2, player="", phase="", vp={"red": 5, "blue": 10},
+           winner="blue"),
+    ]
+    lines = log_lines(events, SETUP)
+    _no_repr(lines)
+    text = "\n".join(lines)
+    assert "=== Battle over: blue wins; VP red 5, blue 10 ===" in text
+    assert "  winner: blue" in text
+    assert re.search(r"red +5 +0 +5\n", text) and re.search(r"blue +0 +10 +10\n", text)
+    assert "    red: 1 (Intercessors)" in text and "    blue: 0" in text
+    assert "round 1: red takes the lead" in text
+    assert "round 2: blue takes the lead" in text
+    assert "first blood, Intercessor Sergeant of Intercessors destroyed" in text
+    assert "the first unit destroyed, Intercessors (red)" in text
+    assert "deadliest attack, round 2: Boyz fighting Intercessors, 2 models destroyed" in text
+
+
+def test_a_draw_says_so() -> None:
+    log = BattleLog(SETUP)
+    lines = log.lines(ev("battle_end", player="", phase="", vp={"red": 0, "blue": 0},
+                         winner=None))
+    assert lines[0] == "=== Battle over: a draw; VP red 0, blue 0 ==="
+    assert "  winner: none (a draw)" in lines
+
+
+def test_a_whole_battle_prints_names_headers_dice_and_a_summary(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    result = CliRunner().invoke(app, ["battle", "--agents", "greedy,greedy", "--seed", "1",
+                                      "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    record = json.loads((out / "record.json").read_text())
+    ids = {str(u["id"]) for u in record["setup"]["units"]}
+    ids |= {str(m["id"]) for u in record["setup"]["units"] for m in u["models"]}
+    for line in lines[:-1]:  # the last line names the output files
+        assert not any(re.search(rf"(?<![\w.-]){re.escape(i)}(?![\w-])", line) for i in ids), \
+            line
+    _no_repr(lines[:-1])
+    assert lines[0] == "=== Battle round 1 ==="
+    assert "--- red's turn ---" in lines
+    assert any("dice: hit" in line for line in lines)
+    assert any(" of " in line and "is destroyed" in line for line in lines)
+    assert any(re.search(r"end of turn +VP red \d+, blue \d+; CP red \d+, blue \d+", line)
+               for line in lines)
+    assert "Summary" in lines and "  turning points:" in lines
+    assert re.match(r"\d+ decisions; VP red \d+, blue \d+; record: ", lines[-1])
+    # the log is built from the record's events alone: the same lines again
+    from w40k.viz.log import log_lines as again
+
+    assert again(record["events"], record["setup"]) == lines[:-1]
+
+
+def test_replay_prints_the_same_log_and_writes_the_same_page_as_the_battle(
+        tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    battle = CliRunner().invoke(app, ["battle", "--agents", "greedy,random", "--seed", "2",
+                                      "--out", str(out)])
+    assert battle.exit_code == 0, battle.output
+    page = tmp_path / "again.html"
+    res = CliRunner().invoke(app, ["replay", str(out / "record.json"), "--log", "--html",
+                                   str(page)])
+    assert res.exit_code == 0, res.output
+    assert res.stdout.splitlines()[:-1] == battle.stdout.splitlines()[:-1]
+    assert res.stdout.splitlines()[-1].endswith("event log identical")
+
+    def data(path: Path) -> dict[str, JSON]:
+        text = path.read_text(encoding="utf-8")
+        found = re.search(r'<script id="data" type="application/json">(.*?)</script>', text,
+                          re.S)
+        assert found is not None
+        body: dict[str, JSON] = json.loads(found[1])
+        body.pop("title")
+        return body
+
+    assert data(page) == data(out / "replay.html")
+
+
+def test_a_position_that_starts_with_vp_and_cp_is_counted_from_there() -> None:
+    setup = {**SETUP, "players": [{"name": "red", "vp": 10, "cp": 3},
+                                  {"name": "blue", "vp": 5, "cp": 1}]}
+    lines = log_lines([ev("score", rnd=3, phase="end_of_turn", vp=5, objectives=[], total=15),
+                       ev("turn_end", rnd=3, phase="end_of_turn")], setup)
+    assert lines[-1].endswith("VP red 15, blue 5; CP red 3, blue 1")
