@@ -30,9 +30,31 @@ PHASES = ("command", "movement", "shooting", "charge", "fight")
 """The five phases in order (07.02)."""
 
 
+class _Placement:
+    """A counter bumped whenever a model's position, level, facing, profile or destroyed flag
+    is set: the kept battlefield model (``engine/field.py``) is a cache derived from the
+    state and is valid only while this count is unchanged. Never saved."""
+
+    count = 0
+
+
+PLACEMENT_FIELDS = frozenset({"x", "y", "z", "facing", "destroyed", "profile"})
+"""The ``ModelData`` fields that the battlefield geometry reads."""
+
+
+def placement_count() -> int:
+    """The current :class:`_Placement` count (any model of any game set since: a new one)."""
+    return _Placement.count
+
+
 @dataclass
 class ModelData:
     """One model on (or off) the battlefield."""
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if name in PLACEMENT_FIELDS:
+            _Placement.count += 1  # invalidates engine/field.py's kept battlefield model
+        object.__setattr__(self, name, value)
 
     id: str
     """Unique id (``red.boyz.3``)."""

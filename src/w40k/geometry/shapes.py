@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import cast
 
 import numpy as np
 import numpy.typing as npt
@@ -238,7 +239,15 @@ class Model:
         return Polygon(convex_hull(np.asarray(pts, dtype=np.float64)))
 
     def footprint(self) -> Shape:
-        """The shape distances are measured from (01.04 base; 17.02 FRAME: the hull)."""
+        """The shape distances are measured from (01.04 base; 17.02 FRAME: the hull); computed
+        once per model object (a model is immutable: a moved model is a new object)."""
+        cached = self.__dict__.get("_footprint")
+        if cached is None:
+            cached = self._make_footprint()
+            object.__setattr__(self, "_footprint", cached)
+        return cast(Shape, cached)
+
+    def _make_footprint(self) -> Shape:
         if self.hull is not None and ("FRAME" in self.keywords or self.base_mm is None):
             hull = self.hull_shape()
             assert hull is not None
