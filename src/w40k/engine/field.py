@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from w40k.engine.state import ModelData, UnitData, placement_count
 from w40k.geometry import Model, Scene
-from w40k.geometry.battlefield import Layout, any_engaged, coherent
+from w40k.geometry.battlefield import Layout, any_engaged, coherent, engaged_with
 
 if TYPE_CHECKING:
     from w40k.engine.game import Game
@@ -34,6 +34,8 @@ _KEYWORDS: dict[int, tuple[object, frozenset[str]]] = {}
 _SHAPES: dict[int, tuple[ModelData, float, float, float, float, object, Model]] = {}
 _LAYOUTS: dict[int, tuple[UnitData, int, int, Layout]] = {}
 _PAIRS: dict[tuple[int, int], tuple[UnitData, UnitData, int, bool]] = {}
+_MODEL_PAIRS: dict[tuple[int, int], tuple[UnitData, UnitData, int, list[bool]]] = {}
+_ENEMIES: dict[int, tuple[UnitData, int, list[UnitData], int, list[UnitData]]] = {}
 _SCENES: dict[int, tuple[object, int, tuple[tuple[Any, ...], ...], Scene]] = {}
 
 
@@ -90,6 +92,35 @@ def units_engaged(a: UnitData, b: UnitData) -> bool:
     return result
 
 
+def engaged_models(a: UnitData, b: UnitData) -> list[bool]:
+    """Per living model of ``a`` (in order): engaged with some model of ``b`` (03.04)."""
+    now = placement_count()
+    key = (id(a), id(b))
+    hit = _MODEL_PAIRS.get(key)
+    if hit is not None and hit[0] is a and hit[1] is b and hit[2] == now:
+        return hit[3]
+    result = [bool(x) for x in engaged_with(layout(a), layout(b))]
+    _room(_MODEL_PAIRS)
+    _MODEL_PAIRS[key] = (a, b, now, result)
+    return result
+
+
+def engaged_enemies(game: Game, u: UnitData) -> list[UnitData]:
+    """The enemy units engaged with ``u``, in the state's order (kept until a model is
+    placed)."""
+    now = placement_count()
+    units = game.state.units
+    hit = _ENEMIES.get(id(u))
+    if (hit is not None and hit[0] is u and hit[1] == now and hit[2] is units
+            and hit[3] == len(units)):
+        return list(hit[4])
+    out = [e for e in units if e.player != u.player and not e.destroyed
+           and units_engaged(u, e)]
+    _room(_ENEMIES)
+    _ENEMIES[id(u)] = (u, now, units, len(units), out)
+    return list(out)
+
+
 def in_coherency(u: UnitData) -> bool:
     """03.03 for the unit's living models, from its layout."""
     return coherent(layout(u))
@@ -115,5 +146,5 @@ def scene(game: Game, build: Callable[[], Scene]) -> Scene:
 
 def forget() -> None:
     """Empty every table (tests use it to compare kept and fresh answers)."""
-    for t in (_KEYWORDS, _SHAPES, _LAYOUTS, _PAIRS, _SCENES):
+    for t in (_KEYWORDS, _SHAPES, _LAYOUTS, _PAIRS, _MODEL_PAIRS, _ENEMIES, _SCENES):
         t.clear()

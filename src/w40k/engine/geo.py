@@ -96,9 +96,14 @@ def units_engaged(a: UnitData, b: UnitData) -> bool:
 
 
 def engaged_enemies(game: Game, u: UnitData) -> list[UnitData]:
-    """The enemy units engaged with ``u``."""
-    return [e for e in game.state.units
-            if e.player != u.player and not e.destroyed and units_engaged(u, e)]
+    """The enemy units engaged with ``u`` (kept, ``engine/field.py``)."""
+    return field.engaged_enemies(game, u)
+
+
+def models_engaged(a: UnitData, b: UnitData) -> list[bool]:
+    """Per living model of ``a``: engaged with a model of ``b`` (03.04; kept and
+    vectorised, ``engine/field.py``)."""
+    return field.engaged_models(a, b)
 
 
 def is_engaged(game: Game, u: UnitData) -> bool:

@@ -254,8 +254,9 @@ class Frame:
 
 def _copy_model(m: ModelData) -> ModelData:
     """A copy sharing only the immutable parts (profile, weapons)."""
-    out = copy.copy(m)
-    out.one_shots_used = list(m.one_shots_used)
+    out = ModelData.__new__(ModelData)
+    out.__dict__.update(m.__dict__)  # as copy.copy, without a __setattr__ per field
+    out.__dict__["one_shots_used"] = list(m.one_shots_used)
     return out
 
 

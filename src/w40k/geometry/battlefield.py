@@ -239,11 +239,51 @@ class Grid:
         return [int(i) for i in idx[gap <= d + MARGIN]]
 
 
+@dataclass(frozen=True, eq=False)
+class Discs:
+    """Models as discs around their positions (``Model.reach``): the spatial filter of move
+    validation. A model whose disc stays clear of a moving model's swept disc cannot be
+    touched by that move, so validation measures only the models :meth:`near_segment`
+    lists (docs/geometry.md)."""
+
+    models: tuple[Model, ...]
+    """The models, in order."""
+    xs: FloatArray
+    """(n,) positions x."""
+    ys: FloatArray
+    """(n,) positions y."""
+    rs: FloatArray
+    """(n,) reach radii."""
+
+    @staticmethod
+    def of(models: Sequence[Model]) -> Discs:
+        """The discs of ``models``."""
+        return Discs(tuple(models), np.array([m.x for m in models], dtype=np.float64),
+                     np.array([m.y for m in models], dtype=np.float64),
+                     np.array([m.reach() for m in models], dtype=np.float64))
+
+    def near_segment(self, x0: float, y0: float, x1: float, y1: float, r: float,
+                     d: float) -> list[int]:
+        """Indices (ascending) of the models whose disc comes within ``d`` of a disc of
+        radius ``r`` swept from (x0, y0) to (x1, y1)."""
+        if not len(self.models):
+            return []
+        px, py = self.xs - x0, self.ys - y0
+        ax, ay = x1 - x0, y1 - y0
+        den = ax * ax + ay * ay
+        if den > 0.0:
+            t = np.clip((px * ax + py * ay) / den, 0.0, 1.0)
+            px = px - t * ax
+            py = py - t * ay
+        gap = np.sqrt(px * px + py * py) - self.rs - r
+        return [int(i) for i in np.nonzero(gap <= d + MARGIN)[0]]
+
+
 def polygon_radius(points: FloatArray, cx: float, cy: float) -> float:
     """The farthest vertex of a polygon from (cx, cy) (a bounding radius for a region)."""
     return float(np.sqrt(((points - np.array([cx, cy])) ** 2).sum(axis=1)).max())
 
 
-__all__ = ["CELL", "MARGIN", "Grid", "Layout", "Polygon", "any_engaged", "any_within",
+__all__ = ["CELL", "MARGIN", "Discs", "Grid", "Layout", "Polygon", "any_engaged", "any_within",
            "bounding_radius", "breaks", "coherent", "engaged_with", "polygon_radius",
            "within_matrix"]

@@ -247,6 +247,23 @@ class Model:
             object.__setattr__(self, "_footprint", cached)
         return cast(Shape, cached)
 
+    def reach(self) -> float:
+        """The radius of the smallest disc centred on (x, y) that holds the footprint, at any
+        facing (a bound the spatial queries of ``geometry/battlefield.py`` filter with)."""
+        cached = self.__dict__.get("_reach")
+        if cached is None:
+            fp = self.footprint()
+            if isinstance(fp, Circle):
+                cached = math.hypot(fp.cx - self.x, fp.cy - self.y) + fp.r
+            elif isinstance(fp, Oval):
+                cached = math.hypot(fp.cx - self.x, fp.cy - self.y) + max(fp.a, fp.b)
+            else:
+                pts = fp.array()
+                cached = float(np.sqrt(((pts - np.array([self.x, self.y])) ** 2)
+                                       .sum(axis=1)).max())
+            object.__setattr__(self, "_reach", cached)
+        return cast(float, cached)
+
     def _make_footprint(self) -> Shape:
         if self.hull is not None and ("FRAME" in self.keywords or self.base_mm is None):
             hull = self.hull_shape()
