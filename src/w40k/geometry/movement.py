@@ -302,8 +302,8 @@ def validate_move(
     placed = list(finals.values())
     for name in moves:
         m = finals[name]
-        near = [others[i][1] for i in discs.near_segment(m.x, m.y, m.x, m.y, m.reach(), 0.0)]
-        for o in placed + near:
+        close = [others[i][1] for i in discs.near_segment(m.x, m.y, m.x, m.y, m.reach(), 0.0)]
+        for o in placed + close:
             if o.name != name and overlaps(m, o):
                 out.append(MoveViolation("R03.01-c", name, f"ends on another model ({o.name})"))
                 break
@@ -329,8 +329,8 @@ def validate_move(
     if must_end_unengaged:
         for m in placed:
             reach = ENGAGEMENT_HORIZONTAL + EPS
-            near = discs.near_segment(m.x, m.y, m.x, m.y, m.reach(), reach)
-            e = next((others[i][1] for i in near if not others[i][0]
+            around = discs.near_segment(m.x, m.y, m.x, m.y, m.reach(), reach)
+            e = next((others[i][1] for i in around if not others[i][0]
                       and engaged(m, others[i][1])), None)
             if e is not None:
                 rule = (
