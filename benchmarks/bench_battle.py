@@ -7,7 +7,9 @@ Growth: ``--scale K`` plays scales k = 1..K (k times the default armies on the s
 ``w40k.io.battle_scale``; ``--only`` plays scale K alone) with the random and the greedy
 agents (or ``--agent``), prints per scale the median time per game (of ``--games``, default
 5), decisions per second and engine versus agent time, then the growth exponent: the slope of
-log(time) against log(models) fitted by least squares over the scales played. Prints the median
+log(time) against log(models) fitted by least squares over the scales played. ``cpu ms`` is
+the process's CPU time per game (less sensitive than wall time to other load on the
+machine). Prints the median
 time per full game, decisions per second, where the time goes (engine ``pending``/``submit``
 vs the agents' choices, i.e. the position proposers), the cost of ``save``/``Game.load``,
 ``clone`` and ``Game.replay`` relative to a game, and ratios; nothing is asserted (DESIGN.md:
@@ -31,6 +33,7 @@ from w40k.io.battle_scale import scaled_position
 
 def one_game(seed: int, agent: str = "random", scale: int = 1) -> dict[str, float]:
     pos = scaled_position(scale)
+    c0 = time.process_time()
     t0 = time.perf_counter()
     game = Game.new(pos, seed)
     kind = GreedyAgent if agent == "greedy" else RandomAgent
@@ -51,6 +54,7 @@ def one_game(seed: int, agent: str = "random", scale: int = 1) -> dict[str, floa
         engine += time.perf_counter() - c
         n += 1
     total = time.perf_counter() - t0
+    cpu = time.process_time() - c0
     record = game.record()
     t = time.perf_counter()
     Game.replay(json.loads(json.dumps(record)))
@@ -62,7 +66,7 @@ def one_game(seed: int, agent: str = "random", scale: int = 1) -> dict[str, floa
     for _ in range(100):
         game.clone()
     clone = (time.perf_counter() - t) / 100
-    return {"total": total, "decisions": n, "engine": engine, "choose": choose,
+    return {"total": total, "cpu": cpu, "decisions": n, "engine": engine, "choose": choose,
             "replay": replay, "save_load": save_load, "clone": clone,
             "events": len(game.state.events)}
 
@@ -71,7 +75,7 @@ def growth(scale: int, only: bool, games: int, seed: int, agents: list[str]) -> 
     """Time per game at each scale and the fitted exponent of time against models."""
     scales = [scale] if only else list(range(1, scale + 1))
     print(f"{games} games per scale and agent (seeds {seed}..{seed + games - 1}); median ms")
-    print("agent   k models  ms/game  decisions  dec/s  engine  agents")
+    print("agent   k models  ms/game  cpu ms/game  decisions  dec/s  engine  agents")
     fits: dict[str, list[tuple[float, float]]] = {a: [] for a in agents}
     for k in scales:
         models = sum(len(cast(list[object], u["models"]))
@@ -80,6 +84,7 @@ def growth(scale: int, only: bool, games: int, seed: int, agents: list[str]) -> 
             runs = [one_game(seed + i, agent, k) for i in range(games)]
             total = statistics.median(r["total"] for r in runs)
             print(f"{agent:7} {k} {models:6} {total * 1000:8.1f} "
+                  f"{statistics.median(r['cpu'] for r in runs) * 1000:12.1f} "
                   f"{statistics.median(r['decisions'] for r in runs):10.0f} "
                   f"{statistics.median(r['decisions'] / r['total'] for r in runs):6.1f} "
                   f"{statistics.median(r['engine'] / r['total'] for r in runs):6.0%} "

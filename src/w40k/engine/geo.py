@@ -3,6 +3,7 @@ scene for visibility and movement checks, engagement, coherency and objective ra
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -20,10 +21,14 @@ from w40k.geometry import (
     in_range_of_marker,
     scene_from_dict,
 )
+from w40k.geometry.measure import MARKER_DIAMETER_MM, MARKER_RANGE_HORIZONTAL
+from w40k.geometry.shapes import mm
 
 if TYPE_CHECKING:
     from w40k.engine.game import Game
 
+MARKER_RADIUS = mm(MARKER_DIAMETER_MM) / 2
+"""Appendix: a 40 mm objective marker's radius in inches."""
 ENGAGEMENT_RANGE = 2.0
 """03.04: engagement range is 2" horizontally (and 5" vertically)."""
 
@@ -118,4 +123,8 @@ def in_objective_range(game: Game, m: ModelData, obj: ObjectiveData) -> bool:
         _, ter = terrain(game)
         footprint = np.asarray(ter.area(obj.area).footprint, dtype=float)
         return in_range_of_area(shape, footprint)
+    # Cheap rejection (same answer): the model's disc is more than 3" from the marker's disc.
+    gap = math.hypot(m.x - obj.x, m.y - obj.y) - shape.reach() - MARKER_RADIUS
+    if gap > MARKER_RANGE_HORIZONTAL + 1e-6:
+        return False
     return in_range_of_marker(shape, ObjectiveMarker(obj.x, obj.y))
