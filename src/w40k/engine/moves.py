@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, cast
 
 from w40k.core.errors import IllegalChoice, MalformedChoice
 from w40k.engine import geo
+from w40k.engine.propose_moves import translation_refused
 from w40k.engine.requests import Request
 from w40k.engine.serial import JSON, in_order
 from w40k.engine.state import UnitData
@@ -231,6 +232,8 @@ def propose_move(game: Game, unit: UnitData, move_type: MoveType, max_distance: 
             if must_end_within is not None and not _ends_within(
                     game, unit, answer, must_end_within[0], must_end_within[1]):
                 continue
+            if translation_refused(game, unit, movers, dx, dy, move_type):
+                continue  # validate_move would refuse it too (engine/propose_moves.py)
             if not _legal(game, unit, answer, move_type, max_distance, take_to_skies,
                           model_budgets):
                 continue

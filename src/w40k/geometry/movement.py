@@ -217,7 +217,7 @@ def validate_move(
         budget -= SKIES_PENALTY  # R21.03-a; Hover R21.03-c
     bf = scene.battlefield
     finals: dict[str, Model] = dict(by_name)
-    others, discs = _others(scene, unit, the_unit.player)
+    others, discs = scene_others(scene, unit, the_unit.player)
     for name, path in moves.items():
         m = by_name[name]
         cur = m
@@ -345,8 +345,10 @@ def validate_move(
 _DISCS: dict[tuple[int, str], tuple[Scene, list[tuple[bool, Model]], Discs]] = {}
 
 
-def _others(scene: Scene, unit: str, player: str) -> tuple[list[tuple[bool, Model]], Discs]:
-    """Every model not of ``unit`` (friendly or not) and their discs, kept per scene."""
+def scene_others(scene: Scene, unit: str, player: str
+                 ) -> tuple[list[tuple[bool, Model]], Discs]:
+    """Every model not of ``unit`` as (friendly to ``player``, model), and their discs
+    (``battlefield.Discs``), kept per scene."""
     key = (id(scene), unit)
     hit = _DISCS.get(key)
     if hit is not None and hit[0] is scene:
