@@ -25,9 +25,10 @@ from w40k.io.battle_setup import (
     default_position,
 )
 
-RANK_DEPTH = 4.0
-"""Inches between two ranks of units in a deployment zone (a rank of two rows of 32 mm
-bases is about 3.2" deep, so two ranks fit in the 8" zone)."""
+RANK_DEPTH = 3.7
+"""Inches between the starts of two ranks of units in a deployment zone: the deepest unit
+(Intercessors formed at their Captain's 40 mm base, two rows) reaches 4.15" from the edge, so
+the second rank starts clear of it and ends 7.85" from the edge, inside the 8" zone."""
 UNITS_PER_RANK = 5
 """At most this many unit columns side by side (5 mobs of ten Boyz fill the 60" width)."""
 
