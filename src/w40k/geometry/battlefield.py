@@ -38,7 +38,7 @@ from w40k.geometry.measure import (
     vertical_extent,
     within,
 )
-from w40k.geometry.shapes import EPS, Circle, FloatArray, Model, Oval, Polygon, Shape
+from w40k.geometry.shapes import EPS, Circle, FloatArray, Model, Oval, Shape
 
 MARGIN = 1e-7
 """Inches: a vectorised distance this close to a threshold is measured again exactly."""
@@ -279,11 +279,6 @@ class Discs:
         return [int(i) for i in np.nonzero(gap <= d + MARGIN)[0]]
 
 
-def polygon_radius(points: FloatArray, cx: float, cy: float) -> float:
-    """The farthest vertex of a polygon from (cx, cy) (a bounding radius for a region)."""
-    return float(np.sqrt(((points - np.array([cx, cy])) ** 2).sum(axis=1)).max())
-
-
-__all__ = ["CELL", "MARGIN", "Discs", "Grid", "Layout", "Polygon", "any_engaged", "any_within",
-           "bounding_radius", "breaks", "coherent", "engaged_with", "polygon_radius",
+__all__ = ["CELL", "MARGIN", "Discs", "Grid", "Layout", "any_engaged", "any_within",
+           "bounding_radius", "breaks", "coherent", "engaged_with",
            "within_matrix"]
