@@ -1,7 +1,15 @@
 """Benchmark of whole battles: random-legal games on the default position.
 
 Run: ``.venv/bin/python benchmarks/bench_battle.py [--games N] [--seed S] [--agent random|greedy]``
-(greedy: the baseline player on both sides, whose games charge and fight). Prints the median
+(greedy: the baseline player on both sides, whose games charge and fight).
+
+Growth: ``--scale K`` plays scales k = 1..K (k times the default armies on the same table,
+``w40k.io.battle_scale``; ``--only`` plays scale K alone) with the random and the greedy
+agents (or ``--agent``), prints per scale the median time per game (of ``--games``, default
+5), decisions per second and engine versus agent time, then the growth exponent: the slope of
+log(time) against log(models) fitted by least squares over the scales played. ``cpu ms`` is
+the process's CPU time per game (less sensitive than wall time to other load on the
+machine). Prints the median
 time per full game, decisions per second, where the time goes (engine ``pending``/``submit``
 vs the agents' choices, i.e. the position proposers), the cost of ``save``/``Game.load``,
 ``clone`` and ``Game.replay`` relative to a game, and ratios; nothing is asserted (DESIGN.md:
@@ -12,17 +20,20 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import statistics
 import time
+from typing import cast
 
 from w40k.agents.greedy import GreedyAgent
 from w40k.agents.random_agent import RandomAgent
 from w40k.engine.game import Game
-from w40k.io.battle_setup import default_position
+from w40k.io.battle_scale import scaled_position
 
 
-def one_game(seed: int, agent: str = "random") -> dict[str, float]:
-    pos = default_position()
+def one_game(seed: int, agent: str = "random", scale: int = 1) -> dict[str, float]:
+    pos = scaled_position(scale)
+    c0 = time.process_time()
     t0 = time.perf_counter()
     game = Game.new(pos, seed)
     kind = GreedyAgent if agent == "greedy" else RandomAgent
@@ -43,6 +54,7 @@ def one_game(seed: int, agent: str = "random") -> dict[str, float]:
         engine += time.perf_counter() - c
         n += 1
     total = time.perf_counter() - t0
+    cpu = time.process_time() - c0
     record = game.record()
     t = time.perf_counter()
     Game.replay(json.loads(json.dumps(record)))
@@ -54,17 +66,55 @@ def one_game(seed: int, agent: str = "random") -> dict[str, float]:
     for _ in range(100):
         game.clone()
     clone = (time.perf_counter() - t) / 100
-    return {"total": total, "decisions": n, "engine": engine, "choose": choose,
+    return {"total": total, "cpu": cpu, "decisions": n, "engine": engine, "choose": choose,
             "replay": replay, "save_load": save_load, "clone": clone,
             "events": len(game.state.events)}
 
 
+def growth(scale: int, only: bool, games: int, seed: int, agents: list[str]) -> None:
+    """Time per game at each scale and the fitted exponent of time against models."""
+    scales = [scale] if only else list(range(1, scale + 1))
+    print(f"{games} games per scale and agent (seeds {seed}..{seed + games - 1}); median ms")
+    print("agent   k models  ms/game  cpu ms/game  decisions  dec/s  engine  agents")
+    fits: dict[str, list[tuple[float, float]]] = {a: [] for a in agents}
+    for k in scales:
+        models = sum(len(cast(list[object], u["models"]))
+                     for u in cast(list[dict[str, object]], scaled_position(k)["units"]))
+        for agent in agents:
+            runs = [one_game(seed + i, agent, k) for i in range(games)]
+            total = statistics.median(r["total"] for r in runs)
+            print(f"{agent:7} {k} {models:6} {total * 1000:8.1f} "
+                  f"{statistics.median(r['cpu'] for r in runs) * 1000:12.1f} "
+                  f"{statistics.median(r['decisions'] for r in runs):10.0f} "
+                  f"{statistics.median(r['decisions'] / r['total'] for r in runs):6.1f} "
+                  f"{statistics.median(r['engine'] / r['total'] for r in runs):6.0%} "
+                  f"{statistics.median(r['choose'] / r['total'] for r in runs):6.0%}",
+                  flush=True)
+            fits[agent].append((math.log(models), math.log(total)))
+    for agent, pts in fits.items():
+        if len(pts) < 2:
+            continue
+        mx = sum(p[0] for p in pts) / len(pts)
+        my = sum(p[1] for p in pts) / len(pts)
+        slope = (sum((x - mx) * (y - my) for x, y in pts)
+                 / sum((x - mx) ** 2 for x, _ in pts))
+        print(f"growth exponent ({agent}): time ~ models^{slope:.2f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--games", type=int, default=None)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--agent", choices=("random", "greedy"), default="random")
+    ap.add_argument("--agent", choices=("random", "greedy"), default=None)
+    ap.add_argument("--scale", type=int, default=None, help="play scales 1..K (1..5)")
+    ap.add_argument("--only", action="store_true", help="with --scale: play scale K alone")
     args = ap.parse_args()
+    if args.scale is not None:
+        growth(args.scale, args.only, args.games or 5, args.seed,
+               [args.agent] if args.agent else ["random", "greedy"])
+        return
+    args.games = args.games or 20
+    args.agent = args.agent or "random"
     runs = [one_game(args.seed + i, args.agent) for i in range(args.games)]
 
     def med(key: str) -> float:

@@ -6,12 +6,14 @@ A unit has the union of its models' keywords, but each model keeps only its own
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 
 # Plurals that do not end in a plain "S" and words whose trailing "S" is not a plural.
 _IRREGULAR = {"BEASTS": "BEAST", "SWARMS": "SWARM", "ASTARTES": "ASTARTES", "CHAOS": "CHAOS"}
 
 
+@functools.lru_cache(maxsize=4096)
 def canonical_keyword(name: str) -> str:
     """The comparison key of a keyword: upper case, single spaces, singular (02.05).
 
@@ -29,7 +31,14 @@ def canonical_keyword(name: str) -> str:
 
 
 def keyword_set(names: Iterable[str]) -> frozenset[str]:
-    """Canonical keys of ``names``, for membership tests."""
+    """Canonical keys of ``names``, for membership tests (kept per tuple of names)."""
+    if isinstance(names, tuple):
+        return _keyword_tuple(names)
+    return frozenset(canonical_keyword(n) for n in names)
+
+
+@functools.lru_cache(maxsize=4096)
+def _keyword_tuple(names: tuple[str, ...]) -> frozenset[str]:
     return frozenset(canonical_keyword(n) for n in names)
 
 

@@ -3,8 +3,11 @@ scene for visibility and movement checks, engagement, coherency and objective ra
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
+from w40k.engine import field
 from w40k.engine.context import Context
 from w40k.engine.state import ModelData, ObjectiveData, UnitData
 from w40k.geometry import (
@@ -14,13 +17,15 @@ from w40k.geometry import (
     Scene,
     Terrain,
     Unit,
-    engaged,
-    in_coherency,
     in_range_of_area,
     in_range_of_marker,
     scene_from_dict,
 )
+from w40k.geometry.measure import MARKER_DIAMETER_MM, MARKER_RANGE_HORIZONTAL
+from w40k.geometry.shapes import mm
 
+MARKER_RADIUS = mm(MARKER_DIAMETER_MM) / 2
+"""Appendix: a 40 mm objective marker's radius in inches."""
 ENGAGEMENT_RANGE = 2.0
 """03.04: engagement range is 2" horizontally (and 5" vertically)."""
 
@@ -46,7 +51,10 @@ def terrain(ctx: Context) -> tuple[Battlefield, Terrain]:
 
 def model_shape(m: ModelData, x: float | None = None, y: float | None = None,
                 z: float | None = None) -> Model:
-    """A model as geometry sees it (optionally somewhere else)."""
+    """A model as geometry sees it (optionally somewhere else; where it stands: the kept
+    shape of ``engine/field.py``)."""
+    if x is None and y is None and z is None:
+        return field.shape(m)
     p = m.profile
     return Model(m.id, m.x if x is None else x, m.y if y is None else y,
                  m.z if z is None else z, p.base_mm, p.height, m.facing,
@@ -54,8 +62,8 @@ def model_shape(m: ModelData, x: float | None = None, y: float | None = None,
 
 
 def unit_shapes(u: UnitData) -> list[Model]:
-    """The unit's living models."""
-    return [model_shape(m) for m in u.alive]
+    """The unit's living models (kept, ``engine/field.py``)."""
+    return field.shapes(u)
 
 
 def geo_unit(u: UnitData) -> Unit:
@@ -69,35 +77,35 @@ def geo_unit(u: UnitData) -> Unit:
 
 def scene(ctx: Context) -> Scene:
     """The whole battlefield now (units with living models)."""
-    battlefield, ter = terrain(ctx)
-    return Scene(battlefield, ter, tuple(geo_unit(u) for u in ctx.state.units
-                                         if not u.destroyed))
+    def build() -> Scene:
+        battlefield, ter = terrain(ctx)
+        return Scene(battlefield, ter, tuple(geo_unit(u) for u in ctx.state.units
+                                             if not u.destroyed))
+    return field.scene(ctx, build)
 
 
 def unit_in_coherency(ctx: Context, u: UnitData) -> bool:
-    """03.03: every model within 2"/5" of another and 9"/5" of all."""
-    return in_coherency(unit_shapes(u))
+    """03.03: every model within 2"/5" of another and 9"/5" of all (vectorised over the
+    unit's kept layout; same answer as ``geometry.in_coherency``)."""
+    return field.in_coherency(u)
 
 
 def units_engaged(a: UnitData, b: UnitData) -> bool:
-    """03.04: a model of one within engagement range of a model of the other."""
-    sa, sb = unit_shapes(a), unit_shapes(b)
-    if not sa or not sb:
-        return False
-    # Cheap rejection: the units' footprint boxes are more than 2" apart horizontally.
-    boxes = [np.array([s.footprint().bbox() for s in shapes]) for shapes in (sa, sb)]
-    (ax0, ay0), (ax1, ay1) = boxes[0][:, :2].min(axis=0), boxes[0][:, 2:].max(axis=0)
-    (bx0, by0), (bx1, by1) = boxes[1][:, :2].min(axis=0), boxes[1][:, 2:].max(axis=0)
-    gap = max(bx0 - ax1, ax0 - bx1, by0 - ay1, ay0 - by1)
-    if gap > ENGAGEMENT_RANGE + 1e-6:
-        return False
-    return any(engaged(x, y) for x in sa for y in sb)
+    """03.04: a model of one within engagement range of a model of the other (vectorised
+    over the kept layouts and kept per pair until a model is placed, ``engine/field.py``;
+    same answer as ``any(engaged(x, y))`` over the models)."""
+    return field.units_engaged(a, b)
 
 
 def engaged_enemies(ctx: Context, u: UnitData) -> list[UnitData]:
-    """The enemy units engaged with ``u``."""
-    return [e for e in ctx.state.units
-            if e.player != u.player and not e.destroyed and units_engaged(u, e)]
+    """The enemy units engaged with ``u`` (kept, ``engine/field.py``)."""
+    return field.engaged_enemies(ctx, u)
+
+
+def models_engaged(a: UnitData, b: UnitData) -> list[bool]:
+    """Per living model of ``a``: engaged with a model of ``b`` (03.04; kept and
+    vectorised, ``engine/field.py``)."""
+    return field.engaged_models(a, b)
 
 
 def is_engaged(ctx: Context, u: UnitData) -> bool:
@@ -112,4 +120,8 @@ def in_objective_range(ctx: Context, m: ModelData, obj: ObjectiveData) -> bool:
         _, ter = terrain(ctx)
         footprint = np.asarray(ter.area(obj.area).footprint, dtype=float)
         return in_range_of_area(shape, footprint)
+    # Cheap rejection (same answer): the model's disc is more than 3" from the marker's disc.
+    gap = math.hypot(m.x - obj.x, m.y - obj.y) - shape.reach() - MARKER_RADIUS
+    if gap > MARKER_RANGE_HORIZONTAL + 1e-6:
+        return False
     return in_range_of_marker(shape, ObjectiveMarker(obj.x, obj.y))

@@ -42,6 +42,7 @@ from typing import cast
 from w40k.core.errors import IllegalChoice, MalformedChoice
 from w40k.engine import geo
 from w40k.engine.context import Context
+from w40k.engine.propose_moves import translation_refused
 from w40k.engine.requests import Request
 from w40k.engine.serial import JSON, in_order
 from w40k.engine.state import UnitData
@@ -229,6 +230,8 @@ def propose_move(ctx: Context, unit: UnitData, move_type: MoveType, max_distance
             if must_end_within is not None and not _ends_within(
                     ctx, unit, answer, must_end_within[0], must_end_within[1]):
                 continue
+            if translation_refused(ctx, unit, movers, dx, dy, move_type):
+                continue  # validate_move would refuse it too (engine/propose_moves.py)
             if not _legal(ctx, unit, answer, move_type, max_distance, take_to_skies,
                           model_budgets):
                 continue

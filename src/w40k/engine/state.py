@@ -33,9 +33,31 @@ PHASES = ("command", "movement", "shooting", "charge", "fight")
 """The five phases in order (07.02)."""
 
 
+class _Placement:
+    """A counter bumped whenever a model's position, level, facing, profile or destroyed flag
+    is set: the kept battlefield model (``engine/field.py``) is a cache derived from the
+    state and is valid only while this count is unchanged. Never saved."""
+
+    count = 0
+
+
+PLACEMENT_FIELDS = frozenset({"x", "y", "z", "facing", "destroyed", "profile"})
+"""The ``ModelData`` fields that the battlefield geometry reads."""
+
+
+def placement_count() -> int:
+    """The current :class:`_Placement` count (any model of any game set since: a new one)."""
+    return _Placement.count
+
+
 @dataclass
 class ModelData:
     """One model on (or off) the battlefield."""
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if name in PLACEMENT_FIELDS:
+            _Placement.count += 1  # invalidates engine/field.py's kept battlefield model
+        object.__setattr__(self, name, value)
 
     id: str
     """Unique id (``red.boyz.3``)."""
@@ -226,8 +248,9 @@ kind's class lives in the module that owns its rule)."""
 
 def _copy_model(m: ModelData) -> ModelData:
     """A copy sharing only the immutable parts (profile, weapons)."""
-    out = copy.copy(m)
-    out.one_shots_used = list(m.one_shots_used)
+    out = ModelData.__new__(ModelData)
+    out.__dict__.update(m.__dict__)  # as copy.copy, without a __setattr__ per field
+    out.__dict__["one_shots_used"] = list(m.one_shots_used)
     return out
 
 

@@ -69,6 +69,12 @@ def _max_gap(a: Shape, b: Shape) -> float:
     return best
 
 
+def _next(a: FloatArray) -> FloatArray:
+    """The rows of ``a`` shifted by one (each vertex's successor): ``np.roll(a, -1, axis=0)``
+    without its overhead."""
+    return np.concatenate((a[1:], a[:1]))
+
+
 def point_segment_distance(p: FloatArray, a: FloatArray, b: FloatArray) -> FloatArray:
     """Distances from points ``p`` (k, 2) to segments ``a``-``b`` (broadcastable)."""
     ab = b - a
@@ -83,7 +89,8 @@ def point_in_polygon(p: FloatArray, poly: FloatArray) -> FloatArray:
     """Even-odd point-in-polygon for points (k, 2) and one polygon (m, 2); boundary is fuzzy."""
     x, y = p[:, 0:1], p[:, 1:2]
     x1, y1 = poly[:, 0][None, :], poly[:, 1][None, :]
-    x2, y2 = np.roll(poly[:, 0], -1)[None, :], np.roll(poly[:, 1], -1)[None, :]
+    nxt = _next(poly)
+    x2, y2 = nxt[:, 0][None, :], nxt[:, 1][None, :]
     cond = (y1 > y) != (y2 > y)
     with np.errstate(divide="ignore", invalid="ignore"):
         xint = x1 + (y - y1) * (x2 - x1) / (y2 - y1)
@@ -94,7 +101,7 @@ def point_in_polygon(p: FloatArray, poly: FloatArray) -> FloatArray:
 def point_polygon_distance(p: FloatArray, poly: FloatArray) -> FloatArray:
     """Distance from points to a (possibly non-convex) polygon region; 0 inside."""
     a = poly[None, :, :]
-    b = np.roll(poly, -1, axis=0)[None, :, :]
+    b = _next(poly)[None, :, :]
     d = point_segment_distance(p[:, None, :], a, b).min(axis=1)
     inside = point_in_polygon(p, poly)
     return np.asarray(np.where(inside, 0.0, d), dtype=np.float64)
@@ -138,7 +145,7 @@ def separation(a: Shape, b: Shape) -> float:
         c = np.array([[a.cx, a.cy]])
         if len(pa) >= 3 and bool(point_in_polygon(c, pa)[0]):
             return -a.r
-        ends = np.roll(pa, -1, axis=0) if len(pa) >= 3 else pa[1:]
+        ends = _next(pa) if len(pa) >= 3 else pa[1:]
         starts = pa if len(pa) >= 3 else pa[:1]
         return float(point_segment_distance(c, starts, ends).min()) - a.r
     if isinstance(a, Polygon) and isinstance(b, Polygon):
@@ -148,8 +155,8 @@ def separation(a: Shape, b: Shape) -> float:
 
 def polygon_distance(pa: FloatArray, pb: FloatArray) -> float:
     """Closest distance between two polygon regions (0 if they intersect or nest)."""
-    ea1, ea2 = pa, (np.roll(pa, -1, axis=0) if len(pa) >= 3 else pa[::-1])
-    eb1, eb2 = pb, (np.roll(pb, -1, axis=0) if len(pb) >= 3 else pb[::-1])
+    ea1, ea2 = pa, (_next(pa) if len(pa) >= 3 else pa[::-1])
+    eb1, eb2 = pb, (_next(pb) if len(pb) >= 3 else pb[::-1])
     d = segment_segment_distance(ea1[:, None, :], ea2[:, None, :], eb1[None, :, :], eb2[None, :, :])
     dmin = float(d.min())
     if dmin <= 0.0:
@@ -175,7 +182,7 @@ def shape_region_distance(shape: Shape, region: FloatArray) -> float:
         return max(0.0, float(point_polygon_distance(np.array([[cx, cy]]), region)[0]) - shape.r)
     if isinstance(shape, Polygon):
         return polygon_distance(shape.array(), region)
-    nxt = np.roll(region, -1, axis=0)
+    nxt = _next(region)
     return max(
         0.0,
         min(
@@ -190,7 +197,7 @@ def shape_inside_region(shape: Shape, region: FloatArray) -> bool:
     cx, cy = shape.center
     if not bool(point_in_polygon(np.array([[cx, cy]]), region)[0]):
         return False
-    nxt = np.roll(region, -1, axis=0)
+    nxt = _next(region)
     if isinstance(shape, Circle):
         d = point_segment_distance(np.array([[cx, cy]]), region, nxt)
         return bool(d.min() >= shape.r - EPS)
@@ -200,7 +207,7 @@ def shape_inside_region(shape: Shape, region: FloatArray) -> bool:
             return False
         d = segment_segment_distance(
             pts[:, None, :],
-            np.roll(pts, -1, axis=0)[:, None, :],
+            _next(pts)[:, None, :],
             region[None, :, :],
             nxt[None, :, :],
         )

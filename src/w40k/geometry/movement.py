@@ -20,7 +20,9 @@ from enum import Enum
 
 import numpy as np
 
+from w40k.geometry.battlefield import Discs
 from w40k.geometry.measure import (
+    ENGAGEMENT_HORIZONTAL,
     coherency_breaks,
     engaged,
     overlaps,
@@ -215,9 +217,7 @@ def validate_move(
         budget -= SKIES_PENALTY  # R21.03-a; Hover R21.03-c
     bf = scene.battlefield
     finals: dict[str, Model] = dict(by_name)
-    others = [
-        (u.player == the_unit.player, m) for u in scene.units if u.name != unit for m in u.models
-    ]
+    others, discs = scene_others(scene, unit, the_unit.player)
     for name, path in moves.items():
         m = by_name[name]
         cur = m
@@ -271,7 +271,9 @@ def validate_move(
                     if not ok:
                         rule = "R24.35-a" if super_heavy else "R13.06-c"
                         out.append(MoveViolation(rule, name, f"step {k + 1}: {why}"))
-                for friendly, o in others:
+                # only models whose disc meets the swept disc can be moved through
+                for i in discs.near_segment(cur.x, cur.y, nxt.x, nxt.y, cur.reach(), 0.0):
+                    friendly, o = others[i]
                     if abs(o.z - cur.z) > max(o.height, cur.height):
                         continue  # different level
                     if _sweep_hits(cur, nxt, o.footprint()) and not _may_pass_model(
@@ -298,10 +300,10 @@ def validate_move(
         finals[name] = cur
     # --- where models end (03.01 Ending a Move, 13.06)
     placed = list(finals.values())
-    all_others = [o for _, o in others]
     for name in moves:
         m = finals[name]
-        for o in placed + all_others:
+        close = [others[i][1] for i in discs.near_segment(m.x, m.y, m.x, m.y, m.reach(), 0.0)]
+        for o in placed + close:
             if o.name != name and overlaps(m, o):
                 out.append(MoveViolation("R03.01-c", name, f"ends on another model ({o.name})"))
                 break
@@ -325,9 +327,11 @@ def validate_move(
             MoveType.DESPERATE_ESCAPE,
         )
     if must_end_unengaged:
-        enemies = [o for friendly, o in others if not friendly]
         for m in placed:
-            e = next((o for o in enemies if engaged(m, o)), None)
+            reach = ENGAGEMENT_HORIZONTAL + EPS
+            around = discs.near_segment(m.x, m.y, m.x, m.y, m.reach(), reach)
+            e = next((others[i][1] for i in around if not others[i][0]
+                      and engaged(m, others[i][1])), None)
             if e is not None:
                 rule = (
                     "R09.07-e"
@@ -336,6 +340,25 @@ def validate_move(
                 )
                 out.append(MoveViolation(rule, m.name, f"ends engaged with {e.name}"))
     return out
+
+
+_DISCS: dict[tuple[int, str], tuple[Scene, list[tuple[bool, Model]], Discs]] = {}
+
+
+def scene_others(scene: Scene, unit: str, player: str
+                 ) -> tuple[list[tuple[bool, Model]], Discs]:
+    """Every model not of ``unit`` as (friendly to ``player``, model), and their discs
+    (``battlefield.Discs``), kept per scene."""
+    key = (id(scene), unit)
+    hit = _DISCS.get(key)
+    if hit is not None and hit[0] is scene:
+        return hit[1], hit[2]
+    others = [(u.player == player, m) for u in scene.units if u.name != unit for m in u.models]
+    discs = Discs.of([m for _, m in others])
+    if len(_DISCS) >= 64:
+        _DISCS.clear()
+    _DISCS[key] = (scene, others, discs)
+    return others, discs
 
 
 def ending_violations(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import cast
 
 import numpy as np
 import numpy.typing as npt
@@ -238,7 +239,32 @@ class Model:
         return Polygon(convex_hull(np.asarray(pts, dtype=np.float64)))
 
     def footprint(self) -> Shape:
-        """The shape distances are measured from (01.04 base; 17.02 FRAME: the hull)."""
+        """The shape distances are measured from (01.04 base; 17.02 FRAME: the hull); computed
+        once per model object (a model is immutable: a moved model is a new object)."""
+        cached = self.__dict__.get("_footprint")
+        if cached is None:
+            cached = self._make_footprint()
+            object.__setattr__(self, "_footprint", cached)
+        return cast(Shape, cached)
+
+    def reach(self) -> float:
+        """The radius of the smallest disc centred on (x, y) that holds the footprint, at any
+        facing (a bound the spatial queries of ``geometry/battlefield.py`` filter with)."""
+        cached = self.__dict__.get("_reach")
+        if cached is None:
+            fp = self.footprint()
+            if isinstance(fp, Circle):
+                cached = math.hypot(fp.cx - self.x, fp.cy - self.y) + fp.r
+            elif isinstance(fp, Oval):
+                cached = math.hypot(fp.cx - self.x, fp.cy - self.y) + max(fp.a, fp.b)
+            else:
+                pts = fp.array()
+                cached = float(np.sqrt(((pts - np.array([self.x, self.y])) ** 2)
+                                       .sum(axis=1)).max())
+            object.__setattr__(self, "_reach", cached)
+        return cast(float, cached)
+
+    def _make_footprint(self) -> Shape:
         if self.hull is not None and ("FRAME" in self.keywords or self.base_mm is None):
             hull = self.hull_shape()
             assert hull is not None

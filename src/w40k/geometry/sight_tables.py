@@ -162,6 +162,7 @@ class SightTables:
         self._kscene: kernel_layout.KernelScene | None = None
         self._facts_cache: dict[tuple[int, int], tuple[np.ndarray, FloatArray, np.ndarray]] = {}
         self._refined: dict[tuple[int, int, int, int], int] = {}
+        self._ramp: dict[tuple[int, int, int, int], int] = {}
         self._is_model = np.array([k is Kind.MODEL for k in kinds], dtype=bool)
 
     def _obstacles_for(self, ou: int, om: int, tu: int, tm: int) -> Obstacles:
@@ -500,7 +501,15 @@ class SightTables:
 
     def _ramp_flags(self, ou: int, om: int, tu: int, tm: int) -> int:
         """HULL_RAMP (:func:`hull_blockers`): bit 1 if some obstacle may stop the target model
-        from being fully visible, bit 2 if a terrain feature or an obscuring area is one."""
+        from being fully visible, bit 2 if a terrain feature or an obscuring area is one
+        (kept per model pair)."""
+        key = (ou, om, tu, tm)
+        cached = self._ramp.get(key)
+        if cached is None:
+            cached = self._ramp[key] = self._ramp_flags_of(ou, om, tu, tm)
+        return cached
+
+    def _ramp_flags_of(self, ou: int, om: int, tu: int, tm: int) -> int:
         og, tg = self.model_index[(ou, om)], self.model_index[(tu, tm)]
         if self.jit:
             ks, in_area = self._kernel_scene(), self._area_rows_of(og, tg)

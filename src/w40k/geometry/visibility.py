@@ -242,9 +242,22 @@ class Visibility(SightTables):
         if target.stealth:
             return True
         for tm, in_area in enumerate(self._cover_models(tu)):
-            if not in_area and not self.model_sight(ou, om, tu, tm).terrain_cover:
+            if not in_area and not self._terrain_cover_of(ou, om, tu, tm):
                 return False
         return True
+
+    def _terrain_cover_of(self, ou: int, om: int, tu: int, tm: int) -> bool:
+        """``model_sight(...).terrain_cover`` (13.08 (ii)) without the full-visibility
+        refinement when it cannot matter: for a CLEAR sight whose HULL_RAMP flags name no
+        terrain feature nor obscuring area (bit 2), the refined flags have no bit 2 either,
+        so there is no cover, whatever third units' models hide."""
+        cached = self._pair_cache.get((ou, om, tu, tm))
+        if cached is not None:
+            return cached.terrain_cover
+        if (self.raw_sight(ou, om, tu, tm).sight is Sight.CLEAR
+                and not self._ramp_flags(ou, om, tu, tm) & 2):
+            return False
+        return self.model_sight(ou, om, tu, tm).terrain_cover
 
     def _plunging_position(self, ou: int, om: int, tu: int) -> bool:
         """22.05 without the visibility condition: no AIRCRAFT, a target model on ground level,

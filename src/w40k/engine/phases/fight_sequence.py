@@ -36,7 +36,6 @@ from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON
 from w40k.engine.state import UnitData
 from w40k.engine.windows import Window, open_window
-from w40k.geometry import engaged
 from w40k.rules.attack_profile import AttackContext
 from w40k.rules.select import (
     AttackingModel,
@@ -76,12 +75,8 @@ def phase_data(ctx: Context) -> FightFrame:
 def engaged_targets(ctx: Context, u: UnitData) -> dict[str, list[str]]:
     """Model id -> enemy unit ids engaged with that model (04.02 facts)."""
     enemies = [e for e in ctx.state.units if e.player != u.player and not e.destroyed]
-    out: dict[str, list[str]] = {}
-    for m in u.alive:
-        ms = geo.model_shape(m)
-        out[m.id] = [e.id for e in enemies
-                     if any(engaged(ms, geo.model_shape(o)) for o in e.alive)]
-    return out
+    per_enemy = [(e.id, geo.models_engaged(u, e)) for e in enemies]
+    return {m.id: [eid for eid, hits in per_enemy if hits[i]] for i, m in enumerate(u.alive)}
 
 
 # -- the declaration --

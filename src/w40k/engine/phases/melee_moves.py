@@ -32,6 +32,7 @@ from w40k.engine import geo
 from w40k.engine import moves as moves_mod
 from w40k.engine.context import Context
 from w40k.engine.frames import FrameData
+from w40k.engine.propose_moves import Occupied
 from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON
@@ -46,7 +47,7 @@ from w40k.geometry import (
     in_range_of_marker,
 )
 from w40k.geometry.measure import horizontal_distance, separation, shape_region_distance
-from w40k.geometry.movement import MoveType, Step, ending_violations, validate_move
+from w40k.geometry.movement import MoveType, Step, validate_move
 from w40k.geometry.shapes import mm
 
 EPS = 1e-6
@@ -496,8 +497,8 @@ def _greedy(ctx: Context, u: UnitData, d: MeleeMoveFrame, budget: float,
     obj = next((o for o in ctx.state.objectives if o.name == d.objective), None)
     if not targets and obj is None:
         return None
-    placed: list[Model] = [s for e in ctx.state.units if e.id != u.id and not e.destroyed
-                           for s in geo.unit_shapes(e)]
+    placed = Occupied(s for e in ctx.state.units if e.id != u.id and not e.destroyed
+                      for s in geo.unit_shapes(e))
     models = sorted(u.alive, key=lambda m: min(
         (model_to_unit(geo.model_shape(m), t) for t in targets), default=0.0))
     out: dict[str, JSON] = {}
@@ -506,8 +507,7 @@ def _greedy(ctx: Context, u: UnitData, d: MeleeMoveFrame, budget: float,
 
     def free(cand: Model) -> bool:
         # 03.01 Ending a Move: on no other model, and not partway through a terrain feature.
-        return (all(separation(cand.footprint(), p.footprint()) > 1e-4 for p in placed)
-                and not ending_violations(ter, cand))
+        return placed.free(cand, ter)
     for m in models:
         start = geo.model_shape(m)
         if locked and base_contact_enemy(ctx, u, m):

@@ -1,0 +1,150 @@
+"""The kept battlefield model: geometry derived from the game state, kept between decisions.
+
+The state (``engine/state.py``) stays plain data that is saved, loaded and cloned; this module
+only caches what ``engine/geo.py`` derives from it, so it never changes an answer:
+
+* a model's shape (:class:`w40k.geometry.Model`, with its footprint) is kept while the model's
+  position, level, facing and profile are the same values;
+* a unit's :class:`w40k.geometry.battlefield.Layout` (its models as arrays), the engagement
+  answer of each pair of units, the engaged enemies of a unit and the whole
+  :class:`w40k.geometry.Scene` are kept while :func:`w40k.engine.state.placement_count` is
+  unchanged: that count goes up whenever any model's position, level, facing, profile or
+  destroyed flag is set, in any game, so a move, a removal or a load drops them all.
+
+Entries hold the objects they describe (so an ``id`` is never reused while cached) and each
+table is emptied when it grows past :data:`LIMIT` entries. Nothing here is saved.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from w40k.engine.state import ModelData, UnitData, placement_count
+from w40k.geometry import Model, Scene
+from w40k.geometry.battlefield import Layout, any_engaged, coherent, engaged_with
+
+if TYPE_CHECKING:
+    from w40k.engine.context import Context
+
+LIMIT = 8192
+"""Entries per table before it is emptied (several games at once stay cheap)."""
+
+_KEYWORDS: dict[int, tuple[object, frozenset[str]]] = {}
+_SHAPES: dict[int, tuple[ModelData, float, float, float, float, object, Model]] = {}
+_LAYOUTS: dict[int, tuple[UnitData, int, int, Layout]] = {}
+_PAIRS: dict[tuple[int, int], tuple[UnitData, UnitData, int, bool]] = {}
+_MODEL_PAIRS: dict[tuple[int, int], tuple[UnitData, UnitData, int, list[bool]]] = {}
+_ENEMIES: dict[int, tuple[UnitData, int, list[UnitData], int, list[UnitData]]] = {}
+_SCENES: dict[int, tuple[object, int, tuple[tuple[Any, ...], ...], Scene]] = {}
+
+
+def _room(table: dict[Any, Any]) -> None:
+    if len(table) >= LIMIT:
+        table.clear()
+
+
+def shape(m: ModelData) -> Model:
+    """The model as geometry sees it where it stands (kept while it stays)."""
+    hit = _SHAPES.get(id(m))
+    p = m.profile
+    if (hit is not None and hit[0] is m and hit[1] == m.x and hit[2] == m.y
+            and hit[3] == m.z and hit[4] == m.facing and hit[5] is p):
+        return hit[6]
+    kw = _KEYWORDS.get(id(p))
+    if kw is None or kw[0] is not p:
+        _room(_KEYWORDS)
+        kw = (p, frozenset(k.upper() for k in p.keywords))
+        _KEYWORDS[id(p)] = kw
+    s = Model(m.id, m.x, m.y, m.z, p.base_mm, p.height, m.facing, kw[1])
+    _room(_SHAPES)
+    _SHAPES[id(m)] = (m, m.x, m.y, m.z, m.facing, p, s)
+    return s
+
+
+def layout(u: UnitData) -> Layout:
+    """The unit's living models as arrays (kept until any model is placed again)."""
+    now = placement_count()
+    hit = _LAYOUTS.get(id(u))
+    if hit is not None and hit[0] is u and hit[1] == now and hit[2] == len(u.models):
+        return hit[3]
+    lay = Layout.of([shape(m) for m in u.alive])
+    _room(_LAYOUTS)
+    _LAYOUTS[id(u)] = (u, now, len(u.models), lay)
+    return lay
+
+
+def shapes(u: UnitData) -> list[Model]:
+    """The unit's living models' shapes (a new list each time)."""
+    return list(layout(u).models)
+
+
+def units_engaged(a: UnitData, b: UnitData) -> bool:
+    """03.04: a model of one within engagement range of a model of the other (kept)."""
+    now = placement_count()
+    key = (id(a), id(b))
+    hit = _PAIRS.get(key)
+    if hit is not None and hit[0] is a and hit[1] is b and hit[2] == now:
+        return hit[3]
+    result = any_engaged(layout(a), layout(b))
+    _room(_PAIRS)
+    _PAIRS[key] = (a, b, now, result)
+    return result
+
+
+def engaged_models(a: UnitData, b: UnitData) -> list[bool]:
+    """Per living model of ``a`` (in order): engaged with some model of ``b`` (03.04)."""
+    now = placement_count()
+    key = (id(a), id(b))
+    hit = _MODEL_PAIRS.get(key)
+    if hit is not None and hit[0] is a and hit[1] is b and hit[2] == now:
+        return hit[3]
+    result = [bool(x) for x in engaged_with(layout(a), layout(b))]
+    _room(_MODEL_PAIRS)
+    _MODEL_PAIRS[key] = (a, b, now, result)
+    return result
+
+
+def engaged_enemies(ctx: Context, u: UnitData) -> list[UnitData]:
+    """The enemy units engaged with ``u``, in the state's order (kept until a model is
+    placed)."""
+    now = placement_count()
+    units = ctx.state.units
+    hit = _ENEMIES.get(id(u))
+    if (hit is not None and hit[0] is u and hit[1] == now and hit[2] is units
+            and hit[3] == len(units)):
+        return list(hit[4])
+    out = [e for e in units if e.player != u.player and not e.destroyed
+           and units_engaged(u, e)]
+    _room(_ENEMIES)
+    _ENEMIES[id(u)] = (u, now, units, len(units), out)
+    return list(out)
+
+
+def in_coherency(u: UnitData) -> bool:
+    """03.03 for the unit's living models, from its layout."""
+    return coherent(layout(u))
+
+
+def scene(ctx: Context, build: Callable[[], Scene]) -> Scene:
+    """The whole-battlefield scene, kept while no model is placed and the units' flags that
+    the scene reads are the same; ``build`` makes it when needed."""
+    s = ctx.state
+    now = placement_count()
+    key = tuple((u, u.attached, u.flag("ranged_attacks_this_turn"),
+                 u.flag("ranged_attacks_last_turn"), len(u.models)) for u in s.units)
+    hit = _SCENES.get(id(s))
+    if (hit is not None and hit[0] is s and hit[1] == now and len(hit[2]) == len(key)
+            and all(x[0] is y[0] and x[1:] == y[1:]
+                    for x, y in zip(hit[2], key, strict=True))):
+        return hit[3]
+    sc = build()
+    _room(_SCENES)
+    _SCENES[id(s)] = (s, now, key, sc)
+    return sc
+
+
+def forget() -> None:
+    """Empty every table (tests use it to compare kept and fresh answers)."""
+    for t in (_KEYWORDS, _SHAPES, _LAYOUTS, _PAIRS, _MODEL_PAIRS, _ENEMIES, _SCENES):
+        t.clear()

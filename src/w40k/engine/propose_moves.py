@@ -1,0 +1,84 @@
+"""Helpers for the move proposers (``engine/moves.py``, ``engine/phases/melee_moves.py``):
+candidates are checked against only what they can touch, with the kept battlefield model
+(``geometry/battlefield.py``), before the full validation the proposer still runs.
+
+Every test here is a *necessary* condition of a legal move (the full ``validate_move`` or the
+phase's own check would refuse the candidate too), so a proposer that skips a candidate for it
+returns the same first legal candidate as before: agents choose exactly as they did."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+from w40k.engine import geo
+from w40k.engine.state import ModelData, UnitData
+from w40k.geometry import Model, MoveType, Terrain
+from w40k.geometry.battlefield import Discs
+from w40k.geometry.measure import ENGAGEMENT_HORIZONTAL, engaged, overlaps, separation
+from w40k.geometry.movement import ending_violations, scene_others
+from w40k.geometry.shapes import EPS
+
+if TYPE_CHECKING:
+    from w40k.engine.context import Context
+
+CLEARANCE = 1e-4
+"""Inches between bases that the melee proposer keeps (its historical figure)."""
+
+
+class Occupied:
+    """The models a proposer places around: :meth:`free` measures a candidate against the
+    models whose disc comes near it only."""
+
+    def __init__(self, models: Iterable[Model]) -> None:
+        self.models: list[Model] = list(models)
+        self._discs: Discs | None = None
+
+    def append(self, m: Model) -> None:
+        """One more model placed."""
+        self.models.append(m)
+        self._discs = None
+
+    def free(self, cand: Model, terrain: Terrain) -> bool:
+        """03.01 Ending a Move: on no other model (more than :data:`CLEARANCE` apart), and not
+        partway through a terrain feature (``ending_violations``)."""
+        if self._discs is None:
+            self._discs = Discs.of(self.models)
+        near = self._discs.near_segment(cand.x, cand.y, cand.x, cand.y, cand.reach(),
+                                        CLEARANCE)
+        fp = cand.footprint()
+        return (all(separation(fp, self.models[i].footprint()) > CLEARANCE for i in near)
+                and not ending_violations(terrain, cand))
+
+
+UNENGAGED_MOVES = (MoveType.NORMAL, MoveType.ADVANCE, MoveType.FALL_BACK,
+                   MoveType.DESPERATE_ESCAPE)
+"""Move types that must end unengaged (``validate_move``'s default; R09.05-a, R09.07-e)."""
+
+
+def translation_refused(ctx: Context, unit: UnitData, movers: Sequence[ModelData], dx: float,
+                        dy: float, move_type: MoveType) -> bool:
+    """True when ``validate_move`` would certainly refuse moving ``movers`` of ``unit`` by
+    (dx, dy) in one straight step: a base ends over the battlefield edge (R03.01-f), on a model
+    of another unit (R03.01-c), or engaged with an enemy model after a move that must end
+    unengaged (R09.05-a, R09.07-e). Only the models whose disc comes near each end are
+    measured. False says nothing: the proposer still validates the whole move."""
+    scene = geo.scene(ctx)
+    bf = scene.battlefield
+    others, discs = scene_others(scene, unit.id, unit.player)
+    unengaged = move_type in UNENGAGED_MOVES
+    reach = ENGAGEMENT_HORIZONTAL + EPS
+    for m in movers:
+        start = geo.model_shape(m)
+        end = start.moved(m.x + dx, m.y + dy)
+        x0, y0, x1, y1 = end.footprint().bbox()
+        if x0 < -EPS or y0 < -EPS or x1 > bf.width + EPS or y1 > bf.depth + EPS:
+            return True
+        r = end.reach()
+        if any(overlaps(end, others[i][1])
+               for i in discs.near_segment(end.x, end.y, end.x, end.y, r, 0.0)):
+            return True
+        if unengaged and any(not others[i][0] and engaged(end, others[i][1])
+                             for i in discs.near_segment(end.x, end.y, end.x, end.y, r, reach)):
+            return True
+    return False

@@ -1,0 +1,284 @@
+"""The kept battlefield model: models as arrays, a uniform-grid spatial index, and vectorised
+engagement, coherency and distance queries (docs/geometry.md "The kept battlefield model").
+
+A :class:`Layout` is built once from a group of :class:`~w40k.geometry.shapes.Model` objects
+(their footprints, computed once each) and answers the same questions as the pairwise
+functions of :mod:`w40k.geometry.measure`, with the **same answers**:
+
+* every footprint gets a centre and a *bounding radius* (the exact radius for a round base;
+  the farthest point for an oval or a hull), so ``|c_a - c_b| - R_a - R_b`` is the exact
+  horizontal distance for two round bases and a lower bound otherwise;
+* a pair is decided from those arrays only when the answer cannot depend on rounding: when it
+  lies within :data:`MARGIN` of the threshold, or involves a footprint that is not round and
+  the lower bound does not already settle it, the pair is measured again with the exact
+  pairwise function (:func:`~w40k.geometry.measure.within`). So a fast answer never differs
+  from the plain one.
+
+:class:`Grid` is the spatial index: model indices bucketed by the cells their bounding discs
+cover, answering "which models are within ``d`` of this disc" without looking at the rest.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from w40k.geometry.measure import (
+    COHERENCY_ALL,
+    COHERENCY_NEIGHBOUR,
+    COHERENCY_VERTICAL,
+    ENGAGEMENT_HORIZONTAL,
+    ENGAGEMENT_VERTICAL,
+    CoherencyBreak,
+    coherency_breaks,
+    distance,
+    vertical_extent,
+    within,
+)
+from w40k.geometry.shapes import EPS, Circle, FloatArray, Model, Oval, Shape
+
+MARGIN = 1e-7
+"""Inches: a vectorised distance this close to a threshold is measured again exactly."""
+CELL = 4.0
+"""Grid cell size in inches (about two 32 mm bases plus engagement range)."""
+
+
+def bounding_radius(shape: Shape) -> float:
+    """The radius of the smallest disc around the shape's centre that holds it."""
+    if isinstance(shape, Circle):
+        return shape.r
+    if isinstance(shape, Oval):
+        return max(shape.a, shape.b)
+    pts = shape.array()
+    cx, cy = shape.center
+    return float(np.sqrt(((pts - np.array([cx, cy])) ** 2).sum(axis=1)).max())
+
+
+@dataclass(frozen=True, eq=False)
+class Layout:
+    """A group of models as arrays (built once; a model that moves needs a new layout)."""
+
+    models: tuple[Model, ...]
+    """The models, in the order given."""
+    centres: FloatArray
+    """(n, 2) footprint centres."""
+    radii: FloatArray
+    """(n,) bounding radii (exact for round bases)."""
+    round: np.ndarray
+    """(n,) True where the footprint is a round base (a :class:`Circle`)."""
+    z0: FloatArray
+    """(n,) bottom of the vertical extent (the base level)."""
+    z1: FloatArray
+    """(n,) top of the vertical extent (the base level, or the top of a FRAME model)."""
+    box: tuple[float, float, float, float] = field(default=(0.0, 0.0, 0.0, 0.0))
+    """(xmin, ymin, xmax, ymax) of all bounding discs."""
+
+    @staticmethod
+    def of(models: Sequence[Model]) -> Layout:
+        """The layout of ``models`` (footprints computed once here)."""
+        fps = [m.footprint() for m in models]
+        n = len(fps)
+        centres = np.array([f.center for f in fps], dtype=np.float64).reshape(n, 2)
+        radii = np.array([bounding_radius(f) for f in fps], dtype=np.float64)
+        ext = [vertical_extent(m) for m in models]
+        z0 = np.array([e[0] for e in ext], dtype=np.float64)
+        z1 = np.array([e[1] for e in ext], dtype=np.float64)
+        rnd = np.array([isinstance(f, Circle) for f in fps], dtype=bool)
+        if n:
+            box = (float((centres[:, 0] - radii).min()), float((centres[:, 1] - radii).min()),
+                   float((centres[:, 0] + radii).max()), float((centres[:, 1] + radii).max()))
+        else:
+            box = (math.inf, math.inf, -math.inf, -math.inf)
+        return Layout(tuple(models), centres, radii, rnd, z0, z1, box)
+
+    def __len__(self) -> int:
+        return len(self.models)
+
+    def box_gap(self, other: Layout) -> float:
+        """The gap between the two layouts' boxes (a lower bound of every pair's distance)."""
+        a, b = self.box, other.box
+        return max(b[0] - a[2], a[0] - b[2], b[1] - a[3], a[1] - b[3])
+
+
+def _vertical(a: Layout, b: Layout) -> FloatArray:
+    """(n_a, n_b) vertical distances (``measure.vertical_distance``)."""
+    return np.asarray(np.maximum(0.0, np.maximum(b.z0[None, :] - a.z1[:, None],
+                                                 a.z0[:, None] - b.z1[None, :])),
+                      dtype=np.float64)
+
+
+def _horizontal_bound(a: Layout, b: Layout) -> FloatArray:
+    """(n_a, n_b) centre distance less both bounding radii: exact for two round bases."""
+    d = a.centres[:, None, :] - b.centres[None, :, :]
+    return np.asarray(np.sqrt((d * d).sum(axis=2)) - a.radii[:, None] - b.radii[None, :],
+                      dtype=np.float64)
+
+
+def within_matrix(a: Layout, b: Layout, horizontal: float,
+                  vertical: float | None = None, *, as_matrix: bool = False) -> np.ndarray:
+    """(n_a, n_b) booleans: ``measure.within(a_i, b_j, horizontal, vertical)`` for every pair,
+    vectorised, with pairs near the threshold or involving other footprints measured
+    exactly. ``as_matrix``: decide as ``measure.coherency_breaks`` does (the same array
+    formula as ``measure.distance_matrix`` for round bases, so no pair is re-measured)."""
+    out = np.zeros((len(a), len(b)), dtype=bool)
+    if not len(a) or not len(b):
+        return out
+    h = _horizontal_bound(a, b)
+    limit = horizontal + EPS
+    both_round = a.round[:, None] & b.round[None, :]
+    v = _vertical(a, b) if vertical is not None else None
+    vlimit = (vertical if vertical is not None else 0.0) + EPS
+    if as_matrix:
+        out = h <= limit
+        if v is not None:
+            out &= v <= vlimit
+        out &= both_round
+        check = ~both_round & (h <= limit + MARGIN)
+        if v is not None:
+            check &= v <= vlimit
+        for i, j in zip(*np.nonzero(check), strict=True):
+            out[i, j] = distance(a.models[i].footprint(), b.models[j].footprint()) <= limit
+        return out
+    ok = h <= limit - MARGIN
+    unsure = h <= limit + MARGIN
+    if v is not None:
+        ok &= v <= vlimit - MARGIN
+        unsure &= v <= vlimit + MARGIN
+    sure = ok & both_round
+    out |= sure
+    check = unsure & ~sure
+    for i, j in zip(*np.nonzero(check), strict=True):
+        out[i, j] = within(a.models[i], b.models[j], horizontal, vertical)
+    return out
+
+
+def any_within(a: Layout, b: Layout, horizontal: float, vertical: float | None = None) -> bool:
+    """Some model of ``a`` is within ``horizontal`` (and ``vertical``) of some model of
+    ``b`` (same answer as ``any(within(x, y, ...))``)."""
+    if not len(a) or not len(b) or a.box_gap(b) > horizontal + EPS + MARGIN:
+        return False
+    return bool(within_matrix(a, b, horizontal, vertical).any())
+
+
+def any_engaged(a: Layout, b: Layout) -> bool:
+    """03.04: a model of ``a`` within engagement range (2" / 5") of a model of ``b``."""
+    return any_within(a, b, ENGAGEMENT_HORIZONTAL, ENGAGEMENT_VERTICAL)
+
+
+def engaged_with(a: Layout, b: Layout) -> np.ndarray:
+    """(n_a,) booleans: each model of ``a`` is engaged with some model of ``b``."""
+    if not len(a) or not len(b) or a.box_gap(b) > ENGAGEMENT_HORIZONTAL + EPS + MARGIN:
+        return np.zeros(len(a), dtype=bool)
+    return np.asarray(within_matrix(a, b, ENGAGEMENT_HORIZONTAL,
+                                    ENGAGEMENT_VERTICAL).any(axis=1))
+
+
+def coherent(layout: Layout) -> bool:
+    """03.03 (``measure.in_coherency``): every model within 2"/5" of another and within
+    9"/5" of every other."""
+    n = len(layout)
+    if n <= 1:
+        return True
+    near = within_matrix(layout, layout, COHERENCY_NEIGHBOUR, COHERENCY_VERTICAL,
+                         as_matrix=True)
+    np.fill_diagonal(near, False)
+    if not near.any(axis=1).all():
+        return False
+    return bool(within_matrix(layout, layout, COHERENCY_ALL, COHERENCY_VERTICAL,
+                              as_matrix=True).all())
+
+
+def breaks(layout: Layout) -> list[CoherencyBreak]:
+    """``measure.coherency_breaks`` of the layout's models (the plain function when some
+    model breaks coherency, for its exact report)."""
+    if coherent(layout):
+        return []
+    return coherency_breaks(layout.models)
+
+
+@dataclass
+class Grid:
+    """A uniform grid over model bounding discs: :meth:`near` lists the indices of the models
+    whose bounding disc comes within ``d`` of a disc (a superset of those within ``d`` of a
+    footprint inside that disc: callers then measure exactly)."""
+
+    layout: Layout
+    """The models indexed."""
+    cell: float = CELL
+    """Cell size in inches."""
+    cells: dict[tuple[int, int], list[int]] = field(default_factory=dict)
+    """Cell -> model indices whose bounding disc touches it."""
+
+    def __post_init__(self) -> None:
+        lo = self.layout.centres - self.layout.radii[:, None]
+        hi = self.layout.centres + self.layout.radii[:, None]
+        c = self.cell
+        for i in range(len(self.layout)):
+            for gx in range(math.floor(lo[i, 0] / c), math.floor(hi[i, 0] / c) + 1):
+                for gy in range(math.floor(lo[i, 1] / c), math.floor(hi[i, 1] / c) + 1):
+                    self.cells.setdefault((gx, gy), []).append(i)
+
+    def near(self, x: float, y: float, r: float, d: float) -> list[int]:
+        """Indices (ascending) of models whose bounding disc is within ``d`` of the disc of
+        radius ``r`` at (x, y)."""
+        reach = r + d + MARGIN
+        c = self.cell
+        found: set[int] = set()
+        for gx in range(math.floor((x - reach) / c), math.floor((x + reach) / c) + 1):
+            for gy in range(math.floor((y - reach) / c), math.floor((y + reach) / c) + 1):
+                found.update(self.cells.get((gx, gy), ()))
+        if not found:
+            return []
+        idx = np.fromiter(sorted(found), dtype=np.intp, count=len(found))
+        cen = self.layout.centres[idx]
+        gap = (np.sqrt(((cen - np.array([x, y])) ** 2).sum(axis=1))
+               - self.layout.radii[idx] - r)
+        return [int(i) for i in idx[gap <= d + MARGIN]]
+
+
+@dataclass(frozen=True, eq=False)
+class Discs:
+    """Models as discs around their positions (``Model.reach``): the spatial filter of move
+    validation. A model whose disc stays clear of a moving model's swept disc cannot be
+    touched by that move, so validation measures only the models :meth:`near_segment`
+    lists (docs/geometry.md)."""
+
+    models: tuple[Model, ...]
+    """The models, in order."""
+    xs: FloatArray
+    """(n,) positions x."""
+    ys: FloatArray
+    """(n,) positions y."""
+    rs: FloatArray
+    """(n,) reach radii."""
+
+    @staticmethod
+    def of(models: Sequence[Model]) -> Discs:
+        """The discs of ``models``."""
+        return Discs(tuple(models), np.array([m.x for m in models], dtype=np.float64),
+                     np.array([m.y for m in models], dtype=np.float64),
+                     np.array([m.reach() for m in models], dtype=np.float64))
+
+    def near_segment(self, x0: float, y0: float, x1: float, y1: float, r: float,
+                     d: float) -> list[int]:
+        """Indices (ascending) of the models whose disc comes within ``d`` of a disc of
+        radius ``r`` swept from (x0, y0) to (x1, y1)."""
+        if not len(self.models):
+            return []
+        px, py = self.xs - x0, self.ys - y0
+        ax, ay = x1 - x0, y1 - y0
+        den = ax * ax + ay * ay
+        if den > 0.0:
+            t = np.clip((px * ax + py * ay) / den, 0.0, 1.0)
+            px = px - t * ax
+            py = py - t * ay
+        gap = np.sqrt(px * px + py * py) - self.rs - r
+        return [int(i) for i in np.nonzero(gap <= d + MARGIN)[0]]
+
+
+__all__ = ["CELL", "MARGIN", "Discs", "Grid", "Layout", "any_engaged", "any_within",
+           "bounding_radius", "breaks", "coherent", "engaged_with",
+           "within_matrix"]

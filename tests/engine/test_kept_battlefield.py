@@ -1,0 +1,99 @@
+"""The engine's kept battlefield model (engine/field.py) is only a cache: at every decision of
+seeded games its engagement, coherency and scene answers equal freshly computed ones, it
+follows moves and removals, and a saved, loaded or cloned game answers the same."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from w40k.agents.greedy import GreedyAgent
+from w40k.agents.random_agent import RandomAgent
+from w40k.engine import field, geo
+from w40k.engine.game import Game
+from w40k.engine.state import ModelData, UnitData
+from w40k.geometry import Model, engaged, in_coherency
+from w40k.io.battle_scale import scaled_position
+
+
+def _plain_shape(m: ModelData) -> Model:
+    p = m.profile
+    return Model(m.id, m.x, m.y, m.z, p.base_mm, p.height, m.facing,
+                 frozenset(k.upper() for k in p.keywords))
+
+
+def _plain_engaged(a: UnitData, b: UnitData) -> bool:
+    return any(engaged(_plain_shape(x), _plain_shape(y)) for x in a.alive for y in b.alive)
+
+
+def _check(game: Game) -> None:
+    units = [u for u in game.state.units if not u.destroyed]
+    for a in units:
+        # R03.03-a, R03.03-b: coherency of the living models
+        assert geo.unit_in_coherency(game, a) == in_coherency([_plain_shape(m) for m in a.alive])
+        assert [s.name for s in geo.unit_shapes(a)] == [m.id for m in a.alive]
+        assert [(s.x, s.y, s.z, s.facing) for s in geo.unit_shapes(a)] == [
+            (m.x, m.y, m.z, m.facing) for m in a.alive]
+        for b in units:
+            if b.player != a.player:
+                # R03.04-a: engaged while a model is within 2"/5" of an enemy model
+                assert geo.units_engaged(a, b) == _plain_engaged(a, b), (a.id, b.id)
+    scene_units = {u.name: [(m.name, m.x, m.y, m.z) for m in u.models]
+                   for u in geo.scene(game).units}
+    assert scene_units == {u.id: [(m.id, m.x, m.y, m.z) for m in u.alive] for u in units}
+
+
+@pytest.mark.parametrize(("seed", "agent", "scale"),
+                         [(1, "greedy", 1), (2, "random", 1), (3, "greedy", 2)])
+def test_the_kept_answers_equal_fresh_answers_at_every_decision(seed: int, agent: str,
+                                                                 scale: int) -> None:
+    game = Game.new(scaled_position(scale), seed)
+    kind = GreedyAgent if agent == "greedy" else RandomAgent
+    agents = {p.name: kind(seed * 7 + i) for i, p in enumerate(game.state.players)}
+    n = 0
+    while (req := game.pending()) is not None and n < 400:
+        _check(game)
+        game.submit(agents[req.player].choose(game, req))
+        n += 1
+    _check(game)
+
+
+def test_a_moved_or_removed_model_is_seen_at_its_new_place() -> None:
+    game = Game.new(scaled_position(1), 5)
+    red = next(u for u in game.state.units if u.player == "red")
+    blue = next(u for u in game.state.units if u.player == "blue")
+    assert not geo.units_engaged(red, blue)
+    m = red.alive[0]
+    target = blue.alive[0]
+    m.x, m.y = target.x, target.y - 3.6  # 1.84" in front of the second row
+    assert geo.units_engaged(red, blue) == _plain_engaged(red, blue) is True
+    before = geo.model_shape(m)
+    m.y = target.y - 8.0
+    assert geo.model_shape(m) is not before and geo.model_shape(m).y == m.y
+    assert geo.units_engaged(red, blue) == _plain_engaged(red, blue) is False
+    m.y = target.y - 3.6
+    assert geo.units_engaged(red, blue) is True
+    for b in blue.alive:
+        b.destroyed = True
+    assert geo.units_engaged(red, blue) == _plain_engaged(red, blue) is False
+
+
+def test_save_load_and_clone_answer_as_the_original() -> None:
+    game = Game.new(scaled_position(2), 11)
+    agents = {p.name: GreedyAgent(i) for i, p in enumerate(game.state.players)}
+    for _ in range(120):
+        req = game.pending()
+        if req is None:
+            break
+        game.submit(agents[req.player].choose(game, req))
+    loaded = Game.load(json.loads(json.dumps(game.save())))
+    clone = game.clone()
+    field.forget()
+    for g in (loaded, clone):
+        _check(g)
+        assert json.dumps(g.save(), sort_keys=True) == json.dumps(game.save(), sort_keys=True)
+        for a, b in zip(g.state.units, game.state.units, strict=True):
+            for c, d in zip(g.state.units, game.state.units, strict=True):
+                if a.player != c.player and not a.destroyed and not c.destroyed:
+                    assert geo.units_engaged(a, c) == geo.units_engaged(b, d)
