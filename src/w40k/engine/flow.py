@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
-from w40k.engine import geo
+from w40k.engine import geo, scoring
 from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON
@@ -37,6 +37,7 @@ def _battle(game: Game, frame: Frame) -> Request | None:
         for u in s.units:
             if not u.starting_strength:
                 u.starting_strength = len(u.alive)
+        scoring.decide_first_turn(game)  # 07.02: the mission says who goes first
     if s.round >= rounds(game):
         s.ended = True
         s.turn_player = s.active = s.phase = ""
@@ -68,6 +69,7 @@ def _round(game: Game, frame: Frame) -> Request | None:
         s.turn_player = ""
         s.active = first
         s.phase = ""
+        scoring.score(game, "end_of_round")  # 07.03: mission rules at the end of the round
         game.log("round_end")
         game.pop()
     return None
@@ -150,6 +152,7 @@ def _command(game: Game, frame: Frame) -> Request | None:
                 u.flags["battle_shocked"] = True
             game.log("battle_shock_roll", unit=u.id, dice=list[JSON](dice), passed=ok,
                      battle_shocked=u.flag("battle_shocked"))
+    scoring.score(game, "command_phase", s.turn_player)  # the mission's Command phase rules
     game.pop()
     return None
 
@@ -221,20 +224,8 @@ def controlling_units(game: Game, objective: str) -> list[str]:
 
 
 def score_mission(game: Game, player: str) -> None:
-    """The built-in mission's scoring at the end of a turn (docs/battle.md): from battle round
-    2, the player whose turn ends scores ``vp_per_objective`` per objective they control, at
-    most ``vp_cap`` per turn."""
-    s = game.state
-    if s.round < int(cast(int, s.mission.get("scoring_from_round", 2))):
-        return
-    held = [o.name for o in s.objectives if o.controller == player]
-    per = int(cast(int, s.mission.get("vp_per_objective", 5)))
-    cap = int(cast(int, s.mission.get("vp_cap", 15)))
-    vp = min(cap, per * len(held))
-    if vp:
-        s.player(player).vp += vp
-        game.log("score", vp=vp, objectives=list[JSON](held), total=s.player(player).vp)
-
+    """The mission's scoring at the end of ``player``'s turn (engine/scoring.py)."""
+    scoring.score(game, "end_of_turn", player)
 
 
 FRAMES: dict[str, Handler] = {"battle": Handler(_battle),

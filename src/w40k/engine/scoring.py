@@ -1,0 +1,185 @@
+"""Mission rules in the battle: who takes the first turn (07.02) and victory points from the
+mission's primary and secondary scoring rules (docs/missions.md). Objective control itself is
+14.02/14.03 (engine/flow.py ``update_objectives``); this module only reads it.
+
+A mission without ``primary`` scores as take-and-hold (docs/battle.md): from
+``scoring_from_round``, at the end of each turn, that player scores ``vp_per_objective`` per
+objective they control, at most ``vp_cap``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, cast
+
+from shapely.geometry import Point, Polygon
+
+from w40k.core.dice import RollKind
+from w40k.engine import geo
+from w40k.engine.serial import JSON
+from w40k.engine.state import ObjectiveData, UnitData
+from w40k.geometry import TerrainArea
+
+if TYPE_CHECKING:
+    from w40k.engine.game import Game
+
+MAX_ROLL_OFFS = 100
+"""Tied roll-offs re-rolled before giving up (a scripted-dice loop guard; 35 ties in a row have
+a chance below 1e-27 with real dice)."""
+
+
+# -- 07.02: the mission says who takes the first turn ----------------------------------------
+def decide_first_turn(game: Game) -> None:
+    """At the start of the battle: the mission's ``first_turn`` (a player, or ``roll-off``:
+    each player rolls one D6, ties re-rolled, the higher takes the first turn) puts that
+    player first in every battle round (R07.02-a). No ``first_turn``: the listed order."""
+    s = game.state
+    how = s.mission.get("first_turn")
+    if how is None:
+        return
+    if how == "roll-off":
+        for _ in range(MAX_ROLL_OFFS):
+            a, b = (d.face for d in game.roll(RollKind.ROLL_OFF, 2))
+            if a != b:
+                break
+        else:
+            raise RuntimeError("the roll-off tied 100 times")
+        first = s.players[0].name if a > b else s.players[1].name
+    else:
+        first = str(how)
+    s.players.sort(key=lambda p: p.name != first)  # stable: the winner first
+    game.log("first_turn", first=first, decided_by="roll-off" if how == "roll-off"
+             else "mission")
+
+
+# -- scoring ----------------------------------------------------------------------------------
+def score(game: Game, when: str, player: str | None = None) -> None:
+    """Score the mission's rules checked at ``when`` (``end_of_turn`` and ``command_phase``:
+    ``player`` scores; ``end_of_round``: both players, in turn order). Primary rules first,
+    then secondaries, each in file order (07.02/07.03: mission rules after the others)."""
+    s = game.state
+    primary = cast(dict[str, JSON] | None, s.mission.get("primary"))
+    if primary is None:
+        if when == "end_of_turn" and player is not None:
+            _take_and_hold(game, player)
+        return
+    scorers = [player] if player is not None else [p.name for p in s.players]
+    rules = [(r, "primary") for r in cast(list[dict[str, JSON]], primary["rules"])]
+    rules += [(r, "secondary") for r in cast(list[dict[str, JSON]],
+                                             s.mission.get("secondaries", []))]
+    for who in scorers:
+        for rule, kind in rules:
+            if rule.get("when", "end_of_turn") == when:
+                _apply(game, rule, kind, who, when, primary)
+
+
+def _take_and_hold(game: Game, player: str) -> None:
+    """The built-in mission's scoring at the end of a turn (docs/battle.md)."""
+    s = game.state
+    if s.round < int(cast(int, s.mission.get("scoring_from_round", 2))):
+        return
+    held = [o.name for o in s.objectives if o.controller == player]
+    per = int(cast(int, s.mission.get("vp_per_objective", 5)))
+    cap = int(cast(int, s.mission.get("vp_cap", 15)))
+    vp = min(cap, per * len(held))
+    if vp:
+        s.player(player).vp += vp
+        game.log("score", vp=vp, objectives=list[JSON](held), total=s.player(player).vp)
+
+
+def _apply(game: Game, rule: dict[str, JSON], kind: str, player: str, when: str,
+           primary: dict[str, JSON]) -> None:
+    s = game.state
+    until = rule.get("until_round")
+    if s.round < int(cast(int, rule.get("from_round", 1))) or (
+            until is not None and s.round > int(cast(int, until))):
+        return
+    condition = str(rule["condition"])
+    if condition == "action":
+        return  # 16: actions are not in the engine yet (io.missions.not_applied lists it)
+    counted = _counted(game, rule, condition, player, when)
+    per = int(cast(int, rule["vp"]))
+    vp = per if condition == "more_objectives" and counted else per * len(counted)
+    if condition == "more_objectives":
+        counted = counted[:1]
+    for cap in (rule.get("cap"), _left(game, player, rule_name=str(rule["name"]),
+                                       cap=rule.get("battle_cap"))):
+        if cap is not None:
+            vp = min(vp, int(cast(int, cap)))
+    if kind == "primary":
+        left = _left(game, player, kind="primary", cap=primary.get("cap"))
+        if left is not None:
+            vp = min(vp, left)
+    if vp <= 0:
+        return
+    s.player(player).vp += vp
+    key = "units" if condition in ("units_in_opponent_zone", "enemy_units_destroyed") \
+        else "objectives"
+    game.log("score", vp=vp, rule=str(rule["name"]), kind=kind, scorer=player,
+             **{key: list[JSON](counted)}, total=s.player(player).vp)
+
+
+def _left(game: Game, player: str, *, cap: JSON, rule_name: str | None = None,
+          kind: str | None = None) -> int | None:
+    """VP still available under a battle-long ``cap`` (None: no cap), from the score events
+    of ``rule_name`` (or of every rule of ``kind``) for ``player``."""
+    if cap is None:
+        return None
+    got = sum(int(cast(int, e["vp"])) for e in game.state.events
+              if e["event"] == "score" and e.get("scorer") == player
+              and (rule_name is None or e.get("rule") == rule_name)
+              and (kind is None or e.get("kind") == kind))
+    return max(0, int(cast(int, cap)) - got)
+
+
+def _counted(game: Game, rule: dict[str, JSON], condition: str, player: str,
+             when: str) -> list[str]:
+    """What the rule counts for ``player``: objectives or units (names, ids)."""
+    s = game.state
+    opponent = s.opponent(player)
+    held = [o for o in s.objectives if o.controller == player]
+    if condition == "each_objective":
+        only = cast(list[str], rule.get("objectives") or [])
+        return [o.name for o in held if not only or o.name in only]
+    if condition == "more_objectives":
+        theirs = sum(1 for o in s.objectives if o.controller == opponent)
+        return [o.name for o in held] if len(held) > theirs else []
+    if condition == "opponent_zone_objectives":
+        zone = zone_polygon(game, opponent)
+        return [o.name for o in held if zone.covers(Point(*objective_point(game, o)))]
+    if condition == "units_in_opponent_zone":
+        return [u.id for u in s.units_of(player) if unit_wholly_within_zone(game, u, opponent)]
+    # enemy_units_destroyed: during this turn (end_of_turn) or this battle round
+    start = "turn_start" if when == "end_of_turn" else "round_start"
+    out: list[str] = []
+    for e in reversed(s.events):
+        if e["event"] == start:
+            break
+        if e["event"] == "unit_destroyed" and s.unit(str(e["unit"])).player == opponent:
+            out.append(str(e["unit"]))
+    return out[::-1]
+
+
+def zone_polygon(game: Game, player: str) -> Polygon:
+    """``player``'s deployment zone."""
+    zones = cast(list[dict[str, JSON]], game.state.mission["deployment_zones"])
+    pts = next(z["polygon"] for z in zones if z["player"] == player)
+    return Polygon([(float(x), float(y)) for x, y in cast(list[list[float]], pts)])
+
+
+def objective_point(game: Game, obj: ObjectiveData) -> tuple[float, float]:
+    """Where an objective is for zone conditions: a marker's centre, or a terrain objective's
+    area centroid (docs/missions.md)."""
+    if obj.area is None:
+        return obj.x, obj.y
+    _, ter = geo.terrain(game)
+    c = Polygon(ter.area(obj.area).footprint).centroid
+    return float(c.x), float(c.y)
+
+
+def unit_wholly_within_zone(game: Game, u: UnitData, player: str) -> bool:
+    """Every model of ``u`` is wholly within ``player``'s deployment zone."""
+    zones = cast(list[dict[str, JSON]], game.state.mission["deployment_zones"])
+    pts = next(z["polygon"] for z in zones if z["player"] == player)
+    area = TerrainArea("zone", tuple((float(x), float(y))
+                                     for x, y in cast(list[list[float]], pts)))
+    return bool(u.alive) and all(area.wholly_holds(geo.model_shape(m)) for m in u.alive)
