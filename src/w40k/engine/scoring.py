@@ -2,7 +2,7 @@
 mission's primary and secondary scoring rules (docs/missions.md). Objective control itself is
 14.02/14.03 (engine/flow.py ``update_objectives``); this module only reads it.
 
-A mission without ``primary`` scores as take-and-hold (docs/battle.md): from
+A mission without ``primary`` and ``secondaries`` scores as take-and-hold (docs/battle.md): from
 ``scoring_from_round``, at the end of each turn, that player scores ``vp_per_objective`` per
 objective they control, at most ``vp_cap``.
 """
@@ -57,15 +57,15 @@ def score(game: Game, when: str, player: str | None = None) -> None:
     ``player`` scores; ``end_of_round``: both players, in turn order). Primary rules first,
     then secondaries, each in file order (07.02/07.03: mission rules after the others)."""
     s = game.state
-    primary = cast(dict[str, JSON] | None, s.mission.get("primary"))
-    if primary is None:
+    primary = cast(dict[str, JSON], s.mission.get("primary") or {})
+    secondaries = cast(list[dict[str, JSON]], s.mission.get("secondaries") or [])
+    if not primary and not secondaries:
         if when == "end_of_turn" and player is not None:
             _take_and_hold(game, player)
         return
     scorers = [player] if player is not None else [p.name for p in s.players]
-    rules = [(r, "primary") for r in cast(list[dict[str, JSON]], primary["rules"])]
-    rules += [(r, "secondary") for r in cast(list[dict[str, JSON]],
-                                             s.mission.get("secondaries", []))]
+    rules = [(r, "primary") for r in cast(list[dict[str, JSON]], primary.get("rules", []))]
+    rules += [(r, "secondary") for r in secondaries]
     for who in scorers:
         for rule, kind in rules:
             if rule.get("when", "end_of_turn") == when:

@@ -189,9 +189,9 @@ def check_mission(m: MissionModel, where: str) -> None:
     for key in ("first_turn", "deploys_first"):
         value = getattr(m, key)
         allowed = players + (["roll-off"] if key == "first_turn" else [])
-        if value is not None and value not in allowed:
-            raise DataError(f"expected {' or '.join(map(repr, allowed)) or 'deployment_zones'}"
-                            f", found {value!r}", where=f"{where}{key}")
+        if value is not None and players and value not in allowed:
+            raise DataError(f"expected {' or '.join(map(repr, allowed))}, found {value!r}",
+                            where=f"{where}{key}")
     if m.layout is not None and m.terrain is not None:
         raise DataError("expected a layout name or inline terrain, found both",
                         where=f"{where}terrain")
