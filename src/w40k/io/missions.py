@@ -5,6 +5,7 @@ armies (docs/missions.md)."""
 from __future__ import annotations
 
 import copy
+import json
 from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -50,18 +51,19 @@ def _shipped(kind: str, name: str) -> tuple[object, str]:
 
 
 @cache
-def _layout(name: str) -> LayoutModel:
+def _layout(name: str) -> tuple[LayoutModel, str]:
     data, source = _shipped("layouts", name)
-    layout = validate(LayoutModel, data, source)
-    check_terrain(layout.areas, layout.terrain, source)
-    return layout
+    lay = validate(LayoutModel, data, source)
+    check_terrain(lay.areas, lay.terrain, source)
+    return lay, json.dumps(data)
 
 
 def layout(name: str) -> dict[str, JSON]:
-    """A shipped layout (``name``, ``battlefield``, ``areas``, ``terrain``) as JSON."""
+    """A shipped layout (``name``, ``battlefield``, ``areas``, ``terrain``) as written in its
+    file (a fresh copy)."""
     if name not in layout_names():
         raise DataError(f"unknown layout {name!r} (shipped: {', '.join(layout_names())})")
-    return cast(dict[str, JSON], _layout(name).model_dump(mode="json", exclude_defaults=True))
+    return cast(dict[str, JSON], json.loads(_layout(name)[1]))
 
 
 def shipped_mission(name: str) -> dict[str, JSON]:
@@ -116,7 +118,7 @@ def mission_position(red: Army, blue: Army, mission: dict[str, JSON]) -> dict[st
     if m.battlefield is not None:
         pos["battlefield"] = m.battlefield.model_dump()
     if m.layout is not None:
-        lay = _layout(m.layout).battlefield
+        lay = _layout(m.layout)[0].battlefield
         if m.battlefield is not None and lay != m.battlefield:
             raise DataError(f"layout {m.layout!r} is made for a {lay.width:g}\" x {lay.depth:g}"
                             "\" battlefield", where="mission: battlefield")
