@@ -148,7 +148,7 @@ def test_a_zone_rule_needs_deployment_zones(tmp_path: Path) -> None:
 
 
 def test_an_unknown_mission_name_lists_the_shipped_ones() -> None:
-    with pytest.raises(DataError, match="--mission.*take-and-hold"):
+    with pytest.raises(DataError, match=r"--mission.*take-and-hold"):
         resolve_mission("no-such-mission")
 
 
