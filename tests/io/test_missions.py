@@ -125,6 +125,7 @@ BAD: list[tuple[str, Any, str]] = [
      "secondaries"),
     ("unknown-key", _set("deployment", "dawn"), "deployment"),
     ("cap-float", _set("primary.cap", 1.5), "primary.cap"),
+    ("rule-name-twice", _set("secondaries[0].name", "hold"), "secondaries[0].name"),
 ]
 
 

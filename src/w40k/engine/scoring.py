@@ -66,10 +66,25 @@ def score(game: Game, when: str, player: str | None = None) -> None:
     scorers = [player] if player is not None else [p.name for p in s.players]
     rules = [(r, "primary") for r in cast(list[dict[str, JSON]], primary.get("rules", []))]
     rules += [(r, "secondary") for r in secondaries]
+    due = [(r, k) for r, k in rules if r.get("when", "end_of_turn") == when]
+    if not due:
+        return
+    totals = _totals(game)
     for who in scorers:
-        for rule, kind in rules:
-            if rule.get("when", "end_of_turn") == when:
-                _apply(game, rule, kind, who, when, primary)
+        for rule, kind in due:
+            _apply(game, rule, kind, who, when, primary, totals)
+
+
+def _totals(game: Game) -> dict[tuple[str, str], int]:
+    """VP scored so far per (scorer, rule name) and per (scorer, ``"kind:primary"``), from the
+    score events (one pass: the battle-long caps)."""
+    out: dict[tuple[str, str], int] = {}
+    for e in game.state.events:
+        if e["event"] == "score" and "scorer" in e:
+            who, vp = str(e["scorer"]), int(cast(int, e["vp"]))
+            for key in ((who, str(e["rule"])), (who, f"kind:{e['kind']}")):
+                out[key] = out.get(key, 0) + vp
+    return out
 
 
 def _take_and_hold(game: Game, player: str) -> None:
@@ -87,7 +102,7 @@ def _take_and_hold(game: Game, player: str) -> None:
 
 
 def _apply(game: Game, rule: dict[str, JSON], kind: str, player: str, when: str,
-           primary: dict[str, JSON]) -> None:
+           primary: dict[str, JSON], totals: dict[tuple[str, str], int]) -> None:
     s = game.state
     until = rule.get("until_round")
     if s.round < int(cast(int, rule.get("from_round", 1))) or (
@@ -98,37 +113,23 @@ def _apply(game: Game, rule: dict[str, JSON], kind: str, player: str, when: str,
         return  # 16: actions are not in the engine yet (io.missions.not_applied lists it)
     counted = _counted(game, rule, condition, player, when)
     per = int(cast(int, rule["vp"]))
-    vp = per if condition == "more_objectives" and counted else per * len(counted)
-    if condition == "more_objectives":
-        counted = counted[:1]
-    for cap in (rule.get("cap"), _left(game, player, rule_name=str(rule["name"]),
-                                       cap=rule.get("battle_cap"))):
-        if cap is not None:
-            vp = min(vp, int(cast(int, cap)))
+    vp = (per if counted else 0) if condition == "more_objectives" else per * len(counted)
+    name = str(rule["name"])
+    caps = [(rule.get("cap"), None), (rule.get("battle_cap"), (player, name))]
     if kind == "primary":
-        left = _left(game, player, kind="primary", cap=primary.get("cap"))
-        if left is not None:
-            vp = min(vp, left)
+        caps.append((primary.get("cap"), (player, "kind:primary")))
+    for cap, key in caps:
+        if cap is not None:
+            vp = min(vp, int(cast(int, cap)) - (totals.get(key, 0) if key else 0))
     if vp <= 0:
         return
+    for key in ((player, name), (player, f"kind:{kind}")):
+        totals[key] = totals.get(key, 0) + vp
     s.player(player).vp += vp
-    key = "units" if condition in ("units_in_opponent_zone", "enemy_units_destroyed") \
+    key_name = "units" if condition in ("units_in_opponent_zone", "enemy_units_destroyed") \
         else "objectives"
-    game.log("score", vp=vp, rule=str(rule["name"]), kind=kind, scorer=player,
-             **{key: list[JSON](counted)}, total=s.player(player).vp)
-
-
-def _left(game: Game, player: str, *, cap: JSON, rule_name: str | None = None,
-          kind: str | None = None) -> int | None:
-    """VP still available under a battle-long ``cap`` (None: no cap), from the score events
-    of ``rule_name`` (or of every rule of ``kind``) for ``player``."""
-    if cap is None:
-        return None
-    got = sum(int(cast(int, e["vp"])) for e in game.state.events
-              if e["event"] == "score" and e.get("scorer") == player
-              and (rule_name is None or e.get("rule") == rule_name)
-              and (kind is None or e.get("kind") == kind))
-    return max(0, int(cast(int, cap)) - got)
+    game.log("score", vp=vp, rule=name, kind=kind, scorer=player,
+             **{key_name: list[JSON](counted)}, total=s.player(player).vp)
 
 
 def _counted(game: Game, rule: dict[str, JSON], condition: str, player: str,

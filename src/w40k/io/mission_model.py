@@ -215,7 +215,12 @@ def check_mission(m: MissionModel, where: str) -> None:
                                                              else [])]
     rules += [(f"secondaries[{i}]", r) for i, r in enumerate(m.secondaries)]
     zone_rule = ("opponent_zone_objectives", "units_in_opponent_zone")
+    rule_names: set[str] = set()
     for at, r in rules:
+        if r.name in rule_names:
+            raise DataError(f"rule {r.name!r} is named twice (its caps count by name)",
+                            where=f"{where}{at}.name")
+        rule_names.add(r.name)
         if r.from_round > m.rounds:
             raise DataError(f"from_round ({r.from_round}) is after the last battle round "
                             f"({m.rounds}), found a rule that never scores",
