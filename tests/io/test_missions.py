@@ -201,7 +201,7 @@ def test_a_game_on_a_mission_saves_and_loads_and_continues_identically(name: str
     m = dict(shipped_mission(name), rounds=2)
     pos = validate_position(mission_position(*default_armies(), m), name)
     whole = _play(Game.new(pos, 5))
-    half = _play(Game.new(pos, 5), stop=12)
+    half = _play(Game.new(pos, 5), stop=6)
     saved = json.loads(json.dumps(half.save()))
     validate_position(saved, "saved")
     resumed = Game.load(saved)
@@ -213,3 +213,21 @@ def test_a_game_on_a_mission_saves_and_loads_and_continues_identically(name: str
     assert resumed.pending() is None
     assert resumed.state.events == whole.state.events
     assert Game.replay(json.loads(json.dumps(whole.record()))).state.events == whole.state.events
+
+
+def test_setting_up_on_a_huge_blocked_zone_is_refused_quickly() -> None:
+    # Hostile: a 240" table whose red zone is covered by one feature; the search tries at most
+    # about MAX_SPOTS spots per unit before refusing.
+    import time
+
+    wall = [[0, 0], [240, 0], [240, 100], [0, 100]]
+    m = {"name": "huge", "battlefield": {"width": 240.0, "depth": 240.0},
+         "terrain": {"areas": [], "terrain": [{"name": "block", "category": "dense",
+                                               "footprint": wall, "height": 5.0}]},
+         "deployment_zones": [{"player": "red", "polygon": wall},
+                              {"player": "blue",
+                               "polygon": [[0, 140], [240, 140], [240, 240], [0, 240]]}]}
+    start = time.perf_counter()
+    with pytest.raises(DataError, match="does not fit"):
+        mission_position(*default_armies(), m)
+    assert time.perf_counter() - start < 20

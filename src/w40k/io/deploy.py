@@ -25,7 +25,9 @@ GAP = 0.5
 CLEAR = 0.1
 """Inches kept between a base and any terrain feature or other base."""
 STEP = 1.0
-"""The spacing of the candidate spots, in inches."""
+"""The spacing of the candidate spots, in inches (wider on a huge zone)."""
+MAX_SPOTS = 4000
+"""About the most candidate spots tried per unit (the work stays bounded on a 240" table)."""
 
 
 def _radius(model: dict[str, JSON]) -> float:
@@ -56,34 +58,40 @@ class _Zone:
                  placed: list[tuple[float, float, float]]) -> None:
         self.poly = Polygon(polygon)
         self.blockers = blockers
-        self.placed = placed
+        self.placed = np.asarray(placed, dtype=float).reshape(-1, 3)
+        self._inner: dict[float, shapely.Geometry] = {}
+
+    def inner(self, r: float) -> shapely.Geometry:
+        """The zone shrunk by ``r``: where a base of radius ``r`` is wholly within it."""
+        if r not in self._inner:
+            self._inner[r] = self.poly.buffer(-r - 1e-3)  # the 4-decimal rounding stays inside
+        return self._inner[r]
 
     def fits(self, xy: np.ndarray, r: float) -> bool:
         """Every base of radius ``r`` at ``xy`` is wholly within the zone and clear."""
-        inner = self.poly.buffer(-r)
-        if inner.is_empty or not all(shapely.contains_xy(inner, xy[:, 0], xy[:, 1])
-                                     | shapely.intersects_xy(inner.boundary, xy[:, 0],
-                                                             xy[:, 1])):
+        inner = self.inner(r)
+        if inner.is_empty or not shapely.contains_xy(inner, xy[:, 0], xy[:, 1]).all():
             return False
-        if not self.blockers.is_empty:
-            pts = shapely.points(xy)
-            if np.any(shapely.distance(self.blockers, pts) < r + CLEAR):
-                return False
-        for x, y, r2 in self.placed:
-            if np.any(np.hypot(xy[:, 0] - x, xy[:, 1] - y) < r + r2 + CLEAR):
+        if not self.blockers.is_empty and np.any(
+                shapely.distance(self.blockers, shapely.points(xy)) < r + CLEAR):
+            return False
+        if len(self.placed):
+            d = np.hypot(xy[:, None, 0] - self.placed[None, :, 0],
+                         xy[:, None, 1] - self.placed[None, :, 1])
+            if np.any(d < r + self.placed[None, :, 2] + CLEAR):
                 return False
         return True
 
     def spots(self, r: float, centre: tuple[float, float]) -> np.ndarray:
-        """Candidate centres in the zone, closest to ``centre`` first."""
-        x0, y0, x1, y1 = self.poly.bounds
-        xs = np.arange(math.floor(x0) + r, x1 - r + 1e-9, STEP)
-        ys = np.arange(math.floor(y0) + r, y1 - r + 1e-9, STEP)
-        gx, gy = np.meshgrid(xs, ys)
-        pts = np.column_stack([gx.ravel(), gy.ravel()])
-        inner = self.poly.buffer(-r)
+        """Candidate centres in the zone (at most about MAX_SPOTS), closest to ``centre``
+        first."""
+        inner = self.inner(r)
         if inner.is_empty:
             return np.empty((0, 2))
+        x0, y0, x1, y1 = inner.bounds
+        step = max(STEP, math.sqrt((x1 - x0) * (y1 - y0) / MAX_SPOTS))
+        gx, gy = np.meshgrid(np.arange(x0, x1 + 1e-9, step), np.arange(y0, y1 + 1e-9, step))
+        pts = np.column_stack([gx.ravel(), gy.ravel()])
         pts = pts[shapely.contains_xy(inner, pts[:, 0], pts[:, 1])]
         d = np.hypot(pts[:, 0] - centre[0], pts[:, 1] - centre[1])
         return cast(np.ndarray, pts[np.lexsort((pts[:, 0], pts[:, 1], np.round(d, 6)))])
@@ -107,8 +115,9 @@ def deploy_in_zones(units: list[dict[str, JSON]], zones: dict[str, list[tuple[fl
         if not zone.fits(here, r):
             here = _search(zone, len(models), r, centre, str(unit["name"]), player)
         for m, (x, y) in zip(models, here, strict=True):
-            m["x"], m["y"] = round(float(x), 4), round(float(y), 4)
-            placed.append((float(x), float(y), r))
+            fx, fy = round(float(x), 4), round(float(y), 4)
+            m["x"], m["y"] = fx, fy
+            placed.append((fx, fy, r))
 
 
 def _search(zone: _Zone, n: int, r: float, centre: tuple[float, float], name: str,

@@ -159,7 +159,8 @@ class MissionModel(Strict):
 
     @model_validator(mode="after")
     def _scoring_in_battle(self) -> MissionModel:
-        if self.scoring_from_round > self.rounds:
+        legacy = self.primary is None and not self.secondaries
+        if legacy and self.scoring_from_round > self.rounds:
             raise ValueError(f"scoring_from_round ({self.scoring_from_round}) is after the last "
                              f"battle round ({self.rounds}), found a mission that never scores")
         return self
