@@ -230,7 +230,7 @@ def test_a_rule_scores_only_between_its_first_and_last_round(
 
 def test_an_action_secondary_is_listed_as_not_applied_and_never_scores(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    # R16.01-f shape: the action is data until actions (16) reach the engine.
+    # The action is data until actions (16) reach the engine: it must not score.
     action = {"name": "Raise a beacon", "starts": "shooting",
               "units": {"keywords": ["INFANTRY"], "where": "terrain_area_outside_own_zone"}}
     m = mission(secondaries=(rule("beacon", "action", 5, action=action),))

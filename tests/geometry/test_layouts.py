@@ -111,7 +111,7 @@ def test_the_edge_check_finds_a_line_on_the_open_default_table() -> None:
 
 
 def test_lanes_five_inches_wide_join_every_deployment_edge() -> None:
-    # A 5" wide vehicle (R13.06-c: it cannot cross tall dense walls) can drive from each long
+    # A 5" wide vehicle (it cannot cross tall dense walls) can drive from each long
     # edge to the other and from each short edge to the other between the dense walls.
     lay = crossroads()
     dense = shapely.union_all([Polygon(f["footprint"]) for f in lay["terrain"]
