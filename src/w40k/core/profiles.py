@@ -21,6 +21,7 @@ from w40k.core.dice import DiceExpr
 from w40k.core.errors import DataError, DiceError
 from w40k.core.jsonval import JSON
 from w40k.core.keywords import canonical_keyword, keyword_set
+from w40k.core.transport import Capacity
 
 
 def parse_target(value: object, field: str, *, lo: int = 2, hi: int = 7) -> int:
@@ -184,6 +185,8 @@ class ModelProfile:
     """Keywords as written (faction and other keywords together)."""
     abilities: tuple[UnitAbility, ...] = ()
     """Core abilities, parsed."""
+    transport: Capacity | None = None
+    """Its transport capacity (18.01), for a TRANSPORT model."""
 
     @property
     def keys(self) -> frozenset[str]:
@@ -216,6 +219,7 @@ class ModelProfile:
         height: object = 1.5,
         keywords: Sequence[str] = (),
         abilities: Sequence[str] = (),
+        transport: object = None,
     ) -> ModelProfile:
         """A validated model profile from datasheet values; DataError names the field."""
         where = f"model {name!r}"
@@ -272,6 +276,7 @@ class ModelProfile:
                 height=float(height),
                 keywords=tuple(kws),
                 abilities=tuple(parsed),
+                transport=None if transport is None else Capacity.from_json(transport),
             )
         except DataError as exc:
             raise exc.at(where) from None

@@ -15,10 +15,14 @@ from w40k.core.profiles import weapon_to_json as weapon_to_json
 def profile_to_json(p: ModelProfile) -> dict[str, JSON]:
     """A model profile as a datasheet writes it."""
     base: JSON = list(p.base_mm) if isinstance(p.base_mm, tuple) else p.base_mm
-    return {"name": p.name, "M": "-" if p.M is None else p.M, "T": p.T, "Sv": p.Sv, "W": p.W,
-            "Ld": p.Ld, "OC": "-" if p.OC is None else p.OC, "InSv": p.InSv, "base_mm": base,
-            "height": p.height, "keywords": list(p.keywords),
-            "abilities": [str(a) for a in p.abilities]}
+    out: dict[str, JSON] = {
+        "name": p.name, "M": "-" if p.M is None else p.M, "T": p.T, "Sv": p.Sv, "W": p.W,
+        "Ld": p.Ld, "OC": "-" if p.OC is None else p.OC, "InSv": p.InSv, "base_mm": base,
+        "height": p.height, "keywords": list(p.keywords),
+        "abilities": [str(a) for a in p.abilities]}
+    if p.transport is not None:
+        out["transport"] = p.transport.to_json()  # only TRANSPORT models carry the key
+    return out
 
 
 def profile_from_json(d: Mapping[str, JSON]) -> ModelProfile:
@@ -28,7 +32,8 @@ def profile_from_json(d: Mapping[str, JSON]) -> ModelProfile:
         OC=d.get("OC", 1), InSv=d.get("InSv"), base_mm=d.get("base_mm", 32.0),
         height=d.get("height", 1.5), keywords=[str(k) for k in cast(list[JSON],
                                                                       d.get("keywords", []))],
-        abilities=[str(a) for a in cast(list[JSON], d.get("abilities", []))])
+        abilities=[str(a) for a in cast(list[JSON], d.get("abilities", []))],
+        transport=d.get("transport"))
 
 
 def in_order(obj: Mapping[str, JSON], order: Sequence[str]) -> list[tuple[str, JSON]]:

@@ -34,7 +34,7 @@ from w40k.io.army_model import (
 DATASHEET_FIELDS = ("name", "faction_keywords", "models", "weapons", "composition")
 DATASHEET_OPTIONAL = ("keywords", "abilities", "wargear_options", "leader_of")
 MODEL_FIELDS = ("name", "M", "T", "Sv", "W", "Ld", "OC", "base_mm")
-MODEL_OPTIONAL = ("InSv", "height", "keywords", "abilities")
+MODEL_OPTIONAL = ("InSv", "height", "keywords", "abilities", "transport")
 WEAPON_FIELDS = ("name", "range", "A", "S", "AP", "D")
 WEAPON_OPTIONAL = ("BS", "WS", "abilities")
 
@@ -115,6 +115,7 @@ def _model(
             height=data.get("height", 1.5),
             keywords=texts(data.get("keywords"), f"{at}: keywords"),
             abilities=own_abilities,
+            transport=data.get("transport"),
         )
     except DataError as exc:
         raise _relocate(exc, f"model {name!r}", at, {}) from None

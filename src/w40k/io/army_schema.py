@@ -13,6 +13,7 @@ from pydantic import Field, model_validator
 
 from w40k.io import limits
 from w40k.io.model_base import (
+    CapacityModel,
     Characteristic,
     Dice,
     LongText,
@@ -54,6 +55,7 @@ class SheetModel(Strict):
     height: Annotated[float, Field(gt=0, le=100)] | None = None
     keywords: Texts = []
     abilities: Texts = []
+    transport: CapacityModel | None = None
 
 
 class SheetWeaponModel(Strict):

@@ -291,3 +291,13 @@ def validate(model: type[M], data: object, source: str) -> M:
     except RecursionError:
         raise DataError(f"nested deeper than the limit of {limits.MAX_DEPTH} levels",
                         where=source) from None
+
+
+class CapacityModel(Strict):
+    """A TRANSPORT model's capacity (18.01, docs/positions.md)."""
+
+    models: Annotated[int, Field(ge=1, le=1000)]
+    allowed: Texts = ["INFANTRY"]
+    excluded: Texts = []
+    spaces: Annotated[dict[Text, Annotated[int, Field(ge=1, le=1000)]],
+                      Field(max_length=100)] = {}

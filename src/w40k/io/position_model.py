@@ -21,6 +21,7 @@ from w40k.io import limits
 from w40k.io.army_schema import BaseMm, Leadership, Move
 from w40k.io.mission_model import MissionModel, check_mission
 from w40k.io.model_base import (
+    CapacityModel,
     Characteristic,
     Coord,
     Dice,
@@ -55,6 +56,7 @@ class ProfileModel(Strict):
     height: Annotated[float, Field(gt=0, le=100)] = 1.5
     keywords: Texts = []
     abilities: Texts = []
+    transport: CapacityModel | None = None
 
 
 class WeaponModel(Strict):
