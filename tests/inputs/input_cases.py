@@ -291,6 +291,15 @@ MISSION_EDITS: list[tuple[str, Edit, str]] = [
     ("unknown-key", _set("deployment", "dawn"), "deployment: unknown key"),
     ("scoring-after-end", _set("scoring_from_round", 7), "scoring_from_round"),
     ("name-number", _set("name", 7), "name"),
+    ("layout-unknown", _set("layout", "nowhere"), "layout"),
+    ("first-turn-number", _set("first_turn", 7), "first_turn"),
+    ("zone-300-points", _set("deployment_zones", [{"player": "red",
+                                                   "polygon": [[0, 0]] * 300}] * 2),
+     "deployment_zones[0].polygon"),
+    ("secondaries-21", _set("secondaries", [{"name": "s", "condition": "more_objectives",
+                                             "vp": 1}] * 21), "secondaries"),
+    ("rule-vp-billion", _set("primary", {"name": "p", "rules": [
+        {"name": "r", "condition": "each_objective", "vp": 10**9}]}), "primary.rules[0].vp"),
     ("not-object", lambda d: d.clear(), "name"),
 ]
 

@@ -14,9 +14,15 @@ from w40k.core.errors import DataError, W40kError
 from w40k.engine.game import Game
 from w40k.engine.serial import JSON
 from w40k.io.army import load_army
-from w40k.io.battle_setup import DEFAULT_MISSION, default_position, position_from_armies
+from w40k.io.army_model import Army
+from w40k.io.battle_setup import (
+    DEFAULT_MISSION,
+    default_armies,
+    default_position,
+    position_from_armies,
+)
 from w40k.io.display import clean
-from w40k.io.mission_model import load_mission
+from w40k.io.missions import mission_names, mission_position, not_applied, resolve_mission
 from w40k.io.model_base import found
 from w40k.io.outputs import check_output_file, prepare_output_dir, write_atomic
 from w40k.io.position_model import validate_position
@@ -29,8 +35,6 @@ from w40k.viz.replay import ReplayRecorder
 AGENTS: dict[str, type[RandomAgent] | type[GreedyAgent] | type[HeuristicAgent]] = {
     "random": RandomAgent, "greedy": GreedyAgent, "heuristic": HeuristicAgent}
 """Agent names for ``--agents``."""
-MISSIONS = {"take-and-hold": DEFAULT_MISSION}
-"""Built-in missions for ``--mission``."""
 
 
 def _read_json(path: Path, what: str) -> dict[str, JSON]:
@@ -41,32 +45,33 @@ def _read_json(path: Path, what: str) -> dict[str, JSON]:
 
 
 def _position(red: str | None, blue: str | None, start: Path | None,
-              mission: str, datasheets: list[Path] | None = None) -> dict[str, JSON]:
-    if mission in MISSIONS:
-        params = dict(MISSIONS[mission])
-    elif Path(mission).is_file():
-        params = load_mission(Path(mission))
-    else:
-        raise DataError(f"unknown mission {mission!r} (built-in: {', '.join(MISSIONS)}; or a "
-                        "JSON file)", where="--mission")
+              mission: str | None, datasheets: list[Path] | None = None) -> dict[str, JSON]:
+    params = dict(DEFAULT_MISSION) if mission is None else resolve_mission(mission)
     if start is not None:
         if red or blue:
             raise DataError("give --from or --red/--blue, not both", where="command line")
         pos = _read_json(start, "position")
         pos.setdefault("mission", params)
         return validate_position(pos, str(start))
+    from w40k.io.army import builtin
+
+    def army(spec: str | None, side: str) -> Army:
+        if spec is None:
+            out = builtin("space_marines" if side == "red" else "boyz").army
+        elif Path(spec).exists():
+            out = load_army(spec, datasheets=list(datasheets or ()))
+        else:
+            out = builtin(spec).army
+        if out is None:
+            raise DataError("expected an army, found datasheets only", where=f"--{side}")
+        return out
+
+    if mission is not None:  # the mission sets the table up (docs/missions.md)
+        reds, blues = (army(red, "red"), army(blue, "blue")) if red or blue else default_armies()
+        return validate_position(mission_position(reds, blues, params), "the mission's position")
     pos = default_position()
     if red or blue:
-        from w40k.io.army import builtin
-
-        def army(spec: str | None, side: str) -> object:
-            if spec is None:
-                return builtin("space_marines" if side == "red" else "boyz").army
-            if Path(spec).exists():
-                return load_army(spec, datasheets=list(datasheets or ()))
-            return builtin(spec).army
-
-        pos = position_from_armies(army(red, "red"), army(blue, "blue"))  # type: ignore[arg-type]
+        pos = position_from_armies(army(red, "red"), army(blue, "blue"))
     pos["mission"] = params
     return validate_position(pos, "the armies' position")
 
@@ -76,9 +81,10 @@ def register(app: typer.Typer) -> None:
 
     @app.command("battle", cls=TidyCommand)
     def battle(
-        mission: Annotated[str, typer.Option(
-            "--mission", help="Built-in mission name (take-and-hold) or a mission JSON file.")
-        ] = "take-and-hold",
+        mission: Annotated[str | None, typer.Option(
+            "--mission", help="A shipped mission's name (" + ", ".join(mission_names()) + ") or "
+                              "a mission file (JSON or YAML, docs/missions.md). Default: the "
+                              "embedded take-and-hold battle.")] = None,
         red: Annotated[str | None, typer.Option(
             "--red", help="Red army: any army file (.ros, .rosz, New Recruit JSON, app or New "
                           "Recruit text, YAML), or a shipped name (space_marines).")] = None,
@@ -106,6 +112,8 @@ def register(app: typer.Typer) -> None:
                                 where="--agents")
             prepare_output_dir(out, "--out")  # before any work: not after the battle
             position = _position(red, blue, start, mission, datasheets)
+            for line in not_applied(cast(dict[str, JSON], position["mission"])):
+                typer.echo(f"note: {clean(line)}", err=True)
             game = Game.load(position) if "frames" in position and position.get("dice") \
                 else Game.new(position, seed)
         except (DataError, W40kError, ValueError, KeyError) as exc:

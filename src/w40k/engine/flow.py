@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, cast
 
-from w40k.engine import geo
+from w40k.engine import geo, scoring
 from w40k.engine.context import Context
 from w40k.engine.frames import FrameData
 from w40k.engine.phases.charge import ChargeFrame
@@ -131,6 +131,7 @@ def _battle(ctx: Context, frame: BattleFrame) -> Request | None:
         for u in s.units:
             if not u.starting_strength:
                 u.starting_strength = len(u.alive)
+        scoring.decide_first_turn(ctx)  # 07.02: the mission says who goes first
     if s.round >= rounds(ctx):
         s.ended = True
         s.turn_player = s.active = s.phase = ""
@@ -162,6 +163,7 @@ def _round(ctx: Context, frame: RoundFrame) -> Request | None:
         s.turn_player = ""
         s.active = first
         s.phase = ""
+        scoring.score(ctx, "end_of_round")  # 07.03: mission rules at the end of the round
         ctx.log("round_end")
         ctx.pop()
     return None
@@ -247,6 +249,7 @@ def _command(ctx: Context, frame: CommandFrame) -> Request | None:
                 u.flags["battle_shocked"] = True
             ctx.log("battle_shock_roll", unit=u.id, dice=list[JSON](dice), passed=ok,
                     battle_shocked=u.flag("battle_shocked"))
+    scoring.score(ctx, "command_phase", s.turn_player)  # the mission's Command phase rules
     ctx.pop()
     return None
 
@@ -318,20 +321,8 @@ def controlling_units(ctx: Context, objective: str) -> list[str]:
 
 
 def score_mission(ctx: Context, player: str) -> None:
-    """The built-in mission's scoring at the end of a turn (docs/battle.md): from battle round
-    2, the player whose turn ends scores ``vp_per_objective`` per objective they control, at
-    most ``vp_cap`` per turn."""
-    s = ctx.state
-    if s.round < int(cast(int, s.mission.get("scoring_from_round", 2))):
-        return
-    held = [o.name for o in s.objectives if o.controller == player]
-    per = int(cast(int, s.mission.get("vp_per_objective", 5)))
-    cap = int(cast(int, s.mission.get("vp_cap", 15)))
-    vp = min(cap, per * len(held))
-    if vp:
-        s.player(player).vp += vp
-        ctx.log("score", vp=vp, objectives=list[JSON](held), total=s.player(player).vp)
-
+    """The mission's scoring at the end of ``player``'s turn (engine/scoring.py)."""
+    scoring.score(ctx, "end_of_turn", player)
 
 
 FRAMES: tuple[Handler[Any], ...] = (

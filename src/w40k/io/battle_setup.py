@@ -126,13 +126,18 @@ def position_from_armies(red: Army, blue: Army, *, terrain: dict[str, JSON] | No
             "objectives": list(objectives if objectives is not None else DEFAULT_OBJECTIVES)}
 
 
-def default_position() -> dict[str, JSON]:
-    """The embedded default: a Space Marine strike force (Intercessors led by a Captain, a
-    Lieutenant) against two mobs of ten Boyz."""
+def default_armies() -> tuple[Army, Army]:
+    """The embedded default armies: a Space Marine strike force (Intercessors led by a Captain,
+    a Lieutenant) and two mobs of ten Boyz."""
     red = builtin("space_marines").army
     orks = builtin("boyz")
     assert red is not None
     sheet = orks.catalogue["Boyz"]
     blue = Army("Waaagh!", "ORKS", (make_unit(sheet, name="Boyz", count=10),
                                    make_unit(sheet, name="More Boyz", count=10)))
-    return position_from_armies(red, blue)
+    return red, blue
+
+
+def default_position() -> dict[str, JSON]:
+    """The embedded default: :func:`default_armies` on the default table."""
+    return position_from_armies(*default_armies())

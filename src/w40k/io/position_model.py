@@ -19,7 +19,7 @@ from w40k.core.errors import DataError
 from w40k.engine.serial import JSON
 from w40k.io import limits
 from w40k.io.army_schema import BaseMm, Leadership, Move
-from w40k.io.mission_model import MissionModel
+from w40k.io.mission_model import MissionModel, check_mission
 from w40k.io.model_base import (
     CapacityModel,
     Characteristic,
@@ -263,6 +263,15 @@ def _check_board(p: PositionModel, where: str) -> None:
     if p.phase and p.phase not in phases:
         raise DataError(f"expected '' or one of {', '.join(phases)}, found {p.phase!r}",
                         where=f"{where}phase")
+    check_mission(p.mission, f"{where}mission.")
+    names = [pl.name for pl in p.players]
+    for i, z in enumerate(p.mission.deployment_zones or []):
+        if z.player not in names:
+            raise DataError(f"expected a player ({', '.join(names)}), found {z.player!r}",
+                            where=f"{where}mission.deployment_zones[{i}].player")
+    if p.mission.first_turn not in (None, "roll-off", *names):
+        raise DataError(f"expected 'roll-off' or a player ({', '.join(names)}), found "
+                        f"{p.mission.first_turn!r}", where=f"{where}mission.first_turn")
     if p.round > p.mission.rounds and not p.ended:
         raise DataError(f"expected at most the mission's {p.mission.rounds} rounds, found "
                         f"{p.round}", where=f"{where}round")

@@ -10,6 +10,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from w40k.io.army_schema import ArmyFileModel
+from w40k.io.layout_model import LayoutModel
 from w40k.io.mission_model import MissionModel
 from w40k.io.position_model import PositionModel
 from w40k.io.record_model import RecordModel
@@ -19,6 +20,7 @@ from w40k.io.scene_model import SceneModel
 MODELS: dict[str, type[BaseModel]] = {
     "scenario": ScenarioModel, "scene": SceneModel, "army": ArmyFileModel,
     "mission": MissionModel, "position": PositionModel, "record": RecordModel,
+    "layout": LayoutModel,
 }
 """Format name -> its model."""
 

@@ -1,0 +1,186 @@
+"""Mission rules in the battle: who takes the first turn (07.02) and victory points from the
+mission's primary and secondary scoring rules (docs/missions.md). Objective control itself is
+14.02/14.03 (engine/flow.py ``update_objectives``); this module only reads it.
+
+A mission without ``primary`` and ``secondaries`` scores as take-and-hold (docs/battle.md): from
+``scoring_from_round``, at the end of each turn, that player scores ``vp_per_objective`` per
+objective they control, at most ``vp_cap``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, cast
+
+from shapely.geometry import Point, Polygon
+
+from w40k.core.dice import RollKind
+from w40k.engine import geo
+from w40k.engine.serial import JSON
+from w40k.engine.state import ObjectiveData, UnitData
+from w40k.geometry import TerrainArea
+
+if TYPE_CHECKING:
+    from w40k.engine.context import Context
+
+MAX_ROLL_OFFS = 100
+"""Tied roll-offs re-rolled before giving up (a scripted-dice loop guard; 35 ties in a row have
+a chance below 1e-27 with real dice)."""
+
+
+# -- 07.02: the mission says who takes the first turn ----------------------------------------
+def decide_first_turn(ctx: Context) -> None:
+    """At the start of the battle: the mission's ``first_turn`` (a player, or ``roll-off``:
+    each player rolls one D6, ties re-rolled, the higher takes the first turn) puts that
+    player first in every battle round (R07.02-a). No ``first_turn``: the listed order."""
+    s = ctx.state
+    how = s.mission.get("first_turn")
+    if how is None:
+        return
+    if how == "roll-off":
+        for _ in range(MAX_ROLL_OFFS):
+            a, b = (d.face for d in ctx.roll(RollKind.ROLL_OFF, 2))
+            if a != b:
+                break
+        else:
+            raise RuntimeError("the roll-off tied 100 times")
+        first = s.players[0].name if a > b else s.players[1].name
+    else:
+        first = str(how)
+    s.players.sort(key=lambda p: p.name != first)  # stable: the winner first
+    ctx.log("first_turn", first=first, decided_by="roll-off" if how == "roll-off"
+             else "mission")
+
+
+# -- scoring ----------------------------------------------------------------------------------
+def score(ctx: Context, when: str, player: str | None = None) -> None:
+    """Score the mission's rules checked at ``when`` (``end_of_turn`` and ``command_phase``:
+    ``player`` scores; ``end_of_round``: both players, in turn order). Primary rules first,
+    then secondaries, each in file order (07.02/07.03: mission rules after the others)."""
+    s = ctx.state
+    primary = cast(dict[str, JSON], s.mission.get("primary") or {})
+    secondaries = cast(list[dict[str, JSON]], s.mission.get("secondaries") or [])
+    if not primary and not secondaries:
+        if when == "end_of_turn" and player is not None:
+            _take_and_hold(ctx, player)
+        return
+    scorers = [player] if player is not None else [p.name for p in s.players]
+    rules = [(r, "primary") for r in cast(list[dict[str, JSON]], primary.get("rules", []))]
+    rules += [(r, "secondary") for r in secondaries]
+    due = [(r, k) for r, k in rules if r.get("when", "end_of_turn") == when]
+    if not due:
+        return
+    totals = _totals(ctx)
+    for who in scorers:
+        for rule, kind in due:
+            _apply(ctx, rule, kind, who, when, primary, totals)
+
+
+def _totals(ctx: Context) -> dict[tuple[str, str], int]:
+    """VP scored so far per (scorer, rule name) and per (scorer, ``"kind:primary"``), from the
+    score events (one pass: the battle-long caps)."""
+    out: dict[tuple[str, str], int] = {}
+    for e in ctx.state.events:
+        if e["event"] == "score" and "scorer" in e:
+            who, vp = str(e["scorer"]), int(cast(int, e["vp"]))
+            for key in ((who, str(e["rule"])), (who, f"kind:{e['kind']}")):
+                out[key] = out.get(key, 0) + vp
+    return out
+
+
+def _take_and_hold(ctx: Context, player: str) -> None:
+    """The built-in mission's scoring at the end of a turn (docs/battle.md)."""
+    s = ctx.state
+    if s.round < int(cast(int, s.mission.get("scoring_from_round", 2))):
+        return
+    held = [o.name for o in s.objectives if o.controller == player]
+    per = int(cast(int, s.mission.get("vp_per_objective", 5)))
+    cap = int(cast(int, s.mission.get("vp_cap", 15)))
+    vp = min(cap, per * len(held))
+    if vp:
+        s.player(player).vp += vp
+        ctx.log("score", vp=vp, objectives=list[JSON](held), total=s.player(player).vp)
+
+
+def _apply(ctx: Context, rule: dict[str, JSON], kind: str, player: str, when: str,
+           primary: dict[str, JSON], totals: dict[tuple[str, str], int]) -> None:
+    s = ctx.state
+    until = rule.get("until_round")
+    if s.round < int(cast(int, rule.get("from_round", 1))) or (
+            until is not None and s.round > int(cast(int, until))):
+        return
+    condition = str(rule["condition"])
+    if condition == "action":
+        return  # 16: actions are not in the engine yet (io.missions.not_applied lists it)
+    counted = _counted(ctx, rule, condition, player, when)
+    per = int(cast(int, rule["vp"]))
+    vp = (per if counted else 0) if condition == "more_objectives" else per * len(counted)
+    name = str(rule["name"])
+    caps = [(rule.get("cap"), None), (rule.get("battle_cap"), (player, name))]
+    if kind == "primary":
+        caps.append((primary.get("cap"), (player, "kind:primary")))
+    for cap, key in caps:
+        if cap is not None:
+            vp = min(vp, int(cast(int, cap)) - (totals.get(key, 0) if key else 0))
+    if vp <= 0:
+        return
+    for key in ((player, name), (player, f"kind:{kind}")):
+        totals[key] = totals.get(key, 0) + vp
+    s.player(player).vp += vp
+    key_name = "units" if condition in ("units_in_opponent_zone", "enemy_units_destroyed") \
+        else "objectives"
+    ctx.log("score", vp=vp, rule=name, kind=kind, scorer=player,
+             **{key_name: list[JSON](counted)}, total=s.player(player).vp)
+
+
+def _counted(ctx: Context, rule: dict[str, JSON], condition: str, player: str,
+             when: str) -> list[str]:
+    """What the rule counts for ``player``: objectives or units (names, ids)."""
+    s = ctx.state
+    opponent = s.opponent(player)
+    held = [o for o in s.objectives if o.controller == player]
+    if condition == "each_objective":
+        only = cast(list[str], rule.get("objectives") or [])
+        return [o.name for o in held if not only or o.name in only]
+    if condition == "more_objectives":
+        theirs = sum(1 for o in s.objectives if o.controller == opponent)
+        return [o.name for o in held] if len(held) > theirs else []
+    if condition == "opponent_zone_objectives":
+        zone = zone_polygon(ctx, opponent)
+        return [o.name for o in held if zone.covers(Point(*objective_point(ctx, o)))]
+    if condition == "units_in_opponent_zone":
+        return [u.id for u in s.units_of(player) if unit_wholly_within_zone(ctx, u, opponent)]
+    # enemy_units_destroyed: during this turn (end_of_turn) or this battle round
+    start = "turn_start" if when == "end_of_turn" else "round_start"
+    out: list[str] = []
+    for e in reversed(s.events):
+        if e["event"] == start:
+            break
+        if e["event"] == "unit_destroyed" and s.unit(str(e["unit"])).player == opponent:
+            out.append(str(e["unit"]))
+    return out[::-1]
+
+
+def zone_polygon(ctx: Context, player: str) -> Polygon:
+    """``player``'s deployment zone."""
+    zones = cast(list[dict[str, JSON]], ctx.state.mission["deployment_zones"])
+    pts = next(z["polygon"] for z in zones if z["player"] == player)
+    return Polygon([(float(x), float(y)) for x, y in cast(list[list[float]], pts)])
+
+
+def objective_point(ctx: Context, obj: ObjectiveData) -> tuple[float, float]:
+    """Where an objective is for zone conditions: a marker's centre, or a terrain objective's
+    area centroid (docs/missions.md)."""
+    if obj.area is None:
+        return obj.x, obj.y
+    _, ter = geo.terrain(ctx)
+    c = Polygon(ter.area(obj.area).footprint).centroid
+    return float(c.x), float(c.y)
+
+
+def unit_wholly_within_zone(ctx: Context, u: UnitData, player: str) -> bool:
+    """Every model of ``u`` is wholly within ``player``'s deployment zone."""
+    zones = cast(list[dict[str, JSON]], ctx.state.mission["deployment_zones"])
+    pts = next(z["polygon"] for z in zones if z["player"] == player)
+    area = TerrainArea("zone", tuple((float(x), float(y))
+                                     for x, y in cast(list[list[float]], pts)))
+    return bool(u.alive) and all(area.wholly_holds(geo.model_shape(m)) for m in u.alive)

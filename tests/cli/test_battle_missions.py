@@ -1,0 +1,75 @@
+"""`w40k battle --mission FILE_OR_NAME` (docs/missions.md): a full battle on each shipped
+mission, a mission file by path, the default unchanged without the option, and the
+take-and-hold mission file playing the same game as the default."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from w40k.cli.main import app
+from w40k.io.battle_setup import DEFAULT_MISSION
+
+runner = CliRunner()
+
+
+def battle(tmp_path: Path, *args: str, out: str = "out") -> tuple[Any, dict[str, Any]]:
+    res = runner.invoke(app, ["battle", *args, "--seed", "2", "--out", str(tmp_path / out),
+                              "-q"])
+    assert res.exit_code == 0, res.output
+    record = json.loads((tmp_path / out / "record.json").read_text(encoding="utf-8"))
+    return res, record
+
+
+@pytest.mark.parametrize("name", ["front-lines", "flank-assault", "corner-clash"])
+def test_a_full_battle_runs_on_each_shipped_deployment_map(tmp_path: Path, name: str) -> None:
+    res, record = battle(tmp_path, "--mission", name)
+    assert record["mission"]["name"] == name
+    assert record["events"][-1]["event"] == "battle_end"
+    assert record["events"][-1]["round"] == 5
+    firsts = [e for e in record["events"] if e["event"] == "first_turn"]
+    assert len(firsts) == 1 and firsts[0]["decided_by"] == "roll-off"
+    assert "note: secondary 'Raise the beacon'" in res.stderr
+    check = runner.invoke(app, ["replay", str(tmp_path / "out" / "record.json")])
+    assert check.exit_code == 0, check.output
+
+
+def test_without_mission_the_default_battle_is_unchanged(tmp_path: Path) -> None:
+    _, record = battle(tmp_path)
+    assert record["mission"] == DEFAULT_MISSION
+    assert not any(e["event"] == "first_turn" for e in record["events"])
+
+
+def test_take_and_hold_by_name_plays_the_default_game(tmp_path: Path) -> None:
+    # The mission file only adds its first-turn event and names its rule in score events.
+    _, default = battle(tmp_path, out="a")
+    _, named = battle(tmp_path, "--mission", "take-and-hold", out="b")
+
+    def plain(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        drop = ("rule", "kind", "scorer")
+        return [{k: v for k, v in e.items() if e["event"] != "score" or k not in drop}
+                for e in events if e["event"] != "first_turn"]
+
+    assert plain(named["events"]) == plain(default["events"])
+    assert named["setup"]["units"] == default["setup"]["units"]
+
+
+def test_a_mission_file_is_taken_by_path(tmp_path: Path) -> None:
+    path = tmp_path / "short.yaml"
+    path.write_text("name: short\nrounds: 1\nscoring_from_round: 1\nlayout: crossroads\n"
+                    "first_turn: blue\n", encoding="utf-8")
+    _, record = battle(tmp_path, "--mission", str(path))
+    assert record["mission"]["name"] == "short"
+    assert [e["player"] for e in record["events"] if e["event"] == "turn_start"] == [
+        "blue", "red"]
+    assert len(record["setup"]["terrain"]["terrain"]) >= 10
+
+
+def test_the_help_names_the_option_and_the_shipped_missions() -> None:
+    res = runner.invoke(app, ["battle", "--help"], env={"COLUMNS": "200"})
+    assert res.exit_code == 0
+    assert "--mission" in res.output and "corner-clash" in res.output
