@@ -197,7 +197,7 @@ def test_a_transport_capacity_is_datasheet_data_kept_through_positions():
                                    (("MEGA ARMOUR", 2),))
     assert profile_from_json(profile_to_json(p)) == p
     assert "transport" not in profile_to_json(ModelProfile.build("Boy", T=5, Sv=6, W=1))
-    with pytest.raises(DataError, match="transport.models"):
+    with pytest.raises(DataError, match=r"transport\.models"):
         ModelProfile.build("Rhino", T=9, Sv=3, W=10, transport={"models": 0})
-    with pytest.raises(DataError, match="transport.seats"):
+    with pytest.raises(DataError, match=r"transport\.seats"):
         ModelProfile.build("Rhino", T=9, Sv=3, W=10, transport={"models": 5, "seats": 2})
