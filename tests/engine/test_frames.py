@@ -40,11 +40,13 @@ from w40k.engine.phases.fight_frames import (
 from w40k.engine.phases.fight_sequence import FightUnitFrame, FightUnitStep
 from w40k.engine.phases.melee_moves import MeleeMoveFrame
 from w40k.engine.phases.movement_frames import MortalWoundsFrame, MovementFrame, MoveUnitFrame
+from w40k.engine.phases.set_up import SetUpFrame, SetUpKind
 from w40k.engine.phases.shooting import ShootingFrame, ShootUnitFrame
 from w40k.engine.table import HANDLERS, read_frame
 from w40k.engine.windows import Facts, Reaction, Window, WindowFrame
 from w40k.io.battle_setup import default_position
 from w40k.rules.select import AttackKind
+from w40k.rules.transport import DisembarkMode
 
 
 def small_position() -> dict[str, JSON]:
@@ -65,6 +67,8 @@ SAMPLES: list[FrameData] = [
                   {"red.a.1": [[10.5, 12.0]], "red.a.2": [[11.0, 12.0, 3.0]]}),
     MoveUnitFrame("red.b", "fall_back_desperate", True, None, (1, 5, 6), "cancel", True, True),
     MortalWoundsFrame("blue.x", 3, "desperate escape", "blue.x.2"),
+    SetUpFrame("red.squad", SetUpKind.DISEMBARK, DisembarkMode.COMBAT, True,
+               {"red.squad.1": [3.0, 4.0]}),
     ShootingFrame(started=True),
     ShootUnitFrame("red.a", AttackKind.INDIRECT, resolved=True),
     ChargeFrame(done=False),

@@ -19,12 +19,13 @@ from w40k.core.dice import RollKind
 from w40k.engine.context import Context
 from w40k.engine.death import cast_attacker, push_deaths
 from w40k.engine.frames import FrameData
+from w40k.engine.model_states import model_states
 from w40k.engine.options import ruleset
 from w40k.engine.registry import Handler
 from w40k.engine.requests import Request
 from w40k.engine.serial import JSON, weapon_from_json, weapon_to_json
 from w40k.engine.state import UnitData
-from w40k.engine.units import centre, destroy, model_states
+from w40k.engine.units import centre, destroy
 from w40k.engine.windows import Window, open_window
 from w40k.rules.allocation import policy_answer
 from w40k.rules.attack_machine import AttackState, Done, Pause, Rolled, advance, start

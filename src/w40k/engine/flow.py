@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, cast
 
-from w40k.engine import geo, scoring
+from w40k.engine import geo, offtable, scoring
 from w40k.engine.context import Context
 from w40k.engine.frames import FrameData
 from w40k.engine.phases.charge import ChargeFrame
@@ -25,7 +25,8 @@ from w40k.engine.windows import Window, open_window
 
 TURN_FLAGS = ("remained_stationary", "moved", "advanced", "fell_back", "desperate_escape",
               "charged", "shot", "fought", "selected_to_move", "selected_to_shoot",
-              "selected_to_charge", "selected_to_fight", "fights_first", "set_up_this_turn")
+              "selected_to_charge", "selected_to_fight", "fights_first", "set_up_this_turn",
+              "embarked_this_phase", "ingress_this_turn")
 """Flags that describe 'this turn' and are cleared at the start of each turn."""
 
 
@@ -128,7 +129,7 @@ def _battle(ctx: Context, frame: BattleFrame) -> Request | None:
     s = ctx.state
     if s.round == 0:
         # Appendix: starting strength is fixed at the start of the first battle round.
-        for u in s.units:
+        for u in (*s.units, *s.off_table):  # units in reserve or embarked too
             if not u.starting_strength:
                 u.starting_strength = len(u.alive)
         scoring.decide_first_turn(ctx)  # 07.02: the mission says who goes first
@@ -164,6 +165,7 @@ def _round(ctx: Context, frame: RoundFrame) -> Request | None:
         s.active = first
         s.phase = ""
         scoring.score(ctx, "end_of_round")  # 07.03: mission rules at the end of the round
+        offtable.end_of_round(ctx)  # 20.04: unarrived reserves at the end of round 3
         ctx.log("round_end")
         ctx.pop()
     return None
@@ -188,7 +190,7 @@ def _turn(ctx: Context, frame: TurnFrame) -> Request | None:
         ctx.replace(frame, replace(frame, step=1))
         s.turn_player = s.active = player
         s.phase = ""
-        for u in s.units:
+        for u in (*s.units, *s.off_table):
             for f in TURN_FLAGS:
                 u.flags.pop(f, None)
             u.max_move = 0.0
@@ -225,6 +227,7 @@ def _turn(ctx: Context, frame: TurnFrame) -> Request | None:
         return None
     update_objectives(ctx, end_of_phase=False)  # 14.02: and of each turn
     score_mission(ctx, player)
+    offtable.aircraft_return(ctx, player)  # 23.02: the opponent's AIRCRAFT leave
     ctx.log("turn_end")
     s.phase = ""
     ctx.pop()

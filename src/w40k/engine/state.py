@@ -123,6 +123,8 @@ UNIT_FLAGS = (
     "desperate_escape", "charged", "shot", "fought", "selected_to_move", "selected_to_shoot",
     "selected_to_charge", "selected_to_fight", "fights_first", "set_up_this_turn",
     "ranged_attacks_this_turn", "ranged_attacks_last_turn",
+    "made_ingress", "ingress_this_turn", "repositioned", "embarked_this_phase",
+    "emergency_disembark",
 )
 """Per-unit status flags (reset by the turn/phase rules that own them)."""
 
@@ -147,6 +149,12 @@ class UnitData:
     """The longest distance a model of the unit has moved this turn ([HEAVY], 24.16)."""
     attached: bool = False
     """An attached unit (24.24 Lone Operative gives no protection)."""
+    location: str = "battlefield"
+    """Where it is: ``battlefield``, ``reserves`` (strategic reserves, 20) or ``embarked``
+    (within :attr:`embarked_in`, 18). Units off the battlefield are kept in
+    :attr:`GameState.off_table`, never in :attr:`GameState.units`."""
+    embarked_in: str | None = None
+    """The TRANSPORT unit it is embarked within (``location == "embarked"``)."""
 
     def flag(self, name: str) -> bool:
         """A status flag (False when unset)."""
@@ -181,11 +189,16 @@ class UnitData:
 
     def to_json(self) -> dict[str, JSON]:
         """The position form."""
-        return {"id": self.id, "name": self.name, "player": self.player,
-                "starting_strength": self.starting_strength,
-                "flags": {k: v for k, v in sorted(self.flags.items()) if v},
-                "max_move": self.max_move, "attached": self.attached,
-                "models": [m.to_json() for m in self.models]}
+        out: dict[str, JSON] = {
+            "id": self.id, "name": self.name, "player": self.player,
+            "starting_strength": self.starting_strength,
+            "flags": {k: v for k, v in sorted(self.flags.items()) if v},
+            "max_move": self.max_move, "attached": self.attached,
+            "models": [m.to_json() for m in self.models]}
+        if self.location != "battlefield":  # units on the battlefield leave both keys out
+            out["location"] = self.location
+            out["embarked_in"] = self.embarked_in
+        return out
 
     @staticmethod
     def from_json(d: dict[str, JSON]) -> UnitData:
@@ -199,6 +212,8 @@ class UnitData:
             flags={str(k): bool(v) for k, v in flags.items()},
             max_move=float(cast(float, d.get("max_move", 0.0))),
             attached=bool(d.get("attached", False)),
+            location=str(d.get("location", "battlefield")),
+            embarked_in=None if d.get("embarked_in") is None else str(d["embarked_in"]),
         )
 
 
@@ -254,6 +269,13 @@ def _copy_model(m: ModelData) -> ModelData:
     return out
 
 
+def _copy_unit(u: UnitData) -> UnitData:
+    """A copy sharing only the immutable parts of its models."""
+    return UnitData(u.id, u.name, u.player, [_copy_model(m) for m in u.models],
+                    u.starting_strength, dict(u.flags), u.max_move, u.attached, u.location,
+                    u.embarked_in)
+
+
 @dataclass
 class GameState:
     """Everything about a game between two decisions."""
@@ -285,6 +307,9 @@ class GameState:
     answers that player's Select Model requests with it (rules/allocation.py)."""
     frames: list[FrameData] = field(default_factory=list)
     """The pending-resolution stack (last = top): frozen frames, shared by clones."""
+    off_table: list[UnitData] = field(default_factory=list)
+    """Units in strategic reserves or embarked within a TRANSPORT (18, 20): not on the
+    battlefield, so no rule that looks at :attr:`units` sees them (R18.02-b)."""
     events: list[dict[str, JSON]] = field(default_factory=list)
     """The event log."""
     choices: list[JSON] = field(default_factory=list)
@@ -293,8 +318,15 @@ class GameState:
     """The battle is over."""
 
     def unit(self, uid: str) -> UnitData:
-        """A unit by id."""
+        """A unit on the battlefield by id."""
         for u in self.units:
+            if u.id == uid:
+                return u
+        raise KeyError(uid)
+
+    def any_unit(self, uid: str) -> UnitData:
+        """A unit by id, on the battlefield or off it (:attr:`off_table`)."""
+        for u in (*self.units, *self.off_table):
             if u.id == uid:
                 return u
         raise KeyError(uid)
@@ -319,9 +351,8 @@ class GameState:
         return GameState(
             battlefield=self.battlefield, terrain=self.terrain,
             players=[PlayerData(p.name, p.cp, p.vp) for p in self.players],
-            units=[UnitData(u.id, u.name, u.player,
-                            [_copy_model(m) for m in u.models], u.starting_strength,
-                            dict(u.flags), u.max_move, u.attached) for u in self.units],
+            units=[_copy_unit(u) for u in self.units],
+            off_table=[_copy_unit(u) for u in self.off_table],
             objectives=[copy.copy(o) for o in self.objectives], mission=self.mission,
             round=self.round, turn_player=self.turn_player, active=self.active,
             phase=self.phase, options=self.options, policies=dict(self.policies),
@@ -334,7 +365,7 @@ class GameState:
         return {
             "format": FORMAT, "battlefield": self.battlefield, "terrain": self.terrain,
             "mission": self.mission, "players": [p.to_json() for p in self.players],
-            "units": [u.to_json() for u in self.units],
+            "units": [u.to_json() for u in (*self.units, *self.off_table)],
             "objectives": [o.to_json() for o in self.objectives],
             "round": self.round, "turn_player": self.turn_player, "active": self.active,
             "phase": self.phase, "options": dict(self.options),
@@ -356,13 +387,15 @@ class GameState:
         fmt = d.get("format", FORMAT)
         if fmt != FORMAT:
             raise ValueError(f"unknown position format {fmt!r} (expected {FORMAT})")
+        all_units = [UnitData.from_json(u) for u in cast(list[dict[str, JSON]], d["units"])]
         return GameState(
             battlefield=cast(dict[str, JSON], d["battlefield"]),
             terrain=cast(dict[str, JSON], d.get("terrain", {"areas": [], "terrain": []})),
             players=[PlayerData(str(p["name"]), int(cast(int, p.get("cp", 0))),
                                 int(cast(int, p.get("vp", 0))))
                      for p in cast(list[dict[str, JSON]], d["players"])],
-            units=[UnitData.from_json(u) for u in cast(list[dict[str, JSON]], d["units"])],
+            units=[u for u in all_units if u.location == "battlefield"],
+            off_table=[u for u in all_units if u.location != "battlefield"],
             objectives=[ObjectiveData(str(o["name"]), float(cast(float, o.get("x", 0.0))),
                                       float(cast(float, o.get("y", 0.0))),
                                       None if o.get("area") is None else str(o["area"]),

@@ -11,7 +11,15 @@ from w40k.core.jsonval import JSON, json_kind
 from w40k.engine import attack, death, flow, moves, windows
 from w40k.engine.frames import FrameData
 from w40k.engine.legal import Proposer
-from w40k.engine.phases import charge, fight, fight_sequence, melee_moves, movement, shooting
+from w40k.engine.phases import (
+    charge,
+    fight,
+    fight_sequence,
+    melee_moves,
+    movement,
+    set_up,
+    shooting,
+)
 from w40k.engine.registry import Handler
 from w40k.engine.requests import K
 from w40k.rules.decisions import DecisionKind
@@ -29,7 +37,8 @@ def _collect(*tables: tuple[Handler[Any], ...]) -> dict[str, Handler[Any]]:
 
 HANDLERS: dict[str, Handler[Any]] = _collect(
     flow.FRAMES, movement.FRAMES, shooting.FRAMES, charge.FRAMES, fight.FRAMES,
-    fight_sequence.FRAMES, melee_moves.FRAMES, attack.FRAMES, death.FRAMES, windows.FRAMES)
+    fight_sequence.FRAMES, melee_moves.FRAMES, attack.FRAMES, death.FRAMES, windows.FRAMES,
+    set_up.FRAMES)
 """Frame kind -> handler (``.frame``: the frame class, ``.run`` / ``.apply``)."""
 
 PROPOSERS: dict[tuple[str, DecisionKind], Proposer] = {
@@ -37,6 +46,7 @@ PROPOSERS: dict[tuple[str, DecisionKind], Proposer] = {
     ("melee_move", K.POSITIONS): melee_moves.propose_melee_move,
     ("shoot_unit", K.DECLARE_SHOOTING): shooting.propose_declaration,
     ("fight_unit", K.DECLARE_FIGHT): fight_sequence.propose_declaration,
+    ("set_up", K.SET_UP): set_up.propose_set_up,
 }
 """(the frame that asks, request kind) -> the proposer of legal free-form answers."""
 

@@ -2,23 +2,12 @@
 
 from __future__ import annotations
 
-from w40k.core.abilities import Stealth
 from w40k.core.dice import RollKind
 from w40k.engine.context import Context
 from w40k.engine.death import model_destroyed
+from w40k.engine.offtable import emergency_disembark
 from w40k.engine.state import ModelData, UnitData
-from w40k.rules.primitives import ModelState
 from w40k.rules.strength import Strength, strength
-
-
-def model_states(u: UnitData) -> tuple[ModelState, ...]:
-    """The unit's living models as the rules layer sees them: profile, wounds, wargear,
-    leader role and position (05.04/06.02: what makes models not interchangeable)."""
-    return tuple(ModelState(m.id, m.profile.W, m.profile.T, m.profile.Sv, m.profile.InSv,
-                            m.wounds_lost, m.profile.keywords, m.profile.fnp, m.leader,
-                            stealth=any(isinstance(a, Stealth) for a in m.profile.abilities),
-                            wargear=tuple(w.name for w in m.weapons), position=(m.x, m.y))
-                 for m in u.alive)
 
 
 def centre(u: UnitData) -> tuple[float, float]:
@@ -66,6 +55,8 @@ def model_oc(u: UnitData, m: ModelData) -> int:
 def destroy(ctx: Context, u: UnitData, m: ModelData, *, cause: str, triggers: bool = True) -> None:
     """Mark a model destroyed and log it (Appendix 'Destroyed'); its on-death rules (24.08)
     wait in a ``deaths`` frame unless ``triggers`` is False (03.03 coherency removals)."""
+    if m.profile.transport is not None:
+        emergency_disembark(ctx, u, m)  # 18.03: before the transport is removed
     m.destroyed = True
     m.wounds_lost = m.profile.W
     ctx.log("destroyed", unit=u.id, model=m.id, cause=cause, triggers=triggers)

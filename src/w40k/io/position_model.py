@@ -99,6 +99,8 @@ class UnitModel(Strict):
     flags: dict[str, bool] = {}
     max_move: Inches = 0.0
     attached: bool = False
+    location: Literal["battlefield", "reserves", "embarked"] = "battlefield"
+    embarked_in: Text | None = None
     models: Annotated[list[ModelModel], Field(min_length=1, max_length=limits.MAX_MODELS_PER_UNIT)]
 
 
@@ -206,11 +208,44 @@ def _check_names(p: PositionModel, where: str) -> None:
         if u.id in unit_ids:
             raise DataError(f"unit id {u.id!r} is used twice", where=f"{where}units[{i}].id")
         unit_ids.add(u.id)
+        if (u.location == "embarked") != (u.embarked_in is not None):
+            raise DataError("an embarked unit names its transport in 'embarked_in', and only "
+                            "an embarked unit does", where=f"{where}units[{i}].embarked_in")
         for j, m in enumerate(u.models):
             if m.id in model_ids:
                 raise DataError(f"model id {m.id!r} is used twice",
                                 where=f"{where}units[{i}].models[{j}].id")
             model_ids.add(m.id)
+    _check_transports(p, where)
+
+
+def _check_transports(p: PositionModel, where: str) -> None:
+    """18.01: an embarked unit is within a friendly TRANSPORT unit that is not embarked
+    itself, each of its models may embark, and no transport holds more than its capacity."""
+    from w40k.core.transport import Capacity
+    from w40k.rules.transport import capacity_violations
+
+    by_id = {u.id: u for u in p.units}
+    loads: dict[str, list[list[frozenset[str]]]] = {}
+    for i, u in enumerate(p.units):
+        if u.embarked_in is None:
+            continue
+        at = f"{where}units[{i}].embarked_in"
+        host = by_id.get(u.embarked_in)
+        cap = None if host is None else next(
+            (m.profile.transport for m in host.models if m.profile.transport is not None),
+            None)
+        if host is None or cap is None or host.location == "embarked" \
+                or host.player != u.player:
+            raise DataError(f"expected a friendly TRANSPORT unit with a capacity that is not "
+                            f"embarked itself, found {u.embarked_in!r}", where=at)
+        capacity = Capacity.from_json(cap.model_dump())
+        unit = [frozenset(k.upper() for k in m.profile.keywords)
+                for m in u.models if not m.destroyed]
+        problems = capacity_violations(capacity, loads.get(host.id, []), unit)
+        if problems:
+            raise DataError(problems[0], where=at)
+        loads.setdefault(host.id, []).append(unit)
 
 
 def _check_models(p: PositionModel, where: str) -> None:
@@ -239,6 +274,8 @@ def _check_models(p: PositionModel, where: str) -> None:
                 raise DataError(f"expected fewer wounds lost than W ({m.profile.W}) for a "
                                 f"living model, found {m.wounds_lost} (or mark it destroyed)",
                                 where=f"{at}.wounds_lost")
+            if u.location != "battlefield":
+                continue  # off the battlefield: its coordinates are not on the table
             r = _radius(m.profile)
             eps = 1e-6
             if not (r - eps <= m.x <= bf.width - r + eps and r - eps <= m.y <= bf.depth - r + eps):

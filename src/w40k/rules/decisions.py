@@ -75,6 +75,11 @@ class DecisionKind(StrEnum):
     """03.03: which model is removed (a model id)."""
     REACTION = "reaction"
     """A reaction window (docs/battle.md "Windows"): which usable rule to use, or decline."""
+    SET_UP = "set_up"
+    """03.02 (ingress 20.04, disembark 18.04): free-form ``{model id: [x, y] | [x, y, z]}``
+    for every living model of the unit, or cancel."""
+    EMBARK = "embark"
+    """18.02: the TRANSPORT unit to embark within after this move, or ``no``."""
 
 
 class Player(StrEnum):

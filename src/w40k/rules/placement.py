@@ -16,16 +16,14 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 import numpy as np
 
 from w40k.geometry.measure import (
-    distance,
     engaged,
     overlaps,
     point_in_polygon,
     point_polygon_distance,
-    wholly_within,
 )
 from w40k.geometry.movement import MoveViolation
 from w40k.geometry.shapes import EPS, Battlefield, Circle, FloatArray, Model
-from w40k.rules.setup import COMBAT_DISTANCE, wholly_in_zone
+from w40k.rules.setup import COMBAT_DISTANCE, wholly_in_zone, wholly_within_of
 
 ENGAGEMENT = 2.0
 """03.04: engagement range (horizontal; set-up is on one level here)."""
@@ -177,22 +175,12 @@ def _near(a: Model, b: Model, d: float) -> bool:
     return max(bx0 - ax1, ax0 - bx1, by0 - ay1, ay0 - by1) <= d
 
 
-def _wholly_within(m: Model, transport: Model, d: float) -> bool:
-    """Every part of the base within ``d`` of the transport. For a round base outside a
-    convex hull the farthest point is the centre's distance plus the radius (exact)."""
-    fp = m.footprint()
-    if isinstance(fp, Circle) and not overlaps(m, transport):
-        centre = Circle(fp.cx, fp.cy, 0.0)
-        return distance(centre, transport.footprint()) + fp.r <= d + EPS
-    return wholly_within(m, transport, d)
-
-
 def _free(m: Model, transport: Model, battlefield: Battlefield, blockers: Sequence[Model],
           enemies: Sequence[Model]) -> bool:
     x0, y0, x1, y1 = m.footprint().bbox()
     if x0 < 0 or y0 < 0 or x1 > battlefield.width or y1 > battlefield.depth:
         return False
-    if overlaps(m, transport) or not _wholly_within(m, transport, COMBAT_DISTANCE):
+    if overlaps(m, transport) or not wholly_within_of(m, transport, COMBAT_DISTANCE):
         return False
     fp = m.footprint()
     for o in (*blockers, *enemies):

@@ -15,6 +15,7 @@ units are horizontal and between the closest parts of their bases (01.04).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -31,10 +32,12 @@ from w40k.geometry.measure import (
     wholly_within,
 )
 from w40k.geometry.movement import MoveViolation
-from w40k.geometry.shapes import EPS, Battlefield, FloatArray, Model, Polygon
+from w40k.geometry.shapes import EPS, Battlefield, Circle, FloatArray, Model, Polygon
 
 INGRESS_EDGE_DISTANCE = 6.0
 """20.04: set up wholly within 6" of one or more battlefield edges."""
+ENGAGEMENT_RANGE = 2.0
+"""03.04: engagement range, horizontally."""
 ENEMY_DISTANCE = 8.0
 """20.04, 24.09, 24.20, 24.32: more than 8" horizontally from all enemy units."""
 RAPID_DISTANCE = 3.0
@@ -64,13 +67,22 @@ def _v(rule: str, m: Model, message: str) -> MoveViolation:
     return MoveViolation(rule, m.name, message)
 
 
+def gap(a: Model, b: Model) -> float:
+    """The horizontal distance between two models' bases (01.04): exact, and quick for two
+    round bases."""
+    fa, fb = a.footprint(), b.footprint()
+    if isinstance(fa, Circle) and isinstance(fb, Circle):
+        return max(0.0, math.hypot(fa.cx - fb.cx, fa.cy - fb.cy) - fa.r - fb.r)
+    return horizontal_distance(a, b)
+
+
 def _too_close(models: Sequence[Model], enemies: Sequence[Model], rule: str,
                what: str) -> list[MoveViolation]:
     """More than 8" horizontally from every enemy model (exactly 8" is too close)."""
     out: list[MoveViolation] = []
     for m in models:
         for e in enemies:
-            d = horizontal_distance(m, e)
+            d = gap(m, e)
             if d <= ENEMY_DISTANCE + EPS:
                 out.append(_v(rule, m, f"{d:.2f}\" from {e.name}: {what} must be more than "
                                        f"{ENEMY_DISTANCE:g}\" horizontally from every enemy "
@@ -88,13 +100,17 @@ def set_up_violations(models: Sequence[Model], enemies: Sequence[Model],
     table = Polygon(((0.0, 0.0), (battlefield.width, 0.0),
                      (battlefield.width, battlefield.depth), (0.0, battlefield.depth)))
     for m in models:
-        if not shape_inside_region(m.footprint(), table.array()):
+        x0, y0, x1, y1 = m.footprint().bbox()
+        outside = x0 < -EPS or y0 < -EPS or x1 > battlefield.width + EPS \
+            or y1 > battlefield.depth + EPS  # the box first: the exact test only near edges
+        if outside and not shape_inside_region(m.footprint(), table.array()):
             out.append(_v("R03.02-a", m, "not wholly on the battlefield"))
-        for o in (*enemies, *others):
+        near = [o for o in (*enemies, *others) if gap(m, o) <= ENGAGEMENT_RANGE + EPS]
+        for o in near:
             if overlaps(m, o):
                 out.append(_v("R03.02-a", m, f"set up on {o.name}"))
                 break
-        for e in enemies:
+        for e in (o for o in near if o in enemies):
             if engaged(m, e):
                 out.append(_v("R03.02-a", m, f"engaged with {e.name}: a unit is set up "
                                              f"unengaged"))
@@ -184,11 +200,24 @@ def disembark_violations(models: Sequence[Model], transport: Model, distance: fl
     rules (``ingress``, R18.04-d)."""
     rule = "R18.04-c" if distance <= RAPID_DISTANCE else "R18.05-a"
     out = [_v(rule, m, f"not wholly within {distance:g}\" of {transport.name}")
-           for m in models if not wholly_within(m, transport, distance)]
+           for m in models if not wholly_within_of(m, transport, distance)]
     if ingress is not None:
         out += [MoveViolation("R18.04-d", v.model, v.message)
                 for v in ingress_violations(models, enemies, battlefield, ingress)]
     return out
+
+
+def wholly_within_of(m: Model, other: Model, distance: float) -> bool:
+    """Every part of ``m``'s base is within ``distance`` of ``other`` (horizontally). A round
+    base outside a convex footprint is exact and quick: its farthest point is the centre's
+    distance plus the radius; other shapes use the general measure."""
+    fp = m.footprint()
+    if isinstance(fp, Circle):
+        centre = Circle(fp.cx, fp.cy, 0.0)
+        d = separation(centre, other.footprint())
+        if d >= 0.0:
+            return d + fp.r <= distance + EPS
+    return wholly_within(m, other, distance)
 
 
 def unit_wholly_in_zone(models: Sequence[Model], region: FloatArray) -> bool:

@@ -36,7 +36,8 @@ CHARGE_RANGE = 12.0
 def eligible_to_charge(ctx: Context, u: UnitData) -> bool:
     """11.02 (R11.02-a): on the battlefield, within 12" of an enemy unit, unengaged, did not
     advance or fall back this turn, has not declared a charge this phase, not AIRCRAFT."""
-    if u.destroyed or u.flag("selected_to_charge") or u.flag("advanced") or u.flag("fell_back"):
+    if u.destroyed or u.flag("selected_to_charge") or u.flag("advanced") or u.flag("fell_back") \
+            or u.flag("emergency_disembark") or u.has("AIRCRAFT"):  # R18.05-b, R23.04-a
         return False
     if u.has("AIRCRAFT") or geo.is_engaged(ctx, u):
         return False

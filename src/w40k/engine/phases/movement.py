@@ -39,8 +39,9 @@ from typing import Any, cast
 
 from w40k.core.dice import RollKind
 from w40k.core.errors import IllegalChoice
-from w40k.engine import geo
+from w40k.engine import geo, offtable
 from w40k.engine.context import Context
+from w40k.engine.model_states import model_states
 from w40k.engine.moves import (
     SKIES_PENALTY,
     apply_positions,
@@ -50,11 +51,12 @@ from w40k.engine.moves import (
     parse_positions,
 )
 from w40k.engine.phases.movement_frames import MortalWoundsFrame, MovementFrame, MoveUnitFrame
+from w40k.engine.phases.set_up import SetUpFrame, SetUpKind
 from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON
 from w40k.engine.state import UnitData
-from w40k.engine.units import centre, destroy, leadership_roll, model_states
+from w40k.engine.units import centre, destroy, leadership_roll
 from w40k.engine.windows import Window, open_window
 from w40k.geometry import MoveType
 from w40k.rules.allocation import policy_answer
@@ -65,6 +67,7 @@ from w40k.rules.primitives import (
     interchangeable,
     mortal_wound_candidates,
 )
+from w40k.rules.transport import embark_violations
 
 MOVE_TYPES: dict[str, MoveType | None] = {
     "remain_stationary": None,
@@ -77,15 +80,26 @@ MOVE_TYPES: dict[str, MoveType | None] = {
 
 _LABELS = {"remain_stationary": "Remain stationary", "normal": "Normal move",
            "advance": "Advance", "fall_back_ordered": "Fall back (Ordered Retreat)",
-           "fall_back_desperate": "Fall back (Desperate Escape)"}
+           "fall_back_desperate": "Fall back (Desperate Escape)",
+           "ingress": "Ingress move (arrive from strategic reserves)",
+           "remain_in_reserves": "Stay in strategic reserves",
+           "disembark": "Disembark move", "remain_embarked": "Stay embarked"}
+OFF_TABLE_MOVES = ("ingress", "remain_in_reserves", "disembark", "remain_embarked")
+"""Move types of a unit off the battlefield (09.02: ingress 20.04, disembark 18.04)."""
 
 
 # -- eligibility ---------------------------------------------------------------------------
 def eligible_move_types(ctx: Context, u: UnitData) -> list[str]:
     """09.02-09.07: the move types ``u`` may select now."""
+    if u.location == offtable.RESERVES:
+        return ["remain_in_reserves", *(["ingress"] if offtable.can_ingress(ctx.state, u)
+                                        else [])]
+    if u.location == offtable.EMBARKED:
+        return ["remain_embarked", *(["disembark"] if offtable.can_disembark(ctx.state, u)
+                                     else [])]
     out = ["remain_stationary"]  # 09.04: any unit
-    if all(m.profile.M is None for m in u.alive):
-        return out  # R02.02-a: no model can move
+    if all(m.profile.M is None for m in u.alive) or offtable.is_aircraft(u):
+        return out  # R02.02-a: no model can move; R23.02-a: AIRCRAFT only make ingress moves
     if geo.is_engaged(ctx, u):
         if not u.flag("battle_shocked"):
             out.append("fall_back_ordered")  # R09.07-b
@@ -119,7 +133,8 @@ def _raw_max(u: UnitData, move_type: str, advance_roll: int) -> float:
 def _phase(ctx: Context, frame: MovementFrame) -> Request | None:
     s = ctx.state
     selected = frame.selected
-    todo = [u for u in s.units_of(s.turn_player) if u.id not in selected]
+    todo = [u for u in (*s.units_of(s.turn_player),
+                        *offtable.movable_off_table(s, s.turn_player)) if u.id not in selected]
     if not todo:
         # 09.03 End of Movement phase: nothing triggers in this engine.
         s.active = s.turn_player
@@ -131,7 +146,7 @@ def _phase(ctx: Context, frame: MovementFrame) -> Request | None:
 
 
 def _phase_apply(ctx: Context, frame: MovementFrame, request: Request, choice: JSON) -> None:
-    u = ctx.state.unit(str(choice))
+    u = ctx.state.any_unit(str(choice))
     ctx.replace(frame, replace(frame, selected=(*frame.selected, u.id)))
     u.flags["selected_to_move"] = True
     ctx.state.active = u.player  # R01.03-c
@@ -145,8 +160,42 @@ def _finish(ctx: Context, u: UnitData) -> None:
     ctx.pop()
 
 
+def _off_table(ctx: Context, frame: MoveUnitFrame, u: UnitData) -> None:
+    """An ingress or disembark move sets the unit up (engine/phases/set_up.py); staying in
+    reserves or embarked moves nothing."""
+    mt = str(frame.move_type)
+    if frame.moved or mt in ("remain_in_reserves", "remain_embarked"):
+        if not frame.moved:
+            ctx.log("move", unit=u.id, move_type=mt, models={})
+        _finish(ctx, u)
+        return
+    ctx.replace(frame, replace(frame, moved=True))
+    ctx.push(SetUpFrame(u.id, SetUpKind(mt)))
+
+
+def _embark_options(ctx: Context, u: UnitData, mt: str) -> list[UnitData]:
+    """18.02: the friendly TRANSPORT units ``u`` may embark within after this move."""
+    s = ctx.state
+    move = "fall_back" if mt.startswith("fall_back") else mt
+    models = [geo.model_shape(m) for m in u.alive]
+    out = []
+    for t in s.units:
+        if t.id == u.id or t.player != u.player or t.destroyed or offtable.capacity_of(t) is None:
+            continue
+        hull = geo.model_shape(next(m for m in t.alive if m.profile.transport is not None))
+        if embark_violations(models, hull, battle_round=s.round,
+                             set_up_this_turn=u.flag("set_up_this_turn"), move=move):
+            continue
+        if not offtable.can_carry(s, t, u):
+            out.append(t)
+    return out
+
+
 def _unit_run(ctx: Context, frame: MoveUnitFrame) -> Request | None:
-    u = ctx.state.unit(frame.unit)
+    u = ctx.state.any_unit(frame.unit)
+    if frame.move_type in OFF_TABLE_MOVES:
+        _off_table(ctx, frame, u)
+        return None
     if u.destroyed:  # e.g. by Desperate Escape hazards
         ctx.log("move", unit=u.id, move_type=frame.move_type, models={},
                 destroyed=True)
@@ -247,6 +296,13 @@ def _unit_run(ctx: Context, frame: MoveUnitFrame) -> Request | None:
         ctx.log("battle_shock_roll", unit=u.id, dice=list[JSON](dice), passed=ok,
                 battle_shocked=u.flag("battle_shocked"), cause="desperate escape")
         return None
+    if not frame.embark_asked and not u.destroyed:
+        carriers = _embark_options(ctx, u, mt)
+        if carriers:
+            return request(u.player, K.EMBARK, "R18.02-a",
+                           f"Does {u.name} embark within a transport?",
+                           ("no", *(t.id for t in carriers)), context={"unit": u.id},
+                           labels=("No", *(t.name for t in carriers)), default="no")
     _finish(ctx, u)
     return None
 
@@ -255,7 +311,16 @@ def _unit_apply(ctx: Context, frame: MoveUnitFrame, request: Request, choice: JS
     if request.kind == "move_type":
         ctx.replace(frame, replace(frame, move_type=str(choice)))
         return
-    if request.kind == "take_to_skies":
+    if request.kind == K.EMBARK:
+        ctx.replace(frame, replace(frame, embark_asked=True))
+        if choice != "no":
+            s = ctx.state
+            u, t = s.unit(frame.unit), s.unit(str(choice))
+            offtable.embark(s, u, t)
+            u.flags["embarked_this_phase"] = True
+            ctx.log("embark", unit=u.id, transport=t.id)
+        return
+    if request.kind == K.TAKE_TO_SKIES:
         ctx.replace(frame, replace(frame, skies=bool(choice)))
         return
     # positions
@@ -281,7 +346,7 @@ def push_mortal_wounds(ctx: Context, u: UnitData, amount: int, cause: str) -> No
 
 
 def _mw_run(ctx: Context, frame: MortalWoundsFrame) -> Request | None:
-    u = ctx.state.unit(frame.unit)
+    u = ctx.state.any_unit(frame.unit)  # a unit about to disembark takes them embarked
     amount = frame.amount
     if amount <= 0 or u.destroyed:
         if amount > 0:

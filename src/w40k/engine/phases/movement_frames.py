@@ -57,6 +57,8 @@ class MoveUnitFrame(FrameData):
     """The models have moved."""
     shock_rolled: bool = False
     """The battle-shock roll after a voluntary Desperate Escape is made (09.07)."""
+    embark_asked: bool = False
+    """The ``embark`` question after the move has been answered (18.02)."""
 
 
 @dataclass(frozen=True)

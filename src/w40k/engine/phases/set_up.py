@@ -1,0 +1,257 @@
+"""Setting a unit up from off the battlefield in the Movement phase (03.02): an ingress move
+from strategic reserves (20.04, Deep Strike 24.09) or a disembark move from a TRANSPORT
+(18.04).
+
+The ``set_up`` frame is pushed by the unit's ``move_unit`` frame when the player selects the
+move type ``ingress`` or ``disembark``. For a disembark it first fixes the mode the rules
+force (R18.04-b: Rapid after the transport's normal or ingress move, else Tactical when the
+unit can be set up within 3", else Combat with a hazard roll per model), then asks:
+
+- ``set_up`` (free-form): ``{"<model id>": [x, y] | [x, y, z], ...}`` for every living
+  model, or ``"cancel"`` (R03.02-b: the unit cannot be set up, stays where it was and is not
+  selected). Context: ``unit``, ``kind`` (ingress | disembark), ``deep_strike``, ``mode``
+  and ``distance`` (disembark), ``transport``. Refused with the rule's ID when a model would
+  not be wholly on the table, on another model, engaged, out of coherency, inside terrain it
+  cannot stand in (03.01), or breaks the move's own rule (R20.04-a/b, R24.09-a, R18.04-c/d).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from typing import Any, cast
+
+from w40k.core.dice import RollKind
+from w40k.core.errors import IllegalChoice, MalformedChoice
+from w40k.engine import geo, offtable
+from w40k.engine.context import Context
+from w40k.engine.frames import FrameData
+from w40k.engine.model_states import model_states
+from w40k.engine.phases.movement_frames import MortalWoundsFrame, MovementFrame
+from w40k.engine.registry import Handler
+from w40k.engine.requests import K, Request, request
+from w40k.engine.serial import JSON, in_order
+from w40k.engine.state import UnitData
+from w40k.engine.units import centre
+from w40k.geometry import Model
+from w40k.geometry.movement import MoveViolation, ending_violations
+from w40k.rules.placement import by_distance, first_legal, grid
+from w40k.rules.primitives import hazard_fails, hazard_mortal_wounds
+from w40k.rules.setup import (
+    Ingress,
+    disembark_violations,
+    ingress_violations,
+    set_up_violations,
+    within_edge_distance,
+)
+from w40k.rules.transport import DisembarkMode, disembark_mode, set_up_distance
+
+
+class SetUpKind(StrEnum):
+    """The move that sets the unit up (stable strings)."""
+
+    INGRESS = "ingress"
+    DISEMBARK = "disembark"
+
+
+@dataclass(frozen=True)
+class SetUpFrame(FrameData):
+    """03.02: one unit being set up by an ingress or disembark move."""
+
+    KIND = "set_up"
+    unit: str
+    """The unit (off the battlefield until placed)."""
+    move: SetUpKind
+    """Ingress or disembark."""
+    mode: DisembarkMode | None = None
+    """The disembark mode (R18.04-b), once fixed."""
+    hazards_rolled: bool = False
+    """Combat Disembark: the hazard rolls are made."""
+    answer: JSON = None
+    """The legal ``set_up`` answer, or ``"cancel"``."""
+
+
+# -- the rules of each set-up ----------------------------------------------------------------
+def _host(ctx: Context, u: UnitData) -> UnitData:
+    return ctx.state.unit(str(u.embarked_in))
+
+
+def _ingress_rules(ctx: Context, u: UnitData) -> Ingress:
+    s = ctx.state
+    return Ingress(battle_round=s.round, opponent_zone=offtable.opponent_zone(s, u.player),
+                   deep_strike=offtable.deep_strike(u))
+
+
+def violations(ctx: Context, u: UnitData, kind: SetUpKind, mode: DisembarkMode | None,
+               models: list[Model]) -> list[MoveViolation]:
+    """The rules the placement ``models`` (the unit's, as geometry sees them) breaks: the
+    move's own rule first (cheap), then 03.02 and the terrain (03.01 Ending a Move)."""
+    s = ctx.state
+    bf = offtable.battlefield(s)
+    enemies = offtable.enemy_models(s, u.player)
+    if kind is SetUpKind.INGRESS:
+        out = ingress_violations(models, enemies, bf, _ingress_rules(ctx, u))
+    else:
+        host = _host(ctx, u)
+        hull = geo.model_shape(next((m for m in host.alive if m.profile.transport is not None),
+                                    host.alive[0]))
+        after = None
+        if mode is DisembarkMode.RAPID and host.flag("ingress_this_turn"):
+            after = _ingress_rules(ctx, host)  # R18.04-d
+        out = disembark_violations(models, hull, set_up_distance(mode or DisembarkMode.RAPID),
+                                   enemies, bf, ingress=after)
+    if out:
+        return out
+    friends = [geo.model_shape(m) for x in s.units if x.player == u.player and x.id != u.id
+               for m in x.alive]
+    out = set_up_violations(models, enemies, bf, friends)
+    if out:
+        return out
+    _, terrain = geo.terrain(ctx)
+    for m in models:
+        out += ending_violations(terrain, m)
+    return out
+
+
+def _shapes(u: UnitData, places: dict[str, tuple[float, float, float]]) -> list[Model]:
+    return [geo.model_shape(m, *places[m.id]) for m in u.alive]
+
+
+def parse_set_up(answer: JSON, u: UnitData) -> dict[str, tuple[float, float, float]]:
+    """The places of a ``set_up`` answer, one for every living model (MalformedChoice for a
+    wrong shape)."""
+    if not isinstance(answer, dict):
+        raise MalformedChoice(f"set_up: expected {{model id: [x, y]}} or \"cancel\", got "
+                              f"{answer!r}")
+    ids = [m.id for m in u.alive]
+    out: dict[str, tuple[float, float, float]] = {}
+    for mid, p in in_order(answer, ids):
+        if mid not in ids:
+            raise MalformedChoice(f"set_up: {mid!r} is not a living model of {u.name}")
+        if not isinstance(p, list) or len(p) not in (2, 3) or not all(
+                isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+                for v in p):
+            raise MalformedChoice(f"set_up: {mid}: expected [x, y] or [x, y, z], got {p!r}")
+        nums = [float(cast(float, v)) for v in p]
+        out[mid] = (nums[0], nums[1], nums[2] if len(nums) == 3 else 0.0)
+    missing = [m for m in ids if m not in out]
+    if missing:
+        raise MalformedChoice(f"set_up: every model is set up (03.02); missing "
+                              f"{', '.join(missing)}")
+    return out
+
+
+# -- the frame ----------------------------------------------------------------------------------
+def _search(ctx: Context, u: UnitData, kind: SetUpKind, mode: DisembarkMode | None,
+            rng: random.Random | None = None, step: float = 2.0) -> list[Model] | None:
+    """A legal placement near the best spot (the transport, or the enemy for an ingress), or
+    None: the proposer's and 18.04's "can it be set up" search."""
+    s = ctx.state
+    bf = offtable.battlefield(s)
+    models = [geo.model_shape(m) for m in u.alive]
+    if kind is SetUpKind.DISEMBARK:
+        host = _host(ctx, u)
+        x0, y0, x1, y1 = geo.model_shape(host.alive[0]).footprint().bbox()
+        reach = max(x1 - x0, y1 - y0) / 2 + set_up_distance(mode or DisembarkMode.RAPID)
+        cx, cy = centre(host)
+        anchors = [a for a in by_distance(grid(bf, 1.0), (cx, cy))
+                   if math.hypot(a[0] - cx, a[1] - cy) <= reach][:200]
+    else:
+        anchors = list(grid(bf, step))
+        if not offtable.deep_strike(u):
+            probe = Model("probe", 0.0, 0.0, base_mm=1.0)
+            anchors = [a for a in anchors
+                       if within_edge_distance(replace(probe, x=a[0], y=a[1]), bf, 4.0)]
+        enemies = [centre(e) for e in s.units if e.player != u.player and not e.destroyed]
+        if rng is not None:
+            rng.shuffle(anchors)
+        elif enemies:
+            anchors = by_distance(anchors, enemies[0])
+    return first_legal(models, anchors, lambda ms: violations(ctx, u, kind, mode, ms))
+
+
+def _run(ctx: Context, frame: SetUpFrame) -> Request | None:
+    s = ctx.state
+    u = s.any_unit(frame.unit)
+    if u.destroyed:
+        ctx.pop()
+        return None
+    if frame.move is SetUpKind.DISEMBARK and frame.mode is None:
+        host = _host(ctx, u)
+        moved = offtable.transport_move(host)
+        room = moved.value in ("stationary", "not_selected") and \
+            _search(ctx, u, frame.move, DisembarkMode.TACTICAL) is not None
+        mode = disembark_mode(moved, room)
+        ctx.replace(frame, replace(frame, mode=mode))
+        ctx.log("disembark_mode", unit=u.id, transport=host.id, mode=str(mode))
+        return None
+    if frame.mode is DisembarkMode.COMBAT and not frame.hazards_rolled:
+        ctx.replace(frame, replace(frame, hazards_rolled=True))
+        dice = [r.unmodified for r in ctx.roll(RollKind.HAZARD, len(u.alive), unit=u.id)]
+        fails = sum(hazard_fails(r) for r in dice)
+        mw = fails * hazard_mortal_wounds(model_states(u))
+        ctx.log("hazard_rolls", unit=u.id, dice=list[JSON](dice), failed=fails,
+                mortal_wounds=mw, cause="combat disembark")
+        if mw:
+            ctx.push(MortalWoundsFrame(u.id, mw, "combat disembark"))
+        return None
+    if frame.answer is None:
+        context: dict[str, JSON] = {"unit": u.id, "kind": str(frame.move),
+                                    "deep_strike": offtable.deep_strike(u)}
+        if frame.move is SetUpKind.DISEMBARK:
+            assert frame.mode is not None
+            context.update(transport=u.embarked_in, mode=str(frame.mode),
+                           distance=set_up_distance(frame.mode))
+        verb = "arrives" if frame.move is SetUpKind.INGRESS else "disembarks"
+        return request(u.player, K.SET_UP, "03.02", f"Set up {u.name} ({verb})",
+                       free_form="set_up", context=context)
+    if frame.answer == "cancel":  # R03.02-b: back where it was, not selected
+        phase = ctx.find(MovementFrame)
+        if phase is not None and u.id in phase.selected:
+            ctx.replace(phase, replace(phase, selected=tuple(
+                x for x in phase.selected if x != u.id)))
+        u.flags.pop("selected_to_move", None)
+        ctx.log("set_up_cancelled", unit=u.id, kind=str(frame.move))
+        ctx.pop()
+        return None
+    places = parse_set_up(frame.answer, u)
+    offtable.arrive(s, u, places)
+    u.flags["set_up_this_turn"] = True
+    if frame.move is SetUpKind.INGRESS:
+        u.flags["made_ingress"] = True
+        u.flags["ingress_this_turn"] = True  # R20.04-c
+    ctx.log("set_up", unit=u.id, kind=str(frame.move),
+            mode=None if frame.mode is None else str(frame.mode),
+            models={m.id: [round(m.x, 4), round(m.y, 4), round(m.z, 4)] for m in u.alive})
+    ctx.pop()
+    return None
+
+
+def _apply(ctx: Context, frame: SetUpFrame, req: Request, choice: JSON) -> None:
+    if choice == "cancel":
+        ctx.replace(frame, replace(frame, answer="cancel"))
+        return
+    u = ctx.state.any_unit(frame.unit)
+    places = parse_set_up(choice, u)
+    broken = violations(ctx, u, frame.move, frame.mode, _shapes(u, places))
+    if broken:
+        v = broken[0]
+        raise IllegalChoice(f"{v.model}: {v.message}", rule=v.rule)
+    ctx.replace(frame, replace(frame, answer=choice))
+
+
+def propose_set_up(ctx: Context, req: Request, rng: random.Random) -> JSON:
+    """A legal ``set_up`` answer (a block of the unit's models), or ``"cancel"`` when the
+    search finds none."""
+    frame = ctx.need(SetUpFrame)
+    u = ctx.state.any_unit(frame.unit)
+    placed = _search(ctx, u, frame.move, frame.mode, rng)
+    if placed is None:
+        return "cancel"
+    return {m.id: [p.x, p.y] for m, p in zip(u.alive, placed, strict=True)}
+
+
+FRAMES: tuple[Handler[Any], ...] = (Handler(SetUpFrame, _run, _apply),)
+"""This module's frame kinds and their handlers (engine/table.py collects them)."""
