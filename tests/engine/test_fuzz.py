@@ -47,6 +47,8 @@ from w40k.geometry.measure import overlaps
 from w40k.geometry.movement import ending_violations
 from w40k.io.battle_setup import default_position
 
+pytestmark = pytest.mark.stratagems  # plays with the core stratagems
+
 EPS = 1e-6
 NOT_ACTIONS = {"destroyed", "unit_destroyed", "mortal_wounds_lost", "feel_no_pain",
                "mortal_wound", "hazard_rolls", "battle_shock_roll", "roll"}

@@ -87,7 +87,7 @@ def _store(game: Game, frame: Frame, state: AttackState, pause: Pause) -> None:
         # After the roll, before its result is used: the machine waits at its Rolled pause.
         open_window(game, Window.AFTER_ROLL, kind=str(pause.kind), unit=unit,
                     faces=[d.face for d in pause.dice],
-                    frame=len(game.state.frames) - 1)
+                    rerollable=list[JSON](pause.indices), frame=len(game.state.frames) - 1)
 
 
 def _run(game: Game, frame: Frame) -> Request | None:

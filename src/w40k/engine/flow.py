@@ -12,6 +12,7 @@ from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON
 from w40k.engine.state import PHASES, Frame
+from w40k.engine.stratagems.effects import insane_bravery
 from w40k.engine.units import at_or_below_half_strength, destroy, leadership_roll, model_oc
 from w40k.engine.windows import Window, open_window
 
@@ -135,21 +136,36 @@ def _turn(game: Game, frame: Frame) -> Request | None:
 # -- 08 Command phase ------------------------------------------------------------------------
 def _command(game: Game, frame: Frame) -> Request | None:
     s = game.state
-    for p in s.players:  # 08.02: both players gain 1 CP
-        p.cp += 1
-    game.log("gain_cp", cp=cast(JSON, {p.name: p.cp for p in s.players}))
+    d = frame.data
+    if "next" not in d:
+        for p in s.players:  # 08.02: both players gain 1 CP
+            p.cp += 1
+        game.log("gain_cp", cp=cast(JSON, {p.name: p.cp for p in s.players}))
+        d["next"] = 0
     # 08.03: a battle-shock roll for each unit that is battle-shocked or at/below half
-    # strength. The order of the rolls only matters with stratagems (not in this engine yet),
-    # so they are rolled in army order.
-    for u in s.units_of(s.turn_player):
-        if u.flag("battle_shocked") or at_or_below_half_strength(u):
+    # strength, in army order; just before each, a window (15.04 Insane Bravery).
+    while int(cast(int, d["next"])) < len(s.units):
+        u = s.units[int(cast(int, d["next"]))]
+        if u.player != s.turn_player or u.destroyed or not (
+                u.flag("battle_shocked") or at_or_below_half_strength(u)):
+            d["next"] = int(cast(int, d["next"])) + 1
+            continue
+        if d.get("asked") != u.id:
+            d["asked"] = u.id
+            if open_window(game, Window.BEFORE_BATTLE_SHOCK, unit=u.id):
+                return None
+        d["next"] = int(cast(int, d["next"])) + 1
+        dice: list[int] = []
+        if insane_bravery(game, u.id):
+            ok = True  # 15.04: automatically successful, no dice rolled
+        else:
             ok, dice = leadership_roll(game, u)
-            if ok:
-                u.flags.pop("battle_shocked", None)
-            else:
-                u.flags["battle_shocked"] = True
-            game.log("battle_shock_roll", unit=u.id, dice=list[JSON](dice), passed=ok,
-                     battle_shocked=u.flag("battle_shocked"))
+        if ok:
+            u.flags.pop("battle_shocked", None)
+        else:
+            u.flags["battle_shocked"] = True
+        game.log("battle_shock_roll", unit=u.id, dice=list[JSON](dice), passed=ok,
+                 battle_shocked=u.flag("battle_shocked"))
     game.pop()
     return None
 

@@ -126,6 +126,19 @@ class TerrainModel(Strict):
     terrain: Annotated[list[FeatureModel], Field(max_length=limits.MAX_TERRAIN)] = []
 
 
+class StratagemUseModel(Strict):
+    """One stratagem used (15.01; the per-phase limits are read from these)."""
+
+    player: Text
+    name: Text
+    units: Annotated[list[Text], Field(max_length=limits.MAX_UNITS)] = []
+    answer: Any = None
+    cp: Points = 0
+    round: Annotated[int, Field(ge=0, le=limits.MAX_ROUNDS)] = 0
+    turn: str = ""
+    phase: str = ""
+
+
 class FrameModel(Strict):
     """One pending-resolution frame of a saved game (its data is the engine's to check)."""
 
@@ -148,6 +161,7 @@ class PositionModel(Strict):
     active: str = ""
     phase: str = ""
     ended: bool = False
+    stratagems: Annotated[list[StratagemUseModel], Field(max_length=limits.MAX_EVENTS)] = []
     # Saved-game parts (Game.save()):
     frames: Annotated[list[FrameModel], Field(max_length=1000)] = []
     events: Annotated[list[dict[str, Any]], Field(max_length=limits.MAX_EVENTS)] = []

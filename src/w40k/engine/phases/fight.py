@@ -32,6 +32,7 @@ from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON
 from w40k.engine.state import Frame, UnitData
+from w40k.engine.stratagems.effects import counteroffensive_unit
 from w40k.engine.windows import Window, open_window
 
 if TYPE_CHECKING:
@@ -195,6 +196,12 @@ def _step_apply(game: Game, frame: Frame, request: Request, choice: JSON) -> Non
 
 
 # -- the Fight step: who selects next (12.04) --
+def _counteroffensive(pool: list[UnitData], game: Game, chooser: str) -> list[UnitData]:
+    """15.12: the unit targeted by the chooser's Counteroffensive must be the next selected."""
+    forced = counteroffensive_unit(game, chooser)
+    return [u for u in pool if u.id == forced] or pool if forced else pool
+
+
 def _seq(game: Game, frame: Frame) -> Request | None:
     s = game.state
     d = frame.data
@@ -220,7 +227,7 @@ def _seq(game: Game, frame: Frame) -> Request | None:
         if not ff:
             d["mode"] = "rem"  # R12.04-c: this player selects first in Remaining Combats
             return None
-        pool = [u for u in ff if u.player == chooser]
+        pool = _counteroffensive([u for u in ff if u.player == chooser], game, chooser)
         if not pool:
             d["chooser"] = s.opponent(chooser)  # R12.04-c: the other player selects
             return None
@@ -231,7 +238,7 @@ def _seq(game: Game, frame: Frame) -> Request | None:
             game.log("fight_step_end")
             game.pop()
             return None
-        pool = [u for u in eligible if u.player == chooser]
+        pool = _counteroffensive([u for u in eligible if u.player == chooser], game, chooser)
         if not pool:
             d["chooser"] = s.opponent(chooser)  # R12.04-d
             return None

@@ -287,6 +287,8 @@ def _apply(game: Game, frame: Frame, request: Request, choice: JSON) -> None:
         u.flags["fights_first"] = True
     game.log(f"{mt}_move", unit=u.id,
              positions={m.id: [m.x, m.y] for m in u.alive if m.id in moves})
+    if mt == "charge":
+        open_window(game, Window.CHARGE_MOVE_ENDED, unit=u.id)  # 15.06 Crushing Impact
 
 
 

@@ -41,6 +41,7 @@ from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON
 from w40k.engine.state import Frame, UnitData
+from w40k.engine.stratagems.effects import smokescreened
 from w40k.engine.windows import Window, open_window
 from w40k.rules.attack_profile import AttackContext, WeaponEntry
 from w40k.rules.select import (
@@ -234,7 +235,9 @@ def _resolve(game: Game, frame: Frame, facts: ShooterFacts, sel: Selection, kind
         indirect = kind is AttackKind.INDIRECT and has(w, IndirectFire)
         cqm = kind is AttackKind.CLOSE_QUARTERS and any(
             a.name == mid and a.monster_or_vehicle for a in sel.models)
-        key = (facts.cover(mid, tid), facts.plunging_fire(mid, tid), cqm, indirect)
+        # 15.10 Smokescreen: the target has the benefit of cover this phase.
+        cover = smokescreened(game, tid) or facts.cover(mid, tid)
+        key = (cover, facts.plunging_fire(mid, tid), cqm, indirect)
         groups.setdefault(tid, {}).setdefault(key, []).append((mid, wname))
     pushes: list[tuple[UnitData, list[WeaponEntry], AttackContext]] = []
     for tid, by_key in groups.items():
