@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 _CTX_FIELDS = ("half_range", "charged", "remained_stationary", "cover", "plunging_fire",
                "target_engaged", "attacker_engaged_with_target", "close_quarters_monster",
                "indirect", "target_visible_to_friendly", "own_shooting_phase", "single_target",
-               "precision", "lethal_hits_auto", "psychic_drops_harmful")
+               "precision", "lethal_hits_auto", "psychic_drops_harmful", "snap_shooting")
 
 
 def context_to_json(ctx: AttackContext) -> dict[str, JSON]:

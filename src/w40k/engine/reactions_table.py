@@ -11,14 +11,15 @@ from w40k.engine.stratagems.core import (
     INSANE_BRAVERY,
     SMOKESCREEN,
 )
+from w40k.engine.stratagems.interventions import FIRE_OVERWATCH, HEROIC_INTERVENTION
 from w40k.engine.stratagems.model import Stratagem
 from w40k.engine.stratagems.reroll import COMMAND_REROLL
 from w40k.engine.stratagems.usage import as_reaction
 from w40k.engine.windows import Reaction
 
 CORE_STRATAGEMS: tuple[Stratagem, ...] = (
-    COMMAND_REROLL, EPIC_CHALLENGE, INSANE_BRAVERY, EXPLOSIVES, CRUSHING_IMPACT, SMOKESCREEN,
-    COUNTEROFFENSIVE)
+    COMMAND_REROLL, EPIC_CHALLENGE, INSANE_BRAVERY, EXPLOSIVES, CRUSHING_IMPACT, FIRE_OVERWATCH,
+    SMOKESCREEN, HEROIC_INTERVENTION, COUNTEROFFENSIVE)
 """The core stratagems in rulebook order."""
 
 TABLE: tuple[Reaction, ...] = tuple(as_reaction(s) for s in CORE_STRATAGEMS)

@@ -23,6 +23,7 @@ from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON
 from w40k.engine.state import Frame, UnitData
+from w40k.engine.stratagems.interventions import heroic_roll, heroic_targets
 from w40k.engine.windows import Window, open_window
 
 if TYPE_CHECKING:
@@ -82,15 +83,15 @@ def _unit(game: Game, frame: Frame) -> Request | None:
         # R11.02-b: 2D6, the maximum distance
         dice = [r.unmodified for r in game.roll(RollKind.CHARGE, 2, unit=u.id)]
         d["dice"] = list[JSON](dice)
-        d["roll"] = sum(dice)
+        d["roll"] = heroic_roll(d, sum(dice))
         d["step"] = "targets"
-        game.log("charge_roll", unit=u.id, dice=list[JSON](dice), roll=sum(dice))
+        game.log("charge_roll", unit=u.id, dice=list[JSON](dice), roll=d["roll"])
         # After the roll, before it is used (the targets step reads frame.data["roll"]).
         open_window(game, Window.AFTER_ROLL, kind="charge", unit=u.id, faces=list[JSON](dice))
         return None
     if step == "targets":
-        roll = int(cast(int, d["roll"]))
-        ids = charge_targets(game, u, roll)
+        roll = heroic_roll(d, int(cast(int, d["roll"])))  # a re-roll is capped too
+        ids = heroic_targets(game, d, u, charge_targets(game, u, roll))
         d["step"] = "after"
         if not ids:
             # R11.01-a: no enemy within the roll (a double 1 never reaches).

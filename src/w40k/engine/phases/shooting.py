@@ -26,7 +26,7 @@ import random
 from typing import TYPE_CHECKING, cast
 
 from w40k.core.abilities import CloseQuarters, IndirectFire, OneShot
-from w40k.core.errors import MalformedChoice
+from w40k.core.errors import IllegalChoice, MalformedChoice
 from w40k.engine.attack import push_attack
 from w40k.engine.phases.shooting_facts import (
     ShooterFacts,
@@ -130,6 +130,8 @@ def _shoot_unit(game: Game, frame: Frame) -> Request | None:
             w = next(x for x in m.weapons if x.name == name)
             legal: list[JSON] = []
             for e in facts.enemies:
+                if d.get("snap") not in (None, e.id):
+                    continue  # R15.09-a: snap shooting targets only the one unit
                 f = facts.weapon_facts(m.id, w, e.id, always_visibility=False)
                 if not f.in_range:
                     continue
@@ -198,6 +200,8 @@ def _shoot_unit_apply(game: Game, frame: Frame, request: Request, choice: JSON) 
         return
     kind = AttackKind(str(d["type"]))
     shots = _parse(u, choice)
+    if any(d.get("snap") not in (None, tid) for _, _, tid in shots):
+        raise IllegalChoice(f"snap shooting: only {d['snap']} may be targeted", rule="R15.09-a")
     facts = ShooterFacts(game, u)
     enemy_ids = {e.id for e in facts.enemies}
     table: dict[FactKey, WeaponFacts] = {}
@@ -263,7 +267,9 @@ def _resolve(game: Game, frame: Frame, facts: ShooterFacts, sel: Selection, kind
                 target_engaged=tf.engaged and tf.monster_or_vehicle,
                 attacker_engaged_with_target=tf.engaged_with_attacker,
                 close_quarters_monster=cqm, indirect=indirect,
-                target_visible_to_friendly=spotted, own_shooting_phase=True,
+                target_visible_to_friendly=spotted,
+                own_shooting_phase=frame.data.get("snap") is None,
+                snap_shooting=frame.data.get("snap") is not None,
                 target_models_at_select=len(target.alive))
             pushes.append((target, entries, ctx))
     # flags and bookkeeping

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from w40k.core.dice import RollKind
 from w40k.core.jsonval import JSON
+from w40k.core.keywords import canonical_keyword
 from w40k.engine import geo
 from w40k.engine.phases.fight import eligible_to_fight
 from w40k.engine.phases.movement import push_mortal_wounds
@@ -75,8 +76,11 @@ INSANE_BRAVERY = Stratagem(
 
 
 # -- 15.05 Explosives ----------------------------------------------------------------------------
+_EXPLOSIVE_KEYS = frozenset(canonical_keyword(k) for k in ("EXPLOSIVES", "GRENADES"))
+
+
 def _explosive_model(keys: frozenset[str]) -> bool:
-    return bool(keys & {"EXPLOSIVES", "GRENADES"})
+    return bool(keys & _EXPLOSIVE_KEYS)
 
 
 def _explosives_targets(game: Game, facts: Facts, player: str) -> list[Target]:
