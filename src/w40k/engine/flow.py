@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
+from w40k.engine import actions as actions_mod
 from w40k.engine import geo
+from w40k.engine.actions import complete
 from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON
@@ -82,6 +84,8 @@ def _closing(game: Game, frame: Frame, key: JSON, window: Window, **facts: JSON)
     if frame.data.get("closed") == key:
         return False
     frame.data["closed"] = key
+    # 16.01: actions that complete at this moment, before anything is used in its window
+    complete(game, actions_mod.ACTIONS, window, str(facts.get("phase", "")))
     return open_window(game, window, **facts)
 
 
@@ -166,6 +170,11 @@ def _command(game: Game, frame: Frame) -> Request | None:
             u.flags["battle_shocked"] = True
         game.log("battle_shock_roll", unit=u.id, dice=list[JSON](dice), passed=ok,
                  battle_shocked=u.flag("battle_shocked"))
+    if not d.get("abilities"):
+        # 08.04: rules triggered in the Command phase resolve now (R08.04-a).
+        d["abilities"] = True
+        if open_window(game, Window.COMMAND_ABILITIES, phase="command"):
+            return None
     game.pop()
     return None
 

@@ -3,6 +3,7 @@ the core stratagems (15.02-15.12; Rapid Ingress waits for reserves)."""
 
 from __future__ import annotations
 
+from w40k.engine.actions import ACTIONS, start_reaction
 from w40k.engine.stratagems.core import (
     COUNTEROFFENSIVE,
     CRUSHING_IMPACT,
@@ -22,5 +23,6 @@ CORE_STRATAGEMS: tuple[Stratagem, ...] = (
     SMOKESCREEN, HEROIC_INTERVENTION, COUNTEROFFENSIVE)
 """The core stratagems in rulebook order."""
 
-TABLE: tuple[Reaction, ...] = tuple(as_reaction(s) for s in CORE_STRATAGEMS)
+TABLE: tuple[Reaction, ...] = (*(as_reaction(s) for s in CORE_STRATAGEMS),
+                               *(start_reaction(a) for a in ACTIONS))
 """Every reaction, in the order a window lists them."""

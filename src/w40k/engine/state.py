@@ -255,6 +255,39 @@ class StratagemUse:
                             str(d.get("phase", "")))
 
 
+@dataclass(frozen=True)
+class ActionRecord:
+    """One action started by a unit (16.01): performing until it completes or fails."""
+
+    name: str
+    """The action's name."""
+    unit: str
+    """The unit performing it."""
+    player: str
+    """Its controller."""
+    round: int
+    """The battle round it was started in."""
+    turn: str
+    """Whose turn it was started in."""
+    phase: str
+    """The phase it was started in."""
+    status: str = "performing"
+    """``performing``, ``completed`` or ``failed``."""
+
+    def to_json(self) -> dict[str, JSON]:
+        """The position form."""
+        return {"name": self.name, "unit": self.unit, "player": self.player,
+                "round": self.round, "turn": self.turn, "phase": self.phase,
+                "status": self.status}
+
+    @staticmethod
+    def from_json(d: dict[str, JSON]) -> ActionRecord:
+        """Read the position form."""
+        return ActionRecord(str(d["name"]), str(d["unit"]), str(d["player"]),
+                            int(cast(int, d.get("round", 0))), str(d.get("turn", "")),
+                            str(d.get("phase", "")), str(d.get("status", "performing")))
+
+
 @dataclass
 class Frame:
     """One entry of the pending-resolution stack: a kind and JSON data."""
@@ -315,6 +348,8 @@ class GameState:
     """The battle is over."""
     stratagems: list[StratagemUse] = field(default_factory=list)
     """Every stratagem used so far, in order (15.01)."""
+    actions: list[ActionRecord] = field(default_factory=list)
+    """Every action started so far, in order, with its status (16.01)."""
 
     def unit(self, uid: str) -> UnitData:
         """A unit by id."""
@@ -351,7 +386,7 @@ class GameState:
             phase=self.phase, options=self.options, policies=dict(self.policies),
             frames=[Frame(f.kind, copy.deepcopy(f.data)) for f in self.frames],
             events=list(self.events), choices=list(self.choices), ended=self.ended,
-            stratagems=list(self.stratagems),
+            stratagems=list(self.stratagems), actions=list(self.actions),
         )
 
     def to_json(self) -> dict[str, JSON]:
@@ -367,6 +402,7 @@ class GameState:
             "frames": [f.to_json() for f in self.frames],
             "events": list[JSON](self.events), "choices": list(self.choices),
             "ended": self.ended, "stratagems": [u.to_json() for u in self.stratagems],
+            "actions": [a.to_json() for a in self.actions],
         }
 
     @staticmethod
@@ -405,6 +441,8 @@ class GameState:
             ended=bool(d.get("ended", False)),
             stratagems=[StratagemUse.from_json(u)
                         for u in cast(list[dict[str, JSON]], d.get("stratagems", []))],
+            actions=[ActionRecord.from_json(a)
+                     for a in cast(list[dict[str, JSON]], d.get("actions", []))],
         )
 
 

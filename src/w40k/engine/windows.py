@@ -51,6 +51,8 @@ class Window(StrEnum):
     """In the Battle-shock step, just before a unit's battle-shock roll (facts: ``unit``)."""
     CHARGE_MOVE_ENDED = "charge_move_ended"
     """Just after a unit has ended a charge move (facts: ``unit``)."""
+    COMMAND_ABILITIES = "command_abilities"
+    """08.04: the Command Abilities step, after the battle-shock rolls (facts: ``phase``)."""
 
 
 Facts = dict[str, JSON]

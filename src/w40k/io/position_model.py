@@ -139,6 +139,18 @@ class StratagemUseModel(Strict):
     phase: str = ""
 
 
+class ActionRecordModel(Strict):
+    """One action started (16.01) and its status."""
+
+    name: Text
+    unit: Text
+    player: Text
+    round: Annotated[int, Field(ge=0, le=limits.MAX_ROUNDS)] = 0
+    turn: str = ""
+    phase: str = ""
+    status: Literal["performing", "completed", "failed"] = "performing"
+
+
 class FrameModel(Strict):
     """One pending-resolution frame of a saved game (its data is the engine's to check)."""
 
@@ -162,6 +174,7 @@ class PositionModel(Strict):
     phase: str = ""
     ended: bool = False
     stratagems: Annotated[list[StratagemUseModel], Field(max_length=limits.MAX_EVENTS)] = []
+    actions: Annotated[list[ActionRecordModel], Field(max_length=limits.MAX_EVENTS)] = []
     # Saved-game parts (Game.save()):
     frames: Annotated[list[FrameModel], Field(max_length=1000)] = []
     events: Annotated[list[dict[str, Any]], Field(max_length=limits.MAX_EVENTS)] = []

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, cast
 
 from w40k.core.dice import RollKind
 from w40k.engine import geo
+from w40k.engine.actions import started_this_turn
 from w40k.engine.phases.melee_moves import push_move, subsets, units_within
 from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request
@@ -38,6 +39,8 @@ def eligible_to_charge(game: Game, u: UnitData) -> bool:
     advance or fall back this turn, has not declared a charge this phase, not AIRCRAFT."""
     if u.destroyed or u.flag("selected_to_charge") or u.flag("advanced") or u.flag("fell_back"):
         return False
+    if started_this_turn(game, u.id):
+        return False  # R16.01-b: performing an action
     if u.has("AIRCRAFT") or geo.is_engaged(game, u):
         return False
     return any(units_within(u, e, CHARGE_RANGE) for e in game.state.units_of(

@@ -29,6 +29,7 @@ import numpy as np
 from w40k.core.errors import IllegalChoice, MalformedChoice
 from w40k.engine import geo
 from w40k.engine import moves as moves_mod
+from w40k.engine.actions import interrupt
 from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON
@@ -285,6 +286,7 @@ def _apply(game: Game, frame: Frame, request: Request, choice: JSON) -> None:
         # R11.04-e: a charge move gives Fights First until the end of the turn.
         u.flags["charged"] = True
         u.flags["fights_first"] = True
+        interrupt(game, u.id, "charge move")  # R16.01-c
     game.log(f"{mt}_move", unit=u.id,
              positions={m.id: [m.x, m.y] for m in u.alive if m.id in moves})
     if mt == "charge":

@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, cast
 from w40k.core.dice import RollKind
 from w40k.core.errors import IllegalChoice
 from w40k.engine import geo
+from w40k.engine.actions import interrupt
 from w40k.engine.moves import (
     SKIES_PENALTY,
     apply_positions,
@@ -235,6 +236,7 @@ def _unit_run(game: Game, frame: Frame) -> Request | None:
         dist = apply_positions(game, u, parse_positions(d["answer"], [m.id for m in u.models]),
                                take_to_skies=skies)
         d["moved"] = True
+        interrupt(game, u.id, f"{mt} move")  # R16.01-c
         u.flags["moved"] = True
         if mt == "advance":
             u.flags["advanced"] = True

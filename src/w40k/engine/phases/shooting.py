@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, cast
 
 from w40k.core.abilities import CloseQuarters, IndirectFire, OneShot
 from w40k.core.errors import IllegalChoice, MalformedChoice
+from w40k.engine.actions import blocks_shooting
 from w40k.engine.attack import push_attack
 from w40k.engine.phases.shooting_facts import (
     ShooterFacts,
@@ -66,7 +67,8 @@ DECLARATION = "shooting_declaration"
 def can_shoot(game: Game, u: UnitData) -> bool:
     """R10.02-a: on the battlefield, not yet selected to shoot this phase, and eligible for at
     least one shooting type (fell-back units are not, 09.07)."""
-    return not u.flag("selected_to_shoot") and bool(shooting_types(game, u))
+    return (not u.flag("selected_to_shoot") and not blocks_shooting(game, u)
+            and bool(shooting_types(game, u)))
 
 
 def _phase(game: Game, frame: Frame) -> Request | None:
