@@ -21,6 +21,7 @@ from tests.engine.melee_helpers import (
 from w40k.core.errors import IllegalChoice
 from w40k.core.jsonval import JSON
 from w40k.engine.game import Game
+from w40k.engine.phases.fight_sequence import is_fights_first
 from w40k.engine.requests import Request
 from w40k.rules.decisions import DECLINE, DecisionKind
 
@@ -391,3 +392,43 @@ def test_heroic_intervention_not_offered_to_a_vehicle_that_is_not_character_or_w
                       "red", "charge")
         req = pending(Game.new(pos, seed=1))
         assert (req.kind is DecisionKind.REACTION) is offered
+
+
+def test_snap_shooting_with_a_torrent_weapon_still_hits_automatically() -> None:
+    # R15.09-d (recommended reading): [TORRENT] makes no hit roll: both attacks hit.
+    flamer = sh.weapon("flamer", range=12, A="2", abilities=("TORRENT",))
+    blue = sh.unit("blue.o", [sh.model("blue.o.1", 10, 10, flamer)])
+    red = sh.unit("red.r", [sh.model("red.r.1", 10, 18, W=5)])
+    game = scripted(Game.new(_end_of(_set_cp(sh.position(blue, red), 0, 1), "red", "movement"),
+                             seed=1), [6, 6, 6, 6])
+    game.submit(["Fire Overwatch", {"unit": "blue.o", "enemy": "red.r"}])
+    game.submit({"blue.o.1": {"flamer": "red.r"}})
+    while (req := game.pending()) is not None and req.kind is DecisionKind.REACTION:
+        game.submit(DECLINE)
+    assert events(game, "attack")[0]["hits"] == 2
+
+
+def test_fire_overwatch_cannot_target_an_engaged_enemy_vehicle() -> None:
+    # R15.09-e: 17.03 applies only in your Shooting phase: an engaged enemy VEHICLE is no
+    # target of snap shooting (nothing else in range: not offered at all).
+    gun = sh.weapon("gun")
+    blue = sh.unit("blue.o", [sh.model("blue.o.1", 10, 10, gun)])
+    tank = sh.unit("red.t", [sh.model("red.t.1", 10, 20, keywords=("VEHICLE",))])
+    guard = sh.unit("blue.g", [sh.model("blue.g.1", 10, 20 + BASE + 0.5)])
+    pos = _end_of(_set_cp(sh.position(blue, tank, guard), 0, 1), "red", "movement")
+    req = Game.new(pos, seed=1).pending()
+    assert req is not None and req.kind is not DecisionKind.REACTION
+
+
+def test_a_heroic_intervention_charge_move_gives_fights_first_for_the_opponents_turn() -> None:
+    # R15.11-d: the intervening unit has charged this turn: Fights First in the opponent's
+    # Fight phase.
+    game = _heroic(1, [3, 3], [_red("red.x", 5.0, charged=True)])
+    game.submit(["Heroic Intervention", {"unit": "blue.h", "mode": "leap_to_defend"}])
+    game.submit(["red.x"])
+    game.submit({"blue.h.1": [[30.0, 20.0 + 4.9]]})
+    while pending(game).kind is DecisionKind.REACTION:
+        game.submit(DECLINE)
+    u = game.state.unit("blue.h")
+    assert u.flag("charged") and is_fights_first(u)
+    assert events(game, "charge_move")[0]["unit"] == "blue.h"

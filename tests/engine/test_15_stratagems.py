@@ -213,3 +213,34 @@ def test_a_game_saved_in_a_stratagem_window_continues_identically() -> None:
         g.submit([CR, {"unit": "red.a0"}])
         g.pending()
     assert twin.save() == game.save()
+
+
+def test_command_reroll_comes_just_after_the_roll_and_not_later() -> None:
+    # R15.02-c: the save window opens before any damage is allocated; once declined, no later
+    # request offers a re-roll of those saves.
+    game = _shoot([6, 6, 1], cp=(0, 1))
+    req = pending(game)
+    assert req.context["facts"]["kind"] == "save"
+    assert game.state.unit("blue.t").models[0].wounds_lost == 0  # nothing allocated yet
+    game.submit(DECLINE)
+    while (req := game.pending()) is not None:
+        assert req.kind is not DecisionKind.REACTION
+        game.submit(req.options[0] if req.kind != "select_unit_to_shoot" else "done")
+    assert game.state.unit("blue.t").destroyed
+
+
+def test_no_command_reroll_of_hit_rolls_in_indirect_shooting() -> None:
+    # R15.02-d: indirect fire bans hit re-rolls: the hit roll opens no Command Re-roll; the
+    # wound roll does.
+    mortar = sh.weapon("mortar", range=48, A="1", abilities=("INDIRECT FIRE",))
+    pos = sh.position(sh.unit("red.s", [sh.model("red.s.1", 10, 10, mortar)]),
+                      sh.unit("blue.t", [sh.model("blue.t.1", 10, 20)]))
+    cast(list[dict[str, JSON]], pos["players"])[0]["cp"] = 1
+    game = scripted(sh.start(pos), [6, 6, 6])
+    sh.select(game, "red.s")
+    assert pending(game).kind == "shooting_type"
+    game.submit("indirect")
+    game.submit({"red.s.1": {"mortar": "blue.t"}})
+    req = pending(game)
+    assert (req.kind, req.context["facts"]["kind"]) == ("reaction", "wound")
+    assert events(game, "roll")[0]["kind"] == "hit"

@@ -36,10 +36,11 @@ LEAP, FRAY = "leap_to_defend", "into_the_fray"
 
 # -- 15.08 Fire Overwatch --------------------------------------------------------------------
 def snap_targets(game: Game, u: UnitData) -> list[str]:
-    """R15.09-a: the enemy units visible to the unit and within 24" of it."""
+    """R15.09-a: the unengaged enemy units visible to the unit and within 24" of it."""
     facts = ShooterFacts(game, u)
+    # R15.09-e: an engaged enemy is never a target (17.03 is 'in your Shooting phase' only).
     return [e.id for e in facts.enemies
-            if units_within(u, e, SNAP_RANGE)
+            if units_within(u, e, SNAP_RANGE) and not geo.is_engaged(game, e)
             and any(facts.visible(m.id, e.id) for m in u.alive)]
 
 
