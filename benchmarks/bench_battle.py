@@ -1,7 +1,9 @@
 """Benchmark of whole battles: random-legal games on the default position.
 
-Run: ``.venv/bin/python benchmarks/bench_battle.py [--games N] [--seed S] [--agent random|greedy]``
-(greedy: the baseline player on both sides, whose games charge and fight). Prints the median
+Run: ``.venv/bin/python benchmarks/bench_battle.py [--games N] [--seed S] [--agent random|greedy]
+[--no-stratagems]`` (greedy: the baseline player on both sides, whose games charge and fight;
+``--no-stratagems``: the position's option ``stratagems`` false, so no window offers any).
+Prints the stratagems used and reaction requests per game, the median
 time per full game, decisions per second, where the time goes (engine ``pending``/``submit``
 vs the agents' choices, i.e. the position proposers), the cost of ``save``/``Game.load``,
 ``clone`` and ``Game.replay`` relative to a game, and ratios; nothing is asserted (DESIGN.md:
@@ -21,14 +23,15 @@ from w40k.engine.game import Game
 from w40k.io.battle_setup import default_position
 
 
-def one_game(seed: int, agent: str = "random") -> dict[str, float]:
+def one_game(seed: int, agent: str = "random", stratagems: bool = True) -> dict[str, float]:
     pos = default_position()
+    pos["options"] = {"stratagems": stratagems}
     t0 = time.perf_counter()
     game = Game.new(pos, seed)
     kind = GreedyAgent if agent == "greedy" else RandomAgent
     agents = {p.name: kind(seed * 101 + i) for i, p in enumerate(game.state.players)}
     engine = choose = 0.0
-    n = 0
+    n = reactions = 0
     while True:
         a = time.perf_counter()
         req = game.pending()
@@ -36,6 +39,7 @@ def one_game(seed: int, agent: str = "random") -> dict[str, float]:
         engine += b - a
         if req is None:
             break
+        reactions += req.kind == "reaction"
         choice = agents[req.player].choose(game, req)
         c = time.perf_counter()
         choose += c - b
@@ -56,7 +60,9 @@ def one_game(seed: int, agent: str = "random") -> dict[str, float]:
     clone = (time.perf_counter() - t) / 100
     return {"total": total, "decisions": n, "engine": engine, "choose": choose,
             "replay": replay, "save_load": save_load, "clone": clone,
-            "events": len(game.state.events)}
+            "events": len(game.state.events), "reactions": reactions,
+            "stratagems": len(game.state.stratagems),
+            "cp_left": sum(p.cp for p in game.state.players)}
 
 
 def main() -> None:
@@ -64,8 +70,11 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--agent", choices=("random", "greedy"), default="random")
+    ap.add_argument("--no-stratagems", action="store_true",
+                    help="play without stratagems (option 'stratagems': false)")
     args = ap.parse_args()
-    runs = [one_game(args.seed + i, args.agent) for i in range(args.games)]
+    runs = [one_game(args.seed + i, args.agent, not args.no_stratagems)
+            for i in range(args.games)]
 
     def med(key: str) -> float:
         return statistics.median(r[key] for r in runs)
@@ -73,7 +82,12 @@ def main() -> None:
     total, n = med("total"), med("decisions")
     dps = statistics.median(r["decisions"] / r["total"] for r in runs)
     print(f"default position, {args.games} {args.agent} games (seeds {args.seed}.."
-          f"{args.seed + args.games - 1})")
+          f"{args.seed + args.games - 1}), stratagems "
+          f"{'off' if args.no_stratagems else 'on'}")
+    print(f"  stratagems used per game       {statistics.mean(r['stratagems'] for r in runs):9.1f}"
+          f"   (total {sum(r['stratagems'] for r in runs):.0f}; reaction requests per game "
+          f"{statistics.mean(r['reactions'] for r in runs):.1f}; CP left at the end "
+          f"{statistics.mean(r['cp_left'] for r in runs):.1f})")
     print(f"  median time per game           {total * 1000:9.1f} ms "
           f"(min {min(r['total'] for r in runs) * 1000:.1f}, "
           f"max {max(r['total'] for r in runs) * 1000:.1f})")
