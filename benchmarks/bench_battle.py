@@ -1,7 +1,9 @@
 """Benchmark of whole battles: random-legal games on the default position.
 
-Run: ``.venv/bin/python benchmarks/bench_battle.py [--games N] [--seed S] [--agent random|greedy]``
-(greedy: the baseline player on both sides, whose games charge and fight).
+Run: ``.venv/bin/python benchmarks/bench_battle.py [--games N] [--seed S] [--agent random|greedy]
+[--no-stratagems]`` (greedy: the baseline player on both sides, whose games charge and fight;
+``--no-stratagems``: the position's option ``stratagems`` false, so no window offers any).
+Prints the stratagems used, reaction requests and CP left per game.
 
 Growth: ``--scale K`` plays scales k = 1..K (k times the default armies on the same table,
 ``w40k.io.battle_scale``; ``--only`` plays scale K alone) with the random and the greedy
@@ -31,15 +33,17 @@ from w40k.engine.game import Game
 from w40k.io.battle_scale import scaled_position
 
 
-def one_game(seed: int, agent: str = "random", scale: int = 1) -> dict[str, float]:
+def one_game(seed: int, agent: str = "random", scale: int = 1,
+             stratagems: bool = True) -> dict[str, float]:
     pos = scaled_position(scale)
+    pos["options"] = {"stratagems": stratagems}
     c0 = time.process_time()
     t0 = time.perf_counter()
     game = Game.new(pos, seed)
     kind = GreedyAgent if agent == "greedy" else RandomAgent
     agents = {p.name: kind(seed * 101 + i) for i, p in enumerate(game.state.players)}
     engine = choose = 0.0
-    n = 0
+    n = reactions = 0
     while True:
         a = time.perf_counter()
         req = game.pending()
@@ -47,6 +51,7 @@ def one_game(seed: int, agent: str = "random", scale: int = 1) -> dict[str, floa
         engine += b - a
         if req is None:
             break
+        reactions += req.kind == "reaction"
         choice = agents[req.player].choose(game, req)
         c = time.perf_counter()
         choose += c - b
@@ -68,7 +73,9 @@ def one_game(seed: int, agent: str = "random", scale: int = 1) -> dict[str, floa
     clone = (time.perf_counter() - t) / 100
     return {"total": total, "cpu": cpu, "decisions": n, "engine": engine, "choose": choose,
             "replay": replay, "save_load": save_load, "clone": clone,
-            "events": len(game.state.events)}
+            "events": len(game.state.events), "reactions": reactions,
+            "stratagems": len(game.state.stratagems),
+            "cp_left": sum(p.cp for p in game.state.players)}
 
 
 def growth(scale: int, only: bool, games: int, seed: int, agents: list[str]) -> None:
@@ -108,6 +115,8 @@ def main() -> None:
     ap.add_argument("--agent", choices=("random", "greedy"), default=None)
     ap.add_argument("--scale", type=int, default=None, help="play scales 1..K (1..5)")
     ap.add_argument("--only", action="store_true", help="with --scale: play scale K alone")
+    ap.add_argument("--no-stratagems", action="store_true",
+                    help="play without stratagems (option 'stratagems': false)")
     args = ap.parse_args()
     if args.scale is not None:
         growth(args.scale, args.only, args.games or 5, args.seed,
@@ -115,7 +124,8 @@ def main() -> None:
         return
     args.games = args.games or 20
     args.agent = args.agent or "random"
-    runs = [one_game(args.seed + i, args.agent) for i in range(args.games)]
+    runs = [one_game(args.seed + i, args.agent, 1, not args.no_stratagems)
+            for i in range(args.games)]
 
     def med(key: str) -> float:
         return statistics.median(r[key] for r in runs)
@@ -123,7 +133,12 @@ def main() -> None:
     total, n = med("total"), med("decisions")
     dps = statistics.median(r["decisions"] / r["total"] for r in runs)
     print(f"default position, {args.games} {args.agent} games (seeds {args.seed}.."
-          f"{args.seed + args.games - 1})")
+          f"{args.seed + args.games - 1}), stratagems "
+          f"{'off' if args.no_stratagems else 'on'}")
+    print(f"  stratagems used per game       {statistics.mean(r['stratagems'] for r in runs):9.1f}"
+          f"   (total {sum(r['stratagems'] for r in runs):.0f}; reaction requests per game "
+          f"{statistics.mean(r['reactions'] for r in runs):.1f}; CP left at the end "
+          f"{statistics.mean(r['cp_left'] for r in runs):.1f})")
     print(f"  median time per game           {total * 1000:9.1f} ms "
           f"(min {min(r['total'] for r in runs) * 1000:.1f}, "
           f"max {max(r['total'] for r in runs) * 1000:.1f})")

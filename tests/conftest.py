@@ -18,3 +18,18 @@ def pytest_sessionstart(session: object) -> None:
         from w40k.geometry.kernel_warm import main
 
         main()
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _stratagems_only_where_tested(request: pytest.FixtureRequest,
+                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests written for one phase's sequence run without reactions (an empty reaction
+    table: no window asks anything); tests marked ``stratagems`` (the stratagem tests, the
+    fuzzer, the golden games, save/load) play with the engine's table."""
+    if request.node.get_closest_marker("stratagems") is None:
+        from w40k.engine import windows
+
+        monkeypatch.setattr(windows, "REACTIONS", ())

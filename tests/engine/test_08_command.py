@@ -174,3 +174,30 @@ def test_each_player_gains_two_cp_per_battle_round(monkeypatch: pytest.MonkeyPat
     assert [(p.name, p.cp) for p in game.state.players] == [("red", 2), ("blue", 2)]
     assert [e["cp"] for e in events(game, "gain_cp")] == [{"red": 1, "blue": 1},
                                                           {"red": 2, "blue": 2}]
+
+
+def test_command_abilities_resolve_after_the_battle_shock_rolls(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # R08.04-a / R08-a: a test-only "in your Command phase" ability is offered in the Command
+    # Abilities step, after Gain Core CP and the battle-shock rolls.
+    from w40k.engine import windows
+    from w40k.engine.windows import Reaction, Window
+
+    def options(game: Game, facts: dict, player: str) -> list:
+        return ["go"] if player == game.state.turn_player else []
+
+    def use(game: Game, facts: dict, player: str, answer: object) -> None:
+        game.log("test_command_ability", by=player)
+
+    monkeypatch.setattr(windows, "REACTIONS", (
+        Reaction("Test order", Window.COMMAND_ABILITIES, "test", options, use),))
+    units = [unit("red.a", "red", line("red.a", 2, x=10, y=10), flags={"battle_shocked": True},
+                  starting_strength=2)]
+    game = scripted(Game.new(command_phase(units), seed=1), [4, 4])
+    req = game.pending()
+    assert req is not None and req.context["window"] == "command_abilities"
+    game.submit(["Test order", "go"])
+    game.submit("decline")
+    assert game.pending() is None
+    assert [e["event"] for e in events(game)] == ["gain_cp", "battle_shock_roll", "reaction",
+                                                  "test_command_ability"]

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from w40k.agents import GreedyAgent, RandomAgent
 from w40k.engine.game import Game
 from w40k.io.battle_setup import default_position
+
+pytestmark = pytest.mark.stratagems  # plays with the core stratagems
 
 
 def _play(seed: int, agent: type[GreedyAgent] | type[RandomAgent]) -> Game:

@@ -91,6 +91,12 @@ SAMPLES: list[FrameData] = [
                                (("blue.y", 2), ("red.a", 1)))),
     WindowFrame(Window.AFTER_ROLL, {"kind": "charge", "unit": "red.a", "faces": [1, 2]},
                 ("red", "blue"), 1),
+    # the stratagems' fields (15.02 re-rolls, 15.04 battle-shock windows, 15.09, 15.11)
+    CommandFrame(next=3, asked="red.b", abilities=True),
+    MoveUnitFrame("red.c", "advance", False, 5, advance_rerolled=True),
+    ShootUnitFrame("red.a", AttackKind.NORMAL, snap="blue.x"),
+    ChargeUnitFrame("red.a", ChargeStep.TARGETS, (3, 4), 6, heroic="into_the_fray",
+                    rerolled=True),
 ]
 """One frame of every kind, with realistic values."""
 

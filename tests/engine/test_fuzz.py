@@ -18,12 +18,15 @@ Invariants:
 - destroyed units never act: no request is on behalf of one or offers one (or a destroyed
   model) as an option, and no action event names one (RA-Destroyed-c);
 - every request has a legal answer: options, or a proposer whose answer ``submit`` takes;
+- stratagems (R15.01-a/b): no player uses one twice in a phase or targets a unit with two in
+  a phase, and CP never goes below 0; the random players do use them;
 - the game ends after the mission's last round: ``battle_end`` is the last event, nothing is
   pending, the stack is empty.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from collections.abc import Callable
@@ -42,11 +45,13 @@ from w40k.engine.game import Game
 from w40k.engine.registry import Handler
 from w40k.engine.requests import Request
 from w40k.engine.serial import JSON
-from w40k.engine.state import Frame
+from w40k.engine.state import Frame, StratagemUse
 from w40k.engine.table import HANDLERS, PROPOSERS
 from w40k.geometry.measure import overlaps
 from w40k.geometry.movement import ending_violations
 from w40k.io.battle_setup import default_position
+
+pytestmark = pytest.mark.stratagems  # plays with the core stratagems
 
 EPS = 1e-6
 NOT_ACTIONS = {"destroyed", "unit_destroyed", "mortal_wounds_lost", "feel_no_pain",
@@ -82,6 +87,7 @@ class Checker:
         for p in s.players:
             if p.cp < 0:
                 self.fail(f"player {p.name} has {p.cp} CP")
+        self.stratagems()
         for u in s.units:
             for m in u.models:
                 if not 0 <= m.wounds_lost <= m.profile.W:
@@ -89,6 +95,23 @@ class Checker:
                 if not m.destroyed and m.remaining <= 0:
                     self.fail(f"{m.id} has 0 wounds left but is not destroyed")
         self.geometry()
+
+    def stratagems(self) -> None:
+        """R15.01-a/b: per player and phase, no stratagem twice and no unit targeted by two
+        stratagems; every use was paid for."""
+        names: set[tuple[str, int, str, str, str]] = set()
+        units: set[tuple[str, int, str, str, str]] = set()
+        for u in self.game.state.stratagems:
+            key = (u.player, u.round, u.turn, u.phase)
+            if (*key, u.name) in names:
+                self.fail(f"{u.player} used {u.name} twice in {key}")
+            names.add((*key, u.name))
+            for t in u.units:
+                if (*key, t) in units:
+                    self.fail(f"{u.player} targeted {t} with two stratagems in {key}")
+                units.add((*key, t))
+            if u.cp < 1:
+                self.fail(f"{u.name} used for {u.cp} CP")
 
     def geometry(self) -> None:
         s = self.game.state
@@ -326,6 +349,17 @@ def test_games_with_greedy_players_keep_every_invariant(
     play_checked(default_position(), seed, registry=registry, greedy=greedy)
 
 
+def test_random_players_use_stratagems_and_keep_the_limits(
+        registry: dict[int, Checker]) -> None:
+    # R15.01-a/b: checked after every decision; here, also that stratagems are used at all.
+    used = 0
+    for seed in range(3):
+        checker = play_checked(small_position(default_position(), seed=seed), seed,
+                               registry=registry)
+        used += len(checker.game.state.stratagems)
+    assert used > 0
+
+
 def test_the_checker_catches_a_broken_invariant(registry: dict[int, Checker]) -> None:
     # The fuzzer's own test: a negative CP, overlapping models, a destroyed unit acting.
     game = Game.new(default_position(), 1)
@@ -334,6 +368,14 @@ def test_the_checker_catches_a_broken_invariant(registry: dict[int, Checker]) ->
     with pytest.raises(InvariantBroken, match="CP"):
         c.state()
     game.state.players[0].cp = 0
+    use = StratagemUse("red", "Command Re-roll", ("red.x",), None, 1, 1, "red", "shooting")
+    game.state.stratagems = [use, use]
+    with pytest.raises(InvariantBroken, match="twice"):
+        c.state()
+    game.state.stratagems = [use, dataclasses.replace(use, name="Explosives")]
+    with pytest.raises(InvariantBroken, match="two stratagems"):
+        c.state()
+    game.state.stratagems = []
     a, b = game.state.units[0].models[:2]
     b.x, b.y = a.x + 0.1, a.y
     with pytest.raises(InvariantBroken, match="overlap"):

@@ -23,6 +23,8 @@ from w40k.engine.game import Game
 from w40k.engine.serial import JSON
 from w40k.io.battle_setup import default_position
 
+pytestmark = pytest.mark.stratagems  # plays with the core stratagems
+
 
 @dataclass
 class Played:

@@ -8,6 +8,7 @@ import dataclasses
 import math
 import random
 
+from w40k.agents.greedy_reactions import choose_reaction
 from w40k.engine.game import Game
 from w40k.engine.legal import sample
 from w40k.engine.requests import K, Request
@@ -31,6 +32,10 @@ _SELECT_UNIT_KINDS = frozenset({K.SELECT_UNIT_TO_MOVE, K.SELECT_UNIT_TO_SHOOT,
 """Requests that select the next unit to act: the greedy player acts rather than passes."""
 
 
+_REACTIONS = frozenset({K.REACTION})
+"""Reaction windows (stratagems): agents/greedy_reactions.py."""
+
+
 class GreedyAgent:
     """Heads for objectives and enemies; always acts when it may."""
 
@@ -51,6 +56,8 @@ class GreedyAgent:
 
     def choose(self, game: Game, request: Request) -> JSON:
         """A legal answer to ``request``."""
+        if request.kind in _REACTIONS:
+            return choose_reaction(game, request)
         kind, options = request.kind, request.options
         if kind == "move_type":
             for preferred in ("normal", "remain_stationary"):

@@ -37,7 +37,7 @@ from w40k.rules.primitives import ModelState
 _CTX_FIELDS = ("half_range", "charged", "remained_stationary", "cover", "plunging_fire",
                "target_engaged", "attacker_engaged_with_target", "close_quarters_monster",
                "indirect", "target_visible_to_friendly", "own_shooting_phase", "single_target",
-               "precision", "lethal_hits_auto", "psychic_drops_harmful")
+               "precision", "lethal_hits_auto", "psychic_drops_harmful", "snap_shooting")
 
 
 def context_to_json(ctx: AttackContext) -> dict[str, JSON]:
@@ -135,7 +135,7 @@ def _store(ctx: Context, frame: AttackFrame, state: AttackState, pause: Pause,
         # After the roll, before its result is used: the machine waits at its Rolled pause.
         open_window(ctx, Window.AFTER_ROLL, kind=str(pause.kind), unit=unit,
                     faces=[d.face for d in pause.dice],
-                    frame=len(ctx.state.frames) - 1)
+                    rerollable=list[JSON](pause.indices), frame=len(ctx.state.frames) - 1)
 
 
 def _run(ctx: Context, frame: AttackFrame) -> Request | None:

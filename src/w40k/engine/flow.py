@@ -9,7 +9,9 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, cast
 
+from w40k.engine import actions as actions_mod
 from w40k.engine import geo, offtable, scoring
+from w40k.engine.actions import complete
 from w40k.engine.context import Context
 from w40k.engine.frames import FrameData
 from w40k.engine.phases.charge import ChargeFrame
@@ -20,6 +22,7 @@ from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON
 from w40k.engine.state import PHASES
+from w40k.engine.stratagems.effects import insane_bravery
 from w40k.engine.units import at_or_below_half_strength, destroy, leadership_roll, model_oc
 from w40k.engine.windows import Window, open_window
 
@@ -99,6 +102,13 @@ class CommandFrame(FrameData):
     """08: the Command phase (one run: CP, then battle-shock rolls)."""
 
     KIND = "command"
+    next: int | None = None
+    """The index in the state's units of the next unit to consider for a battle-shock roll
+    (None: CP not yet gained)."""
+    asked: str | None = None
+    """The unit whose before-battle-shock window has been opened."""
+    abilities: bool = False
+    """The Command Abilities window (08.04) has been opened."""
 
     @classmethod
     def legacy(cls, data: dict[str, JSON]) -> dict[str, JSON]:
@@ -179,6 +189,8 @@ def _closing(ctx: Context, frame: TurnFrame, window: Window, **facts: JSON) -> b
     if frame.closed == frame.step:
         return False
     ctx.replace(frame, replace(frame, closed=frame.step))
+    # 16.01: actions that complete at this moment, before anything is used in its window
+    complete(ctx, actions_mod.ACTIONS, window, str(facts.get("phase", "")))
     return open_window(ctx, window, **facts)
 
 
@@ -235,23 +247,48 @@ def _turn(ctx: Context, frame: TurnFrame) -> Request | None:
 
 
 # -- 08 Command phase ------------------------------------------------------------------------
+def _set(ctx: Context, frame: CommandFrame, **changes: Any) -> CommandFrame:
+    new = replace(frame, **changes)
+    ctx.replace(frame, new)
+    return new
+
+
 def _command(ctx: Context, frame: CommandFrame) -> Request | None:
     s = ctx.state
-    for p in s.players:  # 08.02: both players gain 1 CP
-        p.cp += 1
-    ctx.log("gain_cp", cp=cast(JSON, {p.name: p.cp for p in s.players}))
+    if frame.next is None:
+        for p in s.players:  # 08.02: both players gain 1 CP
+            p.cp += 1
+        ctx.log("gain_cp", cp=cast(JSON, {p.name: p.cp for p in s.players}))
+        frame = _set(ctx, frame, next=0)
     # 08.03: a battle-shock roll for each unit that is battle-shocked or at/below half
-    # strength. The order of the rolls only matters with stratagems (not in this engine yet),
-    # so they are rolled in army order.
-    for u in s.units_of(s.turn_player):
-        if u.flag("battle_shocked") or at_or_below_half_strength(u):
+    # strength, in army order; just before each, a window (15.04 Insane Bravery).
+    while (i := cast(int, frame.next)) < len(s.units):
+        u = s.units[i]
+        if u.player != s.turn_player or u.destroyed or not (
+                u.flag("battle_shocked") or at_or_below_half_strength(u)):
+            frame = _set(ctx, frame, next=i + 1)
+            continue
+        if frame.asked != u.id:
+            frame = _set(ctx, frame, asked=u.id)
+            if open_window(ctx, Window.BEFORE_BATTLE_SHOCK, unit=u.id):
+                return None
+        frame = _set(ctx, frame, next=i + 1)
+        dice: list[int] = []
+        if insane_bravery(ctx, u.id):
+            ok = True  # 15.04: automatically successful, no dice rolled
+        else:
             ok, dice = leadership_roll(ctx, u)
-            if ok:
-                u.flags.pop("battle_shocked", None)
-            else:
-                u.flags["battle_shocked"] = True
-            ctx.log("battle_shock_roll", unit=u.id, dice=list[JSON](dice), passed=ok,
-                    battle_shocked=u.flag("battle_shocked"))
+        if ok:
+            u.flags.pop("battle_shocked", None)
+        else:
+            u.flags["battle_shocked"] = True
+        ctx.log("battle_shock_roll", unit=u.id, dice=list[JSON](dice), passed=ok,
+                battle_shocked=u.flag("battle_shocked"))
+    if not frame.abilities:
+        # 08.04: rules triggered in the Command phase resolve now (R08.04-a).
+        frame = _set(ctx, frame, abilities=True)
+        if open_window(ctx, Window.COMMAND_ABILITIES, phase="command"):
+            return None
     scoring.score(ctx, "command_phase", s.turn_player)  # the mission's Command phase rules
     ctx.pop()
     return None

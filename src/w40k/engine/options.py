@@ -12,9 +12,11 @@ from w40k.rules.attack_profile import Ruleset
 
 DEFAULTS: dict[str, JSON] = {
     "hit_modifier_cap": None,
+    "stratagems": True,
 }
 """Every option and its default. ``hit_modifier_cap``: X002-n / R05.01-f, 11th edition has
-no cap on hit-roll modifiers (null); 1 applies the legacy +-1 cap."""
+no cap on hit-roll modifiers (null); 1 applies the legacy +-1 cap. ``stratagems``: false
+plays without stratagems (15: none is ever offered; benchmarks compare)."""
 
 
 def read_options(data: JSON, where: str = "options") -> dict[str, JSON]:
@@ -33,6 +35,9 @@ def read_options(data: JSON, where: str = "options") -> dict[str, JSON]:
     if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int) or cap < 0):
         raise DataError(f"expected null or a whole number >= 0, got {cap!r}",
                         where=f"{where}.hit_modifier_cap")
+    if not isinstance(out["stratagems"], bool):
+        raise DataError(f"expected true or false, got {out['stratagems']!r}",
+                        where=f"{where}.stratagems")
     return out
 
 

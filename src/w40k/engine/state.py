@@ -256,6 +256,78 @@ class ObjectiveData:
                 "controller": self.controller, "secured_by": self.secured_by}
 
 
+@dataclass(frozen=True)
+class StratagemUse:
+    """One use of a stratagem (15.01): who used it, when, on which units, with which answer.
+    The per-phase limits (R15.01-a/b), once-per-battle restrictions and the effects that last
+    'until the end of the phase' are all read from these records (engine/stratagems)."""
+
+    player: str
+    """Who used it."""
+    name: str
+    """The stratagem's name."""
+    units: tuple[str, ...]
+    """The units it targeted."""
+    answer: JSON
+    """The option chosen (docs/battle.md "Stratagems")."""
+    cp: int
+    """The CP paid (the +CP sections included)."""
+    round: int
+    """The battle round it was used in."""
+    turn: str
+    """Whose turn it was."""
+    phase: str
+    """The phase it was used in."""
+
+    def to_json(self) -> dict[str, JSON]:
+        """The position form."""
+        return {"player": self.player, "name": self.name, "units": list[JSON](self.units),
+                "answer": copy.deepcopy(self.answer), "cp": self.cp, "round": self.round,
+                "turn": self.turn, "phase": self.phase}
+
+    @staticmethod
+    def from_json(d: dict[str, JSON]) -> StratagemUse:
+        """Read the position form."""
+        return StratagemUse(str(d["player"]), str(d["name"]),
+                            tuple(str(u) for u in cast(list[JSON], d.get("units", []))),
+                            copy.deepcopy(d.get("answer")), int(cast(int, d.get("cp", 0))),
+                            int(cast(int, d.get("round", 0))), str(d.get("turn", "")),
+                            str(d.get("phase", "")))
+
+
+@dataclass(frozen=True)
+class ActionRecord:
+    """One action started by a unit (16.01): performing until it completes or fails."""
+
+    name: str
+    """The action's name."""
+    unit: str
+    """The unit performing it."""
+    player: str
+    """Its controller."""
+    round: int
+    """The battle round it was started in."""
+    turn: str
+    """Whose turn it was started in."""
+    phase: str
+    """The phase it was started in."""
+    status: str = "performing"
+    """``performing``, ``completed`` or ``failed``."""
+
+    def to_json(self) -> dict[str, JSON]:
+        """The position form."""
+        return {"name": self.name, "unit": self.unit, "player": self.player,
+                "round": self.round, "turn": self.turn, "phase": self.phase,
+                "status": self.status}
+
+    @staticmethod
+    def from_json(d: dict[str, JSON]) -> ActionRecord:
+        """Read the position form."""
+        return ActionRecord(str(d["name"]), str(d["unit"]), str(d["player"]),
+                            int(cast(int, d.get("round", 0))), str(d.get("turn", "")),
+                            str(d.get("phase", "")), str(d.get("status", "performing")))
+
+
 Frame = FrameData
 """One entry of the pending-resolution stack: a typed frozen frame (engine/frames.py; each
 kind's class lives in the module that owns its rule)."""
@@ -316,6 +388,10 @@ class GameState:
     """Every choice submitted, in order."""
     ended: bool = False
     """The battle is over."""
+    stratagems: list[StratagemUse] = field(default_factory=list)
+    """Every stratagem used so far, in order (15.01)."""
+    actions: list[ActionRecord] = field(default_factory=list)
+    """Every action started so far, in order, with its status (16.01)."""
 
     def unit(self, uid: str) -> UnitData:
         """A unit on the battlefield by id."""
@@ -358,6 +434,7 @@ class GameState:
             phase=self.phase, options=self.options, policies=dict(self.policies),
             frames=list(self.frames),
             events=list(self.events), choices=list(self.choices), ended=self.ended,
+            stratagems=list(self.stratagems), actions=list(self.actions),
         )
 
     def to_json(self) -> dict[str, JSON]:
@@ -372,7 +449,8 @@ class GameState:
             "policies": dict[str, JSON](self.policies),
             "frames": [f.frame_json() for f in self.frames],
             "events": list[JSON](self.events), "choices": list(self.choices),
-            "ended": self.ended,
+            "ended": self.ended, "stratagems": [u.to_json() for u in self.stratagems],
+            "actions": [a.to_json() for a in self.actions],
         }
 
     @staticmethod
@@ -416,6 +494,10 @@ class GameState:
             events=copy.deepcopy(cast(list[dict[str, JSON]], d.get("events", []))),
             choices=copy.deepcopy(cast(list[JSON], d.get("choices", []))),
             ended=bool(d.get("ended", False)),
+            stratagems=[StratagemUse.from_json(u)
+                        for u in cast(list[dict[str, JSON]], d.get("stratagems", []))],
+            actions=[ActionRecord.from_json(a)
+                     for a in cast(list[dict[str, JSON]], d.get("actions", []))],
         )
 
 

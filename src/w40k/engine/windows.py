@@ -45,6 +45,12 @@ class Window(StrEnum):
     """The end of a player's turn."""
     AFTER_FIGHT = "after_fight"
     """In the fight sequence, after a unit has fought (facts: ``unit``)."""
+    BEFORE_BATTLE_SHOCK = "before_battle_shock"
+    """In the Battle-shock step, just before a unit's battle-shock roll (facts: ``unit``)."""
+    CHARGE_MOVE_ENDED = "charge_move_ended"
+    """Just after a unit has ended a charge move (facts: ``unit``)."""
+    COMMAND_ABILITIES = "command_abilities"
+    """08.04: the Command Abilities step, after the battle-shock rolls (facts: ``phase``)."""
 
 
 Facts = dict[str, JSON]
@@ -85,13 +91,22 @@ class WindowFrame(FrameData):
     """The index in ``players`` of the player asked now."""
 
 
-REACTIONS: tuple[Reaction, ...] = ()
-"""The explicit table of reactions (the core stratagems are listed here as they land)."""
+REACTIONS: tuple[Reaction, ...] | None = None
+"""The explicit table of reactions: None reads ``engine/reactions_table.py`` (the core
+stratagems); tests set a tuple of their own."""
+
+
+def reactions() -> tuple[Reaction, ...]:
+    """The reactions in force (read lazily: the table's modules import this one)."""
+    if REACTIONS is not None:
+        return REACTIONS
+    from w40k.engine.reactions_table import TABLE
+    return TABLE
 
 
 def _usable(ctx: Context, window: Window, facts: Facts, player: str) -> list[JSON]:
     out: list[JSON] = []
-    for r in REACTIONS:
+    for r in reactions():
         if r.window is window:
             out += [[r.name, o] for o in r.options(ctx, facts, player)]
     return out
@@ -100,7 +115,7 @@ def _usable(ctx: Context, window: Window, facts: Facts, player: str) -> list[JSO
 def open_window(ctx: Context, window: Window, **facts: JSON) -> bool:
     """Open a window at this moment: push a ``window`` frame if some reaction is usable by
     either player (the active player is asked first), else nothing. True if pushed."""
-    if not any(r.window is window for r in REACTIONS):
+    if not any(r.window is window for r in reactions()):
         return False
     s = ctx.state
     first = s.active or s.players[0].name
@@ -139,7 +154,7 @@ def _apply(ctx: Context, frame: WindowFrame, req: Request, choice: JSON) -> None
         ctx.replace(frame, replace(frame, idx=frame.idx + 1))
         return
     name, option = cast(list[JSON], choice)
-    reaction = next(r for r in REACTIONS if r.name == name)
+    reaction = next(r for r in reactions() if r.name == name)
     ctx.log("reaction", window=str(frame.window), rule=str(name), answer=option,
             by=req.player)
     # The same player is asked again: another usable rule, or decline.

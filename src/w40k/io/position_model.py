@@ -130,6 +130,31 @@ class TerrainModel(Strict):
     terrain: Annotated[list[FeatureModel], Field(max_length=limits.MAX_TERRAIN)] = []
 
 
+class StratagemUseModel(Strict):
+    """One stratagem used (15.01; the per-phase limits are read from these)."""
+
+    player: Text
+    name: Text
+    units: Annotated[list[Text], Field(max_length=limits.MAX_UNITS)] = []
+    answer: Any = None
+    cp: Points = 0
+    round: Annotated[int, Field(ge=0, le=limits.MAX_ROUNDS)] = 0
+    turn: str = ""
+    phase: str = ""
+
+
+class ActionRecordModel(Strict):
+    """One action started (16.01) and its status."""
+
+    name: Text
+    unit: Text
+    player: Text
+    round: Annotated[int, Field(ge=0, le=limits.MAX_ROUNDS)] = 0
+    turn: str = ""
+    phase: str = ""
+    status: Literal["performing", "completed", "failed"] = "performing"
+
+
 class FrameModel(Strict):
     """One pending-resolution frame of a saved game (its data is checked by the kind's typed
     frame, engine/frames.py: :func:`validate_position`)."""
@@ -153,6 +178,8 @@ class PositionModel(Strict):
     active: str = ""
     phase: str = ""
     ended: bool = False
+    stratagems: Annotated[list[StratagemUseModel], Field(max_length=limits.MAX_EVENTS)] = []
+    actions: Annotated[list[ActionRecordModel], Field(max_length=limits.MAX_EVENTS)] = []
     # Saved-game parts (Game.save()):
     frames: Annotated[list[FrameModel], Field(max_length=1000)] = []
     events: Annotated[list[dict[str, Any]], Field(max_length=limits.MAX_EVENTS)] = []

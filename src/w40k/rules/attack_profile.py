@@ -87,6 +87,9 @@ class AttackContext:
     """10.07: the target is visible to one or more friendly units."""
     own_shooting_phase: bool = True
     """Whether the attack is made in the attacker's own Shooting phase ([HEAVY])."""
+    snap_shooting: bool = False
+    """15.09 snap shooting (Fire Overwatch): only an unmodified 6 hits, whatever the BS and
+    modifiers, and hit rolls cannot be re-rolled (R15.09-b)."""
     target_models_at_select: int | None = None
     """Models in the target at Select Targets ([BLAST], [CLEAVE]); default: its living models."""
     single_target: bool = True
@@ -363,6 +366,12 @@ def pool_profile(
         # 10.07: 1-5 fail, or 1-3 if stationary and the target is visible to a friendly unit.
         hit_fail = 3 if (ctx.remained_stationary and ctx.target_visible_to_friendly) else 5
         reroll_hits = Reroll.NONE
+    if ctx.snap_shooting:
+        # R15.09-b: an unmodified 6 hits (and is critical); 1-5 fail; no hit re-rolls.
+        # [TORRENT] makes no hit roll and still hits (R15.09-d recommended reading).
+        hit_fail = 5
+        reroll_hits = Reroll.NONE
+        notes.append("15.09 snap shooting: only an unmodified 6 hits")
     sustained = has(SustainedHits)
     # --- Wound roll (05.02)
     wound_mods: list[Modifier] = list(ctx.wound_modifiers)

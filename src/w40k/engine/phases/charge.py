@@ -20,6 +20,7 @@ from typing import Any
 
 from w40k.core.dice import RollKind
 from w40k.engine import geo
+from w40k.engine.actions import started_this_turn
 from w40k.engine.context import Context
 from w40k.engine.frames import FrameData
 from w40k.engine.phases.melee_moves import push_move, subsets, units_within
@@ -27,6 +28,7 @@ from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON
 from w40k.engine.state import UnitData
+from w40k.engine.stratagems.interventions import heroic_roll, heroic_targets
 from w40k.engine.windows import Window, open_window
 
 CHARGE_RANGE = 12.0
@@ -39,6 +41,8 @@ def eligible_to_charge(ctx: Context, u: UnitData) -> bool:
     if u.destroyed or u.flag("selected_to_charge") or u.flag("advanced") or u.flag("fell_back") \
             or u.flag("emergency_disembark") or u.has("AIRCRAFT"):  # R18.05-b, R23.04-a
         return False
+    if started_this_turn(ctx, u.id):
+        return False  # R16.01-b: performing an action
     if u.has("AIRCRAFT") or geo.is_engaged(ctx, u):
         return False
     return any(units_within(u, e, CHARGE_RANGE) for e in ctx.state.units_of(
@@ -91,6 +95,11 @@ class ChargeUnitFrame(FrameData):
     ``roll``)."""
     roll: int = 0
     """The charge roll (the maximum distance)."""
+    heroic: str | None = None
+    """15.11 Heroic Intervention: the mode (``leap_to_defend`` or ``into_the_fray``) of a
+    charge declared with it; None for a charge declared in the Charge phase."""
+    rerolled: bool = False
+    """15.02 Command Re-roll: the charge roll has been re-rolled (R15.02-e)."""
 
 
 def _phase(ctx: Context, frame: ChargeFrame) -> Request | None:
@@ -122,15 +131,16 @@ def _unit(ctx: Context, frame: ChargeUnitFrame) -> Request | None:
     if frame.step is ChargeStep.ROLL:
         # R11.02-b: 2D6, the maximum distance
         dice = [r.unmodified for r in ctx.roll(RollKind.CHARGE, 2, unit=u.id)]
-        ctx.replace(frame, replace(frame, dice=tuple(dice), roll=sum(dice),
+        roll = heroic_roll(frame.heroic, sum(dice))
+        ctx.replace(frame, replace(frame, dice=tuple(dice), roll=roll,
                                    step=ChargeStep.TARGETS))
-        ctx.log("charge_roll", unit=u.id, dice=list[JSON](dice), roll=sum(dice))
+        ctx.log("charge_roll", unit=u.id, dice=list[JSON](dice), roll=roll)
         # After the roll, before it is used (the targets step reads the frame's roll).
         open_window(ctx, Window.AFTER_ROLL, kind="charge", unit=u.id, faces=list[JSON](dice))
         return None
     if frame.step is ChargeStep.TARGETS:
-        roll = frame.roll
-        ids = charge_targets(ctx, u, roll)
+        roll = heroic_roll(frame.heroic, frame.roll)  # a re-roll is capped too
+        ids = heroic_targets(ctx, frame.heroic, u, charge_targets(ctx, u, roll))
         ctx.replace(frame, replace(frame, step=ChargeStep.AFTER))
         if not ids:
             # R11.01-a: no enemy within the roll (a double 1 never reaches).

@@ -41,6 +41,7 @@ from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON
 from w40k.engine.state import UnitData
+from w40k.engine.stratagems.effects import counteroffensive_unit
 from w40k.engine.windows import Window, open_window
 
 UNABLE_DISTANCE = 5.0
@@ -193,6 +194,12 @@ def _step_apply(ctx: Context, frame: MeleeStepFrame, request: Request, choice: J
 
 
 # -- the Fight step: who selects next (12.04) --
+def _counteroffensive(pool: list[UnitData], ctx: Context, chooser: str) -> list[UnitData]:
+    """15.12: the unit targeted by the chooser's Counteroffensive must be the next selected."""
+    forced = counteroffensive_unit(ctx, chooser)
+    return [u for u in pool if u.id == forced] or pool if forced else pool
+
+
 def _seq(ctx: Context, frame: FightSeqFrame) -> Request | None:
     s = ctx.state
     resolving = frame.resolving
@@ -221,7 +228,7 @@ def _seq(ctx: Context, frame: FightSeqFrame) -> Request | None:
             # R12.04-c: this player selects first in Remaining Combats
             ctx.replace(frame, replace(frame, mode=FightMode.REMAINING))
             return None
-        pool = [u for u in ff if u.player == chooser]
+        pool = _counteroffensive([u for u in ff if u.player == chooser], ctx, chooser)
         if not pool:
             # R12.04-c: the other player selects
             ctx.replace(frame, replace(frame, chooser=s.opponent(chooser)))
@@ -233,7 +240,7 @@ def _seq(ctx: Context, frame: FightSeqFrame) -> Request | None:
             ctx.log("fight_step_end")
             ctx.pop()
             return None
-        pool = [u for u in eligible if u.player == chooser]
+        pool = _counteroffensive([u for u in eligible if u.player == chooser], ctx, chooser)
         if not pool:
             ctx.replace(frame, replace(frame, chooser=s.opponent(chooser)))  # R12.04-d
             return None

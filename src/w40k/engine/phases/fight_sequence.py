@@ -19,13 +19,15 @@ Requests:
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, cast
 
-from w40k.core.abilities import ExtraAttacks, FightsFirst
+from w40k.core.abilities import ExtraAttacks, FightsFirst, Precision
 from w40k.core.errors import IllegalChoice, MalformedChoice
+from w40k.core.profiles import WeaponProfile
 from w40k.engine import geo
 from w40k.engine.attack import push_attack
 from w40k.engine.context import Context
@@ -35,6 +37,7 @@ from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON
 from w40k.engine.state import UnitData
+from w40k.engine.stratagems.effects import epic_challenge_model
 from w40k.engine.windows import Window, open_window
 from w40k.rules.attack_profile import AttackContext
 from w40k.rules.select import (
@@ -141,11 +144,20 @@ def parse_declaration(u: UnitData, choice: JSON) -> tuple[ModelChoice, ...]:
     return tuple(out)
 
 
+def _with_precision(weapons: tuple[WeaponProfile, ...]) -> tuple[WeaponProfile, ...]:
+    """15.03 Epic Challenge: the model's melee weapons have [PRECISION] (once: 24.02)."""
+    return tuple(dataclasses.replace(w, abilities=(*w.abilities, Precision()))
+                 if w.is_melee and not any(isinstance(a, Precision) for a in w.abilities)
+                 else w for w in weapons)
+
+
 def selection(ctx: Context, u: UnitData, declaration: tuple[ModelChoice, ...]) -> Selection:
     """The Select Weapons/Targets problem for a fighting unit (facts from geometry)."""
     engaged_with = engaged_targets(ctx, u)
     enemies = [e for e in ctx.state.units if e.player != u.player and not e.destroyed]
-    models = tuple(AttackingModel(m.id, m.weapons, bool(m.keys & {"MONSTER", "VEHICLE"}))
+    challenger = epic_challenge_model(ctx, u.id)
+    models = tuple(AttackingModel(m.id, _with_precision(m.weapons) if m.id == challenger
+                                  else m.weapons, bool(m.keys & {"MONSTER", "VEHICLE"}))
                    for m in u.alive)
     facts: dict[FactKey, WeaponFacts] = {}
     for m in u.alive:

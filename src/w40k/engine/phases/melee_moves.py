@@ -30,6 +30,7 @@ import numpy as np
 from w40k.core.errors import IllegalChoice, MalformedChoice
 from w40k.engine import geo
 from w40k.engine import moves as moves_mod
+from w40k.engine.actions import interrupt
 from w40k.engine.context import Context
 from w40k.engine.frames import FrameData
 from w40k.engine.propose_moves import Occupied
@@ -319,8 +320,11 @@ def _apply(ctx: Context, frame: MeleeMoveFrame, request: Request, choice: JSON) 
         # R11.04-e: a charge move gives Fights First until the end of the turn.
         u.flags["charged"] = True
         u.flags["fights_first"] = True
+        interrupt(ctx, u.id, "charge move")  # R16.01-c
     ctx.log(f"{mt}_move", unit=u.id,
             positions={m.id: [m.x, m.y] for m in u.alive if m.id in moves})
+    if mt == "charge":
+        open_window(ctx, Window.CHARGE_MOVE_ENDED, unit=u.id)  # 15.06 Crushing Impact
 
 
 # -- the constraints -----------------------------------------------------------------------------

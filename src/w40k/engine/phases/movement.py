@@ -40,6 +40,7 @@ from typing import Any, cast
 from w40k.core.dice import RollKind
 from w40k.core.errors import IllegalChoice
 from w40k.engine import geo, offtable
+from w40k.engine.actions import interrupt
 from w40k.engine.context import Context
 from w40k.engine.model_states import model_states
 from w40k.engine.moves import (
@@ -274,6 +275,7 @@ def _unit_run(ctx: Context, frame: MoveUnitFrame) -> Request | None:
         dist = apply_positions(ctx, u, parse_positions(frame.answer, [m.id for m in u.models]),
                                take_to_skies=skies)
         ctx.replace(frame, replace(frame, moved=True))
+        interrupt(ctx, u.id, f"{mt} move")  # R16.01-c
         u.flags["moved"] = True
         if mt == "advance":
             u.flags["advanced"] = True

@@ -57,6 +57,8 @@ class MoveUnitFrame(FrameData):
     """The models have moved."""
     shock_rolled: bool = False
     """The battle-shock roll after a voluntary Desperate Escape is made (09.07)."""
+    advance_rerolled: bool = False
+    """15.02 Command Re-roll: the advance roll has been re-rolled (R15.02-e)."""
     embark_asked: bool = False
     """The ``embark`` question after the move has been answered (18.02)."""
 

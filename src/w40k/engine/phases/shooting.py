@@ -27,7 +27,8 @@ from dataclasses import dataclass, replace
 from typing import Any, cast
 
 from w40k.core.abilities import CloseQuarters, IndirectFire, OneShot
-from w40k.core.errors import MalformedChoice
+from w40k.core.errors import IllegalChoice, MalformedChoice
+from w40k.engine.actions import blocks_shooting
 from w40k.engine.attack import push_attack
 from w40k.engine.context import Context
 from w40k.engine.frames import FrameData
@@ -44,6 +45,7 @@ from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON
 from w40k.engine.state import UnitData
+from w40k.engine.stratagems.effects import smokescreened
 from w40k.engine.windows import Window, open_window
 from w40k.rules.attack_profile import AttackContext, WeaponEntry
 from w40k.rules.select import (
@@ -65,7 +67,8 @@ DECLARATION = "shooting_declaration"
 def can_shoot(ctx: Context, u: UnitData) -> bool:
     """R10.02-a: on the battlefield, not yet selected to shoot this phase, and eligible for at
     least one shooting type (fell-back units are not, 09.07)."""
-    return not u.flag("selected_to_shoot") and bool(shooting_types(ctx, u))
+    return (not u.flag("selected_to_shoot") and not blocks_shooting(ctx, u)
+            and bool(shooting_types(ctx, u)))
 
 
 @dataclass(frozen=True)
@@ -95,6 +98,9 @@ class ShootUnitFrame(FrameData):
     """The shooting type, once selected (10.04-10.07)."""
     resolved: bool = False
     """The declaration is made and its attack frames pushed."""
+    snap: str | None = None
+    """15.09 snap shooting (Fire Overwatch): the one enemy unit it may target; None for a
+    unit selected in its own Shooting phase."""
 
 
 def _phase(ctx: Context, frame: ShootingFrame) -> Request | None:
@@ -156,6 +162,8 @@ def _shoot_unit(ctx: Context, frame: ShootUnitFrame) -> Request | None:
             w = next(x for x in m.weapons if x.name == name)
             legal: list[JSON] = []
             for e in facts.enemies:
+                if frame.snap not in (None, e.id):
+                    continue  # R15.09-a: snap shooting targets only the one unit
                 f = facts.weapon_facts(m.id, w, e.id, always_visibility=False)
                 if not f.in_range:
                     continue
@@ -225,6 +233,8 @@ def _shoot_unit_apply(ctx: Context, frame: ShootUnitFrame, request: Request,
     assert frame.type is not None
     kind = frame.type
     shots = _parse(u, choice)
+    if any(frame.snap not in (None, tid) for _, _, tid in shots):
+        raise IllegalChoice(f"snap shooting: only {frame.snap} may be targeted", rule="R15.09-a")
     facts = ShooterFacts(ctx, u)
     enemy_ids = {e.id for e in facts.enemies}
     table: dict[FactKey, WeaponFacts] = {}
@@ -262,7 +272,9 @@ def _resolve(ctx: Context, frame: ShootUnitFrame, facts: ShooterFacts, sel: Sele
         indirect = kind is AttackKind.INDIRECT and has(w, IndirectFire)
         cqm = kind is AttackKind.CLOSE_QUARTERS and any(
             a.name == mid and a.monster_or_vehicle for a in sel.models)
-        key = (facts.cover(mid, tid), facts.plunging_fire(mid, tid), cqm, indirect)
+        # 15.10 Smokescreen: the target has the benefit of cover this phase.
+        cover = smokescreened(ctx, tid) or facts.cover(mid, tid)
+        key = (cover, facts.plunging_fire(mid, tid), cqm, indirect)
         groups.setdefault(tid, {}).setdefault(key, []).append((mid, wname))
     pushes: list[tuple[UnitData, list[WeaponEntry], AttackContext]] = []
     for tid, by_key in groups.items():
@@ -288,7 +300,9 @@ def _resolve(ctx: Context, frame: ShootUnitFrame, facts: ShooterFacts, sel: Sele
                 target_engaged=tf.engaged and tf.monster_or_vehicle,
                 attacker_engaged_with_target=tf.engaged_with_attacker,
                 close_quarters_monster=cqm, indirect=indirect,
-                target_visible_to_friendly=spotted, own_shooting_phase=True,
+                target_visible_to_friendly=spotted,
+                own_shooting_phase=frame.snap is None,
+                snap_shooting=frame.snap is not None,
                 target_models_at_select=len(target.alive))
             pushes.append((target, entries, actx))
     # flags and bookkeeping

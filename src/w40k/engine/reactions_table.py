@@ -1,0 +1,28 @@
+"""The explicit table of reactions the windows offer (engine/windows.py reads it lazily):
+the core stratagems (15.02-15.12; Rapid Ingress waits for reserves)."""
+
+from __future__ import annotations
+
+from w40k.engine.actions import ACTIONS, start_reaction
+from w40k.engine.stratagems.core import (
+    COUNTEROFFENSIVE,
+    CRUSHING_IMPACT,
+    EPIC_CHALLENGE,
+    EXPLOSIVES,
+    INSANE_BRAVERY,
+    SMOKESCREEN,
+)
+from w40k.engine.stratagems.interventions import FIRE_OVERWATCH, HEROIC_INTERVENTION
+from w40k.engine.stratagems.model import Stratagem
+from w40k.engine.stratagems.reroll import COMMAND_REROLL
+from w40k.engine.stratagems.usage import as_reaction
+from w40k.engine.windows import Reaction
+
+CORE_STRATAGEMS: tuple[Stratagem, ...] = (
+    COMMAND_REROLL, EPIC_CHALLENGE, INSANE_BRAVERY, EXPLOSIVES, CRUSHING_IMPACT, FIRE_OVERWATCH,
+    SMOKESCREEN, HEROIC_INTERVENTION, COUNTEROFFENSIVE)
+"""The core stratagems in rulebook order."""
+
+TABLE: tuple[Reaction, ...] = (*(as_reaction(s) for s in CORE_STRATAGEMS),
+                               *(start_reaction(a) for a in ACTIONS))
+"""Every reaction, in the order a window lists them."""

@@ -1,0 +1,123 @@
+"""15.08 Fire Overwatch (with 15.09 snap shooting) and 15.11 Heroic Intervention: the two core
+stratagems that make a unit act in the opponent's turn, through the phases' own frames (a
+``shoot_unit`` frame with ``snap``; a ``charge_unit`` frame with ``heroic``).
+
+R15.08-a (recommended reading): Fire Overwatch is used at the end of the opponent's Movement
+phase only. R15.09-a: the one target unit (visible, within 24" of the shooting unit) is
+selected with the stratagem; every weapon then shoots at it (docs/rulings.md).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from w40k.engine import geo
+from w40k.engine.phases.melee_moves import units_within
+from w40k.engine.phases.shooting_facts import ShooterFacts
+from w40k.engine.stratagems.model import Stratagem, Target, TurnKey
+from w40k.engine.windows import Facts, Window
+
+if TYPE_CHECKING:
+    from w40k.engine.context import Context
+    from w40k.engine.state import UnitData
+
+SNAP_RANGE = 24.0
+"""15.09: within 24" of your unit."""
+HEROIC_RANGE = 12.0
+"""15.11: within 12" of one or more enemy units."""
+INTO_THE_FRAY_ROLL = 6
+"""15.11: a charge roll above 6 becomes 6."""
+INTO_THE_FRAY_REACH = 6.0
+"""15.11: enemy units within 6" may be selected."""
+LEAP, FRAY = "leap_to_defend", "into_the_fray"
+"""The two modes of Heroic Intervention."""
+
+
+# -- 15.08 Fire Overwatch --------------------------------------------------------------------
+def snap_targets(ctx: Context, u: UnitData) -> list[str]:
+    """R15.09-a: the unengaged enemy units visible to the unit and within 24" of it."""
+    facts = ShooterFacts(ctx, u)
+    # R15.09-e: an engaged enemy is never a target (17.03 is 'in your Shooting phase' only).
+    return [e.id for e in facts.enemies
+            if units_within(u, e, SNAP_RANGE) and not geo.is_engaged(ctx, e)
+            and any(facts.visible(m.id, e.id) for m in u.alive)]
+
+
+def _overwatch_targets(ctx: Context, facts: Facts, player: str) -> list[Target]:
+    if facts.get("phase") != "movement":
+        return []
+    out: list[Target] = []
+    for u in ctx.state.units_of(player):
+        if u.has("TITANIC") or geo.is_engaged(ctx, u):
+            continue  # R15.08-a: unengaged, not TITANIC
+        out += [Target(u.id, {"enemy": e}) for e in snap_targets(ctx, u)]
+    return out
+
+
+def _overwatch_effect(ctx: Context, facts: Facts, player: str, target: Target) -> None:
+    # 15.09: the unit shoots (04) at the one enemy unit, hitting only on unmodified 6s.
+    ctx.log("fire_overwatch", unit=target.unit, enemy=target.detail["enemy"])
+    ctx.push("shoot_unit", unit=target.unit, snap=target.detail["enemy"])
+
+
+FIRE_OVERWATCH = Stratagem(
+    "Fire Overwatch", 1, Window.END_OF_PHASE, TurnKey.OPPONENTS, ("movement",), "15.08",
+    _overwatch_targets, _overwatch_effect,
+    text="At the end of the opponent's Movement phase, a friendly unengaged unit shoots at one "
+         "enemy unit within 24\", hitting only on unmodified 6s.")
+
+
+# -- 15.11 Heroic Intervention ---------------------------------------------------------------
+def _heroic_targets(ctx: Context, facts: Facts, player: str) -> list[Target]:
+    if facts.get("phase") != "charge":
+        return []
+    s = ctx.state
+    enemies = s.units_of(s.opponent(player))
+    out: list[Target] = []
+    for u in s.units_of(player):
+        if u.has("VEHICLE") and not (u.has("CHARACTER") or u.has("WALKER")):
+            continue  # R15.11-a
+        if u.has("AIRCRAFT") or geo.is_engaged(ctx, u) or u.flag("selected_to_charge"):
+            continue
+        if not any(units_within(u, e, HEROIC_RANGE) for e in enemies):
+            continue
+        out.append(Target(u.id, {"mode": LEAP}))
+        out.append(Target(u.id, {"mode": FRAY}, extra_cp=1))  # R15.01-c: the +1CP section
+    return out
+
+
+def _heroic_effect(ctx: Context, facts: Facts, player: str, target: Target) -> None:
+    # 11.02: the unit declares a charge (the mode was chosen before the roll, R15.11-b).
+    u = ctx.state.unit(target.unit)
+    u.flags["selected_to_charge"] = True
+    ctx.log("declare_charge", unit=u.id, heroic=target.detail["mode"])
+    ctx.push("charge_unit", unit=u.id, heroic=target.detail["mode"])
+
+
+HEROIC_INTERVENTION = Stratagem(
+    "Heroic Intervention", 1, Window.END_OF_PHASE, TurnKey.OPPONENTS, ("charge",), "15.11",
+    _heroic_targets, _heroic_effect,
+    text="At the end of the opponent's Charge phase, a friendly unengaged unit within 12\" of "
+         "an enemy charges: Leap to Defend (only units that charged), or Into the Fray (+1CP: "
+         "roll capped at 6, any enemy within 6\").")
+
+
+def heroic_roll(mode: str | None, roll: int) -> int:
+    """15.11 Into the Fray: a charge roll greater than 6 becomes 6 (other charges: as rolled).
+    ``mode``: the ``charge_unit`` frame's ``heroic`` mode."""
+    if mode == FRAY:
+        return min(roll, INTO_THE_FRAY_ROLL)
+    return roll
+
+
+def heroic_targets(ctx: Context, mode: str | None, u: UnitData,
+                   ids: list[str]) -> list[str]:
+    """15.11: the charge targets a heroic charge may select among ``ids`` (those within the
+    maximum distance): Leap to Defend, units that made a charge move this phase; Into the
+    Fray, units within 6" of the unit. Other charges: ``ids``."""
+    if mode is None:
+        return ids
+    s = ctx.state
+    if mode == LEAP:
+        return [i for i in ids if s.unit(i).flag("charged")]
+    return [i for i in ids if units_within(u, s.unit(i), INTO_THE_FRAY_REACH)]
