@@ -1,1 +1,2 @@
-"""Tests grouped by rulebook section: one folder per section (sNN_name), rules-layer and engine tests together."""
+"""Tests grouped by rulebook section: one folder per section (sNN_name), with the
+rules-layer and engine tests of that section together."""

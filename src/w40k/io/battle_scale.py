@@ -12,9 +12,6 @@ import math
 
 from w40k.engine.serial import JSON
 from w40k.engine.state import FORMAT
-from w40k.io.army import builtin
-from w40k.io.army_build import make_unit
-from w40k.io.army_model import Army
 from w40k.io.battle_setup import (
     DEFAULT_MISSION,
     DEFAULT_OBJECTIVES,
@@ -22,6 +19,7 @@ from w40k.io.battle_setup import (
     DEPTH,
     WIDTH,
     _unit_json,
+    default_armies,
     default_position,
 )
 
@@ -33,16 +31,6 @@ UNITS_PER_RANK = 5
 """At most this many unit columns side by side (5 mobs of ten Boyz fill the 60" width)."""
 
 
-def _armies() -> tuple[Army, Army]:
-    red = builtin("space_marines").army
-    orks = builtin("boyz")
-    assert red is not None
-    sheet = orks.catalogue["Boyz"]
-    blue = Army("Waaagh!", "ORKS", (make_unit(sheet, name="Boyz", count=10),
-                                   make_unit(sheet, name="More Boyz", count=10)))
-    return red, blue
-
-
 def scaled_position(k: int) -> dict[str, JSON]:
     """The default position with every unit present ``k`` times (``k`` in 1..5)."""
     if k < 1 or k > 5:
@@ -51,7 +39,7 @@ def scaled_position(k: int) -> dict[str, JSON]:
         return default_position()
     units: list[JSON] = []
     taken: set[str] = set()
-    red, blue = _armies()
+    red, blue = default_armies()
     for army, player, edge, direction in ((red, "red", 0.0, 1), (blue, "blue", DEPTH, -1)):
         copies = [u for _ in range(k) for u in army.units]
         per_rank = min(UNITS_PER_RANK, len(copies))

@@ -42,6 +42,7 @@ from w40k.core.errors import IllegalChoice
 from w40k.engine import geo, offtable
 from w40k.engine.actions import interrupt
 from w40k.engine.context import Context
+from w40k.engine.hazards import unit_hazard_rolls
 from w40k.engine.model_states import model_states
 from w40k.engine.moves import (
     SKIES_PENALTY,
@@ -63,8 +64,6 @@ from w40k.geometry import MoveType
 from w40k.rules.allocation import policy_answer
 from w40k.rules.primitives import (
     fnp_prevents,
-    hazard_fails,
-    hazard_mortal_wounds,
     interchangeable,
     mortal_wound_candidates,
 )
@@ -237,15 +236,8 @@ def _unit_run(ctx: Context, frame: MoveUnitFrame) -> Request | None:
             ctx.replace(frame, replace(frame, hazards=()))
             return None
         ctx.replace(phase, replace(phase, hazards_done=(*phase.hazards_done, u.id)))
-        # R09.07-c: one per model, together (06.03)
-        dice = [r.unmodified for r in ctx.roll(RollKind.HAZARD, len(u.alive), unit=u.id)]
-        fails = sum(hazard_fails(r) for r in dice)
-        mw = fails * hazard_mortal_wounds(model_states(u))
-        ctx.replace(frame, replace(frame, hazards=tuple(dice)))
-        ctx.log("hazard_rolls", unit=u.id, dice=list[JSON](dice), failed=fails,
-                mortal_wounds=mw, cause="desperate escape")
-        if mw:
-            ctx.push(MortalWoundsFrame(u.id, mw, "desperate escape"))
+        # R09.07-c: one per model, together (06.03); their mortal wounds resolve first
+        ctx.replace(frame, replace(frame, hazards=unit_hazard_rolls(ctx, u, "desperate escape")))
         return None
     if frame.answer is None:
         roll = frame.advance_roll or 0
@@ -292,10 +284,10 @@ def _unit_run(ctx: Context, frame: MoveUnitFrame) -> Request | None:
             and not frame.shock_rolled:
         # R09.07-f: a unit not battle-shocked that chose Desperate Escape rolls (01.07).
         ctx.replace(frame, replace(frame, shock_rolled=True))
-        ok, dice = leadership_roll(ctx, u)
+        ok, shock = leadership_roll(ctx, u)
         if not ok:
             u.flags["battle_shocked"] = True
-        ctx.log("battle_shock_roll", unit=u.id, dice=list[JSON](dice), passed=ok,
+        ctx.log("battle_shock_roll", unit=u.id, dice=list[JSON](shock), passed=ok,
                 battle_shocked=u.flag("battle_shocked"), cause="desperate escape")
         return None
     if not frame.embark_asked and not u.destroyed:

@@ -23,13 +23,12 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, cast
 
-from w40k.core.dice import RollKind
 from w40k.core.errors import IllegalChoice, MalformedChoice
 from w40k.engine import geo, offtable
 from w40k.engine.context import Context
 from w40k.engine.frames import FrameData
-from w40k.engine.model_states import model_states
-from w40k.engine.phases.movement_frames import MortalWoundsFrame, MovementFrame
+from w40k.engine.hazards import unit_hazard_rolls
+from w40k.engine.phases.movement_frames import MovementFrame
 from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON, in_order
@@ -38,7 +37,6 @@ from w40k.engine.units import centre
 from w40k.geometry import Model
 from w40k.geometry.movement import MoveViolation, ending_violations
 from w40k.rules.placement import by_distance, first_legal, grid
-from w40k.rules.primitives import hazard_fails, hazard_mortal_wounds
 from w40k.rules.setup import (
     Ingress,
     disembark_violations,
@@ -189,13 +187,7 @@ def _run(ctx: Context, frame: SetUpFrame) -> Request | None:
         return None
     if frame.mode is DisembarkMode.COMBAT and not frame.hazards_rolled:
         ctx.replace(frame, replace(frame, hazards_rolled=True))
-        dice = [r.unmodified for r in ctx.roll(RollKind.HAZARD, len(u.alive), unit=u.id)]
-        fails = sum(hazard_fails(r) for r in dice)
-        mw = fails * hazard_mortal_wounds(model_states(u))
-        ctx.log("hazard_rolls", unit=u.id, dice=list[JSON](dice), failed=fails,
-                mortal_wounds=mw, cause="combat disembark")
-        if mw:
-            ctx.push(MortalWoundsFrame(u.id, mw, "combat disembark"))
+        unit_hazard_rolls(ctx, u, "combat disembark")
         return None
     if frame.answer is None:
         context: dict[str, JSON] = {"unit": u.id, "kind": str(frame.move),
