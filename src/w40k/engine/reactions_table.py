@@ -1,9 +1,10 @@
 """The explicit table of reactions the windows offer (engine/windows.py reads it lazily):
-the core stratagems (15.02-15.12; Rapid Ingress waits for reserves)."""
+the core stratagems (15.02-15.12) and the actions' start reactions."""
 
 from __future__ import annotations
 
 from w40k.engine.actions import ACTIONS, start_reaction
+from w40k.engine.stratagems.arrivals import RAPID_INGRESS
 from w40k.engine.stratagems.core import (
     COUNTEROFFENSIVE,
     CRUSHING_IMPACT,
@@ -19,8 +20,8 @@ from w40k.engine.stratagems.usage import as_reaction
 from w40k.engine.windows import Reaction
 
 CORE_STRATAGEMS: tuple[Stratagem, ...] = (
-    COMMAND_REROLL, EPIC_CHALLENGE, INSANE_BRAVERY, EXPLOSIVES, CRUSHING_IMPACT, FIRE_OVERWATCH,
-    SMOKESCREEN, HEROIC_INTERVENTION, COUNTEROFFENSIVE)
+    COMMAND_REROLL, EPIC_CHALLENGE, INSANE_BRAVERY, EXPLOSIVES, CRUSHING_IMPACT, RAPID_INGRESS,
+    FIRE_OVERWATCH, SMOKESCREEN, HEROIC_INTERVENTION, COUNTEROFFENSIVE)
 """The core stratagems in rulebook order."""
 
 TABLE: tuple[Reaction, ...] = (*(as_reaction(s) for s in CORE_STRATAGEMS),

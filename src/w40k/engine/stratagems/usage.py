@@ -52,7 +52,7 @@ def legal_targets(ctx: Context, strat: Stratagem, facts: Facts, player: str) -> 
     targeted = {t for u in used for t in u.units}
     out: list[Target] = []
     for t in strat.targets(ctx, facts, player):
-        unit = s.unit(t.unit)
+        unit = s.any_unit(t.unit)  # a unit in reserve too (15.07)
         if t.unit in targeted:
             continue  # R15.01-b: one stratagem per unit per phase
         if unit.flag("battle_shocked"):
