@@ -41,6 +41,7 @@ def record() -> dict[str, Any]:
     return game.record()
 
 
+@pytest.mark.stratagems  # the record is played with the engine's reactions (the module fixture)
 def test_an_untouched_record_replays_identically(record: dict[str, Any], tmp_path: Path
                                                  ) -> None:
     (tmp_path / "r.json").write_text(json.dumps(record), encoding="utf-8")
@@ -49,6 +50,7 @@ def test_an_untouched_record_replays_identically(record: dict[str, Any], tmp_pat
     assert "identical" in res.output
 
 
+@pytest.mark.stratagems
 @pytest.mark.parametrize(("cid", "edit", "code", "text"), RECORD_EDITS,
                          ids=[e[0] for e in RECORD_EDITS])
 def test_a_tampered_record_names_where_it_is_wrong(record: dict[str, Any], tmp_path: Path,

@@ -276,7 +276,7 @@ def test_random_players_use_reserves_and_transports_without_breaking_a_rule():
     # illegal ones, so a crash would show here).
     from w40k.agents.random_agent import RandomAgent
 
-    for seed in range(2):
+    for seed in range(1):
         squad = reserve(unit("red.res", "red", row("red.res", 3, x=0.0, y=0.0,
                                                      abilities=("Deep Strike",))))
         transport = rhino("red.rhino", "red", 20.0, 6.0)
