@@ -6,7 +6,6 @@ arrive or disembark now", and resolves what happens to them at the end of a turn
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import cast
 
 from w40k.core.abilities import DeepStrike
@@ -131,11 +130,6 @@ def enemy_models(state: GameState, player: str) -> list[Model]:
             for m in u.alive]
 
 
-def other_models(state: GameState, unit: str) -> list[Model]:
-    """Every living model on the battlefield outside ``unit``."""
-    return [geo.model_shape(m) for u in state.units if u.id != unit for m in u.alive]
-
-
 def transport_move(u: UnitData) -> TransportMove:
     """What a TRANSPORT has done this phase, as 18.04 reads it (its movement flags)."""
     if u.flag("advanced"):
@@ -200,11 +194,6 @@ def aircraft_return(ctx: Context, turn_player: str) -> None:
               and is_aircraft(u)]:
         to_reserves(s, u)
         ctx.log("to_reserves", unit=u.id, rule="R23.02-b")
-
-
-def unit_names(units: Sequence[UnitData]) -> tuple[str, ...]:
-    """Display names."""
-    return tuple(u.name for u in units)
 
 
 def emergency_disembark(ctx: Context, transport: UnitData, hull: ModelData) -> None:

@@ -23,7 +23,7 @@ from w40k.geometry.measure import (
 )
 from w40k.geometry.movement import MoveViolation
 from w40k.geometry.shapes import EPS, Battlefield, Circle, FloatArray, Model
-from w40k.rules.setup import COMBAT_DISTANCE, wholly_in_zone, wholly_within_of
+from w40k.rules.setup import COMBAT_DISTANCE, wholly_within_of
 
 ENGAGEMENT = 2.0
 """03.04: engagement range (horizontal; set-up is on one level here)."""
@@ -68,15 +68,6 @@ def grid(battlefield: Battlefield, step: float = 2.0) -> Iterator[tuple[float, f
     for i in range(nx):
         for j in range(ny):
             yield ((i + 0.5) * battlefield.width / nx, (j + 0.5) * battlefield.depth / ny)
-
-
-def in_region(region: FloatArray, battlefield: Battlefield,
-              step: float = 2.0) -> Iterator[tuple[float, float]]:
-    """Grid anchors whose point lies in the region."""
-    probe = Model("probe", 0.0, 0.0, base_mm=0.01)
-    for x, y in grid(battlefield, step):
-        if wholly_in_zone(dataclasses.replace(probe, x=x, y=y), region):
-            yield (x, y)
 
 
 def first_legal(models: Sequence[Model], anchors: Iterable[tuple[float, float]],

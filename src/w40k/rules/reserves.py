@@ -1,5 +1,6 @@
 """Strategic reserves (20) and aircraft deployment (23.01): what may start in reserve, when
-reserve units may arrive, and which are destroyed for never arriving."""
+reserve units may arrive, and which are destroyed for never arriving. (A unit's Scouts
+distance, 24.02-c, is ``core.abilities_units.scouts_distance``.)"""
 
 from __future__ import annotations
 
@@ -71,11 +72,3 @@ def destroyed_for_not_arriving(*, battle_round: int, has_made_ingress: bool,
     if battle_round < LAST_ROUND_TO_ARRIVE:
         return False
     return not (has_made_ingress or repositioned or transport_made_ingress)
-
-
-def scouts_distance(per_model: Sequence[Sequence[float]]) -> float | None:
-    """24.31 with 24.02 (R24.02-c reading): the Scouts distance of a unit is the smallest,
-    over its models, of each model's best Scouts value; None unless every model has Scouts."""
-    if not per_model or any(not values for values in per_model):
-        return None
-    return min(max(values) for values in per_model)

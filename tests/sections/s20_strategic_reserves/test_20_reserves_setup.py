@@ -11,7 +11,6 @@ from w40k.rules.reserves import (
     destroyed_for_not_arriving,
     formation_violations,
     may_arrive,
-    scouts_distance,
 )
 from w40k.rules.setup import Ingress, ingress_violations, within_edge_distance, zone
 
@@ -131,11 +130,3 @@ def test_unarrived_reserve_units_are_destroyed_at_the_end_of_round_3(made, repos
     assert destroyed_for_not_arriving(battle_round=round_, has_made_ingress=made,
                                       repositioned=repositioned,
                                       transport_made_ingress=carried) is destroyed
-
-
-def test_scouts_with_several_values_use_each_models_best_then_the_lowest():
-    # R24.02-c reading: model A has {6, 8}, model B has {8} -> 8"; one model with 6" and
-    # five with 8" -> 6"; a model without Scouts -> no scout move.
-    assert scouts_distance([[6.0, 8.0], [8.0]]) == 8.0
-    assert scouts_distance([[6.0], [8.0], [8.0], [8.0], [8.0], [8.0]]) == 6.0
-    assert scouts_distance([[6.0], []]) is None
