@@ -29,6 +29,7 @@ from w40k.core.dice import Roller, RollKind
 from w40k.engine.context import Context
 from w40k.engine.frames import FrameData, Record
 from w40k.engine.geo import model_shape
+from w40k.engine.offtable import emergency_disembark, passengers
 from w40k.engine.phases.movement_frames import MortalWoundsFrame
 from w40k.engine.registry import Handler
 from w40k.engine.requests import Request
@@ -89,10 +90,17 @@ def push_deaths(ctx: Context, attacker: str | None) -> None:
     ctx.push(DeathsFrame(attacker))
 
 
+def carries(ctx: Context, u: UnitData, m: ModelData) -> bool:
+    """Whether ``m`` is a TRANSPORT model with units still embarked within it (18.03)."""
+    return m.profile.transport is not None and bool(passengers(ctx.state, u.id))
+
+
 def model_destroyed(ctx: Context, u: UnitData, m: ModelData) -> None:
     """Record the on-death rules of a model just destroyed (by the frame on top of the stack)
-    in the right ``deaths`` frame; nothing for a model without any."""
-    if deadly_demise(m) is None:
+    in the right ``deaths`` frame; nothing for a model without any. A TRANSPORT with units
+    embarked within it waits there too: its emergency disembarks come after the attacking
+    unit's attacks and before its Deadly Demise roll (R18.05-d, the 24.08 example)."""
+    if deadly_demise(m) is None and not carries(ctx, u, m):
         return
     entry = Death(u.id, m.id, m.x, m.y, m.z)
     frames = ctx.state.frames
@@ -133,8 +141,16 @@ def _run(ctx: Context, frame: DeathsFrame) -> Request | None:
         entry = frame.pending[0]
         u = ctx.state.unit(entry.unit)
         m = next(x for x in u.models if x.id == entry.model)
+        if carries(ctx, u, m):
+            # R18.03-b / R18.05-d: the embarked units disembark before the roll and the
+            # removal; their hazard mortal wounds resolve above this frame, then it resumes.
+            emergency_disembark(ctx, u, m)
+            return None
         ability = deadly_demise(m)
-        assert ability is not None
+        if ability is None:  # a TRANSPORT without Deadly Demise: removed once they are out
+            ctx.log("removed", unit=u.id, model=m.id)
+            ctx.replace(frame, replace(frame, pending=frame.pending[1:]))
+            return None
         roll = ctx.roll(RollKind.DEADLY_DEMISE, unit=u.id)[0].unmodified
         ctx.log("deadly_demise_roll", unit=u.id, model=m.id, roll=roll, x=str(ability.x),
                 rule="R24.08-a")

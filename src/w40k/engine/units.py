@@ -54,8 +54,9 @@ def model_oc(u: UnitData, m: ModelData) -> int:
 
 def destroy(ctx: Context, u: UnitData, m: ModelData, *, cause: str, triggers: bool = True) -> None:
     """Mark a model destroyed and log it (Appendix 'Destroyed'); its on-death rules (24.08)
-    wait in a ``deaths`` frame unless ``triggers`` is False (03.03 coherency removals)."""
-    if m.profile.transport is not None:
+    wait in a ``deaths`` frame unless ``triggers`` is False (03.03 coherency removals); so
+    do the emergency disembarks from a TRANSPORT (18.03, R18.05-d: engine/death.py)."""
+    if m.profile.transport is not None and not triggers:
         emergency_disembark(ctx, u, m)  # 18.03: before the transport is removed
     m.destroyed = True
     m.wounds_lost = m.profile.W
