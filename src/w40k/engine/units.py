@@ -10,6 +10,16 @@ from w40k.engine.state import ModelData, UnitData
 from w40k.rules.strength import Strength, strength
 
 
+def is_enemy(a: UnitData, b: UnitData) -> bool:
+    """01.02 (R01.02-b): enemy units are in the opponent's army; friendly ones in yours."""
+    return a.player != b.player
+
+
+def is_friendly(a: UnitData, b: UnitData) -> bool:
+    """01.02 (R01.02-b): a unit of the same army (a unit is friendly to itself)."""
+    return a.player == b.player
+
+
 def centre(u: UnitData) -> tuple[float, float]:
     """The mean position of the unit's living models (of all, once it is destroyed)."""
     ms = u.alive or u.models
