@@ -29,7 +29,7 @@ from w40k.engine.windows import Window, open_window
 TURN_FLAGS = ("remained_stationary", "moved", "advanced", "fell_back", "desperate_escape",
               "charged", "shot", "fought", "selected_to_move", "selected_to_shoot",
               "selected_to_charge", "selected_to_fight", "fights_first", "set_up_this_turn",
-              "embarked_this_phase", "ingress_this_turn")
+              "embarked_this_phase", "ingress_this_turn", "emergency_disembark")
 """Flags that describe 'this turn' and are cleared at the start of each turn."""
 
 

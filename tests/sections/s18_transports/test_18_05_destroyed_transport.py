@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from tests.engine import movement_helpers as mh
 from tests.engine.core_helpers import events
 from tests.engine.shooting_helpers import DEATH_RAY, model, position, row, start, unit
 from w40k.core.dice import ScriptedDice, SeededDice
 from w40k.engine import geo
 from w40k.engine.attack import push_attack
 from w40k.engine.game import Game
+from w40k.engine.phases.charge import eligible_to_charge
 from w40k.engine.serial import weapon_from_json
 from w40k.geometry.measure import wholly_within
 from w40k.rules.attack_profile import AttackContext, WeaponEntry
@@ -100,8 +102,6 @@ def test_the_emergency_disembark_happens_before_the_hull_is_removed_and_shocks_t
                                                              "removed")] \
         == ["emergency_disembark", "removed"]
     assert sq.flag("battle_shocked") and sq.flag("emergency_disembark")
-    from w40k.engine.phases.charge import eligible_to_charge
-
     assert not eligible_to_charge(game.ctx, sq)  # R18.05-b
 
 
@@ -113,3 +113,13 @@ def test_the_passengers_controller_makes_the_choices_of_the_emergency_disembark(
     req = game.pending()
     assert req is not None and req.kind == "select_model" and req.player == "blue"
     assert events(game, "emergency_disembark")[0]["mortal_wounds"] == 1
+
+
+def test_the_no_charge_restriction_of_an_emergency_disembark_ends_with_the_turn():
+    # R18.05-b: "until the end of the turn": the flag is cleared when the next turn starts.
+    pos = mh.position(mh.unit("red.a", "red", [mh.model("red.a.1", 10.0, 10.0)],
+                              flags={"emergency_disembark": True}),
+                      mh.unit("blue.b", "blue", [mh.model("blue.b.1", 50.0, 30.0)]))
+    game = Game.new(pos, seed=1)
+    game.pending()
+    assert not game.state.unit("red.a").flag("emergency_disembark")
