@@ -1,5 +1,6 @@
 """What happens when a model is destroyed: its on-death rules, then its removal (Appendix
-'Destroyed'); the one on-death rule so far is Deadly Demise (24.08).
+'Destroyed'); the on-death rules so far are the emergency disembarks from a TRANSPORT (18.03,
+18.05) and Deadly Demise (24.08), in that order (R18.05-d).
 
 A ``deaths`` frame holds the models destroyed whose on-death rules are pending, in order
 (``pending``: ``{"unit", "model", "x", "y", "z"}``). For a unit's attacks it is pushed by
@@ -9,14 +10,16 @@ a model destroyed otherwise (mortal wounds of a Desperate Escape) gets a ``death
 its own, on top, resolved right away. Models removed for coherency never get here (03.03,
 ``destroy(..., triggers=False)``).
 
-Running the frame, for each pending model in turn: one D6 (logged ``deadly_demise_roll``);
-on a 6 each unit with a living model within 6" of the model (horizontally, from its base
-where it died; friend or foe, its own unit included: R24.08-b, literal reading) suffers X
-mortal wounds, a random X rolled separately per unit (``deadly_demise``), each batch resolved
-by the 06.02 ``mortal_wounds`` frame (allocation, Feel No Pain) pushed directly above this
-frame; models with Deadly Demise destroyed by them join the end of ``pending`` (a chain).
-Then the model is removed (``removed``). Every roll is stored in the frame before anything is
-asked (the contract of ``registry``).
+Running the frame, for each pending model in turn: first, if it is a TRANSPORT with units
+still embarked within it, their emergency disembarks (``offtable.emergency_disembark``; the
+hazard mortal wounds resolve above this frame before it goes on); then, with Deadly Demise,
+one D6 (logged ``deadly_demise_roll``); on a 6 each unit with a living model within 6" of the
+model (horizontally, from its base where it died; friend or foe, its own unit included:
+R24.08-b, literal reading) suffers X mortal wounds, a random X rolled separately per unit
+(``deadly_demise``), each batch resolved by the 06.02 ``mortal_wounds`` frame (allocation,
+Feel No Pain) pushed directly above this frame; models with Deadly Demise destroyed by them
+join the end of ``pending`` (a chain). Then the model is removed (``removed``). Every roll is
+stored in the frame before anything is asked (the contract of ``registry``).
 """
 
 from __future__ import annotations
