@@ -61,6 +61,13 @@ class Ability:
     """A passive effect: characteristic -> modifier (``{"OC": 1}``)."""
     reaction: Reaction | None = None
     """A triggered effect: the reaction offered in an engine window."""
+    while_leading: bool = False
+    """A leader's or support model's "while this model is leading a unit" ability: it applies
+    while its bearer is a leader/support model of an attached unit, even once the bodyguard
+    models are all destroyed (19.04 footnote, R19.04-c; ``UnitData.attached`` stays set)."""
+    model_only: bool = False
+    """19.04 (R19.04-a): it affects only the specified model that has it (an enhancement, an
+    item of wargear), never the rest of an attached unit: :func:`model_modifier`."""
 
 
 Carried = Callable[[ModelData], Iterable[Ability]]
@@ -116,7 +123,9 @@ def modifier(ctx: Context, unit: UnitData, characteristic: str, carried: Carried
     own: dict[str, Ability] = {}
     for m in unit.alive:
         for a in carried(m):
-            if a.kind is AbilityKind.AURA:
+            if a.kind is AbilityKind.AURA or a.model_only:
+                continue
+            if a.while_leading and not leading(unit, m):
                 continue
             if army_faction is not None and not faction_applies(a, army_faction, unit):
                 continue
@@ -124,6 +133,21 @@ def modifier(ctx: Context, unit: UnitData, characteristic: str, carried: Carried
                 own.setdefault(a.name, a)
     found = [*own.values(), *auras_on(ctx, unit, carried)]
     return sum(a.modifiers.get(characteristic, 0) for a in found)
+
+
+def leading(unit: UnitData, m: ModelData) -> bool:
+    """Whether ``m`` is leading ``unit``: a leader/support model of an attached unit (19.04;
+    the unit stays attached when its bodyguard models are all destroyed, R19.04-c)."""
+    return unit.attached and m.leader
+
+
+def model_modifier(ctx: Context, unit: UnitData, m: ModelData, characteristic: str,
+                   carried: Carried, *, army_faction: str | None = None) -> int:
+    """:func:`modifier` for one model ``m`` of ``unit``: the unit-wide abilities in force plus
+    ``m``'s own single-model abilities (19.04, R19.04-a: another model's never count)."""
+    mine = sum(a.modifiers.get(characteristic, 0) for a in carried(m)
+               if a.model_only and not m.destroyed)
+    return modifier(ctx, unit, characteristic, carried, army_faction=army_faction) + mine
 
 
 def psychic_mortal_wounds(ctx: Context, ability: Ability, target: UnitData, amount: int) -> None:

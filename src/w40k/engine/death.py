@@ -1,5 +1,6 @@
 """What happens when a model is destroyed: its on-death rules, then its removal (Appendix
-'Destroyed'); the one on-death rule so far is Deadly Demise (24.08).
+'Destroyed'); the on-death rules so far are the emergency disembarks from a TRANSPORT (18.03,
+18.05) and Deadly Demise (24.08), in that order (R18.05-d).
 
 A ``deaths`` frame holds the models destroyed whose on-death rules are pending, in order
 (``pending``: ``{"unit", "model", "x", "y", "z"}``). For a unit's attacks it is pushed by
@@ -9,14 +10,16 @@ a model destroyed otherwise (mortal wounds of a Desperate Escape) gets a ``death
 its own, on top, resolved right away. Models removed for coherency never get here (03.03,
 ``destroy(..., triggers=False)``).
 
-Running the frame, for each pending model in turn: one D6 (logged ``deadly_demise_roll``);
-on a 6 each unit with a living model within 6" of the model (horizontally, from its base
-where it died; friend or foe, its own unit included: R24.08-b, literal reading) suffers X
-mortal wounds, a random X rolled separately per unit (``deadly_demise``), each batch resolved
-by the 06.02 ``mortal_wounds`` frame (allocation, Feel No Pain) pushed directly above this
-frame; models with Deadly Demise destroyed by them join the end of ``pending`` (a chain).
-Then the model is removed (``removed``). Every roll is stored in the frame before anything is
-asked (the contract of ``registry``).
+Running the frame, for each pending model in turn: first, if it is a TRANSPORT with units
+still embarked within it, their emergency disembarks (``offtable.emergency_disembark``; the
+hazard mortal wounds resolve above this frame before it goes on); then, with Deadly Demise,
+one D6 (logged ``deadly_demise_roll``); on a 6 each unit with a living model within 6" of the
+model (horizontally, from its base where it died; friend or foe, its own unit included:
+R24.08-b, literal reading) suffers X mortal wounds, a random X rolled separately per unit
+(``deadly_demise``), each batch resolved by the 06.02 ``mortal_wounds`` frame (allocation,
+Feel No Pain) pushed directly above this frame; models with Deadly Demise destroyed by them
+join the end of ``pending`` (a chain). Then the model is removed (``removed``). Every roll is
+stored in the frame before anything is asked (the contract of ``registry``).
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from w40k.core.dice import Roller, RollKind
 from w40k.engine.context import Context
 from w40k.engine.frames import FrameData, Record
 from w40k.engine.geo import model_shape
+from w40k.engine.offtable import emergency_disembark, passengers
 from w40k.engine.phases.movement_frames import MortalWoundsFrame
 from w40k.engine.registry import Handler
 from w40k.engine.requests import Request
@@ -89,10 +93,17 @@ def push_deaths(ctx: Context, attacker: str | None) -> None:
     ctx.push(DeathsFrame(attacker))
 
 
+def carries(ctx: Context, u: UnitData, m: ModelData) -> bool:
+    """Whether ``m`` is a TRANSPORT model with units still embarked within it (18.03)."""
+    return m.profile.transport is not None and bool(passengers(ctx.state, u.id))
+
+
 def model_destroyed(ctx: Context, u: UnitData, m: ModelData) -> None:
     """Record the on-death rules of a model just destroyed (by the frame on top of the stack)
-    in the right ``deaths`` frame; nothing for a model without any."""
-    if deadly_demise(m) is None:
+    in the right ``deaths`` frame; nothing for a model without any. A TRANSPORT with units
+    embarked within it waits there too: its emergency disembarks come after the attacking
+    unit's attacks and before its Deadly Demise roll (R18.05-d, the 24.08 example)."""
+    if deadly_demise(m) is None and not carries(ctx, u, m):
         return
     entry = Death(u.id, m.id, m.x, m.y, m.z)
     frames = ctx.state.frames
@@ -133,8 +144,16 @@ def _run(ctx: Context, frame: DeathsFrame) -> Request | None:
         entry = frame.pending[0]
         u = ctx.state.unit(entry.unit)
         m = next(x for x in u.models if x.id == entry.model)
+        if carries(ctx, u, m):
+            # R18.03-b / R18.05-d: the embarked units disembark before the roll and the
+            # removal; their hazard mortal wounds resolve above this frame, then it resumes.
+            emergency_disembark(ctx, u, m)
+            return None
         ability = deadly_demise(m)
-        assert ability is not None
+        if ability is None:  # a TRANSPORT without Deadly Demise: removed once they are out
+            ctx.log("removed", unit=u.id, model=m.id)
+            ctx.replace(frame, replace(frame, pending=frame.pending[1:]))
+            return None
         roll = ctx.roll(RollKind.DEADLY_DEMISE, unit=u.id)[0].unmodified
         ctx.log("deadly_demise_roll", unit=u.id, model=m.id, roll=roll, x=str(ability.x),
                 rule="R24.08-a")

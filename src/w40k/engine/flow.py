@@ -29,7 +29,7 @@ from w40k.engine.windows import Window, open_window
 TURN_FLAGS = ("remained_stationary", "moved", "advanced", "fell_back", "desperate_escape",
               "charged", "shot", "fought", "selected_to_move", "selected_to_shoot",
               "selected_to_charge", "selected_to_fight", "fights_first", "set_up_this_turn",
-              "embarked_this_phase", "ingress_this_turn")
+              "embarked_this_phase", "ingress_this_turn", "emergency_disembark")
 """Flags that describe 'this turn' and are cleared at the start of each turn."""
 
 
@@ -216,6 +216,10 @@ def _turn(ctx: Context, frame: TurnFrame) -> Request | None:
         if _closing(ctx, frame, Window.END_OF_PHASE, phase=PHASES[step - 2]):
             return None  # the phase that has just ended
         frame = cast(TurnFrame, ctx.top)
+        if PHASES[step - 2] == "command":
+            # 08.05 (R08.05-a): the other end-of-Command-phase rules (the window) first, then
+            # the mission's Command phase rules.
+            scoring.score(ctx, "command_phase", player)
     if step > len(PHASES) + 1:
         if _closing(ctx, frame, Window.END_OF_TURN):
             return None
@@ -289,8 +293,7 @@ def _command(ctx: Context, frame: CommandFrame) -> Request | None:
         frame = _set(ctx, frame, abilities=True)
         if open_window(ctx, Window.COMMAND_ABILITIES, phase="command"):
             return None
-    scoring.score(ctx, "command_phase", s.turn_player)  # the mission's Command phase rules
-    ctx.pop()
+    ctx.pop()  # the mission's Command phase rules score after its end-of-phase window (08.05)
     return None
 
 

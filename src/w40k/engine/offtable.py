@@ -10,6 +10,7 @@ from typing import cast
 
 from w40k.core.abilities import DeepStrike
 from w40k.core.dice import RollKind
+from w40k.core.errors import IllegalChoice
 from w40k.core.jsonval import JSON
 from w40k.core.transport import Capacity
 from w40k.engine import geo
@@ -82,6 +83,21 @@ def to_reserves(state: GameState, u: UnitData) -> None:
     state.units.remove(u)
     u.location, u.embarked_in = RESERVES, None
     state.off_table.append(u)
+
+
+def reposition(ctx: Context, u: UnitData, *, rule: str = "") -> None:
+    """20.02: a rule removes ``u`` from the battlefield and places it in strategic reserves
+    (a repositioned unit). In the Movement phase it may have moved already (R20.02-a). Its
+    status flags stay: an advance, fall-back or disembark move made this turn still counts
+    once it is set up again this turn, and an effect with a stated duration (battle-shocked
+    until its next Command phase) still applies; auras are read where it arrives, as they
+    are measured from positions (R20.02-b). It is not destroyed for never arriving (R20.04-e,
+    its ``repositioned`` flag)."""
+    if u.location != BATTLEFIELD or u.destroyed:
+        raise IllegalChoice(f"{u.name} is not on the battlefield", rule="R20.02-a")
+    to_reserves(ctx.state, u)
+    u.flags["repositioned"] = True
+    ctx.log("repositioned", unit=u.id, rule=rule or "R20.02-a")
 
 
 def arrive(state: GameState, u: UnitData, places: dict[str, tuple[float, float, float]]

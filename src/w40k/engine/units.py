@@ -10,6 +10,16 @@ from w40k.engine.state import ModelData, UnitData
 from w40k.rules.strength import Strength, strength
 
 
+def is_enemy(a: UnitData, b: UnitData) -> bool:
+    """01.02 (R01.02-b): enemy units are in the opponent's army; friendly ones in yours."""
+    return a.player != b.player
+
+
+def is_friendly(a: UnitData, b: UnitData) -> bool:
+    """01.02 (R01.02-b): a unit of the same army (a unit is friendly to itself)."""
+    return a.player == b.player
+
+
 def centre(u: UnitData) -> tuple[float, float]:
     """The mean position of the unit's living models (of all, once it is destroyed)."""
     ms = u.alive or u.models
@@ -54,8 +64,9 @@ def model_oc(u: UnitData, m: ModelData) -> int:
 
 def destroy(ctx: Context, u: UnitData, m: ModelData, *, cause: str, triggers: bool = True) -> None:
     """Mark a model destroyed and log it (Appendix 'Destroyed'); its on-death rules (24.08)
-    wait in a ``deaths`` frame unless ``triggers`` is False (03.03 coherency removals)."""
-    if m.profile.transport is not None:
+    wait in a ``deaths`` frame unless ``triggers`` is False (03.03 coherency removals); so
+    do the emergency disembarks from a TRANSPORT (18.03, R18.05-d: engine/death.py)."""
+    if m.profile.transport is not None and not triggers:
         emergency_disembark(ctx, u, m)  # 18.03: before the transport is removed
     m.destroyed = True
     m.wounds_lost = m.profile.W

@@ -314,6 +314,12 @@ def test_a_destroyed_transport_disembarks_its_passengers_around_it_battle_shocke
     scripted(game, [1, 4])
     t = game.state.unit("red.rhino")
     destroy(game.ctx, t, t.alive[0], cause="test")
+    # not by an attack: its deaths frame is on top and resolves at once (R18.05-d)
+    from w40k.engine.death import DeathsFrame, _run
+
+    frame = game.state.frames[-1]
+    assert isinstance(frame, DeathsFrame)
+    _run(game.ctx, frame)
     sq = game.state.unit("red.sq")
     hull = t.models[0]
     from w40k.engine import geo

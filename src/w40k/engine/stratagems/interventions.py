@@ -77,7 +77,8 @@ def _heroic_targets(ctx: Context, facts: Facts, player: str) -> list[Target]:
     for u in s.units_of(player):
         if u.has("VEHICLE") and not (u.has("CHARACTER") or u.has("WALKER")):
             continue  # R15.11-a
-        if u.has("AIRCRAFT") or geo.is_engaged(ctx, u) or u.flag("selected_to_charge"):
+        if u.has("AIRCRAFT") or geo.is_engaged(ctx, u) or u.flag("selected_to_charge") \
+                or u.flag("emergency_disembark"):  # R18.05-b: no charge this turn
             continue
         if not any(units_within(u, e, HEROIC_RANGE) for e in enemies):
             continue
