@@ -30,7 +30,7 @@ TURN_FLAGS = ("remained_stationary", "moved", "advanced", "fell_back", "desperat
               "charged", "shot", "fought", "selected_to_move", "selected_to_shoot",
               "selected_to_charge", "selected_to_fight", "fights_first", "set_up_this_turn",
               "embarked_this_phase", "ingress_this_turn", "moved_this_phase",
-              "surged")
+              "surged", "firing_deck")
 """Flags that describe 'this turn' and are cleared at the start of each turn."""
 
 

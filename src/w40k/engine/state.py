@@ -125,6 +125,7 @@ UNIT_FLAGS = (
     "ranged_attacks_this_turn", "ranged_attacks_last_turn",
     "made_ingress", "ingress_this_turn", "repositioned", "embarked_this_phase",
     "emergency_disembark", "moved_this_phase", "surged",
+    "firing_deck",
 )
 """Per-unit status flags (reset by the turn/phase rules that own them)."""
 
