@@ -1,4 +1,5 @@
-"""Charge, pile-in and consolidation moves (11.04, 12.03, 12.08): one frame kind, ``melee_move``.
+"""Charge, pile-in, consolidation and surge moves (11.04, 12.03, 12.08, 21.02): one frame kind,
+``melee_move`` (a surge is pushed by ``engine/phases/surge.py``; its checks are there).
 
 The frame asks (optionally) for the move's targets, then for the positions; an answer is
 checked by ``geometry.validate_move`` plus the move type's own constraints, each refused with

@@ -11,8 +11,10 @@ Requests (player = the active player, who is the unit's controller, R01.03-c):
 - ``select_unit_to_move`` (R09.02-a): options = ids of the player's units not yet selected
   this phase; asked until every unit has been selected (R09.01-a).
 - ``move_type`` (R09.02-b): options among ``remain_stationary``, ``normal``, ``advance``
-  (unengaged units), ``fall_back_ordered`` (engaged, not battle-shocked), ``fall_back_desperate``
-  (engaged); only ``remain_stationary`` when no model can move (M '-', R02.02-a).
+  (unengaged units, or engaged only with AIRCRAFT, R23.02-e), ``fall_back_ordered``
+  (engaged, not battle-shocked), ``fall_back_desperate`` (engaged); only
+  ``remain_stationary`` when no model can move (M '-', R02.02-a) or after a surge move this
+  phase (R21.02-c).
 - ``take_to_skies`` (R21.03-a): options ``false`` / ``true``, for a unit whose every model has
   FLY making a normal, advance or fall-back move.
 - ``mortal_wound_model`` (R06.02-a): which model takes the next mortal wound (Desperate
