@@ -100,6 +100,9 @@ def test_a_model_that_can_end_engaged_with_the_target_must_R21_02_b() -> None:
     with pytest.raises(IllegalChoice) as e:
         game.submit({"red.s.1": [[10.0, 11.0]]})
     assert e.value.rule == "R21.02-b"
+    with pytest.raises(IllegalChoice) as e:
+        game.submit({})  # staying put when it can end engaged
+    assert e.value.rule == "R21.02-b"
 
 
 def test_a_model_that_cannot_reach_the_target_must_end_closer_to_it_R21_02_b() -> None:

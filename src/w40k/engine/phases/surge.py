@@ -62,7 +62,7 @@ SURGES: tuple[SurgeTrigger, ...] = ()
 def surge_eligible(ctx: Context, u: UnitData) -> bool:
     """R21.02-a (trigger aside): on the battlefield, not battle-shocked, unengaged, and has
     not moved this phase."""
-    return (u in ctx.state.units and not u.destroyed and not u.flag("battle_shocked")
+    return (u.location == "battlefield" and not u.destroyed and not u.flag("battle_shocked")
             and not u.flag("moved_this_phase") and not geo.is_engaged(ctx, u))
 
 
@@ -112,15 +112,14 @@ def check_surge(ctx: Context, u: UnitData, moves: Mapping[str, Sequence[Step]],
     target = targets[0]
     tshapes = geo.unit_shapes(target)
     for m in u.alive:
-        if m.id not in moves:
-            continue
         start, end = geo.model_shape(m), finals[m.id]
         if any(engaged(end, t) for t in tshapes):
             continue
         if can_reach(ctx, u, m.id, finals, tshapes, 2.0, budget, MoveType.OTHER):
             out.append(("R21.02-b", f"{m.id} can end engaged with the surge target "
                                     f"{target.id} but does not"))
-        elif not model_to_unit(end, target) < model_to_unit(start, target) - EPS:
+        elif m.id in moves and not model_to_unit(end, target) < model_to_unit(
+                start, target) - EPS:
             out.append(("R21.02-b", f"{m.id} does not end closer to the surge target "
                                     f"{target.id}"))
     ends = list(finals.values())
