@@ -29,7 +29,8 @@ from w40k.engine.windows import Window, open_window
 TURN_FLAGS = ("remained_stationary", "moved", "advanced", "fell_back", "desperate_escape",
               "charged", "shot", "fought", "selected_to_move", "selected_to_shoot",
               "selected_to_charge", "selected_to_fight", "fights_first", "set_up_this_turn",
-              "embarked_this_phase", "ingress_this_turn", "emergency_disembark")
+              "embarked_this_phase", "ingress_this_turn", "emergency_disembark",
+              "moved_this_phase", "surged", "firing_deck")
 """Flags that describe 'this turn' and are cleared at the start of each turn."""
 
 
@@ -231,6 +232,9 @@ def _turn(ctx: Context, frame: TurnFrame) -> Request | None:
             update_objectives(ctx)  # 14.02: at the end of each phase
         s.phase = phase
         s.active = player
+        for u in s.units:
+            u.flags.pop("moved_this_phase", None)  # R21.02-a: 'this phase'
+            u.flags.pop("surged", None)  # R21.02-c: 'this phase'
         ctx.log("phase_start")
         ctx.push(PHASE_FRAMES[phase]())
         open_window(ctx, Window.START_OF_PHASE, phase=phase)  # above the phase: first

@@ -124,7 +124,8 @@ UNIT_FLAGS = (
     "selected_to_charge", "selected_to_fight", "fights_first", "set_up_this_turn",
     "ranged_attacks_this_turn", "ranged_attacks_last_turn",
     "made_ingress", "ingress_this_turn", "repositioned", "embarked_this_phase",
-    "emergency_disembark",
+    "emergency_disembark", "moved_this_phase", "surged",
+    "firing_deck",
 )
 """Per-unit status flags (reset by the turn/phase rules that own them)."""
 

@@ -15,6 +15,7 @@ from w40k.engine.phases import (
     charge,
     fight,
     fight_sequence,
+    firing_deck,
     melee_moves,
     movement,
     set_up,
@@ -47,6 +48,7 @@ PROPOSERS: dict[tuple[str, DecisionKind], Proposer] = {
     ("shoot_unit", K.DECLARE_SHOOTING): shooting.propose_declaration,
     ("fight_unit", K.DECLARE_FIGHT): fight_sequence.propose_declaration,
     ("set_up", K.SET_UP): set_up.propose_set_up,
+    ("shoot_unit", K.FIRING_DECK): firing_deck.propose_deck,
 }
 """(the frame that asks, request kind) -> the proposer of legal free-form answers."""
 

@@ -173,7 +173,7 @@ def _passable(
 def _may_pass_model(
     m: Model, other: Model, friendly: bool, move_type: MoveType, skies: bool, super_heavy: bool
 ) -> bool:
-    if friendly or skies:  # 03.01; R21.03-a
+    if friendly or skies or other.has("AIRCRAFT"):  # 03.01; R21.03-a; R23.02-c
         return True
     if move_type is MoveType.DESPERATE_ESCAPE:  # R09.07-c
         return True

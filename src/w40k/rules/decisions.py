@@ -80,6 +80,9 @@ class DecisionKind(StrEnum):
     for every living model of the unit, or cancel."""
     EMBARK = "embark"
     """18.02: the TRANSPORT unit to embark within after this move, or ``no``."""
+    FIRING_DECK = "firing_deck"
+    """24.14: free-form ``[[embarked model id, ranged weapon name], ...]``, at most X pairs,
+    one per model: the weapons the TRANSPORT shoots with too."""
 
 
 class Player(StrEnum):

@@ -432,3 +432,16 @@ def test_a_heroic_intervention_charge_move_gives_fights_first_for_the_opponents_
     u = game.state.unit("blue.h")
     assert u.flag("charged") and is_fights_first(u)
     assert events(game, "charge_move")[0]["unit"] == "blue.h"
+
+
+@pytest.mark.parametrize("flags", [{"emergency_disembark": True}, {"surged": True}])
+def test_heroic_intervention_keeps_the_charge_restrictions_of_the_opponents_turn_R15_11_e(
+        flags: dict[str, bool]) -> None:
+    # R15.11-e: the unit emergency-disembarked in the opponent's Shooting phase (or surged
+    # this phase, R21.02-c): not offered; the same unit without it: offered.
+    for f, offered in ((flags, False), ({}, True)):
+        blue = unit("blue.h", "blue", [fighter("blue.h.1", 30, 20, W=10)], flags=f)
+        pos = _end_of(charge_phase([blue, _red("red.x", 5.0, charged=True)], cp=(0, 1)),
+                      "red", "charge")
+        req = pending(Game.new(pos, seed=1))
+        assert (req.kind is DecisionKind.REACTION) is offered

@@ -21,6 +21,7 @@ from typing import Any
 from w40k.core.dice import RollKind
 from w40k.engine import geo
 from w40k.engine.actions import started_this_turn
+from w40k.engine.aircraft import visible_enemies
 from w40k.engine.context import Context
 from w40k.engine.frames import FrameData
 from w40k.engine.phases.melee_moves import push_move, subsets, units_within
@@ -39,20 +40,22 @@ def eligible_to_charge(ctx: Context, u: UnitData) -> bool:
     """11.02 (R11.02-a): on the battlefield, within 12" of an enemy unit, unengaged, did not
     advance or fall back this turn, has not declared a charge this phase, not AIRCRAFT."""
     if u.destroyed or u.flag("selected_to_charge") or u.flag("advanced") or u.flag("fell_back") \
-            or u.flag("emergency_disembark") or u.has("AIRCRAFT"):  # R18.05-b, R23.04-a
+            or u.flag("emergency_disembark") or u.has("AIRCRAFT") \
+            or u.flag("surged"):  # R18.05-b, R23.04-a, R21.02-c
         return False
     if started_this_turn(ctx, u.id):
         return False  # R16.01-b: performing an action
     if u.has("AIRCRAFT") or geo.is_engaged(ctx, u):
         return False
-    return any(units_within(u, e, CHARGE_RANGE) for e in ctx.state.units_of(
-        ctx.state.opponent(u.player)))
+    return any(units_within(u, e, CHARGE_RANGE) for e in visible_enemies(
+        u, ctx.state.units_of(ctx.state.opponent(u.player))))  # R23.04-b
 
 
 def charge_targets(ctx: Context, u: UnitData, roll: int) -> list[str]:
-    """11.04 (R11.04-a): enemy units within 12" and within the charge roll."""
+    """11.04 (R11.04-a): enemy units within 12" and within the charge roll; AIRCRAFT only for
+    a FLYING unit (R23.04-b)."""
     reach = min(CHARGE_RANGE, float(roll))
-    return [e.id for e in ctx.state.units_of(ctx.state.opponent(u.player))
+    return [e.id for e in visible_enemies(u, ctx.state.units_of(ctx.state.opponent(u.player)))
             if units_within(u, e, reach)]
 
 

@@ -21,6 +21,7 @@ from dataclasses import replace
 from typing import Any
 
 from w40k.engine import geo
+from w40k.engine.aircraft import visible_enemies
 from w40k.engine.context import Context
 from w40k.engine.phases import fight_sequence as fs
 from w40k.engine.phases.fight_frames import (
@@ -114,7 +115,7 @@ def _phase(ctx: Context, frame: FightFrame) -> Request | None:
 # -- Pile In / Consolidate steps --
 def _can_pile_in(ctx: Context, u: UnitData) -> bool:
     """R12.03-a: engaged or charged this turn (overruns pile in inside their fight)."""
-    if u.destroyed:
+    if u.destroyed or u.flag("surged"):  # R21.02-c
         return False
     return (geo.is_engaged(ctx, u) or u.flag("charged")) and fs.pile_in_options(ctx, u)
 
@@ -123,7 +124,7 @@ def consolidation_mode(ctx: Context, u: UnitData) -> tuple[str, list[str]]:
     """12.08 Before moving: (mode, candidate targets/objectives); ('', []) when none applies
     (R12.08-e)."""
     s = ctx.state
-    enemies = s.units_of(s.opponent(u.player))
+    enemies = visible_enemies(u, s.units_of(s.opponent(u.player)))  # R23.02-d
     engaged_with = [e.id for e in enemies if geo.units_engaged(u, e)]
     if engaged_with:
         return "ongoing", engaged_with  # R12.08-b
@@ -140,7 +141,7 @@ def consolidation_mode(ctx: Context, u: UnitData) -> tuple[str, list[str]]:
 
 def _can_consolidate(ctx: Context, u: UnitData) -> bool:
     """R12.08-a: the unit was eligible to fight this phase, and a mode applies."""
-    if u.destroyed:
+    if u.destroyed or u.flag("surged"):  # R21.02-c
         return False
     return u.id in fs.phase_data(ctx).ever_eligible and bool(consolidation_mode(ctx, u)[0])
 

@@ -29,6 +29,7 @@ from w40k.core.abilities import ExtraAttacks, FightsFirst, Precision
 from w40k.core.errors import IllegalChoice, MalformedChoice
 from w40k.core.profiles import WeaponProfile
 from w40k.engine import geo
+from w40k.engine.aircraft import melee_refusal, visible_enemies
 from w40k.engine.attack import push_attack
 from w40k.engine.context import Context
 from w40k.engine.frames import FrameData
@@ -80,6 +81,15 @@ def engaged_targets(ctx: Context, u: UnitData) -> dict[str, list[str]]:
     enemies = [e for e in ctx.state.units if e.player != u.player and not e.destroyed]
     per_enemy = [(e.id, geo.models_engaged(u, e)) for e in enemies]
     return {m.id: [eid for eid, hits in per_enemy if hits[i]] for i, m in enumerate(u.alive)}
+
+
+def attackable_targets(ctx: Context, u: UnitData) -> dict[str, list[str]]:
+    """:func:`engaged_targets` without the pairs 23.04 forbids (``aircraft.melee_refusal``)."""
+    out: dict[str, list[str]] = {}
+    for m in u.alive:
+        ts = engaged_targets(ctx, u)[m.id]
+        out[m.id] = [t for t in ts if melee_refusal(u, m, ctx.state.unit(t)) is None]
+    return out
 
 
 # -- the declaration --
@@ -174,10 +184,22 @@ def selection(ctx: Context, u: UnitData, declaration: tuple[ModelChoice, ...]) -
 def check_declaration(ctx: Context, u: UnitData, choice: JSON) -> Selection:
     """Parse and validate; IllegalChoice names the first rule broken."""
     decl = parse_declaration(u, choice)
+    models = {m.id: m for m in u.alive}
+    enemies = {e.id: e for e in ctx.state.units if e.player != u.player}
+    for c in decl:
+        m = models.get(c.model)
+        for wc in c.weapons:
+            for t in wc.targets:
+                enemy = enemies.get(t)
+                why = None if enemy is None or m is None else melee_refusal(u, m, enemy)
+                if why is not None:
+                    raise IllegalChoice(f"{c.model}: cannot make melee attacks against {t} "
+                                        "(AIRCRAFT fight only FLYING units; only FLYING models "
+                                        "fight AIRCRAFT)", rule=why)
     sel = selection(ctx, u, decl)
     gather_requests(sel)  # raises the first violation
     listed = {c.model for c in decl}
-    for mid, ts in engaged_targets(ctx, u).items():
+    for mid, ts in attackable_targets(ctx, u).items():
         if ts and mid not in listed and _melee_names(u)[mid]:
             raise IllegalChoice(f"{mid}: a model with an enemy unit engaged with it must "
                                 "select its melee weapons and targets", rule="R04.02-e")
@@ -189,8 +211,9 @@ def default_declaration(ctx: Context, u: UnitData, rng: random.Random | None = N
     """A legal declaration: per model one melee weapon (plus every [EXTRA ATTACKS] weapon),
     each at one engaged target (random when ``rng`` is given, else the first)."""
     out: dict[str, JSON] = {}
+    allowed = attackable_targets(ctx, u)  # 23.04
     for m in u.alive:
-        ts = engaged_targets(ctx, u)[m.id]
+        ts = allowed[m.id]
         if not ts:
             continue
         melee = [w for w in m.weapons if w.is_melee]
@@ -325,7 +348,7 @@ def _apply(ctx: Context, frame: FightUnitFrame, request: Request, choice: JSON) 
 def _push_pile_in(ctx: Context, u: UnitData, *, overrun: bool) -> None:
     """A pile-in move frame for ``u`` if it has pile-in targets (12.03 Before moving)."""
     from w40k.engine.phases.melee_moves import push_move, subsets, units_within
-    enemies = ctx.state.units_of(ctx.state.opponent(u.player))
+    enemies = visible_enemies(u, ctx.state.units_of(ctx.state.opponent(u.player)))  # R23.02-d
     engaged_with = [e.id for e in enemies if geo.units_engaged(u, e)]
     if engaged_with:
         push_move(ctx, u, "pile_in", 3.0, targets=engaged_with,
@@ -340,7 +363,7 @@ def _push_pile_in(ctx: Context, u: UnitData, *, overrun: bool) -> None:
 def pile_in_options(ctx: Context, u: UnitData) -> bool:
     """Whether ``u`` has pile-in targets (engaged, or an enemy within 5")."""
     from w40k.engine.phases.melee_moves import units_within
-    enemies = ctx.state.units_of(ctx.state.opponent(u.player))
+    enemies = visible_enemies(u, ctx.state.units_of(ctx.state.opponent(u.player)))  # R23.02-d
     return any(geo.units_engaged(u, e) or units_within(u, e, PILE_IN_REACH) for e in enemies)
 
 

@@ -1,4 +1,5 @@
-"""Charge, pile-in and consolidation moves (11.04, 12.03, 12.08): one frame kind, ``melee_move``.
+"""Charge, pile-in, consolidation and surge moves (11.04, 12.03, 12.08, 21.02): one frame kind,
+``melee_move`` (a surge is pushed by ``engine/phases/surge.py``; its checks are there).
 
 The frame asks (optionally) for the move's targets, then for the positions; an answer is
 checked by ``geometry.validate_move`` plus the move type's own constraints, each refused with
@@ -53,8 +54,8 @@ from w40k.geometry.shapes import mm
 
 EPS = 1e-6
 MOVE_TYPES = {"charge": MoveType.CHARGE, "pile_in": MoveType.PILE_IN,
-              "consolidate": MoveType.CONSOLIDATE}
-DECLINE = {"charge": "fail", "pile_in": "skip", "consolidate": "skip"}
+              "consolidate": MoveType.CONSOLIDATE, "surge": MoveType.OTHER}
+DECLINE = {"charge": "fail", "pile_in": "skip", "consolidate": "skip", "surge": "skip"}
 """The answer that declines each move."""
 MARKER_RADIUS = mm(40.0) / 2
 BEARINGS = 24
@@ -257,7 +258,8 @@ def _run(ctx: Context, frame: MeleeMoveFrame) -> Request | None:
         ctx.pop()
         return None
     ctx.state.active = u.player  # R01.03-c: the moving unit's controller, until it ends
-    rule = {"charge": "R11.04-a", "pile_in": "R12.03-b", "consolidate": "R12.08-c"}[mt]
+    rule = {"charge": "R11.04-a", "pile_in": "R12.03-b", "consolidate": "R12.08-c",
+            "surge": "R21.02-b"}[mt]
     if frame.targets is None and frame.objective_options is None:
         opts = cast(list[JSON], frame.target_options)
         return request(u.player, _TARGETS_KIND[mt], rule,
@@ -268,7 +270,8 @@ def _run(ctx: Context, frame: MeleeMoveFrame) -> Request | None:
                        f"{u.name}: select the objective to consolidate toward",
                        tuple[JSON, ...](frame.objective_options), context={"unit": u.id})
     return request(u.player, K.POSITIONS, {"charge": "R11.04-b", "pile_in": "R12.03-d",
-                                           "consolidate": "R12.08-b"}[mt],
+                                           "consolidate": "R12.08-b",
+                                           "surge": "R21.02-b"}[mt],
                    f"{u.name}: {mt.replace('_', '-')} move (up to "
                    f"{frame.max_distance:g}\"), or "
                    f"{DECLINE[mt]!r}", free_form="positions",
@@ -315,7 +318,11 @@ def _apply(ctx: Context, frame: MeleeMoveFrame, request: Request, choice: JSON) 
         raise IllegalChoice(f"{mt.replace('_', '-')} move of {u.id}: {msg}", rule=rule)
     dist = moves_mod.apply_positions(ctx, u, moves)
     u.max_move = max([u.max_move, *dist.values()])
+    u.flags["moved_this_phase"] = True  # R21.02-a / R21.02-c
     ctx.replace(frame, replace(frame, result="moved"))
+    if mt == "surge":
+        u.flags["surged"] = True  # R21.02-c: no further move this phase
+        interrupt(ctx, u.id, "surge move")  # R16.01-c
     if mt == "charge":
         # R11.04-e: a charge move gives Fights First until the end of the turn.
         u.flags["charged"] = True
@@ -352,6 +359,9 @@ def check_move(ctx: Context, u: UnitData, moves: Mapping[str, Sequence[Step]],
     elif mt == "consolidate":
         obj = next(o for o in ctx.state.objectives if o.name == d.objective)
         out += _check_objective(ctx, u, moves, finals, obj, budget)
+    elif mt == "surge":
+        from w40k.engine.phases.surge import check_surge  # surge.py pushes this frame
+        out += check_surge(ctx, u, moves, finals, targets, enemies, budget)
     return out
 
 

@@ -11,8 +11,10 @@ Requests (player = the active player, who is the unit's controller, R01.03-c):
 - ``select_unit_to_move`` (R09.02-a): options = ids of the player's units not yet selected
   this phase; asked until every unit has been selected (R09.01-a).
 - ``move_type`` (R09.02-b): options among ``remain_stationary``, ``normal``, ``advance``
-  (unengaged units), ``fall_back_ordered`` (engaged, not battle-shocked), ``fall_back_desperate``
-  (engaged); only ``remain_stationary`` when no model can move (M '-', R02.02-a).
+  (unengaged units, or engaged only with AIRCRAFT, R23.02-e), ``fall_back_ordered``
+  (engaged, not battle-shocked), ``fall_back_desperate`` (engaged); only
+  ``remain_stationary`` when no model can move (M '-', R02.02-a) or after a surge move this
+  phase (R21.02-c).
 - ``take_to_skies`` (R21.03-a): options ``false`` / ``true``, for a unit whose every model has
   FLY making a normal, advance or fall-back move.
 - ``mortal_wound_model`` (R06.02-a): which model takes the next mortal wound (Desperate
@@ -41,6 +43,7 @@ from w40k.core.dice import RollKind
 from w40k.core.errors import IllegalChoice
 from w40k.engine import geo, offtable
 from w40k.engine.actions import interrupt
+from w40k.engine.aircraft import engaged_only_with_aircraft
 from w40k.engine.context import Context
 from w40k.engine.hazards import unit_hazard_rolls
 from w40k.engine.model_states import model_states
@@ -100,12 +103,15 @@ def eligible_move_types(ctx: Context, u: UnitData) -> list[str]:
     out = ["remain_stationary"]  # 09.04: any unit
     if all(m.profile.M is None for m in u.alive) or offtable.is_aircraft(u):
         return out  # R02.02-a: no model can move; R23.02-a: AIRCRAFT only make ingress moves
-    if geo.is_engaged(ctx, u):
+    if u.flag("surged"):
+        return out  # R21.02-c: a unit that has surged cannot move again this phase
+    engaged = geo.engaged_enemies(ctx, u)
+    if engaged:
         if not u.flag("battle_shocked"):
             out.append("fall_back_ordered")  # R09.07-b
         out.append("fall_back_desperate")
-    else:
-        out += ["normal", "advance"]  # R09.05-a, R09.06-a
+    if not engaged or engaged_only_with_aircraft(engaged):
+        out += ["normal", "advance"]  # R09.05-a, R09.06-a; R23.02-e
     return out
 
 
@@ -269,6 +275,7 @@ def _unit_run(ctx: Context, frame: MoveUnitFrame) -> Request | None:
         ctx.replace(frame, replace(frame, moved=True))
         interrupt(ctx, u.id, f"{mt} move")  # R16.01-c
         u.flags["moved"] = True
+        u.flags["moved_this_phase"] = True  # R21.02-a
         if mt == "advance":
             u.flags["advanced"] = True
         if mt.startswith("fall_back"):

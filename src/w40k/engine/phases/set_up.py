@@ -211,6 +211,7 @@ def _run(ctx: Context, frame: SetUpFrame) -> Request | None:
     places = parse_set_up(frame.answer, u)
     offtable.arrive(s, u, places)
     u.flags["set_up_this_turn"] = True
+    u.flags["moved_this_phase"] = True  # R21.02-a: an ingress or disembark move
     if frame.move is SetUpKind.INGRESS:
         u.flags["made_ingress"] = True
         u.flags["ingress_this_turn"] = True  # R20.04-c

@@ -32,6 +32,7 @@ from w40k.engine.actions import blocks_shooting
 from w40k.engine.attack import push_attack
 from w40k.engine.context import Context
 from w40k.engine.frames import FrameData
+from w40k.engine.phases.firing_deck import check_deck, deck_request, lend, take_back
 from w40k.engine.phases.shooting_facts import (
     ShooterFacts,
     attacking_models,
@@ -68,6 +69,7 @@ def can_shoot(ctx: Context, u: UnitData) -> bool:
     """R10.02-a: on the battlefield, not yet selected to shoot this phase, and eligible for at
     least one shooting type (fell-back units are not, 09.07)."""
     return (not u.flag("selected_to_shoot") and not blocks_shooting(ctx, u)
+            and not u.flag("firing_deck")  # R24.14-a: its transport used its weapons
             and bool(shooting_types(ctx, u)))
 
 
@@ -101,6 +103,8 @@ class ShootUnitFrame(FrameData):
     snap: str | None = None
     """15.09 snap shooting (Fire Overwatch): the one enemy unit it may target; None for a
     unit selected in its own Shooting phase."""
+    deck: tuple[str, ...] | None = None
+    """24.14 Firing Deck: the weapons lent to this transport (None: not asked yet)."""
 
 
 def _phase(ctx: Context, frame: ShootingFrame) -> Request | None:
@@ -138,7 +142,14 @@ def _shoot_unit(ctx: Context, frame: ShootUnitFrame) -> Request | None:
     u = ctx.state.unit(frame.unit)
     ctx.state.active = u.player  # 01.03: the shooting unit's controller
     if frame.resolved or u.destroyed:
+        take_back(u, frame.deck or ())  # R24.14-a: until it has resolved its attacks
         ctx.pop()
+        return None
+    if frame.deck is None:
+        deck = deck_request(ctx, u) if frame.snap is None else None  # 'in your Shooting phase'
+        if deck is not None:
+            return deck
+        ctx.replace(frame, replace(frame, deck=()))
         return None
     if frame.type is None:
         types = shooting_types(ctx, u)
@@ -226,6 +237,10 @@ def _parse(u: UnitData, choice: JSON) -> list[tuple[str, str, str]]:
 def _shoot_unit_apply(ctx: Context, frame: ShootUnitFrame, request: Request,
                       choice: JSON) -> None:
     u = ctx.state.unit(frame.unit)
+    if request.kind == "firing_deck":
+        names = lend(ctx, u, check_deck(ctx, u, choice))
+        ctx.replace(frame, replace(frame, deck=names))
+        return
     if request.kind == "shooting_type":
         ctx.replace(frame, replace(frame, type=AttackKind(str(choice))))
         ctx.log("shooting_type", unit=u.id, type=str(choice))

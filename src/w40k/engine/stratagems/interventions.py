@@ -71,6 +71,7 @@ FIRE_OVERWATCH = Stratagem(
 def _heroic_targets(ctx: Context, facts: Facts, player: str) -> list[Target]:
     if facts.get("phase") != "charge":
         return []
+    from w40k.engine.phases.charge import eligible_to_charge  # charge.py imports this module
     s = ctx.state
     enemies = s.units_of(s.opponent(player))
     out: list[Target] = []
@@ -82,6 +83,8 @@ def _heroic_targets(ctx: Context, facts: Facts, player: str) -> list[Target]:
             continue
         if not any(units_within(u, e, HEROIC_RANGE) for e in enemies):
             continue
+        if not eligible_to_charge(ctx, u):
+            continue  # R15.11-e: 11.02's restrictions this turn (emergency disembark ...)
         out.append(Target(u.id, {"mode": LEAP}))
         out.append(Target(u.id, {"mode": FRAY}, extra_cp=1))  # R15.01-c: the +1CP section
     return out

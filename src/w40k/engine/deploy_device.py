@@ -1,0 +1,75 @@
+"""The rulebook's example action, Deploy Device (16.01, R16.01-f), written as an
+:class:`~w40k.engine.actions.Action`. The rulebook says it is for illustration only and cannot
+be used, so it is not in ``actions.ACTIONS``: missions and tests that want it list it.
+
+UNITS: one INFANTRY unit within a terrain area (a model within it: any part of its base, as
+13.08/14.01 read 'within' an area) that is not within the player's deployment zone (no part of
+the area's footprint inside the zone, docs/rulings.md R16.01-f; a mission without zones has no
+zone to exclude). EFFECT: one marker set up within 1" of the unit and within that area: the
+engine sets it at the point of the area closest to the centre of the unit's first model within
+it (under that model's base, so within 1" of the unit; event ``device_deployed``).
+"""
+
+from __future__ import annotations
+
+from typing import cast
+
+from shapely.geometry import Point, Polygon
+from shapely.ops import nearest_points
+
+from w40k.core.jsonval import JSON
+from w40k.engine import geo
+from w40k.engine.actions import Action
+from w40k.engine.context import Context
+from w40k.engine.state import UnitData
+from w40k.engine.windows import Window
+
+
+def _zone(ctx: Context, player: str) -> Polygon | None:
+    zones = ctx.state.mission.get("deployment_zones")
+    if not isinstance(zones, list):
+        return None
+    for z in cast(list[dict[str, JSON]], zones):
+        if z.get("player") == player:
+            return Polygon([(float(cast(float, p[0])), float(cast(float, p[1])))
+                            for p in cast(list[list[JSON]], z["polygon"])])
+    return None
+
+
+def device_areas(ctx: Context, u: UnitData) -> list[str]:
+    """The terrain areas ``u`` is within that are not within its player's deployment zone."""
+    _, ter = geo.terrain(ctx)
+    zone = _zone(ctx, u.player)
+    out: list[str] = []
+    for area in ter.areas:
+        if zone is not None and Polygon(area.footprint).intersection(zone).area > 1e-9:
+            continue  # within the zone (in part): R16.01-f
+        if any(area.holds(geo.model_shape(m)) for m in u.alive):
+            out.append(area.name)
+    return out
+
+
+def may_deploy_device(ctx: Context, u: UnitData) -> bool:
+    """R16.01-f UNITS: an INFANTRY unit within such an area."""
+    return u.has("INFANTRY") and bool(device_areas(ctx, u))
+
+
+def _effect(ctx: Context, unit: str) -> None:
+    u = ctx.state.unit(unit)
+    areas = device_areas(ctx, u)
+    if not areas:
+        ctx.log("device_deployed", unit=unit, area=None)
+        return
+    _, ter = geo.terrain(ctx)
+    area = ter.area(areas[0])
+    m = next(m for m in u.alive if area.holds(geo.model_shape(m)))
+    spot = nearest_points(Polygon(area.footprint), Point(m.x, m.y))[0]
+    ctx.log("device_deployed", unit=unit, area=area.name, x=round(float(spot.x), 4),
+            y=round(float(spot.y), 4))
+
+
+DEPLOY_DEVICE = Action("Deploy Device", Window.START_OF_PHASE, ("shooting",),
+                       (Window.END_OF_TURN, ""), _effect, units=may_deploy_device, per_turn=1,
+                       rule="16.01")
+"""STARTS: your Shooting phase; UNITS: R16.01-f; USE LIMIT: once per turn; COMPLETES: the end
+of the turn; EFFECT: a marker in that area."""
