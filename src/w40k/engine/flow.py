@@ -44,6 +44,14 @@ class BattleFrame(FrameData):
     """07: the battle, one battle round after another until the mission's last."""
 
     KIND = "battle"
+    first_turn_decided: bool = False
+    """The pre-battle sequence (engine/phases/deployment.py) has already let the mission
+    decide the first turn (07.02)."""
+
+    def to_json(self) -> dict[str, JSON]:
+        """The position form: ``{}`` unless the first turn is already decided (positions
+        saved before the pre-battle sequence existed read the same)."""
+        return {"first_turn_decided": True} if self.first_turn_decided else {}
 
 
 class RoundStep(StrEnum):
@@ -142,7 +150,8 @@ def _battle(ctx: Context, frame: BattleFrame) -> Request | None:
         for u in (*s.units, *s.off_table):  # units in reserve or embarked too
             if not u.starting_strength:
                 u.starting_strength = len(u.alive)
-        scoring.decide_first_turn(ctx)  # 07.02: the mission says who goes first
+        if not frame.first_turn_decided:
+            scoring.decide_first_turn(ctx)  # 07.02: the mission says who goes first
     if s.round >= rounds(ctx):
         s.ended = True
         s.turn_player = s.active = s.phase = ""

@@ -13,6 +13,7 @@ from w40k.engine.frames import FrameData
 from w40k.engine.legal import Proposer
 from w40k.engine.phases import (
     charge,
+    deployment,
     fight,
     fight_sequence,
     melee_moves,
@@ -38,7 +39,7 @@ def _collect(*tables: tuple[Handler[Any], ...]) -> dict[str, Handler[Any]]:
 HANDLERS: dict[str, Handler[Any]] = _collect(
     flow.FRAMES, movement.FRAMES, shooting.FRAMES, charge.FRAMES, fight.FRAMES,
     fight_sequence.FRAMES, melee_moves.FRAMES, attack.FRAMES, death.FRAMES, windows.FRAMES,
-    set_up.FRAMES)
+    set_up.FRAMES, deployment.FRAMES)
 """Frame kind -> handler (``.frame``: the frame class, ``.run`` / ``.apply``)."""
 
 PROPOSERS: dict[tuple[str, DecisionKind], Proposer] = {
@@ -47,6 +48,9 @@ PROPOSERS: dict[tuple[str, DecisionKind], Proposer] = {
     ("shoot_unit", K.DECLARE_SHOOTING): shooting.propose_declaration,
     ("fight_unit", K.DECLARE_FIGHT): fight_sequence.propose_declaration,
     ("set_up", K.SET_UP): set_up.propose_set_up,
+    ("deployment", K.DECLARE_FORMATIONS): deployment.propose_formations,
+    ("deployment", K.DEPLOY): deployment.propose_deploy,
+    ("deployment", K.SCOUT): deployment.propose_scout,
 }
 """(the frame that asks, request kind) -> the proposer of legal free-form answers."""
 

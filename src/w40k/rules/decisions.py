@@ -80,6 +80,15 @@ class DecisionKind(StrEnum):
     for every living model of the unit, or cancel."""
     EMBARK = "embark"
     """18.02: the TRANSPORT unit to embark within after this move, or ``no``."""
+    DECLARE_FORMATIONS = "declare_formations"
+    """Declare Battle Formations (18.01, 20.01, 23.01): free-form ``{"reserves": [unit
+    ids], "embarked": {unit id: transport unit id}}``."""
+    DEPLOY = "deploy"
+    """Deployment (03.02, 24.20): free-form ``{"unit": id, "models": {model id: [x, y]}}``."""
+    SCOUT = "scout"
+    """Resolve Pre-battle Abilities (24.31): free-form ``{"unit": id, "models": {...}}`` (a
+    reserve unit set up in its zone), ``{"unit": id, "positions": {...}}`` (a scout move), or
+    ``done``."""
 
 
 class Player(StrEnum):
