@@ -132,3 +132,21 @@ def test_a_position_can_start_mid_deployment() -> None:
     assert req is not None and req.kind == "deploy" and req.player == "red"
     assert req.context["units"] == ["red.rhino", "red.squad"]
     assert [u.id for u in game.state.units] == ["blue.squad"]
+
+
+@pytest.mark.parametrize("kind", ["random", "greedy", "heuristic"])
+def test_each_player_answers_every_pre_battle_request(kind: str) -> None:
+    # Every new free-form request has a proposer (engine/table.py PROPOSERS), so each player
+    # reaches the first battle round; the answers are legal (submit would refuse them).
+    from w40k.agents import GreedyAgent, HeuristicAgent, RandomAgent
+
+    cls = {"random": RandomAgent, "greedy": GreedyAgent, "heuristic": HeuristicAgent}[kind]
+    game = Game.new(small(), 3)
+    agents = {p.name: cls(11 + i) for i, p in enumerate(game.state.players)}
+    asked: set[str] = set()
+    while (req := game.pending()) is not None and game.state.round == 0:
+        asked.add(str(req.kind))
+        game.submit(agents[req.player].choose(game, req))
+    assert {"declare_formations", "deploy"} <= asked
+    assert game.state.round == 1
+    assert not [u for u in game.state.off_table if u.location == offtable.UNDEPLOYED]
