@@ -101,8 +101,9 @@ SAMPLES: list[FrameData] = [
     # the pre-battle sequence (issue 12)
     BattleFrame(first_turn_decided=True),
     DeploymentFrame(DeployStep.SCOUTS, ("blue", "red"), "red", ("red.scouts",), ("blue",),
-                    2000, {"red.scouts": 85, "blue.boyz": 90},
+                    2000, {"red.scouts": 85, "blue.boyz": 90}, "",
                     {"unit": "red.scouts", "positions": {"red.scouts.1": [[3.0, 4.0]]}}),
+    DeploymentFrame(DeployStep.FIRST_TURN, roll_winner="blue", answer="red"),
 ]
 """One frame of every kind, with realistic values."""
 

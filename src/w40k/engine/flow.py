@@ -15,6 +15,7 @@ from w40k.engine.actions import complete
 from w40k.engine.context import Context
 from w40k.engine.frames import FrameData
 from w40k.engine.phases.charge import ChargeFrame
+from w40k.engine.phases.deployment import ROLL_OFF_CHOICE, DeploymentFrame, DeployStep
 from w40k.engine.phases.fight_frames import FightFrame
 from w40k.engine.phases.movement_frames import MovementFrame
 from w40k.engine.phases.shooting import ShootingFrame
@@ -151,6 +152,9 @@ def _battle(ctx: Context, frame: BattleFrame) -> Request | None:
             if not u.starting_strength:
                 u.starting_strength = len(u.alive)
         if not frame.first_turn_decided:
+            if s.mission.get("first_turn") == ROLL_OFF_CHOICE:  # a decision: its own frame
+                ctx.push(DeploymentFrame(step=DeployStep.FIRST_TURN))
+                return None
             scoring.decide_first_turn(ctx)  # 07.02: the mission says who goes first
     if s.round >= rounds(ctx):
         s.ended = True

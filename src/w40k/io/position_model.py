@@ -344,9 +344,10 @@ def _check_board(p: PositionModel, where: str) -> None:
         if z.player not in names:
             raise DataError(f"expected a player ({', '.join(names)}), found {z.player!r}",
                             where=f"{where}mission.deployment_zones[{i}].player")
-    if p.mission.first_turn not in (None, "roll-off", *names):
-        raise DataError(f"expected 'roll-off' or a player ({', '.join(names)}), found "
-                        f"{p.mission.first_turn!r}", where=f"{where}mission.first_turn")
+    if p.mission.first_turn not in (None, "roll-off", "roll-off-choice", *names):
+        raise DataError(f"expected 'roll-off', 'roll-off-choice' or a player "
+                        f"({', '.join(names)}), found {p.mission.first_turn!r}",
+                        where=f"{where}mission.first_turn")
     if p.round > p.mission.rounds and not p.ended:
         raise DataError(f"expected at most the mission's {p.mission.rounds} rounds, found "
                         f"{p.round}", where=f"{where}round")

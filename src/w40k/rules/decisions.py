@@ -85,6 +85,9 @@ class DecisionKind(StrEnum):
     ids], "embarked": {unit id: transport unit id}}``."""
     DEPLOY = "deploy"
     """Deployment (03.02, 24.20): free-form ``{"unit": id, "models": {model id: [x, y]}}``."""
+    FIRST_TURN = "first_turn"
+    """07.02 (a mission's ``roll-off-choice``): the roll-off's winner names the player who
+    takes the first turn."""
     SCOUT = "scout"
     """Resolve Pre-battle Abilities (24.31): free-form ``{"unit": id, "models": {...}}`` (a
     reserve unit set up in its zone), ``{"unit": id, "positions": {...}}`` (a scout move), or

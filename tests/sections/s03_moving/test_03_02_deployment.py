@@ -129,3 +129,42 @@ def test_a_pre_battle_position_needs_deployment_zones():
     del pos["mission"]["deployment_zones"]  # type: ignore[index, attr-defined]
     with pytest.raises(DataError):
         Game.new(pos, seed=1)
+
+
+def test_the_roll_off_winner_chooses_who_takes_the_first_turn_when_the_mission_says_so():
+    # R07.02-a (mission first_turn: roll-off-choice): 2-5, blue wins and is asked; blue
+    # lets red go first. Saved at the choice, the game continues identically.
+    pos = pre_battle(squad("red.a", "red"), squad("blue.a", "blue"),
+                     first_turn="roll-off-choice")
+    game = _at_deploy(pos)
+    game.submit(deploy("red.a", line_at(game, "red.a", 10.0, 5.0)))
+    game.submit(deploy("blue.a", line_at(game, "blue.a", 10.0, 40.0)))
+    scripted(game, [2, 5])
+    req = game.pending()
+    assert req is not None and req.kind == "first_turn" and req.player == "blue"
+    assert req.options == ("blue", "red")
+    saved = game.save()
+    again = Game.load(saved)
+    for g in (game, again):
+        g.submit("red")
+        req = g.pending()
+        assert req is not None and req.player == "red"  # red's first turn
+        assert events(g, "first_turn")[0] == {**events(g, "first_turn")[0], "first": "red",
+                                               "decided_by": "roll-off-choice"}
+    assert json.dumps(game.save()) == json.dumps(again.save())
+
+
+def test_a_roll_off_choice_mission_asks_the_winner_without_the_pre_battle_sequence_too():
+    # R07.02-a: a position without pre_battle: the battle frame asks before round 1.
+    from tests.engine.movement_helpers import model, position, unit
+
+    pos = position(unit("red.a", "red", [model("red.a.1", 10.0, 5.0)]),
+                   unit("blue.a", "blue", [model("blue.a.1", 10.0, 40.0)]))
+    pos["mission"]["first_turn"] = "roll-off-choice"  # type: ignore[index]
+    game = scripted(Game.new(pos, seed=1), [6, 1])
+    req = game.pending()
+    assert req is not None and req.kind == "first_turn" and req.player == "red"
+    game.submit("blue")
+    req = game.pending()
+    assert req is not None and req.player == "blue" and game.state.round == 1
+    assert not events(game, "pre_battle_end")

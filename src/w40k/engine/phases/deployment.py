@@ -35,7 +35,6 @@ from w40k.core.abilities_units import scouts_distance
 from w40k.core.errors import DataError, IllegalChoice, MalformedChoice
 from w40k.engine import geo, offtable, scoring
 from w40k.engine.context import Context
-from w40k.engine.flow import BattleFrame
 from w40k.engine.frames import FrameData
 from w40k.engine.moves import apply_positions, check_move, parse_positions, propose_move
 from w40k.engine.phases.set_up import parse_set_up
@@ -56,6 +55,9 @@ from w40k.rules.setup import (
     unit_wholly_in_zone,
     wholly_in_zone,
 )
+
+ROLL_OFF_CHOICE = "roll-off-choice"
+"""The mission's ``first_turn`` when the roll-off's winner chooses who goes first."""
 
 
 class DeployStep(StrEnum):
@@ -92,6 +94,8 @@ class DeploymentFrame(FrameData):
     """The battle size's points limit (20.01); 0: the larger army's points."""
     points: dict[str, int] = field(default_factory=dict)
     """Each unit's points (unit id -> points; a unit not listed counts 0)."""
+    roll_winner: str = ""
+    """The roll-off's winner, when the mission lets them choose who goes first."""
     answer: JSON = None
     """The legal answer to the pending request, applied by the next run."""
 
@@ -322,11 +326,30 @@ def _run(ctx: Context, frame: DeploymentFrame) -> Request | None:
         return _deploy(ctx, frame)
     if frame.step is DeployStep.SCOUTS:
         return _scouts(ctx, frame)
-    scoring.decide_first_turn(ctx)  # 07.02: the mission decides who takes the first turn
+    return _first_turn(ctx, frame)
+
+
+def _first_turn(ctx: Context, frame: DeploymentFrame) -> Request | None:
+    """07.02: the mission decides who takes the first turn: a player, a roll-off (the winner
+    goes first), or ``roll-off-choice`` (the winner chooses, R07.02-a)."""
+    s = ctx.state
+    if s.mission.get("first_turn") == ROLL_OFF_CHOICE:
+        if not frame.roll_winner:
+            _set(ctx, frame, roll_winner=scoring.roll_off(ctx))
+            return None
+        if frame.answer is None:
+            w = frame.roll_winner
+            return request(w, K.FIRST_TURN, "R07.02-a",
+                           f"{w} won the roll-off: who takes the first turn?",
+                           (w, s.opponent(w)), default=w)
+        scoring.set_first_turn(ctx, str(frame.answer), ROLL_OFF_CHOICE)
+    else:
+        scoring.decide_first_turn(ctx)
     below = s.frames[-2] if len(s.frames) > 1 else None
-    if isinstance(below, BattleFrame):
-        ctx.replace(below, replace(below, first_turn_decided=True))
-    ctx.log("pre_battle_end")
+    if below is not None and below.KIND == "battle":  # the battle frame (engine/flow.py)
+        ctx.replace(below, replace(cast(Any, below), first_turn_decided=True))
+    if frame.declared:  # the whole sequence, not only a first-turn choice
+        ctx.log("pre_battle_end")
     ctx.pop()
     return None
 
@@ -446,7 +469,7 @@ def _apply(ctx: Context, frame: DeploymentFrame, req: Request, choice: JSON) -> 
                                 rule="R03.02-a")
         u = s.any_unit(uid)
         _refuse(deploy_violations(ctx, u, _shapes(u, parse_set_up(placement, u))))
-    elif choice != "done":
+    elif frame.step is DeployStep.SCOUTS and choice != "done":
         uid, placement, key = _parse_unit_answer(choice, "scout")
         options = {u.id: u for u in scout_options(s, frame, req.player)}
         if uid not in options:
