@@ -14,6 +14,7 @@ from w40k.engine.legal import Proposer
 from w40k.engine.phases import (
     charge,
     deployment,
+    deployment_propose,
     fight,
     fight_sequence,
     melee_moves,
@@ -48,9 +49,9 @@ PROPOSERS: dict[tuple[str, DecisionKind], Proposer] = {
     ("shoot_unit", K.DECLARE_SHOOTING): shooting.propose_declaration,
     ("fight_unit", K.DECLARE_FIGHT): fight_sequence.propose_declaration,
     ("set_up", K.SET_UP): set_up.propose_set_up,
-    ("deployment", K.DECLARE_FORMATIONS): deployment.propose_formations,
-    ("deployment", K.DEPLOY): deployment.propose_deploy,
-    ("deployment", K.SCOUT): deployment.propose_scout,
+    ("deployment", K.DECLARE_FORMATIONS): deployment_propose.propose_formations,
+    ("deployment", K.DEPLOY): deployment_propose.propose_deploy,
+    ("deployment", K.SCOUT): deployment_propose.propose_scout,
 }
 """(the frame that asks, request kind) -> the proposer of legal free-form answers."""
 

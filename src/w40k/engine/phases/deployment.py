@@ -19,13 +19,13 @@ deployment order (the mission's ``deploys_first``, else the first listed player)
   (``{"unit", "positions"}`` in the ``positions`` form of engine/moves.py, ending more than
   8" from enemies, R24.32-a), or ``done``.
 
-Then the mission decides the first turn (engine/scoring.decide_first_turn: a roll-off with
-the game's dice, or a player) and the frame pops: the ``battle`` frame starts round 1.
+Then the mission decides the first turn (engine/scoring.py: a roll-off with the game's dice,
+or a player; with ``roll-off-choice`` the winner answers ``first_turn``) and the frame pops:
+the ``battle`` frame starts round 1. The proposers are engine/phases/deployment_propose.py.
 """
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, cast
@@ -36,7 +36,7 @@ from w40k.core.errors import DataError, IllegalChoice, MalformedChoice
 from w40k.engine import geo, offtable, scoring
 from w40k.engine.context import Context
 from w40k.engine.frames import FrameData
-from w40k.engine.moves import apply_positions, check_move, parse_positions, propose_move
+from w40k.engine.moves import apply_positions, check_move, parse_positions
 from w40k.engine.phases.set_up import parse_set_up
 from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request
@@ -45,7 +45,6 @@ from w40k.engine.state import GameState, UnitData
 from w40k.geometry import Model, MoveType
 from w40k.geometry.movement import MoveViolation, ending_violations
 from w40k.geometry.shapes import FloatArray
-from w40k.rules.placement import Check, first_legal, grid
 from w40k.rules.reserves import FormationUnit, formation_violations
 from w40k.rules.setup import (
     deployment_violations,
@@ -141,7 +140,7 @@ def scouts(u: UnitData) -> float | None:
     return scouts_distance([m.profile.abilities for m in u.alive]) if u.alive else None
 
 
-def _zone(state: GameState, player: str) -> FloatArray:
+def zone_of(state: GameState, player: str) -> FloatArray:
     z = offtable.own_zone(state, player)
     if z is None:
         raise RuntimeError("the pre-battle sequence needs the mission's deployment zones")
@@ -223,7 +222,7 @@ def deploy_violations(ctx: Context, u: UnitData, models: list[Model],
     coherent and unengaged, and on terrain it may stand on (03.01 Ending a Move)."""
     s = ctx.state
     enemies = offtable.enemy_models(s, u.player)
-    own = _zone(s, u.player)
+    own = zone_of(s, u.player)
     if not zone_only and infiltrators(u) and not all(wholly_in_zone(m, own) for m in models):
         opp = offtable.opponent_zone(s, u.player)
         assert opp is not None
@@ -268,7 +267,7 @@ def _refuse(broken: list[MoveViolation]) -> None:
 def scout_options(state: GameState, frame: DeploymentFrame, player: str) -> list[UnitData]:
     """24.31: ``player``'s units that may still use Scouts: in strategic reserves (set up in
     the zone), or on the battlefield wholly within the zone (a scout move)."""
-    zone = _zone(state, player)
+    zone = zone_of(state, player)
     out: list[UnitData] = []
     for u in [*state.units, *state.off_table]:
         if u.player != player or u.destroyed or u.id in frame.scouted or scouts(u) is None:
@@ -280,7 +279,7 @@ def scout_options(state: GameState, frame: DeploymentFrame, player: str) -> list
     return out
 
 
-def _scout_move_check(ctx: Context, u: UnitData, positions: JSON) -> None:
+def scout_move_check(ctx: Context, u: UnitData, positions: JSON) -> None:
     """24.32: a move of up to X" (03.01, ``check_move``), ending more than 8" horizontally
     from all enemy units (R24.32-a)."""
     moves = parse_positions(positions, [m.id for m in u.alive])
@@ -395,7 +394,7 @@ def _deploy(ctx: Context, frame: DeploymentFrame) -> Request | None:
         u = s.any_unit(uid)
         offtable.arrive(s, u, parse_set_up(placement, u))
         ctx.log("deploy", unit=u.id, infiltrators=not unit_wholly_in_zone(
-                    [geo.model_shape(m) for m in u.alive], _zone(s, u.player)),
+                    [geo.model_shape(m) for m in u.alive], zone_of(s, u.player)),
                 models={m.id: [round(m.x, 4), round(m.y, 4), round(m.z, 4)] for m in u.alive})
         _set(ctx, frame, answer=None, next_player=s.opponent(u.player))
         return None
@@ -410,7 +409,7 @@ def _deploy(ctx: Context, frame: DeploymentFrame) -> Request | None:
                    context={"units": [u.id for u in units],
                             "infiltrators": [u.id for u in units if infiltrators(u)],
                             "zone": [list[JSON]([float(x), float(y)])
-                                     for x, y in _zone(s, player)]})
+                                     for x, y in zone_of(s, player)]})
 
 
 def _scouts(ctx: Context, frame: DeploymentFrame) -> Request | None:
@@ -485,103 +484,8 @@ def _apply(ctx: Context, frame: DeploymentFrame, req: Request, choice: JSON) -> 
             _refuse(deploy_violations(ctx, u, _shapes(u, parse_set_up(placement, u)),
                                       zone_only=True))
         else:
-            _scout_move_check(ctx, u, placement)
+            scout_move_check(ctx, u, placement)
     _set(ctx, frame, answer=choice)
-
-
-# -- proposers -------------------------------------------------------------------------------
-def propose_formations(ctx: Context, req: Request, rng: random.Random) -> JSON:
-    """A legal declaration: every AIRCRAFT in reserves (R23.01-a), then each other unit with
-    Deep Strike (or, one time in three, any unit) in reserves and each INFANTRY unit (one time
-    in two) embarked within a transport with room, kept only while the answer stays legal."""
-    s = ctx.state
-    frame = ctx.need(DeploymentFrame)
-    units = undeployed(s, req.player)
-    reserves: list[str] = [u.id for u in units if offtable.is_aircraft(u)]
-    embarked: dict[str, str] = {}
-    transports = [u for u in units if offtable.capacity_of(u) is not None]
-    for u in units:
-        if offtable.is_aircraft(u):
-            continue
-        res, emb = list(reserves), dict(embarked)
-        hosts = [t for t in transports if t.id != u.id and t.id not in emb]
-        if hosts and u.id not in [t.id for t in transports] and rng.random() < 0.5:
-            emb[u.id] = rng.choice(hosts).id
-        elif offtable.deep_strike(u) or rng.random() < 1 / 3:
-            res.append(u.id)
-        else:
-            continue
-        trial: JSON = {"reserves": list[JSON](res), "embarked": dict[str, JSON](emb)}
-        if not formation_problems(s, frame, req.player, trial):
-            reserves, embarked = res, emb
-    return {"reserves": list[JSON](reserves), "embarked": dict[str, JSON](embarked)}
-
-
-def _zone_anchors(zone: FloatArray, bf: Any, rng: random.Random,
-                  step: float = 1.5) -> list[tuple[float, float]]:
-    probe = Model("probe", 0.0, 0.0, base_mm=1.0)
-    out = [a for a in grid(bf, step) if wholly_in_zone(replace(probe, x=a[0], y=a[1]), zone)]
-    rng.shuffle(out)
-    return out
-
-
-def _checker(ctx: Context, u: UnitData) -> Check:
-    def check(models: list[Model]) -> list[MoveViolation]:
-        return deploy_violations(ctx, u, models, zone_only=True)
-    return check
-
-
-def propose_deploy(ctx: Context, req: Request, rng: random.Random) -> JSON:
-    """A legal ``deploy`` answer: a random undeployed unit as a block at a random free spot
-    of the zone (rules/placement.first_legal); the next unit when one does not fit."""
-    s = ctx.state
-    units = undeployed(s, req.player)
-    rng.shuffle(units)
-    anchors = _zone_anchors(_zone(s, req.player), offtable.battlefield(s), rng)
-    for u in units:
-        models = [geo.model_shape(m) for m in u.alive]
-        placed = first_legal(models, anchors, _checker(ctx, u))
-        if placed is not None:
-            return {"unit": u.id,
-                    "models": {m.id: [p.x, p.y] for m, p in zip(u.alive, placed, strict=True)}}
-    raise RuntimeError(f"no unit of {req.player} fits in its deployment zone")
-
-
-def propose_scout(ctx: Context, req: Request, rng: random.Random) -> JSON:
-    """A legal ``scout`` answer: a Scouts unit's move toward the nearest enemy (or a reserve
-    unit set up in the zone), or ``done`` when none is found (or one time in four)."""
-    s = ctx.state
-    frame = ctx.need(DeploymentFrame)
-    if rng.random() < 0.25:
-        return "done"
-    for u in scout_options(s, frame, req.player):
-        if u.location == offtable.RESERVES:
-            anchors = _zone_anchors(_zone(s, u.player), offtable.battlefield(s), rng)
-            placed = first_legal([geo.model_shape(m) for m in u.alive], anchors,
-                                 _checker(ctx, u))
-            if placed is not None:
-                return {"unit": u.id, "models": {m.id: [p.x, p.y] for m, p in
-                                                 zip(u.alive, placed, strict=True)}}
-            continue
-        enemies = [m for e in s.units if e.player != u.player for m in e.alive]
-        toward = None
-        if enemies:
-            cx = sum(m.x for m in u.alive) / len(u.alive)
-            cy = sum(m.y for m in u.alive) / len(u.alive)
-            e = min(enemies, key=lambda m: (m.x - cx) ** 2 + (m.y - cy) ** 2)
-            toward = (e.x, e.y)
-
-        def ends_clear(c: Context, unit: UnitData, answer: dict[str, JSON]) -> bool:
-            try:
-                _scout_move_check(c, unit, answer)
-            except IllegalChoice:
-                return False
-            return True
-        moved = propose_move(ctx, u, MoveType.OTHER, cast(float, scouts(u)), rng,
-                             toward=toward, extra_check=ends_clear)
-        if moved:
-            return {"unit": u.id, "positions": cast(JSON, moved)}
-    return "done"
 
 
 FRAMES: tuple[Handler[Any], ...] = (Handler(DeploymentFrame, _run, _apply),)
