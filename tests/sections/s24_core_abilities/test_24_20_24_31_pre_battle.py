@@ -162,3 +162,25 @@ def test_a_unit_cannot_embark_after_a_scout_move():
     hull = Model("Rhino", 12.0, 10.0, base_mm=60.0)
     assert any("R18.02-c" in v for v in embark_violations(
         [probe], hull, battle_round=0, set_up_this_turn=False, move="scout"))
+
+
+def test_a_dedicated_transport_carrying_only_scouts_makes_their_scout_move():
+    # R24.31-a (third option): a DEDICATED TRANSPORT wholly within its zone whose embarked
+    # models all have Scouts moves up to their X; a plain TRANSPORT, or one carrying a unit
+    # without Scouts, does not.
+    dedicated = ("VEHICLE", "TRANSPORT", "DEDICATED TRANSPORT")
+    units = (transport("red.ded", "red", keywords=dedicated), transport("red.plain", "red"),
+             transport("red.mixed", "red", keywords=dedicated),
+             squad("red.s1", "red", abilities=SCOUT), squad("red.s2", "red", abilities=SCOUT),
+             squad("red.none", "red"))
+    declare: dict[str, JSON] = {"embarked": {"red.s1": "red.ded", "red.s2": "red.plain",
+                                             "red.none": "red.mixed"}}
+    game = _at_scouts(*units, declare=declare)
+    req = game.pending()
+    assert req is not None and req.kind == "scout"
+    assert req.context == {"reserves": [], "move": {"red.ded": 6.0}}
+    hull = game.state.unit("red.ded").alive[0]
+    game.submit({"unit": "red.ded", "positions": {hull.id: [[hull.x, hull.y + 6.0]]}})
+    game.pending()
+    assert events(game, "scout")[0]["unit"] == "red.ded"
+    assert game.state.any_unit("red.s1").embarked_in == "red.ded"  # still aboard

@@ -135,9 +135,17 @@ def infiltrators(u: UnitData) -> bool:
                                  for m in u.alive)
 
 
-def scouts(u: UnitData) -> float | None:
-    """24.31 / 24.02: the unit's Scouts distance (every model must have it), or None."""
-    return scouts_distance([m.profile.abilities for m in u.alive]) if u.alive else None
+def scouts(u: UnitData, state: GameState | None = None) -> float | None:
+    """24.31 / 24.02: the unit's Scouts distance (every model must have it), or None. With
+    the ``state``, a DEDICATED TRANSPORT every model embarked within which has Scouts moves
+    with their distance (the lowest shared value, R24.02-c; 24.31's third option)."""
+    if not u.alive:
+        return None
+    own = scouts_distance([m.profile.abilities for m in u.alive])
+    if own is not None or state is None or not u.has("DEDICATED TRANSPORT"):
+        return own
+    aboard = [m.profile.abilities for p in offtable.passengers(state, u.id) for m in p.alive]
+    return scouts_distance(aboard) if aboard else None
 
 
 def zone_of(state: GameState, player: str) -> FloatArray:
@@ -266,13 +274,15 @@ def _refuse(broken: list[MoveViolation]) -> None:
 # -- Scouts ----------------------------------------------------------------------------------
 def scout_options(state: GameState, frame: DeploymentFrame, player: str) -> list[UnitData]:
     """24.31: ``player``'s units that may still use Scouts: in strategic reserves (set up in
-    the zone), or on the battlefield wholly within the zone (a scout move)."""
+    the zone), or on the battlefield wholly within the zone (a scout move; a DEDICATED
+    TRANSPORT whose passengers all have Scouts too)."""
     zone = zone_of(state, player)
     out: list[UnitData] = []
     for u in [*state.units, *state.off_table]:
-        if u.player != player or u.destroyed or u.id in frame.scouted or scouts(u) is None:
+        if u.player != player or u.destroyed or u.id in frame.scouted:
             continue
-        if u.location == offtable.RESERVES or (
+        if (u.location == offtable.RESERVES and scouts(u) is not None) or (
+                scouts(u, state) is not None and
                 u.location == offtable.BATTLEFIELD and unit_wholly_in_zone(
                     [geo.model_shape(m) for m in u.alive], zone)):
             out.append(u)
@@ -283,7 +293,7 @@ def scout_move_check(ctx: Context, u: UnitData, positions: JSON) -> None:
     """24.32: a move of up to X" (03.01, ``check_move``), ending more than 8" horizontally
     from all enemy units (R24.32-a)."""
     moves = parse_positions(positions, [m.id for m in u.alive])
-    check_move(ctx, u, moves, MoveType.OTHER, cast(float, scouts(u)))
+    check_move(ctx, u, moves, MoveType.OTHER, cast(float, scouts(u, ctx.state)))
     ends = []
     for m in u.alive:
         path = moves.get(m.id)
@@ -430,7 +440,7 @@ def _scouts(ctx: Context, frame: DeploymentFrame) -> Request | None:
         else:
             apply_positions(ctx, u, parse_positions(placement, [m.id for m in u.alive]))
         ctx.log("scout", unit=u.id, kind="set_up" if key == "models" else "scout_move",
-                distance=cast(float, scouts(u)),
+                distance=cast(float, scouts(u, s)),
                 models={m.id: [round(m.x, 4), round(m.y, 4), round(m.z, 4)] for m in u.alive})
         _set(ctx, frame, answer=None, scouted=(*frame.scouted, u.id),
              next_player=s.opponent(u.player))
@@ -444,7 +454,7 @@ def _scouts(ctx: Context, frame: DeploymentFrame) -> Request | None:
                    free_form="scout",
                    context={"reserves": [u.id for u in units
                                          if u.location == offtable.RESERVES],
-                            "move": {u.id: cast(float, scouts(u)) for u in units
+                            "move": {u.id: cast(float, scouts(u, s)) for u in units
                                      if u.location == offtable.BATTLEFIELD}})
 
 

@@ -120,7 +120,7 @@ def propose_scout(ctx: Context, req: Request, rng: random.Random) -> JSON:
             except IllegalChoice:
                 return False
             return True
-        moved = propose_move(ctx, u, MoveType.OTHER, cast(float, scouts(u)), rng,
+        moved = propose_move(ctx, u, MoveType.OTHER, cast(float, scouts(u, s)), rng,
                              toward=toward, extra_check=ends_clear)
         if moved:
             return {"unit": u.id, "positions": cast(JSON, moved)}
