@@ -150,3 +150,19 @@ def test_each_player_answers_every_pre_battle_request(kind: str) -> None:
     assert {"declare_formations", "deploy"} <= asked
     assert game.state.round == 1
     assert not [u for u in game.state.off_table if u.location == offtable.UNDEPLOYED]
+
+
+@pytest.mark.parametrize("section", [{"points_limit": -1}, {"pointz": {}}, "yes",
+                                     {"points": {"red.rhino": "ten"}}])
+def test_a_malformed_pre_battle_section_is_refused_naming_it(section: JSON) -> None:
+    from w40k.core.errors import DataError
+
+    pos = small()
+    pos["pre_battle"] = section
+    with pytest.raises(DataError) as err:
+        validate_position(pos, "p.json")
+    assert "pre_battle" in str(err.value)
+    if (isinstance(section, dict) and "pointz" in section) or section == "yes":
+        with pytest.raises(DataError) as err:
+            Game.new(pos, seed=1)
+        assert "pre_battle" in str(err.value)
