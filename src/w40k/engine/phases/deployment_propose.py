@@ -17,6 +17,7 @@ from w40k.engine.phases.deployment import (
     DeploymentFrame,
     deploy_violations,
     formation_problems,
+    reserve_limit,
     scout_move_check,
     scout_options,
     scouts,
@@ -36,10 +37,12 @@ from w40k.rules.setup import wholly_in_zone
 def propose_formations(ctx: Context, req: Request, rng: random.Random) -> JSON:
     """A legal declaration: every AIRCRAFT in reserves (R23.01-a), then each other unit with
     Deep Strike (or, one time in three, any unit) in reserves and each INFANTRY unit (one time
-    in two) embarked within a transport with room, kept only while the answer stays legal."""
+    in two) embarked within a transport with room, kept only while the answer stays legal.
+    Without points (no 20.01 limit to keep) it keeps at least half the units on the table."""
     s = ctx.state
     frame = ctx.need(DeploymentFrame)
     units = undeployed(s, req.player)
+    most = len(units) // 2 if reserve_limit(s, frame, req.player) == 0 else len(units)
     reserves: list[str] = [u.id for u in units if offtable.is_aircraft(u)]
     embarked: dict[str, str] = {}
     transports = [u for u in units if offtable.capacity_of(u) is not None]
@@ -50,7 +53,7 @@ def propose_formations(ctx: Context, req: Request, rng: random.Random) -> JSON:
         hosts = [t for t in transports if t.id != u.id and t.id not in emb]
         if hosts and u.id not in [t.id for t in transports] and rng.random() < 0.5:
             emb[u.id] = rng.choice(hosts).id
-        elif offtable.deep_strike(u) or rng.random() < 1 / 3:
+        elif (offtable.deep_strike(u) or rng.random() < 1 / 3) and len(res) < most:
             res.append(u.id)
         else:
             continue
