@@ -15,9 +15,11 @@ from tests.engine.test_save_load_replay import check_from, play
 from w40k.agents.random_agent import RandomAgent
 from w40k.engine import offtable
 from w40k.engine.game import Game
+from w40k.engine.geo import model_shape as geo_model
 from w40k.engine.serial import JSON
 from w40k.engine.state import GameState
 from w40k.io.position_model import validate_position
+from w40k.rules.setup import gap
 from w40k.rules.transport import spaces_needed
 
 DS = ("Deep Strike",)
@@ -73,13 +75,31 @@ def check_invariants(s: GameState, reserved: set[str]) -> None:
         reserved |= {u.id for u in s.off_table if u.location == offtable.RESERVES}
 
 
+def check_arrivals(game: Game, since: int) -> None:
+    """R20.04-a / R24.09-a: every ingress since event ``since`` set the unit up more than 8"
+    from every enemy model (enemies do not move in the arriving player's Movement phase)."""
+    s = game.state
+    for e in s.events[since:]:
+        if e["event"] != "set_up" or e["kind"] != "ingress":
+            continue
+        u = s.any_unit(str(e["unit"]))
+        for m in u.alive:
+            for enemy in (x for x in s.units if x.player != u.player):
+                for em in enemy.alive:
+                    d = gap(geo_model(m), geo_model(em))
+                    assert d > 8.0, f"{m.id} arrived {d:.2f}\" from {em.id}"
+
+
 @pytest.mark.parametrize("seed", [1, 2])
 def test_random_players_play_a_battle_from_a_pre_battle_position(seed: int) -> None:
     game = Game.new(small(), seed)
     agents = {p.name: RandomAgent(seed * 7 + i) for i, p in enumerate(game.state.players)}
     reserved: set[str] = set()
     kinds: set[str] = set()
+    seen = 0
     while (req := game.pending()) is not None:
+        check_arrivals(game, seen)
+        seen = len(game.state.events)
         kinds.add(str(req.kind))
         if req.kind == "declare_formations":
             choice = _formation(req.player, embark=seed == 1)
