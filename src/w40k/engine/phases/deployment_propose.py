@@ -17,6 +17,7 @@ from w40k.engine.phases.deployment import (
     DeploymentFrame,
     deploy_violations,
     formation_problems,
+    infiltrators,
     reserve_limit,
     scout_move_check,
     scout_options,
@@ -71,22 +72,30 @@ def _zone_anchors(zone: FloatArray, bf: Any, rng: random.Random,
     return out
 
 
-def _checker(ctx: Context, u: UnitData) -> Check:
+def _checker(ctx: Context, u: UnitData, zone_only: bool = True) -> Check:
     def check(models: list[Model]) -> list[MoveViolation]:
-        return deploy_violations(ctx, u, models, zone_only=True)
+        return deploy_violations(ctx, u, models, zone_only=zone_only)
     return check
 
 
 def propose_deploy(ctx: Context, req: Request, rng: random.Random) -> JSON:
     """A legal ``deploy`` answer: a random undeployed unit as a block at a random free spot
-    of the zone (rules/placement.first_legal); the next unit when one does not fit."""
+    of the zone (rules/placement.first_legal), or, one time in two for Infiltrators, of the
+    whole battlefield (24.20); the next unit when one does not fit."""
     s = ctx.state
     units = undeployed(s, req.player)
     rng.shuffle(units)
-    anchors = _zone_anchors(zone_of(s, req.player), offtable.battlefield(s), rng)
+    bf = offtable.battlefield(s)
+    anchors = _zone_anchors(zone_of(s, req.player), bf, rng)
     for u in units:
         models = [geo.model_shape(m) for m in u.alive]
-        placed = first_legal(models, anchors, _checker(ctx, u))
+        placed = None
+        if infiltrators(u) and rng.random() < 0.5:
+            anywhere = list(grid(bf, 2.0))
+            rng.shuffle(anywhere)
+            placed = first_legal(models, anywhere[:150], _checker(ctx, u, zone_only=False))
+        if placed is None:
+            placed = first_legal(models, anchors, _checker(ctx, u))
         if placed is not None:
             return {"unit": u.id,
                     "models": {m.id: [p.x, p.y] for m, p in zip(u.alive, placed, strict=True)}}
