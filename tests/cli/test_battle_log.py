@@ -259,3 +259,21 @@ def test_a_position_that_starts_with_vp_and_cp_is_counted_from_there() -> None:
     lines = log_lines([ev("score", rnd=3, phase="end_of_turn", vp=5, objectives=[], total=15),
                        ev("turn_end", rnd=3, phase="end_of_turn")], setup)
     assert lines[-1].endswith("VP red 15, blue 5; CP red 3, blue 1")
+
+
+def test_the_pre_battle_sequence_reads_as_steps_with_unit_names() -> None:
+    log = BattleLog(SETUP)
+    lines = [ln for e in (
+        ev("pre_battle", 0, "", "", step="declare_battle_formations", order=["red", "blue"]),
+        ev("battle_formations", 0, "red", "", reserves=["red.int"], embarked={}),
+        ev("pre_battle", 0, "", "", step="deployment"),
+        ev("deploy", 0, "", "", unit="blue.boyz", infiltrators=True, models={}),
+        ev("scout", 0, "", "", unit="blue.boyz", kind="scout_move", distance=6.0, models={}),
+        ev("pre_battle_end", 0, "", "")) for ln in log.lines(e)]
+    _no_repr(lines)
+    text = "\n".join(lines)
+    assert "=== Pre-battle: declare battle formations ===" in text
+    assert "red declares in strategic reserves: Intercessors" in text
+    assert "Boyz is deployed (Infiltrators)" in text
+    assert "Boyz: Scouts 6\", scout move" in text
+    assert "=== The battle begins ===" in text

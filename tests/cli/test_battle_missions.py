@@ -33,6 +33,10 @@ def test_a_full_battle_runs_on_each_shipped_deployment_map(tmp_path: Path, name:
     assert record["events"][-1]["round"] == 5
     firsts = [e for e in record["events"] if e["event"] == "first_turn"]
     assert len(firsts) == 1 and firsts[0]["decided_by"] == "roll-off"
+    # the players deploy (R03.02-a): the mission's deploys_first (blue) sets up first
+    deployed = [e for e in record["events"] if e["event"] == "deploy"]
+    assert deployed and deployed[0]["unit"].startswith("blue.")
+    assert "pre_battle" in record["setup"]
     assert "note: secondary 'Raise the beacon'" in res.stderr
     check = runner.invoke(app, ["replay", str(tmp_path / "out" / "record.json")])
     assert check.exit_code == 0, check.output
@@ -45,9 +49,10 @@ def test_without_mission_the_default_battle_is_unchanged(tmp_path: Path) -> None
 
 
 def test_take_and_hold_by_name_plays_the_default_game(tmp_path: Path) -> None:
-    # The mission file only adds its first-turn event and names its rule in score events.
+    # With automatic deployment the mission file only adds its first-turn event and names its
+    # rule in score events.
     _, default = battle(tmp_path, out="a")
-    _, named = battle(tmp_path, "--mission", "take-and-hold", out="b")
+    _, named = battle(tmp_path, "--mission", "take-and-hold", "--auto-deploy", out="b")
 
     def plain(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
         drop = ("rule", "kind", "scorer")

@@ -30,6 +30,7 @@ from w40k.engine.flow import (
 from w40k.engine.frames import FrameData
 from w40k.engine.game import Game
 from w40k.engine.phases.charge import ChargeFrame, ChargeStep, ChargeUnitFrame
+from w40k.engine.phases.deployment import DeploymentFrame, DeployStep
 from w40k.engine.phases.fight_frames import (
     FightFrame,
     FightMode,
@@ -97,6 +98,12 @@ SAMPLES: list[FrameData] = [
     ShootUnitFrame("red.a", AttackKind.NORMAL, snap="blue.x"),
     ChargeUnitFrame("red.a", ChargeStep.TARGETS, (3, 4), 6, heroic="into_the_fray",
                     rerolled=True),
+    # the pre-battle sequence (issue 12)
+    BattleFrame(first_turn_decided=True),
+    DeploymentFrame(DeployStep.SCOUTS, ("blue", "red"), "red", ("red.scouts",), ("blue",),
+                    2000, {"red.scouts": 85, "blue.boyz": 90}, "",
+                    {"unit": "red.scouts", "positions": {"red.scouts.1": [[3.0, 4.0]]}}),
+    DeploymentFrame(DeployStep.FIRST_TURN, roll_winner="blue", answer="red"),
 ]
 """One frame of every kind, with realistic values."""
 

@@ -169,6 +169,21 @@ def test_each_army_is_set_up_wholly_within_its_zone_clear_of_terrain(name: str) 
             assert not walls.intersects(base), (u["id"], md["x"], md["y"])
 
 
+def test_a_pre_battle_mission_position_carries_each_units_points() -> None:
+    # The pre-battle sequence (docs/positions.md pre_battle) reads 20.01's points from it.
+    import dataclasses
+
+    red, blue = default_armies()
+    red = dataclasses.replace(red, units=tuple(
+        dataclasses.replace(u, points=100 + i) for i, u in enumerate(red.units)))
+    pos = validate_position(mission_position(red, blue, shipped_mission("front-lines"),
+                                             pre_battle=True), "front-lines")
+    reds = [u["id"] for u in pos["units"] if u["player"] == "red"]
+    assert pos["pre_battle"]["points"] == {reds[0]: 100, reds[1]: 101}
+    plain = mission_position(*default_armies(), shipped_mission("front-lines"))
+    assert "pre_battle" not in plain
+
+
 def test_take_and_hold_sets_up_the_default_position() -> None:
     from w40k.io.battle_setup import default_position
 

@@ -45,7 +45,8 @@ def _read_json(path: Path, what: str) -> dict[str, JSON]:
 
 
 def _position(red: str | None, blue: str | None, start: Path | None,
-              mission: str | None, datasheets: list[Path] | None = None) -> dict[str, JSON]:
+              mission: str | None, datasheets: list[Path] | None = None,
+              auto_deploy: bool = False) -> dict[str, JSON]:
     params = dict(DEFAULT_MISSION) if mission is None else resolve_mission(mission)
     if start is not None:
         if red or blue:
@@ -68,7 +69,9 @@ def _position(red: str | None, blue: str | None, start: Path | None,
 
     if mission is not None:  # the mission sets the table up (docs/missions.md)
         reds, blues = (army(red, "red"), army(blue, "blue")) if red or blue else default_armies()
-        return validate_position(mission_position(reds, blues, params), "the mission's position")
+        # the players declare reserves and deploy when the mission has zones (docs/battle.md)
+        pos = mission_position(reds, blues, params, pre_battle=not auto_deploy)
+        return validate_position(pos, "the mission's position")
     pos = default_position()
     if red or blue:
         pos = position_from_armies(army(red, "red"), army(blue, "blue"))
@@ -99,6 +102,10 @@ def register(app: typer.Typer) -> None:
         start: Annotated[Path | None, typer.Option(
             "--from", help="Start from a position file (docs/positions.md).")] = None,
         quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the result.")] = False,
+        auto_deploy: Annotated[bool, typer.Option(
+            "--auto-deploy", help="With --mission: set the armies up in their zones "
+                                  "automatically instead of the pre-battle sequence (the "
+                                  "players declaring reserves and deploying).")] = False,
         datasheets: Annotated[list[Path] | None, typer.Option(
             "--datasheets", "-d", metavar="<path>",
             help="Datasheets for text exports (repeatable).")] = None,
@@ -111,7 +118,7 @@ def register(app: typer.Typer) -> None:
                 raise DataError(f"expected two of {', '.join(AGENTS)}, got {agents!r}",
                                 where="--agents")
             prepare_output_dir(out, "--out")  # before any work: not after the battle
-            position = _position(red, blue, start, mission, datasheets)
+            position = _position(red, blue, start, mission, datasheets, auto_deploy)
             for line in not_applied(cast(dict[str, JSON], position["mission"])):
                 typer.echo(f"note: {clean(line)}", err=True)
             game = Game.load(position) if "frames" in position and position.get("dice") \

@@ -15,6 +15,7 @@ from w40k.engine.actions import complete
 from w40k.engine.context import Context
 from w40k.engine.frames import FrameData
 from w40k.engine.phases.charge import ChargeFrame
+from w40k.engine.phases.deployment import ROLL_OFF_CHOICE, DeploymentFrame, DeployStep
 from w40k.engine.phases.fight_frames import FightFrame
 from w40k.engine.phases.movement_frames import MovementFrame
 from w40k.engine.phases.shooting import ShootingFrame
@@ -45,6 +46,14 @@ class BattleFrame(FrameData):
     """07: the battle, one battle round after another until the mission's last."""
 
     KIND = "battle"
+    first_turn_decided: bool = False
+    """The pre-battle sequence (engine/phases/deployment.py) has already let the mission
+    decide the first turn (07.02)."""
+
+    def to_json(self) -> dict[str, JSON]:
+        """The position form: ``{}`` unless the first turn is already decided (positions
+        saved before the pre-battle sequence existed read the same)."""
+        return {"first_turn_decided": True} if self.first_turn_decided else {}
 
 
 class RoundStep(StrEnum):
@@ -143,7 +152,11 @@ def _battle(ctx: Context, frame: BattleFrame) -> Request | None:
         for u in (*s.units, *s.off_table):  # units in reserve or embarked too
             if not u.starting_strength:
                 u.starting_strength = len(u.alive)
-        scoring.decide_first_turn(ctx)  # 07.02: the mission says who goes first
+        if not frame.first_turn_decided:
+            if s.mission.get("first_turn") == ROLL_OFF_CHOICE:  # a decision: its own frame
+                ctx.push(DeploymentFrame(step=DeployStep.FIRST_TURN))
+                return None
+            scoring.decide_first_turn(ctx)  # 07.02: the mission says who goes first
     if s.round >= rounds(ctx):
         s.ended = True
         s.turn_player = s.active = s.phase = ""

@@ -36,6 +36,7 @@ from w40k.engine.context import Context, CountingDice
 from w40k.engine.flow import BattleFrame
 from w40k.engine.frames import FrameData
 from w40k.engine.options import read_options
+from w40k.engine.phases.deployment import pre_battle_frame
 from w40k.engine.requests import Request
 from w40k.engine.state import GameState
 from w40k.engine.table import FRAME_CLASSES, HANDLERS, read_frame
@@ -109,6 +110,12 @@ class Game:
         game._seed = seed
         if not state.frames and not state.ended:
             state.frames.append(BattleFrame())
+            pre = position.get("pre_battle")
+            if pre is not None and pre is not False:
+                if not isinstance(state.mission.get("deployment_zones"), list):
+                    raise DataError("the pre-battle sequence needs the mission's "
+                                    "deployment_zones", where="pre_battle")
+                state.frames.append(pre_battle_frame(pre))
         return game
 
     @staticmethod

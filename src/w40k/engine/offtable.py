@@ -32,6 +32,9 @@ EMBARKED = "embarked"
 """``UnitData.location`` of a unit embarked within a TRANSPORT."""
 BATTLEFIELD = "battlefield"
 """``UnitData.location`` of a unit on the battlefield."""
+UNDEPLOYED = "undeployed"
+"""``UnitData.location`` of a unit not yet set up in the pre-battle sequence (03.02
+deployment, engine/phases/deployment.py)."""
 
 
 def _touch(u: UnitData) -> None:
@@ -98,6 +101,29 @@ def reposition(ctx: Context, u: UnitData, *, rule: str = "") -> None:
     to_reserves(ctx.state, u)
     u.flags["repositioned"] = True
     ctx.log("repositioned", unit=u.id, rule=rule or "R20.02-a")
+
+
+def undeploy(state: GameState, u: UnitData) -> None:
+    """Before the battle: the unit waits off the battlefield to be declared and deployed."""
+    _touch(u)
+    if u in state.units:
+        state.units.remove(u)
+        state.off_table.append(u)
+    u.location, u.embarked_in = UNDEPLOYED, None
+
+
+def place_in_reserves(u: UnitData, transport: UnitData | None = None) -> None:
+    """Declare Battle Formations: an off-table unit starts in strategic reserves (20.01) or
+    embarked within ``transport`` (18.01)."""
+    if transport is None:
+        u.location, u.embarked_in = RESERVES, None
+    else:
+        u.location, u.embarked_in = EMBARKED, transport.id
+
+
+def own_zone(state: GameState, player: str) -> FloatArray | None:
+    """``player``'s deployment zone, if the mission has zones."""
+    return opponent_zone(state, state.opponent(player))
 
 
 def arrive(state: GameState, u: UnitData, places: dict[str, tuple[float, float, float]]

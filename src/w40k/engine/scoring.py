@@ -28,27 +28,35 @@ a chance below 1e-27 with real dice)."""
 
 
 # -- 07.02: the mission says who takes the first turn ----------------------------------------
+def roll_off(ctx: Context) -> str:
+    """01.05 roll-off: each player rolls one D6 (``roll_off`` dice), ties re-rolled; the
+    winner's name."""
+    s = ctx.state
+    for _ in range(MAX_ROLL_OFFS):
+        a, b = (d.face for d in ctx.roll(RollKind.ROLL_OFF, 2))
+        if a != b:
+            return s.players[0].name if a > b else s.players[1].name
+    raise RuntimeError("the roll-off tied 100 times")
+
+
+def set_first_turn(ctx: Context, first: str, decided_by: str) -> None:
+    """``first`` takes the first turn of every battle round (R07.02-a)."""
+    ctx.state.players.sort(key=lambda p: p.name != first)  # stable: the first player first
+    ctx.log("first_turn", first=first, decided_by=decided_by)
+
+
 def decide_first_turn(ctx: Context) -> None:
     """At the start of the battle: the mission's ``first_turn`` (a player, or ``roll-off``:
     each player rolls one D6, ties re-rolled, the higher takes the first turn) puts that
-    player first in every battle round (R07.02-a). No ``first_turn``: the listed order."""
-    s = ctx.state
-    how = s.mission.get("first_turn")
+    player first in every battle round (R07.02-a). No ``first_turn``: the listed order.
+    (``roll-off-choice``, the winner choosing, is a decision: engine/phases/deployment.py.)"""
+    how = ctx.state.mission.get("first_turn")
     if how is None:
         return
     if how == "roll-off":
-        for _ in range(MAX_ROLL_OFFS):
-            a, b = (d.face for d in ctx.roll(RollKind.ROLL_OFF, 2))
-            if a != b:
-                break
-        else:
-            raise RuntimeError("the roll-off tied 100 times")
-        first = s.players[0].name if a > b else s.players[1].name
+        set_first_turn(ctx, roll_off(ctx), "roll-off")
     else:
-        first = str(how)
-    s.players.sort(key=lambda p: p.name != first)  # stable: the winner first
-    ctx.log("first_turn", first=first, decided_by="roll-off" if how == "roll-off"
-             else "mission")
+        set_first_turn(ctx, str(how), "mission")
 
 
 # -- scoring ----------------------------------------------------------------------------------

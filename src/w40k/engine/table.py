@@ -13,6 +13,8 @@ from w40k.engine.frames import FrameData
 from w40k.engine.legal import Proposer
 from w40k.engine.phases import (
     charge,
+    deployment,
+    deployment_propose,
     fight,
     fight_sequence,
     firing_deck,
@@ -39,7 +41,7 @@ def _collect(*tables: tuple[Handler[Any], ...]) -> dict[str, Handler[Any]]:
 HANDLERS: dict[str, Handler[Any]] = _collect(
     flow.FRAMES, movement.FRAMES, shooting.FRAMES, charge.FRAMES, fight.FRAMES,
     fight_sequence.FRAMES, melee_moves.FRAMES, attack.FRAMES, death.FRAMES, windows.FRAMES,
-    set_up.FRAMES)
+    set_up.FRAMES, deployment.FRAMES)
 """Frame kind -> handler (``.frame``: the frame class, ``.run`` / ``.apply``)."""
 
 PROPOSERS: dict[tuple[str, DecisionKind], Proposer] = {
@@ -49,6 +51,9 @@ PROPOSERS: dict[tuple[str, DecisionKind], Proposer] = {
     ("fight_unit", K.DECLARE_FIGHT): fight_sequence.propose_declaration,
     ("set_up", K.SET_UP): set_up.propose_set_up,
     ("shoot_unit", K.FIRING_DECK): firing_deck.propose_deck,
+    ("deployment", K.DECLARE_FORMATIONS): deployment_propose.propose_formations,
+    ("deployment", K.DEPLOY): deployment_propose.propose_deploy,
+    ("deployment", K.SCOUT): deployment_propose.propose_scout,
 }
 """(the frame that asks, request kind) -> the proposer of legal free-form answers."""
 

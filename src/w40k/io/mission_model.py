@@ -153,7 +153,8 @@ class MissionModel(Strict):
     """The player who sets up their army first (a player of ``deployment_zones``)."""
     first_turn: Text | None = None
     """``roll-off`` (each player rolls a D6, re-rolling ties; the higher takes the first turn of
-    every battle round) or a player's name; none: the position's first player."""
+    every battle round), ``roll-off-choice`` (the same roll-off; its winner chooses who takes
+    the first turn) or a player's name; none: the position's first player."""
     primary: PrimaryModel | None = None
     secondaries: Annotated[list[ScoringRuleModel], Field(max_length=MAX_RULES)] = []
 
@@ -189,7 +190,7 @@ def check_mission(m: MissionModel, where: str) -> None:
                                         where=f"{where}deployment_zones[{i}].polygon[{j}]")
     for key in ("first_turn", "deploys_first"):
         value = getattr(m, key)
-        allowed = players + (["roll-off"] if key == "first_turn" else [])
+        allowed = players + (["roll-off", "roll-off-choice"] if key == "first_turn" else [])
         if value is not None and players and value not in allowed:
             raise DataError(f"expected {' or '.join(map(repr, allowed))}, found {value!r}",
                             where=f"{where}{key}")

@@ -104,11 +104,14 @@ def not_applied(mission: dict[str, JSON]) -> list[str]:
             "are not in the engine yet" for r in m.secondaries if r.action is not None]
 
 
-def mission_position(red: Army, blue: Army, mission: dict[str, JSON]) -> dict[str, JSON]:
+def mission_position(red: Army, blue: Army, mission: dict[str, JSON], *,
+                     pre_battle: bool = False) -> dict[str, JSON]:
     """The starting position of ``red`` against ``blue`` on ``mission``: its battlefield,
     terrain and objectives; each army set up wholly within its deployment zone (in the default
     columns when they fit, docs/missions.md "Setting up"). A take-and-hold mission without
-    zones plays on the default table."""
+    zones plays on the default table. With ``pre_battle`` and a mission with zones, the
+    position starts with the pre-battle sequence instead (the players declare reserves and
+    deploy, docs/positions.md ``pre_battle``), carrying each unit's points."""
     m = MissionModel.model_validate(mission)
     terrain = mission_terrain(mission)
     objectives = (cast(list[JSON], copy.deepcopy(mission["objectives"]))
@@ -138,4 +141,20 @@ def mission_position(red: Army, blue: Army, mission: dict[str, JSON]) -> dict[st
         bf = cast(dict[str, float], pos["battlefield"])
         deploy_in_zones(cast(list[dict[str, JSON]], pos["units"]), zones, terrain,
                         (float(bf["width"]), float(bf["depth"])))
+        if pre_battle:
+            pos["pre_battle"] = {"points_limit": 0, "points": _points(red, blue, pos)}
     return pos
+
+
+def _points(red: Army, blue: Army, pos: dict[str, JSON]) -> dict[str, JSON]:
+    """Each unit's points (its components' together; a unit without points is left out), by
+    the position's unit ids (in army order, as ``position_from_armies`` writes them)."""
+    out: dict[str, JSON] = {}
+    units = cast(list[dict[str, JSON]], pos["units"])
+    for army, player in ((red, "red"), (blue, "blue")):
+        ids = [str(u["id"]) for u in units if u["player"] == player]
+        for uid, unit in zip(ids, army.units, strict=True):
+            pts = [c.points for c in unit.components if c.points is not None]
+            if pts:
+                out[uid] = sum(pts)
+    return out

@@ -99,7 +99,7 @@ class UnitModel(Strict):
     flags: dict[str, bool] = {}
     max_move: Inches = 0.0
     attached: bool = False
-    location: Literal["battlefield", "reserves", "embarked"] = "battlefield"
+    location: Literal["battlefield", "reserves", "embarked", "undeployed"] = "battlefield"
     embarked_in: Text | None = None
     models: Annotated[list[ModelModel], Field(min_length=1, max_length=limits.MAX_MODELS_PER_UNIT)]
 
@@ -163,6 +163,14 @@ class FrameModel(Strict):
     data: dict[str, Any]
 
 
+class PreBattleModel(Strict):
+    """The pre-battle section: the battle size's points limit and each unit's points
+    (20.01's 50% share of strategic reserves)."""
+
+    points_limit: Annotated[int, Field(ge=0, le=1_000_000)] = 0
+    points: dict[str, Annotated[int, Field(ge=0, le=1_000_000)]] = {}
+
+
 class PositionModel(Strict):
     """A position: hand-written, or saved by ``Game.save()``."""
 
@@ -180,6 +188,9 @@ class PositionModel(Strict):
     ended: bool = False
     stratagems: Annotated[list[StratagemUseModel], Field(max_length=limits.MAX_EVENTS)] = []
     actions: Annotated[list[ActionRecordModel], Field(max_length=limits.MAX_EVENTS)] = []
+    pre_battle: bool | PreBattleModel | None = None
+    """Start with the pre-battle sequence (engine/phases/deployment.py): Declare Battle
+    Formations, Deployment, Scouts and the first turn."""
     # Saved-game parts (Game.save()):
     frames: Annotated[list[FrameModel], Field(max_length=1000)] = []
     events: Annotated[list[dict[str, Any]], Field(max_length=limits.MAX_EVENTS)] = []
@@ -301,8 +312,8 @@ def _check_models(p: PositionModel, where: str) -> None:
                 raise DataError(f"expected fewer wounds lost than W ({m.profile.W}) for a "
                                 f"living model, found {m.wounds_lost} (or mark it destroyed)",
                                 where=f"{at}.wounds_lost")
-            if u.location != "battlefield":
-                continue  # off the battlefield: its coordinates are not on the table
+            if u.location != "battlefield" or p.pre_battle:
+                continue  # off the battlefield or to be deployed: not on the table yet
             r = _radius(m.profile)
             eps = 1e-6
             if not (r - eps <= m.x <= bf.width - r + eps and r - eps <= m.y <= bf.depth - r + eps):
@@ -333,9 +344,10 @@ def _check_board(p: PositionModel, where: str) -> None:
         if z.player not in names:
             raise DataError(f"expected a player ({', '.join(names)}), found {z.player!r}",
                             where=f"{where}mission.deployment_zones[{i}].player")
-    if p.mission.first_turn not in (None, "roll-off", *names):
-        raise DataError(f"expected 'roll-off' or a player ({', '.join(names)}), found "
-                        f"{p.mission.first_turn!r}", where=f"{where}mission.first_turn")
+    if p.mission.first_turn not in (None, "roll-off", "roll-off-choice", *names):
+        raise DataError(f"expected 'roll-off', 'roll-off-choice' or a player "
+                        f"({', '.join(names)}), found {p.mission.first_turn!r}",
+                        where=f"{where}mission.first_turn")
     if p.round > p.mission.rounds and not p.ended:
         raise DataError(f"expected at most the mission's {p.mission.rounds} rounds, found "
                         f"{p.round}", where=f"{where}round")

@@ -83,6 +83,18 @@ class DecisionKind(StrEnum):
     FIRING_DECK = "firing_deck"
     """24.14: free-form ``[[embarked model id, ranged weapon name], ...]``, at most X pairs,
     one per model: the weapons the TRANSPORT shoots with too."""
+    DECLARE_FORMATIONS = "declare_formations"
+    """Declare Battle Formations (18.01, 20.01, 23.01): free-form ``{"reserves": [unit
+    ids], "embarked": {unit id: transport unit id}}``."""
+    DEPLOY = "deploy"
+    """Deployment (03.02, 24.20): free-form ``{"unit": id, "models": {model id: [x, y]}}``."""
+    FIRST_TURN = "first_turn"
+    """07.02 (a mission's ``roll-off-choice``): the roll-off's winner names the player who
+    takes the first turn."""
+    SCOUT = "scout"
+    """Resolve Pre-battle Abilities (24.31): free-form ``{"unit": id, "models": {...}}`` (a
+    reserve unit set up in its zone), ``{"unit": id, "positions": {...}}`` (a scout move), or
+    ``done``."""
 
 
 class Player(StrEnum):

@@ -239,6 +239,30 @@ class BattleLog:
     def _on_move_cancelled(self, e: Mapping[str, JSON]) -> str:
         return f"{self._head(e)}{self._u(e)}: move cancelled"
 
+    # -- the pre-battle sequence -------------------------------------------------------------
+    def _on_pre_battle(self, e: Mapping[str, JSON]) -> str:
+        return f"=== Pre-battle: {_s(e.get('step')).replace('_', ' ')} ==="
+
+    def _on_pre_battle_end(self, e: Mapping[str, JSON]) -> str:
+        return "=== The battle begins ==="
+
+    def _on_battle_formations(self, e: Mapping[str, JSON]) -> str:
+        res = e.get("reserves")
+        emb = e.get("embarked")
+        parts = [f"in strategic reserves: {_value(res, self.names)}"]
+        if isinstance(emb, dict) and emb:
+            parts.append("embarked: " + ", ".join(
+                f"{self.names.unit(u)} in {self.names.unit(t)}" for u, t in emb.items()))
+        return f"{self._head(e)}{_s(e.get('player'))} declares " + "; ".join(parts)
+
+    def _on_deploy(self, e: Mapping[str, JSON]) -> str:
+        how = " (Infiltrators)" if e.get("infiltrators") else ""
+        return f"{self._head(e)}{self._u(e)} is deployed{how}"
+
+    def _on_scout(self, e: Mapping[str, JSON]) -> str:
+        what = "scout move" if e.get("kind") == "scout_move" else "set up from reserves"
+        return f"{self._head(e)}{self._u(e)}: Scouts {_s(e.get('distance'))}\", {what}"
+
     # -- shooting and fighting ---------------------------------------------------------------
     def _on_declare_shooting(self, e: Mapping[str, JSON]) -> str:
         shots = e.get("shots")
