@@ -254,10 +254,9 @@ class Visibility(SightTables):
         cached = self._pair_cache.get((ou, om, tu, tm))
         if cached is not None:
             return cached.terrain_cover
-        if (self.raw_sight(ou, om, tu, tm).sight is Sight.CLEAR
-                and not self._ramp_flags(ou, om, tu, tm) & 2):
-            return False
-        return self.model_sight(ou, om, tu, tm).terrain_cover
+        if self.raw_sight(ou, om, tu, tm).sight is Sight.CLEAR:
+            return self.terrain_hides(ou, om, tu, tm)
+        return bool(_terrain_cover(self._ramp_flags(ou, om, tu, tm), False))
 
     def _plunging_position(self, ou: int, om: int, tu: int) -> bool:
         """22.05 without the visibility condition: no AIRCRAFT, a target model on ground level,
