@@ -9,7 +9,8 @@ Growth: ``--scale K`` plays scales k = 1..K (k times the default armies on the s
 ``w40k.io.battle_scale``; ``--only`` plays scale K alone) with the random and the greedy
 agents (or ``--agent``), prints per scale the median time per game (of ``--games``, default
 5), decisions per second and engine versus agent time, then the growth exponent: the slope of
-log(time) against log(models) fitted by least squares over the scales played. ``cpu ms`` is
+log(time) against log(models) fitted by least squares over the scales played (for wall and
+for CPU time; replay, save/load and clone are not timed at scales). ``cpu ms`` is
 the process's CPU time per game (less sensitive than wall time to other load on the
 machine). Prints the median
 time per full game, decisions per second, where the time goes (engine ``pending``/``submit``
@@ -34,7 +35,9 @@ from w40k.io.battle_scale import scaled_position
 
 
 def one_game(seed: int, agent: str = "random", scale: int = 1,
-             stratagems: bool = True) -> dict[str, float]:
+             stratagems: bool = True, extras: bool = True) -> dict[str, float]:
+    """One game's figures; ``extras``: also time replay, save/load and clone (a replay costs
+    about a game, so the growth table leaves them out)."""
     pos = scaled_position(scale)
     pos["options"] = {"stratagems": stratagems}
     c0 = time.process_time()
@@ -60,6 +63,8 @@ def one_game(seed: int, agent: str = "random", scale: int = 1,
         n += 1
     total = time.perf_counter() - t0
     cpu = time.process_time() - c0
+    if not extras:
+        return {"total": total, "cpu": cpu, "decisions": n, "engine": engine, "choose": choose}
     record = game.record()
     t = time.perf_counter()
     Game.replay(json.loads(json.dumps(record)))
@@ -84,11 +89,12 @@ def growth(scale: int, only: bool, games: int, seed: int, agents: list[str]) -> 
     print(f"{games} games per scale and agent (seeds {seed}..{seed + games - 1}); median ms")
     print("agent   k models  ms/game  cpu ms/game  decisions  dec/s  engine  agents")
     fits: dict[str, list[tuple[float, float]]] = {a: [] for a in agents}
+    cpu_fits: dict[str, list[tuple[float, float]]] = {a: [] for a in agents}
     for k in scales:
         models = sum(len(cast(list[object], u["models"]))
                      for u in cast(list[dict[str, object]], scaled_position(k)["units"]))
         for agent in agents:
-            runs = [one_game(seed + i, agent, k) for i in range(games)]
+            runs = [one_game(seed + i, agent, k, extras=False) for i in range(games)]
             total = statistics.median(r["total"] for r in runs)
             print(f"{agent:7} {k} {models:6} {total * 1000:8.1f} "
                   f"{statistics.median(r['cpu'] for r in runs) * 1000:12.1f} "
@@ -98,14 +104,21 @@ def growth(scale: int, only: bool, games: int, seed: int, agents: list[str]) -> 
                   f"{statistics.median(r['choose'] / r['total'] for r in runs):6.0%}",
                   flush=True)
             fits[agent].append((math.log(models), math.log(total)))
-    for agent, pts in fits.items():
-        if len(pts) < 2:
+            cpu = statistics.median(r["cpu"] for r in runs)
+            cpu_fits[agent].append((math.log(models), math.log(cpu)))
+    for agent in agents:
+        if len(fits[agent]) < 2:
             continue
-        mx = sum(p[0] for p in pts) / len(pts)
-        my = sum(p[1] for p in pts) / len(pts)
-        slope = (sum((x - mx) * (y - my) for x, y in pts)
-                 / sum((x - mx) ** 2 for x, _ in pts))
-        print(f"growth exponent ({agent}): time ~ models^{slope:.2f}")
+        print(f"growth exponent ({agent}): time ~ models^{_slope(fits[agent]):.2f}, "
+              f"cpu time ~ models^{_slope(cpu_fits[agent]):.2f}")
+
+
+def _slope(pts: list[tuple[float, float]]) -> float:
+    """Least-squares slope of y against x."""
+    mx = sum(p[0] for p in pts) / len(pts)
+    my = sum(p[1] for p in pts) / len(pts)
+    return (sum((x - mx) * (y - my) for x, y in pts)
+            / sum((x - mx) ** 2 for x, _ in pts))
 
 
 def main() -> None:
