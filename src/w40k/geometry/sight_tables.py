@@ -547,10 +547,15 @@ class SightTables:
         cached = self._refined.get((ou, om, tu, tm))
         if cached is not None:
             return bool(cached & 2)
-        obs = self._obstacles_for(ou, om, tu, tm)
-        if self._terrain_of(obs) is not obs and self._terrain_test(ou, om, tu, tm)[0]:
+        if self._terrain_alone_shows(ou, om, tu, tm):
             return False
         return bool(self._refine_flags(ou, om, tu, tm, flags) & 2)
+
+    def _terrain_alone_shows(self, ou: int, om: int, tu: int, tm: int) -> bool:
+        """Some model among the pair's obstacles, and the target fully visible with the
+        terrain alone (then :meth:`terrain_hides` is False)."""
+        obs = self._obstacles_for(ou, om, tu, tm)
+        return self._terrain_of(obs) is not obs and self._terrain_test(ou, om, tu, tm)[0]
 
     def _kernel_points_seen(
         self, ou: int, om: int, tu: int, tm: int, pts: FloatArray, level: float
