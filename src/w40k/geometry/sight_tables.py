@@ -165,6 +165,7 @@ class SightTables:
         self._ramp: dict[tuple[int, int, int, int], int] = {}
         self._is_model = np.array([k is Kind.MODEL for k in kinds], dtype=bool)
         self._kind_code = np.array([_KIND_CODE[k] for k in kinds], dtype=np.int64)
+        self._staged: set[tuple[int, int]] = set()
         self._ter_cache: dict[int, tuple[Obstacles, Obstacles]] = {}
         self._ter_tests: dict[tuple[int, int, int, int], tuple[bool, FloatArray | None]] = {}
         self._memo_keys: dict[tuple[int, int, int, int], tuple[object, ...]] = {}
@@ -256,6 +257,15 @@ class SightTables:
         Answers are exactly those of :meth:`raw_sight` computed pair by pair."""
         for k in self._batch_stage(unit_pairs):
             self._raw_cache[k] = self._exact_sight(*k)
+
+    def stage(self, ou: int, tu: int) -> None:
+        """Decide at once (once per unit pair) the raw sight of the unit pair's model pairs
+        that the batched tests decide (:meth:`_batch_stage`); the pairs they leave open are
+        searched when asked. The same sight codes as :meth:`raw_sight` pair by pair (a CLEAR
+        pair's witness line may be another clear line)."""
+        if (ou, tu) not in self._staged:
+            self._staged.add((ou, tu))
+            self._batch_stage([(ou, tu)])
 
     def _batch_stage(self, unit_pairs: list[tuple[int, int]]) -> list[tuple[int, int, int, int]]:
         """The batched stage of :meth:`prepare` only: caches the raw sight of every model pair
