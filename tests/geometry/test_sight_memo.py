@@ -77,3 +77,22 @@ def test_terrain_hides_is_bit_2_of_the_refined_flags() -> None:
                         assert fast.terrain_hides(ou, om, tu, tm) == want
                         checked += 1
         assert checked
+
+
+@pytest.mark.parametrize("seed", (0, 5))
+def test_staged_unit_pairs_give_the_pair_by_pair_sight(seed: int) -> None:
+    # R06.01-a: the batched stage decides the same sight codes as the exact search
+    sight_memo.forget()
+    scene = scene_from_dict(random_scene(np.random.default_rng(700 + seed)))
+    staged, plain = Visibility(scene, jit=False), Visibility(scene, jit=False)
+    units = scene.units
+    for ou, a in enumerate(units):
+        for tu, b in enumerate(units):
+            if a.player == b.player:
+                continue
+            staged.stage(ou, tu)
+            for om in range(len(a.models)):
+                for tm in range(len(b.models)):
+                    assert (staged.raw_sight(ou, om, tu, tm).sight
+                            is plain._search_sight(ou, om, tu, tm).sight), (ou, om, tu, tm)
+                    assert staged.visible(ou, om, tu, tm) == plain.visible(ou, om, tu, tm)
