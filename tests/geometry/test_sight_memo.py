@@ -18,8 +18,9 @@ from w40k.geometry.los import Sight
 
 
 def _answers(data: dict[str, Any]) -> list[tuple[Any, ...]]:
-    """Every model pair from player A to player B: raw sight, visible, fully visible, terrain cover, and the
-    cover of the target unit against the observer model; cover asked first (the shortcut)."""
+    """Every model pair from player A to player B: raw sight, visible, fully visible, terrain
+    cover, and the cover of the target unit against the observer model; cover asked first
+    (the shortcut)."""
     v = Visibility(scene_from_dict(data), jit=False)
     out: list[tuple[Any, ...]] = []
     units = v.scene.units
