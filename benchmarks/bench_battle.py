@@ -9,7 +9,9 @@ Growth: ``--scale K`` plays scales k = 1..K (k times the default armies on the s
 ``w40k.io.battle_scale``; ``--only`` plays scale K alone) with the random and the greedy
 agents (or ``--agent``), prints per scale the median time per game (of ``--games``, default
 5), decisions per second and engine versus agent time, then the growth exponent: the slope of
-log(time) against log(models) fitted by least squares over the scales played. ``cpu ms`` is
+log(time) against log(models) fitted by least squares over the scales played (for wall and
+for CPU time; replay, save/load and clone are not timed at scales; ``--games-detail`` prints
+each game's CPU time and the sha256 of its record, to compare before/after). ``cpu ms`` is
 the process's CPU time per game (less sensitive than wall time to other load on the
 machine). Prints the median
 time per full game, decisions per second, where the time goes (engine ``pending``/``submit``
@@ -21,6 +23,7 @@ speed is measured, never asserted by tests).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import statistics
@@ -34,7 +37,11 @@ from w40k.io.battle_scale import scaled_position
 
 
 def one_game(seed: int, agent: str = "random", scale: int = 1,
-             stratagems: bool = True) -> dict[str, float]:
+             stratagems: bool = True, extras: bool = True,
+             digests: list[str] | None = None) -> dict[str, float]:
+    """One game's figures; ``extras``: also time replay, save/load and clone (a replay costs
+    about a game, so the growth table leaves them out); ``digests``: append the sha256 of the
+    game's record (to check that a speed-up changes no choice or event)."""
     pos = scaled_position(scale)
     pos["options"] = {"stratagems": stratagems}
     c0 = time.process_time()
@@ -60,6 +67,11 @@ def one_game(seed: int, agent: str = "random", scale: int = 1,
         n += 1
     total = time.perf_counter() - t0
     cpu = time.process_time() - c0
+    if digests is not None:
+        text = json.dumps(game.record(), sort_keys=True, default=str)
+        digests.append(hashlib.sha256(text.encode()).hexdigest()[:16])
+    if not extras:
+        return {"total": total, "cpu": cpu, "decisions": n, "engine": engine, "choose": choose}
     record = game.record()
     t = time.perf_counter()
     Game.replay(json.loads(json.dumps(record)))
@@ -78,17 +90,25 @@ def one_game(seed: int, agent: str = "random", scale: int = 1,
             "cp_left": sum(p.cp for p in game.state.players)}
 
 
-def growth(scale: int, only: bool, games: int, seed: int, agents: list[str]) -> None:
+def growth(scale: int, only: bool, games: int, seed: int, agents: list[str],
+           show_games: bool = False) -> None:
     """Time per game at each scale and the fitted exponent of time against models."""
     scales = [scale] if only else list(range(1, scale + 1))
     print(f"{games} games per scale and agent (seeds {seed}..{seed + games - 1}); median ms")
     print("agent   k models  ms/game  cpu ms/game  decisions  dec/s  engine  agents")
     fits: dict[str, list[tuple[float, float]]] = {a: [] for a in agents}
+    cpu_fits: dict[str, list[tuple[float, float]]] = {a: [] for a in agents}
     for k in scales:
         models = sum(len(cast(list[object], u["models"]))
                      for u in cast(list[dict[str, object]], scaled_position(k)["units"]))
         for agent in agents:
-            runs = [one_game(seed + i, agent, k) for i in range(games)]
+            digests: list[str] = []
+            runs = [one_game(seed + i, agent, k, extras=False, digests=digests)
+                    for i in range(games)]
+            if show_games:
+                for i, (r, d) in enumerate(zip(runs, digests, strict=True)):
+                    print(f"  {agent} k={k} seed {seed + i}: cpu {r['cpu']:.2f} s, "
+                          f"{r['decisions']:.0f} decisions, record sha256 {d}", flush=True)
             total = statistics.median(r["total"] for r in runs)
             print(f"{agent:7} {k} {models:6} {total * 1000:8.1f} "
                   f"{statistics.median(r['cpu'] for r in runs) * 1000:12.1f} "
@@ -98,14 +118,21 @@ def growth(scale: int, only: bool, games: int, seed: int, agents: list[str]) -> 
                   f"{statistics.median(r['choose'] / r['total'] for r in runs):6.0%}",
                   flush=True)
             fits[agent].append((math.log(models), math.log(total)))
-    for agent, pts in fits.items():
-        if len(pts) < 2:
+            cpu = statistics.median(r["cpu"] for r in runs)
+            cpu_fits[agent].append((math.log(models), math.log(cpu)))
+    for agent in agents:
+        if len(fits[agent]) < 2:
             continue
-        mx = sum(p[0] for p in pts) / len(pts)
-        my = sum(p[1] for p in pts) / len(pts)
-        slope = (sum((x - mx) * (y - my) for x, y in pts)
-                 / sum((x - mx) ** 2 for x, _ in pts))
-        print(f"growth exponent ({agent}): time ~ models^{slope:.2f}")
+        print(f"growth exponent ({agent}): time ~ models^{_slope(fits[agent]):.2f}, "
+              f"cpu time ~ models^{_slope(cpu_fits[agent]):.2f}")
+
+
+def _slope(pts: list[tuple[float, float]]) -> float:
+    """Least-squares slope of y against x."""
+    mx = sum(p[0] for p in pts) / len(pts)
+    my = sum(p[1] for p in pts) / len(pts)
+    return (sum((x - mx) * (y - my) for x, y in pts)
+            / sum((x - mx) ** 2 for x, _ in pts))
 
 
 def main() -> None:
@@ -115,12 +142,14 @@ def main() -> None:
     ap.add_argument("--agent", choices=("random", "greedy"), default=None)
     ap.add_argument("--scale", type=int, default=None, help="play scales 1..K (1..5)")
     ap.add_argument("--only", action="store_true", help="with --scale: play scale K alone")
+    ap.add_argument("--games-detail", action="store_true",
+                    help="with --scale: print each game's CPU time and record digest")
     ap.add_argument("--no-stratagems", action="store_true",
                     help="play without stratagems (option 'stratagems': false)")
     args = ap.parse_args()
     if args.scale is not None:
         growth(args.scale, args.only, args.games or 5, args.seed,
-               [args.agent] if args.agent else ["random", "greedy"])
+               [args.agent] if args.agent else ["random", "greedy"], args.games_detail)
         return
     args.games = args.games or 20
     args.agent = args.agent or "random"

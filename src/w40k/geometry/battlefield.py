@@ -272,7 +272,7 @@ class Discs:
         ax, ay = x1 - x0, y1 - y0
         den = ax * ax + ay * ay
         if den > 0.0:
-            t = np.clip((px * ax + py * ay) / den, 0.0, 1.0)
+            t = np.minimum(np.maximum((px * ax + py * ay) / den, 0.0), 1.0)  # = np.clip, faster
             px = px - t * ax
             py = py - t * ay
         gap = np.sqrt(px * px + py * py) - self.rs - r

@@ -156,6 +156,23 @@ def points_seen(
     convention_visible: bool,
 ) -> bool:
     """Every point (at height ``level_t``) is visible from ``o``."""
+    return first_hidden(o, top_o, pts, level_t, obs, convention_visible) is None
+
+
+def first_hidden(
+    o: Shape,
+    top_o: float,
+    pts: FloatArray,
+    level_t: float,
+    obs: Obstacles,
+    convention_visible: bool,
+    prefer: FloatArray | None = None,
+) -> int | None:
+    """The index of a point (at height ``level_t``) not visible from ``o``, or None when
+    every point is. The batched answer first (a BLOCKED point ends the search), then the exact
+    search point by point for the rows it leaves open, starting with the point equal to
+    ``prefer`` if there is one (a point known hidden by fewer obstacles: the answer is the
+    same, it is only found sooner)."""
     n = len(pts)
     open_rows = np.arange(n)
     if isinstance(o, Circle):
@@ -168,13 +185,18 @@ def points_seen(
             np.full(n, level_t),
             obs,
         )
-        if (status == BLOCKED).any():
-            return False
+        blocked = status == BLOCKED
+        if blocked.any():
+            return int(np.argmax(blocked))
         open_rows = np.nonzero(status != CLEAR)[0]
+    if prefer is not None and len(open_rows):
+        first = np.all(pts[open_rows] == prefer, axis=1)
+        if first.any():
+            open_rows = np.concatenate([open_rows[first], open_rows[~first]])
     seen = {Sight.CLEAR} | ({Sight.CONVENTION} if convention_visible else set())
     for k in open_rows:
         p = pts[int(k)]
         if line_of_sight(o, top_o, Circle(float(p[0]), float(p[1]), 0.0), level_t, obs).sight \
                 not in seen:
-            return False
-    return True
+            return int(k)
+    return None

@@ -80,7 +80,7 @@ def point_segment_distance(p: FloatArray, a: FloatArray, b: FloatArray) -> Float
     ab = b - a
     ap = p - a
     denom = np.maximum((ab * ab).sum(axis=-1), 1e-300)
-    t = np.clip((ap * ab).sum(axis=-1) / denom, 0.0, 1.0)
+    t = np.minimum(np.maximum((ap * ab).sum(axis=-1) / denom, 0.0), 1.0)  # = np.clip, faster
     d = ap - ab * t[..., None]
     return np.asarray(np.sqrt((d * d).sum(axis=-1)), dtype=np.float64)
 

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from w40k.geometry import kernel_layout
-from w40k.geometry.full_visibility import facing_test_points, fully_visible, points_seen
+from w40k.geometry import kernel_layout, sight_memo
+from w40k.geometry.full_visibility import facing_test_points, first_hidden
 from w40k.geometry.kernel_cache import NUMBA_INSTALLED, use_kernels
 from w40k.geometry.los import Obstacles, Sight, SightResult, hull_blockers, line_of_sight
 from w40k.geometry.los_batch import BLOCKED, CLEAR, batch_sight
@@ -164,6 +164,11 @@ class SightTables:
         self._refined: dict[tuple[int, int, int, int], int] = {}
         self._ramp: dict[tuple[int, int, int, int], int] = {}
         self._is_model = np.array([k is Kind.MODEL for k in kinds], dtype=bool)
+        self._kind_code = np.array([_KIND_CODE[k] for k in kinds], dtype=np.int64)
+        self._staged: set[tuple[int, int]] = set()
+        self._ter_cache: dict[int, tuple[Obstacles, Obstacles]] = {}
+        self._ter_tests: dict[tuple[int, int, int, int], tuple[bool, FloatArray | None]] = {}
+        self._memo_keys: dict[tuple[int, int, int, int], tuple[object, ...]] = {}
 
     def _obstacles_for(self, ou: int, om: int, tu: int, tm: int) -> Obstacles:
         """06.01: ignore the two units' own models; 13.10: ignore areas either model is in
@@ -182,6 +187,20 @@ class SightTables:
         out = obs.subset(keep_owner[obs.owner], keep_owner[obs.vert_owner])
         self._obs_cache[key] = out
         return out
+
+    def _memo_key(self, ou: int, om: int, tu: int, tm: int) -> tuple[object, ...]:
+        """What a pair's sight answers depend on (:mod:`sight_memo`): both footprints, their
+        levels and tops, the pair's obstacles and the path (kernels or numpy)."""
+        key = (ou, om, tu, tm)
+        hit = self._memo_keys.get(key)
+        if hit is None:
+            o, t = self.scene.units[ou].models[om], self.scene.units[tu].models[tm]
+            obs = self._obstacles_for(ou, om, tu, tm)
+            hit = self._memo_keys[key] = (
+                self.jit, self.footprints[(ou, om)], o.z, o.top, self.footprints[(tu, tm)],
+                t.z, t.top, sight_memo.digest(obs, self._kind_code),
+            )
+        return hit
 
     def unit_distances(self, ou: int, tu: int) -> FloatArray:
         """Horizontal distances between every model of two units (cached)."""
@@ -238,6 +257,15 @@ class SightTables:
         Answers are exactly those of :meth:`raw_sight` computed pair by pair."""
         for k in self._batch_stage(unit_pairs):
             self._raw_cache[k] = self._exact_sight(*k)
+
+    def stage(self, ou: int, tu: int) -> None:
+        """Decide at once (once per unit pair) the raw sight of the unit pair's model pairs
+        that the batched tests decide (:meth:`_batch_stage`); the pairs they leave open are
+        searched when asked. The same sight codes as :meth:`raw_sight` pair by pair (a CLEAR
+        pair's witness line may be another clear line)."""
+        if (ou, tu) not in self._staged:
+            self._staged.add((ou, tu))
+            self._batch_stage([(ou, tu)])
 
     def _batch_stage(self, unit_pairs: list[tuple[int, int]]) -> list[tuple[int, int, int, int]]:
         """The batched stage of :meth:`prepare` only: caches the raw sight of every model pair
@@ -392,7 +420,15 @@ class SightTables:
         return self._exact_sight(ou, om, tu, tm)
 
     def _exact_sight(self, ou: int, om: int, tu: int, tm: int) -> SightResult:
-        """The per-pair exact search (:func:`line_of_sight`, or its compiled twin)."""
+        """The per-pair exact search (:func:`line_of_sight`, or its compiled twin), kept
+        across scenes (:mod:`sight_memo`)."""
+        key = ("raw", self._memo_key(ou, om, tu, tm))
+        hit = sight_memo.get(key)
+        if isinstance(hit, SightResult):
+            return hit
+        return sight_memo.put(key, self._search_sight(ou, om, tu, tm))
+
+    def _search_sight(self, ou: int, om: int, tu: int, tm: int) -> SightResult:
         og, tg = self.model_index[(ou, om)], self.model_index[(tu, tm)]
         if self.jit:
             ks, in_area = self._kernel_scene(), self._area_rows_of(og, tg)
@@ -442,9 +478,19 @@ class SightTables:
         cached = self._refined.get(key)
         if cached is not None:
             return cached
+        mkey = ("refine", self.convention_visible, flags & 2, self._memo_key(ou, om, tu, tm))
+        hit = sight_memo.get(mkey)
+        if isinstance(hit, int):
+            self._refined[key] = hit
+            return hit
+        out = self._refined[key] = sight_memo.put(mkey, self._refine_search(ou, om, tu, tm, flags))
+        return out
+
+    def _refine_search(self, ou: int, om: int, tu: int, tm: int, flags: int) -> int:
         o, t = self.scene.units[ou].models[om], self.scene.units[tu].models[tm]
         fo, ft = self.footprints[(ou, om)], self.footprints[(tu, tm)]
         obs = self._obstacles_for(ou, om, tu, tm)
+        ter = self._terrain_of(obs)
         cv = self.convention_visible
         out = 0
         pts = facing_test_points(fo, o.top, ft, t.z, obs)
@@ -453,16 +499,73 @@ class SightTables:
         elif self.jit:
             fully = self._kernel_points_seen(ou, om, tu, tm, pts, t.z)
         else:
-            fully = points_seen(fo, o.top, pts, t.z, obs, cv)
+            # a point the terrain alone hides is tried first (the same answer, found sooner)
+            hint = self._terrain_test(ou, om, tu, tm)[1] if flags & 2 and ter is not obs else None
+            fully = first_hidden(fo, o.top, pts, t.z, obs, cv, hint) is None
         if not fully:
             out = 1
-            if flags & 2:
-                is_model = self._is_model
-                ter = obs.subset(~is_model[obs.owner], ~is_model[obs.vert_owner])
-                if len(ter.a) == len(obs.a) or not fully_visible(fo, o.top, ft, t.z, ter, cv):
-                    out |= 2
-        self._refined[key] = out
+            if flags & 2 and (ter is obs or not self._terrain_test(ou, om, tu, tm)[0]):
+                out |= 2
         return out
+
+    def _terrain_of(self, obs: Obstacles) -> Obstacles:
+        """The terrain features and obscuring areas among a pair's obstacles (``obs`` itself
+        when there is no model among them)."""
+        hit = self._ter_cache.get(id(obs))
+        if hit is not None and hit[0] is obs:
+            return hit[1]
+        is_model = self._is_model
+        ter = obs.subset(~is_model[obs.owner], ~is_model[obs.vert_owner])
+        out = obs if len(ter.a) == len(obs.a) else ter
+        self._ter_cache[id(obs)] = (obs, out)
+        return out
+
+    def _terrain_test(
+        self, ou: int, om: int, tu: int, tm: int
+    ) -> tuple[bool, FloatArray | None]:
+        """06.01 fully visible with the terrain features and obscuring areas alone (third
+        units' models left out): the answer and a hidden facing point when it is no (kept per
+        pair and across scenes, :mod:`sight_memo`)."""
+        key = (ou, om, tu, tm)
+        hit = self._ter_tests.get(key)
+        if hit is not None:
+            return hit
+        o, t = self.scene.units[ou].models[om], self.scene.units[tu].models[tm]
+        fo, ft = self.footprints[(ou, om)], self.footprints[(tu, tm)]
+        ter = self._terrain_of(self._obstacles_for(ou, om, tu, tm))
+        cv = self.convention_visible
+        mkey = ("terrain", cv, fo, o.top, ft, t.z, sight_memo.digest(ter, self._kind_code))
+        memo = sight_memo.get(mkey)
+        if isinstance(memo, tuple):
+            out: tuple[bool, FloatArray | None] = memo
+        else:
+            pts = facing_test_points(fo, o.top, ft, t.z, ter)
+            k = None if pts is None else first_hidden(fo, o.top, pts, t.z, ter, cv)
+            out = sight_memo.put(mkey, (True, None) if k is None or pts is None
+                                 else (False, pts[k].copy()))
+        self._ter_tests[key] = out
+        return out
+
+    def terrain_hides(self, ou: int, om: int, tu: int, tm: int) -> bool:
+        """Bit 2 of :meth:`_hull_flags` (13.08 (ii): not fully visible due to terrain features
+        or obscuring areas) for a pair whose raw sight is CLEAR, computing the full-visibility
+        refinement only when the terrain alone does not already answer it: a target model
+        fully visible with the terrain alone has no bit 2 whatever third units' models hide."""
+        flags = self._ramp_flags(ou, om, tu, tm)
+        if not flags & 2:
+            return False
+        cached = self._refined.get((ou, om, tu, tm))
+        if cached is not None:
+            return bool(cached & 2)
+        if self._terrain_alone_shows(ou, om, tu, tm):
+            return False
+        return bool(self._refine_flags(ou, om, tu, tm, flags) & 2)
+
+    def _terrain_alone_shows(self, ou: int, om: int, tu: int, tm: int) -> bool:
+        """Some model among the pair's obstacles, and the target fully visible with the
+        terrain alone (then :meth:`terrain_hides` is False)."""
+        obs = self._obstacles_for(ou, om, tu, tm)
+        return self._terrain_of(obs) is not obs and self._terrain_test(ou, om, tu, tm)[0]
 
     def _kernel_points_seen(
         self, ou: int, om: int, tu: int, tm: int, pts: FloatArray, level: float
@@ -506,7 +609,11 @@ class SightTables:
         key = (ou, om, tu, tm)
         cached = self._ramp.get(key)
         if cached is None:
-            cached = self._ramp[key] = self._ramp_flags_of(ou, om, tu, tm)
+            mkey = ("ramp", self._memo_key(ou, om, tu, tm))
+            hit = sight_memo.get(mkey)
+            if not isinstance(hit, int):
+                hit = sight_memo.put(mkey, self._ramp_flags_of(ou, om, tu, tm))
+            cached = self._ramp[key] = hit
         return cached
 
     def _ramp_flags_of(self, ou: int, om: int, tu: int, tm: int) -> int:

@@ -241,10 +241,31 @@ class Visibility(SightTables):
         target = self.scene.units[tu]
         if target.stealth:
             return True
-        for tm, in_area in enumerate(self._cover_models(tu)):
-            if not in_area and not self._terrain_cover_of(ou, om, tu, tm):
+        # every model must have cover, so the order of the checks changes no answer: the
+        # cheap ones first (raw sight and HULL_RAMP flags), then the terrain-only full
+        # visibility test, and the test with every obstacle only for the models left
+        rest = [tm for tm, in_area in enumerate(self._cover_models(tu)) if not in_area]
+        hard: list[int] = []
+        for tm in rest:
+            key = (ou, om, tu, tm)
+            cached = self._pair_cache.get(key)
+            if cached is not None:
+                covered: bool | None = cached.terrain_cover
+            elif self.raw_sight(ou, om, tu, tm).sight is not Sight.CLEAR:
+                covered = bool(_terrain_cover(self._ramp_flags(ou, om, tu, tm), False))
+            elif not self._ramp_flags(ou, om, tu, tm) & 2:
+                covered = False
+            elif key in self._refined:
+                covered = bool(self._refined[key] & 2)
+            else:
+                covered = None
+            if covered is False:
                 return False
-        return True
+            if covered is None:
+                hard.append(tm)
+        if any(self._terrain_alone_shows(ou, om, tu, tm) for tm in hard):
+            return False
+        return all(self.terrain_hides(ou, om, tu, tm) for tm in hard)
 
     def _terrain_cover_of(self, ou: int, om: int, tu: int, tm: int) -> bool:
         """``model_sight(...).terrain_cover`` (13.08 (ii)) without the full-visibility
@@ -254,10 +275,9 @@ class Visibility(SightTables):
         cached = self._pair_cache.get((ou, om, tu, tm))
         if cached is not None:
             return cached.terrain_cover
-        if (self.raw_sight(ou, om, tu, tm).sight is Sight.CLEAR
-                and not self._ramp_flags(ou, om, tu, tm) & 2):
-            return False
-        return self.model_sight(ou, om, tu, tm).terrain_cover
+        if self.raw_sight(ou, om, tu, tm).sight is Sight.CLEAR:
+            return self.terrain_hides(ou, om, tu, tm)
+        return bool(_terrain_cover(self._ramp_flags(ou, om, tu, tm), False))
 
     def _plunging_position(self, ou: int, om: int, tu: int) -> bool:
         """22.05 without the visibility condition: no AIRCRAFT, a target model on ground level,

@@ -115,6 +115,7 @@ class ShooterFacts:
         if hit is None:
             om, tu = self.om[model], self.tu(target)
             n = len(self.vis.scene.units[tu].models)
+            self.vis.stage(self.ou, tu)
             hit = any(self.vis.visible(self.ou, om, tu, tm) for tm in range(n))
             self._visible[key] = hit
         return hit
@@ -154,10 +155,12 @@ class ShooterFacts:
 
     def cover(self, model: str, target: str) -> bool:
         """13.08 / 24.33 against this model's ranged attacks."""
+        self.vis.stage(self.ou, self.tu(target))
         return self.vis.cover_against(self.ou, self.om[model], self.tu(target))
 
     def plunging_fire(self, model: str, target: str) -> bool:
         """22.05 for this model's ranged attacks."""
+        self.vis.stage(self.ou, self.tu(target))
         return self.vis.plunging_fire(self.ou, self.om[model], self.tu(target))
 
     def visible_to_friendly(self, target: str) -> bool:
@@ -166,6 +169,7 @@ class ShooterFacts:
         n = len(self.vis.scene.units[tu].models)
         for f in self.ctx.state.units_of(self.unit.player):
             fu = self.vis.unit_index[f.id]
+            self.vis.stage(fu, tu)
             for om in range(len(f.alive)):
                 if any(self.vis.visible(fu, om, tu, tm) for tm in range(n)):
                     return True
