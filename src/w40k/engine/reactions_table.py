@@ -1,8 +1,10 @@
 """The explicit table of reactions the windows offer (engine/windows.py reads it lazily):
-the core stratagems (15.02-15.12) and the actions' start reactions."""
+the core stratagems (15.02-15.12), the actions' start reactions and the datasheet
+abilities' reactions (engine/ability_effects.py)."""
 
 from __future__ import annotations
 
+from w40k.engine.ability_effects import REACTIONS as ABILITY_REACTIONS
 from w40k.engine.actions import ACTIONS, start_reaction
 from w40k.engine.stratagems.arrivals import RAPID_INGRESS
 from w40k.engine.stratagems.core import (
@@ -25,5 +27,5 @@ CORE_STRATAGEMS: tuple[Stratagem, ...] = (
 """The core stratagems in rulebook order."""
 
 TABLE: tuple[Reaction, ...] = (*(as_reaction(s) for s in CORE_STRATAGEMS),
-                               *(start_reaction(a) for a in ACTIONS))
+                               *(start_reaction(a) for a in ACTIONS), *ABILITY_REACTIONS)
 """Every reaction, in the order a window lists them."""
