@@ -104,17 +104,19 @@ def not_applied(mission: dict[str, JSON]) -> list[str]:
             "are not in the engine yet" for r in m.secondaries if r.action is not None]
 
 
-def mission_position(red: Army, blue: Army, mission: dict[str, JSON]) -> dict[str, JSON]:
+def mission_position(red: Army, blue: Army, mission: dict[str, JSON], *,
+                     abilities: bool = False) -> dict[str, JSON]:
     """The starting position of ``red`` against ``blue`` on ``mission``: its battlefield,
     terrain and objectives; each army set up wholly within its deployment zone (in the default
-    columns when they fit, docs/missions.md "Setting up"). A take-and-hold mission without
-    zones plays on the default table."""
+    columns when they fit, docs/missions.md "Setting up"); units the army files start
+    embarked or in reserves start off the battlefield. A take-and-hold mission without zones
+    plays on the default table. ``abilities``: models carry their catalog abilities."""
     m = MissionModel.model_validate(mission)
     terrain = mission_terrain(mission)
     objectives = (cast(list[JSON], copy.deepcopy(mission["objectives"]))
                   if m.objectives is not None else copy.deepcopy(DEFAULT_OBJECTIVES))
     pos = position_from_armies(red, blue, terrain=terrain, objectives=objectives,
-                               mission=mission)
+                               mission=mission, abilities=abilities)
     if m.battlefield is not None:
         pos["battlefield"] = m.battlefield.model_dump()
     if m.layout is not None:
@@ -136,6 +138,8 @@ def mission_position(red: Army, blue: Army, mission: dict[str, JSON]) -> dict[st
             raise DataError(f"expected zones for red and blue, found {', '.join(zones)}",
                             where="mission: deployment_zones")
         bf = cast(dict[str, float], pos["battlefield"])
-        deploy_in_zones(cast(list[dict[str, JSON]], pos["units"]), zones, terrain,
+        on_table = [u for u in cast(list[dict[str, JSON]], pos["units"])
+                    if u.get("location", "battlefield") == "battlefield"]
+        deploy_in_zones(on_table, zones, terrain,
                         (float(bf["width"]), float(bf["depth"])))
     return pos
