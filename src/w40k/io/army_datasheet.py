@@ -32,7 +32,7 @@ from w40k.io.army_model import (
 )
 
 DATASHEET_FIELDS = ("name", "faction_keywords", "models", "weapons", "composition")
-DATASHEET_OPTIONAL = ("keywords", "abilities", "wargear_options", "leader_of")
+DATASHEET_OPTIONAL = ("keywords", "abilities", "wargear_options", "leader_of", "points")
 MODEL_FIELDS = ("name", "M", "T", "Sv", "W", "Ld", "OC", "base_mm")
 MODEL_OPTIONAL = ("InSv", "height", "keywords", "abilities", "transport")
 WEAPON_FIELDS = ("name", "range", "A", "S", "AP", "D")

@@ -178,3 +178,29 @@ def default_armies() -> tuple[Army, Army]:
 def default_position() -> dict[str, JSON]:
     """The embedded default: :func:`default_armies` on the default table."""
     return position_from_armies(*default_armies())
+
+
+REAL_MISSION = "flank-assault"
+"""The shipped mission :func:`real_battle_position` plays by default."""
+
+
+def real_armies() -> tuple[Army, Army]:
+    """The two default armies of about 1000 points (Incursion): ``strike_force`` (red) and
+    ``waaagh_band`` (blue)."""
+    red, blue = builtin("strike_force").army, builtin("waaagh_band").army
+    assert red is not None and blue is not None
+    return red, blue
+
+
+def real_battle_position(mission: str = REAL_MISSION, layout: str | None = None
+                         ) -> dict[str, JSON]:
+    """A full battle: :func:`real_armies` on a shipped ``mission`` (its layout, or the
+    shipped ``layout`` given), with the units' catalog abilities and their starting state
+    (embarked, reserves)."""
+    from w40k.io.missions import mission_position, shipped_mission
+
+    params = shipped_mission(mission)
+    if layout is not None:
+        params = {**params, "layout": layout}
+        params.pop("terrain", None)
+    return mission_position(*real_armies(), params, abilities=True)
