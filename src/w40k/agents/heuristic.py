@@ -126,6 +126,7 @@ class HeuristicAgent:
             K.PILE_IN_TARGETS: self._melee_targets,
             K.CONSOLIDATE_TARGETS: self._melee_targets,
             K.CONSOLIDATE_OBJECTIVE: self._consolidate_objective,
+            K.REACTION: self._reaction,
             K.SELECT_UNIT_TO_PILE_IN: self._first_acting,
             K.SELECT_UNIT_TO_CONSOLIDATE: self._first_acting,
             K.ALLOCATION_ORDER: self._allocation,
@@ -151,6 +152,14 @@ class HeuristicAgent:
                                     rule=request.rule)
             return safe_answer(game, request, self.rng)
         return answer
+
+    def _reaction(self, game: Game, r: Request) -> JSON:
+        """The datasheet abilities' reactions (agents/ability_reactions.py); anything else
+        the safe answer."""
+        from w40k.agents.ability_reactions import ability_choice
+
+        wanted = ability_choice(game, r)
+        return safe_answer(game, r, self.rng) if wanted is None else wanted
 
     # -- movement -------------------------------------------------------------------------
     def _select_move(self, game: Game, r: Request) -> JSON:
