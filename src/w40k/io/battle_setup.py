@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
+from typing import cast
 
 from w40k.engine.ability_catalog import known
 from w40k.engine.ability_catalog import not_applied as catalog_not_applied
@@ -125,6 +126,18 @@ def _unit_json(unit: Unit, player: str, cx: float, edge_y: float, direction: int
             "models": out_models}
 
 
+def _starts_off(u: Unit, army: Army) -> bool:
+    """The unit starts in reserves, or embarked within a TRANSPORT of its army (a roster's
+    transport without a capacity: its passengers deploy as the others)."""
+    if u.reserves is not None:
+        return True
+    if u.embarked_in is None:
+        return False
+    return any(t.name.casefold() == u.embarked_in.casefold()
+               and any(m.profile.transport is not None for m in t.all_models)
+               for t in army.units)
+
+
 def position_from_armies(red: Army, blue: Army, *, terrain: dict[str, JSON] | None = None,
                          objectives: Sequence[JSON] | None = None,
                          mission: dict[str, JSON] | None = None,
@@ -137,13 +150,14 @@ def position_from_armies(red: Army, blue: Army, *, terrain: dict[str, JSON] | No
     units: list[JSON] = []
     taken: set[str] = set()
     for army, player, edge, direction in ((red, "red", 0.0, 1), (blue, "blue", DEPTH, -1)):
-        on_table = [u for u in army.units if u.embarked_in is None and u.reserves is None]
+        off = {u.name for u in army.units if _starts_off(u, army)}
+        on_table = [u for u in army.units if u.name not in off]
         n = len(on_table)
         ids: dict[str, str] = {}
         made: list[tuple[Unit, dict[str, JSON]]] = []
         for unit in army.units:
-            i = on_table.index(unit) if unit in on_table else n
-            cx = WIDTH * (i + 1) / (n + 1)
+            cx = WIDTH * (on_table.index(unit) + 1) / (n + 1) if unit in on_table \
+                else WIDTH / 2  # off the battlefield: its coordinates are not used
             made.append((unit, _unit_json(unit, player, cx, edge, direction, taken,
                                           abilities=abilities)))
             ids[unit.name.casefold()] = str(made[-1][1]["id"])
@@ -151,9 +165,9 @@ def position_from_armies(red: Army, blue: Army, *, terrain: dict[str, JSON] | No
             if unit.reserves is not None:
                 data["location"] = "reserves"  # 20.01 (Deep Strike: 24.09)
                 data["embarked_in"] = None
-            elif unit.embarked_in is not None:
+            elif unit.name in off:
                 data["location"] = "embarked"  # 18: within its TRANSPORT
-                data["embarked_in"] = ids[unit.embarked_in.casefold()]
+                data["embarked_in"] = ids[cast(str, unit.embarked_in).casefold()]
             units.append(data)
     return {"format": FORMAT, "battlefield": {"width": WIDTH, "depth": DEPTH},
             "terrain": terrain if terrain is not None else DEFAULT_TERRAIN,
@@ -192,15 +206,17 @@ def real_armies() -> tuple[Army, Army]:
     return red, blue
 
 
-def real_battle_position(mission: str = REAL_MISSION, layout: str | None = None
-                         ) -> dict[str, JSON]:
+def real_battle_position(mission: str = REAL_MISSION, layout: str | None = None, *,
+                         rounds: int | None = None) -> dict[str, JSON]:
     """A full battle: :func:`real_armies` on a shipped ``mission`` (its layout, or the
-    shipped ``layout`` given), with the units' catalog abilities and their starting state
-    (embarked, reserves)."""
+    shipped ``layout`` given; ``rounds`` instead of the mission's battle length), with the
+    units' catalog abilities and their starting state (embarked, reserves)."""
     from w40k.io.missions import mission_position, shipped_mission
 
     params = shipped_mission(mission)
     if layout is not None:
         params = {**params, "layout": layout}
         params.pop("terrain", None)
+    if rounds is not None:
+        params = {**params, "rounds": rounds}
     return mission_position(*real_armies(), params, abilities=True)
