@@ -59,7 +59,8 @@ def test_json_values_follow_the_conventions() -> None:
                     "AP": -2, "D": "2", "abilities": []}
     assert (plasma["range"], plasma["abilities"]) == (12, ["Pistol"])
     assert captain["models"][0]["InSv"] == 4
-    assert captain["not_applied"] == ["Oath of Moment", "Rites of Battle", "Artificer Armour"]
+    # Oath of Moment is in the ability catalog (engine/ability_catalog.py): applied
+    assert captain["not_applied"] == ["Rites of Battle", "Artificer Armour"]
 
 
 def test_json_gives_null_for_a_value_the_roster_does_not_give() -> None:
@@ -75,7 +76,8 @@ def test_plain_output_prints_what_a_player_checks() -> None:
     assert "Captain (90 pts) [leader of Intercessor Squad]" in out
     assert "Assault Intercessor Squad (75 pts) [embarked in Rhino]" in out
     assert "  4x Intercessor: M 6\" T 4 Sv 3+ W 2 Ld 7+ OC 2" in out
-    assert "  not applied: Oath of Moment, Rites of Battle, Artificer Armour" in out
+    # Oath of Moment is in the ability catalog (engine/ability_catalog.py): applied
+    assert "  not applied: Rites of Battle, Artificer Armour" in out
 
 
 def test_the_projects_own_army_file_prints_in_the_same_shape(tmp_path: Path) -> None:
@@ -87,7 +89,8 @@ def test_the_projects_own_army_file_prints_in_the_same_shape(tmp_path: Path) -> 
     data = army_json(str(path))
     assert [(u["name"], u["leader_of"]) for u in data["units"]] == [
         ("Intercessors", None), ("Captain", "Intercessors")]
-    assert "Oath of Moment" in data["units"][0]["not_applied"]
+    assert data["units"][0]["not_applied"] == []  # Oath of Moment, Objective Secured: applied
+    assert data["units"][1]["not_applied"] == ["Rites of Battle"]
 
 
 def test_a_hostile_file_is_an_error_with_exit_code_2_and_no_traceback(tmp_path: Path) -> None:

@@ -30,7 +30,8 @@ SPARE_CP = 1
 """CP the greedy player keeps after using a stratagem that is not a re-roll of a charge."""
 
 
-def _charge_worth_rerolling(game: Game, uid: str) -> bool:
+def charge_worth_rerolling(game: Game, uid: str) -> bool:
+    """The unit's charge roll reaches no enemy unit while a re-roll could (one within 12")."""
     u = game.state.unit(uid)
     roll = next((f.roll for f in reversed(game.state.frames)
                  if isinstance(f, ChargeUnitFrame) and f.unit == uid), None)
@@ -48,7 +49,7 @@ def _wants(game: Game, player: str, name: str, answer: dict[str, JSON],
     if name == "Command Re-roll":
         kind = facts.get("kind")
         if kind == "charge":
-            return _charge_worth_rerolling(game, uid)
+            return charge_worth_rerolling(game, uid)
         return kind in ("hit", "wound", "save") and answer.get("face") == 1 and cp >= 3
     if name == "Insane Bravery":
         u = s.unit(uid)
@@ -70,12 +71,20 @@ def _wants(game: Game, player: str, name: str, answer: dict[str, JSON],
 
 
 def choose_reaction(game: Game, request: Request) -> JSON:
-    """The first option the rules above want, else decline."""
+    """The datasheet abilities' reactions first (agents/ability_reactions.py), then the first
+    option the rules above want, else decline."""
+    from w40k.agents.ability_reactions import ABILITY_REACTIONS, ability_choice
+
+    wanted = ability_choice(game, request)
+    if wanted is not None and wanted != DECLINE:
+        return wanted
     facts = cast(dict[str, JSON], request.context.get("facts", {}))
     for option in request.options:
         if option == DECLINE:
             continue
         name, answer = cast(list[JSON], option)
+        if name in ABILITY_REACTIONS:
+            continue
         if _wants(game, request.player, str(name), cast(dict[str, JSON], answer), facts):
             return option
     return DECLINE

@@ -110,6 +110,9 @@ class HeuristicAgent:
         """The agent's own RNG (near-ties, the proposers' draws)."""
         self.strict = strict
         """Raise its own errors instead of falling back to a safe answer (tests)."""
+        self._gave_up: set[tuple[int, str, str]] = set()
+        """(round, turn player, unit) of the moves it cancelled (no placement found): the unit
+        then remains stationary, so a move it cannot place is not asked for again and again."""
         self._handlers: dict[str, Callable[[Game, Request], JSON]] = {
             K.SELECT_UNIT_TO_MOVE: self._select_move,
             K.MOVE_TYPE: self._move_type,
@@ -126,6 +129,7 @@ class HeuristicAgent:
             K.PILE_IN_TARGETS: self._melee_targets,
             K.CONSOLIDATE_TARGETS: self._melee_targets,
             K.CONSOLIDATE_OBJECTIVE: self._consolidate_objective,
+            K.REACTION: self._reaction,
             K.SELECT_UNIT_TO_PILE_IN: self._first_acting,
             K.SELECT_UNIT_TO_CONSOLIDATE: self._first_acting,
             K.ALLOCATION_ORDER: self._allocation,
@@ -152,6 +156,14 @@ class HeuristicAgent:
             return safe_answer(game, request, self.rng)
         return answer
 
+    def _reaction(self, game: Game, r: Request) -> JSON:
+        """The datasheet abilities' reactions (agents/ability_reactions.py); anything else
+        the safe answer."""
+        from w40k.agents.ability_reactions import ability_choice
+
+        wanted = ability_choice(game, r)
+        return safe_answer(game, r, self.rng) if wanted is None else wanted
+
     # -- movement -------------------------------------------------------------------------
     def _select_move(self, game: Game, r: Request) -> JSON:
         # Engaged units first (they decide to stay or fall back), then the unit farthest
@@ -176,6 +188,8 @@ class HeuristicAgent:
         s = game.state
         u = s.unit(str(r.context["unit"]))
         opts = r.options
+        if (s.round, s.turn_player, u.id) in self._gave_up and "remain_stationary" in opts:
+            return "remain_stationary"
         enemies = s.units_of(s.opponent(u.player))
         engaged = [e for e in enemies if unit_gap(u, e) <= ENGAGEMENT]
         if engaged:
@@ -226,6 +240,9 @@ class HeuristicAgent:
             if decline is None or answer != decline:
                 break
             answer = sample(game, r, self.rng)
+        if answer == "cancel" and mt in ("normal", "advance"):
+            s = game.state
+            self._gave_up.add((s.round, s.turn_player, str(r.context["unit"])))
         return answer
 
     # -- shooting -------------------------------------------------------------------------

@@ -53,3 +53,9 @@ def register(app: typer.Typer) -> None:
         if problem is not None:
             typer.echo(f"error: the engine cannot play this army: {problem}", err=True)
             raise typer.Exit(2)
+        if roster.format == "army":
+            from w40k.io.army import load_army
+            from w40k.io.battle_setup import not_applied
+
+            for line in not_applied(load_army(file)):
+                typer.echo(f"note: {line}", err=True)

@@ -21,6 +21,7 @@ from w40k.io.battle_setup import (
     default_position,
     position_from_armies,
 )
+from w40k.io.battle_setup import not_applied as army_not_applied
 from w40k.io.display import clean
 from w40k.io.missions import mission_names, mission_position, not_applied, resolve_mission
 from w40k.io.model_base import found
@@ -46,7 +47,9 @@ def _read_json(path: Path, what: str) -> dict[str, JSON]:
 
 def _position(red: str | None, blue: str | None, start: Path | None,
               mission: str | None, datasheets: list[Path] | None = None,
-              auto_deploy: bool = False) -> dict[str, JSON]:
+              auto_deploy: bool = False, notes: list[str] | None = None) -> dict[str, JSON]:
+    """The starting position; ``notes`` collects the armies' abilities that are not applied
+    (docs/battle.md "Abilities")."""
     params = dict(DEFAULT_MISSION) if mission is None else resolve_mission(mission)
     if start is not None:
         if red or blue:
@@ -65,16 +68,19 @@ def _position(red: str | None, blue: str | None, start: Path | None,
             out = builtin(spec).army
         if out is None:
             raise DataError("expected an army, found datasheets only", where=f"--{side}")
+        if notes is not None:
+            notes.extend(f"{side}: {line}" for line in army_not_applied(out))
         return out
 
     if mission is not None:  # the mission sets the table up (docs/missions.md)
         reds, blues = (army(red, "red"), army(blue, "blue")) if red or blue else default_armies()
         # the players declare reserves and deploy when the mission has zones (docs/battle.md)
-        pos = mission_position(reds, blues, params, pre_battle=not auto_deploy)
+        pos = mission_position(reds, blues, params, pre_battle=not auto_deploy,
+                               abilities=bool(red or blue))
         return validate_position(pos, "the mission's position")
     pos = default_position()
     if red or blue:
-        pos = position_from_armies(army(red, "red"), army(blue, "blue"))
+        pos = position_from_armies(army(red, "red"), army(blue, "blue"), abilities=True)
     pos["mission"] = params
     return validate_position(pos, "the armies' position")
 
@@ -118,8 +124,9 @@ def register(app: typer.Typer) -> None:
                 raise DataError(f"expected two of {', '.join(AGENTS)}, got {agents!r}",
                                 where="--agents")
             prepare_output_dir(out, "--out")  # before any work: not after the battle
-            position = _position(red, blue, start, mission, datasheets, auto_deploy)
-            for line in not_applied(cast(dict[str, JSON], position["mission"])):
+            notes: list[str] = []
+            position = _position(red, blue, start, mission, datasheets, auto_deploy, notes)
+            for line in (*notes, *not_applied(cast(dict[str, JSON], position["mission"]))):
                 typer.echo(f"note: {clean(line)}", err=True)
             game = Game.load(position) if "frames" in position and position.get("dice") \
                 else Game.new(position, seed)

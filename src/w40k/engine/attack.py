@@ -15,7 +15,8 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, cast
 
-from w40k.core.dice import RollKind
+from w40k.core.dice import Modifier, RollKind
+from w40k.engine.ability_effects import adjust_attack
 from w40k.engine.context import Context
 from w40k.engine.death import cast_attacker, push_deaths
 from w40k.engine.frames import FrameData
@@ -29,7 +30,7 @@ from w40k.engine.units import centre, destroy
 from w40k.engine.windows import Window, open_window
 from w40k.rules.allocation import policy_answer
 from w40k.rules.attack_machine import AttackState, Done, Pause, Rolled, advance, start
-from w40k.rules.attack_profile import AttackContext, WeaponEntry
+from w40k.rules.attack_profile import AttackContext, Reroll, WeaponEntry
 from w40k.rules.attack_types import AttackRequest
 from w40k.rules.decisions import DecisionKind, DecisionRequest, Player
 from w40k.rules.primitives import ModelState
@@ -41,9 +42,16 @@ _CTX_FIELDS = ("half_range", "charged", "remained_stationary", "cover", "plungin
 
 
 def context_to_json(ctx: AttackContext) -> dict[str, JSON]:
-    """The JSON form of the context fields the engine sets."""
+    """The JSON form of the context fields the engine sets (the abilities' re-rolls and
+    modifiers only when set: engine/ability_effects.py)."""
     out: dict[str, JSON] = {f: bool(getattr(ctx, f)) for f in _CTX_FIELDS}
     out["target_models_at_select"] = ctx.target_models_at_select
+    if ctx.reroll_hits is not Reroll.NONE:
+        out["reroll_hits"] = str(ctx.reroll_hits)
+    for name in ("hit_modifiers", "wound_modifiers"):
+        mods = cast(tuple[Modifier, ...], getattr(ctx, name))
+        if mods:
+            out[name] = [[m.source, m.value] for m in mods]
     return out
 
 
@@ -52,8 +60,12 @@ def context_from_json(d: dict[str, JSON]) -> AttackContext:
     ctx = AttackContext()
     flags = {f: bool(d[f]) for f in _CTX_FIELDS if f in d}
     at = d.get("target_models_at_select")
+    mods = {name: tuple(Modifier(str(cast(list[JSON], m)[0]), int(cast(int, cast(
+        list[JSON], m)[1]))) for m in cast(list[JSON], d[name]))
+        for name in ("hit_modifiers", "wound_modifiers") if name in d}
     return dataclasses.replace(ctx, target_models_at_select=None if at is None else int(
-        cast(int, at)), **flags)  # type: ignore[arg-type]
+        cast(int, at)), reroll_hits=Reroll(str(d.get("reroll_hits", "none"))),
+        **mods, **flags)  # type: ignore[arg-type]
 
 
 class AttackStep(StrEnum):
@@ -107,6 +119,8 @@ def push_attack(ctx: Context, attacker: UnitData, target: UnitData,
     """Push one unit's attacks on one target (04.03: a target's weapons are resolved before
     the next target's). The first of an activation sits on a ``deaths`` frame: the models it
     destroys resolve their on-death rules after all of the unit's attacks (RA-Destroyed-b)."""
+    # the datasheet abilities in force (engine/ability_effects.py)
+    weapons, actx = adjust_attack(ctx, attacker, target, weapons, actx, melee=melee)
     frames = ctx.state.frames
     top = frames[-1] if frames else None
     if top is None or top.KIND not in ("attack", "deaths") \

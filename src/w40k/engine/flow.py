@@ -9,8 +9,8 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, cast
 
+from w40k.engine import ability_effects, geo, offtable, scoring
 from w40k.engine import actions as actions_mod
-from w40k.engine import geo, offtable, scoring
 from w40k.engine.actions import complete
 from w40k.engine.context import Context
 from w40k.engine.frames import FrameData
@@ -243,6 +243,10 @@ def _turn(ctx: Context, frame: TurnFrame) -> Request | None:
         phase = PHASES[step - 1]
         if step > 1:
             update_objectives(ctx)  # 14.02: at the end of each phase
+        if step == 2:
+            ability_effects.end_of_command_phase(ctx, player)  # Objective Secured
+        elif step == 1:  # effects 'until the start of your next Command phase' end
+            ability_effects.start_of_command_phase(ctx, player)
         s.phase = phase
         s.active = player
         for u in s.units:

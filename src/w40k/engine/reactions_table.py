@@ -1,9 +1,10 @@
 """The explicit table of reactions the windows offer (engine/windows.py reads it lazily):
-the core stratagems (15.02-15.12), the actions' start reactions and the surge triggers (21.01).
-"""
+the core stratagems (15.02-15.12), the actions' start reactions, the surge triggers (21.01) and
+the datasheet abilities' reactions (engine/ability_effects.py)."""
 
 from __future__ import annotations
 
+from w40k.engine.ability_effects import REACTIONS as ABILITY_REACTIONS
 from w40k.engine.actions import ACTIONS, start_reaction
 from w40k.engine.phases.surge import SURGES, surge_reaction
 from w40k.engine.stratagems.arrivals import RAPID_INGRESS
@@ -28,5 +29,5 @@ CORE_STRATAGEMS: tuple[Stratagem, ...] = (
 
 TABLE: tuple[Reaction, ...] = (*(as_reaction(s) for s in CORE_STRATAGEMS),
                                *(start_reaction(a) for a in ACTIONS),
-                               *(surge_reaction(t) for t in SURGES))
+                               *(surge_reaction(t) for t in SURGES), *ABILITY_REACTIONS)
 """Every reaction, in the order a window lists them."""

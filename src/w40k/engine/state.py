@@ -83,6 +83,9 @@ class ModelData:
     """Part of the leader/support component of an attached unit (19.02)."""
     one_shots_used: list[str] = field(default_factory=list)
     """Names of its [ONE SHOT] weapons already used (24.26)."""
+    abilities: tuple[str, ...] = ()
+    """Names of the datasheet abilities it has that the engine applies
+    (engine/ability_catalog.py; docs/battle.md "Abilities")."""
 
     @property
     def remaining(self) -> int:
@@ -95,12 +98,16 @@ class ModelData:
         return self.profile.keys
 
     def to_json(self) -> dict[str, JSON]:
-        """The position form."""
-        return {"id": self.id, "name": self.name, "profile": profile_to_json(self.profile),
-                "weapons": [weapon_to_json(w) for w in self.weapons], "x": self.x, "y": self.y,
-                "z": self.z, "facing": self.facing, "wounds_lost": self.wounds_lost,
-                "destroyed": self.destroyed, "leader": self.leader,
-                "one_shots_used": list[JSON](self.one_shots_used)}
+        """The position form (``abilities`` only when it has some)."""
+        out: dict[str, JSON] = {
+            "id": self.id, "name": self.name, "profile": profile_to_json(self.profile),
+            "weapons": [weapon_to_json(w) for w in self.weapons], "x": self.x, "y": self.y,
+            "z": self.z, "facing": self.facing, "wounds_lost": self.wounds_lost,
+            "destroyed": self.destroyed, "leader": self.leader,
+            "one_shots_used": list[JSON](self.one_shots_used)}
+        if self.abilities:
+            out["abilities"] = list[JSON](self.abilities)
+        return out
 
     @staticmethod
     def from_json(d: dict[str, JSON]) -> ModelData:
@@ -115,6 +122,7 @@ class ModelData:
             wounds_lost=int(cast(int, d.get("wounds_lost", 0))),
             destroyed=bool(d.get("destroyed", False)), leader=bool(d.get("leader", False)),
             one_shots_used=[str(s) for s in cast(list[JSON], d.get("one_shots_used", []))],
+            abilities=tuple(str(a) for a in cast(list[JSON], d.get("abilities", []))),
         )
 
 
@@ -228,10 +236,16 @@ class PlayerData:
     """Command points."""
     vp: int = 0
     """Victory points."""
+    effects: dict[str, JSON] = field(default_factory=dict)
+    """The player's datasheet-ability effects in force and once-per-battle uses
+    (engine/ability_effects.py: ``{"Oath of Moment": "<unit id>", "Waaagh!": <round>}``)."""
 
     def to_json(self) -> dict[str, JSON]:
-        """The position form."""
-        return {"name": self.name, "cp": self.cp, "vp": self.vp}
+        """The position form (``effects`` only when there are some)."""
+        out: dict[str, JSON] = {"name": self.name, "cp": self.cp, "vp": self.vp}
+        if self.effects:
+            out["effects"] = dict(self.effects)
+        return out
 
 
 @dataclass
@@ -427,7 +441,7 @@ class GameState:
         """A deep copy sharing only the immutable profiles (cheap enough for search)."""
         return GameState(
             battlefield=self.battlefield, terrain=self.terrain,
-            players=[PlayerData(p.name, p.cp, p.vp) for p in self.players],
+            players=[PlayerData(p.name, p.cp, p.vp, dict(p.effects)) for p in self.players],
             units=[_copy_unit(u) for u in self.units],
             off_table=[_copy_unit(u) for u in self.off_table],
             objectives=[copy.copy(o) for o in self.objectives], mission=self.mission,
@@ -471,7 +485,8 @@ class GameState:
             battlefield=cast(dict[str, JSON], d["battlefield"]),
             terrain=cast(dict[str, JSON], d.get("terrain", {"areas": [], "terrain": []})),
             players=[PlayerData(str(p["name"]), int(cast(int, p.get("cp", 0))),
-                                int(cast(int, p.get("vp", 0))))
+                                int(cast(int, p.get("vp", 0))),
+                                dict(cast(dict[str, JSON], p.get("effects") or {})))
                      for p in cast(list[dict[str, JSON]], d["players"])],
             units=[u for u in all_units if u.location == "battlefield"],
             off_table=[u for u in all_units if u.location != "battlefield"],

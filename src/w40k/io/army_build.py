@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from w40k.core.abilities import DeepStrike
 from w40k.core.errors import DataError
 from w40k.core.keywords import canonical_keyword
 from w40k.core.profiles import WeaponProfile
@@ -149,7 +150,8 @@ def make_unit(
         label = model if totals[model] == 1 else f"{model} {seen[model]}"
         weapons: tuple[WeaponProfile, ...] = tuple(sheet.weapon(w) for w in gear)
         instances.append(ModelInstance(label, sheet.model(model), weapons))
-    return Unit(name=name or sheet.name, datasheet=sheet, models=tuple(instances))
+    return Unit(name=name or sheet.name, datasheet=sheet, models=tuple(instances),
+                points=sheet.points_for(len(instances)))
 
 
 def attach(bodyguard: Unit, *components: Unit) -> Unit:
@@ -190,7 +192,12 @@ def attach(bodyguard: Unit, *components: Unit) -> Unit:
 
 
 UNIT_FIELDS = ("datasheet",)
-UNIT_OPTIONAL = ("name", "count", "models", "wargear", "attached_to")
+UNIT_OPTIONAL = ("name", "count", "models", "wargear", "attached_to", "embarked_in", "reserves")
+RESERVES = ("strategic", "deep_strike")
+"""A unit's starting state off the battlefield (``reserves``)."""
+BATTLE_SIZES = {"incursion": 1000, "strike_force": 2000, "onslaught": 3000}
+"""Points limit per battle size (docs/army-format.md "Points": the core rules name a points
+limit per battle size, 20.01, without the figures; these are the project's)."""
 
 
 def _wargear(value: object, where: str) -> tuple[WargearChoice, ...]:
@@ -236,9 +243,73 @@ def _unit(value: object, index: int, catalogue: Catalogue) -> tuple[Unit, str | 
         target = (
             None if data.get("attached_to") is None else text(data["attached_to"], "attached_to")
         )
+        start = _start(data, sheet)
+        if start != (None, None):
+            unit = dataclasses.replace(unit, embarked_in=start[0], reserves=start[1])
         return unit, target
     except DataError as exc:
         raise exc.at(where) from None
+
+
+def _start(data: Mapping[str, object], sheet: Datasheet) -> tuple[str | None, str | None]:
+    """``embarked_in`` and ``reserves``: where the unit starts the battle (not both)."""
+    embarked = None if data.get("embarked_in") is None else text(data["embarked_in"],
+                                                                   "embarked_in")
+    reserves = None if data.get("reserves") is None else text(data["reserves"], "reserves")
+    if reserves is not None and reserves not in RESERVES:
+        raise DataError(f"expected one of {', '.join(RESERVES)}, found {reserves!r}",
+                        where="reserves")
+    if embarked is not None and reserves is not None:
+        raise DataError("a unit starts either embarked or in reserves, not both",
+                        where="reserves")
+    if reserves == "deep_strike" and not any(isinstance(a, DeepStrike)
+                                             for a in sheet.abilities):
+        raise DataError(f"datasheet {sheet.name!r} has no Deep Strike ability (24.09)",
+                        where="reserves")
+    aircraft = canonical_keyword("AIRCRAFT") in sheet.keys
+    if aircraft and reserves is None:
+        raise DataError("an AIRCRAFT starts the battle in strategic reserves: write "
+                        "reserves: strategic (23.01)", where="reserves")
+    return embarked, reserves
+
+
+def _check_starts(units: Sequence[Unit]) -> None:
+    """``embarked_in`` names a TRANSPORT unit of the army that is not itself embarked."""
+    by_name = {name_key(u.name): u for u in units}
+    for u in units:
+        if u.embarked_in is None:
+            continue
+        where = f"army: unit {u.name!r}: embarked_in"
+        t = by_name.get(name_key(u.embarked_in))
+        if t is None:
+            raise DataError(f"no unit named {u.embarked_in!r} in this army", where=where)
+        if not any(m.profile.transport is not None for m in t.all_models):
+            raise DataError(f"{t.name!r} is not a TRANSPORT (18.01)", where=where)
+        if t.embarked_in is not None:
+            raise DataError(f"{t.name!r} is itself embarked", where=where)
+
+
+def check_points(army: Army) -> None:
+    """The army's points against its battle size's limit, and the strategic reserves'
+    points against half of it (R20.01-a: units embarked within a TRANSPORT in reserves
+    count). DataError naming the army (the loader adds the file)."""
+    if army.battle_size is None:
+        return
+    limit = BATTLE_SIZES[army.battle_size]
+    total = army.total_points
+    if total is None:
+        raise DataError(f"a {army.battle_size} army needs points on every unit's datasheet",
+                        where="army: battle_size")
+    if total > limit:
+        raise DataError(f"army {army.name!r} is {total} points, over the {limit}-point limit "
+                        f"of {army.battle_size.replace('_', ' ')}", where="army: battle_size")
+    in_reserve = {name_key(u.name) for u in army.units if u.reserves is not None}
+    reserve = sum(c.points or 0 for u in army.units for c in u.components
+                  if name_key(u.name) in in_reserve or (
+                      u.embarked_in is not None and name_key(u.embarked_in) in in_reserve))
+    if reserve * 2 > limit:
+        raise DataError(f"{reserve} points in strategic reserves is over half the {limit}-point "
+                        "limit (R20.01-a)", where="army: units")
 
 
 def build_army(value: object, catalogue: Catalogue) -> Army:
@@ -246,7 +317,13 @@ def build_army(value: object, catalogue: Catalogue) -> Army:
     unit and field (``army: unit 'Captain': attached_to``)."""
     try:
         data = mapping(value, "")
-        check_fields(data, "", required=("name", "faction", "units"))
+        check_fields(data, "", required=("name", "faction", "units"),
+                     optional=("battle_size",))
+        size = None if data.get("battle_size") is None else text(data["battle_size"],
+                                                                  "battle_size")
+        if size is not None and size not in BATTLE_SIZES:
+            raise DataError(f"expected one of {', '.join(BATTLE_SIZES)}, found {size!r}",
+                            where="battle_size")
         name = text(data["name"], "name")
         faction = " ".join(text(data["faction"], "faction").upper().split())
         entries = items(data["units"], "units")
@@ -312,4 +389,7 @@ def build_army(value: object, catalogue: Catalogue) -> Army:
                     exc.detail, where=f"army: unit {components[j - 1].name!r}: attached_to"
                 ) from None
         units.append(attach(unit, *components) if components else unit)
-    return Army(name=name, faction=faction, units=tuple(units))
+    _check_starts(units)
+    army = Army(name=name, faction=faction, units=tuple(units), battle_size=size)
+    check_points(army)
+    return army

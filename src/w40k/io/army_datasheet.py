@@ -32,7 +32,7 @@ from w40k.io.army_model import (
 )
 
 DATASHEET_FIELDS = ("name", "faction_keywords", "models", "weapons", "composition")
-DATASHEET_OPTIONAL = ("keywords", "abilities", "wargear_options", "leader_of")
+DATASHEET_OPTIONAL = ("keywords", "abilities", "wargear_options", "leader_of", "points")
 MODEL_FIELDS = ("name", "M", "T", "Sv", "W", "Ld", "OC", "base_mm")
 MODEL_OPTIONAL = ("InSv", "height", "keywords", "abilities", "transport")
 WEAPON_FIELDS = ("name", "range", "A", "S", "AP", "D")
@@ -87,9 +87,11 @@ def _abilities(
                 ) from None
         else:
             data = mapping(entry, at, what="a core ability or {name, text}")
-            check_fields(data, at, required=("name", "text"))
+            check_fields(data, at, required=("name",), optional=("text",))
             named.append(
-                NamedAbility(text(data["name"], f"{at}: name"), text(data["text"], f"{at}: text"))
+                NamedAbility(text(data["name"], f"{at}: name"),
+                             "" if data.get("text") is None
+                             else text(data["text"], f"{at}: text"))
             )
     return tuple(core), tuple(named)
 
@@ -305,6 +307,7 @@ def _parse(data: Mapping[str, object]) -> Datasheet:
                 )
 
     leader_of = texts(data.get("leader_of"), "leader_of")
+    points = _points(data.get("points"), "points")
     sheet = Datasheet(
         name=name,
         faction_keywords=faction,
@@ -316,6 +319,7 @@ def _parse(data: Mapping[str, object]) -> Datasheet:
         named_abilities=named,
         wargear_options=tuple(options),
         leader_of=leader_of,
+        points=points,
     )
     if leader_of and sheet.role is Role.PLAIN:
         raise DataError(
@@ -323,3 +327,19 @@ def _parse(data: Mapping[str, object]) -> Datasheet:
             where="leader_of",
         )
     return sheet
+
+
+def _points(value: object, where: str) -> tuple[tuple[int, int], ...]:
+    """``points``: ``[{models, points}, ...]``, sizes strictly increasing."""
+    out: list[tuple[int, int]] = []
+    for i, entry in enumerate(items(value, where)):
+        at = f"{where}[{i}]"
+        data = mapping(entry, at, what="{models, points}")
+        check_fields(data, at, required=("models", "points"))
+        n = count(data["models"], f"{at}: models", lo=1)
+        p = count(data["points"], f"{at}: points", lo=0)
+        if out and n <= out[-1][0]:
+            raise DataError(f"unit sizes must increase: {n} after {out[-1][0]}",
+                            where=f"{at}: models")
+        out.append((n, p))
+    return tuple(out)

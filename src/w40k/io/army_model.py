@@ -102,6 +102,15 @@ class Datasheet:
     """Wargear options (02.07)."""
     leader_of: tuple[str, ...] = ()
     """Names of the bodyguard datasheets this leader/support unit can lead (02.06, 19.01)."""
+    points: tuple[tuple[int, int], ...] = ()
+    """``(models, points)`` per unit size, fewest models first (docs/army-format.md
+    "Points"); empty: the datasheet gives no points."""
+
+    def points_for(self, models: int) -> int | None:
+        """The points of a unit of ``models`` models: the first size that holds it (a unit
+        between two listed sizes costs the larger), None without points or above every
+        size."""
+        return next((p for n, p in self.points if models <= n), None)
 
     @property
     def role(self) -> Role:
@@ -192,8 +201,10 @@ class Unit:
     points: int | None = None
     """This component's points as its army list gives them (``None``: not given)."""
     embarked_in: str | None = None
-    """The transport it starts embarked in, when the army list says so (the engine does not
-    play transports yet: the unit is deployed like the others)."""
+    """The name of the TRANSPORT unit it starts the battle embarked within (18), when the
+    army list says so."""
+    reserves: str | None = None
+    """``strategic`` or ``deep_strike``: it starts the battle in reserves (20, 24.09)."""
     not_applied: tuple[str, ...] = ()
     """Abilities and weapon keywords its roster gives that the engine does not implement,
     kept as text (docs/rosters.md)."""
@@ -312,6 +323,19 @@ class Army:
     bodyguard's :attr:`Unit.attached`."""
     points: int | None = None
     """Total points as the army list gives them (``None``: not given)."""
+    battle_size: str | None = None
+    """``incursion``, ``strike_force`` or ``onslaught`` (docs/army-format.md "Points"), when
+    the army file declares one."""
+
+    @property
+    def total_points(self) -> int | None:
+        """The army's points: the given total, else the sum of every unit's (None when a
+        unit has none)."""
+        if self.points is not None:
+            return self.points
+        each = [c.points for u in self.units for c in u.components]
+        return None if not each or any(p is None for p in each) else sum(
+            p for p in each if p is not None)
 
     def unit(self, name: str) -> Unit:
         """The unit called ``name``, looking inside attached units too (KeyError if none)."""

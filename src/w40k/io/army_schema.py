@@ -7,7 +7,7 @@ schema cannot (names that must match, composition counts, attachments, unique un
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
@@ -37,7 +37,14 @@ class NamedAbilityModel(Strict):
     """A datasheet ability kept with its rules text."""
 
     name: Text
-    text: LongText
+    text: LongText = ""
+
+
+class PointsModel(Strict):
+    """A unit size and its points cost."""
+
+    models: Annotated[int, Field(ge=1, le=limits.MAX_MODELS_PER_UNIT)]
+    points: Annotated[int, Field(ge=0, le=100000)]
 
 
 class SheetModel(Strict):
@@ -120,6 +127,7 @@ class DatasheetModel(Strict):
     composition: Annotated[list[CompositionModel], Field(min_length=1, max_length=50)]
     wargear_options: Annotated[list[WargearOptionModel], Field(max_length=100)] = []
     leader_of: Texts = []
+    points: Annotated[list[PointsModel], Field(max_length=50)] = []
 
 
 class WargearChoiceModel(Strict):
@@ -138,6 +146,8 @@ class ArmyUnitModel(Strict):
     models: dict[str, Models] | None = None
     wargear: Annotated[list[Text | WargearChoiceModel], Field(max_length=100)] = []
     attached_to: Text | None = None
+    embarked_in: Text | None = None
+    reserves: Literal["strategic", "deep_strike"] | None = None
 
     @model_validator(mode="after")
     def _count_or_models(self) -> ArmyUnitModel:
@@ -151,6 +161,7 @@ class ArmyModel(Strict):
 
     name: Text
     faction: Text
+    battle_size: Literal["incursion", "strike_force", "onslaught"] | None = None
     units: Annotated[list[ArmyUnitModel], Field(min_length=1, max_length=limits.MAX_UNITS)]
 
 

@@ -6,7 +6,10 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
+from typing import cast
 
+from w40k.engine.ability_catalog import known
+from w40k.engine.ability_catalog import not_applied as catalog_not_applied
 from w40k.engine.serial import JSON, profile_to_json, weapon_to_json
 from w40k.engine.state import FORMAT
 from w40k.io.army import builtin
@@ -85,39 +88,87 @@ def unit_id(player: str, name: str, taken: set[str]) -> str:
     return uid
 
 
+def model_abilities(component: Unit) -> tuple[str, ...]:
+    """The catalog abilities (engine/ability_catalog.py) of a component's datasheet: what
+    each of its models carries in a position."""
+    return known(a.name for a in component.datasheet.named_abilities)
+
+
+def not_applied(army: Army) -> list[str]:
+    """The named abilities of ``army``'s datasheets that the engine does not apply (one line
+    each, ``'Rites of Battle' (Captain) is not applied``), never silently dropped."""
+    return catalog_not_applied((c.datasheet.name, a.name) for u in army.units
+                               for c in u.components for a in c.datasheet.named_abilities)
+
+
 def _unit_json(unit: Unit, player: str, cx: float, edge_y: float, direction: int,
-               taken: set[str]) -> dict[str, JSON]:
-    models = [(m, comp is not unit) for comp in unit.components for m in comp.models]
+               taken: set[str], *, abilities: bool = False) -> dict[str, JSON]:
+    models = [(m, comp is not unit, model_abilities(comp) if abilities else ())
+              for comp in unit.components for m in comp.models]
     widest = max(((m.profile.base_mm if isinstance(m.profile.base_mm, float)
-                   else max(m.profile.base_mm or (32.0, 32.0))) for m, _ in models))
+                   else max(m.profile.base_mm or (32.0, 32.0))) for m, _, _ in models))
     places = _formation(len(models), widest / 25.4, cx, edge_y, direction)
     uid = unit_id(player, unit.name, taken)
     seen: dict[str, int] = {}
     out_models: list[JSON] = []
-    for (m, leader), (x, y) in zip(models, places, strict=True):
+    for (m, leader, names), (x, y) in zip(models, places, strict=True):
         seen[m.name] = seen.get(m.name, 0) + 1
-        out_models.append({
+        model: dict[str, JSON] = {
             "id": f"{uid}.{len(out_models) + 1}", "name": m.name,
             "profile": profile_to_json(m.profile),
             "weapons": [weapon_to_json(w) for w in m.weapons],
             "x": x, "y": y, "facing": 0.0 if direction > 0 else math.pi, "leader": leader,
-        })
+        }
+        if names:
+            model["abilities"] = list[JSON](names)
+        out_models.append(model)
     return {"id": uid, "name": unit.name, "player": player, "attached": unit.is_attached,
             "models": out_models}
 
 
+def _starts_off(u: Unit, army: Army) -> bool:
+    """The unit starts in reserves, or embarked within a TRANSPORT of its army (a roster's
+    transport without a capacity: its passengers deploy as the others)."""
+    if u.reserves is not None:
+        return True
+    if u.embarked_in is None:
+        return False
+    return any(t.name.casefold() == u.embarked_in.casefold()
+               and any(m.profile.transport is not None for m in t.all_models)
+               for t in army.units)
+
+
 def position_from_armies(red: Army, blue: Army, *, terrain: dict[str, JSON] | None = None,
                          objectives: Sequence[JSON] | None = None,
-                         mission: dict[str, JSON] | None = None) -> dict[str, JSON]:
+                         mission: dict[str, JSON] | None = None,
+                         abilities: bool = False) -> dict[str, JSON]:
     """A starting position: red deploys along the top edge, blue along the bottom, each unit
-    in its own column of the deployment zone."""
+    on the battlefield in its own column of the deployment zone; a unit the army file starts
+    ``embarked_in`` a transport or in ``reserves`` starts there (off the battlefield).
+    ``abilities``: models carry their datasheets' catalog abilities (docs/battle.md
+    "Abilities")."""
     units: list[JSON] = []
     taken: set[str] = set()
     for army, player, edge, direction in ((red, "red", 0.0, 1), (blue, "blue", DEPTH, -1)):
-        n = len(army.units)
-        for i, unit in enumerate(army.units):
-            cx = WIDTH * (i + 1) / (n + 1)
-            units.append(_unit_json(unit, player, cx, edge, direction, taken))
+        off = {u.name for u in army.units if _starts_off(u, army)}
+        on_table = [u for u in army.units if u.name not in off]
+        n = len(on_table)
+        ids: dict[str, str] = {}
+        made: list[tuple[Unit, dict[str, JSON]]] = []
+        for unit in army.units:
+            cx = WIDTH * (on_table.index(unit) + 1) / (n + 1) if unit in on_table \
+                else WIDTH / 2  # off the battlefield: its coordinates are not used
+            made.append((unit, _unit_json(unit, player, cx, edge, direction, taken,
+                                          abilities=abilities)))
+            ids[unit.name.casefold()] = str(made[-1][1]["id"])
+        for unit, data in made:
+            if unit.reserves is not None:
+                data["location"] = "reserves"  # 20.01 (Deep Strike: 24.09)
+                data["embarked_in"] = None
+            elif unit.name in off:
+                data["location"] = "embarked"  # 18: within its TRANSPORT
+                data["embarked_in"] = ids[cast(str, unit.embarked_in).casefold()]
+            units.append(data)
     return {"format": FORMAT, "battlefield": {"width": WIDTH, "depth": DEPTH},
             "terrain": terrain if terrain is not None else DEFAULT_TERRAIN,
             "mission": mission if mission is not None else DEFAULT_MISSION,
@@ -141,3 +192,31 @@ def default_armies() -> tuple[Army, Army]:
 def default_position() -> dict[str, JSON]:
     """The embedded default: :func:`default_armies` on the default table."""
     return position_from_armies(*default_armies())
+
+
+REAL_MISSION = "flank-assault"
+"""The shipped mission :func:`real_battle_position` plays by default."""
+
+
+def real_armies() -> tuple[Army, Army]:
+    """The two default armies of about 1000 points (Incursion): ``strike_force`` (red) and
+    ``waaagh_band`` (blue)."""
+    red, blue = builtin("strike_force").army, builtin("waaagh_band").army
+    assert red is not None and blue is not None
+    return red, blue
+
+
+def real_battle_position(mission: str = REAL_MISSION, layout: str | None = None, *,
+                         rounds: int | None = None) -> dict[str, JSON]:
+    """A full battle: :func:`real_armies` on a shipped ``mission`` (its layout, or the
+    shipped ``layout`` given; ``rounds`` instead of the mission's battle length), with the
+    units' catalog abilities and their starting state (embarked, reserves)."""
+    from w40k.io.missions import mission_position, shipped_mission
+
+    params = shipped_mission(mission)
+    if layout is not None:
+        params = {**params, "layout": layout}
+        params.pop("terrain", None)
+    if rounds is not None:
+        params = {**params, "rounds": rounds}
+    return mission_position(*real_armies(), params, abilities=True)

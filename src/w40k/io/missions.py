@@ -105,19 +105,21 @@ def not_applied(mission: dict[str, JSON]) -> list[str]:
 
 
 def mission_position(red: Army, blue: Army, mission: dict[str, JSON], *,
-                     pre_battle: bool = False) -> dict[str, JSON]:
+                     pre_battle: bool = False, abilities: bool = False) -> dict[str, JSON]:
     """The starting position of ``red`` against ``blue`` on ``mission``: its battlefield,
     terrain and objectives; each army set up wholly within its deployment zone (in the default
-    columns when they fit, docs/missions.md "Setting up"). A take-and-hold mission without
-    zones plays on the default table. With ``pre_battle`` and a mission with zones, the
-    position starts with the pre-battle sequence instead (the players declare reserves and
-    deploy, docs/positions.md ``pre_battle``), carrying each unit's points."""
+    columns when they fit, docs/missions.md "Setting up"); units the army files start
+    embarked or in reserves start off the battlefield. A take-and-hold mission without zones
+    plays on the default table. With ``pre_battle`` and a mission with zones, the position
+    starts with the pre-battle sequence instead (the players declare reserves and deploy,
+    docs/positions.md ``pre_battle``), carrying each unit's points. ``abilities``: models carry
+    their catalog abilities."""
     m = MissionModel.model_validate(mission)
     terrain = mission_terrain(mission)
     objectives = (cast(list[JSON], copy.deepcopy(mission["objectives"]))
                   if m.objectives is not None else copy.deepcopy(DEFAULT_OBJECTIVES))
     pos = position_from_armies(red, blue, terrain=terrain, objectives=objectives,
-                               mission=mission)
+                               mission=mission, abilities=abilities)
     if m.battlefield is not None:
         pos["battlefield"] = m.battlefield.model_dump()
     if m.layout is not None:
@@ -139,7 +141,9 @@ def mission_position(red: Army, blue: Army, mission: dict[str, JSON], *,
             raise DataError(f"expected zones for red and blue, found {', '.join(zones)}",
                             where="mission: deployment_zones")
         bf = cast(dict[str, float], pos["battlefield"])
-        deploy_in_zones(cast(list[dict[str, JSON]], pos["units"]), zones, terrain,
+        on_table = [u for u in cast(list[dict[str, JSON]], pos["units"])
+                    if u.get("location", "battlefield") == "battlefield"]
+        deploy_in_zones(on_table, zones, terrain,
                         (float(bf["width"]), float(bf["depth"])))
         if pre_battle:
             pos["pre_battle"] = {"points_limit": 0, "points": _points(red, blue, pos)}

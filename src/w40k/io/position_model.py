@@ -87,6 +87,7 @@ class ModelModel(Strict):
     destroyed: bool = False
     leader: bool = False
     one_shots_used: Texts = []
+    abilities: Texts = []
 
 
 class UnitModel(Strict):
@@ -110,6 +111,7 @@ class PlayerModel(Strict):
     name: Text
     cp: Points = 0
     vp: Points = 0
+    effects: dict[str, Text | Annotated[int, Field(ge=0, le=limits.MAX_ROUNDS)] | None] = {}
 
 
 class ObjectiveModel(Strict):

@@ -210,13 +210,17 @@ def disembark_violations(models: Sequence[Model], transport: Model, distance: fl
 def wholly_within_of(m: Model, other: Model, distance: float) -> bool:
     """Every part of ``m``'s base is within ``distance`` of ``other`` (horizontally). A round
     base outside a convex footprint is exact and quick: its farthest point is the centre's
-    distance plus the radius; other shapes use the general measure."""
+    distance plus the radius; a round base whose centre is inside the footprint has every
+    point within its radius of it (no point is farther than the radius); other shapes use the
+    general measure."""
     fp = m.footprint()
     if isinstance(fp, Circle):
         centre = Circle(fp.cx, fp.cy, 0.0)
         d = separation(centre, other.footprint())
         if d >= 0.0:
             return d + fp.r <= distance + EPS
+        if fp.r <= distance + EPS:
+            return True  # the farthest point is at most the radius away
     return wholly_within(m, other, distance)
 
 

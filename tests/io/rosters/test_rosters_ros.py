@@ -80,11 +80,10 @@ def test_feel_no_pain_rule_is_applied_not_listed(ros: Roster) -> None:
 
 
 def test_unknown_abilities_are_kept_as_text_in_not_applied(ros: Roster) -> None:
+    # Oath of Moment and Objective Secured are in the ability catalog: applied
     assert unit(ros, "Intercessor Squad").not_applied == (
-        "Oath of Moment", "Objective Secured",
-        "Plasma pistol - supercharge (other profile of Plasma pistol)")
-    assert unit(ros, "Captain").not_applied == (
-        "Oath of Moment", "Rites of Battle", "Artificer Armour")
+        "Plasma pistol - supercharge (other profile of Plasma pistol)",)
+    assert unit(ros, "Captain").not_applied == ("Rites of Battle", "Artificer Armour")
     # An unknown weapon keyword (SUSTAINED HITS with a dice X) and the transport capacity.
     assert unit(ros, "Rhino").not_applied == ("Transport", "Sustained Hits D3")
 
@@ -102,7 +101,7 @@ def test_engine_army_attaches_the_leader_and_keeps_points_and_not_applied() -> N
     assert squad.name == "Intercessor Squad"
     (captain,) = squad.attached
     assert captain.points == 90
-    assert captain.not_applied == ("Oath of Moment", "Rites of Battle", "Artificer Armour")
+    assert captain.not_applied == ("Rites of Battle", "Artificer Armour")  # Oath: applied
     assert captain.models[0].profile.InSv == 4
     assert any(isinstance(a, Leader) for a in captain.models[0].profile.abilities)
     # 19.01: the bodyguard's and the leader's models make one unit.

@@ -457,7 +457,7 @@ def test_loading_does_not_change_the_data_it_reads() -> None:
 
 
 def test_every_shipped_file_loads_with_an_army() -> None:
-    assert builtin_names() == ("boyz", "space_marines")
+    assert builtin_names() == ("boyz", "space_marines", "strike_force", "waaagh_band")
     for name in builtin_names():
         assert builtin(name).army is not None
 
@@ -508,7 +508,7 @@ def test_an_include_cycle_and_a_missing_include_are_reported(
         load_datasheets("c.yaml")
     assert str(info.value) == (
         "c.yaml: include[0]: no such file next to this one, and no shipped army file 'orks' "
-        "(shipped: boyz, space_marines)"
+        "(shipped: boyz, space_marines, strike_force, waaagh_band)"
     )
     with pytest.raises(DataError) as info:
         load_datasheets("empty.yaml")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from w40k.engine.ability_catalog import entry
 from w40k.io.army_model import name_key
 from w40k.io.rosters import values as v
 from w40k.io.rosters.model import RosterAbility, RosterModel
@@ -70,7 +71,7 @@ def interpret(models: list[RosterModel], notes: list[str]
             kept.append(a2)
         model = replace(model, abilities=tuple(kept))
         for a in model.abilities:
-            if a.applied is None:
+            if a.applied is None and entry(a.name) is None:  # the catalog's are applied
                 not_applied.append(a.name)
         groups: dict[str, str] = {}
         for w in model.weapons:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from w40k.core.dice import DiceExpr
 from w40k.core.profiles import ModelProfile, WeaponProfile
+from w40k.engine.ability_catalog import entry
 from w40k.io.army_model import Army, Unit
 from w40k.io.rosters.model import Roster, RosterAbility, RosterModel, RosterUnit, RosterWeapon
 
@@ -44,7 +45,9 @@ def _unit(u: Unit, leader_of: str | None) -> RosterUnit:
         groups[key][0] += 1
     models = tuple(_model(p, groups[(p.name, tuple(w.name for w in g))][0], g, u)
                    for p, g in order)
-    not_applied = u.not_applied or tuple(a.name for a in u.datasheet.named_abilities)
+    # the catalog's abilities are applied (engine/ability_catalog.py); the others are listed
+    not_applied = u.not_applied or tuple(a.name for a in u.datasheet.named_abilities
+                                         if entry(a.name) is None)
     return RosterUnit(name=u.name, points=u.points, models=models, leader_of=leader_of,
                       embarked_in=u.embarked_in, not_applied=not_applied,
                       role=u.datasheet.role.value if leader_of else "",

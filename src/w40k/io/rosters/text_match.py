@@ -15,6 +15,7 @@ import re
 
 from w40k.core.errors import DataError
 from w40k.core.profiles import ModelProfile, WeaponProfile
+from w40k.engine.ability_catalog import entry
 from w40k.io.army_model import Catalogue, Datasheet, name_key
 from w40k.io.rosters.battlescribe import resolve_links
 from w40k.io.rosters.from_army import _weapon as weapon_record
@@ -83,7 +84,7 @@ def _default_gear(sheet: Datasheet, profile: ModelProfile, count: int
 
 def _unit(unit: TextUnit, catalogue: Catalogue, notes: list[str]) -> RosterUnit:
     sheet = _sheet(unit, catalogue)
-    not_applied: list[str] = [a.name for a in sheet.named_abilities]
+    not_applied: list[str] = [a.name for a in sheet.named_abilities if entry(a.name) is None]
     not_applied += [f"Enhancement: {e}" for e in unit.enhancements]
     models: list[RosterModel] = []
     loose: list[TextItem] = []

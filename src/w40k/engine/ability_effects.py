@@ -1,0 +1,220 @@
+"""What the catalog's datasheet abilities do (engine/ability_catalog.py), through the engine's
+hooks: the attack sequence (:func:`adjust_attack`, called when a unit's attacks are pushed),
+the Command phase (:func:`start_of_command_phase`, :func:`end_of_command_phase`) and the
+windows (:data:`REACTIONS`: Oath of Moment, Waaagh!, 'Ere We Go).
+
+A model's abilities are the names in ``ModelData.abilities``; a player's effects in force and
+once-per-battle uses are ``PlayerData.effects`` (both in positions). A position without them
+plays exactly as before: every hook returns at once.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, cast
+
+from w40k.core.abilities import LethalHits
+from w40k.core.dice import Modifier, RollKind
+from w40k.core.jsonval import JSON
+from w40k.engine import geo
+from w40k.engine.abilities import Ability, AbilityKind, auras_on
+from w40k.engine.ability_catalog import (
+    ERE_WE_GO,
+    GOOD_BITZ,
+    OATH_OF_MOMENT,
+    OBJECTIVE_SECURED,
+    TACTICAL_COMMAND,
+    TACTICAL_PRECISION,
+    WAAAGH,
+    entry,
+)
+from w40k.engine.state import ModelData, UnitData
+from w40k.engine.units import model_oc
+from w40k.engine.windows import Facts, Reaction, Window
+from w40k.rules.attack_profile import AttackContext, Reroll, WeaponEntry
+
+if TYPE_CHECKING:
+    from w40k.engine.context import Context
+
+WAAAGH_ACTIVE = "Waaagh! active"
+"""The ``effects`` key set while a called Waaagh! lasts (``effects["Waaagh!"]``: the round
+it was called in, its once-per-battle record)."""
+
+SECURING = (OBJECTIVE_SECURED, GOOD_BITZ)
+"""The abilities that secure an objective at the end of the Command phase."""
+
+
+def has(m: ModelData, name: str) -> bool:
+    """Whether a living model has the catalog ability ``name``."""
+    return not m.destroyed and name in m.abilities
+
+
+def unit_has(u: UnitData, name: str) -> bool:
+    """Whether a living model of ``u`` has ``name``."""
+    return any(has(m, name) for m in u.models)
+
+
+def army_has(ctx: Context, player: str, name: str) -> list[UnitData]:
+    """``player``'s units on the battlefield with a living model that has ``name``."""
+    return [u for u in ctx.state.units_of(player) if unit_has(u, name)]
+
+
+def _any_abilities(ctx: Context, player: str) -> bool:
+    return any(m.abilities for u in ctx.state.units_of(player) for m in u.models) \
+        or bool(ctx.state.player(player).effects)
+
+
+def carried(m: ModelData) -> Iterable[Ability]:
+    """A model's catalog auras as typed abilities (22.01), for ``engine.abilities``."""
+    for name in m.abilities:
+        e = entry(name)
+        if e is not None and e.kind is AbilityKind.AURA:
+            yield Ability(e.name, AbilityKind.AURA, rule="22.01", range=e.range)
+
+
+# -- the Command phase ------------------------------------------------------------------------
+def start_of_command_phase(ctx: Context, player: str) -> None:
+    """Effects that last 'until the start of your next Command phase' end (Oath of Moment's
+    target, a called Waaagh!)."""
+    effects = ctx.state.player(player).effects
+    for key in (OATH_OF_MOMENT, WAAAGH_ACTIVE):
+        if key in effects:
+            del effects[key]
+            ctx.log("ability_ends", ability=key, player=player)
+
+
+def end_of_command_phase(ctx: Context, player: str) -> None:
+    """Objective Secured / Get da Good Bitz: each objective ``player`` controls at the end of
+    their Command phase that a unit with the ability controls (14.02: a model with OC 1 or
+    more within range) is secured by their army (14.03, engine/flow.py keeps it)."""
+    s = ctx.state
+    units = [u for name in SECURING for u in army_has(ctx, player, name)]
+    if not units:
+        return
+    for obj in s.objectives:
+        if obj.controller != player or obj.secured_by == player:
+            continue
+        holders = [u.id for u in units
+                   if any(model_oc(u, m) >= 1 and geo.in_objective_range(ctx, m, obj)
+                          for m in u.alive)]
+        if holders:
+            obj.secured_by = player
+            ctx.log("objective_secured", objective=obj.name, player=player,
+                    units=list[JSON](holders))
+
+
+# -- the attack sequence ----------------------------------------------------------------------
+def adjust_attack(ctx: Context, attacker: UnitData, target: UnitData,
+                  weapons: list[WeaponEntry], actx: AttackContext, *, melee: bool
+                  ) -> tuple[list[WeaponEntry], AttackContext]:
+    """The attack as the abilities in force change it (each logged as an ``ability``
+    event): Oath of Moment (re-roll failed hits against the target), Tactical Command (aura,
+    re-roll hits of 1), Tactical Precision ([LETHAL HITS] while leading), Waaagh! (+1 to hit
+    and wound in melee)."""
+    player = attacker.player
+    if not _any_abilities(ctx, player):
+        return weapons, actx
+    effects = ctx.state.player(player).effects
+    applied: list[str] = []
+    reroll = actx.reroll_hits
+    if effects.get(OATH_OF_MOMENT) == target.id:
+        reroll = Reroll.FAILED
+        applied.append(OATH_OF_MOMENT)
+    elif reroll is Reroll.NONE and any(
+            a.name == TACTICAL_COMMAND for a in auras_on(ctx, attacker, carried)):
+        reroll = Reroll.ONES  # 22.01: once, however many sources are in range
+        applied.append(TACTICAL_COMMAND)
+    hit_mods, wound_mods = actx.hit_modifiers, actx.wound_modifiers
+    if melee and effects.get(WAAAGH_ACTIVE) and attacker.has("ORKS"):
+        hit_mods = (*hit_mods, Modifier(WAAAGH, +1))
+        wound_mods = (*wound_mods, Modifier(WAAAGH, +1))
+        applied.append(WAAAGH)
+    if attacker.attached and any(has(m, TACTICAL_PRECISION) and m.leader
+                                 for m in attacker.models):
+        weapons = [dataclasses.replace(e, weapon=dataclasses.replace(
+            e.weapon, abilities=(*e.weapon.abilities, LethalHits())))
+            if not e.weapon.abilities_of(LethalHits) else e for e in weapons]
+        applied.append(TACTICAL_PRECISION)
+    if not applied:
+        return weapons, actx
+    ctx.log("ability", abilities=list[JSON](applied), unit=attacker.id, target=target.id)
+    return weapons, dataclasses.replace(actx, reroll_hits=reroll, hit_modifiers=hit_mods,
+                                        wound_modifiers=wound_mods)
+
+
+# -- the reactions -----------------------------------------------------------------------------
+def _own_command_phase(ctx: Context, player: str) -> bool:
+    s = ctx.state
+    return s.turn_player == player and s.phase == "command"
+
+
+def _oath_options(ctx: Context, facts: Facts, player: str) -> list[JSON]:
+    s = ctx.state
+    if not _own_command_phase(ctx, player) or OATH_OF_MOMENT in s.player(player).effects \
+            or not army_has(ctx, player, OATH_OF_MOMENT):
+        return []
+    return [{"unit": u.id} for u in s.units_of(s.opponent(player))]
+
+
+def _oath_use(ctx: Context, facts: Facts, player: str, answer: JSON) -> None:
+    uid = str(cast(dict[str, JSON], answer)["unit"])
+    ctx.state.player(player).effects[OATH_OF_MOMENT] = uid
+    ctx.log("ability_used", ability=OATH_OF_MOMENT, player=player, unit=uid)
+
+
+def _waaagh_options(ctx: Context, facts: Facts, player: str) -> list[JSON]:
+    s = ctx.state
+    if facts.get("phase") != "command" or not _own_command_phase(ctx, player) \
+            or WAAAGH in s.player(player).effects:
+        return []  # once per battle
+    holders = army_has(ctx, player, WAAAGH)
+    return [{"unit": holders[0].id}] if holders else []
+
+
+def _waaagh_use(ctx: Context, facts: Facts, player: str, answer: JSON) -> None:
+    effects = ctx.state.player(player).effects
+    effects[WAAAGH] = ctx.state.round
+    effects[WAAAGH_ACTIVE] = ctx.state.round
+    ctx.log("ability_used", ability=WAAAGH, player=player,
+            unit=cast(dict[str, JSON], answer)["unit"])
+
+
+def _ere_options(ctx: Context, facts: Facts, player: str) -> list[JSON]:
+    from w40k.engine.stratagems.reroll import _charge_frame
+
+    uid = facts.get("unit")
+    if facts.get("kind") != RollKind.CHARGE or not isinstance(uid, str):
+        return []
+    s = ctx.state
+    u = s.unit(uid)
+    if u.player != player or ERE_WE_GO in s.player(player).effects \
+            or not unit_has(u, ERE_WE_GO):
+        return []
+    cf = _charge_frame(ctx, uid)
+    return [] if cf is None or cf.rerolled else [{"unit": uid}]
+
+
+def _ere_use(ctx: Context, facts: Facts, player: str, answer: JSON) -> None:
+    from w40k.engine.stratagems.reroll import _charge_frame, _reroll_charge
+
+    uid = str(cast(dict[str, JSON], answer)["unit"])
+    cf = _charge_frame(ctx, uid)
+    assert cf is not None
+    old, new = _reroll_charge(ctx, cf, uid)
+    ctx.state.player(player).effects[ERE_WE_GO] = ctx.state.round  # once per battle
+    ctx.log("ability_used", ability=ERE_WE_GO, player=player, unit=uid, old=old, new=new)
+    ctx.log("charge_roll", unit=uid, dice=new, roll=sum(cast(list[int], new)))
+
+
+OATH_REACTION = Reaction(OATH_OF_MOMENT, Window.COMMAND_ABILITIES, "R08.04-a", _oath_options,
+                         _oath_use)
+"""Oath of Moment: select the target in the Command Abilities step (08.04)."""
+WAAAGH_REACTION = Reaction(WAAAGH, Window.START_OF_PHASE, "22.02", _waaagh_options,
+                           _waaagh_use)
+"""Waaagh!: called at the start of the Command phase, once per battle."""
+ERE_WE_GO_REACTION = Reaction(ERE_WE_GO, Window.AFTER_ROLL, "datasheet", _ere_options, _ere_use)
+"""'Ere We Go: re-roll a charge roll, once per battle."""
+
+REACTIONS: tuple[Reaction, ...] = (OATH_REACTION, WAAAGH_REACTION, ERE_WE_GO_REACTION)
+"""The abilities' reactions (engine/reactions_table.py lists them after the stratagems)."""

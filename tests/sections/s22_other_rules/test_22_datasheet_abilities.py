@@ -1,0 +1,233 @@
+"""Datasheet abilities as data (engine/ability_catalog.py, engine/ability_effects.py): each
+ability of the default armies does what its datasheet text says, with scripted dice. The texts
+are this project's (src/w40k/data/strike_force.yaml, waaagh_band.yaml); where a checklist ID
+applies it is cited."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.engine import shooting_helpers as sh
+from tests.engine.core_helpers import (
+    bare_phases,
+    command_phase,
+    events,
+    line,
+    marker,
+    position,
+    scripted,
+    unit,
+)
+from tests.engine.melee_helpers import BASE, charge_phase, fight_phase, fighter, pending
+from w40k.core.jsonval import JSON
+from w40k.engine import windows
+from w40k.engine.ability_catalog import known, not_applied
+from w40k.engine.ability_effects import REACTIONS, start_of_command_phase
+from w40k.engine.game import Game
+from w40k.rules.decisions import DECLINE, DecisionKind
+
+
+@pytest.fixture
+def ability_reactions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The abilities' reactions only (the autouse fixture empties the table)."""
+    monkeypatch.setattr(windows, "REACTIONS", REACTIONS)
+
+
+def _with(models: list[dict[str, Any]], *names: str) -> list[dict[str, Any]]:
+    for m in models:
+        m["abilities"] = list(names)
+    return models
+
+
+# -- the catalog ------------------------------------------------------------------------------
+def test_the_catalog_matches_names_as_written_and_lists_what_it_does_not_apply() -> None:
+    assert known(["objective  secured", "Waaagh!", "Rites of Battle"]) == (
+        "Objective Secured", "Waaagh!")
+    assert not_applied([("Captain", "Rites of Battle"), ("Captain", "Oath of Moment")]) == [
+        "'Rites of Battle' (Captain) is not applied"]
+
+
+# -- shooting: Oath of Moment, Tactical Command, Tactical Precision ----------------------------
+RIFLE = sh.weapon("rifle", A="1")
+"""One BS 3+ S4 AP0 D1 attack."""
+
+
+def _shoot(dice: list[int], *, shooter: list[dict[str, Any]], effects: dict[str, JSON] | None =
+           None, others: tuple[dict[str, Any], ...] = (), T: int = 3, attached: bool = False
+           ) -> Game:
+    pos = sh.position(sh.unit("red.a", shooter), *others,
+                      sh.unit("blue.x", [sh.model("blue.x.1", 10, 25, T=T, Sv=6)]))
+    pos["units"][0]["attached"] = attached
+    if effects:
+        pos["players"][0]["effects"] = effects
+    game = scripted(sh.start(pos), dice)
+    sh.select(game, "red.a")
+    game.submit({m["id"]: {"rifle": "blue.x"} for m in shooter if m["weapons"]})
+    sh.finish(game)
+    return game
+
+
+def test_oath_of_moment_rerolls_a_failed_hit_roll_against_its_target() -> None:
+    # Oath of Moment: attacks that target the Oath of Moment target can re-roll the Hit roll.
+    # Hit 1 -> re-rolled 5, wound 6, save 1: the target dies. Without the oath the 1 misses.
+    oath = {"Oath of Moment": "blue.x"}
+    shooter = _with([sh.model("red.a.1", 10, 10, RIFLE)], "Oath of Moment")
+    game = _shoot([1, 5, 6, 1], shooter=shooter, effects=oath)
+    assert game.state.unit("blue.x").destroyed
+    assert events(game, "ability")[0]["abilities"] == ["Oath of Moment"]
+    game = _shoot([1], shooter=shooter)
+    assert not game.state.unit("blue.x").destroyed and events(game, "attack")[0]["hits"] == 0
+    # another target than the oath's: no re-roll
+    game = _shoot([1], shooter=shooter, effects={"Oath of Moment": "blue.other"})
+    assert not game.state.unit("blue.x").destroyed
+
+
+def test_tactical_command_aura_rerolls_hit_rolls_of_1_within_6_inches() -> None:
+    # R22.01-a/b: the aura (re-roll a Hit roll of 1) applies to a friendly unit within 6";
+    # a 2 is not re-rolled; a unit 10" away gets nothing.
+    captain = _with([sh.model("red.c.1", 14, 10)], "Tactical Command")
+    near = (sh.unit("red.c", captain),)
+    game = _shoot([1, 5, 6, 1], shooter=[sh.model("red.a.1", 10, 10, RIFLE)], others=near)
+    assert game.state.unit("blue.x").destroyed
+    assert events(game, "ability")[0]["abilities"] == ["Tactical Command"]
+    game = _shoot([2], shooter=[sh.model("red.a.1", 10, 10, RIFLE)], others=near)
+    assert events(game, "attack")[0]["hits"] == 0
+    far = (sh.unit("red.c", _with([sh.model("red.c.1", 21.5, 10)], "Tactical Command")),)
+    game = _shoot([1], shooter=[sh.model("red.a.1", 10, 10, RIFLE)], others=far)
+    assert events(game, "attack")[0]["hits"] == 0 and not events(game, "ability")
+
+
+def test_tactical_precision_gives_lethal_hits_while_its_bearer_leads_the_unit() -> None:
+    # Tactical Precision: while leading, the unit's weapons have [LETHAL HITS] (R24.23: a
+    # critical hit wounds automatically). Against T8 a S4 wound needs a 6: hit 6, save 1.
+    lieutenant = _with([sh.model("red.a.2", 11.5, 10)], "Tactical Precision")
+    lieutenant[0]["leader"] = True
+    shooter = [sh.model("red.a.1", 10, 10, RIFLE), *lieutenant]
+    game = _shoot([6, 1], shooter=shooter, T=8, attached=True)
+    assert events(game, "attack")[0]["wounds"] == 1 and game.state.unit("blue.x").destroyed
+    # not leading (no attached unit): the 6 hits, the wound roll of 2 fails
+    game = _shoot([6, 2], shooter=shooter, T=8, attached=False)
+    assert events(game, "attack")[0]["wounds"] == 0
+
+
+# -- melee: Waaagh! -------------------------------------------------------------------------------
+def _melee(dice: list[int], effects: dict[str, JSON]) -> Game:
+    red = unit("red.a", "red", [fighter("red.a.1", 10, 10, keywords=["INFANTRY", "ORKS"])],
+               flags={"charged": True, "fights_first": True})
+    blue = unit("blue.b", "blue", [fighter("blue.b.1", 10, 10 + BASE + 1.0)])
+    red["models"][0]["weapons"][0]["A"] = "1"
+    pos = fight_phase([red, blue])
+    pos["players"][0]["effects"] = effects
+    game = scripted(Game.new(pos, seed=1), dice)
+    while (req := game.pending()) is not None:
+        if req.kind == "positions":
+            game.submit(str(req.context["decline"]))
+        elif req.kind == "declare_fight":
+            game.submit(req.context["default"])
+        elif req.kind in ("select_unit_to_pile_in", "select_unit_to_consolidate"):
+            game.submit("done")
+        elif req.kind in ("pile_in_targets", "consolidate_targets"):
+            game.submit("skip")
+        else:
+            game.submit(req.options[0])
+    return game
+
+
+def test_waaagh_adds_1_to_melee_hit_and_wound_rolls_while_it_lasts() -> None:
+    # Waaagh! (datasheet text): +1 to the Hit and Wound rolls of ORKS melee attacks. WS 3+
+    # hits on a 2, S4 vs T4 wounds on a 3; save 3+ fails on a 1.
+    game = _melee([2, 3, 1], {"Waaagh!": 1, "Waaagh! active": 1})
+    assert game.state.unit("blue.b").destroyed
+    assert events(game, "ability")[0]["abilities"] == ["Waaagh!"]
+    # called earlier, no longer active: the 2 misses (then blue's two attacks miss on 1s)
+    game = _melee([2, 1, 1], {"Waaagh!": 1})
+    assert not game.state.unit("blue.b").destroyed
+    assert events(game, "attack")[0]["hits"] == 0
+
+
+@pytest.mark.usefixtures("ability_reactions")
+def test_waaagh_is_called_at_the_start_of_the_command_phase_once_per_battle() -> None:
+    # Waaagh!: once per battle, at the start of your Command phase; until the start of your
+    # next Command phase.
+    boyz = unit("red.boyz", "red", _with(line("red.boyz", 2, x=10, y=10, keywords=["ORKS"]),
+                                         "Waaagh!"))
+    pos = command_phase([boyz, unit("blue.x", "blue", line("blue.x", 1, x=10, y=30))])
+    pos["frames"] = []
+    pos["frames"] = [{"kind": "command", "data": {}}]
+    game = Game.new(pos, seed=1)
+    # the start-of-phase window is opened by the turn; open it here as the turn does
+    windows.open_window(game.ctx, windows.Window.START_OF_PHASE, phase="command")
+    req = pending(game)
+    assert req.kind is DecisionKind.REACTION
+    assert req.options == (DECLINE, ["Waaagh!", {"unit": "red.boyz"}])
+    game.submit(["Waaagh!", {"unit": "red.boyz"}])
+    effects = game.state.player("red").effects
+    assert effects == {"Waaagh!": 1, "Waaagh! active": 1}
+    start_of_command_phase(game.ctx, "red")  # its next Command phase: it ends
+    assert game.state.player("red").effects == {"Waaagh!": 1}
+    assert not windows.open_window(game.ctx, windows.Window.START_OF_PHASE, phase="command")
+
+
+@pytest.mark.usefixtures("ability_reactions")
+def test_oath_of_moment_selects_an_enemy_unit_in_the_command_abilities_step() -> None:
+    # R08.04-a: a Command-phase ability resolves after the battle-shock rolls; the target
+    # lasts until the start of the player's next Command phase.
+    marines = unit("red.m", "red", _with(line("red.m", 2, x=10, y=10), "Oath of Moment"))
+    pos = command_phase([marines, unit("blue.x", "blue", line("blue.x", 1, x=10, y=30)),
+                         unit("blue.y", "blue", line("blue.y", 1, x=30, y=30))])
+    game = Game.new(pos, seed=1)
+    req = pending(game)
+    assert req.kind is DecisionKind.REACTION and req.context["window"] == "command_abilities"
+    assert req.options == (DECLINE, ["Oath of Moment", {"unit": "blue.x"}],
+                           ["Oath of Moment", {"unit": "blue.y"}])
+    game.submit(["Oath of Moment", {"unit": "blue.y"}])
+    assert game.pending() is None  # one target per phase
+    assert game.state.player("red").effects == {"Oath of Moment": "blue.y"}
+    start_of_command_phase(game.ctx, "red")
+    assert game.state.player("red").effects == {}
+
+
+@pytest.mark.usefixtures("ability_reactions")
+def test_ere_we_go_rerolls_a_charge_roll_once_per_battle() -> None:
+    # 'Ere We Go: once per battle, just after a Charge roll for the unit, re-roll it: 1+1
+    # cannot cross the 6" gap, the re-roll 6+5 can. Used once: not offered again.
+    boss = fighter("red.a.1", 10, 10)
+    boss["abilities"] = ["'Ere We Go"]
+    units = [unit("red.a", "red", [boss]),
+             unit("blue.b", "blue", [fighter("blue.b.1", 10, 10 + BASE + 6.0)])]
+    game = scripted(Game.new(charge_phase(units), seed=1), [1, 1, 6, 5])
+    assert pending(game).kind == "select_unit_to_charge"
+    game.submit("red.a")
+    req = pending(game)
+    assert req.options == (DECLINE, ["'Ere We Go", {"unit": "red.a"}])
+    game.submit(["'Ere We Go", {"unit": "red.a"}])
+    assert events(game, "charge_roll")[-1]["roll"] == 11
+    assert game.state.player("red").effects == {"'Ere We Go": 1}
+    assert pending(game).kind == "charge_targets"
+
+
+# -- Objective Secured / Get da Good Bitz ----------------------------------------------------------
+@pytest.mark.parametrize("ability", ["Objective Secured", "Get da Good Bitz"])
+def test_objective_secured_keeps_an_objective_after_the_unit_leaves(
+        monkeypatch: pytest.MonkeyPatch, ability: str) -> None:
+    # R14.03-a: the unit controls the objective at the end of its Command phase, so the
+    # objective is secured; it leaves in the Movement phase and the objective stays red's
+    # (levels 0-0). Without the ability it is no longer controlled.
+    for names, kept in (((ability,), "red"), ((), None)):
+        def away(ctx: Any, phase: str) -> None:
+            if phase == "movement":
+                ctx.state.unit("red.a").models[0].x = 40.0
+
+        bare_phases(monkeypatch, away)
+        a = unit("red.a", "red", _with(line("red.a", 1, x=10, y=10), *names))
+        pos = position([a, unit("blue.x", "blue", line("blue.x", 1, x=50, y=40))],
+                       objectives=[marker("home", 10, 11, controller="red")], rounds=1,
+                       first="red")
+        game = Game.new(pos, seed=1)
+        while (req := game.pending()) is not None:
+            game.submit(req.options[0])
+        obj = game.state.objectives[0]
+        assert obj.controller == kept, names
+        assert bool(events(game, "objective_secured")) == bool(names)
