@@ -20,10 +20,11 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
-from w40k.geometry.shapes import EPS, Circle, FloatArray, Model, Polygon, Shape, mm
+from w40k.geometry.shapes import EPS, Circle, FloatArray, Model, Polygon, Shape, convex_hull, mm
 
 ENGAGEMENT_HORIZONTAL = 2.0
 """03.04: engagement range, horizontal part."""
@@ -47,12 +48,20 @@ def _unit(theta: FloatArray) -> FloatArray:
     return np.stack([np.cos(theta), np.sin(theta)], axis=1)
 
 
-def _gap(a: Shape, b: Shape, theta: FloatArray) -> FloatArray:
+class Supported(Protocol):
+    """A convex set given by its support function (every shape, and :class:`Swept`)."""
+
+    def support(self, n: FloatArray) -> FloatArray:
+        """``h(n) = max_{x in set} n . x`` for unit normals ``n`` of shape (k, 2)."""
+        ...
+
+
+def _gap(a: Supported, b: Supported, theta: FloatArray) -> FloatArray:
     n = _unit(theta)
     return np.asarray(-b.support(-n) - a.support(n), dtype=np.float64)
 
 
-def _max_gap(a: Shape, b: Shape) -> float:
+def _max_gap(a: Supported, b: Supported) -> float:
     """max over directions of the separating gap (positive = exact distance)."""
     theta = np.linspace(0.0, 2 * math.pi, 256, endpoint=False)
     g = _gap(a, b, theta)
@@ -190,6 +199,61 @@ def shape_region_distance(shape: Shape, region: FloatArray) -> float:
             for p, q in zip(region, nxt, strict=True)
         ),
     )
+
+
+@dataclass(frozen=True)
+class Swept:
+    """The area a convex shape covers while it moves in a straight line by ``(dx, dy)``
+    without turning: the convex hull of its start and end footprints, exactly (its support
+    function is ``h(n) + max(0, n . d)``)."""
+
+    shape: Shape
+    """The footprint at the start."""
+    dx: float
+    """The move along x (inches)."""
+    dy: float
+    """The move along y (inches)."""
+
+    def support(self, n: FloatArray) -> FloatArray:
+        """Support function of the swept area."""
+        return np.asarray(self.shape.support(n) + np.maximum(0.0, n[:, 0] * self.dx
+                                                             + n[:, 1] * self.dy),
+                          dtype=np.float64)
+
+    @property
+    def center(self) -> tuple[float, float]:
+        """A point inside it: the centre of the footprint half way."""
+        cx, cy = self.shape.center
+        return (cx + self.dx / 2, cy + self.dy / 2)
+
+    def polygon(self) -> Polygon | None:
+        """The swept area of a polygon footprint as a polygon (None for a curved one)."""
+        if not isinstance(self.shape, Polygon):
+            return None
+        a = self.shape.array()
+        return Polygon(convex_hull(np.concatenate((a, a + np.array([self.dx, self.dy])))))
+
+
+def swept_separation(sw: Swept, other: Shape) -> float:
+    """:func:`separation` of the swept area and ``other`` (<= 0 when the footprint touches or
+    overlaps ``other`` somewhere along the move)."""
+    hull = sw.polygon()
+    return separation(hull, other) if hull is not None else _max_gap(sw, other)
+
+
+def swept_region_distance(sw: Swept, region: FloatArray) -> float:
+    """:func:`shape_region_distance` of the swept area: 0 when the footprint touches or
+    enters the polygon region somewhere along the move."""
+    hull = sw.polygon()
+    if hull is not None:
+        return shape_region_distance(hull, region)
+    cx, cy = sw.center
+    if bool(point_in_polygon(np.array([[cx, cy]]), region)[0]):
+        return 0.0
+    nxt = _next(region)
+    return max(0.0, min(
+        _max_gap(sw, Polygon(((float(p[0]), float(p[1])), (float(q[0]), float(q[1])))))
+        for p, q in zip(region, nxt, strict=True)))
 
 
 def shape_inside_region(shape: Shape, region: FloatArray) -> bool:

@@ -7,8 +7,8 @@ about its centre (free, 03.01). :func:`validate_move` returns every rule broken 
 
 Conventions (docs/geometry.md): a feature's footprint is solid from the ground to its height
 (walls); exposed features are flat and can be stood in; the swept area of a base along a
-straight segment is checked exactly for round bases (capsule) and by sampling every 0.02" for
-ovals and hulls.
+straight segment is checked exactly: a capsule for round bases, the convex hull of the start
+and end footprints for ovals and hulls (``measure.Swept``).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ import numpy as np
 from w40k.geometry.battlefield import Discs
 from w40k.geometry.measure import (
     ENGAGEMENT_HORIZONTAL,
+    Swept,
     coherency_breaks,
     engaged,
     overlaps,
@@ -31,6 +32,8 @@ from w40k.geometry.measure import (
     separation,
     shape_inside_region,
     shape_region_distance,
+    swept_region_distance,
+    swept_separation,
 )
 from w40k.geometry.scene import Scene
 from w40k.geometry.shapes import EPS, Circle, Model, Polygon, Shape
@@ -114,13 +117,7 @@ def _sweep_hits(start: Model, end: Model, other: Shape) -> bool:
         )
         probe: Shape = seg if seg is not None else Circle(fa.cx, fa.cy, 0.0)
         return separation(probe, other) < fa.r - 1e-6
-    length = math.hypot(end.x - start.x, end.y - start.y)
-    n = max(2, int(length / 0.02) + 2)
-    for t in np.linspace(0.0, 1.0, n):
-        m = start.moved(start.x + t * (end.x - start.x), start.y + t * (end.y - start.y))
-        if separation(m.footprint(), other) < -1e-6:
-            return True
-    return False
+    return swept_separation(Swept(fa, end.x - start.x, end.y - start.y), other) < -1e-6
 
 
 def _crosses_feature(start: Model, end: Model, feature: TerrainFeature) -> bool:
@@ -141,13 +138,7 @@ def _crosses_feature(start: Model, end: Model, feature: TerrainFeature) -> bool:
         nxt = np.roll(region, -1, axis=0)
         d = segment_segment_distance(seg[0][None, :], seg[1][None, :], region, nxt)
         return bool(d.min() < fa.r - 1e-6)
-    length = math.hypot(end.x - start.x, end.y - start.y)
-    n = max(2, int(length / 0.02) + 2)
-    for t in np.linspace(0.0, 1.0, n):
-        m = start.moved(start.x + t * (end.x - start.x), start.y + t * (end.y - start.y))
-        if shape_region_distance(m.footprint(), region) <= 0.0:
-            return True
-    return False
+    return swept_region_distance(Swept(fa, end.x - start.x, end.y - start.y), region) <= 0.0
 
 
 def _passable(
