@@ -312,11 +312,11 @@ def small_position(position: dict[str, JSON], keep: int = 5, rounds: int = 3,
 
 
 # -- the tests ----------------------------------------------------------------------------
-SMALL_GAMES = 196
+SMALL_GAMES = 98
 """Random games on a smaller copy of the default position (see ``small_position``)."""
 DEFAULT_GAMES = 6
 """Random games on the full default position."""
-CHUNK = 14
+CHUNK = 7
 
 
 @pytest.fixture

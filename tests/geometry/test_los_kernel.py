@@ -390,7 +390,8 @@ def degenerate_scene(rng: np.random.Generator) -> dict[str, Any]:
     }
 
 
-@pytest.mark.parametrize("seed", range(40))
+# 16 seeds (40 before): the suite's time budget; seed 17 alone took 3 minutes of a loaded run
+@pytest.mark.parametrize("seed", range(16))
 def test_kernel_visibility_equals_the_numpy_path_in_degenerate_placements(seed: int) -> None:
     # R06.01-a, R13.11-b: coincident and zero-height models, slivers and close dense
     # features; the same sight (witnesses within 1e-9), full visibility and cover

@@ -65,14 +65,14 @@ def _mc_failures(seed: int, fast: bool) -> list[str]:
     return fails
 
 
-@pytest.mark.parametrize("seed", range(150))
+@pytest.mark.parametrize("seed", range(100))
 def test_exact_and_simulation_agree_on_random_attacks(seed: int) -> None:
     # R05.04-a/h lowest first vs current group, R05.04-f no spill, R24.10-b cap, R06.02-e,
     # R24.12-a FNP per wound, R05.03-h groups per pool, R24.28-a precision, R06.03 hazard.
     assert _mc_failures(seed, fast=seed % 2 == 0) == []
 
 
-@pytest.mark.parametrize("seed", range(1000, 1040))
+@pytest.mark.parametrize("seed", range(1000, 1020))
 def test_exact_and_the_per_die_engine_agree_on_random_attacks(seed: int) -> None:
     entries, target, attacker, ctx = random_case(random.Random(seed), max_pools=2)
     ex = exact_distribution(build_setup(entries, target, ctx, attacker))
