@@ -120,6 +120,14 @@ class ShooterFacts:
             self._visible[key] = hit
         return hit
 
+    def unit_visible(self, target: str) -> bool:
+        """06.01: some model of the target is visible to some model of this unit (the same
+        answer as ``any(visible(m.id, target) for m in unit.alive)``, the known pairs first:
+        ``Visibility.unit_sees``)."""
+        if any(self._visible.get((m, target)) for m in self.om):
+            return True
+        return self.vis.unit_sees(self.ou, self.tu(target))
+
     def weapon_facts(self, model: str, weapon: WeaponProfile, target: str,
                      *, always_visibility: bool = True) -> WeaponFacts:
         """Facts for one (model, weapon, target); visibility is skipped out of range unless
