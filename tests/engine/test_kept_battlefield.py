@@ -97,3 +97,25 @@ def test_save_load_and_clone_answer_as_the_original() -> None:
             for c, d in zip(g.state.units, game.state.units, strict=True):
                 if a.player != c.player and not a.destroyed and not c.destroyed:
                     assert geo.units_engaged(a, c) == geo.units_engaged(b, d)
+
+
+def test_kept_unit_distances_follow_moves_and_removals() -> None:
+    # R01.04-a: the distance between two units is between their closest models; the kept
+    # answer of units_within (Fire Overwatch's 24", charge and melee reaches) is the plain one
+    from w40k.engine.phases.melee_moves import unit_distance, units_within
+    game = Game.new(scaled_position(1), 5)
+    red = next(u for u in game.state.units if u.player == "red")
+    blue = next(u for u in game.state.units if u.player == "blue")
+
+    def plain() -> float:
+        return unit_distance(geo.unit_shapes(red), geo.unit_shapes(blue))
+
+    d = plain()
+    assert units_within(red, blue, d) and not units_within(red, blue, d - 0.01)
+    m = red.alive[0]
+    m.y += 4.0 if m.y < blue.alive[0].y else -4.0  # toward the enemy
+    assert plain() < d
+    assert units_within(red, blue, plain()) and not units_within(red, blue, plain() - 0.01)
+    for b in blue.alive[1:]:
+        b.destroyed = True
+    assert units_within(red, blue, plain()) and not units_within(red, blue, plain() - 0.01)

@@ -71,7 +71,7 @@ def gap(a: ModelData, b: ModelData) -> float:
     return max(0.0, math.hypot(a.x - b.x, a.y - b.y) - radius(a) - radius(b))
 
 
-_GAPS: dict[tuple[int, int], tuple[UnitData, UnitData, int, int, float]] = {}
+_GAPS: dict[tuple[int, int], tuple[UnitData, UnitData, int, int, int, float]] = {}
 """Unit gaps kept while no model is placed (``placement_count``: any model's position,
 profile or destroyed flag set, in any game); entries hold their units, so an id is never
 reused while cached; emptied past :data:`_GAPS_LIMIT` entries."""
@@ -85,12 +85,12 @@ def unit_gap(a: UnitData, b: UnitData) -> float:
     key = (id(a), id(b))
     hit = _GAPS.get(key)
     if (hit is not None and hit[0] is a and hit[1] is b and hit[2] == now
-            and hit[3] == len(a.models) + len(b.models)):
-        return hit[4]
+            and hit[3] == len(a.models) and hit[4] == len(b.models)):
+        return hit[5]
     d = min((gap(x, y) for x in a.alive for y in b.alive), default=math.inf)
     if len(_GAPS) >= _GAPS_LIMIT:
         _GAPS.clear()
-    _GAPS[key] = (a, b, now, len(a.models) + len(b.models), d)
+    _GAPS[key] = (a, b, now, len(a.models), len(b.models), d)
     return d
 
 

@@ -29,7 +29,7 @@ from typing import Any, cast
 import numpy as np
 
 from w40k.core.errors import IllegalChoice, MalformedChoice
-from w40k.engine import geo
+from w40k.engine import field, geo
 from w40k.engine import moves as moves_mod
 from w40k.engine.actions import interrupt
 from w40k.engine.context import Context
@@ -77,9 +77,14 @@ def model_to_unit(m: Model, u: UnitData) -> float:
     return unit_distance([m], geo.unit_shapes(u))
 
 
+def _shapes_distance(a: UnitData, b: UnitData) -> float:
+    return unit_distance(geo.unit_shapes(a), geo.unit_shapes(b))
+
+
 def units_within(a: UnitData, b: UnitData, dist: float) -> bool:
-    """Unit ``a`` within ``dist`` of unit ``b`` (closest models, 01.04)."""
-    return unit_distance(geo.unit_shapes(a), geo.unit_shapes(b)) <= dist + EPS
+    """Unit ``a`` within ``dist`` of unit ``b`` (closest models, 01.04; the distance is kept
+    until a model is placed, ``engine/field.py``)."""
+    return field.unit_distance(a, b, _shapes_distance) <= dist + EPS
 
 
 def objective_distance(ctx: Context, m: Model, obj: ObjectiveData) -> float:
