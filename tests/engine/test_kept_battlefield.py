@@ -5,6 +5,7 @@ follows moves and removals, and a saved, loaded or cloned game answers the same.
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 
@@ -119,3 +120,31 @@ def test_kept_unit_distances_follow_moves_and_removals() -> None:
     for b in blue.alive[1:]:
         b.destroyed = True
     assert units_within(red, blue, plain()) and not units_within(red, blue, plain() - 0.01)
+
+
+def test_base_contact_with_an_enemy_measures_only_near_models_and_answers_as_the_plain_scan(
+) -> None:
+    # R12.03-c (base contact with an enemy model: footprints within 0.5 mm): the disc-gap
+    # filter changes no answer
+    from w40k.engine.phases.melee_moves import base_contact_enemy
+    from w40k.geometry.measure import in_base_contact
+    game = Game.new(scaled_position(1), 5)
+    red = next(u for u in game.state.units if u.player == "red")
+    blue = next(u for u in game.state.units if u.player == "blue")
+    m, t = red.alive[0], blue.alive[0]
+
+    def plain() -> bool:
+        shape = geo.model_shape(m)
+        return any(in_base_contact(shape, geo.model_shape(o)) for e in game.state.units
+                   if e.player != red.player and not e.destroyed for o in e.alive)
+
+    touching = geo.model_shape(m).reach() + geo.model_shape(t).reach()
+    answers = []
+    for k in range(8):
+        a = k * math.pi / 4
+        for gap in (0.0, 0.01, 0.019, 0.03, 0.5, 5.0):
+            m.x = t.x + (touching + gap) * math.cos(a)
+            m.y = t.y + (touching + gap) * math.sin(a)
+            answers.append(base_contact_enemy(game.ctx, red, m))
+            assert answers[-1] == plain(), (k, gap)
+    assert True in answers and False in answers

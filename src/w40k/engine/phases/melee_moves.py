@@ -105,12 +105,31 @@ def in_objective_range(ctx: Context, m: Model, obj: ObjectiveData) -> bool:
     return in_range_of_marker(m, ObjectiveMarker(obj.x, obj.y))
 
 
+CONTACT = mm(0.5)
+"""``in_base_contact``'s default tolerance (footprints within 0.5 mm)."""
+
+
 def base_contact_enemy(ctx: Context, u: UnitData, m: ModelData) -> bool:
-    """12.03/12.08: the model is in base contact with an enemy model."""
+    """12.03/12.08: the model is in base contact with an enemy model. Only the enemy models
+    whose bounding disc comes within the contact tolerance (plus 1e-6") are measured: the
+    disc gap is a lower bound of the footprints' distance, so no answer changes."""
+    from w40k.geometry.battlefield import bounding_radius
     from w40k.geometry.measure import in_base_contact
     shape = geo.model_shape(m)
-    return any(in_base_contact(shape, geo.model_shape(o)) for e in ctx.state.units
-               if e.player != u.player and not e.destroyed for o in e.alive)
+    fp = shape.footprint()
+    cx, cy = fp.center
+    r = bounding_radius(fp)
+    for e in ctx.state.units:
+        if e.player == u.player or e.destroyed:
+            continue
+        lay = field.layout(e)
+        if not len(lay):
+            continue
+        gaps = np.hypot(lay.centres[:, 0] - cx, lay.centres[:, 1] - cy) - lay.radii - r
+        if any(in_base_contact(shape, lay.models[i], CONTACT)
+               for i in np.flatnonzero(gaps <= CONTACT + 1e-6)):
+            return True
+    return False
 
 
 def subsets(ids: Sequence[str], cap: int = 6) -> list[JSON]:
