@@ -35,3 +35,17 @@ def test_kept_unit_gaps_follow_moves_removals_and_clones() -> None:
     for m in b.models:
         m.destroyed = True
     assert unit_gap(a, b) == math.inf
+
+
+def test_kept_melee_estimates_follow_wounds_and_removals() -> None:
+    # the whole-unit melee estimate is the one computed afresh after each change
+    from w40k.agents.heuristic_eval import _melee_outcome, melee_outcome
+    game = Game.new(default_position(), 1)
+    s = game.state
+    a, t = s.units_of(s.players[0].name)[0], s.units_of(s.players[1].name)[0]
+    for change in (lambda: None, lambda: setattr(t.alive[0], "wounds_lost", 1),
+                   lambda: setattr(t.alive[0], "destroyed", True),
+                   lambda: setattr(a.alive[0], "destroyed", True)):
+        change()
+        for charged in (False, True):
+            assert melee_outcome(a, t, charged=charged) == _melee_outcome(a, t, charged, None)

@@ -164,9 +164,39 @@ def best_melee(m: ModelData) -> list[WeaponProfile]:
     return [best, *extra]
 
 
+def _signature(u: UnitData) -> tuple[object, ...]:
+    """What an estimate reads of a unit's models: profile, weapons, wounds lost, destroyed,
+    leader role (profiles and weapons are immutable; compared by identity first)."""
+    return tuple((m.profile, m.weapons, m.wounds_lost, m.destroyed, m.leader) for m in u.models)
+
+
+_MELEE: dict[tuple[int, int, bool], tuple[UnitData, UnitData, tuple[object, ...],
+                                          tuple[object, ...], Outcome]] = {}
+"""Whole-unit melee estimates kept while both units' :func:`_signature` is the same (entries
+hold their units, so an id is never reused while cached; emptied past 8192 entries)."""
+
+
 def melee_outcome(attacker: UnitData, target: UnitData, *, charged: bool = False,
                   models: Sequence[ModelData] | None = None) -> Outcome:
-    """Expected result if every (or each listed) model of ``attacker`` fights ``target``."""
+    """Expected result if every (or each listed) model of ``attacker`` fights ``target``
+    (every model: kept while neither unit changes)."""
+    if models is not None:
+        return _melee_outcome(attacker, target, charged, models)
+    key = (id(attacker), id(target), charged)
+    sa, st = _signature(attacker), _signature(target)
+    hit = _MELEE.get(key)
+    if (hit is not None and hit[0] is attacker and hit[1] is target and hit[2] == sa
+            and hit[3] == st):
+        return hit[4]
+    out = _melee_outcome(attacker, target, charged, None)
+    if len(_MELEE) >= 8192:
+        _MELEE.clear()
+    _MELEE[key] = (attacker, target, sa, st, out)
+    return out
+
+
+def _melee_outcome(attacker: UnitData, target: UnitData, charged: bool,
+                   models: Sequence[ModelData] | None) -> Outcome:
     ms = attacker.alive if models is None else models
     ws = entries(w for m in ms for w in best_melee(m))
     return outcome(ws, target, AttackContext(charged=charged, attacker_engaged_with_target=True,
