@@ -49,3 +49,16 @@ def test_kept_melee_estimates_follow_wounds_and_removals() -> None:
         change()
         for charged in (False, True):
             assert melee_outcome(a, t, charged=charged) == _melee_outcome(a, t, charged, None)
+
+
+def test_kept_ranged_estimates_follow_wounds_removals_and_distance() -> None:
+    from w40k.agents.heuristic_eval import _ranged_outcome, ranged_outcome
+    game = Game.new(default_position(), 1)
+    s = game.state
+    a, t = s.units_of(s.players[0].name)[0], s.units_of(s.players[1].name)[0]
+    for change in (lambda: None, lambda: setattr(t.alive[0], "wounds_lost", 1),
+                   lambda: setattr(t.alive[0], "destroyed", True)):
+        change()
+        for d in (3.0, 12.0, 30.0):
+            assert ranged_outcome(a, t, distance=d) == _ranged_outcome(a, t, d)
+        assert ranged_outcome(a, t) == _ranged_outcome(a, t, unit_gap(a, t))

@@ -219,6 +219,25 @@ def ranged_outcome(attacker: UnitData, target: UnitData, distance: float | None 
     """Expected result if ``attacker`` shot ``target`` with every weapon that reaches
     ``distance`` (the units' gap by default; half range from the same gap)."""
     d = unit_gap(attacker, target) if distance is None else distance
+    key = (id(attacker), id(target), d)
+    sa, st = _signature(attacker), _signature(target)
+    hit = _RANGED.get(key)
+    if (hit is not None and hit[0] is attacker and hit[1] is target and hit[2] == sa
+            and hit[3] == st):
+        return hit[4]
+    out = _ranged_outcome(attacker, target, d)
+    if len(_RANGED) >= 8192:
+        _RANGED.clear()
+    _RANGED[key] = (attacker, target, sa, st, out)
+    return out
+
+
+_RANGED: dict[tuple[int, int, float], tuple[UnitData, UnitData, tuple[object, ...],
+                                            tuple[object, ...], Outcome]] = {}
+"""Ranged estimates kept as :data:`_MELEE` is, per distance."""
+
+
+def _ranged_outcome(attacker: UnitData, target: UnitData, d: float) -> Outcome:
     ws: list[WeaponProfile] = []
     for m in attacker.alive:
         ws += [w for w in ranged_weapons(m) if w.range is not None and w.range >= d]
