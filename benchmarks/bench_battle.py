@@ -1,7 +1,8 @@
 """Benchmark of whole battles: random-legal games on the default position.
 
-Run: ``.venv/bin/python benchmarks/bench_battle.py [--games N] [--seed S] [--agent random|greedy]
-[--no-stratagems]`` (greedy: the baseline player on both sides, whose games charge and fight;
+Run: ``.venv/bin/python benchmarks/bench_battle.py [--games N] [--seed S]
+[--agent random|greedy|heuristic] [--no-stratagems]`` (greedy: the baseline player on both
+sides, whose games charge and fight; heuristic: the objective player, agents/heuristic.py;
 ``--no-stratagems``: the position's option ``stratagems`` false, so no window offers any).
 Prints the stratagems used, reaction requests and CP left per game.
 
@@ -31,9 +32,14 @@ import time
 from typing import cast
 
 from w40k.agents.greedy import GreedyAgent
+from w40k.agents.heuristic import HeuristicAgent
 from w40k.agents.random_agent import RandomAgent
 from w40k.engine.game import Game
 from w40k.io.battle_scale import scaled_position
+
+AGENTS: dict[str, type[GreedyAgent] | type[HeuristicAgent] | type[RandomAgent]] = {
+    "random": RandomAgent, "greedy": GreedyAgent, "heuristic": HeuristicAgent}
+"""The players ``--agent`` names (the same player on both sides)."""
 
 
 def one_game(seed: int, agent: str = "random", scale: int = 1,
@@ -47,7 +53,7 @@ def one_game(seed: int, agent: str = "random", scale: int = 1,
     c0 = time.process_time()
     t0 = time.perf_counter()
     game = Game.new(pos, seed)
-    kind = GreedyAgent if agent == "greedy" else RandomAgent
+    kind = AGENTS[agent]
     agents = {p.name: kind(seed * 101 + i) for i, p in enumerate(game.state.players)}
     engine = choose = 0.0
     n = reactions = 0
@@ -139,7 +145,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=None)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--agent", choices=("random", "greedy"), default=None)
+    ap.add_argument("--agent", choices=tuple(AGENTS), default=None)
     ap.add_argument("--scale", type=int, default=None, help="play scales 1..K (1..5)")
     ap.add_argument("--only", action="store_true", help="with --scale: play scale K alone")
     ap.add_argument("--games-detail", action="store_true",

@@ -5,6 +5,7 @@ follows moves and removals, and a saved, loaded or cloned game answers the same.
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 
@@ -97,3 +98,53 @@ def test_save_load_and_clone_answer_as_the_original() -> None:
             for c, d in zip(g.state.units, game.state.units, strict=True):
                 if a.player != c.player and not a.destroyed and not c.destroyed:
                     assert geo.units_engaged(a, c) == geo.units_engaged(b, d)
+
+
+def test_kept_unit_distances_follow_moves_and_removals() -> None:
+    # R01.04-a: the distance between two units is between their closest models; the kept
+    # answer of units_within (Fire Overwatch's 24", charge and melee reaches) is the plain one
+    from w40k.engine.phases.melee_moves import unit_distance, units_within
+    game = Game.new(scaled_position(1), 5)
+    red = next(u for u in game.state.units if u.player == "red")
+    blue = next(u for u in game.state.units if u.player == "blue")
+
+    def plain() -> float:
+        return unit_distance(geo.unit_shapes(red), geo.unit_shapes(blue))
+
+    d = plain()
+    assert units_within(red, blue, d) and not units_within(red, blue, d - 0.01)
+    m = red.alive[0]
+    m.y += 4.0 if m.y < blue.alive[0].y else -4.0  # toward the enemy
+    assert plain() < d
+    assert units_within(red, blue, plain()) and not units_within(red, blue, plain() - 0.01)
+    for b in blue.alive[1:]:
+        b.destroyed = True
+    assert units_within(red, blue, plain()) and not units_within(red, blue, plain() - 0.01)
+
+
+def test_base_contact_with_an_enemy_measures_only_near_models_and_answers_as_the_plain_scan(
+) -> None:
+    # R12.03-c (base contact with an enemy model: footprints within 0.5 mm): the disc-gap
+    # filter changes no answer
+    from w40k.engine.phases.melee_moves import base_contact_enemy
+    from w40k.geometry.measure import in_base_contact
+    game = Game.new(scaled_position(1), 5)
+    red = next(u for u in game.state.units if u.player == "red")
+    blue = next(u for u in game.state.units if u.player == "blue")
+    m, t = red.alive[0], blue.alive[0]
+
+    def plain() -> bool:
+        shape = geo.model_shape(m)
+        return any(in_base_contact(shape, geo.model_shape(o)) for e in game.state.units
+                   if e.player != red.player and not e.destroyed for o in e.alive)
+
+    touching = geo.model_shape(m).reach() + geo.model_shape(t).reach()
+    answers = []
+    for k in range(8):
+        a = k * math.pi / 4
+        for gap in (0.0, 0.01, 0.019, 0.03, 0.5, 5.0):
+            m.x = t.x + (touching + gap) * math.cos(a)
+            m.y = t.y + (touching + gap) * math.sin(a)
+            answers.append(base_contact_enemy(game.ctx, red, m))
+            assert answers[-1] == plain(), (k, gap)
+    assert True in answers and False in answers

@@ -67,3 +67,17 @@ def test_early_exit_skips_exact_searches_and_keeps_visible_units() -> None:
         skipped += counts[1] - counts[0]
     assert skipped > 0
     assert visible > 0
+
+
+@pytest.mark.parametrize("seed", (0, 1, 2, 3, 6, 7))
+def test_unit_sees_equals_any_model_pair_visible(seed: int) -> None:
+    # R06.01-a, R13.09-b, R24.24-a: Fire Overwatch's unit-level visibility (15.09) asks the
+    # known pairs first; the answer is that of every model pair, cold and with a warm cache
+    scene = scene_from_dict(random_scene(np.random.default_rng(500 + seed)))
+    for conv in (False, True):
+        full = Visibility(scene, conv, jit=False)
+        fast = Visibility(scene, conv, jit=False)
+        idx = [(fast.unit_index[a], fast.unit_index[b]) for a, b in _names(fast)]
+        refs = [bool(full.sight_matrix(a, b).any()) for a, b in _names(full)]
+        assert [fast.unit_sees(ou, tu) for ou, tu in idx] == refs, (seed, conv)
+        assert [fast.unit_sees(ou, tu) for ou, tu in idx] == refs

@@ -18,7 +18,7 @@ from functools import lru_cache
 from w40k.core.abilities import CloseQuarters, ExtraAttacks, Stealth
 from w40k.core.dice import DiceExpr
 from w40k.core.profiles import WeaponProfile
-from w40k.engine.state import ModelData, UnitData
+from w40k.engine.state import ModelData, UnitData, placement_count
 from w40k.math import distribution
 from w40k.rules.attack_profile import AttackContext, WeaponEntry
 from w40k.rules.primitives import ModelState
@@ -71,9 +71,27 @@ def gap(a: ModelData, b: ModelData) -> float:
     return max(0.0, math.hypot(a.x - b.x, a.y - b.y) - radius(a) - radius(b))
 
 
+_GAPS: dict[tuple[int, int], tuple[UnitData, UnitData, int, int, int, float]] = {}
+"""Unit gaps kept while no model is placed (``placement_count``: any model's position,
+profile or destroyed flag set, in any game); entries hold their units, so an id is never
+reused while cached; emptied past :data:`_GAPS_LIMIT` entries."""
+_GAPS_LIMIT = 8192
+
+
 def unit_gap(a: UnitData, b: UnitData) -> float:
-    """Closest horizontal distance between two units (01.04: closest models)."""
-    return min((gap(x, y) for x in a.alive for y in b.alive), default=math.inf)
+    """Closest horizontal distance between two units (01.04: closest models), kept until a
+    model is placed."""
+    now = placement_count()
+    key = (id(a), id(b))
+    hit = _GAPS.get(key)
+    if (hit is not None and hit[0] is a and hit[1] is b and hit[2] == now
+            and hit[3] == len(a.models) and hit[4] == len(b.models)):
+        return hit[5]
+    d = min((gap(x, y) for x in a.alive for y in b.alive), default=math.inf)
+    if len(_GAPS) >= _GAPS_LIMIT:
+        _GAPS.clear()
+    _GAPS[key] = (a, b, now, len(a.models), len(b.models), d)
+    return d
 
 
 def centre(u: UnitData) -> tuple[float, float]:
@@ -146,9 +164,39 @@ def best_melee(m: ModelData) -> list[WeaponProfile]:
     return [best, *extra]
 
 
+def _signature(u: UnitData) -> tuple[object, ...]:
+    """What an estimate reads of a unit's models: profile, weapons, wounds lost, destroyed,
+    leader role (profiles and weapons are immutable; compared by identity first)."""
+    return tuple((m.profile, m.weapons, m.wounds_lost, m.destroyed, m.leader) for m in u.models)
+
+
+_MELEE: dict[tuple[int, int, bool], tuple[UnitData, UnitData, tuple[object, ...],
+                                          tuple[object, ...], Outcome]] = {}
+"""Whole-unit melee estimates kept while both units' :func:`_signature` is the same (entries
+hold their units, so an id is never reused while cached; emptied past 8192 entries)."""
+
+
 def melee_outcome(attacker: UnitData, target: UnitData, *, charged: bool = False,
                   models: Sequence[ModelData] | None = None) -> Outcome:
-    """Expected result if every (or each listed) model of ``attacker`` fights ``target``."""
+    """Expected result if every (or each listed) model of ``attacker`` fights ``target``
+    (every model: kept while neither unit changes)."""
+    if models is not None:
+        return _melee_outcome(attacker, target, charged, models)
+    key = (id(attacker), id(target), charged)
+    sa, st = _signature(attacker), _signature(target)
+    hit = _MELEE.get(key)
+    if (hit is not None and hit[0] is attacker and hit[1] is target and hit[2] == sa
+            and hit[3] == st):
+        return hit[4]
+    out = _melee_outcome(attacker, target, charged, None)
+    if len(_MELEE) >= 8192:
+        _MELEE.clear()
+    _MELEE[key] = (attacker, target, sa, st, out)
+    return out
+
+
+def _melee_outcome(attacker: UnitData, target: UnitData, charged: bool,
+                   models: Sequence[ModelData] | None) -> Outcome:
     ms = attacker.alive if models is None else models
     ws = entries(w for m in ms for w in best_melee(m))
     return outcome(ws, target, AttackContext(charged=charged, attacker_engaged_with_target=True,
@@ -171,6 +219,25 @@ def ranged_outcome(attacker: UnitData, target: UnitData, distance: float | None 
     """Expected result if ``attacker`` shot ``target`` with every weapon that reaches
     ``distance`` (the units' gap by default; half range from the same gap)."""
     d = unit_gap(attacker, target) if distance is None else distance
+    key = (id(attacker), id(target), d)
+    sa, st = _signature(attacker), _signature(target)
+    hit = _RANGED.get(key)
+    if (hit is not None and hit[0] is attacker and hit[1] is target and hit[2] == sa
+            and hit[3] == st):
+        return hit[4]
+    out = _ranged_outcome(attacker, target, d)
+    if len(_RANGED) >= 8192:
+        _RANGED.clear()
+    _RANGED[key] = (attacker, target, sa, st, out)
+    return out
+
+
+_RANGED: dict[tuple[int, int, float], tuple[UnitData, UnitData, tuple[object, ...],
+                                            tuple[object, ...], Outcome]] = {}
+"""Ranged estimates kept as :data:`_MELEE` is, per distance."""
+
+
+def _ranged_outcome(attacker: UnitData, target: UnitData, d: float) -> Outcome:
     ws: list[WeaponProfile] = []
     for m in attacker.alive:
         ws += [w for w in ranged_weapons(m) if w.range is not None and w.range >= d]

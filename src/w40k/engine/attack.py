@@ -68,6 +68,48 @@ def context_from_json(d: dict[str, JSON]) -> AttackContext:
         **mods, **flags)  # type: ignore[arg-type]
 
 
+_DECODED: dict[int, tuple[JSON, AttackRequest | AttackState]] = {}
+"""Decoded attack requests and machine states by the id of their JSON (which is held, so an id
+is never reused while cached): a frame's JSON is never changed in place (frames are replaced),
+so the machine's next step reuses the value it stored instead of decoding it again. Emptied
+past :data:`_DECODED_LIMIT` entries; nothing here is saved."""
+_DECODED_LIMIT = 256
+
+
+def _keep(data: JSON, value: AttackRequest | AttackState) -> JSON:
+    """Remember ``value`` as the decoding of ``data`` (its exact JSON form); returns ``data``."""
+    if len(_DECODED) >= _DECODED_LIMIT:
+        _DECODED.clear()
+    _DECODED[id(data)] = (data, value)
+    return data
+
+
+def frame_request(frame: AttackFrame) -> AttackRequest:
+    """The frame's attack request (decoded once)."""
+    hit = _DECODED.get(id(frame.request))
+    if hit is not None and hit[0] is frame.request and isinstance(hit[1], AttackRequest):
+        return hit[1]
+    req = AttackRequest.from_json(cast(dict[str, JSON], frame.request))
+    _keep(frame.request, req)
+    return req
+
+
+def frame_state(frame: AttackFrame) -> AttackState:
+    """The frame's attack machine state (decoded once; ``to_json`` and ``from_json`` are an
+    exact round trip)."""
+    hit = _DECODED.get(id(frame.state))
+    if hit is not None and hit[0] is frame.state and isinstance(hit[1], AttackState):
+        return hit[1]
+    state = AttackState.from_json(cast(dict[str, JSON], frame.state))
+    _keep(frame.state, state)
+    return state
+
+
+def state_json(state: AttackState) -> JSON:
+    """The machine state as JSON for a frame (remembered as its decoding)."""
+    return _keep(state.to_json(), state)
+
+
 class AttackStep(StrEnum):
     """Where an attack frame is."""
 
@@ -140,7 +182,7 @@ def _roll_unit(kind: str, attacker: UnitData, target: UnitData) -> str:
 def _store(ctx: Context, frame: AttackFrame, state: AttackState, pause: Pause,
            step: AttackStep) -> None:
     """Keep the machine's state in the frame; a batch just rolled is logged (``roll``)."""
-    ctx.replace(frame, replace(frame, state=state.to_json(), step=step))
+    ctx.replace(frame, replace(frame, state=state_json(state), step=step))
     if isinstance(pause, Rolled):
         attacker = ctx.state.unit(frame.attacker)
         target = ctx.state.unit(frame.target)
@@ -169,12 +211,11 @@ def _run(ctx: Context, frame: AttackFrame) -> Request | None:
         actx = dataclasses.replace(context_from_json(cast(dict[str, JSON], frame.context)),
                                    ruleset=ruleset(ctx.state.options))
         req = AttackRequest(weapons, model_states(target), model_states(attacker), actx)
-        ctx.replace(frame, replace(frame, request=req.to_json(), state=start(req).to_json(),
-                                   step=AttackStep.RUNNING))
+        ctx.replace(frame, replace(frame, request=_keep(req.to_json(), req),
+                                   state=state_json(start(req)), step=AttackStep.RUNNING))
         return None
-    req = AttackRequest.from_json(cast(dict[str, JSON], frame.request))
-    state = AttackState.from_json(cast(dict[str, JSON], frame.state))
-    after, pause = advance(state, req, ctx.dice)
+    req = frame_request(frame)
+    after, pause = advance(frame_state(frame), req, ctx.dice)
     if isinstance(pause, DecisionRequest):
         if frame.step is not AttackStep.ASKING:
             # reached the decision: ask on the next run
@@ -225,9 +266,7 @@ def _apply_models(ctx: Context, unit: UnitData, after: tuple[ModelState, ...], c
 def _apply(ctx: Context, frame: AttackFrame, request: Request, choice: JSON) -> None:
     """Answer the machine's decision (validated by the machine) and go on to its next
     pause."""
-    state = AttackState.from_json(cast(dict[str, JSON], frame.state))
-    req = AttackRequest.from_json(cast(dict[str, JSON], frame.request))
-    after, pause = advance(state, req, ctx.dice, choice)
+    after, pause = advance(frame_state(frame), frame_request(frame), ctx.dice, choice)
     _store(ctx, frame, after, pause, AttackStep.RUNNING)
 
 

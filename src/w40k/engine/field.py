@@ -37,6 +37,7 @@ _PAIRS: dict[tuple[int, int], tuple[UnitData, UnitData, int, bool]] = {}
 _MODEL_PAIRS: dict[tuple[int, int], tuple[UnitData, UnitData, int, list[bool]]] = {}
 _ENEMIES: dict[int, tuple[UnitData, int, list[UnitData], int, list[UnitData]]] = {}
 _SCENES: dict[int, tuple[object, int, tuple[tuple[Any, ...], ...], Scene]] = {}
+_DISTANCES: dict[tuple[int, int], tuple[UnitData, UnitData, int, int, int, float]] = {}
 
 
 def _room(table: dict[Any, Any]) -> None:
@@ -89,6 +90,22 @@ def units_engaged(a: UnitData, b: UnitData) -> bool:
     result = any_engaged(layout(a), layout(b))
     _room(_PAIRS)
     _PAIRS[key] = (a, b, now, result)
+    return result
+
+
+def unit_distance(a: UnitData, b: UnitData, measure: Callable[[UnitData, UnitData], float]
+                  ) -> float:
+    """The closest distance between two units as ``measure`` gives it (kept until a model
+    is placed; one ``measure`` per process: ``melee_moves.unit_distance`` of the shapes)."""
+    now = placement_count()
+    key = (id(a), id(b))
+    hit = _DISTANCES.get(key)
+    if (hit is not None and hit[0] is a and hit[1] is b and hit[2] == now
+            and hit[3] == len(a.models) and hit[4] == len(b.models)):
+        return hit[5]
+    result = measure(a, b)
+    _room(_DISTANCES)
+    _DISTANCES[key] = (a, b, now, len(a.models), len(b.models), result)
     return result
 
 
@@ -146,5 +163,6 @@ def scene(ctx: Context, build: Callable[[], Scene]) -> Scene:
 
 def forget() -> None:
     """Empty every table (tests use it to compare kept and fresh answers)."""
-    for t in (_KEYWORDS, _SHAPES, _LAYOUTS, _PAIRS, _MODEL_PAIRS, _ENEMIES, _SCENES):
+    for t in (_KEYWORDS, _SHAPES, _LAYOUTS, _PAIRS, _MODEL_PAIRS, _ENEMIES, _SCENES,
+              _DISTANCES):
         t.clear()

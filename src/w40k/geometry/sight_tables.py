@@ -267,6 +267,14 @@ class SightTables:
             self._staged.add((ou, tu))
             self._batch_stage([(ou, tu)])
 
+    def stage_many(self, unit_pairs: list[tuple[int, int]]) -> None:
+        """:meth:`stage` for several unit pairs in one batch (each model pair's answer is its
+        own, whichever pairs share a batch: only the per-call cost is shared)."""
+        todo = [p for p in dict.fromkeys(unit_pairs) if p not in self._staged]
+        self._staged.update(todo)
+        if todo:
+            self._batch_stage(todo)
+
     def _batch_stage(self, unit_pairs: list[tuple[int, int]]) -> list[tuple[int, int, int, int]]:
         """The batched stage of :meth:`prepare` only: caches the raw sight of every model pair
         of these unit pairs that it decides (the compiled kernels: all of them; otherwise

@@ -174,6 +174,34 @@ class Visibility(SightTables):
             out.append(row_seen)
         return out
 
+    def unit_sees(self, ou: int, tu: int) -> bool:
+        """06.01 at unit level: some model of unit ``ou`` sees some model of unit ``tu`` (the
+        same answer as ``any(visible(ou, om, tu, tm))`` over every model pair, and as
+        ``sight_matrix(...).any()``). The pair's batch is staged first; a model pair already
+        known to be seen answers at once, and the slow per-pair search runs only when no
+        known answer shows the target, in model order, up to the first seen pair."""
+        self.stage(ou, tu)
+        mask = self._rule_mask(ou, tu)
+        seen_values = self._seen_values()
+        raw, seen_cache = self._raw_cache, self._seen_cache
+        open_pairs: list[tuple[int, int, int, int]] = []
+        for om in range(mask.shape[0]):
+            for tm in range(mask.shape[1]):
+                if not mask[om, tm]:
+                    continue  # 13.09 / 24.24: hidden from this model whatever the sight
+                k = (ou, om, tu, tm)
+                known = seen_cache.get(k)
+                if known is not None:
+                    if known[0]:
+                        return True
+                    continue
+                r = raw.get(k)
+                if r is None:
+                    open_pairs.append(k)
+                elif r.sight in seen_values:
+                    return True
+        return any(self.visible(*k) for k in open_pairs)
+
     def visible(self, ou: int, om: int, tu: int, tm: int) -> bool:
         """06.01 with 13.09 and 24.24: is target model ``tm`` visible to observer model
         ``om``? (``model_sight(...).visible`` without computing full visibility and cover.)"""

@@ -29,7 +29,7 @@ from typing import Any, cast
 import numpy as np
 
 from w40k.core.errors import IllegalChoice, MalformedChoice
-from w40k.engine import geo
+from w40k.engine import field, geo
 from w40k.engine import moves as moves_mod
 from w40k.engine.actions import interrupt
 from w40k.engine.context import Context
@@ -77,9 +77,14 @@ def model_to_unit(m: Model, u: UnitData) -> float:
     return unit_distance([m], geo.unit_shapes(u))
 
 
+def _shapes_distance(a: UnitData, b: UnitData) -> float:
+    return unit_distance(geo.unit_shapes(a), geo.unit_shapes(b))
+
+
 def units_within(a: UnitData, b: UnitData, dist: float) -> bool:
-    """Unit ``a`` within ``dist`` of unit ``b`` (closest models, 01.04)."""
-    return unit_distance(geo.unit_shapes(a), geo.unit_shapes(b)) <= dist + EPS
+    """Unit ``a`` within ``dist`` of unit ``b`` (closest models, 01.04; the distance is kept
+    until a model is placed, ``engine/field.py``)."""
+    return field.unit_distance(a, b, _shapes_distance) <= dist + EPS
 
 
 def objective_distance(ctx: Context, m: Model, obj: ObjectiveData) -> float:
@@ -100,12 +105,31 @@ def in_objective_range(ctx: Context, m: Model, obj: ObjectiveData) -> bool:
     return in_range_of_marker(m, ObjectiveMarker(obj.x, obj.y))
 
 
+CONTACT = mm(0.5)
+"""``in_base_contact``'s default tolerance (footprints within 0.5 mm)."""
+
+
 def base_contact_enemy(ctx: Context, u: UnitData, m: ModelData) -> bool:
-    """12.03/12.08: the model is in base contact with an enemy model."""
+    """12.03/12.08: the model is in base contact with an enemy model. Only the enemy models
+    whose bounding disc comes within the contact tolerance (plus 1e-6") are measured: the
+    disc gap is a lower bound of the footprints' distance, so no answer changes."""
+    from w40k.geometry.battlefield import bounding_radius
     from w40k.geometry.measure import in_base_contact
     shape = geo.model_shape(m)
-    return any(in_base_contact(shape, geo.model_shape(o)) for e in ctx.state.units
-               if e.player != u.player and not e.destroyed for o in e.alive)
+    fp = shape.footprint()
+    cx, cy = fp.center
+    r = bounding_radius(fp)
+    for e in ctx.state.units:
+        if e.player == u.player or e.destroyed:
+            continue
+        lay = field.layout(e)
+        if not len(lay):
+            continue
+        gaps = np.hypot(lay.centres[:, 0] - cx, lay.centres[:, 1] - cy) - lay.radii - r
+        if any(in_base_contact(shape, lay.models[i], CONTACT)
+               for i in np.flatnonzero(gaps <= CONTACT + 1e-6)):
+            return True
+    return False
 
 
 def subsets(ids: Sequence[str], cap: int = 6) -> list[JSON]:

@@ -163,6 +163,7 @@ def _shoot_unit(ctx: Context, frame: ShootUnitFrame) -> Request | None:
                        labels=tuple(t.value.replace("_", "-") for t in types))
     kind = frame.type
     facts = ShooterFacts(ctx, u)
+    facts.stage_in_range([e.id for e in facts.enemies if frame.snap in (None, e.id)])
     models: dict[str, JSON] = {}
     targets: dict[str, JSON] = {}
     for m in u.alive:

@@ -120,6 +120,30 @@ class ShooterFacts:
             self._visible[key] = hit
         return hit
 
+    def stage_in_range(self, targets: list[str]) -> None:
+        """Stage in one batch (``SightTables.stage_many``: the same answers, one call's cost)
+        the sight of every target unit that some ranged weapon of some model reaches, i.e.
+        every unit whose visibility :meth:`weapon_facts` asks for a listing."""
+        pairs: list[tuple[int, int]] = []
+        for t in targets:
+            tu = self.tu(t)
+            d = self.vis.unit_distances(self.ou, tu)
+            for m in self.unit.alive:
+                reach = max((w.range for w in m.weapons if not w.is_melee and w.range is not None),
+                            default=None)
+                if reach is not None and float(d[self.om[m.id]].min()) <= reach + EPS:
+                    pairs.append((self.ou, tu))
+                    break
+        self.vis.stage_many(pairs)
+
+    def unit_visible(self, target: str) -> bool:
+        """06.01: some model of the target is visible to some model of this unit (the same
+        answer as ``any(visible(m.id, target) for m in unit.alive)``, the known pairs first:
+        ``Visibility.unit_sees``)."""
+        if any(self._visible.get((m, target)) for m in self.om):
+            return True
+        return self.vis.unit_sees(self.ou, self.tu(target))
+
     def weapon_facts(self, model: str, weapon: WeaponProfile, target: str,
                      *, always_visibility: bool = True) -> WeaponFacts:
         """Facts for one (model, weapon, target); visibility is skipped out of range unless

@@ -34,24 +34,34 @@ LEAP, FRAY = "leap_to_defend", "into_the_fray"
 
 
 # -- 15.08 Fire Overwatch --------------------------------------------------------------------
+def _in_reach(ctx: Context, facts: ShooterFacts) -> list[UnitData]:
+    """The unengaged enemy units within 24" of the unit (R15.09-a, R15.09-e: an engaged
+    enemy is never a target; 17.03 is 'in your Shooting phase' only)."""
+    u = facts.unit
+    return [e for e in facts.enemies
+            if units_within(u, e, SNAP_RANGE) and not geo.is_engaged(ctx, e)]
+
+
 def snap_targets(ctx: Context, u: UnitData) -> list[str]:
     """R15.09-a: the unengaged enemy units visible to the unit and within 24" of it."""
     facts = ShooterFacts(ctx, u)
-    # R15.09-e: an engaged enemy is never a target (17.03 is 'in your Shooting phase' only).
-    return [e.id for e in facts.enemies
-            if units_within(u, e, SNAP_RANGE) and not geo.is_engaged(ctx, e)
-            and any(facts.visible(m.id, e.id) for m in u.alive)]
+    return [e.id for e in _in_reach(ctx, facts) if facts.unit_visible(e.id)]
 
 
 def _overwatch_targets(ctx: Context, facts: Facts, player: str) -> list[Target]:
     if facts.get("phase") != "movement":
         return []
-    out: list[Target] = []
-    for u in ctx.state.units_of(player):
-        if u.has("TITANIC") or geo.is_engaged(ctx, u):
-            continue  # R15.08-a: unengaged, not TITANIC
-        out += [Target(u.id, {"enemy": e}) for e in snap_targets(ctx, u)]
-    return out
+    shooters = [ShooterFacts(ctx, u) for u in ctx.state.units_of(player)
+                if not (u.has("TITANIC") or geo.is_engaged(ctx, u))]  # R15.08-a
+    reach = [_in_reach(ctx, f) for f in shooters]
+    if shooters:
+        # the batched sight tests of every candidate pair in one call (the same answers)
+        shooters[0].vis.stage_many([(f.ou, f.tu(e.id)) for f, es in zip(shooters, reach,
+                                                                        strict=True)
+                                    for e in es])
+    return [Target(f.unit.id, {"enemy": e.id})
+            for f, es in zip(shooters, reach, strict=True) for e in es
+            if f.unit_visible(e.id)]
 
 
 def _overwatch_effect(ctx: Context, facts: Facts, player: str, target: Target) -> None:

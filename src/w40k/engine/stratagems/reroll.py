@@ -16,13 +16,12 @@ from typing import TYPE_CHECKING, cast
 
 from w40k.core.dice import DieRoll, RollKind
 from w40k.core.jsonval import JSON
-from w40k.engine.attack import AttackFrame
+from w40k.engine.attack import AttackFrame, frame_state, state_json
 from w40k.engine.phases.charge import ChargeStep, ChargeUnitFrame
 from w40k.engine.phases.movement_frames import MovementFrame, MoveUnitFrame
 from w40k.engine.stratagems.model import Stratagem, Target, TurnKey
 from w40k.engine.windows import Facts, Window
 from w40k.rules.attack_machine import reroll as machine_reroll
-from w40k.rules.attack_state import AttackState
 
 if TYPE_CHECKING:
     from w40k.engine.context import Context
@@ -60,9 +59,8 @@ def _advance_frame(ctx: Context, unit: str) -> MoveUnitFrame | None:
 def _reroll_attack_die(ctx: Context, frame: AttackFrame, die: int,
                        unit: str) -> tuple[int, int]:
     """Re-roll die ``die`` of the batch the attack machine waits to use."""
-    state = AttackState.from_json(cast(dict[str, JSON], frame.state))
-    after = machine_reroll(state, die, ctx.dice)
-    ctx.replace(frame, replace(frame, state=after.to_json()))
+    after = machine_reroll(frame_state(frame), die, ctx.dice)
+    ctx.replace(frame, replace(frame, state=state_json(after)))
     new = after.rolled[die]
     ctx.log_roll(new.kind, (DieRoll(new.kind, (new.face,), new.sides),), unit=unit)
     return new.faces[0], new.face
