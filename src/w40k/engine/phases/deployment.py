@@ -37,20 +37,19 @@ from w40k.engine import geo, offtable, scoring
 from w40k.engine.context import Context
 from w40k.engine.frames import FrameData
 from w40k.engine.moves import apply_positions, check_move, parse_positions
-from w40k.engine.phases.set_up import parse_set_up
+from w40k.engine.phases.set_up import parse_set_up, placement_violations
 from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON
 from w40k.engine.state import GameState, UnitData
 from w40k.geometry import Model, MoveType
-from w40k.geometry.movement import MoveViolation, ending_violations
+from w40k.geometry.movement import MoveViolation
 from w40k.geometry.shapes import FloatArray
 from w40k.rules.reserves import FormationUnit, formation_violations
 from w40k.rules.setup import (
     deployment_violations,
     infiltrator_violations,
     scout_end_violations,
-    set_up_violations,
     unit_wholly_in_zone,
     wholly_in_zone,
 )
@@ -237,17 +236,7 @@ def deploy_violations(ctx: Context, u: UnitData, models: list[Model],
         out = infiltrator_violations(models, enemies, opp)
     else:
         out = deployment_violations(models, own)
-    if out:
-        return out
-    friends = [geo.model_shape(m) for x in s.units if x.player == u.player and x.id != u.id
-               for m in x.alive]
-    out = set_up_violations(models, enemies, offtable.battlefield(s), friends)
-    if out:
-        return out
-    _, terrain = geo.terrain(ctx)
-    for m in models:
-        out += ending_violations(terrain, m)
-    return out
+    return out or placement_violations(ctx, u, models, enemies)
 
 
 def _parse_unit_answer(answer: JSON, kind: str) -> tuple[str, JSON, str]:

@@ -100,11 +100,17 @@ def violations(ctx: Context, u: UnitData, kind: SetUpKind, mode: DisembarkMode |
             after = _ingress_rules(ctx, host)  # R18.04-d
         out = disembark_violations(models, hull, set_up_distance(mode or DisembarkMode.RAPID),
                                    enemies, bf, ingress=after)
-    if out:
-        return out
+    return out or placement_violations(ctx, u, models, enemies)
+
+
+def placement_violations(ctx: Context, u: UnitData, models: list[Model],
+                         enemies: list[Model]) -> list[MoveViolation]:
+    """What every set-up checks after its own rule: 03.02 (wholly on the table, on no model,
+    coherent, unengaged) and the terrain the models end on (03.01 Ending a Move)."""
+    s = ctx.state
     friends = [geo.model_shape(m) for x in s.units if x.player == u.player and x.id != u.id
                for m in x.alive]
-    out = set_up_violations(models, enemies, bf, friends)
+    out = set_up_violations(models, enemies, offtable.battlefield(s), friends)
     if out:
         return out
     _, terrain = geo.terrain(ctx)
