@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -170,8 +170,10 @@ def _signature(u: UnitData) -> tuple[object, ...]:
     return tuple((m.profile, m.weapons, m.wounds_lost, m.destroyed, m.leader) for m in u.models)
 
 
-_MELEE: dict[tuple[int, int, bool], tuple[UnitData, UnitData, tuple[object, ...],
-                                          tuple[object, ...], Outcome]] = {}
+_Kept = tuple[UnitData, UnitData, tuple[object, ...], tuple[object, ...], Outcome]
+"""A kept estimate: both units, their signatures, the estimate."""
+
+_MELEE: dict[tuple[int, int, object], _Kept] = {}
 """Whole-unit melee estimates kept while both units' :func:`_signature` is the same (entries
 hold their units, so an id is never reused while cached; emptied past 8192 entries)."""
 
@@ -182,16 +184,23 @@ def melee_outcome(attacker: UnitData, target: UnitData, *, charged: bool = False
     (every model: kept while neither unit changes)."""
     if models is not None:
         return _melee_outcome(attacker, target, charged, models)
-    key = (id(attacker), id(target), charged)
+    return _kept(_MELEE, charged, attacker, target,
+                 lambda: _melee_outcome(attacker, target, charged, None))
+
+
+def _kept(table: dict[tuple[int, int, object], _Kept], extra: object, attacker: UnitData,
+          target: UnitData, compute: Callable[[], Outcome]) -> Outcome:
+    """``compute()``, kept in ``table`` while both units' :func:`_signature` is the same."""
+    key = (id(attacker), id(target), extra)
     sa, st = _signature(attacker), _signature(target)
-    hit = _MELEE.get(key)
+    hit = table.get(key)
     if (hit is not None and hit[0] is attacker and hit[1] is target and hit[2] == sa
             and hit[3] == st):
         return hit[4]
-    out = _melee_outcome(attacker, target, charged, None)
-    if len(_MELEE) >= 8192:
-        _MELEE.clear()
-    _MELEE[key] = (attacker, target, sa, st, out)
+    out = compute()
+    if len(table) >= 8192:
+        table.clear()
+    table[key] = (attacker, target, sa, st, out)
     return out
 
 
@@ -219,21 +228,10 @@ def ranged_outcome(attacker: UnitData, target: UnitData, distance: float | None 
     """Expected result if ``attacker`` shot ``target`` with every weapon that reaches
     ``distance`` (the units' gap by default; half range from the same gap)."""
     d = unit_gap(attacker, target) if distance is None else distance
-    key = (id(attacker), id(target), d)
-    sa, st = _signature(attacker), _signature(target)
-    hit = _RANGED.get(key)
-    if (hit is not None and hit[0] is attacker and hit[1] is target and hit[2] == sa
-            and hit[3] == st):
-        return hit[4]
-    out = _ranged_outcome(attacker, target, d)
-    if len(_RANGED) >= 8192:
-        _RANGED.clear()
-    _RANGED[key] = (attacker, target, sa, st, out)
-    return out
+    return _kept(_RANGED, d, attacker, target, lambda: _ranged_outcome(attacker, target, d))
 
 
-_RANGED: dict[tuple[int, int, float], tuple[UnitData, UnitData, tuple[object, ...],
-                                            tuple[object, ...], Outcome]] = {}
+_RANGED: dict[tuple[int, int, object], _Kept] = {}
 """Ranged estimates kept as :data:`_MELEE` is, per distance."""
 
 

@@ -11,9 +11,10 @@ Nothing is re-run, and a game saved in the middle of an attack loads and continu
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from w40k.core.dice import Modifier, RollKind
 from w40k.engine.ability_effects import adjust_attack
@@ -74,6 +75,7 @@ is never reused while cached): a frame's JSON is never changed in place (frames 
 so the machine's next step reuses the value it stored instead of decoding it again. Emptied
 past :data:`_DECODED_LIMIT` entries; nothing here is saved."""
 _DECODED_LIMIT = 256
+_D = TypeVar("_D", AttackRequest, AttackState)
 
 
 def _keep(data: JSON, value: AttackRequest | AttackState) -> JSON:
@@ -84,25 +86,25 @@ def _keep(data: JSON, value: AttackRequest | AttackState) -> JSON:
     return data
 
 
+def _decoded(data: JSON, kind: type[_D], decode: Callable[[dict[str, JSON]], _D]) -> _D:
+    """``decode(data)``, remembered for this very ``data`` object."""
+    hit = _DECODED.get(id(data))
+    if hit is not None and hit[0] is data and isinstance(hit[1], kind):
+        return hit[1]
+    value = decode(cast(dict[str, JSON], data))
+    _keep(data, value)
+    return value
+
+
 def frame_request(frame: AttackFrame) -> AttackRequest:
     """The frame's attack request (decoded once)."""
-    hit = _DECODED.get(id(frame.request))
-    if hit is not None and hit[0] is frame.request and isinstance(hit[1], AttackRequest):
-        return hit[1]
-    req = AttackRequest.from_json(cast(dict[str, JSON], frame.request))
-    _keep(frame.request, req)
-    return req
+    return _decoded(frame.request, AttackRequest, AttackRequest.from_json)
 
 
 def frame_state(frame: AttackFrame) -> AttackState:
     """The frame's attack machine state (decoded once; ``to_json`` and ``from_json`` are an
     exact round trip)."""
-    hit = _DECODED.get(id(frame.state))
-    if hit is not None and hit[0] is frame.state and isinstance(hit[1], AttackState):
-        return hit[1]
-    state = AttackState.from_json(cast(dict[str, JSON], frame.state))
-    _keep(frame.state, state)
-    return state
+    return _decoded(frame.state, AttackState, AttackState.from_json)
 
 
 def state_json(state: AttackState) -> JSON:
