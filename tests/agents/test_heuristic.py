@@ -229,3 +229,44 @@ def test_allocation_order_puts_the_cheapest_group_first_and_the_character_last()
                 context={"attacker": "red.x", "target": "blue.squad"}, default=[0, 1]),
         groups=(("blue.squad.1",), ("blue.squad.2", "blue.squad.3")))
     assert HeuristicAgent(1, strict=True).choose(game, ask) == [1, 0]
+
+
+# -- units off the table (issue 13: the heuristic player uses reserves and transports) --------
+def _move_type_request(pos: dict[str, JSON], uid: str) -> tuple[Game, Request]:
+    from tests.sections.s18_transports.test_18_20_23_offtable import until
+
+    game = Game.new(pos, seed=1)
+    req = until(game, "select_unit_to_move")
+    game.submit(uid)
+    req = game.pending()
+    assert req is not None and req.kind == "move_type"
+    return game, req
+
+
+def test_the_heuristic_player_brings_a_reserve_unit_in_as_soon_as_it_may() -> None:
+    # R20.03-a / R20.04-e: from round 2 the unit arrives (left in reserve it is destroyed)
+    from tests.engine.movement_helpers import model, row, unit
+    from tests.sections.s18_transports.test_18_20_23_offtable import BLUE, at_round, reserve
+
+    squad = reserve(unit("red.res", "red", row("red.res", 3, x=0.0, y=0.0)))
+    keep = unit("red.keep", "red", [model("red.keep.1", 2.0, 42.0)])
+    game, req = _move_type_request(at_round(2, squad, keep, BLUE), "red.res")
+    assert HeuristicAgent(1, strict=True).choose(game, req) == "ingress"
+
+
+def test_the_heuristic_player_disembarks_near_the_enemy_and_stays_in_far_from_it() -> None:
+    # 18.04: a disembark move is offered; the player gets out within 18" of an enemy unit
+    from tests.engine.movement_helpers import row, unit
+    from tests.sections.s18_transports.test_18_20_23_offtable import (
+        BLUE,
+        at_round,
+        embarked,
+        rhino,
+    )
+
+    for x, wanted in ((22.0, "disembark"), (2.0, "remain_embarked")):
+        transport = rhino("red.rhino", "red", x, 22.0)  # BLUE stands at x = 28
+        squad = embarked(unit("red.sq", "red", row("red.sq", 2, x=0.0, y=0.0)), "red.rhino")
+        game, req = _move_type_request(at_round(1, transport, squad, BLUE), "red.sq")
+        assert "disembark" in req.options
+        assert HeuristicAgent(1, strict=True).choose(game, req) == wanted, x

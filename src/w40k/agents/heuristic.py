@@ -186,10 +186,14 @@ class HeuristicAgent:
 
     def _move_type(self, game: Game, r: Request) -> JSON:
         s = game.state
-        u = s.unit(str(r.context["unit"]))
+        u = s.any_unit(str(r.context["unit"]))
         opts = r.options
         if (s.round, s.turn_player, u.id) in self._gave_up and "remain_stationary" in opts:
             return "remain_stationary"
+        if "ingress" in opts:  # arrive at once: a reserve unit left out is destroyed (R20.04-e)
+            return "ingress"
+        if "disembark" in opts:
+            return "disembark" if _wants_out(s, u) else "remain_embarked"
         enemies = s.units_of(s.opponent(u.player))
         engaged = [e for e in enemies if unit_gap(u, e) <= ENGAGEMENT]
         if engaged:
@@ -369,6 +373,21 @@ class HeuristicAgent:
         except (IllegalChoice, MalformedChoice):
             return False
         return True
+
+
+DISEMBARK_REACH = 18.0
+"""An embarked unit gets out once an enemy unit is this close to its transport (a move and a
+shot or charge away), from battle round 3 whatever the distance, or on an objective."""
+
+
+def _wants_out(state: GameState, u: UnitData) -> bool:
+    """Whether the embarked unit ``u`` should disembark now (see :data:`DISEMBARK_REACH`)."""
+    if u.embarked_in is None:
+        return True
+    t = state.unit(u.embarked_in)
+    if state.round >= 3 or any(on_objective(t, (o.x, o.y)) for o in state.objectives):
+        return True
+    return any(unit_gap(t, e) <= DISEMBARK_REACH for e in state.units_of(state.opponent(u.player)))
 
 
 def _owner(state: GameState, uid: str) -> str | None:
