@@ -1,7 +1,7 @@
 """The pre-battle sequence as a whole (issue 12): random players play small battles from a
-pre-battle position with a transport, a reserve unit and a Deep Strike unit, with invariants
-checked after every decision; saves at every pre-battle decision continue identically; a
-record replays; a hand-written position can start mid-deployment."""
+pre-battle position with a transport, a reserve unit, a Deep Strike unit and (red) an
+AIRCRAFT, with invariants checked after every decision; saves at every pre-battle decision
+continue identically; a record replays; a hand-written position can start mid-deployment."""
 
 from __future__ import annotations
 
@@ -33,22 +33,28 @@ def _armed(u: dict[str, JSON]) -> dict[str, JSON]:
     return u
 
 
-def small(rounds: int = 3) -> dict[str, JSON]:
+def small(rounds: int = 3, *, aircraft: bool = False) -> dict[str, JSON]:
     """Each side: a transport (room for 3), a 2-model squad, a reserve squad and a Deep
-    Strike squad; red's squad has Scouts and blue's Infiltrators."""
+    Strike squad; red's squad has Scouts and blue's Infiltrators; with ``aircraft``, red has
+    an AIRCRAFT too."""
     units: list[dict[str, JSON]] = []
     for p, extra in (("red", ('Scouts 6"',)), ("blue", ("Infiltrators",))):
         units += [transport(f"{p}.rhino", p, models=3),
                   _armed(squad(f"{p}.squad", p, 2, abilities=extra)),
                   _armed(squad(f"{p}.res", p, 2)),
                   _armed(squad(f"{p}.ds", p, 1, abilities=DS))]
+    if aircraft:  # R23.01-a: an AIRCRAFT starts in strategic reserves
+        units.append(_armed(squad("red.jet", "red", 1, keywords=("VEHICLE", "AIRCRAFT", "FLY"),
+                                  M=20)))
     points = {u_id: 50 for u_id in (str(u["id"]) for u in units)}
     return pre_battle(*units, rounds=rounds, deploys_first="blue", first_turn="roll-off",
                       points_limit=500, points=points)
 
 
-def _formation(player: str, embark: bool) -> JSON:
-    out: dict[str, JSON] = {"reserves": [f"{player}.res", f"{player}.ds"], "embarked": {}}
+def _formation(player: str, embark: bool, aircraft: bool = False) -> JSON:
+    reserves: list[JSON] = [f"{player}.res", f"{player}.ds"] + (["red.jet"] if aircraft
+                                                                 and player == "red" else [])
+    out: dict[str, JSON] = {"reserves": reserves, "embarked": {}}
     if embark:
         out["embarked"] = {f"{player}.squad": f"{player}.rhino"}
     return out
@@ -58,6 +64,8 @@ def check_invariants(s: GameState, reserved: set[str]) -> None:
     on = [u.id for u in s.units]
     off = [u.id for u in s.off_table]
     assert not set(on) & set(off), "a unit is both on and off the table"
+    for e in s.events:  # R23.04-a: an AIRCRAFT declares no charge
+        assert not (e["event"] == "declare_charge" and e.get("unit") == "red.jet")
     assert all(u.location == offtable.BATTLEFIELD for u in s.units)
     assert all(u.location != offtable.BATTLEFIELD for u in s.off_table)
     for t in [*s.units, *s.off_table]:
@@ -92,7 +100,7 @@ def check_arrivals(game: Game, since: int) -> None:
 
 @pytest.mark.parametrize("seed", [1, 2, 4])  # 1: embarked, 2: destroyed in reserves, 4: infiltrates
 def test_random_players_play_a_battle_from_a_pre_battle_position(seed: int) -> None:
-    game = Game.new(small(), seed)
+    game = Game.new(small(aircraft=True), seed)
     agents = {p.name: RandomAgent(seed * 7 + i) for i, p in enumerate(game.state.players)}
     reserved: set[str] = set()
     kinds: set[str] = set()
@@ -102,14 +110,14 @@ def test_random_players_play_a_battle_from_a_pre_battle_position(seed: int) -> N
         seen = len(game.state.events)
         kinds.add(str(req.kind))
         if req.kind == "declare_formations":
-            choice = _formation(req.player, embark=seed == 1)
+            choice = _formation(req.player, embark=seed == 1, aircraft=True)
         else:
             choice = agents[req.player].choose(game, req)
         game.submit(choice)
         check_invariants(game.state, reserved)
     assert {"declare_formations", "deploy"} <= kinds
     s = game.state
-    assert {"red.res", "red.ds", "blue.res", "blue.ds"} <= reserved
+    assert {"red.res", "red.ds", "red.jet", "blue.res", "blue.ds"} <= reserved
     for uid in reserved:  # R20.04-e: every reserve unit arrived or is destroyed
         u = s.any_unit(uid)
         assert u.flag("made_ingress") or u.destroyed, uid
