@@ -15,7 +15,7 @@ from w40k.agents import HeuristicAgent, RandomAgent
 from w40k.agents.heuristic_eval import on_objective, outcome, p_charge, target_states
 from w40k.core.profiles import WeaponProfile
 from w40k.engine.game import Game
-from w40k.engine.requests import K, request
+from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON
 from w40k.io.battle_setup import default_position
 from w40k.rules.attack_profile import AttackContext, WeaponEntry
