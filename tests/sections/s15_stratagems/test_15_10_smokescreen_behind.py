@@ -110,3 +110,34 @@ def test_smokescreen_ends_with_the_phase() -> None:
                     else req.options[0] if req.options else DECLINE)
     assert game.state.phase != "shooting"
     assert not _facts(game).smoke_cover("red.s.1", "blue.t")
+
+
+def test_terrain_and_smoke_models_both_hiding_the_target_leave_terrain_cover_only() -> None:
+    # R15.10-a reading: the wall alone stops blue.t being fully visible, so it is not "because
+    # of" the SMOKE models (smoke_cover False); the wall's own 13.08 cover still applies.
+    game = _game(smoke_y=15.0, terrain=sh.wall(9.0, 17.0, 10.0, 17.5, height=10.0))
+    _smokescreen(game, use=True)
+    f = _facts(game)
+    assert f.visible("red.s.1", "blue.t") and f.cover("red.s.1", "blue.t")
+    assert not f.smoke_cover("red.s.1", "blue.t")
+    assert _shoot(game)["hits"] == 0
+
+
+def test_a_third_units_models_also_hiding_the_target_mean_no_smokescreen_cover() -> None:
+    # R15.10-a reading: a blue non-SMOKE model (blue.w) also stands in the line; without the
+    # SMOKE models blue.t is still not fully visible, so Smokescreen gives it no cover and
+    # models give none (13.08): the roll of 3 hits.
+    red = sh.unit("red.s", [sh.model("red.s.1", 10, 10, GUN)])
+    smoke = sh.unit("blue.v", [sh.model("blue.v.1", 10, 15, base_mm=60.0,
+                                        keywords=("VEHICLE", "SMOKE"))])
+    other = sh.unit("blue.w", [sh.model("blue.w.1", 10, 18)])
+    target = sh.unit("blue.t", [sh.model("blue.t.1", 10, 20)])
+    pos = sh.position(red, smoke, other, target)
+    cast(list[dict[str, JSON]], pos["players"])[1]["cp"] = 1
+    pos["frames"] = [{"kind": "turn", "data": {"player": "red", "step": 3, "closed": 3}}]
+    game = scripted(Game.new(pos, seed=1), [3, 6, 1])
+    _smokescreen(game, use=True)
+    f = _facts(game)
+    assert f.visible("red.s.1", "blue.t") and not f.cover("red.s.1", "blue.t")
+    assert not f.smoke_cover("red.s.1", "blue.t")
+    assert _shoot(game)["hits"] == 1
