@@ -295,6 +295,13 @@ class Visibility(SightTables):
             return False
         return all(self.terrain_hides(ou, om, tu, tm) for tm in hard)
 
+    def unit_fully_visible(self, ou: int, om: int, tu: int) -> bool:
+        """06.01 unit fully visible: every model of unit ``tu`` is fully visible to model
+        ``om`` of unit ``ou`` (the target's own models never hide each other)."""
+        self.stage(ou, tu)
+        return all(not self._hull_flags(ou, om, tu, tm) & 1
+                   for tm in range(len(self.scene.units[tu].models)))
+
     def _terrain_cover_of(self, ou: int, om: int, tu: int, tm: int) -> bool:
         """``model_sight(...).terrain_cover`` (13.08 (ii)) without the full-visibility
         refinement when it cannot matter: for a CLEAR sight whose HULL_RAMP flags name no

@@ -288,8 +288,10 @@ def _resolve(ctx: Context, frame: ShootUnitFrame, facts: ShooterFacts, sel: Sele
         indirect = kind is AttackKind.INDIRECT and has(w, IndirectFire)
         cqm = kind is AttackKind.CLOSE_QUARTERS and any(
             a.name == mid and a.monster_or_vehicle for a in sel.models)
-        # 15.10 Smokescreen: the target has the benefit of cover this phase.
-        cover = smokescreened(ctx, tid) or facts.cover(mid, tid)
+        # 15.10 Smokescreen: the SMOKE unit, and a unit not fully visible to this model
+        # because of the SMOKE unit's models, have the benefit of cover this phase.
+        cover = (smokescreened(ctx, tid) or facts.cover(mid, tid)
+                 or facts.smoke_cover(mid, tid))
         key = (cover, facts.plunging_fire(mid, tid), cqm, indirect)
         groups.setdefault(tid, {}).setdefault(key, []).append((mid, wname))
     pushes: list[tuple[UnitData, list[WeaponEntry], AttackContext]] = []

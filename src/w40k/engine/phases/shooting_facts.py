@@ -17,6 +17,7 @@ from w40k.core.profiles import WeaponProfile
 from w40k.engine import geo
 from w40k.engine.context import Context
 from w40k.engine.state import ModelData, UnitData
+from w40k.engine.stratagems.effects import smokescreen_units
 from w40k.geometry import Scene
 from w40k.geometry.shapes import EPS
 from w40k.geometry.visibility import Visibility
@@ -91,6 +92,7 @@ class ShooterFacts:
     _visible: dict[tuple[str, str], bool] = field(default_factory=dict)
     _engaged: dict[str, bool] = field(default_factory=dict)
     _targets: tuple[TargetUnit, ...] | None = None
+    _smokeless: dict[frozenset[str], Visibility] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         s = self.ctx.state
@@ -181,6 +183,28 @@ class ShooterFacts:
         """13.08 / 24.33 against this model's ranged attacks."""
         self.vis.stage(self.ou, self.tu(target))
         return self.vis.cover_against(self.ou, self.om[model], self.tu(target))
+
+    def smoke_cover(self, model: str, target: str) -> bool:
+        """15.10 Smokescreen, second part: the target is not fully visible to this model
+        because of the models of its player's smokescreened SMOKE units, i.e. it would be
+        fully visible were those models not there (docs/rulings.md R15.10-a). Computed only
+        while a Smokescreen is in force this phase (the SMOKE unit itself: ``effects.
+        smokescreened``)."""
+        player = self.ctx.state.unit(target).player
+        smoke = frozenset(s for s in smokescreen_units(self.ctx, player)
+                          if s != target and s in self.vis.unit_index)
+        if not smoke:
+            return False
+        om, tu = self.om[model], self.tu(target)
+        if self.vis.unit_fully_visible(self.ou, om, tu):
+            return False
+        clear = self._smokeless.get(smoke)
+        if clear is None:
+            sc = self.vis.scene
+            clear = self._smokeless[smoke] = Visibility(Scene(
+                sc.battlefield, sc.terrain, tuple(u for u in sc.units if u.name not in smoke)))
+        return clear.unit_fully_visible(clear.unit_index[self.unit.id], om,
+                                        clear.unit_index[target])
 
     def plunging_fire(self, model: str, target: str) -> bool:
         """22.05 for this model's ranged attacks."""

@@ -175,13 +175,16 @@ def _smoke_targets(ctx: Context, facts: Facts, player: str) -> list[Target]:
 
 
 def _smoke_effect(ctx: Context, facts: Facts, player: str, target: Target) -> None:
-    pass  # shooting reads effects.smokescreened: attacks targeting the unit get cover
+    # shooting reads effects.smokescreened (attacks targeting the unit get cover) and
+    # ShooterFacts.smoke_cover (a unit not fully visible because of its models gets cover)
+    pass
 
 
 SMOKESCREEN = Stratagem(
     "Smokescreen", 1, Window.START_OF_PHASE, TurnKey.OPPONENTS, ("shooting",), "15.10",
     _smoke_targets, _smoke_effect,
-    text="A SMOKE unit has the benefit of cover until the end of the phase.")
+    text="Until the end of the phase, a SMOKE unit, and your units not fully visible to the "
+         "attacker because of its models, have the benefit of cover.")
 
 
 # -- 15.12 Counteroffensive ----------------------------------------------------------------------

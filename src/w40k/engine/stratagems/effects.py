@@ -47,6 +47,12 @@ def smokescreened(ctx: Context, unit: str) -> bool:
     return used_on(ctx, "Smokescreen", unit) is not None
 
 
+def smokescreen_units(ctx: Context, player: str) -> frozenset[str]:
+    """15.10: the SMOKE units of ``player`` that used Smokescreen this phase."""
+    return frozenset(uid for u in this_phase(ctx, player) if u.name == "Smokescreen"
+                     for uid in u.units)
+
+
 def counteroffensive_unit(ctx: Context, player: str) -> str | None:
     """15.12: the unit ``player`` must select next to fight this phase (Counteroffensive), if
     it has not been selected yet."""
