@@ -270,3 +270,35 @@ def test_the_heuristic_player_disembarks_near_the_enemy_and_stays_in_far_from_it
         game, req = _move_type_request(at_round(1, transport, squad, BLUE), "red.sq")
         assert "disembark" in req.options
         assert HeuristicAgent(1, strict=True).choose(game, req) == wanted, x
+
+
+def test_a_unit_the_heuristic_could_not_set_up_stays_embarked_for_the_turn(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # R03.02-b: a set-up answered "cancel" leaves the unit unselected; the player must not ask
+    # for the same disembark again and again (it livelocked the 1000-point battle)
+    from tests.engine.movement_helpers import row, unit
+    from tests.sections.s18_transports.test_18_20_23_offtable import (
+        BLUE,
+        at_round,
+        embarked,
+        rhino,
+    )
+    from w40k.agents import heuristic
+
+    transport = rhino("red.rhino", "red", 22.0, 22.0)
+    squad = embarked(unit("red.sq", "red", row("red.sq", 2, x=0.0, y=0.0)), "red.rhino")
+    game, req = _move_type_request(at_round(1, transport, squad, BLUE), "red.sq")
+    agent = HeuristicAgent(1, strict=True)
+    assert agent.choose(game, req) == "disembark"
+    game.submit("disembark")
+    set_up = game.pending()
+    assert set_up is not None and set_up.kind == "set_up"
+    monkeypatch.setattr(heuristic, "safe_answer", lambda g, r, rng: "cancel")
+    assert agent.choose(game, set_up) == "cancel"
+    game.submit("cancel")
+    again = game.pending()
+    assert again is not None and again.kind == "select_unit_to_move" and "red.sq" in again.options
+    game.submit("red.sq")
+    mt = game.pending()
+    assert mt is not None and mt.kind == "move_type"
+    assert agent.choose(game, mt) == "remain_embarked"

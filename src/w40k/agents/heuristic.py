@@ -118,6 +118,7 @@ class HeuristicAgent:
             K.MOVE_TYPE: self._move_type,
             K.TAKE_TO_SKIES: lambda g, r: False if r.accepts(False) else r.options[0],
             K.POSITIONS: self._positions,
+            K.SET_UP: self._set_up,
             K.SELECT_UNIT_TO_SHOOT: self._select_shoot,
             K.SHOOTING_TYPE: self._shooting_type,
             K.DECLARE_SHOOTING: self._declare_shooting,
@@ -188,8 +189,11 @@ class HeuristicAgent:
         s = game.state
         u = s.any_unit(str(r.context["unit"]))
         opts = r.options
-        if (s.round, s.turn_player, u.id) in self._gave_up and "remain_stationary" in opts:
-            return "remain_stationary"
+        if (s.round, s.turn_player, u.id) in self._gave_up:
+            stay = [o for o in ("remain_stationary", "remain_in_reserves", "remain_embarked")
+                    if o in opts]
+            if stay:
+                return stay[0]
         if "ingress" in opts:  # arrive at once: a reserve unit left out is destroyed (R20.04-e)
             return "ingress"
         if "disembark" in opts:
@@ -245,6 +249,15 @@ class HeuristicAgent:
                 break
             answer = sample(game, r, self.rng)
         if answer == "cancel" and mt in ("normal", "advance"):
+            s = game.state
+            self._gave_up.add((s.round, s.turn_player, str(r.context["unit"])))
+        return answer
+
+    def _set_up(self, game: Game, r: Request) -> JSON:
+        """The engine's proposal; a unit it cannot set up (``cancel``, R03.02-b) stays where
+        it is for the rest of the turn instead of being asked for again."""
+        answer = safe_answer(game, r, self.rng)
+        if answer == "cancel":
             s = game.state
             self._gave_up.add((s.round, s.turn_player, str(r.context["unit"])))
         return answer
