@@ -12,13 +12,10 @@ it (under that model's base, so within 1" of the unit; event ``device_deployed``
 
 from __future__ import annotations
 
-from typing import cast
-
 from shapely.geometry import Point, Polygon
 from shapely.ops import nearest_points
 
-from w40k.core.jsonval import JSON
-from w40k.engine import geo
+from w40k.engine import geo, offtable
 from w40k.engine.actions import Action
 from w40k.engine.context import Context
 from w40k.engine.state import UnitData
@@ -26,14 +23,8 @@ from w40k.engine.windows import Window
 
 
 def _zone(ctx: Context, player: str) -> Polygon | None:
-    zones = ctx.state.mission.get("deployment_zones")
-    if not isinstance(zones, list):
-        return None
-    for z in cast(list[dict[str, JSON]], zones):
-        if z.get("player") == player:
-            return Polygon([(float(cast(float, p[0])), float(cast(float, p[1])))
-                            for p in cast(list[list[JSON]], z["polygon"])])
-    return None
+    z = offtable.own_zone(ctx.state, player)
+    return None if z is None else Polygon(z)
 
 
 def device_areas(ctx: Context, u: UnitData) -> list[str]:
