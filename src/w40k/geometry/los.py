@@ -309,6 +309,60 @@ def _numeric_tangents(h1: SupportFn, h2: SupportFn) -> tuple[FloatArray, FloatAr
     return np.concatenate(ns), np.concatenate(cs)
 
 
+def _oval_circle_tangents(ov: Oval, cx: FloatArray, cy: FloatArray,
+                          r: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """:func:`_numeric_tangents` of oval ``ov`` and each of the discs ``(cx, cy, r)``, all
+    at once: the same scan and bisection element by element (so the same bits), in the order
+    the discs would give one call at a time (disc, then function, then angle)."""
+    k = len(cx)
+    if k == 0:
+        return np.zeros((0, 2)), np.zeros(0)
+    theta = np.linspace(0.0, 2 * math.pi, 181)
+    cth, sth = np.cos(theta), np.sin(theta)
+    ca, sa = math.cos(ov.angle), math.sin(ov.angle)
+    a, b, ox, oy = ov.a, ov.b, ov.cx, ov.cy
+
+    def h_oval(n0: FloatArray, n1: FloatArray) -> FloatArray:  # Oval.support, elementwise
+        nu = n0 * ca + n1 * sa
+        nv = -n0 * sa + n1 * ca
+        return n0 * ox + n1 * oy + np.sqrt((a * nu) ** 2 + (b * nv) ** 2)
+
+    def f(which: int, n0: FloatArray, n1: FloatArray, x: FloatArray, y: FloatArray,
+          rad: FloatArray) -> FloatArray:
+        if which == 0:  # h1(n) - h2(n)
+            return h_oval(n0, n1) - (n0 * x + n1 * y + rad)
+        return h_oval(n0, n1) + ((-n0) * x + (-n1) * y + rad)  # h1(n) + h2(-n)
+
+    ns: list[FloatArray] = []
+    cs: list[FloatArray] = []
+    keys: list[FloatArray] = []
+    for which in (0, 1):
+        v = f(which, cth[None, :], sth[None, :], cx[:, None], cy[:, None], r[:, None])
+        sg = np.sign(v)
+        kk, idx = np.nonzero(sg[:, :-1] != sg[:, 1:])
+        if len(kk) == 0:
+            continue
+        lo, hi = theta[idx].copy(), theta[idx + 1].copy()
+        flo = v[kk, idx].copy()
+        x, y, rad = cx[kk], cy[kk], r[kk]
+        for _ in range(45):
+            mid = 0.5 * (lo + hi)
+            fm = f(which, np.cos(mid), np.sin(mid), x, y, rad)
+            same = np.sign(fm) == np.sign(flo)
+            lo = np.where(same, mid, lo)
+            flo = np.where(same, fm, flo)
+            hi = np.where(same, hi, mid)
+        t = 0.5 * (lo + hi)
+        n0, n1 = np.cos(t), np.sin(t)
+        ns.append(np.stack([n0, n1], axis=1))
+        cs.append(h_oval(n0, n1))
+        keys.append((kk * 2 + which) * 181 + idx)
+    if not ns:
+        return np.zeros((0, 2)), np.zeros(0)
+    order = np.argsort(np.concatenate(keys), kind="stable")
+    return np.concatenate(ns)[order], np.concatenate(cs)[order]
+
+
 def _support_of(shape: Shape) -> SupportFn:
     return shape.support
 
@@ -367,15 +421,19 @@ def candidate_lines(
         offsets.append(oo)
     ovals = [s for s in (o, t) if isinstance(s, Oval)] if stage in (0, 1) else []
     for ov in ovals:
-        others: list[Shape] = [s for s in (o, t) if s is not ov]
-        others += [
-            Circle(float(c[0]), float(c[1]), float(r))
-            for c, r in zip(obs.verts, obs.vert_grow, strict=True)
-        ]
-        for other in others:
+        other = t if ov is o else o
+        vx, vy, vr = obs.verts[:, 0], obs.verts[:, 1], obs.vert_grow
+        if isinstance(other, Circle):  # with the obstacles' discs, in the same order
+            vx = np.concatenate([[other.cx], vx])
+            vy = np.concatenate([[other.cy], vy])
+            vr = np.concatenate([[other.r], vr])
+        else:
             nn, oo = _numeric_tangents(_support_of(ov), _support_of(other))
             normals.append(nn)
             offsets.append(oo)
+        nn, oo = _oval_circle_tangents(ov, vx, vy, vr)
+        normals.append(nn)
+        offsets.append(oo)
     oc, tc = np.asarray(o.center), np.asarray(t.center)
     dvec = tc - oc
     L = float(np.hypot(*dvec))
