@@ -480,6 +480,13 @@ def evaluate_lines(
         te_o, te_t = o1, t0
     if len(obs.a) == 0:
         return valid, pn, qn
+    # the obstacles are tested only on the lines that can still be clear: through both
+    # footprints and not overlapping (row by row, so the same answers)
+    rows = np.nonzero(valid & ~overlap)[0]
+    clear = valid & overlap
+    if len(rows) == 0:
+        return clear, pn, qn
+    a, d, o1, t0, te_o, te_t = a[rows], d[rows], o1[rows], t0[rows], te_o[rows], te_t[rows]
     span = np.maximum(te_t - te_o, 1e-12)
     H = obs.top[None, :]
     lo = np.broadcast_to(o1[:, None], (len(a), len(obs.a))).copy()
@@ -498,7 +505,7 @@ def evaluate_lines(
     p2 = a[:, None, :] + d[:, None, :] * hi[:, :, None]
     dist = _seg_dist(p1, p2, obs.a[None, :, :], obs.b[None, :, :])
     hit = active & (dist < obs.grow[None, :] - TOUCH)
-    clear = valid & (overlap | ~hit.any(axis=1))
+    clear[rows] = ~hit.any(axis=1)
     return clear, pn, qn
 
 
