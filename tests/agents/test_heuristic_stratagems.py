@@ -51,7 +51,9 @@ def _set_cp(game: Game, red: int, blue: int = 0) -> Game:
 # -- what a CP is worth --------------------------------------------------------------------
 def test_a_cp_is_worth_more_as_cp_runs_low_and_infinitely_much_without_it() -> None:
     game = Game.new(command_phase([unit("red.a", "red", [fighter("red.a.1", 10, 10)])]), 1)
-    s = _set_cp(game, 5).state
+    s = _set_cp(game, 7).state
+    assert cp_threshold(s, "red", 1) == 0.75  # 6 left: plenty
+    _set_cp(game, 5)
     assert cp_threshold(s, "red", 1) == 1.0  # 4 left
     _set_cp(game, 2)
     assert cp_threshold(s, "red", 1) == 1.5  # 1 left
@@ -61,6 +63,8 @@ def test_a_cp_is_worth_more_as_cp_runs_low_and_infinitely_much_without_it() -> N
     s.round = 3  # late: the last CP is kept for a charge re-roll
     assert cp_threshold(s, "red", 1) == 3.0
     assert cp_threshold(s, "red", 1, charge_reroll=True) == 2.0
+    s.round = 5  # the last battle round: CP left at the end are wasted
+    assert cp_threshold(s, "red", 1, charge_reroll=True) == 1.0
 
 
 # -- Command Re-roll: charge -----------------------------------------------------------------
@@ -418,10 +422,14 @@ def test_firing_deck_lends_nothing_when_no_weapon_reaches_an_enemy() -> None:
 
 # -- whole battle --------------------------------------------------------------------------
 def test_the_heuristic_player_plays_a_whole_battle_with_stratagems_legally() -> None:
+    # The default position against the greedy player (faster than heuristic against itself):
+    # strict, so every answer is the heuristic's own and legal; it uses stratagems.
+    from w40k.agents import GreedyAgent
     from w40k.io.battle_setup import default_position
     game = Game.new(default_position(), 3)
-    agents = {"red": HeuristicAgent(7, strict=True), "blue": HeuristicAgent(8, strict=True)}
+    agents = {"red": HeuristicAgent(7, strict=True), "blue": GreedyAgent(3)}
     while (req := game.pending()) is not None:
         game.submit(agents[req.player].choose(game, req), player=req.player,
                     request_id=req.id)
     assert game.state.events[-1]["event"] == "battle_end"
+    assert any(e["event"] == "stratagem" and e["by"] == "red" for e in game.state.events)

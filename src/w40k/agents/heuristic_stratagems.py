@@ -4,10 +4,10 @@ given an expected value with the exact maths of ``heuristic_eval`` (values in th
 double), and the best option is used when its value beats what its CP is worth now.
 
 **What a CP is worth** (:func:`cp_threshold`): ``CP_VALUE`` per CP spent, times a factor that
-rises as the CP left after paying runs low (x1 with 3 or more left, x1.25 with 2, x1.5 with 1,
-x2 with none). From battle round 3, spending the last CP on anything but a charge re-roll
-costs x1.5 more (a CP is kept for a late charge re-roll). A charge re-roll itself is never
-marked up.
+rises as the CP left after paying runs low (x0.75 with 5 or more left, x1 with 3 or 4, x1.25
+with 2, x1.5 with 1, x2 with none). From battle round 3, spending the last CP on anything but
+a charge re-roll costs x1.5 more (a CP is kept for a late charge re-roll); in the last battle
+round everything costs half (CP left at the end are wasted).
 
 **The stratagems** (the core stratagems of ``engine/stratagems``):
 
@@ -100,6 +100,11 @@ OBJECTIVE_VALUE = 3.0
 """What keeping a unit's OC on an objective is worth (a battle-shocked unit has OC 0)."""
 SMOKE_SHARE = 0.5
 """The share of the enemy's fire expected on the SMOKE unit."""
+PLENTY = 5
+"""With this many CP left after paying, a CP is worth less (``PLENTY_FACTOR``)."""
+PLENTY_FACTOR = 0.75
+LAST_ROUND_FACTOR = 0.5
+"""In the last battle round a CP is worth half as much (CP left at the end are wasted)."""
 LATE_ROUND = 3
 """From this battle round a last CP is kept for a charge re-roll."""
 STRATAGEM_COSTS = {"Command Re-roll": 1, "Epic Challenge": 1, "Insane Bravery": 1,
@@ -114,9 +119,12 @@ def cp_threshold(state: GameState, player: str, cost: int, *, charge_reroll: boo
     left = state.player(player).cp - cost
     if left < 0:
         return math.inf  # R15.01-c: never without the CP
-    factor = 1.0 if left >= 3 else 1.25 if left == 2 else 1.5 if left == 1 else 2.0
+    factor = (PLENTY_FACTOR if left >= PLENTY else 1.0 if left >= 3 else 1.25 if left == 2
+              else 1.5 if left == 1 else 2.0)
     if left == 0 and not charge_reroll and state.round >= LATE_ROUND:
         factor *= 1.5
+    if state.round >= int(cast(int, state.mission.get("rounds", 5))):
+        factor *= LAST_ROUND_FACTOR
     return cost * CP_VALUE * factor
 
 
