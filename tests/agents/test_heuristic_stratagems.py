@@ -48,6 +48,14 @@ def _set_cp(game: Game, red: int, blue: int = 0) -> Game:
     return game
 
 
+def test_the_stratagems_it_values_are_the_engines_core_stratagems_with_their_costs() -> None:
+    from w40k.agents.heuristic_stratagems import STRATAGEM_COSTS, VALUED
+    from w40k.engine.reactions_table import CORE_STRATAGEMS
+    core = {s.name: s.cp for s in CORE_STRATAGEMS}
+    assert set(core) >= VALUED and set(core) - VALUED == {"Rapid Ingress"}
+    assert STRATAGEM_COSTS["Counteroffensive"] == 2 and STRATAGEM_COSTS["Explosives"] == 1
+
+
 # -- what a CP is worth --------------------------------------------------------------------
 def test_a_cp_is_worth_more_as_cp_runs_low_and_infinitely_much_without_it() -> None:
     game = Game.new(command_phase([unit("red.a", "red", [fighter("red.a.1", 10, 10)])]), 1)
@@ -145,8 +153,8 @@ def test_a_missed_boltgun_shot_or_a_hit_is_not_rerolled() -> None:
 
 def test_a_failed_wound_die_of_a_lascannon_is_rerolled() -> None:
     game = _shoot([5, 1], LASCANNON, cp=(4, 0))
-    sh_req = pending(game)
-    assert sh_req.context["facts"]["kind"] == "hit"  # type: ignore[index]
+    hit = pending(game)
+    assert hit.context["facts"]["kind"] == "hit"  # type: ignore[index]
     game.submit(DECLINE)
     req = pending(game)
     assert req.context["facts"]["kind"] == "wound"  # type: ignore[index]

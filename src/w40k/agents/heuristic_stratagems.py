@@ -77,6 +77,7 @@ from w40k.engine.attack import AttackFrame, frame_request, frame_state
 from w40k.engine.game import Game
 from w40k.engine.offtable import passengers
 from w40k.engine.phases.charge import CHARGE_RANGE, ChargeUnitFrame, charge_targets
+from w40k.engine.reactions_table import CORE_STRATAGEMS
 from w40k.engine.requests import Request
 from w40k.engine.serial import JSON
 from w40k.engine.state import GameState, ModelData, UnitData
@@ -107,10 +108,12 @@ LAST_ROUND_FACTOR = 0.5
 """In the last battle round a CP is worth half as much (CP left at the end are wasted)."""
 LATE_ROUND = 3
 """From this battle round a last CP is kept for a charge re-roll."""
-STRATAGEM_COSTS = {"Command Re-roll": 1, "Epic Challenge": 1, "Insane Bravery": 1,
-                   "Explosives": 1, "Crushing Impact": 1, "Fire Overwatch": 1,
-                   "Smokescreen": 1, "Heroic Intervention": 1, "Counteroffensive": 2}
-"""The core stratagems the heuristic values, and their CP cost (15.02-15.12)."""
+VALUED = frozenset({"Command Re-roll", "Epic Challenge", "Insane Bravery", "Explosives",
+                    "Crushing Impact", "Fire Overwatch", "Smokescreen", "Heroic Intervention",
+                    "Counteroffensive"})
+"""The core stratagems the heuristic values (all of ``CORE_STRATAGEMS`` but Rapid Ingress)."""
+STRATAGEM_COSTS = {s.name: s.cp for s in CORE_STRATAGEMS if s.name in VALUED}
+"""Their CP cost (15.02-15.12), read from the stratagems themselves."""
 
 
 def cp_threshold(state: GameState, player: str, cost: int, *, charge_reroll: bool = False
