@@ -11,7 +11,13 @@
   expected melee exchange favour it (``charge_choice``).
 - **Attack sequence:** allocation to the cheapest groups first, Select Model to the wounded
   and least valuable model, [PRECISION] onto characters and [LETHAL HITS] by their defaults.
-- **Anything else** (reaction windows, request kinds added later) gets a safe legal answer:
+- **Stratagems and Firing Deck** (``heuristic_stratagems``): each stratagem option a reaction
+  window offers is valued with the same exact maths (a re-roll of a failed charge, hit,
+  wound or save die that matters; Fire Overwatch at a likely charger; Insane Bravery on an
+  objective; Epic Challenge, Heroic Intervention, Smokescreen, Explosives, Crushing Impact,
+  Counteroffensive) and the best is used when it beats what its CP is worth now (more as CP
+  runs low); Firing Deck lends the embarked weapons that add the most expected damage.
+- **Anything else** (other reactions, request kinds added later) gets a safe legal answer:
   the request's default when legal, else ``decline``, else the first option; free-form
   requests it does not know are answered by the engine's proposers
   (``w40k.engine.legal.sample``).
@@ -49,6 +55,7 @@ from w40k.agents.heuristic_eval import (
     value_of,
 )
 from w40k.agents.heuristic_plan import melee_minded, plan
+from w40k.agents.heuristic_stratagems import choose_stratagem, firing_deck_choice
 from w40k.core.abilities import Assault
 from w40k.core.errors import IllegalChoice, MalformedChoice
 from w40k.engine.game import Game
@@ -56,6 +63,7 @@ from w40k.engine.legal import sample
 from w40k.engine.requests import K, Request
 from w40k.engine.serial import JSON
 from w40k.engine.state import GameState, UnitData
+from w40k.rules.decisions import DECLINE
 
 DECLINES = ("decline", "done", "pass", "fail", "skip", "cancel")
 """Answers that decline or end something."""
@@ -131,6 +139,7 @@ class HeuristicAgent:
             K.CONSOLIDATE_TARGETS: self._melee_targets,
             K.CONSOLIDATE_OBJECTIVE: self._consolidate_objective,
             K.REACTION: self._reaction,
+            K.FIRING_DECK: self._firing_deck,
             K.SELECT_UNIT_TO_PILE_IN: self._first_acting,
             K.SELECT_UNIT_TO_CONSOLIDATE: self._first_acting,
             K.ALLOCATION_ORDER: self._allocation,
@@ -158,12 +167,22 @@ class HeuristicAgent:
         return answer
 
     def _reaction(self, game: Game, r: Request) -> JSON:
-        """The datasheet abilities' reactions (agents/ability_reactions.py); anything else
-        the safe answer."""
+        """The datasheet abilities' reactions (agents/ability_reactions.py), then the
+        stratagem worth its CP most (agents/heuristic_stratagems.py); else the safe answer
+        (decline)."""
         from w40k.agents.ability_reactions import ability_choice
 
         wanted = ability_choice(game, r)
+        if wanted is not None and wanted != DECLINE:
+            return wanted
+        strat = choose_stratagem(game, r)
+        if strat is not None:
+            return strat
         return safe_answer(game, r, self.rng) if wanted is None else wanted
+
+    def _firing_deck(self, game: Game, r: Request) -> JSON:
+        """24.14: the embarked weapons that add the most (agents/heuristic_stratagems.py)."""
+        return firing_deck_choice(game, r)
 
     # -- movement -------------------------------------------------------------------------
     def _select_move(self, game: Game, r: Request) -> JSON:

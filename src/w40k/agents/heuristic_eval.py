@@ -112,10 +112,15 @@ def unit_value(u: UnitData) -> float:
 
 def target_states(u: UnitData) -> tuple[ModelState, ...]:
     """The unit's living models as the math layer needs them (no positions: cache hits)."""
+    return model_states(u.alive)
+
+
+def model_states(ms: Iterable[ModelData]) -> tuple[ModelState, ...]:
+    """Models as the math layer needs them (no positions: cache hits)."""
     return tuple(ModelState("m", m.profile.W, m.profile.T, m.profile.Sv, m.profile.InSv,
                             m.wounds_lost, m.profile.keywords, m.profile.fnp, m.leader,
                             stealth=any(isinstance(a, Stealth) for a in m.profile.abilities))
-                 for m in u.alive)
+                 for m in ms)
 
 
 @lru_cache(maxsize=65536)
@@ -132,6 +137,15 @@ def outcome(weapons: Iterable[WeaponEntry], target: UnitData,
     """Expected result of ``weapons`` on ``target`` as it stands (exact, cached)."""
     ws = tuple(sorted(weapons, key=lambda e: (e.weapon.name, e.count, repr(e.half_range))))
     return _outcome(ws, target_states(target), ctx or AttackContext())
+
+
+def models_outcome(weapons: Iterable[WeaponEntry], models: Sequence[ModelData],
+                   ctx: AttackContext | None = None) -> Outcome:
+    """Expected result of ``weapons`` on these models only (a unit's CHARACTER models, say;
+    exact, cached)."""
+    ws = tuple(sorted(weapons, key=lambda e: (e.weapon.name, e.count, repr(e.half_range))))
+    return _outcome(ws, model_states(m for m in models if not m.destroyed),
+                    ctx or AttackContext())
 
 
 def entries(pairs: Iterable[WeaponProfile], half_range: bool | None = None
@@ -223,28 +237,40 @@ def ranged_weapons(m: ModelData) -> list[WeaponProfile]:
     return max((other, cq), key=lambda g: sum(mean(w.A) * mean(w.D) for w in g))
 
 
-def ranged_outcome(attacker: UnitData, target: UnitData, distance: float | None = None
-                   ) -> Outcome:
+def ranged_outcome(attacker: UnitData, target: UnitData, distance: float | None = None, *,
+                   cover: bool = False, snap: bool = False) -> Outcome:
     """Expected result if ``attacker`` shot ``target`` with every weapon that reaches
-    ``distance`` (the units' gap by default; half range from the same gap)."""
+    ``distance`` (the units' gap by default; half range from the same gap); ``cover``: the
+    target has the benefit of cover (13.08); ``snap``: snap shooting, hits only on unmodified
+    6s (15.09)."""
     d = unit_gap(attacker, target) if distance is None else distance
-    return _kept(_RANGED, d, attacker, target, lambda: _ranged_outcome(attacker, target, d))
+    key: object = d if not (cover or snap) else (d, cover, snap)
+    return _kept(_RANGED, key, attacker, target,
+                 lambda: _ranged_outcome(attacker, target, d, cover, snap))
 
 
 _RANGED: dict[tuple[int, int, object], _Kept] = {}
 """Ranged estimates kept as :data:`_MELEE` is, per distance."""
 
 
-def _ranged_outcome(attacker: UnitData, target: UnitData, d: float) -> Outcome:
-    ws: list[WeaponProfile] = []
-    for m in attacker.alive:
-        ws += [w for w in ranged_weapons(m) if w.range is not None and w.range >= d]
+def _ranged_outcome(attacker: UnitData, target: UnitData, d: float, cover: bool = False,
+                    snap: bool = False) -> Outcome:
+    ws = [w for m in attacker.alive for w in ranged_weapons(m)]
+    return weapons_outcome(ws, target, d, cover=cover, snap=snap)
+
+
+def weapons_outcome(weapons: Iterable[WeaponProfile], target: UnitData, d: float, *,
+                    cover: bool = False, snap: bool = False) -> Outcome:
+    """Expected result of these ranged weapons (each copy listed) on ``target`` ``d``" away:
+    those that reach it, half range from the same distance (exact, cached)."""
+    ws = [w for w in weapons if w.range is not None and w.range >= d]
     if not ws:
         return NOTHING
     half = [w for w in ws if w.range is not None and d <= w.range / 2]
     far = [w for w in ws if not (w.range is not None and d <= w.range / 2)]
     es = entries(half, True) + entries(far, False)
-    return outcome(es, target, AttackContext(target_models_at_select=len(target.alive)))
+    return outcome(es, target, AttackContext(target_models_at_select=len(target.alive),
+                                             cover=cover, snap_shooting=snap))
 
 
 def max_range(u: UnitData) -> float:
