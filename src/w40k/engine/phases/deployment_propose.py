@@ -73,8 +73,14 @@ def _zone_anchors(zone: FloatArray, bf: Any, rng: random.Random,
 
 
 def _checker(ctx: Context, u: UnitData, zone_only: bool = True) -> Check:
+    # A ``models`` answer gives positions only: each model keeps its own facing, so a
+    # block turned a quarter (first_legal) is checked as it will stand (an oval hull
+    # turned in the check but not on the table left its zone).
+    facings = [m.facing for m in u.alive]
+
     def check(models: list[Model]) -> list[MoveViolation]:
-        return deploy_violations(ctx, u, models, zone_only=zone_only)
+        kept = [replace(p, facing=f) for p, f in zip(models, facings, strict=True)]
+        return deploy_violations(ctx, u, kept, zone_only=zone_only)
     return check
 
 
