@@ -37,9 +37,10 @@ found the engine's proposer answers (``safe_answer``).
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import random
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import cast
 
 import numpy as np
@@ -47,11 +48,12 @@ import numpy as np
 from w40k.agents.heuristic_eval import (
     centre,
     max_range,
+    melee_outcome,
     move_of,
     ranged_outcome,
     value_of,
 )
-from w40k.agents.heuristic_plan import melee_minded, plan
+from w40k.agents.heuristic_plan import plan
 from w40k.core.errors import IllegalChoice
 from w40k.engine import geo, offtable
 from w40k.engine.context import Context
@@ -73,19 +75,25 @@ from w40k.engine.serial import JSON
 from w40k.engine.state import GameState, UnitData
 from w40k.geometry import Model, MoveType
 from w40k.geometry.shapes import FloatArray
+from w40k.rules.placement import packed
 
 Point = tuple[float, float]
 
 LONG_RANGE = 18.0
 """A unit whose longest ranged weapon reaches this far is a shooter (deploys for lanes)."""
+REACH_DISCOUNT = 0.4
+"""What a unit's melee is worth against its shooting when it deploys (it must reach)."""
 FAST = 10.0
 """A melee unit with at least this Move is fast (strategic reserves suit it)."""
 FRAGILE_WOUNDS = 12
 """A fast melee unit with at most this many wounds in all is fragile."""
-ANCHOR_STEP = 1.5
+ANCHOR_STEP = 2.0
 """The grid of candidate anchors in the zone (inches apart)."""
 TRIES = 60
 """At most this many anchors are checked with the engine's rules (best first)."""
+SCOUT_TURNS = (0.0, 25.0, -25.0, 50.0, -50.0, 75.0, -75.0)
+"""The bearings (degrees off the line to its goal) a scout move tries, in order: each one
+still brings the unit nearer its goal."""
 SECOND_IF_OUTGUNNED = 1.25
 """Go second when the enemy's long-range firepower is this many times ours (and we have
 reserves)."""
@@ -116,12 +124,12 @@ def fast_and_fragile(u: UnitData, enemies: list[UnitData]) -> bool:
     strategic reserves instead of standing in the open for a turn."""
     wounds = sum(m.remaining for m in u.alive)
     return (move_of(u) >= FAST and wounds <= FRAGILE_WOUNDS and max_range(u) < LONG_RANGE
-            and not u.has("VEHICLE") and not u.has("MONSTER") and melee_minded(u, enemies))
+            and not u.has("VEHICLE") and not u.has("MONSTER") and melee_first(u, enemies))
 
 
 def _wants_ride(u: UnitData, enemies: list[UnitData]) -> tuple[int, float, str]:
     """Who rides first (smallest): melee-minded units, then the shortest-ranged."""
-    return (0 if melee_minded(u, enemies) else 1, max_range(u), u.id)
+    return (0 if melee_first(u, enemies) else 1, max_range(u), u.id)
 
 
 def declare(game: Game, r: Request) -> JSON:
@@ -172,20 +180,47 @@ def declare(game: Game, r: Request) -> JSON:
 
 
 # -- terrain and lanes ---------------------------------------------------------------------
-def _pieces(state: GameState) -> list[tuple[str, list[Point]]]:
-    """The terrain pieces' (category, footprint)."""
-    out: list[tuple[str, list[Point]]] = []
+@dataclass(frozen=True)
+class Piece:
+    """A terrain piece as the deployment scores see it."""
+
+    category: str
+    poly: tuple[Point, ...]
+    edges: tuple[tuple[Point, Point], ...]
+    box: tuple[float, float, float, float]
+
+
+_PIECES: dict[int, tuple[object, tuple[Piece, ...]]] = {}
+"""The pieces of a terrain section, kept by its identity (a state's terrain never changes)."""
+
+
+def _pieces(state: GameState) -> tuple[Piece, ...]:
+    """The terrain pieces (category, footprint, edges, bounding box)."""
+    kept = _PIECES.get(id(state.terrain))
+    if kept is not None and kept[0] is state.terrain:
+        return kept[1]
+    out: list[Piece] = []
     for t in cast(list[dict[str, JSON]], state.terrain.get("terrain", [])):
-        foot = cast(list[list[float]], t.get("footprint", []))
-        out.append((str(t.get("category", "")), [(float(p[0]), float(p[1])) for p in foot]))
-    return out
+        foot = [(float(p[0]), float(p[1])) for p in cast(list[list[float]],
+                                                           t.get("footprint", []))]
+        if len(foot) < 3:
+            continue
+        out.append(Piece(str(t.get("category", "")), tuple(foot), tuple(_edges(foot)),
+                         (min(x for x, _ in foot), min(y for _, y in foot),
+                          max(x for x, _ in foot), max(y for _, y in foot))))
+    if len(_PIECES) > 8:
+        _PIECES.clear()
+    _PIECES[id(state.terrain)] = (state.terrain, tuple(out))
+    return tuple(out)
 
 
-def point_in_polygon(p: Point, poly: list[Point]) -> bool:
+def point_in_polygon(p: Point, poly: Sequence[Point]) -> bool:
     """Even-odd rule (a point on the boundary may fall either way)."""
     x, y = p
     inside = False
-    for (x1, y1), (x2, y2) in _edges(poly):
+    n = len(poly)
+    for i in range(n):
+        (x1, y1), (x2, y2) = poly[i], poly[(i + 1) % n]
         if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
             inside = not inside
     return inside
@@ -199,7 +234,7 @@ def _seg_dist(p: Point, a: Point, b: Point) -> float:
     return math.hypot(p[0] - ax - t * dx, p[1] - ay - t * dy)
 
 
-def _edges(poly: list[Point]) -> list[tuple[Point, Point]]:
+def _edges(poly: Sequence[Point]) -> list[tuple[Point, Point]]:
     return [(poly[i], poly[(i + 1) % len(poly)]) for i in range(len(poly))]
 
 
@@ -207,12 +242,15 @@ def cover_distance(state: GameState, p: Point) -> float:
     """How far ``p`` is from the nearest terrain piece that gives cover (dense or light; 0
     inside one)."""
     best = math.inf
-    for cat, poly in _pieces(state):
-        if cat not in ("dense", "light") or len(poly) < 3:
+    for t in _pieces(state):
+        if t.category not in ("dense", "light"):
             continue
-        if point_in_polygon(p, poly):
+        x0, y0, x1, y1 = t.box
+        if math.hypot(max(x0 - p[0], 0.0, p[0] - x1), max(y0 - p[1], 0.0, p[1] - y1)) >= best:
+            continue  # its box is farther than the best so far
+        if point_in_polygon(p, t.poly):
             return 0.0
-        best = min(best, min(_seg_dist(p, a, b) for a, b in _edges(poly)))
+        best = min(best, min(_seg_dist(p, a, b) for a, b in t.edges))
     return best
 
 
@@ -225,8 +263,12 @@ def _crosses(p: Point, q: Point, a: Point, b: Point) -> bool:
 def clear_lane(state: GameState, p: Point, q: Point) -> bool:
     """Whether the segment ``p``-``q`` crosses no dense terrain piece (a wall that blocks
     sight; a rough, horizontal estimate of a firing lane)."""
-    for cat, poly in _pieces(state):
-        if cat == "dense" and any(_crosses(p, q, a, b) for a, b in _edges(poly)):
+    lo_x, hi_x, lo_y, hi_y = min(p[0], q[0]), max(p[0], q[0]), min(p[1], q[1]), max(p[1], q[1])
+    for t in _pieces(state):
+        x0, y0, x1, y1 = t.box
+        if t.category != "dense" or x1 < lo_x or x0 > hi_x or y1 < lo_y or y0 > hi_y:
+            continue
+        if any(_crosses(p, q, a, b) for a, b in t.edges):
             return False
     return True
 
@@ -252,9 +294,19 @@ def role(u: UnitData, enemies: list[UnitData]) -> str:
         return "transport"
     if u.has("CHARACTER") and not u.attached:
         return "character"
-    if melee_minded(u, enemies) or max_range(u) < LONG_RANGE:
+    if max_range(u) < LONG_RANGE or melee_first(u, enemies):
         return "melee"
     return "shooter"
+
+
+def melee_first(u: UnitData, enemies: list[UnitData]) -> bool:
+    """Whether ``u`` does more in melee (charging, discounted by :data:`REACH_DISCOUNT`: it
+    must get there first) than by shooting at 18", against the enemy's units in all
+    (wherever they stand: a role that does not change as the armies deploy)."""
+    melee = sum(value_of(melee_outcome(u, e, charged=True), e) for e in enemies)
+    shoot = sum(value_of(ranged_outcome(u, e, distance=min(max_range(u), 18.0)), e)
+                for e in enemies)
+    return REACH_DISCOUNT * melee > shoot
 
 
 ORDER = ("shooter", "transport", "melee", "character", "infiltrator")
@@ -330,43 +382,11 @@ SHAPES: tuple[Shape, ...] = ((5, False), (5, True), (4, False), (4, True), (6, F
                              (6, True), (3, False), (3, True))
 """The blocks tried (a 21-model unit must stay within 9" of itself, R03.03-b, and fit a
 12"-wide zone)."""
-PACK = 0.4
-"""The gap between neighbouring bases in a block (inches; well within 03.03's 2")."""
-
-
 def _placed(u: UnitData, p: Point, shape: Shape) -> list[Model]:
-    """The unit as a block centred on ``p``: rows of ``shape[0]`` models packed by their own
-    base sizes ``PACK`` apart (in coherency), each model keeping its own facing (a ``deploy``
-    answer gives positions only)."""
-    own = [geo.model_shape(m) for m in u.alive]
-    if not own:
-        return []
-    per_row = max(1, min(shape[0], len(own)))
-    rows = [own[i:i + per_row] for i in range(0, len(own), per_row)]
-
-    def size(m: Model) -> tuple[float, float]:
-        x0, y0, x1, y1 = m.footprint().bbox()
-        w, d = x1 - x0, y1 - y0
-        return (d, w) if shape[1] else (w, d)
-    laid: list[tuple[Model, float, float]] = []
-    depth_at = 0.0
-    for i, row in enumerate(rows):
-        sizes = [size(m) for m in row]
-        deep = max(d for _, d in sizes)
-        if i:
-            depth_at += deep / 2
-        width = sum(w for w, _ in sizes) + PACK * (len(row) - 1)
-        along = -width / 2
-        for m, (w, _) in zip(row, sizes, strict=True):
-            laid.append((m, along + w / 2, depth_at))
-            along += w + PACK
-        depth_at += deep / 2 + PACK
-    mid = (laid[0][2] + laid[-1][2]) / 2
-    out: list[Model] = []
-    for m, a, b in laid:
-        dx, dy = (b - mid, a) if shape[1] else (a, b - mid)
-        out.append(dataclasses.replace(m, x=round(p[0] + dx, 4), y=round(p[1] + dy, 4)))
-    return out
+    """The unit as a packed block centred on ``p`` (rules/placement.packed: rows of
+    ``shape[0]``, in coherency, each model keeping its own facing: a ``deploy`` answer gives
+    positions only)."""
+    return packed([geo.model_shape(m) for m in u.alive], p[0], p[1], shape[0], shape[1])
 
 
 def _extent(u: UnitData, shape: Shape) -> tuple[float, float, float, float]:
@@ -436,13 +456,16 @@ def place(ctx: Context, u: UnitData, rng: random.Random, *, zone_only: bool = Fa
     cands: list[tuple[float, Point, Shape]] = []
     shapes = list(dict.fromkeys((min(n, len(u.alive)), along) for n, along in SHAPES))
     boxes = [(shape, _extent(u, shape)) for shape in shapes]
-    taken = [(m.x, m.y) for f in s.units for m in f.alive]
-    blocks = [(min(x for x, _ in poly), min(y for _, y in poly), max(x for x, _ in poly),
-               max(y for _, y in poly)) for _, poly in _pieces(s) if poly]
-    for a in _anchors(np.array(whole if infiltrate else own), bf.width, bf.depth, rng):
+    area = whole if infiltrate else own
+    lo_x, hi_x = min(x for x, _ in area) - 12.0, max(x for x, _ in area) + 12.0
+    lo_y, hi_y = min(y for _, y in area) - 12.0, max(y for _, y in area) + 12.0
+    taken = [(m.x, m.y) for f in s.units for m in f.alive
+             if lo_x < m.x < hi_x and lo_y < m.y < hi_y]
+    blocks = [t.box for t in _pieces(s)]
+    for a in _anchors(np.array(area), bf.width, bf.depth, rng):
         score: float | None = None
         for shape, box in boxes:
-            if not _fits(a, box, whole if infiltrate else own) or _crowded(a, box, taken, blocks):
+            if not _fits(a, box, area) or _crowded(a, box, taken, blocks):
                 continue
             if infiltrate and not _far_from(a, box, foes, opp_poly):
                 continue
@@ -501,10 +524,17 @@ def scout(game: Game, r: Request, rng: random.Random) -> JSON:
             except IllegalChoice:
                 return False
             return True
-        moved = propose_move(ctx, u, MoveType.OTHER, cast(float, scouts(u, s)), rng,
-                             toward=toward, extra_check=ends_clear)
-        if moved:
-            return {"unit": u.id, "positions": cast(JSON, moved)}
+        dist = cast(float, scouts(u, s))
+        cx, cy = centre(u)
+        ahead = math.atan2(toward[1] - cy, toward[0] - cx)
+        reach = min(dist, math.hypot(toward[0] - cx, toward[1] - cy))
+        for turn in SCOUT_TURNS:  # toward the goal, else as near its bearing as is legal
+            a = ahead + math.radians(turn)
+            point = (cx + reach * math.cos(a), cy + reach * math.sin(a))
+            moved = propose_move(ctx, u, MoveType.OTHER, dist, rng, toward=point,
+                                 extra_check=ends_clear, tries=0)
+            if moved:
+                return {"unit": u.id, "positions": cast(JSON, moved)}
     return "done"
 
 
