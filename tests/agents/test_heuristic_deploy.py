@@ -222,3 +222,52 @@ def test_placements_keep_each_models_own_facing() -> None:
     u = r.game.state.any_unit("red.rhino")
     shape = replace(geo.model_shape(u.models[0]), x=rhino[0], y=rhino[1])
     assert unit_wholly_in_zone([shape], zone_of(r.game.state, "red"))
+
+
+def _lane_position(blue_guns: bool) -> dict[str, JSON]:
+    """Red's zone the top 12" strip with a dense wall across it at y 9.5-10 (x 20-40), an
+    objective in the middle; blue (deploying first) has one unit, with a 36" gun or unarmed;
+    red one unarmed 5-model unit (melee)."""
+    from tests.engine.deploy_helpers import pre_battle, squad
+
+    gun: dict[str, JSON] = {"name": "cannon", "range": 36, "A": "3", "skill": 3, "S": 6,
+                            "AP": -1, "D": "2", "abilities": []}
+    blue = squad("blue.guns", "blue", 3)
+    if blue_guns:
+        for m in cast(list[dict[str, JSON]], blue["models"]):
+            m["weapons"] = [gun]
+    pos = pre_battle(blue, squad("red.brawlers", "red", 5), deploys_first="blue")
+    pos["terrain"] = {"areas": [], "terrain": [
+        {"name": "wall", "category": "dense", "area": None, "height": 5.0,
+         "footprint": [[20.0, 9.5], [40.0, 9.5], [40.0, 10.0], [20.0, 10.0]]}]}
+    pos["objectives"] = [{"name": "middle", "x": 30.0, "y": 22.0}]
+    return pos
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_melee_unit_deploying_second_keeps_out_of_an_enemy_shooters_lane(seed: int) -> None:
+    placed = {}
+    for guns in (True, False):
+        game = Game.new(_lane_position(guns), seed)
+        answers = {"declare_formations": {"reserves": [], "embarked": {}},
+                   "deploy": {"unit": "blue.guns", "models": {
+                       "blue.guns.1": [28.0, 36.0], "blue.guns.2": [30.0, 36.0],
+                       "blue.guns.3": [32.0, 36.0]}}}
+        agent = HeuristicAgent(seed, strict=True)
+        while ((req := game.pending()) is not None and req.kind != "deploy") or (
+                req is not None and req.player == "blue"):
+            assert req is not None
+            game.submit(answers[str(req.kind)] if req.player == "blue" or
+                        req.kind == "declare_formations" else agent.choose(game, req))
+        assert req is not None and req.player == "red"
+        answer = cast(dict[str, JSON], agent.choose(game, req))
+        game.submit(answer)  # legal (R03.02-a)
+        places = cast(dict[str, list[float]], answer["models"])
+        placed[guns] = _centre(list(places.values()))
+        ys = [p[1] for p in places.values()]
+        if guns:  # behind the wall: no clear lane from the gun
+            assert max(ys) < 9.5
+            assert not hd.clear_lane(game.state, (30.0, 36.0), placed[guns])
+        else:  # nothing to hide from: in front of the wall, nearer the objective
+            assert min(ys) > 10.0
+    assert placed[False][1] > placed[True][1]

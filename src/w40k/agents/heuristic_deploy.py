@@ -91,6 +91,14 @@ ANCHOR_STEP = 2.0
 """The grid of candidate anchors in the zone (inches apart)."""
 TRIES = 60
 """At most this many anchors are checked with the engine's rules (best first)."""
+FINE_AROUND = 2
+"""Around how many of the best anchors a finer grid is scored."""
+FINE_STEP, FINE_REACH = 0.5, 6
+"""The finer grid: ``FINE_STEP``" apart, ``FINE_REACH`` steps each way (3")."""
+NUDGE = 0.25
+"""The step (inches) a forward unit's anchor is moved toward its goal while it fits."""
+FORWARD = ("melee", "transport", "infiltrator")
+"""The roles that deploy as far forward toward their objective as they can."""
 SCOUT_TURNS = (0.0, 25.0, -25.0, 50.0, -50.0, 75.0, -75.0)
 """The bearings (degrees off the line to its goal) a scout move tries, in order: each one
 still brings the unit nearer its goal."""
@@ -474,12 +482,48 @@ def place(ctx: Context, u: UnitData, rng: random.Random, *, zone_only: bool = Fa
             cands.append((score, a, shape))
             break  # the first shape that fits (the most compact first)
     cands.sort(key=lambda t: t[0])
+    box_of = dict(boxes)
+
+    def usable(p: Point, shape: Shape) -> bool:
+        box = box_of[shape]
+        return _fits(p, box, area) and not _crowded(p, box, taken, blocks) and (
+            not infiltrate or _far_from(p, box, foes, opp_poly))
+
+    # the grid is coarse: a finer one around the best few anchors (a zone's front edge, the
+    # gap beside a wall) is scored too
+    fine: list[tuple[float, Point, Shape]] = []
+    steps = [i * FINE_STEP for i in range(-FINE_REACH, FINE_REACH + 1)]
+    for _, a, shape in cands[:FINE_AROUND]:
+        for dx in steps:
+            for dy in steps:
+                p = (a[0] + dx, a[1] + dy)
+                if (dx or dy) and usable(p, shape):
+                    fine.append((_score(s, u, kind, p, goal, guard), p, shape))
+    fine.sort(key=lambda t: t[0])
     rest = cands[TRIES:]
-    tries = cands[:TRIES] + rest[::max(1, len(rest) // TRIES)]
+    tries = sorted(fine[:FINE_AROUND] + cands[:TRIES], key=lambda t: t[0]) + rest[
+        ::max(1, len(rest) // TRIES)]
+
+    def nudged(a: Point, shape: Shape) -> Point:
+        """A forward unit's anchor moved toward its goal while the block still fits (the
+        grid is coarse: the zone's front edge lies between its points)."""
+        d = math.hypot(goal[0] - a[0], goal[1] - a[1])
+        if kind not in FORWARD or d < 1e-9:
+            return a
+        ux, uy = (goal[0] - a[0]) / d, (goal[1] - a[1]) / d
+        best = a
+        for k in range(1, int(min(d, 2 * ANCHOR_STEP) / NUDGE) + 1):
+            p = (a[0] + ux * k * NUDGE, a[1] + uy * k * NUDGE)
+            if not usable(p, shape):
+                break
+            best = p
+        return best
+
     for _, a, shape in tries:
-        models = _placed(u, a, shape)
-        if not deploy_violations(ctx, u, models, zone_only=zone_only):
-            return {m.id: [p.x, p.y] for m, p in zip(u.alive, models, strict=True)}
+        for spot in dict.fromkeys((nudged(a, shape), a)):
+            models = _placed(u, spot, shape)
+            if not deploy_violations(ctx, u, models, zone_only=zone_only):
+                return {m.id: [p.x, p.y] for m, p in zip(u.alive, models, strict=True)}
     return None
 
 
