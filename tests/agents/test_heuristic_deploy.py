@@ -271,3 +271,26 @@ def test_a_melee_unit_deploying_second_keeps_out_of_an_enemy_shooters_lane(seed:
         else:  # nothing to hide from: in front of the wall, nearer the objective
             assert min(ys) > 10.0
     assert placed[False][1] > placed[True][1]
+
+
+def test_a_lone_character_deploys_beside_its_bodyguard() -> None:
+    # A CHARACTER that is not attached (19.01) deploys after red's squad, next to it.
+    from tests.engine.deploy_helpers import pre_battle, squad
+    from w40k.agents.heuristic_eval import unit_gap
+
+    pos = pre_battle(squad("blue.a", "blue", 3), squad("blue.b", "blue", 3),
+                     squad("red.squad", "red", 5),
+                     squad("red.hero", "red", 1, keywords=("INFANTRY", "CHARACTER")),
+                     deploys_first="blue")
+    pos["objectives"] = [{"name": "middle", "x": 30.0, "y": 22.0}]
+    game = Game.new(pos, 1)
+    agents = {p: HeuristicAgent(3, strict=True) for p in ("red", "blue")}
+    order = []
+    while (req := game.pending()) is not None and game.state.round == 0:
+        answer = agents[req.player].choose(game, req)
+        if req.kind == "deploy" and req.player == "red":
+            order.append(cast(dict[str, JSON], answer)["unit"])
+        game.submit(answer)
+    s = game.state
+    assert order == ["red.squad", "red.hero"]
+    assert unit_gap(s.unit("red.hero"), s.unit("red.squad")) <= 2.0

@@ -11,8 +11,10 @@
   the 50% points limit, capacity).
 - **Deployment** (03.02): units deploy in the order long-range shooters, transports, melee
   units, lone characters, Infiltrators (the later ones see where the enemy stands). Each
-  unit's place is scored on a grid of anchors in its zone (a few hundred points, no geometry
-  but segment tests) and the best anchors are tried, best first, with the engine's own
+  unit's place is scored on a 2" grid of anchors where its packed block
+  (``rules/placement.packed``) fits (a hundred or two, no geometry but segment tests), and
+  on a finer ½" grid around the best two; forward units' anchors are nudged toward their
+  goal while the block fits; the best anchors are tried, best first, with the engine's own
   check (``deploy_violations``) until one is legal:
   shooters near terrain (:func:`cover_distance`) with open lanes (:func:`open_lanes`, no
   dense terrain in between) to the objectives and the battlefield's centre; melee units and
