@@ -11,8 +11,6 @@
   expected melee exchange favour it (``charge_choice``).
 - **Attack sequence:** allocation to the cheapest groups first, Select Model to the wounded
   and least valuable model, [PRECISION] onto characters and [LETHAL HITS] by their defaults.
-- **Before the battle** (declare formations, deploy, Scouts, first turn): see
-  ``heuristic_deploy``.
 - **Anything else** (reaction windows, request kinds added later) gets a safe legal answer:
   the request's default when legal, else ``decline``, else the first option; free-form
   requests it does not know are answered by the engine's proposers
@@ -117,6 +115,11 @@ class HeuristicAgent:
         """(round, turn player, unit) of the moves it cancelled (no placement found): the unit
         then remains stationary, so a move it cannot place is not asked for again and again."""
         self._handlers: dict[str, Callable[[Game, Request], JSON]] = {
+            # before the battle (agents/heuristic_deploy.py)
+            K.DECLARE_FORMATIONS: heuristic_deploy.declare,
+            K.DEPLOY: lambda g, r: heuristic_deploy.deploy(g, r, self.rng),
+            K.SCOUT: lambda g, r: heuristic_deploy.scout(g, r, self.rng),
+            K.FIRST_TURN: heuristic_deploy.first_turn,
             K.SELECT_UNIT_TO_MOVE: self._select_move,
             K.MOVE_TYPE: self._move_type,
             K.TAKE_TO_SKIES: lambda g, r: False if r.accepts(False) else r.options[0],
@@ -139,12 +142,6 @@ class HeuristicAgent:
             K.ALLOCATION_ORDER: self._allocation,
             K.SELECT_MODEL: self._select_model,
             K.REMOVE_FOR_COHERENCY: self._remove_for_coherency,
-            # before the battle (agents/heuristic_deploy.py)
-            K.DECLARE_FORMATIONS: lambda g, r: heuristic_deploy.declare(g, r),
-            K.DEPLOY: lambda g, r: _or_safe(heuristic_deploy.deploy(g, r, self.rng), g, r,
-                                            self.rng),
-            K.SCOUT: lambda g, r: heuristic_deploy.scout(g, r, self.rng),
-            K.FIRST_TURN: lambda g, r: heuristic_deploy.first_turn(g, r),
         }
 
     # -- the boundary ---------------------------------------------------------------------
@@ -410,11 +407,6 @@ def _wants_out(state: GameState, u: UnitData) -> bool:
     if state.round >= 3 or any(on_objective(t, (o.x, o.y)) for o in state.objectives):
         return True
     return any(unit_gap(t, e) <= DISEMBARK_REACH for e in state.units_of(state.opponent(u.player)))
-
-
-def _or_safe(answer: JSON | None, game: Game, r: Request, rng: random.Random) -> JSON:
-    """``answer``, or the safe answer when there is none."""
-    return safe_answer(game, r, rng) if answer is None else answer
 
 
 def _owner(state: GameState, uid: str) -> str | None:

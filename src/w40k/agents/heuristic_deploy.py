@@ -60,6 +60,7 @@ from w40k.core.errors import IllegalChoice
 from w40k.engine import geo, offtable
 from w40k.engine.context import Context
 from w40k.engine.game import Game
+from w40k.engine.legal import sample
 from w40k.engine.moves import propose_move
 from w40k.engine.phases.deployment import (
     DeploymentFrame,
@@ -537,14 +538,14 @@ def deploy_order(state: GameState, units: list[UnitData]) -> list[UnitData]:
     return sorted(units, key=lambda u: (ORDER.index(role(u, enemies)), -len(u.alive), u.id))
 
 
-def deploy(game: Game, r: Request, rng: random.Random) -> JSON | None:
-    """The ``deploy`` answer, or None when no unit finds a legal place."""
+def deploy(game: Game, r: Request, rng: random.Random) -> JSON:
+    """The ``deploy`` answer; the engine's proposer's when no unit finds a legal place."""
     s = game.state
     for u in deploy_order(s, undeployed(s, r.player)):
         models = place(game.ctx, u, rng)
         if models is not None:
             return {"unit": u.id, "models": dict[str, JSON](models)}
-    return None
+    return sample(game, r, rng)
 
 
 # -- Scouts ----------------------------------------------------------------------------------
