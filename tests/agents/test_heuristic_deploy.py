@@ -25,6 +25,7 @@ from w40k.engine.game import Game
 from w40k.engine.phases.deployment import DeploymentFrame, zone_of
 from w40k.engine.phases.deployment_propose import _checker, _zone_anchors
 from w40k.engine.serial import JSON
+from w40k.geometry.measure import shape_region_distance
 from w40k.io.battle_setup import real_battle_position
 from w40k.rules.placement import first_legal
 from w40k.rules.setup import unit_wholly_in_zone
@@ -113,6 +114,19 @@ def test_the_heuristic_plays_the_real_pre_battle_sequence_legally(seed: int) -> 
     assert {"declare_formations", "deploy", "scout"} <= kinds
     assert s.round == 1
     assert not [u for u in s.off_table if u.location == offtable.UNDEPLOYED]
+    # Infiltrators deploy forward, outside their zone, more than 8" from the enemy's zone
+    # (R24.20-a; the engine checked the enemy units too)
+    forward = {str(e["unit"]): e for e in s.events if e["event"] == "deploy"
+               and e["infiltrators"]}
+    assert set(forward) == {"red.infiltrator-squad", "blue.kommandos"}
+    for uid, e in forward.items():
+        u = s.any_unit(uid)
+        opp = offtable.opponent_zone(s, u.player)
+        assert opp is not None
+        places = cast(dict[str, list[float]], e["models"])
+        for m in u.models:
+            shape = geo.model_shape(m, places[m.id][0], places[m.id][1])
+            assert shape_region_distance(shape.footprint(), opp) > 8.0, m.id
 
 
 def test_the_heuristic_pre_battle_is_deterministic_per_seed_and_varies_with_it() -> None:
