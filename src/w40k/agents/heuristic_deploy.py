@@ -393,6 +393,8 @@ SHAPES: tuple[Shape, ...] = ((5, False), (5, True), (4, False), (4, True), (6, F
                              (6, True), (3, False), (3, True))
 """The blocks tried (a 21-model unit must stay within 9" of itself, R03.03-b, and fit a
 12"-wide zone)."""
+
+
 def _placed(u: UnitData, p: Point, shape: Shape) -> list[Model]:
     """The unit as a packed block centred on ``p`` (rules/placement.packed: rows of
     ``shape[0]``, in coherency, each model keeping its own facing: a ``deploy`` answer gives
