@@ -194,3 +194,18 @@ def test_a_malformed_pre_battle_section_is_refused_naming_it(section: JSON) -> N
         with pytest.raises(DataError) as err:
             Game.new(pos, seed=1)
         assert "pre_battle" in str(err.value)
+
+
+def test_the_random_player_deploys_the_real_armies() -> None:
+    # The engine's deploy proposer on the shipped real battle: the Rhino (an oval hull) is
+    # checked with its own facing, and the 21-model Boyz (a Warboss's 50 mm base among 32 mm
+    # ones) are set up in packed rows within 9" of themselves (R03.03-b) when a block of
+    # fives cannot be; every answer is legal (R03.02-a) and the battle begins.
+    from w40k.io.battle_setup import real_battle_position
+
+    game = Game.new(real_battle_position(pre_battle=True), 2)
+    agents = {p.name: RandomAgent(4 + i) for i, p in enumerate(game.state.players)}
+    while (req := game.pending()) is not None and game.state.round == 0:
+        game.submit(agents[req.player].choose(game, req))
+    assert game.state.round == 1
+    assert not [u for u in game.state.off_table if u.location == offtable.UNDEPLOYED]

@@ -65,3 +65,20 @@ def test_an_emergency_disembark_places_models_close_and_destroys_those_without_r
     free, none = emergency_placement(squad(5), Model("Rhino", 30.0, 22.0, base_mm=(120.0, 70.0),
                                                      height=3.0), BF, [], [])
     assert none == [] and len(free) == 5
+
+
+def test_a_packed_mob_of_21_with_a_large_leader_stays_coherent_where_a_block_does_not():
+    # R03.03-a / R03.03-b: 20 Boyz (32 mm) and a Warboss (50 mm). A block of fives steps
+    # every base by the largest one and spreads the corners more than 9" apart; packed rows
+    # of four (by each model's own base) keep every model within 9" of every other, within
+    # 2" of a neighbour, and no two bases overlap.
+    from w40k.rules.placement import packed
+
+    mob = [*squad(20), Model("Warboss", 0.0, 0.0, base_mm=50.0)]
+    assert not in_coherency(block(mob, 30.0, 22.0))
+    for along_y in (False, True):
+        placed = packed(mob, 30.0, 22.0, 4, along_y)
+        assert in_coherency(placed)
+        assert not any(overlaps(a, b) for i, a in enumerate(placed) for b in placed[i + 1:])
+        xs = [m.x for m in placed]
+        assert max(xs) - min(xs) < 12.0 - mm(50)  # fits a 12"-wide zone (flank-assault)

@@ -34,6 +34,7 @@ import math
 import random
 from collections.abc import Callable
 
+from w40k.agents import heuristic_deploy
 from w40k.agents.heuristic_attacks import (
     allocation_choice,
     cheapest_loss,
@@ -122,6 +123,11 @@ class HeuristicAgent:
         """(round, turn player, unit) of the moves it cancelled (no placement found): the unit
         then remains stationary, so a move it cannot place is not asked for again and again."""
         self._handlers: dict[str, Callable[[Game, Request], JSON]] = {
+            # before the battle (agents/heuristic_deploy.py)
+            K.DECLARE_FORMATIONS: heuristic_deploy.declare,
+            K.DEPLOY: lambda g, r: heuristic_deploy.deploy(g, r, self.rng),
+            K.SCOUT: lambda g, r: heuristic_deploy.scout(g, r, self.rng),
+            K.FIRST_TURN: heuristic_deploy.first_turn,
             K.SELECT_UNIT_TO_MOVE: self._select_move,
             K.MOVE_TYPE: self._move_type,
             K.TAKE_TO_SKIES: lambda g, r: False if r.accepts(False) else r.options[0],

@@ -207,10 +207,13 @@ def real_armies() -> tuple[Army, Army]:
 
 
 def real_battle_position(mission: str = REAL_MISSION, layout: str | None = None, *,
-                         rounds: int | None = None) -> dict[str, JSON]:
+                         rounds: int | None = None, pre_battle: bool = False
+                         ) -> dict[str, JSON]:
     """A full battle: :func:`real_armies` on a shipped ``mission`` (its layout, or the
     shipped ``layout`` given; ``rounds`` instead of the mission's battle length), with the
-    units' catalog abilities and their starting state (embarked, reserves)."""
+    units' catalog abilities and their starting state (embarked, reserves); with
+    ``pre_battle``, starting with the pre-battle sequence instead (the players declare
+    reserves and deploy; the army files' choices stay in the starting position)."""
     from w40k.io.missions import mission_position, shipped_mission
 
     params = shipped_mission(mission)
@@ -219,4 +222,4 @@ def real_battle_position(mission: str = REAL_MISSION, layout: str | None = None,
         params.pop("terrain", None)
     if rounds is not None:
         params = {**params, "rounds": rounds}
-    return mission_position(*real_armies(), params, abilities=True)
+    return mission_position(*real_armies(), params, abilities=True, pre_battle=pre_battle)

@@ -61,6 +61,44 @@ def block(models: Sequence[Model], x: float, y: float, facing: float = 0.0) -> l
     return out
 
 
+PACK = 0.4
+"""The gap between neighbouring bases in a :func:`packed` block (inches)."""
+
+
+def packed(models: Sequence[Model], x: float, y: float, per_row: int = PER_ROW,
+           along_y: bool = False, gap: float = PACK) -> list[Model]:
+    """The models in rows of ``per_row`` centred on (x, y), each row packed by the models'
+    own base sizes ``gap`` apart (rows along x, or along y), every model keeping its own
+    facing. Tighter than :func:`block` when one base is much larger than the others: a
+    unit of 21 stays within 9" of itself (R03.03-b) where a block of fives does not."""
+    if not models:
+        return []
+    per_row = max(1, min(per_row, len(models)))
+
+    def size(m: Model) -> tuple[float, float]:
+        x0, y0, x1, y1 = m.footprint().bbox()
+        return (y1 - y0, x1 - x0) if along_y else (x1 - x0, y1 - y0)
+    laid: list[tuple[Model, float, float]] = []
+    depth = 0.0
+    for i in range(0, len(models), per_row):
+        row = list(models[i:i + per_row])
+        sizes = [size(m) for m in row]
+        deep = max(d for _, d in sizes)
+        if i:
+            depth += deep / 2
+        along = -(sum(w for w, _ in sizes) + gap * (len(row) - 1)) / 2
+        for m, (w, _) in zip(row, sizes, strict=True):
+            laid.append((m, along + w / 2, depth))
+            along += w + gap
+        depth += deep / 2 + gap
+    mid = (laid[0][2] + laid[-1][2]) / 2
+    out: list[Model] = []
+    for m, a, b in laid:
+        dx, dy = (b - mid, a) if along_y else (a, b - mid)
+        out.append(dataclasses.replace(m, x=round(x + dx, 4), y=round(y + dy, 4)))
+    return out
+
+
 def grid(battlefield: Battlefield, step: float = 2.0) -> Iterator[tuple[float, float]]:
     """Anchor points over the whole battlefield, ``step`` apart."""
     nx = max(1, int(battlefield.width // step))

@@ -31,7 +31,7 @@ from w40k.engine.state import UnitData
 from w40k.geometry import Model, MoveType
 from w40k.geometry.movement import MoveViolation
 from w40k.geometry.shapes import FloatArray
-from w40k.rules.placement import Check, first_legal, grid
+from w40k.rules.placement import Check, first_legal, grid, packed
 from w40k.rules.setup import wholly_in_zone
 
 
@@ -73,9 +73,27 @@ def _zone_anchors(zone: FloatArray, bf: Any, rng: random.Random,
 
 
 def _checker(ctx: Context, u: UnitData, zone_only: bool = True) -> Check:
+    # A ``models`` answer gives positions only: each model keeps its own facing, so a
+    # block turned a quarter (first_legal) is checked as it will stand (an oval hull
+    # turned in the check but not on the table left its zone).
+    facings = [m.facing for m in u.alive]
+
     def check(models: list[Model]) -> list[MoveViolation]:
-        return deploy_violations(ctx, u, models, zone_only=zone_only)
+        kept = [replace(p, facing=f) for p, f in zip(models, facings, strict=True)]
+        return deploy_violations(ctx, u, kept, zone_only=zone_only)
     return check
+
+
+def _first_packed(models: list[Model], anchors: list[tuple[float, float]],
+                  check: Check) -> list[Model] | None:
+    """The first :func:`packed` block (rows of 4 or 6, along x or y) that ``check``
+    accepts."""
+    for x, y in anchors:
+        for per_row, along_y in ((4, False), (4, True), (6, False), (6, True)):
+            placed = packed(models, x, y, per_row, along_y)
+            if not check(placed):
+                return placed
+    return None
 
 
 def propose_deploy(ctx: Context, req: Request, rng: random.Random) -> JSON:
@@ -96,6 +114,8 @@ def propose_deploy(ctx: Context, req: Request, rng: random.Random) -> JSON:
             placed = first_legal(models, anywhere[:150], _checker(ctx, u, zone_only=False))
         if placed is None:
             placed = first_legal(models, anchors, _checker(ctx, u))
+        if placed is None:  # a large unit a block of fives spreads over 9" (R03.03-b)
+            placed = _first_packed(models, anchors, _checker(ctx, u))
         if placed is not None:
             return {"unit": u.id,
                     "models": {m.id: [p.x, p.y] for m, p in zip(u.alive, placed, strict=True)}}
