@@ -98,8 +98,11 @@ class _Zone:
 
 
 def deploy_in_zones(units: list[dict[str, JSON]], zones: dict[str, list[tuple[float, float]]],
-                    terrain: dict[str, JSON], battlefield: tuple[float, float]) -> None:
-    """Move each unit's models (in place) wholly within its player's zone."""
+                    terrain: dict[str, JSON], battlefield: tuple[float, float], *,
+                    strict: bool = True) -> None:
+    """Move each unit's models (in place) wholly within its player's zone. Not ``strict``
+    (a position that starts with the pre-battle sequence, where the players deploy): a unit
+    that does not fit keeps its place instead of being refused."""
     feats = [Polygon([(float(x), float(y)) for x, y in cast(list[list[float]], f["footprint"])])
              for f in cast(list[dict[str, JSON]], terrain.get("terrain", []))]
     blockers = shapely.union_all(feats) if feats else Polygon()
@@ -113,7 +116,12 @@ def deploy_in_zones(units: list[dict[str, JSON]], zones: dict[str, list[tuple[fl
         here = np.asarray([(float(cast(float, m["x"])), float(cast(float, m["y"])))
                            for m in models])
         if not zone.fits(here, r):
-            here = _search(zone, len(models), r, centre, str(unit["name"]), player)
+            try:
+                here = _search(zone, len(models), r, centre, str(unit["name"]), player)
+            except DataError:
+                if strict:
+                    raise
+                continue
         for m, (x, y) in zip(models, here, strict=True):
             fx, fy = round(float(x), 4), round(float(y), 4)
             m["x"], m["y"] = fx, fy

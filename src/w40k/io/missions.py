@@ -144,7 +144,7 @@ def mission_position(red: Army, blue: Army, mission: dict[str, JSON], *,
         on_table = [u for u in cast(list[dict[str, JSON]], pos["units"])
                     if u.get("location", "battlefield") == "battlefield"]
         deploy_in_zones(on_table, zones, terrain,
-                        (float(bf["width"]), float(bf["depth"])))
+                        (float(bf["width"]), float(bf["depth"])), strict=not pre_battle)
         if pre_battle:
             pos["pre_battle"] = {"points_limit": 0, "points": _points(red, blue, pos)}
     return pos

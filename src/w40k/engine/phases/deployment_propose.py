@@ -89,7 +89,8 @@ def _first_packed(models: list[Model], anchors: list[tuple[float, float]],
     """The first :func:`packed` block (rows of 4 or 6, along x or y) that ``check``
     accepts."""
     for x, y in anchors:
-        for per_row, along_y in ((4, False), (4, True), (6, False), (6, True)):
+        for per_row, along_y in ((4, False), (4, True), (6, False), (6, True), (3, False),
+                                 (3, True), (8, False), (8, True)):
             placed = packed(models, x, y, per_row, along_y)
             if not check(placed):
                 return placed
@@ -97,12 +98,16 @@ def _first_packed(models: list[Model], anchors: list[tuple[float, float]],
 
 
 def propose_deploy(ctx: Context, req: Request, rng: random.Random) -> JSON:
-    """A legal ``deploy`` answer: a random undeployed unit as a block at a random free spot
+    """A legal ``deploy`` answer: the undeployed unit with the most models (ties at random)
+    as a block at a random free spot
     of the zone (rules/placement.first_legal), or, one time in two for Infiltrators, of the
     whole battlefield (24.20); the next unit when one does not fit."""
     s = ctx.state
     units = undeployed(s, req.player)
     rng.shuffle(units)
+    # the hardest unit to fit first (the most models), so a crowded zone
+    # keeps room for it; ties stay in the random order
+    units.sort(key=lambda u: -len(u.alive))
     bf = offtable.battlefield(s)
     anchors = _zone_anchors(zone_of(s, req.player), bf, rng)
     for u in units:
@@ -116,6 +121,9 @@ def propose_deploy(ctx: Context, req: Request, rng: random.Random) -> JSON:
             placed = first_legal(models, anchors, _checker(ctx, u))
         if placed is None:  # a large unit a block of fives spreads over 9" (R03.03-b)
             placed = _first_packed(models, anchors, _checker(ctx, u))
+        if placed is None:  # a crowded or narrow zone: every spot 0.5" apart
+            fine = _zone_anchors(zone_of(s, req.player), bf, rng, step=0.5)
+            placed = _first_packed(models, fine, _checker(ctx, u))
         if placed is not None:
             return {"unit": u.id,
                     "models": {m.id: [p.x, p.y] for m, p in zip(u.alive, placed, strict=True)}}
