@@ -100,8 +100,9 @@ def register(app: typer.Typer) -> None:
         blue: Annotated[str | None, typer.Option(
             "--blue", help="Blue army: an army file, or a shipped name (boyz).")] = None,
         agents: Annotated[str, typer.Option(
-            "--agents", help="Red and blue agents, comma-separated: random, greedy or heuristic.")
-        ] = "random,random",
+            "--agents", help="Red and blue agents, comma-separated: heuristic (the "
+                             "default), greedy or random.")
+        ] = "heuristic,heuristic",
         seed: Annotated[int, typer.Option("--seed", help="Game seed.")] = 1,
         out: Annotated[Path, typer.Option(
             "--out", help="Folder for record.json and replay.html.")] = Path("out"),
@@ -116,8 +117,9 @@ def register(app: typer.Typer) -> None:
             "--datasheets", "-d", metavar="<path>",
             help="Datasheets for text exports (repeatable).")] = None,
     ) -> None:
-        """Run a full battle between AI players (default: the embedded mission, terrain and
-        armies), print a readable log, and write the game record and a replay page."""
+        """Run a full battle between AI players (default: two heuristic players on the embedded
+        mission, terrain and armies), print a readable log, and write the game record and a
+        replay page."""
         try:
             names = [a.strip() for a in agents.split(",")]
             if len(names) != 2 or any(n not in AGENTS for n in names):
