@@ -401,3 +401,15 @@ def test_reserves_deep_strike_and_transport_lines_are_readable() -> None:
         'Kommandos: fall back (Ordered Retreat), farthest model moved 6.0"',
     ]
     assert not any(re.search(r"\d+\.\d+, \d", line) for line in lines)  # no coordinates
+
+
+def test_an_ability_applied_to_each_attack_of_a_unit_is_told_once_per_activation() -> None:
+    applied = ev("ability", phase="shooting", abilities=["Tactical Precision"],
+                 unit="red.squad", target="blue.storm")
+    shots = ev("declare_shooting", phase="shooting", unit="red.squad", type="normal",
+               shots=[["red.squad.1", "Bolt rifle", "blue.storm"]])
+    lines = log_lines([shots, applied, applied, shots, applied], REAL)
+    assert [line[21:] for line in lines] == [
+        "Second squad: shooting at Stormboyz", "Second squad: Tactical Precision against "
+        "Stormboyz", "Second squad: shooting at Stormboyz", "Second squad: Tactical Precision "
+        "against Stormboyz"]

@@ -158,6 +158,7 @@ class BattleLog:
         self._charge: dict[str, JSON] = {}
         self._disembark: dict[str, tuple[str, str]] = {}
         self._reaction: tuple[str, str] | None = None
+        self._applied: set[str] = set()
         self.deep_strike = _deep_strikers(position)
         self._leader: str | None = None
         self._first_model = self._first_unit = False
@@ -321,12 +322,14 @@ class BattleLog:
                                      if isinstance(t, list) and len(t) > 2)
                        ) if isinstance(shots, list) else []
         self._dice, self._rerolled = {}, 0
+        self._applied = set()
         if not targets:
             return f"{self._head(e)}{self._u(e)}: no target to shoot"
         return f"{self._head(e)}{self._u(e)}: shooting at {', '.join(targets)}"
 
     def _on_select_to_fight(self, e: Mapping[str, JSON]) -> str:
         self._dice, self._rerolled = {}, 0
+        self._applied = set()
         first = " (Fights First)" if e.get("step") == "ff" else ""
         return f"{self._head(e)}{self._u(e)}: fighting{first}"
 
@@ -462,10 +465,14 @@ class BattleLog:
         name = _s(e.get("ability"))
         return f"{self._head(e)}{_s(e.get('player'))}'s {_ENDING.get(name, name)} ends"
 
-    def _on_ability(self, e: Mapping[str, JSON]) -> str:
+    def _on_ability(self, e: Mapping[str, JSON]) -> str | None:
         names = e.get("abilities")
         what = ", ".join(map(_s, names)) if isinstance(names, list) else _s(names)
-        return f"{self._head(e)}{self._u(e)}: {what} against {self._u(e, 'target')}"
+        line = f"{self._u(e)}: {what} against {self._u(e, 'target')}"
+        if line in self._applied:  # once per shooting or fighting unit (one per attack)
+            return None
+        self._applied.add(line)
+        return self._head(e) + line
 
     # -- objectives and score ----------------------------------------------------------------
     def _on_objective_control(self, e: Mapping[str, JSON]) -> str:
