@@ -395,7 +395,7 @@ def test_reserves_deep_strike_and_transport_lines_are_readable() -> None:
         "Second squad: stays embarked",
         "Stormboyz arrives by Deep Strike: 2 models set up",
         "Stormtalon Gunship arrives from Strategic Reserves: 1 model set up",
-        "Second squad: rapid disembark cancelled, it stays embarked in Rhino",
+        "Second squad: rapid disembark from Rhino cancelled (R03.02-b)",
         "Second squad disembarks from Rhino (combat disembark): 2 models set up",
         "Stormtalon Gunship goes into Strategic Reserves (R23.02-b)",
         'Kommandos: fall back (Ordered Retreat), farthest model moved 6.0"',

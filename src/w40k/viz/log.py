@@ -276,9 +276,8 @@ class BattleLog:
         if e.get("kind") == "disembark":
             transport, mode = self._disembark.pop(str(e.get("unit")), ("its transport", ""))
             what = f"{mode} disembark".strip()
-            return (f"{self._head(e)}{self._u(e)}: {what} cancelled, it stays embarked in "
-                    f"{transport}")
-        return f"{self._head(e)}{self._u(e)}: arrival cancelled, it stays in reserves"
+            return f"{self._head(e)}{self._u(e)}: {what} from {transport} cancelled (R03.02-b)"
+        return f"{self._head(e)}{self._u(e)}: arrival from reserves cancelled (R03.02-b)"
 
     def _on_to_reserves(self, e: Mapping[str, JSON]) -> str:
         why = f" ({_s(e['rule'])})" if e.get("rule") else ""
