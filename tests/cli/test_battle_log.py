@@ -413,3 +413,22 @@ def test_an_ability_applied_to_each_attack_of_a_unit_is_told_once_per_activation
         "Second squad: shooting at Stormboyz", "Second squad: Tactical Precision against "
         "Stormboyz", "Second squad: shooting at Stormboyz", "Second squad: Tactical Precision "
         "against Stormboyz"]
+
+
+def test_the_replay_page_knows_the_units_that_start_off_the_battlefield() -> None:
+    # The page draws a model only when it knows its name and unit: units in reserves or
+    # embarked at the start (Deep Strike, the Rhino's squad) were never drawn after arriving.
+    from w40k.engine.game import Game
+    from w40k.io.battle_setup import real_battle_position
+    from w40k.io.position_model import validate_position
+    from w40k.viz.replay import ReplayRecorder
+
+    pos = validate_position(real_battle_position(), "real battle")
+    game = Game.new(pos, 1)
+    recorder = ReplayRecorder(game, pos)
+    off = game.state.off_table
+    assert off
+    assert all(u.id in recorder.units for u in off)
+    assert all(m.id in recorder.models for u in off for m in u.models)
+    assert recorder.models["red.terminator-squad.1"] == {
+        "name": "Terminator 1 of Terminator Squad", "unit": "red.terminator-squad", "W": 3}
