@@ -5,6 +5,7 @@ take-and-hold mission file playing the same game as the default."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,8 @@ def test_a_full_battle_runs_on_each_shipped_deployment_map(tmp_path: Path, name:
     assert deployed and deployed[0]["unit"].startswith("blue.")
     assert "pre_battle" in record["setup"]
     assert "note: secondary 'Raise the beacon'" in res.stderr
+    # the result line gives VP in the position's order, as the log does, whoever went first
+    assert re.search(r"decisions; VP red \d+, blue \d+; record", res.stdout), res.stdout
     check = runner.invoke(app, ["replay", str(tmp_path / "out" / "record.json")])
     assert check.exit_code == 0, check.output
 

@@ -160,7 +160,11 @@ def register(app: typer.Typer) -> None:
         except DataError as exc:
             typer.echo(f"error: {clean(exc)}", err=True)
             raise typer.Exit(2) from None
-        vp = ", ".join(f"{p.name} {p.vp}" for p in game.state.players)
+        # in the position's order of players, as the log gives VP (the first turn's roll-off
+        # may reorder the game's players)
+        order = [n for n in recorder.log.players if n in {p.name for p in game.state.players}]
+        vp = ", ".join(f"{n} {game.state.player(n).vp}" for n in order or
+                       [p.name for p in game.state.players])
         typer.echo(clean(f"{decisions} decisions; VP {vp}; record: {out / 'record.json'}; "
                          f"replay: {out / 'replay.html'}"))
 
