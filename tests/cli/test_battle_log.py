@@ -432,3 +432,47 @@ def test_the_replay_page_knows_the_units_that_start_off_the_battlefield() -> Non
     assert all(m.id in recorder.models for u in off for m in u.models)
     assert recorder.models["red.terminator-squad.1"] == {
         "name": "Terminator 1 of Terminator Squad", "unit": "red.terminator-squad", "W": 3}
+
+
+def test_stratagems_and_rerolls_read_as_sentences_and_the_cp_spent_is_counted() -> None:
+    # The CP line at the end of the turn followed gain_cp only: a stratagem's cost was never
+    # taken off (docs/battle.md: an event that spends CP carries what is left).
+    events = [
+        ev("gain_cp", phase="command", cp={"red": 3, "blue": 2}),
+        ev("reaction", phase="movement", window="after_roll", rule="Command Re-roll",
+           answer={"unit": "red.squad"}, by="red"),
+        ev("stratagem", phase="movement", name="Command Re-roll", by="red", unit="red.squad",
+           answer={"unit": "red.squad"}, cp=1, cp_left=2, rule="15.02"),
+        ev("command_reroll", phase="movement", kind="advance", unit="red.squad", old=1, new=5),
+        ev("command_reroll", phase="charge", kind="charge", unit="red.squad", old=[1, 2],
+           new=[4, 5]),
+        ev("fire_overwatch", player="blue", phase="movement", unit="red.dread",
+           enemy="blue.storm"),
+        ev("rapid_ingress", player="blue", phase="movement", unit="red.jet"),
+        ev("objective_secured", phase="command", objective="centre", player="red",
+           units=["red.squad"]),
+        ev("emergency_disembark", player="blue", phase="shooting", unit="red.squad",
+           transport="red.rhino", hazard_dice=[1, 4], mortal_wounds=1, lost=["red.squad.1"],
+           models={"red.squad.2": [1.0, 2.0]}, rule="R18.05-a"),
+        ev("destroyed_in_reserves", rnd=3, player="", phase="", unit="blue.storm",
+           rule="R20.04-e"),
+        ev("turn_end", phase="end_of_turn"),
+    ]
+    lines = log_lines(events, REAL)
+    _no_repr(lines)
+    assert [line[21:] for line in lines[1:]] == [
+        "red uses Command Re-roll on Second squad",
+        "  red spends 1 CP on Command Re-roll: 2 CP left",
+        "  Second squad: advance roll re-rolled, 1 into 5",
+        "  Second squad: charge roll re-rolled, 1 + 2 into 4 + 5",
+        "Dreadnought fires overwatch at Stormboyz",
+        "Stormtalon Gunship: Rapid Ingress",
+        "objective centre: secured for red by Second squad",
+        "  Second squad makes an emergency disembark from Rhino: 1 mortal wound, 1 model lost",
+        "  Stormboyz is destroyed in reserves (R20.04-e)",
+        "VP red 0, blue 0; CP red 2, blue 2",
+    ]
+    summary = BattleLog(REAL)
+    for e in events:
+        summary.lines(e)
+    assert summary.lost == {"blue": ["Stormboyz"]}

@@ -450,6 +450,47 @@ class BattleLog:
             answer = f": {_value(ans, self.names)}" if ans not in (None, True) else ""
         return f"{self._head(e)}{_s(e.get('by'))} uses {self.names.text(e.get('rule'))}{answer}"
 
+    # -- stratagems --------------------------------------------------------------------------
+    def _on_stratagem(self, e: Mapping[str, JSON]) -> str:
+        by, cost, left = _s(e.get("by")), e.get("cp"), e.get("cp_left")
+        if isinstance(left, int):  # the CP standing follows what was spent
+            self.cp[by] = left
+        return (f"{self._head(e)}  {by} spends {plural(cost, 'CP', 'CP')} on "
+                f"{_s(e.get('name'))}: {plural(left, 'CP', 'CP')} left")
+
+    def _on_command_reroll(self, e: Mapping[str, JSON]) -> str:
+        def dice(v: JSON | None) -> str:
+            return " + ".join(map(_s, v)) if isinstance(v, list) else _s(v)
+
+        kind = _s(e.get("kind")).replace("_", " ")
+        return (f"{self._head(e)}  {self._u(e)}: {kind} roll re-rolled, {dice(e.get('old'))} "
+                f"into {dice(e.get('new'))}")
+
+    def _on_fire_overwatch(self, e: Mapping[str, JSON]) -> str:
+        return f"{self._head(e)}{self._u(e)} fires overwatch at {self._u(e, 'enemy')}"
+
+    def _on_rapid_ingress(self, e: Mapping[str, JSON]) -> str:
+        return f"{self._head(e)}{self._u(e)}: Rapid Ingress"
+
+    def _on_emergency_disembark(self, e: Mapping[str, JSON]) -> str:
+        lost = e.get("lost")
+        dead = f", {plural(len(lost), 'model')} lost" if isinstance(lost, list) and lost \
+            else ""
+        return (f"{self._head(e)}  {self._u(e)} makes an emergency disembark from "
+                f"{self._u(e, 'transport')}: "
+                f"{plural(e.get('mortal_wounds', 0), 'mortal wound')}{dead}")
+
+    def _on_destroyed_in_reserves(self, e: Mapping[str, JSON]) -> str:
+        side = self.names.side(e.get("unit")) or "?"
+        self.lost.setdefault(side, []).append(self._u(e))
+        return f"{self._head(e)}  {self._u(e)} is destroyed in reserves (R20.04-e)"
+
+    def _on_objective_secured(self, e: Mapping[str, JSON]) -> str:
+        units = e.get("units")
+        by = f" by {_value(units, self.names)}" if isinstance(units, list) and units else ""
+        return (f"{self._head(e)}objective {_s(e.get('objective'))}: secured for "
+                f"{_s(e.get('player'))}{by}")
+
     # -- datasheet abilities -----------------------------------------------------------------
     def _on_ability_used(self, e: Mapping[str, JSON]) -> str:
         on = f" on {self._u(e)}" if e.get("unit") else ""
