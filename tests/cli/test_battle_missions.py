@@ -81,3 +81,13 @@ def test_the_help_names_the_option_and_the_shipped_missions() -> None:
     res = runner.invoke(app, ["battle", "--help"], env={"COLUMNS": "200"})
     assert res.exit_code == 0
     assert "--mission" in res.output and "corner-clash" in res.output
+
+
+def test_the_default_players_are_two_heuristic_players(tmp_path: Path) -> None:
+    # issue 13: `w40k battle` with no arguments plays two heuristic players
+    _, default = battle(tmp_path, out="a")
+    _, heuristic = battle(tmp_path, "--agents", "heuristic,heuristic", out="b")
+    _, randoms = battle(tmp_path, "--agents", "random,random", out="c")
+    assert default["choices"] == heuristic["choices"]
+    assert default["events"] == heuristic["events"]
+    assert default["choices"] != randoms["choices"]
