@@ -91,3 +91,26 @@ def test_the_default_players_are_two_heuristic_players(tmp_path: Path) -> None:
     assert default["choices"] == heuristic["choices"]
     assert default["events"] == heuristic["events"]
     assert default["choices"] != randoms["choices"]
+
+
+def test_a_player_that_cannot_answer_stops_the_battle_with_an_error_line_not_a_traceback(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The pre-battle deploy proposer raises when no unit of a player fits its zone: the
+    # command says so (exit 1) and keeps the record so far.
+    from w40k.agents import RandomAgent
+    from w40k.cli import battle as cli_battle
+
+    class Stuck(RandomAgent):
+        def choose(self, game: Any, request: Any) -> Any:
+            if request.player == "blue":
+                raise RuntimeError("no unit of blue fits in its deployment zone")
+            return super().choose(game, request)
+
+    monkeypatch.setitem(cli_battle.AGENTS, "heuristic", Stuck)
+    res = runner.invoke(app, ["battle", "--seed", "2", "--out", str(tmp_path / "out"), "-q"])
+    assert res.exit_code == 1
+    assert res.exception is None or isinstance(res.exception, SystemExit)
+    assert "error: the battle stopped at decision" in res.stderr
+    assert "no unit of blue fits in its deployment zone" in res.stderr
+    record = json.loads((tmp_path / "out" / "record.json").read_text(encoding="utf-8"))
+    assert record["choices"] and record["events"][-1]["event"] != "battle_end"

@@ -146,9 +146,17 @@ def register(app: typer.Typer) -> None:
                     typer.echo(line)
 
         decisions = 0
+        stopped: str | None = None
         while (request := game.pending()) is not None:
             flush()
-            game.submit(players[request.player].choose(game, request))
+            try:
+                game.submit(players[request.player].choose(game, request))
+            except (W40kError, RuntimeError) as exc:
+                # a player that cannot answer (the pre-battle deploy proposer when no unit
+                # fits its zone): an error line and the record so far, never a traceback
+                stopped = (f"the battle stopped at decision {decisions + 1} ({request.kind} "
+                           f"for {request.player}): {exc}")
+                break
             decisions += 1
         flush()
         recorder.finish(game)
@@ -160,6 +168,10 @@ def register(app: typer.Typer) -> None:
         except DataError as exc:
             typer.echo(f"error: {clean(exc)}", err=True)
             raise typer.Exit(2) from None
+        if stopped is not None:
+            typer.echo(clean(f"error: {stopped}; the record so far: {out / 'record.json'}"),
+                       err=True)
+            raise typer.Exit(1)
         # in the position's order of players, as the log gives VP (the first turn's roll-off
         # may reorder the game's players)
         order = [n for n in recorder.log.players if n in {p.name for p in game.state.players}]
