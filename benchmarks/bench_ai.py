@@ -1,7 +1,7 @@
 """Benchmark of the AI players: the heuristic player against the random and greedy players.
 
 Run: ``.venv/bin/python benchmarks/bench_ai.py [--games N] [--seed S] [--jobs J]
-[--opponents random,greedy]``
+[--opponents random,greedy] [--battle default|real] [--rounds R]``
 
 Plays ``N`` games per matchup (default 200, so 400 games in all) on the default position
 (``w40k battle``'s default), the heuristic player taking red in even games and blue in odd
@@ -11,6 +11,15 @@ and typical game statistics: rounds played, the battle round of the first shot a
 first charge move (median, and the share of games with none), units destroyed per side and
 the VP totals. Nothing is asserted (DESIGN.md: measured, never asserted by tests). ``--jobs``
 plays games in worker processes (the results do not depend on it).
+
+``--battle real`` plays the 1000-point battle instead: ``strike_force`` against
+``waaagh_band`` on the shipped flank-assault mission, set up as
+``w40k.io.battle_setup.real_battle_position`` gives it (each army wholly within its zone, the
+units the army files start embarked or in reserves off the battlefield, the datasheets'
+catalog abilities on), for ``--rounds R`` battle rounds (default: the mission's length, 5).
+Such a game costs tens of seconds of CPU today, so a few games give a first look:
+``--battle real --games 2 --rounds 2 --opponents random`` takes minutes. ``--rounds`` applies
+only to ``--battle real``; the default battle and its matchups are unchanged.
 """
 
 from __future__ import annotations
@@ -24,7 +33,9 @@ from dataclasses import dataclass
 
 from w40k.agents import GreedyAgent, HeuristicAgent, RandomAgent
 from w40k.engine.game import Game
-from w40k.io.battle_setup import default_position
+from w40k.engine.serial import JSON
+from w40k.io.battle_setup import default_position, real_battle_position
+from w40k.io.position_model import validate_position
 
 OPPONENTS = {"random": RandomAgent, "greedy": GreedyAgent}
 Z95 = 1.959964
@@ -49,12 +60,20 @@ class Result:
     opponent_vp: int
 
 
-def play(task: tuple[str, int, int]) -> Result:
-    """One game: ``(opponent, game seed, index)``; the heuristic player is red when the index
-    is even."""
-    opponent, seed, index = task
+def position(battle: str, rounds: int | None) -> dict[str, JSON]:
+    """The starting position of ``battle`` (``default`` or ``real``, ``rounds`` battle rounds
+    for the real one: None for the mission's length)."""
+    if battle == "real":
+        return validate_position(real_battle_position(rounds=rounds), "real battle")
+    return default_position()
+
+
+def play(task: tuple[str, int, int, str, int | None]) -> Result:
+    """One game: ``(opponent, game seed, index, battle, rounds)``; the heuristic player is red
+    when the index is even."""
+    opponent, seed, index, battle, rounds = task
     t0 = time.perf_counter()
-    game = Game.new(default_position(), seed)
+    game = Game.new(position(battle, rounds), seed)
     names = [p.name for p in game.state.players]
     me = names[index % 2]
     agents = {me: HeuristicAgent(seed * 2 + 1),
@@ -132,16 +151,28 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=1, help="worker processes")
     ap.add_argument("--opponents", default="random,greedy",
                     help="comma-separated: random, greedy")
+    ap.add_argument("--battle", choices=("default", "real"), default="default",
+                    help="default: w40k battle's default position; real: the 1000-point "
+                         "armies on flank-assault (real_battle_position)")
+    ap.add_argument("--rounds", type=int, default=None,
+                    help="with --battle real: battle rounds to play (default: the "
+                         "mission's length)")
     args = ap.parse_args()
+    if args.rounds is not None and (args.battle != "real" or args.rounds < 1):
+        ap.error("--rounds takes a positive number, with --battle real only")
     opponents = [o.strip() for o in args.opponents.split(",") if o.strip()]
     for o in opponents:
         if o not in OPPONENTS:
             ap.error(f"unknown opponent {o!r} (known: {', '.join(OPPONENTS)})")
-    print(f"default position; {args.games} games per matchup, seeds {args.seed}.."
+    where = "default position" if args.battle == "default" else (
+        "real battle (strike_force vs waaagh_band, flank-assault, "
+        + (f"{args.rounds} rounds)" if args.rounds else "the mission's rounds)"))
+    print(f"{where}; {args.games} games per matchup, seeds {args.seed}.."
           f"{args.seed + args.games - 1}; {args.jobs} job(s)")
     t0 = time.perf_counter()
     for opponent in opponents:
-        tasks = [(opponent, args.seed + i, i) for i in range(args.games)]
+        tasks = [(opponent, args.seed + i, i, args.battle, args.rounds)
+                 for i in range(args.games)]
         if args.jobs > 1:
             with multiprocessing.Pool(args.jobs) as pool:
                 results = pool.map(play, tasks, chunksize=1)

@@ -277,3 +277,202 @@ def test_the_pre_battle_sequence_reads_as_steps_with_unit_names() -> None:
     assert "Boyz is deployed (Infiltrators)" in text
     assert "Boyz: Scouts 6\", scout move" in text
     assert "=== The battle begins ===" in text
+
+
+# -- the 1000-point battle's lines (issue 13 "What a player sees") ---------------------------
+REAL: dict[str, JSON] = {
+    "players": [{"name": "red"}, {"name": "blue"}],
+    "units": [
+        {"id": "red.dread", "name": "Dreadnought", "player": "red",
+         "models": [{"id": "red.dread.1", "name": "Dreadnought", "profile": {"abilities": []}}]},
+        {"id": "red.rhino", "name": "Rhino", "player": "red",
+         "models": [{"id": "red.rhino.1", "name": "Rhino"}]},
+        {"id": "red.squad", "name": "Second squad", "player": "red",
+         "models": [{"id": "red.squad.1", "name": "Intercessor"},
+                    {"id": "red.squad.2", "name": "Intercessor"}]},
+        {"id": "red.jet", "name": "Stormtalon Gunship", "player": "red",
+         "models": [{"id": "red.jet.1", "name": "Stormtalon Gunship",
+                     "profile": {"abilities": []}}]},
+        {"id": "blue.storm", "name": "Stormboyz", "player": "blue",
+         "models": [{"id": f"blue.storm.{i}", "name": f"Stormboy {i}",
+                     "profile": {"abilities": ["Deep Strike"]}} for i in (1, 2)]},
+        {"id": "blue.kommandos", "name": "Kommandos", "player": "blue",
+         "models": [{"id": "blue.kommandos.1", "name": "Kommando 1"}]},
+    ],
+}
+
+
+def test_a_one_model_unit_named_as_its_model_is_not_named_twice() -> None:
+    names = Names.from_position(REAL)
+    assert names.model("red.dread.1") == "Dreadnought"
+    assert names.model("blue.storm.2") == "Stormboy 2 of Stormboyz"
+    lines = log_lines([ev("deadly_demise_roll", phase="fight", unit="red.dread",
+                          model="red.dread.1", roll=1, x=3)], REAL)
+    assert lines[0].endswith("  Dreadnought Deadly Demise: rolled 1, no explosion")
+
+
+def test_a_score_at_the_end_of_a_battle_round_names_its_scorer_and_its_secondary() -> None:
+    # The mission's end-of-round scoring has no turn player: the event's ``scorer`` scores
+    # (before, the line read " scores 2 VP" and the VP line gained a nameless " 6").
+    events = [
+        ev("round_start", rnd=2, player="", phase=""),
+        ev("score", rnd=2, player="", phase="", vp=2, rule="Hold the centre", kind="secondary",
+           scorer="red", objectives=["centre"], total=2),
+        ev("score", rnd=2, player="red", phase="end_of_turn", vp=3,
+           rule="Behind enemy lines", kind="secondary", scorer="red", units=["red.jet"],
+           total=5),
+        ev("score", rnd=2, player="blue", phase="command", vp=4, rule="hold", kind="primary",
+           scorer="blue", objectives=["blue home"], total=4),
+        ev("turn_end", rnd=2, player="blue", phase="end_of_turn"),
+        ev("battle_end", rnd=2, player="", phase="", vp={"red": 5, "blue": 4}, winner="red"),
+    ]
+    lines = log_lines(events, REAL)
+    _no_repr(lines)
+    assert lines[1] == "R2 -     " + " " * 12 + "red scores 2 VP (Hold the centre) for centre; " \
+                       "total 2"
+    assert lines[2].endswith("red scores 3 VP (Behind enemy lines) for Stormtalon Gunship; "
+                             "total 5")
+    assert lines[3].endswith("blue scores 4 VP for blue home; total 4")
+    assert lines[4].endswith("VP red 5, blue 4")
+    text = "\n".join(lines)
+    assert re.search(r"\n    red +0 +5 +5\n", text), text
+    assert "round 2:  takes the lead" not in text
+    assert "round 2: red takes the lead, VP red 2, blue 0" in text
+
+
+def test_the_first_turn_reads_as_a_sentence() -> None:
+    lines = log_lines([ev("first_turn", rnd=0, player="", phase="", first="blue",
+                          decided_by="roll-off")], REAL)
+    assert lines == ["blue takes the first turn (decided by roll-off)"]
+
+
+def test_abilities_read_as_sentences_and_a_used_ability_is_told_once() -> None:
+    events = [
+        ev("ability_ends", player="red", phase="", ability="Oath of Moment"),
+        ev("ability_ends", player="blue", phase="", ability="Waaagh! active"),
+        ev("reaction", phase="command", window="command_abilities", rule="Oath of Moment",
+           answer={"unit": "blue.kommandos"}, by="red"),
+        ev("ability_used", phase="command", ability="Oath of Moment", unit="blue.kommandos"),
+        ev("ability", phase="shooting", abilities=["Oath of Moment"], unit="red.rhino",
+           target="blue.storm"),
+        ev("ability_used", player="blue", phase="charge", ability="'Ere We Go",
+           unit="blue.storm", old=[1, 2], new=[5, 6]),
+    ]
+    lines = log_lines(events, REAL)
+    _no_repr(lines)
+    assert lines == [
+        "R1 red   " + " " * 12 + "red's Oath of Moment ends",
+        "R1 blue  " + " " * 12 + "blue's Waaagh! ends",
+        "R1 red   command     red uses Oath of Moment on Kommandos",
+        "R1 red   shooting    Rhino: Oath of Moment against Stormboyz",
+        "R1 blue  charge      blue uses 'Ere We Go on Stormboyz: re-rolled 1 + 2 into 5 + 6",
+    ]
+
+
+def test_reserves_deep_strike_and_transport_lines_are_readable() -> None:
+    models = {"blue.storm.1": [35.48, 20.12, 0.0], "blue.storm.2": [37.24, 20.12, 0.0]}
+    events = [
+        ev("move", phase="movement", unit="red.squad", move_type="remain_embarked"),
+        ev("set_up", player="blue", phase="movement", unit="blue.storm", kind="ingress",
+           mode=None, models=models),
+        ev("set_up", phase="movement", unit="red.jet", kind="ingress", mode=None,
+           models={"red.jet.1": [9.0, 41.0, 0.0]}),
+        ev("disembark_mode", phase="movement", unit="red.squad", transport="red.rhino",
+           mode="rapid"),
+        ev("set_up_cancelled", phase="movement", unit="red.squad", kind="disembark"),
+        ev("disembark_mode", phase="movement", unit="red.squad", transport="red.rhino",
+           mode="combat"),
+        ev("set_up", phase="movement", unit="red.squad", kind="disembark", mode="combat",
+           models={"red.squad.1": [1.0, 2.0, 0.0], "red.squad.2": [2.0, 2.0, 0.0]}),
+        ev("to_reserves", player="blue", phase="end_of_turn", unit="red.jet",
+           rule="R23.02-b"),
+        ev("move", phase="movement", unit="blue.kommandos", move_type="fall_back_ordered",
+           models={"blue.kommandos.1": [1.0, 1.0, 0.0, 6.0]}),
+    ]
+    lines = log_lines(events, REAL)
+    _no_repr(lines)
+    assert [line[21:] for line in lines] == [
+        "Second squad: stays embarked",
+        "Stormboyz arrives by Deep Strike: 2 models set up",
+        "Stormtalon Gunship arrives from Strategic Reserves: 1 model set up",
+        "Second squad: rapid disembark from Rhino cancelled (R03.02-b)",
+        "Second squad disembarks from Rhino (combat disembark): 2 models set up",
+        "Stormtalon Gunship goes into Strategic Reserves (R23.02-b)",
+        'Kommandos: fall back (Ordered Retreat), farthest model moved 6.0"',
+    ]
+    assert not any(re.search(r"\d+\.\d+, \d", line) for line in lines)  # no coordinates
+
+
+def test_an_ability_applied_to_each_attack_of_a_unit_is_told_once_per_activation() -> None:
+    applied = ev("ability", phase="shooting", abilities=["Tactical Precision"],
+                 unit="red.squad", target="blue.storm")
+    shots = ev("declare_shooting", phase="shooting", unit="red.squad", type="normal",
+               shots=[["red.squad.1", "Bolt rifle", "blue.storm"]])
+    lines = log_lines([shots, applied, applied, shots, applied], REAL)
+    assert [line[21:] for line in lines] == [
+        "Second squad: shooting at Stormboyz", "Second squad: Tactical Precision against "
+        "Stormboyz", "Second squad: shooting at Stormboyz", "Second squad: Tactical Precision "
+        "against Stormboyz"]
+
+
+def test_the_replay_page_knows_the_units_that_start_off_the_battlefield() -> None:
+    # The page draws a model only when it knows its name and unit: units in reserves or
+    # embarked at the start (Deep Strike, the Rhino's squad) were never drawn after arriving.
+    from w40k.engine.game import Game
+    from w40k.io.battle_setup import real_battle_position
+    from w40k.io.position_model import validate_position
+    from w40k.viz.replay import ReplayRecorder
+
+    pos = validate_position(real_battle_position(), "real battle")
+    game = Game.new(pos, 1)
+    recorder = ReplayRecorder(game, pos)
+    off = game.state.off_table
+    assert off
+    assert all(u.id in recorder.units for u in off)
+    assert all(m.id in recorder.models for u in off for m in u.models)
+    assert recorder.models["red.terminator-squad.1"] == {
+        "name": "Terminator 1 of Terminator Squad", "unit": "red.terminator-squad", "W": 3}
+
+
+def test_stratagems_and_rerolls_read_as_sentences_and_the_cp_spent_is_counted() -> None:
+    # The CP line at the end of the turn followed gain_cp only: a stratagem's cost was never
+    # taken off (docs/battle.md: an event that spends CP carries what is left).
+    events = [
+        ev("gain_cp", phase="command", cp={"red": 3, "blue": 2}),
+        ev("reaction", phase="movement", window="after_roll", rule="Command Re-roll",
+           answer={"unit": "red.squad"}, by="red"),
+        ev("stratagem", phase="movement", name="Command Re-roll", by="red", unit="red.squad",
+           answer={"unit": "red.squad"}, cp=1, cp_left=2, rule="15.02"),
+        ev("command_reroll", phase="movement", kind="advance", unit="red.squad", old=1, new=5),
+        ev("command_reroll", phase="charge", kind="charge", unit="red.squad", old=[1, 2],
+           new=[4, 5]),
+        ev("fire_overwatch", player="blue", phase="movement", unit="red.dread",
+           enemy="blue.storm"),
+        ev("rapid_ingress", player="blue", phase="movement", unit="red.jet"),
+        ev("objective_secured", phase="command", objective="centre", player="red",
+           units=["red.squad"]),
+        ev("emergency_disembark", player="blue", phase="shooting", unit="red.squad",
+           transport="red.rhino", hazard_dice=[1, 4], mortal_wounds=1, lost=["red.squad.1"],
+           models={"red.squad.2": [1.0, 2.0]}, rule="R18.05-a"),
+        ev("destroyed_in_reserves", rnd=3, player="", phase="", unit="blue.storm",
+           rule="R20.04-e"),
+        ev("turn_end", phase="end_of_turn"),
+    ]
+    lines = log_lines(events, REAL)
+    _no_repr(lines)
+    assert [line[21:] for line in lines[1:]] == [
+        "red uses Command Re-roll on Second squad",
+        "  red spends 1 CP on Command Re-roll: 2 CP left",
+        "  Second squad: advance roll re-rolled, 1 into 5",
+        "  Second squad: charge roll re-rolled, 1 + 2 into 4 + 5",
+        "Dreadnought fires overwatch at Stormboyz",
+        "Stormtalon Gunship: Rapid Ingress",
+        "objective centre: secured for red by Second squad",
+        "  Second squad makes an emergency disembark from Rhino: 1 mortal wound, 1 model lost",
+        "  Stormboyz is destroyed in reserves (R20.04-e)",
+        "VP red 0, blue 0; CP red 2, blue 2",
+    ]
+    summary = BattleLog(REAL)
+    for e in events:
+        summary.lines(e)
+    assert summary.lost == {"blue": ["Stormboyz"]}

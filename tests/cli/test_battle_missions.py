@@ -5,6 +5,7 @@ take-and-hold mission file playing the same game as the default."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,8 @@ def test_a_full_battle_runs_on_each_shipped_deployment_map(tmp_path: Path, name:
     assert deployed and deployed[0]["unit"].startswith("blue.")
     assert "pre_battle" in record["setup"]
     assert "note: secondary 'Raise the beacon'" in res.stderr
+    # the result line gives VP in the position's order, as the log does, whoever went first
+    assert re.search(r"decisions; VP red \d+, blue \d+; record", res.stdout), res.stdout
     check = runner.invoke(app, ["replay", str(tmp_path / "out" / "record.json")])
     assert check.exit_code == 0, check.output
 
@@ -78,3 +81,36 @@ def test_the_help_names_the_option_and_the_shipped_missions() -> None:
     res = runner.invoke(app, ["battle", "--help"], env={"COLUMNS": "200"})
     assert res.exit_code == 0
     assert "--mission" in res.output and "corner-clash" in res.output
+
+
+def test_the_default_players_are_two_heuristic_players(tmp_path: Path) -> None:
+    # issue 13: `w40k battle` with no arguments plays two heuristic players
+    _, default = battle(tmp_path, out="a")
+    _, heuristic = battle(tmp_path, "--agents", "heuristic,heuristic", out="b")
+    _, randoms = battle(tmp_path, "--agents", "random,random", out="c")
+    assert default["choices"] == heuristic["choices"]
+    assert default["events"] == heuristic["events"]
+    assert default["choices"] != randoms["choices"]
+
+
+def test_a_player_that_cannot_answer_stops_the_battle_with_an_error_line_not_a_traceback(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The pre-battle deploy proposer raises when no unit of a player fits its zone: the
+    # command says so (exit 1) and keeps the record so far.
+    from w40k.agents import RandomAgent
+    from w40k.cli import battle as cli_battle
+
+    class Stuck(RandomAgent):
+        def choose(self, game: Any, request: Any) -> Any:
+            if request.player == "blue":
+                raise RuntimeError("no unit of blue fits in its deployment zone")
+            return super().choose(game, request)
+
+    monkeypatch.setitem(cli_battle.AGENTS, "heuristic", Stuck)
+    res = runner.invoke(app, ["battle", "--seed", "2", "--out", str(tmp_path / "out"), "-q"])
+    assert res.exit_code == 1
+    assert res.exception is None or isinstance(res.exception, SystemExit)
+    assert "error: the battle stopped at decision" in res.stderr
+    assert "no unit of blue fits in its deployment zone" in res.stderr
+    record = json.loads((tmp_path / "out" / "record.json").read_text(encoding="utf-8"))
+    assert record["choices"] and record["events"][-1]["event"] != "battle_end"

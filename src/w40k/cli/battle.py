@@ -100,8 +100,9 @@ def register(app: typer.Typer) -> None:
         blue: Annotated[str | None, typer.Option(
             "--blue", help="Blue army: an army file, or a shipped name (boyz).")] = None,
         agents: Annotated[str, typer.Option(
-            "--agents", help="Red and blue agents, comma-separated: random, greedy or heuristic.")
-        ] = "random,random",
+            "--agents", help="Red and blue agents, comma-separated: heuristic (the "
+                             "default), greedy or random.")
+        ] = "heuristic,heuristic",
         seed: Annotated[int, typer.Option("--seed", help="Game seed.")] = 1,
         out: Annotated[Path, typer.Option(
             "--out", help="Folder for record.json and replay.html.")] = Path("out"),
@@ -116,8 +117,9 @@ def register(app: typer.Typer) -> None:
             "--datasheets", "-d", metavar="<path>",
             help="Datasheets for text exports (repeatable).")] = None,
     ) -> None:
-        """Run a full battle between AI players (default: the embedded mission, terrain and
-        armies), print a readable log, and write the game record and a replay page."""
+        """Run a full battle between AI players (default: two heuristic players on the embedded
+        mission, terrain and armies), print a readable log, and write the game record and a
+        replay page."""
         try:
             names = [a.strip() for a in agents.split(",")]
             if len(names) != 2 or any(n not in AGENTS for n in names):
@@ -144,9 +146,17 @@ def register(app: typer.Typer) -> None:
                     typer.echo(line)
 
         decisions = 0
+        stopped: str | None = None
         while (request := game.pending()) is not None:
             flush()
-            game.submit(players[request.player].choose(game, request))
+            try:
+                game.submit(players[request.player].choose(game, request))
+            except (W40kError, RuntimeError) as exc:
+                # a player that cannot answer (the pre-battle deploy proposer when no unit
+                # fits its zone): an error line and the record so far, never a traceback
+                stopped = (f"the battle stopped at decision {decisions + 1} ({request.kind} "
+                           f"for {request.player}): {exc}")
+                break
             decisions += 1
         flush()
         recorder.finish(game)
@@ -158,7 +168,15 @@ def register(app: typer.Typer) -> None:
         except DataError as exc:
             typer.echo(f"error: {clean(exc)}", err=True)
             raise typer.Exit(2) from None
-        vp = ", ".join(f"{p.name} {p.vp}" for p in game.state.players)
+        if stopped is not None:
+            typer.echo(clean(f"error: {stopped}; the record so far: {out / 'record.json'}"),
+                       err=True)
+            raise typer.Exit(1)
+        # in the position's order of players, as the log gives VP (the first turn's roll-off
+        # may reorder the game's players)
+        order = [n for n in recorder.log.players if n in {p.name for p in game.state.players}]
+        vp = ", ".join(f"{n} {game.state.player(n).vp}" for n in order or
+                       [p.name for p in game.state.players])
         typer.echo(clean(f"{decisions} decisions; VP {vp}; record: {out / 'record.json'}; "
                          f"replay: {out / 'replay.html'}"))
 

@@ -335,7 +335,7 @@ def _oval_circle_tangents(ov: Oval, cx: FloatArray, cy: FloatArray,
 
     ns: list[FloatArray] = []
     cs: list[FloatArray] = []
-    keys: list[FloatArray] = []
+    keys: list[np.ndarray] = []
     for which in (0, 1):
         v = f(which, cth[None, :], sth[None, :], cx[:, None], cy[:, None], r[:, None])
         sg = np.sign(v)

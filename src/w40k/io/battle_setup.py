@@ -8,6 +8,8 @@ import re
 from collections.abc import Sequence
 from typing import cast
 
+import numpy as np
+
 from w40k.engine.ability_catalog import known
 from w40k.engine.ability_catalog import not_applied as catalog_not_applied
 from w40k.engine.serial import JSON, profile_to_json, weapon_to_json
@@ -15,6 +17,7 @@ from w40k.engine.state import FORMAT
 from w40k.io.army import builtin
 from w40k.io.army_build import make_unit
 from w40k.io.army_model import Army, Unit
+from w40k.io.deploy import CLEAR, COHERENCY_ALL, block, spread
 
 WIDTH, DEPTH = 60.0, 44.0
 DEPLOY_DEPTH = 8.0
@@ -105,9 +108,17 @@ def _unit_json(unit: Unit, player: str, cx: float, edge_y: float, direction: int
                taken: set[str], *, abilities: bool = False) -> dict[str, JSON]:
     models = [(m, comp is not unit, model_abilities(comp) if abilities else ())
               for comp in unit.components for m in comp.models]
-    widest = max(((m.profile.base_mm if isinstance(m.profile.base_mm, float)
-                   else max(m.profile.base_mm or (32.0, 32.0))) for m, _, _ in models))
-    places = _formation(len(models), widest / 25.4, cx, edge_y, direction)
+    bases = [(m.profile.base_mm if isinstance(m.profile.base_mm, float)
+              else max(m.profile.base_mm or (32.0, 32.0))) for m, _, _ in models]
+    places = _formation(len(models), max(bases) / 25.4, cx, edge_y, direction)
+    radii = [b / 25.4 / 2 for b in bases]
+    if spread(np.asarray(places), radii) > COHERENCY_ALL - CLEAR:
+        # R03.03-b: rows of five would put two models more than 9" apart (a big mob with a
+        # leader on a large base): a round cluster, its near edge 0.5" from the edge
+        offsets = block(radii)
+        near = float(min(oy - r for (_, oy), r in zip(offsets, radii, strict=True)))
+        places = [(round(cx + float(ox), 4), round(edge_y + direction * (0.5 + float(oy) - near),
+                                                   4)) for ox, oy in offsets]
     uid = unit_id(player, unit.name, taken)
     seen: dict[str, int] = {}
     out_models: list[JSON] = []

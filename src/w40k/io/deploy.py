@@ -4,7 +4,9 @@
 Each unit keeps the default column (io/battle_setup.py) when every model is wholly within its
 player's zone, clear of terrain features and of other models; otherwise it is set up in rows of
 at most five, 0.5" apart, at the free spot of the zone closest to the battlefield's centre
-(deployment is automatic: the engine has no deployment decisions yet).
+(this automatic set-up is ``--auto-deploy``'s; the pre-battle sequence asks the players). A
+unit whose rows would put two models more than 9" apart (03.03: a big mob with a leader on a
+large base) is set up as a round cluster instead (:func:`block`).
 """
 
 from __future__ import annotations
@@ -28,6 +30,10 @@ STEP = 1.0
 """The spacing of the candidate spots, in inches (wider on a huge zone)."""
 MAX_SPOTS = 4000
 """About the most candidate spots tried per unit (the work stays bounded on a 240" table)."""
+COHERENCY_ALL = 9.0
+"""03.03 (R03.03-b): every model of a unit within 9" of every other model."""
+CLUSTER_STEP = 0.1
+"""Inches between the candidate centres of a round cluster."""
 
 
 def _radius(model: dict[str, JSON]) -> float:
@@ -49,6 +55,48 @@ def _rows(n: int, r: float, along_x: bool) -> np.ndarray:
         a, b = (col - (per_row - 1) / 2) * gap, (row - (rows - 1) / 2) * gap
         out.append((a, b) if along_x else (b, a))
     return np.asarray(out, dtype=float)
+
+
+def spread(offsets: np.ndarray, radii: Sequence[float]) -> float:
+    """The largest distance between two bases (closest edges) at ``offsets``."""
+    r = np.asarray(radii, dtype=float)
+    d = np.hypot(offsets[:, None, 0] - offsets[None, :, 0],
+                 offsets[:, None, 1] - offsets[None, :, 1]) - r[:, None] - r[None, :]
+    return float(d.max(initial=0.0))
+
+
+def _cluster(radii: Sequence[float]) -> np.ndarray:
+    """Offsets of bases of ``radii`` in a round cluster centred on 0: the largest base first,
+    each at the candidate spot closest to the centre that keeps GAP from every placed base
+    (so each model has a neighbour within 2", and the cluster stays as small as it can)."""
+    n = len(radii)
+    r = np.asarray(radii, dtype=float)
+    reach = math.sqrt(n) * (2 * float(r.max()) + GAP) + 2 * float(r.max())
+    ax = np.arange(-reach, reach + 1e-9, CLUSTER_STEP)
+    gx, gy = np.meshgrid(ax, ax)
+    cand = np.column_stack([gx.ravel(), gy.ravel()])
+    cand = cand[np.lexsort((cand[:, 0], cand[:, 1], np.round(np.hypot(cand[:, 0], cand[:, 1]),
+                                                               6)))]
+    out = np.zeros((n, 2))
+    placed: list[int] = []
+    for i in sorted(range(n), key=lambda k: (-radii[k], k)):
+        if placed:
+            p = out[placed]
+            d = np.hypot(cand[:, None, 0] - p[None, :, 0], cand[:, None, 1] - p[None, :, 1])
+            ok = np.all(d >= r[placed][None, :] + r[i] + GAP - 1e-9, axis=1)
+            out[i] = cand[int(np.argmax(ok))]
+        placed.append(i)
+    return cast(np.ndarray, out - out.mean(axis=0))
+
+
+def block(radii: Sequence[float], along_x: bool = True) -> np.ndarray:
+    """Offsets, centred on 0, of a unit's bases (``radii``, in model order): rows of at most
+    five, ``2 r + GAP`` apart for the largest ``r``, when every base is then within 9" of
+    every other (R03.03-b); otherwise :func:`_cluster`."""
+    rows = _rows(len(radii), max(radii), along_x)
+    if spread(rows, radii) <= COHERENCY_ALL - CLEAR:
+        return rows
+    return _cluster(radii)
 
 
 class _Zone:
@@ -112,12 +160,13 @@ def deploy_in_zones(units: list[dict[str, JSON]], zones: dict[str, list[tuple[fl
         player = str(unit["player"])
         zone = _Zone(zones[player], blockers, placed)
         models = cast(list[dict[str, JSON]], unit["models"])
-        r = max(_radius(m) for m in models)
+        radii = [_radius(m) for m in models]
+        r = max(radii)
         here = np.asarray([(float(cast(float, m["x"])), float(cast(float, m["y"])))
                            for m in models])
         if not zone.fits(here, r):
             try:
-                here = _search(zone, len(models), r, centre, str(unit["name"]), player)
+                here = _search(zone, radii, centre, str(unit["name"]), player)
             except DataError:
                 if strict:
                     raise
@@ -128,10 +177,11 @@ def deploy_in_zones(units: list[dict[str, JSON]], zones: dict[str, list[tuple[fl
             placed.append((fx, fy, r))
 
 
-def _search(zone: _Zone, n: int, r: float, centre: tuple[float, float], name: str,
+def _search(zone: _Zone, radii: Sequence[float], centre: tuple[float, float], name: str,
             player: str) -> np.ndarray:
+    n, r = len(radii), max(radii)
     for along_x in (True, False):
-        offsets = _rows(n, r, along_x)
+        offsets = block(radii, along_x)
         for spot in zone.spots(r, centre):
             xy = offsets + spot
             if zone.fits(xy, r):

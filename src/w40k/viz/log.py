@@ -69,7 +69,11 @@ class Names:
             ms = u.get("models")
             for m in ms if isinstance(ms, list) else []:
                 if isinstance(m, dict) and m.get("id") is not None:
-                    models[str(m["id"])] = f"{m.get('name') or m['id']} of {shown[uid]}"
+                    name = str(m.get("name") or m["id"])
+                    # a one-model unit named as its model: "Dreadnought", not "Dreadnought
+                    # of Dreadnought"
+                    models[str(m["id"])] = shown[uid] if name == own[uid] \
+                        else f"{name} of {shown[uid]}"
         return Names(shown, models, sides)
 
     def unit(self, uid: object) -> str:
@@ -113,7 +117,11 @@ def _value(v: JSON | object, names: Names) -> str:
 _PHASES = {"end_of_turn": "end of turn"}
 _MOVES = {"remain_stationary": "remains stationary", "normal": "normal move",
           "advance": "advance", "fall_back": "fall back",
-          "fall_back_desperate": "fall back (desperate escape)"}
+          "fall_back_desperate": "fall back (desperate escape)",
+          "fall_back_ordered": "fall back (Ordered Retreat)",
+          "remain_embarked": "stays embarked", "remain_in_reserves": "stays in reserves"}
+_STAYS = frozenset({"remain_stationary", "remain_embarked", "remain_in_reserves"})
+"""Move types in which no model moves: no distance is given."""
 _DICE_ORDER = ("attacks", "hit", "wound", "save", "damage", "fnp", "hazard")
 _SILENT = frozenset({
     "phase_start", "round_end", "selected_to_shoot", "shooting_type", "shooting_end",
@@ -123,6 +131,8 @@ _SILENT = frozenset({
 })
 """Events too fine for the readable log, or folded into another line (they stay in the
 record): an advance roll is told with the move, a charge declaration with its roll."""
+_ENDING = {"Waaagh! active": "Waaagh!"}
+"""Effects named in ``ability_ends`` by their state key: the ability's own name."""
 
 
 class BattleLog:
@@ -146,6 +156,10 @@ class BattleLog:
         self._rerolled = 0
         self._advance: dict[str, int] = {}
         self._charge: dict[str, JSON] = {}
+        self._disembark: dict[str, tuple[str, str]] = {}
+        self._reaction: tuple[str, str] | None = None
+        self._applied: set[str] = set()
+        self.deep_strike = _deep_strikers(position)
         self._leader: str | None = None
         self._first_model = self._first_unit = False
         self._deadliest: tuple[int, str] = (0, "")
@@ -160,6 +174,10 @@ class BattleLog:
         if kind == "roll":
             self._roll(e)
             return []
+        if kind != "reaction":
+            last, self._reaction = self._reaction, None
+            if kind == "ability_used" and last == (_s(e.get("player")), _s(e.get("ability"))):
+                return []  # told by the reaction line just before it
         handler = getattr(self, "_on_" + kind, None) if kind.isidentifier() else None
         if handler is not None:
             out = handler(e)
@@ -232,14 +250,47 @@ class BattleLog:
         far = max((float(v[3]) for v in models.values()
                    if isinstance(v, list) and len(v) > 3 and isinstance(v[3], int | float)),
                   default=0.0) if isinstance(models, dict) else 0.0
-        if mt != "remain_stationary":
+        if mt not in _STAYS:
             what += f", farthest model moved {far:.1f}\"" if far else ", no model moved"
         return f"{self._head(e)}{unit}: {what}"
 
     def _on_move_cancelled(self, e: Mapping[str, JSON]) -> str:
         return f"{self._head(e)}{self._u(e)}: move cancelled"
 
+    # -- reserves and transports ------------------------------------------------------------
+    def _on_disembark_mode(self, e: Mapping[str, JSON]) -> None:
+        # told with the set-up (or its cancellation) that follows
+        self._disembark[str(e.get("unit"))] = (self._u(e, "transport"), _s(e.get("mode")))
+
+    def _on_set_up(self, e: Mapping[str, JSON]) -> str:
+        uid, models = str(e.get("unit")), e.get("models")
+        n = plural(len(models) if isinstance(models, dict) else 0, "model")
+        if e.get("kind") == "disembark":
+            transport, mode = self._disembark.pop(uid, ("its transport", _s(e.get("mode"))))
+            return (f"{self._head(e)}{self._u(e)} disembarks from {transport} ({mode} "
+                    f"disembark): {n} set up")
+        how = "by Deep Strike" if uid in self.deep_strike else "from Strategic Reserves"
+        return f"{self._head(e)}{self._u(e)} arrives {how}: {n} set up"
+
+    def _on_set_up_cancelled(self, e: Mapping[str, JSON]) -> str:
+        if e.get("kind") == "disembark":
+            transport, mode = self._disembark.pop(str(e.get("unit")), ("its transport", ""))
+            what = f"{mode} disembark".strip()
+            return f"{self._head(e)}{self._u(e)}: {what} from {transport} cancelled (R03.02-b)"
+        return f"{self._head(e)}{self._u(e)}: arrival from reserves cancelled (R03.02-b)"
+
+    def _on_to_reserves(self, e: Mapping[str, JSON]) -> str:
+        why = f" ({_s(e['rule'])})" if e.get("rule") else ""
+        return f"{self._head(e)}{self._u(e)} goes into Strategic Reserves{why}"
+
+    def _on_embark(self, e: Mapping[str, JSON]) -> str:
+        return f"{self._head(e)}{self._u(e)} embarks in {self._u(e, 'transport')}"
+
     # -- the pre-battle sequence -------------------------------------------------------------
+    def _on_first_turn(self, e: Mapping[str, JSON]) -> str:
+        how = f" (decided by {_s(e['decided_by'])})" if e.get("decided_by") else ""
+        return f"{_s(e.get('first'))} takes the first turn{how}"
+
     def _on_pre_battle(self, e: Mapping[str, JSON]) -> str:
         return f"=== Pre-battle: {_s(e.get('step')).replace('_', ' ')} ==="
 
@@ -270,12 +321,14 @@ class BattleLog:
                                      if isinstance(t, list) and len(t) > 2)
                        ) if isinstance(shots, list) else []
         self._dice, self._rerolled = {}, 0
+        self._applied = set()
         if not targets:
             return f"{self._head(e)}{self._u(e)}: no target to shoot"
         return f"{self._head(e)}{self._u(e)}: shooting at {', '.join(targets)}"
 
     def _on_select_to_fight(self, e: Mapping[str, JSON]) -> str:
         self._dice, self._rerolled = {}, 0
+        self._applied = set()
         first = " (Fights First)" if e.get("step") == "ff" else ""
         return f"{self._head(e)}{self._u(e)}: fighting{first}"
 
@@ -389,9 +442,77 @@ class BattleLog:
         return f"{self._head(e)}{self._u(e)}: consolidation move"
 
     def _on_reaction(self, e: Mapping[str, JSON]) -> str:
-        answer = f": {_value(e.get('answer'), self.names)}" if e.get("answer") not in (
-            None, True) else ""
+        self._reaction = (_s(e.get("by")), _s(e.get("rule")))
+        ans = e.get("answer")
+        if isinstance(ans, dict) and set(ans) == {"unit"}:
+            answer = f" on {self.names.unit(ans['unit'])}"
+        else:
+            answer = f": {_value(ans, self.names)}" if ans not in (None, True) else ""
         return f"{self._head(e)}{_s(e.get('by'))} uses {self.names.text(e.get('rule'))}{answer}"
+
+    # -- stratagems --------------------------------------------------------------------------
+    def _on_stratagem(self, e: Mapping[str, JSON]) -> str:
+        by, cost, left = _s(e.get("by")), e.get("cp"), e.get("cp_left")
+        if isinstance(left, int):  # the CP standing follows what was spent
+            self.cp[by] = left
+        return (f"{self._head(e)}  {by} spends {plural(cost, 'CP', 'CP')} on "
+                f"{_s(e.get('name'))}: {plural(left, 'CP', 'CP')} left")
+
+    def _on_command_reroll(self, e: Mapping[str, JSON]) -> str:
+        def dice(v: JSON | None) -> str:
+            return " + ".join(map(_s, v)) if isinstance(v, list) else _s(v)
+
+        kind = _s(e.get("kind")).replace("_", " ")
+        return (f"{self._head(e)}  {self._u(e)}: {kind} roll re-rolled, {dice(e.get('old'))} "
+                f"into {dice(e.get('new'))}")
+
+    def _on_fire_overwatch(self, e: Mapping[str, JSON]) -> str:
+        return f"{self._head(e)}{self._u(e)} fires overwatch at {self._u(e, 'enemy')}"
+
+    def _on_rapid_ingress(self, e: Mapping[str, JSON]) -> str:
+        return f"{self._head(e)}{self._u(e)}: Rapid Ingress"
+
+    def _on_emergency_disembark(self, e: Mapping[str, JSON]) -> str:
+        lost = e.get("lost")
+        dead = f", {plural(len(lost), 'model')} lost" if isinstance(lost, list) and lost \
+            else ""
+        return (f"{self._head(e)}  {self._u(e)} makes an emergency disembark from "
+                f"{self._u(e, 'transport')}: "
+                f"{plural(e.get('mortal_wounds', 0), 'mortal wound')}{dead}")
+
+    def _on_destroyed_in_reserves(self, e: Mapping[str, JSON]) -> str:
+        side = self.names.side(e.get("unit")) or "?"
+        self.lost.setdefault(side, []).append(self._u(e))
+        return f"{self._head(e)}  {self._u(e)} is destroyed in reserves (R20.04-e)"
+
+    def _on_objective_secured(self, e: Mapping[str, JSON]) -> str:
+        units = e.get("units")
+        by = f" by {_value(units, self.names)}" if isinstance(units, list) and units else ""
+        return (f"{self._head(e)}objective {_s(e.get('objective'))}: secured for "
+                f"{_s(e.get('player'))}{by}")
+
+    # -- datasheet abilities -----------------------------------------------------------------
+    def _on_ability_used(self, e: Mapping[str, JSON]) -> str:
+        on = f" on {self._u(e)}" if e.get("unit") else ""
+        old, new = e.get("old"), e.get("new")
+        again = ""
+        if isinstance(old, list) and isinstance(new, list):
+            again = (f": re-rolled {' + '.join(map(_s, old))} into "
+                     f"{' + '.join(map(_s, new))}")
+        return f"{self._head(e)}{_s(e.get('player'))} uses {_s(e.get('ability'))}{on}{again}"
+
+    def _on_ability_ends(self, e: Mapping[str, JSON]) -> str:
+        name = _s(e.get("ability"))
+        return f"{self._head(e)}{_s(e.get('player'))}'s {_ENDING.get(name, name)} ends"
+
+    def _on_ability(self, e: Mapping[str, JSON]) -> str | None:
+        names = e.get("abilities")
+        what = ", ".join(map(_s, names)) if isinstance(names, list) else _s(names)
+        line = f"{self._u(e)}: {what} against {self._u(e, 'target')}"
+        if line in self._applied:  # once per shooting or fighting unit (one per attack)
+            return None
+        self._applied.add(line)
+        return self._head(e) + line
 
     # -- objectives and score ----------------------------------------------------------------
     def _on_objective_control(self, e: Mapping[str, JSON]) -> str:
@@ -405,7 +526,9 @@ class BattleLog:
         return f"{self._head(e)}objective {_s(e.get('objective'))}: {state}{oc}"
 
     def _on_score(self, e: Mapping[str, JSON]) -> str:
-        who, vp = _s(e.get("player")), e.get("vp", 0)
+        # a mission's score names its ``scorer``: at the end of a battle round there is no
+        # turn player
+        who, vp = _s(e.get("scorer") or e.get("player")), e.get("vp", 0)
         if isinstance(vp, int):
             rnd = int(e.get("round") or 0)  # type: ignore[arg-type]
             by = self.vp_by_round.setdefault(who, {})
@@ -418,9 +541,11 @@ class BattleLog:
             self.turning.append(f"round {_s(e.get('round'))}: {now} takes the lead, VP "
                                 f"{self._standing(self.vp)}")
             self._leader = now
-        held = e.get("objectives")
+        held = e.get("objectives") or e.get("units")
         why = f" for {_value(held, self.names)}" if isinstance(held, list) and held else ""
-        return f"{self._head(e)}{who} scores {vp} VP{why}; total {_s(total)}"
+        rule = f" ({_s(e['rule'])})" if e.get("kind") == "secondary" and e.get("rule") else ""
+        return f"{self._head(e)}{who} scores {plural(vp, 'VP', 'VP')}{rule}{why}; total " \
+               f"{_s(total)}"
 
     def _lead(self) -> str | None:
         if not self.vp:
@@ -460,6 +585,20 @@ class BattleLog:
         out.append("  turning points:" + ("" if points else " none"))
         out.extend(f"    {t}" for t in points)
         return out
+
+
+def _deep_strikers(position: Mapping[str, JSON] | None) -> frozenset[str]:
+    """The ids of the units whose every model has Deep Strike (24.09) in ``position``."""
+    raw = position.get("units") if position else None
+    out = set()
+    for u in raw if isinstance(raw, list) else []:
+        models = u.get("models") if isinstance(u, dict) else None
+        if isinstance(u, dict) and isinstance(models, list) and models and all(
+                isinstance(m, dict) and isinstance(p := m.get("profile"), dict)
+                and isinstance(a := p.get("abilities"), list) and "Deep Strike" in a
+                for m in models):
+            out.add(str(u.get("id")))
+    return frozenset(out)
 
 
 def log_lines(events: Iterable[Mapping[str, JSON]],

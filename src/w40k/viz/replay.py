@@ -54,11 +54,14 @@ class ReplayRecorder:
         self.lines: list[str] = []
         self.steps: list[dict[str, JSON]] = []
         self.players = [p.name for p in s.players]
+        # the units off the battlefield too (reserves, embarked): the page draws them when
+        # they arrive
+        every = (*s.units, *s.off_table)
         self.units: dict[str, JSON] = {u.id: {"name": self.log.names.unit(u.id),
-                                              "player": u.player} for u in s.units}
+                                              "player": u.player} for u in every}
         self.models: dict[str, JSON] = {m.id: {"name": self.log.names.model(m.id),
                                                "unit": u.id, "W": m.profile.W}
-                                        for u in s.units for m in u.models}
+                                        for u in every for m in u.models}
         self.battlefield = s.battlefield
         self.terrain = s.terrain
         self.objectives: dict[str, JSON] = {o.name: o.controller for o in s.objectives}
