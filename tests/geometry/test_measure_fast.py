@@ -16,6 +16,8 @@ from w40k.geometry.measure import (
     boundary_points,
     distance,
     farthest_distance,
+    horizontal_distance,
+    maybe_within,
     plain_separation,
     point_in_polygon,
     separation,
@@ -25,7 +27,7 @@ from w40k.geometry.measure import (
     swept_separation,
 )
 from w40k.geometry.oval_measure import point_oval, segment_depth, segment_oval
-from w40k.geometry.shapes import EPS, Circle, Oval, Polygon
+from w40k.geometry.shapes import EPS, Circle, Model, Oval, Polygon
 
 TOL = 1e-9
 """Exact to 1e-9"."""
@@ -164,3 +166,31 @@ def test_farthest_distance_of_an_oval_is_unchanged() -> None:
                         else distance(Circle(float(x), float(y), 0.0), target)
                         for x, y in boundary_points(shape))
             assert farthest_distance(shape, target) == pytest.approx(plain, abs=TOL)
+
+
+def test_the_near_pre_test_never_rules_out_a_pair_within_the_distance() -> None:
+    """``maybe_within`` (the cheap pre-test of the set-up checks) is False only for pairs
+    farther apart than the distance: round, oval and FRAME-hull models (01.04, 17.02)."""
+    rng = random.Random(21)
+    hull = ((-2.0, -1.0), (2.0, -1.0), (2.5, 0.0), (2.0, 1.0), (-2.0, 1.0))
+
+    def model(i: int) -> Model:
+        kind = i % 3
+        x, y, f = rng.uniform(0, 20), rng.uniform(0, 20), rng.uniform(-4, 4)
+        if kind == 0:
+            return Model(f"r{i}", x, y, base_mm=rng.choice((25.0, 32.0, 40.0)))
+        if kind == 1:
+            return Model(f"o{i}", x, y, base_mm=(rng.uniform(60, 170), rng.uniform(35, 105)),
+                         facing=f)
+        return Model(f"h{i}", x, y, base_mm=None, hull=hull, facing=f,
+                     keywords=frozenset({"FRAME"}))
+
+    a = [model(i) for i in range(30)]
+    b = [model(i + 30) for i in range(30)]
+    for d in (0.0, 2.0, 8.0):
+        maybe = maybe_within(a, b, d)
+        for i, m in enumerate(a):
+            for j, o in enumerate(b):
+                if horizontal_distance(m, o) <= d + EPS:
+                    assert maybe[i, j]
+        assert not maybe.all()  # it does rule pairs out

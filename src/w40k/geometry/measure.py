@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
+import numpy.typing as npt
 
 from w40k.geometry.oval_measure import point_oval, polygon_oval, segment_depth, segment_oval
 from w40k.geometry.shapes import (
@@ -414,7 +415,31 @@ def _point_distances(pts: FloatArray, target: Shape) -> list[float]:
 
 def horizontal_distance(a: Model, b: Model) -> float:
     """Closest horizontal distance between two models (01.04; FRAME hulls per 17.02)."""
-    return distance(a.footprint(), b.footprint())
+    fa, fb = a.footprint(), b.footprint()
+    if isinstance(fa, Circle) and isinstance(fb, Circle):  # :func:`separation`'s first case
+        return max(0.0, math.hypot(fa.cx - fb.cx, fa.cy - fb.cy) - fa.r - fb.r)
+    return distance(fa, fb)
+
+
+NEAR_MARGIN = 1e-6
+"""How far beyond the distance :func:`maybe_within` still answers True (far more than the
+rounding of its bound), so that it never rules out a pair the exact test would accept."""
+
+
+def maybe_within(a: Sequence[Model], b: Sequence[Model], horizontal: float
+                 ) -> npt.NDArray[np.bool_]:
+    """A cheap pre-test of every pair for "within ``horizontal``" (01.04, closest parts): False
+    only where ``a[i]`` and ``b[j]`` are certainly farther apart, because their positions'
+    distance less both models' reach (:meth:`Model.reach`) exceeds it by :data:`NEAR_MARGIN`.
+    The exact test is then needed only where it answers True."""
+    if not a or not b:
+        return np.zeros((len(a), len(b)), dtype=bool)
+    pa = np.array([(m.x, m.y, m.reach()) for m in a], dtype=np.float64)
+    pb = np.array([(m.x, m.y, m.reach()) for m in b], dtype=np.float64)
+    dx = pa[:, 0, None] - pb[None, :, 0]
+    dy = pa[:, 1, None] - pb[None, :, 1]
+    bound = np.sqrt(dx * dx + dy * dy) - pa[:, 2, None] - pb[None, :, 2]
+    return np.asarray(bound <= horizontal + NEAR_MARGIN)
 
 
 def vertical_extent(m: Model) -> tuple[float, float]:
