@@ -26,7 +26,7 @@ from w40k.geometry.measure import (
     swept_region_distance,
     swept_separation,
 )
-from w40k.geometry.oval_measure import point_oval, segment_depth, segment_oval
+from w40k.geometry.oval_measure import oval_oval, point_oval, segment_depth, segment_oval
 from w40k.geometry.shapes import EPS, Circle, Model, Oval, Polygon
 
 TOL = 1e-9
@@ -81,6 +81,28 @@ def test_oval_and_segment_or_polygon_distance_matches_the_general_search(seed: i
         assert distance(o, b) == pytest.approx(max(0.0, plain), abs=TOL)
         apart += plain > 0
     assert apart > 40  # both cases are exercised
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_two_ovals_distance_matches_the_general_search(seed: int) -> None:
+    """Two ovals (or an oval and a circle through the same path): apart, the Newton-refined
+    distance; meeting, the general search's signed value."""
+    rng = random.Random(400 + seed)
+    found = 0
+    for _ in range(150):
+        a, b = _oval(rng), _oval(rng)
+        fast = oval_oval(a, b)
+        plain = plain_separation(a, b)
+        assert separation(a, b) == pytest.approx(plain, abs=TOL)
+        if fast is not None:
+            found += 1
+            assert fast == pytest.approx(plain, abs=TOL)
+        else:
+            assert plain <= 1e-6
+    assert found > 30
+    side = Oval(0.0, 0.0, 4.0, 0.5, 0.0)
+    assert oval_oval(side, Oval(0.0, 1.25, 4.0, 0.5, 0.0)) == pytest.approx(0.25, abs=1e-12)
+    assert oval_oval(side, Oval(9.0, 0.0, 2.0, 0.5, 0.0)) == pytest.approx(3.0, abs=1e-12)
 
 
 def test_a_close_miss_and_a_touch_are_measured_exactly() -> None:

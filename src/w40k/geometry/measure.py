@@ -3,10 +3,11 @@
 Exactness:
 
 * circle-circle, circle-polygon and polygon-polygon distances are closed form;
-* a circle and an oval, and an oval (or a swept round or oval base) apart from a segment or
-  convex polygon, are closed form too (:mod:`w40k.geometry.oval_measure`: the signed
-  point-to-ellipse distance, exact to rounding);
-* anything else involving an oval (two ovals, or an oval meeting a polygon) uses the
+* a circle and an oval, and an oval (or a swept round or oval base) apart from a segment,
+  convex polygon or another oval, are closed form or exact to rounding too
+  (:mod:`w40k.geometry.oval_measure`: the signed point-to-ellipse distance; Newton steps on
+  the smooth gap of two ovals);
+* anything else involving an oval (an oval meeting a polygon or another oval) uses the
   separating-axis identity
   ``dist(A, B) = max(0, max_n [min_{b in B} n.b - max_{a in A} n.a])`` over unit ``n``,
   maximised by zooming grids over the angle of ``n`` (256 samples, then 7 rounds of 33
@@ -31,7 +32,13 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
-from w40k.geometry.oval_measure import point_oval, polygon_oval, segment_depth, segment_oval
+from w40k.geometry.oval_measure import (
+    oval_oval,
+    point_oval,
+    polygon_oval,
+    segment_depth,
+    segment_oval,
+)
 from w40k.geometry.shapes import (
     EPS,
     Circle,
@@ -196,7 +203,7 @@ def separation(a: Shape, b: Shape) -> float:
 
 def _oval_separation(a: Shape, b: Shape) -> float | None:
     """:func:`separation` in closed form where one shape is an oval: with a circle always,
-    with a polygon (or segment) when they are apart; None otherwise."""
+    with a polygon (or segment) or another oval when they are apart; None otherwise."""
     if isinstance(b, Oval) and not isinstance(a, Oval):
         a, b = b, a
     if not isinstance(a, Oval):
@@ -205,6 +212,8 @@ def _oval_separation(a: Shape, b: Shape) -> float | None:
         return point_oval(b.cx, b.cy, a) - b.r
     if isinstance(b, Polygon):
         return polygon_oval(b.points, a)
+    if isinstance(b, Oval):
+        return oval_oval(a, b)
     return None
 
 
