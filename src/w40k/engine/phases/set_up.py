@@ -201,7 +201,15 @@ def _search(ctx: Context, u: UnitData, kind: SetUpKind, mode: DisembarkMode | No
             rng.shuffle(anchors)
         elif enemies:
             anchors = by_distance(anchors, enemies[0])
-    return first_legal(models, anchors, checker(ctx, u, kind, mode))
+    check = checker(ctx, u, kind, mode)
+
+    def as_answered(placed: list[Model]) -> list[MoveViolation]:
+        # the answer carries only [x, y]: check the models as _apply will set them up, at
+        # their own facing and z 0 (a block turned 90 degrees turns its rows, not an oval
+        # base, which the answer cannot turn)
+        return check(_shapes(u, {m.id: (p.x, p.y, 0.0) for m, p in zip(u.alive, placed,
+                                                                        strict=True)}))
+    return first_legal(models, anchors, as_answered)
 
 
 def _run(ctx: Context, frame: SetUpFrame) -> Request | None:
