@@ -3,11 +3,18 @@
 Exactness:
 
 * circle-circle, circle-polygon and polygon-polygon distances are closed form;
-* anything involving an oval uses the separating-axis identity
+* a circle and an oval, and an oval (or a swept round or oval base) apart from a segment,
+  convex polygon or another oval, are closed form or exact to rounding too
+  (:mod:`w40k.geometry.oval_measure`: the signed point-to-ellipse distance; Newton steps on
+  the smooth gap of two ovals);
+* anything else involving an oval (an oval meeting a polygon or another oval) uses the
+  separating-axis identity
   ``dist(A, B) = max(0, max_n [min_{b in B} n.b - max_{a in A} n.a])`` over unit ``n``,
   maximised by zooming grids over the angle of ``n`` (256 samples, then 7 rounds of 33
   samples around the best, each 1/16 of the previous step): the angle is pinned to about
   1e-10 rad, so the distance error is far below 1e-9" for table-sized shapes.
+  :func:`plain_separation` is that search for every pair (the reference the closed forms
+  are tested against).
 
 "Within X" is ``distance <= X`` (touching counts); "more than X" is ``distance > X``.
 Horizontal and vertical parts are measured separately: vertically, a based model is measured
@@ -23,8 +30,26 @@ from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
+import numpy.typing as npt
 
-from w40k.geometry.shapes import EPS, Circle, FloatArray, Model, Polygon, Shape, convex_hull, mm
+from w40k.geometry.oval_measure import (
+    oval_oval,
+    point_oval,
+    polygon_oval,
+    segment_depth,
+    segment_oval,
+)
+from w40k.geometry.shapes import (
+    EPS,
+    Circle,
+    FloatArray,
+    Model,
+    Oval,
+    Polygon,
+    Shape,
+    convex_hull,
+    mm,
+)
 
 ENGAGEMENT_HORIZONTAL = 2.0
 """03.04: engagement range, horizontal part."""
@@ -45,7 +70,11 @@ MARKER_RANGE_VERTICAL = 5.0
 
 
 def _unit(theta: FloatArray) -> FloatArray:
-    return np.stack([np.cos(theta), np.sin(theta)], axis=1)
+    """Unit vectors at the angles (the rows ``[cos, sin]``)."""
+    n = np.empty((len(theta), 2))
+    np.cos(theta, out=n[:, 0])
+    np.sin(theta, out=n[:, 1])
+    return n
 
 
 class Supported(Protocol):
@@ -57,14 +86,23 @@ class Supported(Protocol):
 
 
 def _gap(a: Supported, b: Supported, theta: FloatArray) -> FloatArray:
-    n = _unit(theta)
+    return _gap_n(a, b, _unit(theta))
+
+
+def _gap_n(a: Supported, b: Supported, n: FloatArray) -> FloatArray:
     return np.asarray(-b.support(-n) - a.support(n), dtype=np.float64)
+
+
+_THETA0 = np.linspace(0.0, 2 * math.pi, 256, endpoint=False)
+"""The first grid of :func:`_max_gap` (computed once)."""
+_UNIT0 = _unit(_THETA0)
+"""Its unit vectors."""
 
 
 def _max_gap(a: Supported, b: Supported) -> float:
     """max over directions of the separating gap (positive = exact distance)."""
-    theta = np.linspace(0.0, 2 * math.pi, 256, endpoint=False)
-    g = _gap(a, b, theta)
+    theta = _THETA0
+    g = _gap_n(a, b, _UNIT0)
     i = int(np.argmax(g))
     best_t, best = float(theta[i]), float(g[i])
     step = 2 * math.pi / 256
@@ -159,6 +197,29 @@ def separation(a: Shape, b: Shape) -> float:
         return float(point_segment_distance(c, starts, ends).min()) - a.r
     if isinstance(a, Polygon) and isinstance(b, Polygon):
         return polygon_distance(a.array(), b.array())
+    fast = _oval_separation(a, b)
+    return _max_gap(a, b) if fast is None else fast
+
+
+def _oval_separation(a: Shape, b: Shape) -> float | None:
+    """:func:`separation` in closed form where one shape is an oval: with a circle always,
+    with a polygon (or segment) or another oval when they are apart; None otherwise."""
+    if isinstance(b, Oval) and not isinstance(a, Oval):
+        a, b = b, a
+    if not isinstance(a, Oval):
+        return None
+    if isinstance(b, Circle):
+        return point_oval(b.cx, b.cy, a) - b.r
+    if isinstance(b, Polygon):
+        return polygon_oval(b.points, a)
+    if isinstance(b, Oval):
+        return oval_oval(a, b)
+    return None
+
+
+def plain_separation(a: Shape, b: Shape) -> float:
+    """:func:`separation` by the general separating-axis search alone (the reference for the
+    closed forms; slow)."""
     return _max_gap(a, b)
 
 
@@ -192,6 +253,14 @@ def shape_region_distance(shape: Shape, region: FloatArray) -> float:
     if isinstance(shape, Polygon):
         return polygon_distance(shape.array(), region)
     nxt = _next(region)
+    if isinstance(shape, Oval):
+        best = math.inf
+        for p, q in zip(region.tolist(), nxt.tolist(), strict=True):
+            d = segment_oval((p[0], p[1]), (q[0], q[1]), shape)
+            if d is None:
+                return 0.0  # the oval meets this edge
+            best = min(best, d)
+        return best
     return max(
         0.0,
         min(
@@ -238,7 +307,31 @@ def swept_separation(sw: Swept, other: Shape) -> float:
     """:func:`separation` of the swept area and ``other`` (<= 0 when the footprint touches or
     overlaps ``other`` somewhere along the move)."""
     hull = sw.polygon()
-    return separation(hull, other) if hull is not None else _max_gap(sw, other)
+    if hull is not None:
+        return separation(hull, other)
+    fast = _swept_oval_separation(sw, other)
+    return _max_gap(sw, other) if fast is None else fast
+
+
+def _swept_back(points: FloatArray, sw: Swept) -> tuple[tuple[float, float], ...]:
+    """The convex hull of the points and the points moved back by the sweep: the swept
+    footprint meets a convex set iff the still footprint meets that set swept back
+    (Minkowski sums), at the same distance."""
+    return convex_hull(np.concatenate((points, points - np.array([sw.dx, sw.dy]))))
+
+
+def _swept_oval_separation(sw: Swept, other: Shape) -> float | None:
+    """:func:`swept_separation` in closed form for a round or oval footprint: against a
+    circle always, against a polygon when apart; None otherwise."""
+    fp = sw.shape
+    if not isinstance(fp, Circle | Oval):
+        return None
+    if isinstance(other, Circle):
+        d = segment_oval((other.cx, other.cy), (other.cx - sw.dx, other.cy - sw.dy), fp)
+        return None if d is None else d - other.r
+    if isinstance(other, Polygon):
+        return polygon_oval(_swept_back(other.array(), sw), fp)
+    return None
 
 
 def swept_region_distance(sw: Swept, region: FloatArray) -> float:
@@ -251,6 +344,14 @@ def swept_region_distance(sw: Swept, region: FloatArray) -> float:
     if bool(point_in_polygon(np.array([[cx, cy]]), region)[0]):
         return 0.0
     nxt = _next(region)
+    if isinstance(sw.shape, Circle | Oval):
+        best = math.inf
+        for p, q in zip(region, nxt, strict=True):
+            d = polygon_oval(_swept_back(np.stack((p, q)), sw), sw.shape)
+            if d is None:
+                return 0.0  # the footprint meets this edge on the way
+            best = min(best, d)
+        return best
     return max(0.0, min(
         _max_gap(sw, Polygon(((float(p[0]), float(p[1])), (float(q[0]), float(q[1])))))
         for p, q in zip(region, nxt, strict=True)))
@@ -279,6 +380,9 @@ def shape_inside_region(shape: Shape, region: FloatArray) -> bool:
         return bool(d.min() > 0.0 or on_edge.any())
     for p, q in zip(region, nxt, strict=True):
         edge = Polygon(((float(p[0]), float(p[1])), (float(q[0]), float(q[1]))))
+        if isinstance(shape, Oval) and segment_depth(edge.points[0], edge.points[1],
+                                                     shape) > 2 * EPS:
+            return False  # the edge cuts into the oval by more than EPS
         if separation(shape, edge) < -EPS:
             return False
     return True
@@ -299,20 +403,52 @@ def boundary_points(shape: Shape, k: int = 720) -> FloatArray:
 def farthest_distance(shape: Shape, target: Shape) -> float:
     """Largest distance from any point of ``shape`` to ``target`` ("wholly within", convex target).
 
-    Exact for a circle target or polygon shape; otherwise the maximum over 720 boundary
-    points refined by a zoom on the boundary angle (error below 1e-9")."""
+    Exact for two circles or a polygon shape; otherwise the maximum over the 720 boundary
+    points of :func:`boundary_points` (a point between two of them can be up to about
+    ``size * 1e-5`` farther)."""
     if isinstance(shape, Circle) and isinstance(target, Circle):
         return max(0.0, math.hypot(shape.cx - target.cx, shape.cy - target.cy) + shape.r - target.r)
-    if isinstance(shape, Polygon):
-        return max(distance(Circle(float(p[0]), float(p[1]), 0.0), target) for p in shape.array())
-    pts = boundary_points(shape)
-    d = [distance(Circle(float(p[0]), float(p[1]), 0.0), target) for p in pts]
-    return max(d)
+    pts = shape.array() if isinstance(shape, Polygon) else boundary_points(shape)
+    return max(_point_distances(pts, target))
+
+
+def _point_distances(pts: FloatArray, target: Shape) -> list[float]:
+    """:func:`distance` from each point to ``target`` (the same values, computed together for
+    a polygon target and in closed form for an oval)."""
+    if isinstance(target, Polygon) and len(target.points) >= 3:
+        return [max(0.0, float(d)) for d in point_polygon_distance(pts, target.array())]
+    if isinstance(target, Oval):
+        return [max(0.0, point_oval(x, y, target)) for x, y in pts.tolist()]
+    return [distance(Circle(float(p[0]), float(p[1]), 0.0), target) for p in pts]
 
 
 def horizontal_distance(a: Model, b: Model) -> float:
     """Closest horizontal distance between two models (01.04; FRAME hulls per 17.02)."""
-    return distance(a.footprint(), b.footprint())
+    fa, fb = a.footprint(), b.footprint()
+    if isinstance(fa, Circle) and isinstance(fb, Circle):  # :func:`separation`'s first case
+        return max(0.0, math.hypot(fa.cx - fb.cx, fa.cy - fb.cy) - fa.r - fb.r)
+    return distance(fa, fb)
+
+
+NEAR_MARGIN = 1e-6
+"""How far beyond the distance :func:`maybe_within` still answers True (far more than the
+rounding of its bound), so that it never rules out a pair the exact test would accept."""
+
+
+def maybe_within(a: Sequence[Model], b: Sequence[Model], horizontal: float
+                 ) -> npt.NDArray[np.bool_]:
+    """A cheap pre-test of every pair for "within ``horizontal``" (01.04, closest parts): False
+    only where ``a[i]`` and ``b[j]`` are certainly farther apart, because their positions'
+    distance less both models' reach (:meth:`Model.reach`) exceeds it by :data:`NEAR_MARGIN`.
+    The exact test is then needed only where it answers True."""
+    if not a or not b:
+        return np.zeros((len(a), len(b)), dtype=bool)
+    pa = np.array([(m.x, m.y, m.reach()) for m in a], dtype=np.float64)
+    pb = np.array([(m.x, m.y, m.reach()) for m in b], dtype=np.float64)
+    dx = pa[:, 0, None] - pb[None, :, 0]
+    dy = pa[:, 1, None] - pb[None, :, 1]
+    bound = np.sqrt(dx * dx + dy * dy) - pa[:, 2, None] - pb[None, :, 2]
+    return np.asarray(bound <= horizontal + NEAR_MARGIN)
 
 
 def vertical_extent(m: Model) -> tuple[float, float]:

@@ -25,6 +25,7 @@ from w40k.geometry.measure import (
     coherency_breaks,
     engaged,
     horizontal_distance,
+    maybe_within,
     overlaps,
     separation,
     shape_inside_region,
@@ -80,8 +81,10 @@ def _too_close(models: Sequence[Model], enemies: Sequence[Model], rule: str,
                what: str) -> list[MoveViolation]:
     """More than 8" horizontally from every enemy model (exactly 8" is too close)."""
     out: list[MoveViolation] = []
-    for m in models:
-        for e in enemies:
+    maybe = maybe_within(models, enemies, ENEMY_DISTANCE + EPS)  # the others are farther
+    for i, m in enumerate(models):
+        for j in np.flatnonzero(maybe[i]).tolist():
+            e = enemies[j]
             d = gap(m, e)
             if d <= ENEMY_DISTANCE + EPS:
                 out.append(_v(rule, m, f"{d:.2f}\" from {e.name}: {what} must be more than "
@@ -99,18 +102,21 @@ def set_up_violations(models: Sequence[Model], enemies: Sequence[Model],
     out: list[MoveViolation] = []
     table = Polygon(((0.0, 0.0), (battlefield.width, 0.0),
                      (battlefield.width, battlefield.depth), (0.0, battlefield.depth)))
-    for m in models:
+    pool = [*enemies, *others]
+    maybe = maybe_within(models, pool, ENGAGEMENT_RANGE + EPS)  # the others are farther
+    for i, m in enumerate(models):
         x0, y0, x1, y1 = m.footprint().bbox()
         outside = x0 < -EPS or y0 < -EPS or x1 > battlefield.width + EPS \
             or y1 > battlefield.depth + EPS  # the box first: the exact test only near edges
         if outside and not shape_inside_region(m.footprint(), table.array()):
             out.append(_v("R03.02-a", m, "not wholly on the battlefield"))
-        near = [o for o in (*enemies, *others) if gap(m, o) <= ENGAGEMENT_RANGE + EPS]
-        for o in near:
-            if overlaps(m, o):
-                out.append(_v("R03.02-a", m, f"set up on {o.name}"))
+        near = [j for j in np.flatnonzero(maybe[i]).tolist()
+                if gap(m, pool[j]) <= ENGAGEMENT_RANGE + EPS]
+        for j in near:
+            if overlaps(m, pool[j]):
+                out.append(_v("R03.02-a", m, f"set up on {pool[j].name}"))
                 break
-        for e in (o for o in near if o in enemies):
+        for e in (pool[j] for j in near if j < len(enemies) or pool[j] in enemies):
             if engaged(m, e):
                 out.append(_v("R03.02-a", m, f"engaged with {e.name}: a unit is set up "
                                              f"unengaged"))
@@ -151,9 +157,24 @@ def within_edge_distance(m: Model, battlefield: Battlefield,
     w, d = battlefield.width, battlefield.depth
     if w <= 2 * distance or d <= 2 * distance:
         return True  # every point of the table is within the distance of an edge
+    fp = m.footprint()
+    if isinstance(fp, Circle):
+        return disc_within_edge_distance(fp, battlefield, distance)
     inner = Polygon(((distance, distance), (w - distance, distance),
                      (w - distance, d - distance), (distance, d - distance)))
     return separation(m.footprint(), inner) >= -EPS
+
+
+def disc_within_edge_distance(disc: Circle, battlefield: Battlefield,
+                              distance: float = INGRESS_EDGE_DISTANCE) -> bool:
+    """:func:`within_edge_distance` of a round base, in closed form: the disc reaches at most
+    EPS into the inner rectangle."""
+    w, d = battlefield.width, battlefield.depth
+    if w <= 2 * distance or d <= 2 * distance:
+        return True
+    dx = max(distance - disc.cx, disc.cx - (w - distance), 0.0)
+    dy = max(distance - disc.cy, disc.cy - (d - distance), 0.0)
+    return math.sqrt(dx * dx + dy * dy) - disc.r >= -EPS
 
 
 @dataclass(frozen=True)

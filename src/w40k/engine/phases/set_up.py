@@ -36,13 +36,14 @@ from w40k.engine.state import UnitData
 from w40k.engine.units import centre
 from w40k.geometry import Model
 from w40k.geometry.movement import MoveViolation, ending_violations
-from w40k.rules.placement import by_distance, first_legal, grid
+from w40k.geometry.shapes import Circle
+from w40k.rules.placement import Check, by_distance, first_legal, grid
 from w40k.rules.setup import (
     Ingress,
+    disc_within_edge_distance,
     disembark_violations,
     ingress_violations,
     set_up_violations,
-    within_edge_distance,
 )
 from w40k.rules.transport import DisembarkMode, disembark_mode, set_up_distance
 
@@ -86,11 +87,23 @@ def violations(ctx: Context, u: UnitData, kind: SetUpKind, mode: DisembarkMode |
                models: list[Model]) -> list[MoveViolation]:
     """The rules the placement ``models`` (the unit's, as geometry sees them) breaks: the
     move's own rule first (cheap), then 03.02 and the terrain (03.01 Ending a Move)."""
+    return checker(ctx, u, kind, mode)(models)
+
+
+def checker(ctx: Context, u: UnitData, kind: SetUpKind, mode: DisembarkMode | None
+            ) -> Check:
+    """:func:`violations` for many candidate placements of the unit in the same state: what
+    does not depend on the placement (the enemy and friendly models, the transport's hull,
+    the battlefield, the terrain) is read once."""
     s = ctx.state
     bf = offtable.battlefield(s)
     enemies = offtable.enemy_models(s, u.player)
+    own: Check
     if kind is SetUpKind.INGRESS:
-        out = ingress_violations(models, enemies, bf, _ingress_rules(ctx, u))
+        rules = _ingress_rules(ctx, u)
+
+        def own(models: list[Model]) -> list[MoveViolation]:
+            return ingress_violations(models, enemies, bf, rules)
     else:
         host = _host(ctx, u)
         hull = geo.model_shape(next((m for m in host.alive if m.profile.transport is not None),
@@ -98,25 +111,40 @@ def violations(ctx: Context, u: UnitData, kind: SetUpKind, mode: DisembarkMode |
         after = None
         if mode is DisembarkMode.RAPID and host.flag("ingress_this_turn"):
             after = _ingress_rules(ctx, host)  # R18.04-d
-        out = disembark_violations(models, hull, set_up_distance(mode or DisembarkMode.RAPID),
-                                   enemies, bf, ingress=after)
-    return out or placement_violations(ctx, u, models, enemies)
+        distance = set_up_distance(mode or DisembarkMode.RAPID)
+
+        def own(models: list[Model]) -> list[MoveViolation]:
+            return disembark_violations(models, hull, distance, enemies, bf, ingress=after)
+    placement = _placement_checker(ctx, u, enemies)
+
+    def check(models: list[Model]) -> list[MoveViolation]:
+        return own(models) or placement(models)
+    return check
 
 
 def placement_violations(ctx: Context, u: UnitData, models: list[Model],
                          enemies: list[Model]) -> list[MoveViolation]:
     """What every set-up checks after its own rule: 03.02 (wholly on the table, on no model,
     coherent, unengaged) and the terrain the models end on (03.01 Ending a Move)."""
+    return _placement_checker(ctx, u, enemies)(models)
+
+
+def _placement_checker(ctx: Context, u: UnitData, enemies: list[Model]) -> Check:
+    """:func:`placement_violations` with the friendly models and the terrain read once."""
     s = ctx.state
     friends = [geo.model_shape(m) for x in s.units if x.player == u.player and x.id != u.id
                for m in x.alive]
-    out = set_up_violations(models, enemies, offtable.battlefield(s), friends)
-    if out:
+    bf = offtable.battlefield(s)
+
+    def check(models: list[Model]) -> list[MoveViolation]:
+        out = set_up_violations(models, enemies, bf, friends)
+        if out:
+            return out
+        _, terrain = geo.terrain(ctx)
+        for m in models:
+            out += ending_violations(terrain, m)
         return out
-    _, terrain = geo.terrain(ctx)
-    for m in models:
-        out += ending_violations(terrain, m)
-    return out
+    return check
 
 
 def _shapes(u: UnitData, places: dict[str, tuple[float, float, float]]) -> list[Model]:
@@ -165,15 +193,23 @@ def _search(ctx: Context, u: UnitData, kind: SetUpKind, mode: DisembarkMode | No
     else:
         anchors = list(grid(bf, step))
         if not offtable.deep_strike(u):
-            probe = Model("probe", 0.0, 0.0, base_mm=1.0)
+            r = cast(Circle, Model("probe", 0.0, 0.0, base_mm=1.0).footprint()).r
             anchors = [a for a in anchors
-                       if within_edge_distance(replace(probe, x=a[0], y=a[1]), bf, 4.0)]
+                       if disc_within_edge_distance(Circle(a[0], a[1], r), bf, 4.0)]
         enemies = [centre(e) for e in s.units if e.player != u.player and not e.destroyed]
         if rng is not None:
             rng.shuffle(anchors)
         elif enemies:
             anchors = by_distance(anchors, enemies[0])
-    return first_legal(models, anchors, lambda ms: violations(ctx, u, kind, mode, ms))
+    check = checker(ctx, u, kind, mode)
+
+    def as_answered(placed: list[Model]) -> list[MoveViolation]:
+        # the answer carries only [x, y]: check the models as _apply will set them up, at
+        # their own facing and z 0 (a block turned 90 degrees turns its rows, not an oval
+        # base, which the answer cannot turn)
+        return check(_shapes(u, {m.id: (p.x, p.y, 0.0) for m, p in zip(u.alive, placed,
+                                                                        strict=True)}))
+    return first_legal(models, anchors, as_answered)
 
 
 def _run(ctx: Context, frame: SetUpFrame) -> Request | None:
