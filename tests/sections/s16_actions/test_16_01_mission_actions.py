@@ -97,9 +97,9 @@ def test_the_mission_action_is_offered_at_the_start_of_its_phase_and_scores_when
 
 
 def test_only_units_with_the_keywords_where_the_action_says_are_offered_it() -> None:
-    # R16.01-a with the mission's UNITS: INFANTRY within a terrain area outside its own zone
-    # (red.a); a VEHICLE there (red.v), INFANTRY in no area (red.b), INFANTRY in the area
-    # inside its own zone (red.h) are not offered it.
+    # R16.01-d (unit restrictions enforced), R16.01-a: the mission's UNITS: INFANTRY within
+    # a terrain area outside its own zone (red.a); a VEHICLE there (red.v), INFANTRY in no
+    # area (red.b), INFANTRY in the area inside its own zone (red.h) are not offered it.
     gun = sh.weapon("gun")
     units = [sh.unit("red.a", [sh.model("red.a.1", 30, 22, gun)]),
              sh.unit("red.v", [sh.model("red.v.1", 27, 20, gun, keywords=("VEHICLE",))]),
@@ -121,7 +121,7 @@ def test_only_units_with_the_keywords_where_the_action_says_are_offered_it() -> 
 ])
 def test_each_where_of_the_mission_action(where: str, x: float, y: float,
                                           eligible: bool) -> None:
-    # R16.01-a with the mission's UNITS 'where' (docs/missions.md).
+    # R16.01-d: the mission's UNITS 'where' (docs/missions.md), exact geometry.
     unit = sh.unit("red.a", [sh.model("red.a.1", x, y)])
     game = Game.new(_position(unit, secondary=_secondary(where)), seed=1)
     action = mission_actions.actions(game.ctx)[0]
@@ -129,7 +129,7 @@ def test_each_where_of_the_mission_action(where: str, x: float, y: float,
 
 
 def test_it_is_not_offered_in_another_phase_and_a_mission_without_it_offers_nothing() -> None:
-    # R16.01-a: STARTS is the Shooting phase: nothing is asked at the start of the Movement
+    # R16.01-d: STARTS is the Shooting phase: nothing is asked at the start of the Movement
     # phase; a mission whose secondaries have no action offers no action at all.
     game = Game.new(_position(step=2), seed=1)
     req = game.pending()
@@ -162,8 +162,8 @@ def test_the_battle_cap_and_the_rounds_of_the_secondary_are_respected() -> None:
 
 
 def test_the_use_limit_once_per_turn_and_once_per_battle() -> None:
-    # R16.01-a USE LIMIT: once per turn -> a second eligible unit is not offered it after the
-    # first started it; once per battle -> not offered after an earlier round's start.
+    # R16.01-d USE LIMIT enforced: once per turn -> a second eligible unit is not offered it
+    # after the first started it; once per battle -> not offered after an earlier round's.
     gun = sh.weapon("gun")
     units = [sh.unit("red.a", [sh.model("red.a.1", 30, 22, gun)]),
              sh.unit("red.c", [sh.model("red.c.1", 33, 24, gun)])]
