@@ -13,6 +13,7 @@ from tests.engine import shooting_helpers as sh
 from tests.engine.core_helpers import events
 from w40k.agents.greedy import GreedyAgent
 from w40k.agents.heuristic import HeuristicAgent
+from w40k.agents.random_agent import RandomAgent
 from w40k.core.jsonval import JSON
 from w40k.engine import mission_actions
 from w40k.engine.game import Game
@@ -94,6 +95,18 @@ def test_the_mission_action_is_offered_at_the_start_of_its_phase_and_scores_when
     assert [(e["vp"], e["kind"], e["scorer"], e["units"]) for e in _scores(game)] == [
         (5, "secondary", "red", ["red.a"])]
     assert game.state.player("red").vp == 5
+
+
+def test_a_unit_performing_the_mission_action_is_not_offered_to_shoot() -> None:
+    # R16.01-b: red.a started it, red.c did not: only red.c is offered to shoot.
+    gun = sh.weapon("gun")
+    units = [sh.unit("red.a", [sh.model("red.a.1", 30, 22, gun)]),
+             sh.unit("red.c", [sh.model("red.c.1", 40, 22, gun)])]
+    game = Game.new(_position(*units, enemy=(40.0, 30.0)), seed=1)
+    game.submit(BEACON)
+    req = game.pending()
+    assert req is not None and req.kind == "select_unit_to_shoot"
+    assert req.options == ("red.c", "done")
 
 
 def test_only_units_with_the_keywords_where_the_action_says_are_offered_it() -> None:
@@ -250,3 +263,10 @@ def test_the_heuristic_shoots_instead_when_the_shooting_is_worth_more() -> None:
                                       gun) for i in range(10)])
     game = Game.new(_position(unit, enemy=(24.0, 30.0), n_enemy=10), seed=1)
     assert _first_reaction(game, HeuristicAgent(seed=1)) == DECLINE
+
+
+def test_the_random_player_sometimes_starts_it() -> None:
+    # The random player answers the reaction request uniformly: starting it is one answer.
+    game = Game.new(_position(), seed=1)
+    answers = {str(_first_reaction(game, RandomAgent(seed))) for seed in range(20)}
+    assert answers == {str(BEACON), DECLINE}
