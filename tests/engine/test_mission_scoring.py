@@ -21,7 +21,6 @@ from tests.engine.core_helpers import (
 )
 from w40k.engine.game import Game
 from w40k.engine.units import destroy
-from w40k.io.missions import not_applied
 from w40k.io.position_model import validate_position
 
 RED_ZONE = [[0, 0], [60, 0], [60, 8], [0, 8]]
@@ -228,17 +227,17 @@ def test_a_rule_scores_only_between_its_first_and_last_round(
     assert [r for r, *_ in scores(game)] == [2, 3]
 
 
-def test_an_action_secondary_is_listed_as_not_applied_and_never_scores(
+def test_an_action_secondary_scores_nothing_at_the_end_of_a_turn(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    # The action is data until actions (16) reach the engine: it must not score.
+    # An action secondary scores only when its action completes (R16.01-d,
+    # tests/sections/s16_actions/test_16_01_mission_actions.py), never at a scoring check:
+    # here no unit is within a terrain area, so nobody can start it.
     action = {"name": "Raise a beacon", "starts": "shooting",
               "units": {"keywords": ["INFANTRY"], "where": "terrain_area_outside_own_zone"}}
     m = mission(secondaries=(rule("beacon", "action", 5, action=action),))
     game = play(monkeypatch, [on("red.a", 30, 21, "red")], m, rounds=1)
     assert scores(game) == []
-    assert not_applied(game.state.mission) == [
-        "secondary 'beacon' (action 'Raise a beacon') is not applied: actions (16) are not in "
-        "the engine yet"]
+    assert not events(game, "action_started")
 
 
 def test_a_mission_without_primary_scores_take_and_hold(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -9,13 +9,16 @@ decline.
   (Leap to Defend) towards an enemy unit that charged, within 7".
 - Explosives, Crushing Impact, Smokescreen, Counteroffensive, and the two above: only when
   the player keeps 1 CP after paying.
+- A mission's action (engine/mission_actions.py): a unit that has no enemy unit within its
+  ranged weapons' range (nothing to shoot this phase), while completing it would score VP.
 """
 
 from __future__ import annotations
 
 from typing import cast
 
-from w40k.engine import geo
+from w40k.agents.heuristic_eval import max_range, unit_gap
+from w40k.engine import geo, mission_actions
 from w40k.engine.game import Game
 from w40k.engine.phases.charge import CHARGE_RANGE, ChargeUnitFrame, charge_targets
 from w40k.engine.phases.melee_moves import units_within
@@ -54,6 +57,11 @@ def _wants(game: Game, player: str, name: str, answer: dict[str, JSON],
     if name == "Insane Bravery":
         u = s.unit(uid)
         return any(geo.in_objective_range(game.ctx, m, o) for m in u.alive for o in s.objectives)
+    if name in {a.name for a in mission_actions.actions(game.ctx)}:
+        u = s.unit(uid)
+        reach = max_range(u)
+        return mission_actions.vp_if_completed(game.ctx, name, player) > 0 and not any(
+            unit_gap(u, e) <= reach for e in s.units_of(s.opponent(player)) if e.alive)
     if name == "Epic Challenge":
         u = s.unit(uid)
         return any(e.has("CHARACTER") for e in geo.engaged_enemies(game.ctx, u))

@@ -35,6 +35,7 @@ import random
 from collections.abc import Callable
 
 from w40k.agents import heuristic_deploy
+from w40k.agents.heuristic_actions import action_choice
 from w40k.agents.heuristic_attacks import (
     allocation_choice,
     cheapest_loss,
@@ -174,8 +175,9 @@ class HeuristicAgent:
 
     def _reaction(self, game: Game, r: Request) -> JSON:
         """The datasheet abilities' reactions (agents/ability_reactions.py), then the
-        stratagem worth its CP most (agents/heuristic_stratagems.py); else the safe answer
-        (decline)."""
+        stratagem worth its CP most (agents/heuristic_stratagems.py), then a mission action
+        worth more than the unit's shooting (agents/heuristic_actions.py); else the safe
+        answer (decline)."""
         from w40k.agents.ability_reactions import ability_choice
 
         wanted = ability_choice(game, r)
@@ -184,6 +186,9 @@ class HeuristicAgent:
         strat = choose_stratagem(game, r)
         if strat is not None:
             return strat
+        act = action_choice(game, r)  # a mission action (agents/heuristic_actions.py)
+        if act is not None:
+            return act
         return safe_answer(game, r, self.rng) if wanted is None else wanted
 
     def _firing_deck(self, game: Game, r: Request) -> JSON:

@@ -23,7 +23,7 @@ from w40k.io.battle_setup import (
 )
 from w40k.io.battle_setup import not_applied as army_not_applied
 from w40k.io.display import clean
-from w40k.io.missions import mission_names, mission_position, not_applied, resolve_mission
+from w40k.io.missions import mission_names, mission_position, resolve_mission
 from w40k.io.model_base import found
 from w40k.io.outputs import check_output_file, prepare_output_dir, write_atomic
 from w40k.io.position_model import validate_position
@@ -128,7 +128,7 @@ def register(app: typer.Typer) -> None:
             prepare_output_dir(out, "--out")  # before any work: not after the battle
             notes: list[str] = []
             position = _position(red, blue, start, mission, datasheets, auto_deploy, notes)
-            for line in (*notes, *not_applied(cast(dict[str, JSON], position["mission"]))):
+            for line in notes:
                 typer.echo(f"note: {clean(line)}", err=True)
             game = Game.load(position) if "frames" in position and position.get("dice") \
                 else Game.new(position, seed)

@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, cast
 
-from w40k.engine import ability_effects, geo, offtable, scoring
+from w40k.engine import ability_effects, geo, mission_actions, offtable, scoring
 from w40k.engine import actions as actions_mod
 from w40k.engine.actions import complete
 from w40k.engine.context import Context
@@ -204,7 +204,8 @@ def _closing(ctx: Context, frame: TurnFrame, window: Window, **facts: JSON) -> b
         return False
     ctx.replace(frame, replace(frame, closed=frame.step))
     # 16.01: actions that complete at this moment, before anything is used in its window
-    complete(ctx, actions_mod.ACTIONS, window, str(facts.get("phase", "")))
+    complete(ctx, (*actions_mod.ACTIONS, *mission_actions.actions(ctx)), window,
+             str(facts.get("phase", "")))
     return open_window(ctx, window, **facts)
 
 

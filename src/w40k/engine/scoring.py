@@ -109,35 +109,71 @@ def _take_and_hold(ctx: Context, player: str) -> None:
         ctx.log("score", vp=vp, objectives=list[JSON](held), total=s.player(player).vp)
 
 
-def _apply(ctx: Context, rule: dict[str, JSON], kind: str, player: str, when: str,
-           primary: dict[str, JSON], totals: dict[tuple[str, str], int]) -> None:
+def _in_rounds(ctx: Context, rule: dict[str, JSON]) -> bool:
+    """The rule scores this battle round (``from_round`` .. ``until_round``)."""
     s = ctx.state
     until = rule.get("until_round")
-    if s.round < int(cast(int, rule.get("from_round", 1))) or (
-            until is not None and s.round > int(cast(int, until))):
-        return
-    condition = str(rule["condition"])
-    if condition == "action":
-        return  # 16: actions are not in the engine yet (io.missions.not_applied lists it)
-    counted = _counted(ctx, rule, condition, player, when)
-    per = int(cast(int, rule["vp"]))
-    vp = (per if counted else 0) if condition == "more_objectives" else per * len(counted)
-    name = str(rule["name"])
-    caps = [(rule.get("cap"), None), (rule.get("battle_cap"), (player, name))]
+    return s.round >= int(cast(int, rule.get("from_round", 1))) and (
+        until is None or s.round <= int(cast(int, until)))
+
+
+def _capped(rule: dict[str, JSON], kind: str, player: str, vp: int, primary: dict[str, JSON],
+            totals: dict[tuple[str, str], int]) -> int:
+    """``vp`` within the rule's ``cap``, its ``battle_cap`` and the primary's cap."""
+    caps = [(rule.get("cap"), None), (rule.get("battle_cap"), (player, str(rule["name"])))]
     if kind == "primary":
         caps.append((primary.get("cap"), (player, "kind:primary")))
     for cap, key in caps:
         if cap is not None:
             vp = min(vp, int(cast(int, cap)) - (totals.get(key, 0) if key else 0))
-    if vp <= 0:
-        return
+    return vp
+
+
+def _award(ctx: Context, name: str, kind: str, player: str, vp: int, key_name: str,
+           counted: list[str], totals: dict[tuple[str, str], int]) -> None:
+    s = ctx.state
     for key in ((player, name), (player, f"kind:{kind}")):
         totals[key] = totals.get(key, 0) + vp
     s.player(player).vp += vp
+    ctx.log("score", vp=vp, rule=name, kind=kind, scorer=player,
+            **{key_name: list[JSON](counted)}, total=s.player(player).vp)
+
+
+def _apply(ctx: Context, rule: dict[str, JSON], kind: str, player: str, when: str,
+           primary: dict[str, JSON], totals: dict[tuple[str, str], int]) -> None:
+    if not _in_rounds(ctx, rule):
+        return
+    condition = str(rule["condition"])
+    if condition == "action":
+        return  # 16.01: scored when a unit completes the action (score_action)
+    counted = _counted(ctx, rule, condition, player, when)
+    per = int(cast(int, rule["vp"]))
+    vp = (per if counted else 0) if condition == "more_objectives" else per * len(counted)
+    vp = _capped(rule, kind, player, vp, primary, totals)
+    if vp <= 0:
+        return
     key_name = "units" if condition in ("units_in_opponent_zone", "enemy_units_destroyed") \
         else "objectives"
-    ctx.log("score", vp=vp, rule=name, kind=kind, scorer=player,
-             **{key_name: list[JSON](counted)}, total=s.player(player).vp)
+    _award(ctx, str(rule["name"]), kind, player, vp, key_name, counted, totals)
+
+
+def action_vp(ctx: Context, rule: dict[str, JSON], player: str) -> int:
+    """The VP ``player`` scores now for completing the action of the secondary ``rule``:
+    its ``vp`` within its caps, 0 outside its rounds."""
+    if not _in_rounds(ctx, rule):
+        return 0
+    return max(0, _capped(rule, "secondary", player, int(cast(int, rule["vp"])), {},
+                          _totals(ctx)))
+
+
+def score_action(ctx: Context, secondary: str, player: str, unit: str) -> None:
+    """R16.01-d EFFECT of a mission's action: ``player`` scores the secondary's VP (its
+    rounds and caps respected; a ``score`` event naming the secondary and the unit)."""
+    rules = cast(list[dict[str, JSON]], ctx.state.mission.get("secondaries") or [])
+    rule = next(r for r in rules if r.get("name") == secondary)
+    vp = action_vp(ctx, rule, player)
+    if vp > 0:
+        _award(ctx, secondary, "secondary", player, vp, "units", [unit], _totals(ctx))
 
 
 def _counted(ctx: Context, rule: dict[str, JSON], condition: str, player: str,

@@ -96,17 +96,22 @@ REACTIONS: tuple[Reaction, ...] | None = None
 stratagems); tests set a tuple of their own."""
 
 
-def reactions() -> tuple[Reaction, ...]:
-    """The reactions in force (read lazily: the table's modules import this one)."""
+def reactions(ctx: Context) -> tuple[Reaction, ...]:
+    """The reactions in force: the table, then the start reactions of the actions the game's
+    mission defines (engine/mission_actions.py; read lazily: the table's modules import this
+    one)."""
+    from w40k.engine import mission_actions
+
+    mission = mission_actions.reactions(ctx)
     if REACTIONS is not None:
-        return REACTIONS
+        return (*REACTIONS, *mission) if mission else REACTIONS
     from w40k.engine.reactions_table import TABLE
-    return TABLE
+    return (*TABLE, *mission) if mission else TABLE
 
 
 def _usable(ctx: Context, window: Window, facts: Facts, player: str) -> list[JSON]:
     out: list[JSON] = []
-    for r in reactions():
+    for r in reactions(ctx):
         if r.window is window:
             out += [[r.name, o] for o in r.options(ctx, facts, player)]
     return out
@@ -115,7 +120,7 @@ def _usable(ctx: Context, window: Window, facts: Facts, player: str) -> list[JSO
 def open_window(ctx: Context, window: Window, **facts: JSON) -> bool:
     """Open a window at this moment: push a ``window`` frame if some reaction is usable by
     either player (the active player is asked first), else nothing. True if pushed."""
-    if not any(r.window is window for r in reactions()):
+    if not any(r.window is window for r in reactions(ctx)):
         return False
     s = ctx.state
     first = s.active or s.players[0].name
@@ -154,7 +159,7 @@ def _apply(ctx: Context, frame: WindowFrame, req: Request, choice: JSON) -> None
         ctx.replace(frame, replace(frame, idx=frame.idx + 1))
         return
     name, option = cast(list[JSON], choice)
-    reaction = next(r for r in reactions() if r.name == name)
+    reaction = next(r for r in reactions(ctx) if r.name == name)
     ctx.log("reaction", window=str(frame.window), rule=str(name), answer=option,
             by=req.player)
     # The same player is asked again: another usable rule, or decline.

@@ -96,14 +96,6 @@ def mission_terrain(mission: dict[str, JSON]) -> dict[str, JSON]:
     return copy.deepcopy(DEFAULT_TERRAIN)
 
 
-def not_applied(mission: dict[str, JSON]) -> list[str]:
-    """The mission's rules the engine does not apply yet (action secondaries: 16.01 actions
-    are not in the engine yet), one line each."""
-    m = MissionModel.model_validate(mission)
-    return [f"secondary {r.name!r} (action {r.action.name!r}) is not applied: actions (16) "
-            "are not in the engine yet" for r in m.secondaries if r.action is not None]
-
-
 def mission_position(red: Army, blue: Army, mission: dict[str, JSON], *,
                      pre_battle: bool = False, abilities: bool = False) -> dict[str, JSON]:
     """The starting position of ``red`` against ``blue`` on ``mission``: its battlefield,
