@@ -476,3 +476,21 @@ def test_stratagems_and_rerolls_read_as_sentences_and_the_cp_spent_is_counted() 
     for e in events:
         summary.lines(e)
     assert summary.lost == {"blue": ["Stormboyz"]}
+
+
+def test_a_mission_action_reads_as_sentences() -> None:
+    # R16.01-a/c/d: an action started, completed, or failed is told in words, by unit name
+    events = [
+        ev("action_started", phase="shooting", action="Raise a beacon", unit="blue.kommandos"),
+        ev("action_completed", phase="end_of_turn", action="Raise a beacon", unit="blue.kommandos",
+           reason="completes"),
+        ev("action_failed", phase="movement", action="Raise a beacon", unit="red.squad",
+           reason="moved"),
+    ]
+    lines = log_lines(events, REAL)
+    _no_repr(lines)
+    assert [line[21:] for line in lines] == [
+        "Kommandos starts the action Raise a beacon",
+        "Kommandos completes the action Raise a beacon",
+        "Second squad: the action Raise a beacon fails (moved)",
+    ]

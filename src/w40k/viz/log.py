@@ -466,6 +466,16 @@ class BattleLog:
         return (f"{self._head(e)}  {self._u(e)}: {kind} roll re-rolled, {dice(e.get('old'))} "
                 f"into {dice(e.get('new'))}")
 
+    def _on_action_started(self, e: Mapping[str, JSON]) -> str:
+        return f"{self._head(e)}{self._u(e)} starts the action {_s(e.get('action'))}"
+
+    def _on_action_completed(self, e: Mapping[str, JSON]) -> str:
+        return f"{self._head(e)}{self._u(e)} completes the action {_s(e.get('action'))}"
+
+    def _on_action_failed(self, e: Mapping[str, JSON]) -> str:
+        return (f"{self._head(e)}{self._u(e)}: the action {_s(e.get('action'))} fails "
+                f"({_s(e.get('reason'))})")
+
     def _on_fire_overwatch(self, e: Mapping[str, JSON]) -> str:
         return f"{self._head(e)}{self._u(e)} fires overwatch at {self._u(e, 'enemy')}"
 
