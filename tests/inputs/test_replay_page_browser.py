@@ -190,3 +190,29 @@ def test_units_show_names_and_wounds_and_the_table_shows_what_happened(
         assert errors == []
     finally:
         page.close()
+
+
+def test_a_unit_label_at_the_table_edge_stays_on_the_table(browser: Any,
+                                                           tmp_path: Path) -> None:
+    # a long name over a unit at the left edge is shifted in, not cut off by the table's edge
+    long = "A unit with a very long name indeed"
+    pos = default_position()
+    unit = pos["units"][0]  # type: ignore[index]
+    unit["name"] = long
+    for i, m in enumerate(unit["models"]):
+        m["x"], m["y"] = 0.8 + 0.1 * i, 5.0 + 1.4 * i
+    game = Game.new(pos, 1)
+    recorder = ReplayRecorder(game, pos)
+    recorder.feed(game)
+    recorder.finish(game)
+    path = tmp_path / "replay.html"
+    path.write_text(recorder.page("edge"), encoding="utf-8")
+    page, errors, _ = _open(browser, path)
+    _step(page, 0)
+    box = page.evaluate(
+        "n => { const vb = document.getElementById('table').viewBox.baseVal; "
+        "const t = [...document.querySelectorAll('text.label')]"
+        ".find(e => e.textContent.startsWith(n)); const b = t.getBBox(); "
+        "return [b.x, b.x + b.width, vb.x, vb.x + vb.width]; }", long)
+    assert not errors
+    assert box[0] >= box[2] - 1e-6 and box[1] <= box[3] + 1e-6, box

@@ -178,8 +178,13 @@ function draw(i) {
       const info = MODELS.get(id);
       if (info && info.unit === uid) top = Math.min(top, m[2] - m[4]);
     }
-    text(c[0], top - 0.35, 'label', colour(unit.player),
-         unit.name + ' (' + n + (n === 1 ? ' model, ' : ' models, ') + w + ' W)');
+    const t = text(c[0], top - 0.35, 'label', colour(unit.player),
+                   unit.name + ' (' + n + (n === 1 ? ' model, ' : ' models, ') + w + ' W)');
+    // keep the label on the table: shift it in from the edge it would cross
+    const b = t.getBBox(), vb = svg.viewBox.baseVal;
+    if (b.width && b.x < vb.x) t.setAttribute('x', c[0] + (vb.x - b.x));
+    else if (b.width && b.x + b.width > vb.x + vb.width)
+      t.setAttribute('x', c[0] - (b.x + b.width - vb.x - vb.width));
   }
   const panel = document.getElementById('step');
   panel.replaceChildren();
