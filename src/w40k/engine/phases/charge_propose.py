@@ -134,13 +134,15 @@ def propose_charge(ctx: Context, u: UnitData, targets: Sequence[UnitData], budge
         engaged_targets |= eng
         placed.append(end)
     answer: dict[str, JSON] = {mid: [[round(e.x, 6), round(e.y, 6)]] for mid, e in ends.items()}
-    return _repair(ctx, u, answer, [s for _, s in tshapes], budget)
+    return _repair(ctx, u, answer, [s for _, s in tshapes], non_targets, budget)
 
 
-def _ring(cx: float, cy: float, d: float, base: float) -> list[tuple[float, float]]:
+def _ring(cx: float, cy: float, d: float, base: float, n: int = BEARINGS
+          ) -> list[tuple[float, float]]:
+    """``n`` spots at distance ``d`` of (cx, cy), the nearest bearing to ``base`` first."""
     out = []
-    for k in range(BEARINGS):
-        a = base + (k + 1) // 2 * (1 if k % 2 else -1) * 2 * math.pi / BEARINGS
+    for k in range(n):
+        a = base + (k + 1) // 2 * (1 if k % 2 else -1) * 2 * math.pi / n
         out.append((cx + d * math.cos(a), cy + d * math.sin(a)))
     return out
 
@@ -152,9 +154,10 @@ def _coherent_with(end: Model, placed: Sequence[Model]) -> bool:
 
 
 def _repair(ctx: Context, u: UnitData, answer: dict[str, JSON], tshapes: Sequence[Model],
-            budget: float) -> dict[str, JSON]:
-    """R11.04-c: a model not within 1"/engaged that the search of ``check_move`` finds a
-    within-1"/engaged spot for is moved to that spot (a few rounds)."""
+            non_targets: Sequence[Model], budget: float) -> dict[str, JSON]:
+    """R11.04-c: a model not within 1"/engaged for which a legal straight move ending
+    within 1"/engaged (and engaged with no other enemy unit, R11.04-d) is found is moved
+    there (a few rounds)."""
     for _ in range(3):
         finals = mm_.finals_of(u, mm_.parse_positions(u, answer))
         moved = False
@@ -164,23 +167,31 @@ def _repair(ctx: Context, u: UnitData, answer: dict[str, JSON], tshapes: Sequenc
                 if any(horizontal_distance(end, t) <= gap + mm_.EPS and
                        (gap < 2.0 or engaged(end, t)) for t in tshapes):
                     continue
-                spot = _reach_spot(ctx, u, m.id, finals, tshapes, gap, budget)
+                spot = _reach_spot(ctx, u, m.id, finals, tshapes, non_targets, gap, budget)
                 if spot is not None:
-                    answer[m.id] = [[round(spot[0], 6), round(spot[1], 6)]]
+                    answer[m.id] = [[spot[0], spot[1]]]
                     finals[m.id] = geo.model_shape(m).moved(*spot)
                     moved = True
-                break
+                    break
         if not moved:
             break
     return answer
 
 
 def _reach_spot(ctx: Context, u: UnitData, mid: str, finals: dict[str, Model],
-                tshapes: Sequence[Model], gap: float, budget: float
-                ) -> tuple[float, float] | None:
-    """``melee_moves.can_reach``'s search, returning the spot it finds."""
+                tshapes: Sequence[Model], non_targets: Sequence[Model], gap: float,
+                budget: float) -> tuple[float, float] | None:
+    """A spot like ``melee_moves.can_reach``'s search finds (its candidates first, then finer
+    rings), engaged with no enemy model outside the targets."""
     start = geo.model_shape(next(m for m in u.alive if m.id == mid))
     cands = mm_._candidates(start, tshapes, gap, budget)
+    r = mm_._radius(start)
+    for t in tshapes:
+        if horizontal_distance(start, t) > budget + gap + mm_.EPS:
+            continue
+        base = math.atan2(start.y - t.y, start.x - t.x)
+        for g in (0.05, gap * 0.3, gap * 0.6, gap * 0.9):
+            cands += _ring(t.x, t.y, r + mm_._radius(t) + g, base, 48)
     if not cands:
         return None
     scene = mm_._scene_with(ctx, u, finals, keep=mid)
@@ -189,7 +200,10 @@ def _reach_spot(ctx: Context, u: UnitData, mid: str, finals: dict[str, Model],
         if math.hypot(x - start.x, y - start.y) > budget - 1e-5:
             continue
         end = start.moved(x, y)
-        if not any(horizontal_distance(end, t) <= gap - 1e-4 for t in tshapes):
+        if not any(horizontal_distance(end, t) <= gap - 1e-4 and (gap < 2.0 or engaged(end, t))
+                   for t in tshapes):
+            continue
+        if any(engaged(end, s) for s in non_targets):
             continue
         if not validate_move(scene, u.id, {mid: [Step(x, y)]}, MoveType.CHARGE, budget):
             return (x, y)
