@@ -514,7 +514,8 @@ def _can_reach_objective(ctx: Context, u: UnitData, mid: str, finals: Mapping[st
 # -- the proposer -----------------------------------------------------------------------------
 def propose_melee_move(ctx: Context, request: Request, rng: random.Random) -> JSON:
     """A legal answer to a charge/pile-in/consolidation ``positions`` request: a greedy move
-    toward the targets (a few random variations), else declining."""
+    toward the targets (a few random variations), for a charge then a coherent chain
+    placement (``charge_propose.py``), else declining."""
     d = cast(MeleeMoveFrame, ctx.top)
     u = ctx.state.unit(d.unit)
     mt = d.move_type
@@ -525,7 +526,20 @@ def propose_melee_move(ctx: Context, request: Request, rng: random.Random) -> JS
             break
         if not check_move(ctx, u, parse_positions(u, answer), d):
             return answer
+    if mt == "charge":
+        # The greedy move leaves blocked models behind (R03.03-d): place the unit as a
+        # coherent chain instead (charge_propose.py), still checked here.
+        from w40k.engine.phases.charge_propose import propose_charge
+        targets = [ctx.state.unit(t) for t in d.targets or ()]
+        for attempt in range(CHAIN_ATTEMPTS):
+            chain = propose_charge(ctx, u, targets, budget, rng, attempt)
+            if chain is not None and not check_move(ctx, u, parse_positions(u, chain), d):
+                return chain
     return DECLINE[mt]
+
+
+CHAIN_ATTEMPTS = 3
+"""Tries of the chain placement (bearings jittered after the first)."""
 
 
 def _greedy(ctx: Context, u: UnitData, d: MeleeMoveFrame, budget: float,

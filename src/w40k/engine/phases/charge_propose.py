@@ -1,0 +1,210 @@
+"""The charge move's placement proposer (11.04): models are placed one at a time, closest to
+the targets first, each at the best free spot within its move that keeps the unit coherent.
+
+``melee_moves._greedy`` moves every model on its own toward base contact and leaves a model
+that cannot reach where it is, which breaks coherency (R03.03-d) whenever part of the unit is
+blocked; this generator builds the move as a chain instead:
+
+- the first model goes to a base contact spot of a target model (as the greedy move does);
+- every later model goes to a spot within 2" of a model already placed (R03.03-a) and within
+  9" of every placed model (R03.03-b), preferring within 1" of a target model, then engaged
+  with one (R11.04-c), else as close to a target as it can get; it must end closer to a target
+  (R11.04-b) and engaged with no enemy unit that is not a target (R11.04-d);
+- candidate spots: rings around the target models (base contact, within 1", engaged) and
+  around the placed models of the unit, at a few radii and 24 bearings, plus the straight move
+  toward the nearest target model; a spot on another model or partway through a terrain
+  feature (03.01 Ending a Move, ``Occupied.free``) or whose straight path ``validate_move``
+  refuses (terrain, enemy models, the battlefield edge) is skipped;
+- a repair pass then moves a model that *could* end within 1"/engaged (the search
+  ``check_move`` uses for R11.04-c) to such a spot.
+
+The caller still validates the answer with ``check_move``: nothing here decides legality.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+
+from w40k.engine import geo
+from w40k.engine.context import Context
+from w40k.engine.phases import melee_moves as mm_
+from w40k.engine.propose_moves import Occupied
+from w40k.engine.serial import JSON
+from w40k.engine.state import UnitData
+from w40k.geometry import Model, engaged
+from w40k.geometry.measure import horizontal_distance
+from w40k.geometry.movement import MoveType, Step, validate_move
+
+BEARINGS = 24
+TARGET_GAPS = (0.03, 0.5, 0.95, 1.45, 1.9)
+"""Edge-to-edge gaps of the rings around target models (contact, within 1", engaged)."""
+FRIEND_GAPS = (0.1, 0.7, 1.3, 1.85)
+"""Edge-to-edge gaps of the rings around placed models of the unit (within 2", R03.03-a)."""
+COHERENCY_MARGIN = 1.98
+"""Within 2" of a placed model, with a margin for rounding (R03.03-a)."""
+ALL_MARGIN = 8.95
+"""Within 9" of every placed model, with a margin (R03.03-b)."""
+SLACK = 1e-3
+"""Inches of the move budget left unused (rounding of the answer's coordinates)."""
+PATH_RULES_IGNORED = ("R03.03-d", "R03.01-c")
+"""Checked by the proposer itself for a single model's move (the rest of the unit has not
+moved yet): coherency and ending on a model (``Occupied.free``)."""
+
+
+def propose_charge(ctx: Context, u: UnitData, targets: Sequence[UnitData], budget: float,
+                   rng: random.Random, attempt: int) -> dict[str, JSON] | None:
+    """A charge move's positions answer built as a coherent chain (module docstring), or
+    None when some model finds no spot."""
+    if not targets:
+        return None
+    tshapes = [(t.id, s) for t in targets for s in geo.unit_shapes(t)]
+    target_ids = {t.id for t in targets}
+    others = [(e, s) for e in ctx.state.units if e.id != u.id and not e.destroyed
+              for s in geo.unit_shapes(e)]
+    non_targets = [s for e, s in others if e.player != u.player and e.id not in target_ids]
+    placed = Occupied(s for _, s in others)
+    _, ter = geo.terrain(ctx)
+    scene = geo.scene(ctx)
+    models = sorted(u.alive, key=lambda m: min(
+        mm_.model_to_unit(geo.model_shape(m), t) for t in targets))
+    start_d = {m.id: {t.id: mm_.model_to_unit(geo.model_shape(m), t) for t in targets}
+               for m in models}
+    ends: dict[str, Model] = {}
+    engaged_targets: set[str] = set()
+    for m in models:
+        start = geo.model_shape(m)
+        r = mm_._radius(start)
+        spots: list[tuple[float, float]] = []
+        near_t = sorted(tshapes, key=lambda ts: horizontal_distance(start, ts[1]))
+        jitter = rng.uniform(-0.5, 0.5) * attempt * 2 * math.pi / BEARINGS
+        for _, t in near_t[:6]:
+            if horizontal_distance(start, t) > budget + 2.0 + mm_.EPS:
+                continue
+            base = math.atan2(start.y - t.y, start.x - t.x) + jitter
+            for g in TARGET_GAPS:
+                spots += _ring(t.x, t.y, r + mm_._radius(t) + g, base)
+        for f in ends.values():
+            base = math.atan2(start.y - f.y, start.x - f.x) + jitter
+            for g in FRIEND_GAPS:
+                spots += _ring(f.x, f.y, r + mm_._radius(f) + g, base)
+        t0 = near_t[0][1]
+        dist = math.hypot(t0.x - start.x, t0.y - start.y)
+        if dist > 0:
+            k = min(1.0, (budget - SLACK) / dist)
+            spots.append((start.x + k * (t0.x - start.x), start.y + k * (t0.y - start.y)))
+        scored = []
+        for x, y in spots:
+            if math.hypot(x - start.x, y - start.y) > budget - SLACK:
+                continue
+            end = start.moved(x, y)
+            if ends and not _coherent_with(end, list(ends.values())):
+                continue
+            dists = [(tid, horizontal_distance(end, t)) for tid, t in tshapes]
+            near = min(d for _, d in dists)
+            eng = {tid for tid, t in tshapes if engaged(end, t)}
+            cls = 0 if near <= 1.0 + mm_.EPS else 1 if eng else 2
+            fresh = 0 if eng - engaged_targets else 1  # a target not engaged yet first
+            scored.append(((cls, fresh, round(near, 3), math.hypot(x - start.x, y - start.y)),
+                           x, y, end, eng))
+        scored.sort(key=lambda s: s[0])
+        chosen = None
+        for _, x, y, end, eng in scored:
+            # R11.04-b: closer to a charge target.
+            if not any(mm_.model_to_unit(end, t) < start_d[m.id][t.id] - mm_.EPS
+                       for t in targets):
+                continue
+            # R11.04-d: engaged with no enemy unit that is not a target.
+            if any(engaged(end, s) for s in non_targets):
+                continue
+            if not placed.free(end, ter):
+                continue
+            bad = [v for v in validate_move(scene, u.id, {m.id: [Step(x, y)]},
+                                            MoveType.CHARGE, budget)
+                   if v.rule not in PATH_RULES_IGNORED]
+            if bad:
+                continue
+            chosen = (x, y, end, eng)
+            break
+        if chosen is None:
+            return None
+        x, y, end, eng = chosen
+        ends[m.id] = end
+        engaged_targets |= eng
+        placed.append(end)
+    answer: dict[str, JSON] = {mid: [[round(e.x, 6), round(e.y, 6)]] for mid, e in ends.items()}
+    return _repair(ctx, u, answer, [s for _, s in tshapes], non_targets, budget)
+
+
+def _ring(cx: float, cy: float, d: float, base: float, n: int = BEARINGS
+          ) -> list[tuple[float, float]]:
+    """``n`` spots at distance ``d`` of (cx, cy), the nearest bearing to ``base`` first."""
+    out = []
+    for k in range(n):
+        a = base + (k + 1) // 2 * (1 if k % 2 else -1) * 2 * math.pi / n
+        out.append((cx + d * math.cos(a), cy + d * math.sin(a)))
+    return out
+
+
+def _coherent_with(end: Model, placed: Sequence[Model]) -> bool:
+    """R03.03-a/b against the models placed so far: within 2" of one, 9" of every one."""
+    ds = [horizontal_distance(end, p) for p in placed]
+    return min(ds) <= COHERENCY_MARGIN and max(ds) <= ALL_MARGIN
+
+
+def _repair(ctx: Context, u: UnitData, answer: dict[str, JSON], tshapes: Sequence[Model],
+            non_targets: Sequence[Model], budget: float) -> dict[str, JSON]:
+    """R11.04-c: a model not within 1"/engaged for which a legal straight move ending
+    within 1"/engaged (and engaged with no other enemy unit, R11.04-d) is found is moved
+    there (a few rounds)."""
+    for _ in range(3):
+        finals = mm_.finals_of(u, mm_.parse_positions(u, answer))
+        moved = False
+        for m in u.alive:
+            end = finals[m.id]
+            for gap in (1.0, 2.0):
+                if any(horizontal_distance(end, t) <= gap + mm_.EPS and
+                       (gap < 2.0 or engaged(end, t)) for t in tshapes):
+                    continue
+                spot = _reach_spot(ctx, u, m.id, finals, tshapes, non_targets, gap, budget)
+                if spot is not None:
+                    answer[m.id] = [[spot[0], spot[1]]]
+                    finals[m.id] = geo.model_shape(m).moved(*spot)
+                    moved = True
+                    break
+        if not moved:
+            break
+    return answer
+
+
+def _reach_spot(ctx: Context, u: UnitData, mid: str, finals: dict[str, Model],
+                tshapes: Sequence[Model], non_targets: Sequence[Model], gap: float,
+                budget: float) -> tuple[float, float] | None:
+    """A spot like ``melee_moves.can_reach``'s search finds (its candidates first, then finer
+    rings), engaged with no enemy model outside the targets."""
+    start = geo.model_shape(next(m for m in u.alive if m.id == mid))
+    cands = mm_._candidates(start, tshapes, gap, budget)
+    r = mm_._radius(start)
+    for t in tshapes:
+        if horizontal_distance(start, t) > budget + gap + mm_.EPS:
+            continue
+        base = math.atan2(start.y - t.y, start.x - t.x)
+        for g in (0.05, gap * 0.3, gap * 0.6, gap * 0.9):
+            cands += _ring(t.x, t.y, r + mm_._radius(t) + g, base, 48)
+    if not cands:
+        return None
+    scene = mm_._scene_with(ctx, u, finals, keep=mid)
+    for x, y in cands:
+        x, y = round(x, 6), round(y, 6)
+        if math.hypot(x - start.x, y - start.y) > budget - 1e-5:
+            continue
+        end = start.moved(x, y)
+        if not any(horizontal_distance(end, t) <= gap - 1e-4 and (gap < 2.0 or engaged(end, t))
+                   for t in tshapes):
+            continue
+        if any(engaged(end, s) for s in non_targets):
+            continue
+        if not validate_move(scene, u.id, {mid: [Step(x, y)]}, MoveType.CHARGE, budget):
+            return (x, y)
+    return None
