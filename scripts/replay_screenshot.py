@@ -27,31 +27,19 @@ import shutil
 import sys
 import tempfile
 from pathlib import Path
-from typing import cast
 
-from w40k.engine.game import Game
-from w40k.engine.serial import JSON
 from w40k.io.record_model import load_record
-from w40k.io.replay_check import replay_record
-from w40k.viz.replay import ReplayRecorder
+from w40k.viz.replay import replay_with_page
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
 
 def page_of_record(record_file: Path) -> str:
     """The replay page of a game record (the record replayed from its seed and choices)."""
-    record = load_record(record_file)
-    setup = cast(dict[str, JSON], record["setup"])
-    recorder: list[ReplayRecorder] = []
-
-    def watch(game: Game) -> None:
-        if not recorder:
-            recorder.append(ReplayRecorder(game, setup))
-        recorder[0].feed(game)
-
-    game, _ = replay_record(record, str(record_file), watch)
-    recorder[0].finish(game)
-    return recorder[0].page(f"w40k replay: {record_file.name}")
+    _, _, page = replay_with_page(load_record(record_file), str(record_file),
+                                  f"w40k replay: {record_file.name}")
+    assert page is not None
+    return page
 
 
 def screenshot(page_file: Path, out: Path, *, step: int | None = None,

@@ -56,7 +56,6 @@ from w40k.agents.heuristic_eval import (
     value_of,
 )
 from w40k.agents.heuristic_plan import plan
-from w40k.core.errors import IllegalChoice
 from w40k.engine import geo, offtable
 from w40k.engine.context import Context
 from w40k.engine.game import Game
@@ -67,12 +66,12 @@ from w40k.engine.phases.deployment import (
     deploy_violations,
     formation_problems,
     infiltrators,
-    scout_move_check,
     scout_options,
     scouts,
     undeployed,
     zone_of,
 )
+from w40k.engine.phases.deployment_propose import scout_ends_clear
 from w40k.engine.requests import Request
 from w40k.engine.serial import JSON
 from w40k.engine.state import GameState, UnitData
@@ -567,12 +566,6 @@ def scout(game: Game, r: Request, rng: random.Random) -> JSON:
         g = goals.get(u.id)
         toward = g.point if g is not None else _forward_goal(s, u.player, zone_of(s, u.player))
 
-        def ends_clear(c: Context, unit: UnitData, answer: dict[str, JSON]) -> bool:
-            try:
-                scout_move_check(c, unit, answer)
-            except IllegalChoice:
-                return False
-            return True
         dist = cast(float, scouts(u, s))
         cx, cy = centre(u)
         ahead = math.atan2(toward[1] - cy, toward[0] - cx)
@@ -581,7 +574,7 @@ def scout(game: Game, r: Request, rng: random.Random) -> JSON:
             a = ahead + math.radians(turn)
             point = (cx + reach * math.cos(a), cy + reach * math.sin(a))
             moved = propose_move(ctx, u, MoveType.OTHER, dist, rng, toward=point,
-                                 extra_check=ends_clear, tries=0)
+                                 extra_check=scout_ends_clear, tries=0)
             if moved:
                 return {"unit": u.id, "positions": cast(JSON, moved)}
     return "done"

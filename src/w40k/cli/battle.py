@@ -28,10 +28,10 @@ from w40k.io.model_base import found
 from w40k.io.outputs import check_output_file, prepare_output_dir, write_atomic
 from w40k.io.position_model import validate_position
 from w40k.io.record_model import load_record
-from w40k.io.replay_check import REPLAY_MISMATCH, first_difference, replay_record
+from w40k.io.replay_check import REPLAY_MISMATCH, first_difference
 from w40k.io.safe_read import read_input
 from w40k.viz.log import log_lines
-from w40k.viz.replay import ReplayRecorder
+from w40k.viz.replay import ReplayRecorder, replay_with_page
 
 AGENTS: dict[str, type[RandomAgent] | type[GreedyAgent] | type[HeuristicAgent]] = {
     "random": RandomAgent, "greedy": GreedyAgent, "heuristic": HeuristicAgent}
@@ -196,19 +196,11 @@ def register(app: typer.Typer) -> None:
                 check_output_file(html, "--html")
             record = load_record(record_file)
             setup = cast(dict[str, JSON], record["setup"])
-            recorder: list[ReplayRecorder] = []
-
-            def watch(game: Game) -> None:
-                if not recorder:
-                    recorder.append(ReplayRecorder(game, setup))
-                recorder[0].feed(game)
-
-            game, marks = replay_record(record, str(record_file),
-                                        watch if html is not None else None)
-            if html is not None:
-                recorder[0].finish(game)
-                write_atomic(html, recorder[0].page(f"w40k replay: {record_file.name}"),
-                             "--html")
+            game, marks, page = replay_with_page(
+                record, str(record_file),
+                None if html is None else f"w40k replay: {record_file.name}")
+            if html is not None and page is not None:
+                write_atomic(html, page, "--html")
         except (DataError, W40kError, ValueError, KeyError) as exc:
             typer.echo(f"error: {clean(exc)}", err=True)
             raise typer.Exit(2) from None

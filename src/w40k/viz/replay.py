@@ -162,3 +162,24 @@ def script_json(text: str) -> str:
     the script (JSON.parse reads the escapes back as the same characters)."""
     return (text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
             .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
+
+
+def replay_with_page(record: dict[str, JSON], source: str,
+                     title: str | None) -> tuple[Game, list[int], str | None]:
+    """Replay a game record from its seed and choices (``io.replay_check.replay_record``:
+    the game, and the event-log marks) and, given a ``title``, its replay page."""
+    from w40k.io.replay_check import replay_record
+
+    setup = cast(dict[str, JSON], record["setup"])
+    recorder: list[ReplayRecorder] = []
+
+    def watch(game: Game) -> None:
+        if not recorder:
+            recorder.append(ReplayRecorder(game, setup))
+        recorder[0].feed(game)
+
+    game, marks = replay_record(record, source, watch if title is not None else None)
+    if title is None:
+        return game, marks, None
+    recorder[0].finish(game)
+    return game, marks, recorder[0].page(title)

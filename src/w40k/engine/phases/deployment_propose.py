@@ -130,6 +130,15 @@ def propose_deploy(ctx: Context, req: Request, rng: random.Random) -> JSON:
     raise RuntimeError(f"no unit of {req.player} fits in its deployment zone")
 
 
+def scout_ends_clear(ctx: Context, unit: UnitData, answer: dict[str, JSON]) -> bool:
+    """A proposed scout move passes the engine's own check (R24.32-a)."""
+    try:
+        scout_move_check(ctx, unit, answer)
+    except IllegalChoice:
+        return False
+    return True
+
+
 def propose_scout(ctx: Context, req: Request, rng: random.Random) -> JSON:
     """A legal ``scout`` answer: a Scouts unit's move toward the nearest enemy (or a reserve
     unit set up in the zone), or ``done`` when none is found (or one time in four)."""
@@ -154,14 +163,8 @@ def propose_scout(ctx: Context, req: Request, rng: random.Random) -> JSON:
             e = min(enemies, key=lambda m: (m.x - cx) ** 2 + (m.y - cy) ** 2)
             toward = (e.x, e.y)
 
-        def ends_clear(c: Context, unit: UnitData, answer: dict[str, JSON]) -> bool:
-            try:
-                scout_move_check(c, unit, answer)
-            except IllegalChoice:
-                return False
-            return True
         moved = propose_move(ctx, u, MoveType.OTHER, cast(float, scouts(u, s)), rng,
-                             toward=toward, extra_check=ends_clear)
+                             toward=toward, extra_check=scout_ends_clear)
         if moved:
             return {"unit": u.id, "positions": cast(JSON, moved)}
     return "done"
