@@ -32,12 +32,12 @@ from w40k.geometry.los import (
     Obstacles,
     Sight,
     _as_discs,
-    _disc_tangents,
     hull_blockers,
     line_of_sight,
 )
 from w40k.geometry.los_batch import BLOCKED, CLEAR, batch_sight
 from w40k.geometry.shapes import Circle, FloatArray, Oval, Shape
+from w40k.geometry.tangents import disc_tangents
 
 BASE_SAMPLES = 24
 """Points of the facing arc always tested (the cuts add one between each two)."""
@@ -102,7 +102,7 @@ def _cuts(
     r1.append(br[i])
     c2.append(bc[j])
     r2.append(br[j])
-    n, c = _disc_tangents(np.concatenate(c1), np.concatenate(r1), np.concatenate(c2),
+    n, c = disc_tangents(np.concatenate(c1), np.concatenate(r1), np.concatenate(c2),
                           np.concatenate(r2))
     if len(n) == 0:
         return np.zeros(0, dtype=np.int64)

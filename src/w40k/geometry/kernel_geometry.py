@@ -190,7 +190,7 @@ def _tangent_f(
     c: float,
     s: float,
 ) -> float:
-    """The two functions of ``los._numeric_tangents`` at the normal ``(c, s)``: oval ``m``
+    """The two functions of ``tangents.numeric_tangents`` at the normal ``(c, s)``: oval ``m``
     against the other footprint (``vg`` NaN) or the disc ``(vx, vy, vg)``; ``which`` 0:
     h1(n) - h2(n), 1: h1(n) + h2(-n)."""
     h1 = _support(pair, m, fp, c, s)

@@ -51,9 +51,9 @@ OUTLINE_SIN = np.sin(_OUTLINE_T)
 OUTLINE_SCALE = math.cos(math.pi / _OUTLINE_K)
 """A 48-gon circumscribing a disc of radius r has vertices at r / OUTLINE_SCALE."""
 GRID = np.linspace(0.0, 2 * math.pi, 181)
-"""The scan angles of ``los._numeric_tangents`` (same values)."""
+"""The scan angles of ``tangents.numeric_tangents`` (same values)."""
 GRID_COS = np.cos(GRID)
-"""numpy's cosines of :data:`GRID` (as ``los._numeric_tangents`` computes them)."""
+"""numpy's cosines of :data:`GRID` (as ``tangents.numeric_tangents`` computes them)."""
 GRID_SIN = np.sin(GRID)
 """numpy's sines of :data:`GRID`."""
 

@@ -121,7 +121,7 @@ def _oval_tangents(
     ne: int,
     out: FloatArray,
 ) -> bool:
-    """``los._numeric_tangents`` of oval ``m`` and the other footprint (``vg`` NaN) or a
+    """``tangents.numeric_tangents`` of oval ``m`` and the other footprint (``vg`` NaN) or a
     grown vertex, each root evaluated in the numpy order; True at the first clear line."""
     ng = len(GRID)
     v = np.empty(ng)

@@ -29,7 +29,6 @@ The model (see docs/geometry.md):
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
@@ -37,6 +36,12 @@ import numpy as np
 
 from w40k.geometry.measure import point_in_polygon
 from w40k.geometry.shapes import Circle, FloatArray, Oval, Polygon, Shape
+from w40k.geometry.tangents import (
+    disc_tangents,
+    numeric_tangents,
+    oval_circle_tangents,
+    support_of,
+)
 
 TOUCH = 1e-7
 """Lines that come within ``grow - TOUCH`` of an obstacle are blocked; touching is clear."""
@@ -246,127 +251,6 @@ def _chords(
     return lo, hi, ok
 
 
-def _disc_tangents(
-    c1: FloatArray, r1: FloatArray, c2: FloatArray, r2: FloatArray
-) -> tuple[FloatArray, FloatArray]:
-    """All common tangent lines of disc pairs (vectorised): (normals (k, 2), offsets (k,))."""
-    d = c2 - c1
-    length = np.sqrt((d * d).sum(axis=1))
-    good = length > 1e-12
-    d, length, c1, r1, r2 = d[good], length[good], c1[good], r1[good], r2[good]
-    dh = d / length[:, None]
-    dp = np.stack([-dh[:, 1], dh[:, 0]], axis=1)
-    ns: list[FloatArray] = []
-    cs: list[FloatArray] = []
-    for cosv in ((r1 - r2) / length, (r1 + r2) / length):
-        ok = np.abs(cosv) <= 1.0
-        cv = cosv[ok]
-        sv = np.sqrt(np.maximum(1.0 - cv * cv, 0.0))
-        for sign in (1.0, -1.0):
-            n = dh[ok] * cv[:, None] + sign * dp[ok] * sv[:, None]
-            ns.append(n)
-            cs.append((n * c1[ok]).sum(axis=1) + r1[ok])
-    return np.concatenate(ns), np.concatenate(cs)
-
-
-SupportFn = Callable[[FloatArray], FloatArray]
-
-
-def _numeric_tangents(h1: SupportFn, h2: SupportFn) -> tuple[FloatArray, FloatArray]:
-    """Common tangents of two convex sets given support functions (roots of
-    h1(n) - h2(n) and h1(n) + h2(-n) over the normal's angle, bisected to 1e-13 rad)."""
-    theta = np.linspace(0.0, 2 * math.pi, 181)
-    ns: list[FloatArray] = []
-    cs: list[FloatArray] = []
-
-    def unit(t: FloatArray) -> FloatArray:
-        return np.stack([np.cos(t), np.sin(t)], axis=1)
-
-    funcs: list[Callable[[FloatArray], FloatArray]] = [
-        lambda t: h1(unit(t)) - h2(unit(t)),
-        lambda t: h1(unit(t)) + h2(-unit(t)),
-    ]
-    for f in funcs:
-        v = f(theta)
-        idx = np.nonzero(np.sign(v[:-1]) != np.sign(v[1:]))[0]
-        if len(idx) == 0:
-            continue
-        lo, hi = theta[idx].copy(), theta[idx + 1].copy()
-        flo = v[idx].copy()
-        for _ in range(45):
-            mid = 0.5 * (lo + hi)
-            fm = f(mid)
-            same = np.sign(fm) == np.sign(flo)
-            lo = np.where(same, mid, lo)
-            flo = np.where(same, fm, flo)
-            hi = np.where(same, hi, mid)
-        t = 0.5 * (lo + hi)
-        n = unit(t)
-        ns.append(n)
-        cs.append(h1(n))
-    if not ns:
-        return np.zeros((0, 2)), np.zeros(0)
-    return np.concatenate(ns), np.concatenate(cs)
-
-
-def _oval_circle_tangents(ov: Oval, cx: FloatArray, cy: FloatArray,
-                          r: FloatArray) -> tuple[FloatArray, FloatArray]:
-    """:func:`_numeric_tangents` of oval ``ov`` and each of the discs ``(cx, cy, r)``, all
-    at once: the same scan and bisection element by element (so the same bits), in the order
-    the discs would give one call at a time (disc, then function, then angle)."""
-    k = len(cx)
-    if k == 0:
-        return np.zeros((0, 2)), np.zeros(0)
-    theta = np.linspace(0.0, 2 * math.pi, 181)
-    cth, sth = np.cos(theta), np.sin(theta)
-    ca, sa = math.cos(ov.angle), math.sin(ov.angle)
-    a, b, ox, oy = ov.a, ov.b, ov.cx, ov.cy
-
-    def h_oval(n0: FloatArray, n1: FloatArray) -> FloatArray:  # Oval.support, elementwise
-        nu = n0 * ca + n1 * sa
-        nv = -n0 * sa + n1 * ca
-        return n0 * ox + n1 * oy + np.sqrt((a * nu) ** 2 + (b * nv) ** 2)
-
-    def f(which: int, n0: FloatArray, n1: FloatArray, x: FloatArray, y: FloatArray,
-          rad: FloatArray) -> FloatArray:
-        if which == 0:  # h1(n) - h2(n)
-            return h_oval(n0, n1) - (n0 * x + n1 * y + rad)
-        return h_oval(n0, n1) + ((-n0) * x + (-n1) * y + rad)  # h1(n) + h2(-n)
-
-    ns: list[FloatArray] = []
-    cs: list[FloatArray] = []
-    keys: list[np.ndarray] = []
-    for which in (0, 1):
-        v = f(which, cth[None, :], sth[None, :], cx[:, None], cy[:, None], r[:, None])
-        sg = np.sign(v)
-        kk, idx = np.nonzero(sg[:, :-1] != sg[:, 1:])
-        if len(kk) == 0:
-            continue
-        lo, hi = theta[idx].copy(), theta[idx + 1].copy()
-        flo = v[kk, idx].copy()
-        x, y, rad = cx[kk], cy[kk], r[kk]
-        for _ in range(45):
-            mid = 0.5 * (lo + hi)
-            fm = f(which, np.cos(mid), np.sin(mid), x, y, rad)
-            same = np.sign(fm) == np.sign(flo)
-            lo = np.where(same, mid, lo)
-            flo = np.where(same, fm, flo)
-            hi = np.where(same, hi, mid)
-        t = 0.5 * (lo + hi)
-        n0, n1 = np.cos(t), np.sin(t)
-        ns.append(np.stack([n0, n1], axis=1))
-        cs.append(h_oval(n0, n1))
-        keys.append((kk * 2 + which) * 181 + idx)
-    if not ns:
-        return np.zeros((0, 2)), np.zeros(0)
-    order = np.argsort(np.concatenate(keys), kind="stable")
-    return np.concatenate(ns)[order], np.concatenate(cs)[order]
-
-
-def _support_of(shape: Shape) -> SupportFn:
-    return shape.support
-
-
 def _as_discs(shape: Shape) -> tuple[FloatArray, FloatArray] | None:
     """A shape as discs whose convex hull it is (circle: itself; polygon: its vertices)."""
     if isinstance(shape, Circle):
@@ -416,7 +300,7 @@ def candidate_lines(
         elif stage == 2:
             sel = i >= n_ot
             i, j = i[sel], j[sel]
-        nn, oo = _disc_tangents(cc[i], rr[i], cc[j], rr[j])
+        nn, oo = disc_tangents(cc[i], rr[i], cc[j], rr[j])
         normals.append(nn)
         offsets.append(oo)
     ovals = [s for s in (o, t) if isinstance(s, Oval)] if stage in (0, 1) else []
@@ -428,10 +312,10 @@ def candidate_lines(
             vy = np.concatenate([[other.cy], vy])
             vr = np.concatenate([[other.r], vr])
         else:
-            nn, oo = _numeric_tangents(_support_of(ov), _support_of(other))
+            nn, oo = numeric_tangents(support_of(ov), support_of(other))
             normals.append(nn)
             offsets.append(oo)
-        nn, oo = _oval_circle_tangents(ov, vx, vy, vr)
+        nn, oo = oval_circle_tangents(ov, vx, vy, vr)
         normals.append(nn)
         offsets.append(oo)
     oc, tc = np.asarray(o.center), np.asarray(t.center)
