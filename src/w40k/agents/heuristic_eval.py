@@ -18,7 +18,8 @@ from functools import lru_cache
 from w40k.core.abilities import CloseQuarters, ExtraAttacks, Stealth
 from w40k.core.dice import DiceExpr
 from w40k.core.profiles import WeaponProfile
-from w40k.engine.state import ModelData, UnitData, placement_count
+from w40k.engine import field
+from w40k.engine.state import ModelData, UnitData
 from w40k.math import distribution
 from w40k.rules.attack_profile import AttackContext, WeaponEntry
 from w40k.rules.primitives import ModelState
@@ -71,27 +72,14 @@ def gap(a: ModelData, b: ModelData) -> float:
     return max(0.0, math.hypot(a.x - b.x, a.y - b.y) - radius(a) - radius(b))
 
 
-_GAPS: dict[tuple[int, int], tuple[UnitData, UnitData, int, int, int, float]] = {}
-"""Unit gaps kept while no model is placed (``placement_count``: any model's position,
-profile or destroyed flag set, in any game); entries hold their units, so an id is never
-reused while cached; emptied past :data:`_GAPS_LIMIT` entries."""
-_GAPS_LIMIT = 8192
+def _closest(a: UnitData, b: UnitData) -> float:
+    return min((gap(x, y) for x in a.alive for y in b.alive), default=math.inf)
 
 
 def unit_gap(a: UnitData, b: UnitData) -> float:
     """Closest horizontal distance between two units (01.04: closest models), kept until a
-    model is placed."""
-    now = placement_count()
-    key = (id(a), id(b))
-    hit = _GAPS.get(key)
-    if (hit is not None and hit[0] is a and hit[1] is b and hit[2] == now
-            and hit[3] == len(a.models) and hit[4] == len(b.models)):
-        return hit[5]
-    d = min((gap(x, y) for x in a.alive for y in b.alive), default=math.inf)
-    if len(_GAPS) >= _GAPS_LIMIT:
-        _GAPS.clear()
-    _GAPS[key] = (a, b, now, len(a.models), len(b.models), d)
-    return d
+    model is placed (engine/field.py)."""
+    return field.unit_distance(a, b, _closest)
 
 
 def centre(u: UnitData) -> tuple[float, float]:

@@ -37,7 +37,8 @@ _PAIRS: dict[tuple[int, int], tuple[UnitData, UnitData, int, bool]] = {}
 _MODEL_PAIRS: dict[tuple[int, int], tuple[UnitData, UnitData, int, list[bool]]] = {}
 _ENEMIES: dict[int, tuple[UnitData, int, list[UnitData], int, list[UnitData]]] = {}
 _SCENES: dict[int, tuple[object, int, tuple[tuple[Any, ...], ...], Scene]] = {}
-_DISTANCES: dict[tuple[int, int], tuple[UnitData, UnitData, int, int, int, float]] = {}
+_DISTANCES: dict[tuple[int, int, Callable[[UnitData, UnitData], float]],
+                 tuple[UnitData, UnitData, int, int, int, float]] = {}
 
 
 def _room(table: dict[Any, Any]) -> None:
@@ -95,10 +96,10 @@ def units_engaged(a: UnitData, b: UnitData) -> bool:
 
 def unit_distance(a: UnitData, b: UnitData, measure: Callable[[UnitData, UnitData], float]
                   ) -> float:
-    """The closest distance between two units as ``measure`` gives it (kept until a model
-    is placed; one ``measure`` per process: ``melee_moves.unit_distance`` of the shapes)."""
+    """The closest distance between two units as ``measure`` gives it (kept per measure
+    until a model is placed)."""
     now = placement_count()
-    key = (id(a), id(b))
+    key = (id(a), id(b), measure)
     hit = _DISTANCES.get(key)
     if (hit is not None and hit[0] is a and hit[1] is b and hit[2] == now
             and hit[3] == len(a.models) and hit[4] == len(b.models)):
