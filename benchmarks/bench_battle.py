@@ -1,10 +1,14 @@
 """Benchmark of whole battles: random-legal games on the default position.
 
 Run: ``.venv/bin/python benchmarks/bench_battle.py [--games N] [--seed S]
-[--agent random|greedy|heuristic] [--no-stratagems]`` (greedy: the baseline player on both
+[--agent random|greedy|heuristic] [--no-stratagems] [--battle default|real] [--rounds R]
+[--games-detail]`` (greedy: the baseline player on both
 sides, whose games charge and fight; heuristic: the objective player, agents/heuristic.py;
 ``--no-stratagems``: the position's option ``stratagems`` false, so no window offers any).
-Prints the stratagems used, reaction requests and CP left per game.
+Prints the stratagems used, reaction requests and CP left per game. ``--battle real`` plays
+the 1000-point battle (``w40k.io.battle_setup.real_battle_position``: ``strike_force`` against
+``waaagh_band`` on flank-assault, set up once before the timing, ``--rounds`` battle rounds or
+the mission's length); ``--games-detail`` prints each game's CPU time and record digest.
 
 Growth: ``--scale K`` plays scales k = 1..K (k times the default armies on the same table,
 ``w40k.io.battle_scale``; ``--only`` plays scale K alone) with the random and the greedy
@@ -24,6 +28,7 @@ speed is measured, never asserted by tests).
 from __future__ import annotations
 
 import argparse
+import copy
 import hashlib
 import json
 import math
@@ -36,6 +41,7 @@ from w40k.agents.heuristic import HeuristicAgent
 from w40k.agents.random_agent import RandomAgent
 from w40k.engine.game import Game
 from w40k.io.battle_scale import scaled_position
+from w40k.io.battle_setup import real_battle_position
 
 AGENTS: dict[str, type[GreedyAgent] | type[HeuristicAgent] | type[RandomAgent]] = {
     "random": RandomAgent, "greedy": GreedyAgent, "heuristic": HeuristicAgent}
@@ -44,12 +50,15 @@ AGENTS: dict[str, type[GreedyAgent] | type[HeuristicAgent] | type[RandomAgent]] 
 
 def one_game(seed: int, agent: str = "random", scale: int = 1,
              stratagems: bool = True, extras: bool = True,
-             digests: list[str] | None = None) -> dict[str, float]:
+             digests: list[str] | None = None,
+             position: dict[str, object] | None = None) -> dict[str, float]:
     """One game's figures; ``extras``: also time replay, save/load and clone (a replay costs
     about a game, so the growth table leaves them out); ``digests``: append the sha256 of the
-    game's record (to check that a speed-up changes no choice or event)."""
-    pos = scaled_position(scale)
-    pos["options"] = {"stratagems": stratagems}
+    game's record (to check that a speed-up changes no choice or event); ``position``: play
+    this starting position (a copy) instead of the scaled default."""
+    pos = copy.deepcopy(position) if position is not None else scaled_position(scale)
+    pos["options"] = {**cast(dict[str, object], pos.get("options") or {}),
+                      "stratagems": stratagems}
     c0 = time.process_time()
     t0 = time.perf_counter()
     game = Game.new(pos, seed)
@@ -76,8 +85,12 @@ def one_game(seed: int, agent: str = "random", scale: int = 1,
     if digests is not None:
         text = json.dumps(game.record(), sort_keys=True, default=str)
         digests.append(hashlib.sha256(text.encode()).hexdigest()[:16])
+    out = {"total": total, "cpu": cpu, "decisions": n, "engine": engine, "choose": choose,
+           "events": len(game.state.events), "reactions": reactions,
+           "stratagems": len(game.state.stratagems),
+           "cp_left": sum(p.cp for p in game.state.players)}
     if not extras:
-        return {"total": total, "cpu": cpu, "decisions": n, "engine": engine, "choose": choose}
+        return out
     record = game.record()
     t = time.perf_counter()
     Game.replay(json.loads(json.dumps(record)))
@@ -89,11 +102,7 @@ def one_game(seed: int, agent: str = "random", scale: int = 1,
     for _ in range(100):
         game.clone()
     clone = (time.perf_counter() - t) / 100
-    return {"total": total, "cpu": cpu, "decisions": n, "engine": engine, "choose": choose,
-            "replay": replay, "save_load": save_load, "clone": clone,
-            "events": len(game.state.events), "reactions": reactions,
-            "stratagems": len(game.state.stratagems),
-            "cp_left": sum(p.cp for p in game.state.players)}
+    return {**out, "replay": replay, "save_load": save_load, "clone": clone}
 
 
 def growth(scale: int, only: bool, games: int, seed: int, agents: list[str],
@@ -152,23 +161,37 @@ def main() -> None:
                     help="with --scale: print each game's CPU time and record digest")
     ap.add_argument("--no-stratagems", action="store_true",
                     help="play without stratagems (option 'stratagems': false)")
+    ap.add_argument("--battle", choices=("default", "real"), default="default",
+                    help="the default position, or the 1000-point battle")
+    ap.add_argument("--rounds", type=int, default=None,
+                    help="with --battle real: battle rounds (default: the mission's length)")
     args = ap.parse_args()
     if args.scale is not None:
         growth(args.scale, args.only, args.games or 5, args.seed,
                [args.agent] if args.agent else ["random", "greedy"], args.games_detail)
         return
-    args.games = args.games or 20
-    args.agent = args.agent or "random"
-    runs = [one_game(args.seed + i, args.agent, 1, not args.no_stratagems)
-            for i in range(args.games)]
+    real = args.battle == "real"
+    args.games = args.games or (5 if real else 20)
+    args.agent = args.agent or ("heuristic" if real else "random")
+    position = real_battle_position(rounds=args.rounds) if real else None
+    digests: list[str] = []
+    runs = []
+    for i in range(args.games):
+        runs.append(one_game(args.seed + i, args.agent, 1, not args.no_stratagems,
+                             extras=not real, digests=digests, position=position))
+        if args.games_detail:
+            r = runs[-1]
+            print(f"  {args.agent} seed {args.seed + i}: cpu {r['cpu']:.2f} s, wall "
+                  f"{r['total']:.2f} s, {r['decisions']:.0f} decisions, record sha256 "
+                  f"{digests[-1]}", flush=True)
 
     def med(key: str) -> float:
         return statistics.median(r[key] for r in runs)
 
     total, n = med("total"), med("decisions")
     dps = statistics.median(r["decisions"] / r["total"] for r in runs)
-    print(f"default position, {args.games} {args.agent} games (seeds {args.seed}.."
-          f"{args.seed + args.games - 1}), stratagems "
+    print(f"{'1000-point battle' if real else 'default position'}, {args.games} {args.agent} "
+          f"games (seeds {args.seed}..{args.seed + args.games - 1}), stratagems "
           f"{'off' if args.no_stratagems else 'on'}")
     print(f"  stratagems used per game       {statistics.mean(r['stratagems'] for r in runs):9.1f}"
           f"   (total {sum(r['stratagems'] for r in runs):.0f}; reaction requests per game "
@@ -177,12 +200,15 @@ def main() -> None:
     print(f"  median time per game           {total * 1000:9.1f} ms "
           f"(min {min(r['total'] for r in runs) * 1000:.1f}, "
           f"max {max(r['total'] for r in runs) * 1000:.1f})")
+    print(f"  median CPU time per game       {med('cpu') * 1000:9.1f} ms")
     print(f"  median decisions per game      {n:9.0f}   events {med('events'):.0f}")
     print(f"  median decisions per second    {dps:9.1f}")
     print(f"  engine (pending+submit)        {med('engine') * 1000:9.1f} ms "
           f"({med('engine') / total:.0%} of a game)")
     print(f"  agents' choices                {med('choose') * 1000:9.1f} ms "
           f"({med('choose') / total:.0%} of a game)")
+    if real:
+        return
     print(f"  replay of the record           {med('replay') * 1000:9.1f} ms "
           f"(ratio to playing: {med('replay') / total:.2f})")
     print(f"  save + JSON + load at the end  {med('save_load') * 1000:9.2f} ms "
