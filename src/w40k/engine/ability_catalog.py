@@ -45,6 +45,8 @@ WAAAGH = "Waaagh!"
 TACTICAL_PRECISION = "Tactical Precision"
 TACTICAL_COMMAND = "Tactical Command"
 ERE_WE_GO = "'Ere We Go"
+SNEAKY_GITS = "Sneaky Gits"
+OMNI_SCRAMBLERS = "Omni-scramblers"
 
 CATALOG: tuple[CatalogEntry, ...] = (
     CatalogEntry(OBJECTIVE_SECURED, AbilityKind.DATASHEET, "end of the Command phase",
@@ -72,6 +74,14 @@ CATALOG: tuple[CatalogEntry, ...] = (
     CatalogEntry(ERE_WE_GO, AbilityKind.DATASHEET, "after a charge roll",
                  "Once per battle, just after making a charge roll for this model's unit, "
                  "you can re-roll it."),
+    CatalogEntry(SNEAKY_GITS, AbilityKind.DATASHEET, "attacks (as the target)",
+                 "Each time an enemy unit shoots at this unit from more than 12\" away (the "
+                 "closest models of the two units more than 12\" apart), subtract 1 from the "
+                 "Hit roll.", range=12.0),
+    CatalogEntry(OMNI_SCRAMBLERS, AbilityKind.DATASHEET, "set-up from reserves",
+                 "Enemy units that are set up on the battlefield from reserves (an ingress "
+                 "move, Deep Strike, or a Rapid Disembark following its transport's ingress) "
+                 "cannot be set up within 12\" of this unit.", range=12.0),
 )
 """Every ability the engine applies."""
 

@@ -24,6 +24,7 @@ from w40k.engine.ability_catalog import (
     GOOD_BITZ,
     OATH_OF_MOMENT,
     OBJECTIVE_SECURED,
+    SNEAKY_GITS,
     TACTICAL_COMMAND,
     TACTICAL_PRECISION,
     WAAAGH,
@@ -111,9 +112,11 @@ def adjust_attack(ctx: Context, attacker: UnitData, target: UnitData,
     """The attack as the abilities in force change it (each logged as an ``ability``
     event): Oath of Moment (re-roll failed hits against the target), Tactical Command (aura,
     re-roll hits of 1), Tactical Precision ([LETHAL HITS] while leading), Waaagh! (+1 to hit
-    and wound in melee)."""
+    and wound in melee), and the target's Sneaky Gits (-1 to hit when shot at from more than
+    12" away)."""
     player = attacker.player
-    if not _any_abilities(ctx, player):
+    sneaky = not melee and unit_has(target, SNEAKY_GITS) and _shot_from_afar(attacker, target)
+    if not sneaky and not _any_abilities(ctx, player):
         return weapons, actx
     effects = ctx.state.player(player).effects
     applied: list[str] = []
@@ -130,6 +133,9 @@ def adjust_attack(ctx: Context, attacker: UnitData, target: UnitData,
         hit_mods = (*hit_mods, Modifier(WAAAGH, +1))
         wound_mods = (*wound_mods, Modifier(WAAAGH, +1))
         applied.append(WAAAGH)
+    if sneaky:
+        hit_mods = (*hit_mods, Modifier(SNEAKY_GITS, -1))
+        applied.append(SNEAKY_GITS)
     if attacker.attached and any(has(m, TACTICAL_PRECISION) and m.leader
                                  for m in attacker.models):
         weapons = [dataclasses.replace(e, weapon=dataclasses.replace(
@@ -141,6 +147,16 @@ def adjust_attack(ctx: Context, attacker: UnitData, target: UnitData,
     ctx.log("ability", abilities=list[JSON](applied), unit=attacker.id, target=target.id)
     return weapons, dataclasses.replace(actx, reroll_hits=reroll, hit_modifiers=hit_mods,
                                         wound_modifiers=wound_mods)
+
+
+def _shot_from_afar(attacker: UnitData, target: UnitData) -> bool:
+    """Sneaky Gits: the shooting unit is more than 12" away, unit to unit (01.04: the closest
+    models; docs/rulings.md)."""
+    from w40k.engine.phases.melee_moves import units_within
+
+    e = entry(SNEAKY_GITS)
+    assert e is not None and e.range is not None
+    return not units_within(attacker, target, e.range)
 
 
 # -- the reactions -----------------------------------------------------------------------------

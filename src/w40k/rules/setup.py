@@ -78,18 +78,19 @@ def gap(a: Model, b: Model) -> float:
 
 
 def _too_close(models: Sequence[Model], enemies: Sequence[Model], rule: str,
-               what: str) -> list[MoveViolation]:
-    """More than 8" horizontally from every enemy model (exactly 8" is too close)."""
+               what: str, distance: float = ENEMY_DISTANCE,
+               whom: str = "every enemy unit") -> list[MoveViolation]:
+    """More than ``distance`` (8") horizontally from every enemy model (exactly 8" is too
+    close)."""
     out: list[MoveViolation] = []
-    maybe = maybe_within(models, enemies, ENEMY_DISTANCE + EPS)  # the others are farther
+    maybe = maybe_within(models, enemies, distance + EPS)  # the others are farther
     for i, m in enumerate(models):
         for j in np.flatnonzero(maybe[i]).tolist():
             e = enemies[j]
             d = gap(m, e)
-            if d <= ENEMY_DISTANCE + EPS:
+            if d <= distance + EPS:
                 out.append(_v(rule, m, f"{d:.2f}\" from {e.name}: {what} must be more than "
-                                       f"{ENEMY_DISTANCE:g}\" horizontally from every enemy "
-                                       f"unit"))
+                                       f"{distance:g}\" horizontally from {whom}"))
                 break
     return out
 
@@ -177,6 +178,10 @@ def disc_within_edge_distance(disc: Circle, battlefield: Battlefield,
     return math.sqrt(dx * dx + dy * dy) - disc.r >= -EPS
 
 
+SCRAMBLE_DISTANCE = 12.0
+"""Omni-scramblers (a datasheet ability): units set up from reserves stay more than 12" away."""
+
+
 @dataclass(frozen=True)
 class Ingress:
     """Where an ingress move may set up (20.04), as a later Rapid Disembark must follow it
@@ -188,6 +193,9 @@ class Ingress:
     """The opponent's deployment zone (None: the mission has none)."""
     deep_strike: bool = False
     """Every model has Deep Strike (24.09): anywhere more than 8" from enemies."""
+    kept_away: tuple[Model, ...] = ()
+    """The models of enemy units with Omni-scramblers (a datasheet ability): a unit set up
+    from reserves cannot be set up within 12" of them."""
 
 
 def ingress_violations(models: Sequence[Model], enemies: Sequence[Model],
@@ -196,6 +204,9 @@ def ingress_violations(models: Sequence[Model], enemies: Sequence[Model],
     from every enemy unit, and not in the opponent's zone before round 3 (Deep Strike may)."""
     rule = "R24.09-a" if ingress.deep_strike else "R20.04-a"
     out = _too_close(models, enemies, rule, "an arriving unit")
+    if ingress.kept_away:
+        out = _too_close(models, ingress.kept_away, "Omni-scramblers", "an arriving unit",
+                         SCRAMBLE_DISTANCE, "a unit with Omni-scramblers")
     if ingress.deep_strike:
         return out
     out += [_v("R20.04-a", m, "not wholly within 6\" of a battlefield edge")

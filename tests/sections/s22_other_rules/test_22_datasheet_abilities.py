@@ -231,3 +231,87 @@ def test_objective_secured_keeps_an_objective_after_the_unit_leaves(
         obj = game.state.objectives[0]
         assert obj.controller == kept, names
         assert bool(events(game, "objective_secured")) == bool(names)
+
+
+# -- Sneaky Gits (Kommandos) ---------------------------------------------------------------------
+def _shoot_sneaky(dice: list[int], target_y: float) -> Game:
+    target = _with([sh.model("blue.x.1", 10, target_y, T=3, Sv=6)], "Sneaky Gits")
+    pos = sh.position(sh.unit("red.a", [sh.model("red.a.1", 10, 10, RIFLE)]),
+                      sh.unit("blue.x", target))
+    game = scripted(sh.start(pos), dice)
+    sh.select(game, "red.a")
+    game.submit({"red.a.1": {"rifle": "blue.x"}})
+    sh.finish(game)
+    return game
+
+
+def test_sneaky_gits_subtract_1_from_the_hit_roll_of_a_unit_shooting_from_beyond_12_inches(
+        ) -> None:
+    # Sneaky Gits: shot at from more than 12" away (the units' closest models 15" - 1.26"
+    # = 13.7" apart) a BS 3+ Hit roll of 3 misses (3 - 1 = 2); from 8.7" away it hits,
+    # wounds on 6 and the save of 1 fails (R05.04-a: the modified roll decides).
+    game = _shoot_sneaky([3], target_y=25)
+    assert events(game, "attack")[0]["hits"] == 0
+    assert events(game, "ability")[0]["abilities"] == ["Sneaky Gits"]
+    game = _shoot_sneaky([3, 6, 1], target_y=20)
+    assert events(game, "attack")[0]["hits"] == 1 and game.state.unit("blue.x").destroyed
+    assert not events(game, "ability")
+
+
+def test_sneaky_gits_do_not_apply_at_exactly_12_inches() -> None:
+    # "more than 12\" away": the closest models exactly 12" apart get no -1 (a 3 hits).
+    from w40k.geometry import mm
+
+    game = _shoot_sneaky([3, 6, 1], target_y=10 + 12 + mm(32))
+    assert events(game, "attack")[0]["hits"] == 1 and not events(game, "ability")
+
+
+# -- Omni-scramblers (Infiltrator Squad) ---------------------------------------------------------
+def test_omni_scramblers_keep_units_arriving_from_reserves_more_than_12_inches_away() -> None:
+    # Omni-scramblers: an enemy unit set up from reserves cannot be set up within 12" of the
+    # unit (R20.04-a's 8" still applies to every other enemy unit). An arrival 11.9" from
+    # the Infiltrator is refused naming the ability and leaves the game as it was; 12.1" is
+    # set up.
+    import json
+
+    from tests.engine.movement_helpers import model as mmodel
+    from tests.engine.movement_helpers import row
+    from tests.engine.movement_helpers import unit as munit
+    from tests.sections.s18_transports.test_18_20_23_offtable import (
+        R,
+        _arrive,
+        at_round,
+        reserve,
+    )
+    from w40k.core.errors import IllegalChoice
+
+    squad = reserve(munit("red.res", "red", row("red.res", 2, x=0.0, y=0.0)))
+    scrambler = mmodel("blue.inf.1", 1.0 + 1.5 + 2 * R + 12.1, 40.0)
+    scrambler["abilities"] = ["Omni-scramblers"]
+    game, _ = _arrive(at_round(2, squad, munit("blue.inf", "blue", [scrambler])))
+    before = json.dumps(game.save())
+    near = {"red.res.1": [1.0 + 0.2, 40.0], "red.res.2": [2.5 + 0.2, 40.0]}  # 11.9"
+    with pytest.raises(IllegalChoice) as err:
+        game.submit(near)
+    assert err.value.rule == "Omni-scramblers" and "Omni-scramblers" in str(err.value)
+    assert json.dumps(game.save()) == before
+    game.submit({"red.res.1": [1.0, 40.0], "red.res.2": [2.5, 40.0]})  # 12.1"
+    game.pending()
+    assert [(m.x, m.y) for m in game.state.unit("red.res").alive] == [(1.0, 40.0), (2.5, 40.0)]
+
+
+def test_omni_scramblers_also_bind_deep_strike_and_the_set_up_search() -> None:
+    # Omni-scramblers apply to every set-up from reserves, Deep Strike included; the
+    # engine's own search (the players' proposals) keeps the 12".
+    from w40k.engine.ability_catalog import OMNI_SCRAMBLERS
+    from w40k.geometry import Battlefield, Model
+    from w40k.rules.setup import Ingress, ingress_violations
+
+    bf = Battlefield(60.0, 44.0)
+    scr = Model("Infiltrator 1", 30.0, 30.0, base_mm=32.0)
+    ds = Ingress(battle_round=2, deep_strike=True, kept_away=(scr,))
+    near = Model("Terminator 1", 30.0, 30.0 - 10.0, base_mm=40.0)
+    far = Model("Terminator 1", 30.0, 30.0 - 14.0, base_mm=40.0)
+    assert {v.rule for v in ingress_violations([near], [], bf, ds)} == {OMNI_SCRAMBLERS}
+    assert ingress_violations([far], [], bf, ds) == []
+    assert ingress_violations([near], [], bf, Ingress(battle_round=2, deep_strike=True)) == []

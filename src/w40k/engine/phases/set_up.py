@@ -25,6 +25,8 @@ from typing import Any, cast
 
 from w40k.core.errors import IllegalChoice, MalformedChoice
 from w40k.engine import geo, offtable
+from w40k.engine.ability_catalog import OMNI_SCRAMBLERS
+from w40k.engine.ability_effects import unit_has
 from w40k.engine.context import Context
 from w40k.engine.frames import FrameData
 from w40k.engine.hazards import unit_hazard_rolls
@@ -79,8 +81,11 @@ def _host(ctx: Context, u: UnitData) -> UnitData:
 
 def _ingress_rules(ctx: Context, u: UnitData) -> Ingress:
     s = ctx.state
+    scramblers = tuple(geo.model_shape(m) for e in s.units
+                       if e.player != u.player and unit_has(e, OMNI_SCRAMBLERS)
+                       for m in e.alive)  # the datasheet ability Omni-scramblers
     return Ingress(battle_round=s.round, opponent_zone=offtable.opponent_zone(s, u.player),
-                   deep_strike=offtable.deep_strike(u))
+                   deep_strike=offtable.deep_strike(u), kept_away=scramblers)
 
 
 def violations(ctx: Context, u: UnitData, kind: SetUpKind, mode: DisembarkMode | None,
