@@ -201,10 +201,15 @@ def test_a_draw_says_so() -> None:
     assert "  winner: none (a draw)" in lines
 
 
+SMALL = ["--mission", "take-and-hold", "--red", "space_marines", "--blue", "boyz",
+         "--auto-deploy"]
+"""A small battle (7 models against 10) on the take-and-hold mission: quick to play."""
+
+
 def test_a_whole_battle_prints_names_headers_dice_and_a_summary(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    result = CliRunner().invoke(app, ["battle", "--agents", "greedy,greedy", "--seed", "1",
-                                      "--out", str(out)])
+    result = CliRunner().invoke(app, ["battle", *SMALL, "--agents", "greedy,greedy",
+                                      "--seed", "1", "--out", str(out)])
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     record = json.loads((out / "record.json").read_text())
@@ -214,7 +219,8 @@ def test_a_whole_battle_prints_names_headers_dice_and_a_summary(tmp_path: Path) 
         assert not any(re.search(rf"(?<![\w.-]){re.escape(i)}(?![\w-])", line) for i in ids), \
             line
     _no_repr(lines[:-1])
-    assert lines[0] == "=== Battle round 1 ==="
+    assert lines[0] == "red takes the first turn (the mission's choice)", lines[0]
+    assert lines[1] == "=== Battle round 1 ==="
     assert "--- red's turn ---" in lines
     assert any("dice: hit" in line for line in lines)
     assert any(" of " in line and "is destroyed" in line for line in lines)
@@ -231,8 +237,8 @@ def test_a_whole_battle_prints_names_headers_dice_and_a_summary(tmp_path: Path) 
 def test_replay_prints_the_same_log_and_writes_the_same_page_as_the_battle(
         tmp_path: Path) -> None:
     out = tmp_path / "out"
-    battle = CliRunner().invoke(app, ["battle", "--agents", "greedy,random", "--seed", "2",
-                                      "--out", str(out)])
+    battle = CliRunner().invoke(app, ["battle", *SMALL, "--agents", "greedy,random",
+                                      "--seed", "2", "--out", str(out)])
     assert battle.exit_code == 0, battle.output
     page = tmp_path / "again.html"
     res = CliRunner().invoke(app, ["replay", str(out / "record.json"), "--log", "--html",

@@ -15,12 +15,7 @@ from w40k.engine.game import Game
 from w40k.engine.serial import JSON
 from w40k.io.army import load_army
 from w40k.io.army_model import Army
-from w40k.io.battle_setup import (
-    DEFAULT_MISSION,
-    default_armies,
-    default_position,
-    position_from_armies,
-)
+from w40k.io.battle_setup import DEFAULT_ARMIES, DEFAULT_MISSION, REAL_MISSION
 from w40k.io.battle_setup import not_applied as army_not_applied
 from w40k.io.display import clean
 from w40k.io.missions import mission_names, mission_position, resolve_mission
@@ -48,20 +43,24 @@ def _read_json(path: Path, what: str) -> dict[str, JSON]:
 def _position(red: str | None, blue: str | None, start: Path | None,
               mission: str | None, datasheets: list[Path] | None = None,
               auto_deploy: bool = False, notes: list[str] | None = None) -> dict[str, JSON]:
-    """The starting position; ``notes`` collects the armies' abilities that are not applied
-    (docs/battle.md "Abilities")."""
-    params = dict(DEFAULT_MISSION) if mission is None else resolve_mission(mission)
+    """The starting position: a ``--from`` position file, or the two armies (by default the
+    1000-point ``strike_force`` and ``waaagh_band``) on the mission (by default
+    flank-assault), the players deploying unless ``auto_deploy``; ``notes`` collects the
+    armies' abilities that are not applied (docs/battle.md "Abilities")."""
     if start is not None:
         if red or blue:
             raise DataError("give --from or --red/--blue, not both", where="command line")
         pos = _read_json(start, "position")
-        pos.setdefault("mission", params)
+        pos.setdefault("mission", dict(DEFAULT_MISSION) if mission is None
+                       else resolve_mission(mission))
         return validate_position(pos, str(start))
     from w40k.io.army import builtin
 
+    params = resolve_mission(REAL_MISSION if mission is None else mission)
+
     def army(spec: str | None, side: str) -> Army:
         if spec is None:
-            out = builtin("space_marines" if side == "red" else "boyz").army
+            out = builtin(DEFAULT_ARMIES[side]).army
         elif Path(spec).exists():
             out = load_army(spec, datasheets=list(datasheets or ()))
         else:
@@ -72,17 +71,11 @@ def _position(red: str | None, blue: str | None, start: Path | None,
             notes.extend(f"{side}: {line}" for line in army_not_applied(out))
         return out
 
-    if mission is not None:  # the mission sets the table up (docs/missions.md)
-        reds, blues = (army(red, "red"), army(blue, "blue")) if red or blue else default_armies()
-        # the players declare reserves and deploy when the mission has zones (docs/battle.md)
-        pos = mission_position(reds, blues, params, pre_battle=not auto_deploy,
-                               abilities=bool(red or blue))
-        return validate_position(pos, "the mission's position")
-    pos = default_position()
-    if red or blue:
-        pos = position_from_armies(army(red, "red"), army(blue, "blue"), abilities=True)
-    pos["mission"] = params
-    return validate_position(pos, "the armies' position")
+    # the mission sets the table up (docs/missions.md); the players declare reserves and
+    # deploy when it has zones (docs/battle.md)
+    pos = mission_position(army(red, "red"), army(blue, "blue"), params,
+                           pre_battle=not auto_deploy, abilities=True)
+    return validate_position(pos, "the mission's position")
 
 
 def register(app: typer.Typer) -> None:
@@ -92,13 +85,15 @@ def register(app: typer.Typer) -> None:
     def battle(
         mission: Annotated[str | None, typer.Option(
             "--mission", help="A shipped mission's name (" + ", ".join(mission_names()) + ") or "
-                              "a mission file (JSON or YAML, docs/missions.md). Default: the "
-                              "embedded take-and-hold battle.")] = None,
+                              "a mission file (JSON or YAML, docs/missions.md). Default: "
+                              f"{REAL_MISSION}.")] = None,
         red: Annotated[str | None, typer.Option(
             "--red", help="Red army: any army file (.ros, .rosz, New Recruit JSON, app or New "
-                          "Recruit text, YAML), or a shipped name (space_marines).")] = None,
+                          "Recruit text, YAML), or a shipped name (strike_force, the default; "
+                          "space_marines).")] = None,
         blue: Annotated[str | None, typer.Option(
-            "--blue", help="Blue army: an army file, or a shipped name (boyz).")] = None,
+            "--blue", help="Blue army: an army file, or a shipped name (waaagh_band, the "
+                           "default; boyz).")] = None,
         agents: Annotated[str, typer.Option(
             "--agents", help="Red and blue agents, comma-separated: heuristic (the "
                              "default), greedy or random.")
@@ -110,16 +105,16 @@ def register(app: typer.Typer) -> None:
             "--from", help="Start from a position file (docs/positions.md).")] = None,
         quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the result.")] = False,
         auto_deploy: Annotated[bool, typer.Option(
-            "--auto-deploy", help="With --mission: set the armies up in their zones "
-                                  "automatically instead of the pre-battle sequence (the "
-                                  "players declaring reserves and deploying).")] = False,
+            "--auto-deploy", help="Set the armies up in their zones automatically instead "
+                                  "of the pre-battle sequence (the players declaring "
+                                  "reserves and deploying).")] = False,
         datasheets: Annotated[list[Path] | None, typer.Option(
             "--datasheets", "-d", metavar="<path>",
             help="Datasheets for text exports (repeatable).")] = None,
     ) -> None:
-        """Run a full battle between AI players (default: two heuristic players on the embedded
-        mission, terrain and armies), print a readable log, and write the game record and a
-        replay page."""
+        """Run a full battle between AI players (default: two heuristic players, the two
+        1000-point armies on the flank-assault mission and its terrain, deploying first),
+        print a readable log, and write the game record and a replay page."""
         try:
             names = [a.strip() for a in agents.split(",")]
             if len(names) != 2 or any(n not in AGENTS for n in names):

@@ -206,13 +206,16 @@ def default_position() -> dict[str, JSON]:
 
 
 REAL_MISSION = "flank-assault"
-"""The shipped mission :func:`real_battle_position` plays by default."""
+"""The shipped mission :func:`real_battle_position` and ``w40k battle`` play by default."""
+
+DEFAULT_ARMIES: dict[str, str] = {"red": "strike_force", "blue": "waaagh_band"}
+"""The shipped armies ``w40k battle`` plays by default (:func:`real_armies`)."""
 
 
 def real_armies() -> tuple[Army, Army]:
     """The two default armies of about 1000 points (Incursion): ``strike_force`` (red) and
     ``waaagh_band`` (blue)."""
-    red, blue = builtin("strike_force").army, builtin("waaagh_band").army
+    red, blue = builtin(DEFAULT_ARMIES["red"]).army, builtin(DEFAULT_ARMIES["blue"]).army
     assert red is not None and blue is not None
     return red, blue
 

@@ -288,7 +288,9 @@ class BattleLog:
 
     # -- the pre-battle sequence -------------------------------------------------------------
     def _on_first_turn(self, e: Mapping[str, JSON]) -> str:
-        how = f" (decided by {_s(e['decided_by'])})" if e.get("decided_by") else ""
+        by = _s(e.get("decided_by"))
+        how = {"": "", "mission": " (the mission's choice)",
+               "roll-off-choice": " (the roll-off's winner chose)"}.get(by, f" (decided by {by})")
         return f"{_s(e.get('first'))} takes the first turn{how}"
 
     def _on_pre_battle(self, e: Mapping[str, JSON]) -> str:
