@@ -500,3 +500,16 @@ def test_a_mission_action_reads_as_sentences() -> None:
         "Kommandos completes the action Raise a beacon",
         "Second squad: the action Raise a beacon fails (moved)",
     ]
+
+
+def test_the_mission_s_first_turn_and_pre_battle_units_read_with_their_side() -> None:
+    # before the battle no player has the turn: a deploy line shows the unit's side
+    lines = log_lines([ev("first_turn", rnd=0, player="", phase="", first="red",
+                          decided_by="mission"),
+                       ev("pre_battle", rnd=0, player="", phase="",
+                          step="resolve_pre_battle_abilities"),
+                       ev("deploy", rnd=0, player="", phase="", unit="blue.boyz",
+                          infiltrators=False, models={})], SETUP)
+    assert lines[0] == "red takes the first turn (the mission's choice)"
+    assert lines[1] == "=== Pre-battle: resolve pre-battle abilities ==="
+    assert lines[2].startswith("R0 blue ") and lines[2].endswith("Boyz is deployed")

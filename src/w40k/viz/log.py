@@ -191,7 +191,9 @@ class BattleLog:
 
     def _head(self, e: Mapping[str, JSON]) -> str:
         ph = _s(e.get("phase") or "")
-        return f"R{_s(e.get('round'))} {_s(e.get('player') or '-'):<5} " \
+        # before the battle no player has the turn: a unit's event shows the unit's side
+        who = e.get("player") or self.names.sides.get(str(e.get("unit"))) or "-"
+        return f"R{_s(e.get('round'))} {_s(who):<5} " \
                f"{_PHASES.get(ph, ph):<11} "
 
     def _u(self, e: Mapping[str, JSON], key: str = "unit") -> str:
@@ -294,7 +296,8 @@ class BattleLog:
         return f"{_s(e.get('first'))} takes the first turn{how}"
 
     def _on_pre_battle(self, e: Mapping[str, JSON]) -> str:
-        return f"=== Pre-battle: {_s(e.get('step')).replace('_', ' ')} ==="
+        step = _s(e.get("step")).replace("_", " ").replace("pre battle", "pre-battle")
+        return f"=== Pre-battle: {step} ==="
 
     def _on_pre_battle_end(self, e: Mapping[str, JSON]) -> str:
         return "=== The battle begins ==="
