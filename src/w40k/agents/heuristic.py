@@ -56,6 +56,7 @@ from w40k.agents.heuristic_eval import (
     unit_gap,
     value_of,
 )
+from w40k.agents.heuristic_moves import farther_move
 from w40k.agents.heuristic_plan import melee_minded, plan
 from w40k.agents.heuristic_stratagems import choose_stratagem, firing_deck_choice
 from w40k.core.abilities import Assault
@@ -270,6 +271,8 @@ class HeuristicAgent:
                 jx, jy = self.rng.uniform(-0.3, 0.3), self.rng.uniform(-0.3, 0.3)
                 ctx["toward"] = [goal.point[0] + jx, goal.point[1] + jy]
                 answer = sample(game, dataclasses.replace(r, context=ctx), self.rng)
+                # a unit the straight move leaves short goes model by model (09.05)
+                answer = farther_move(game, r, answer, (goal.point[0] + jx, goal.point[1] + jy))
                 if answer not in ({}, "cancel"):
                     return answer
         decline = r.context.get("decline")

@@ -1,0 +1,137 @@
+"""A unit's normal or advance move built model by model (09.05, 09.06): the proposer for a
+unit that a straight translation cannot take far (``moves.propose_move`` moves the whole unit
+as one block along one line, so a mob beside a ruin wall or another unit gets 0.6" of a 6"
+move).
+
+The unit aims at a translation ``v`` (toward a point, at most the move's distance); its models
+are placed one at a time, the one farthest along ``v`` first, each at the free spot nearest its
+own target (its start plus ``v``) that
+
+- is within its move of its start, along a straight path ``validate_move`` accepts for it
+  alone (terrain, the battlefield edge, enemy models; 03.01);
+- is on no other model and not partway through a terrain feature (03.01 Ending a Move,
+  ``Occupied.free``), and not engaged with an enemy model (R09.05-a);
+- is within 2" of a model already placed and within 9" of every one (R03.03-a/b), so the unit
+  ends coherent (R03.03-d).
+
+Candidate spots: the target, rings around it, and rings around the models placed so far. The
+caller still validates the whole answer (``moves.check_move``): nothing here decides
+legality.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+from w40k.engine import geo
+from w40k.engine.context import Context
+from w40k.engine.propose_moves import Occupied
+from w40k.engine.serial import JSON
+from w40k.engine.state import UnitData
+from w40k.geometry import Model, engaged
+from w40k.geometry.measure import horizontal_distance
+from w40k.geometry.movement import MoveType, Step, validate_move
+
+BEARINGS = 16
+TARGET_RINGS = (0.35, 0.7, 1.1, 1.6, 2.2, 3.0)
+"""Radii of the rings of spots around a model's own target (inches)."""
+FRIEND_GAPS = (0.1, 0.6, 1.2, 1.8)
+"""Edge-to-edge gaps of the rings around the models placed so far (within 2", R03.03-a)."""
+COHERENCY_MARGIN = 1.98
+"""Within 2" of a placed model, with a margin for rounding (R03.03-a)."""
+ALL_MARGIN = 8.95
+"""Within 9" of every placed model, with a margin (R03.03-b)."""
+SLACK = 1e-3
+"""Inches of the move's distance left unused (rounding of the answer's coordinates)."""
+PATH_RULES_IGNORED = ("R03.03-d", "R03.01-c")
+"""Checked here for the unit as it is placed, not by one model's path: coherency and ending
+on a model (``Occupied.free``)."""
+
+
+def propose_chain_move(ctx: Context, u: UnitData, move_type: MoveType, budget: float,
+                       vx: float, vy: float, budgets: Mapping[str, float] | None = None
+                       ) -> dict[str, JSON] | None:
+    """A positions answer moving ``u``'s models about (vx, vy) each (module docstring), or
+    None when some model finds no spot; ``budgets``: each model's own distance when less
+    than ``budget``. Models on an upper floor (z above 0) or that cannot move are not moved
+    this way (None)."""
+    models = list(u.alive)
+    own = {m.id: min(budget, (budgets or {}).get(m.id, budget)) for m in models}
+    if not models or any(m.z > 1e-9 for m in models) or min(own.values()) <= SLACK:
+        return None
+    length = math.hypot(vx, vy)
+    if length < 1e-6:
+        return None
+    ux, uy = vx / length, vy / length
+    enemies = [s for e in ctx.state.units if e.player != u.player and not e.destroyed
+               for s in geo.unit_shapes(e)]
+    placed = Occupied(s for e in ctx.state.units if e.id != u.id and not e.destroyed
+                      for s in geo.unit_shapes(e))
+    _, ter = geo.terrain(ctx)
+    scene = geo.scene(ctx)
+    order = sorted(models, key=lambda m: -(m.x * ux + m.y * uy))
+    ends: dict[str, Model] = {}
+    for m in order:
+        start = geo.model_shape(m)
+        tx, ty = m.x + vx, m.y + vy
+        spots = [(tx, ty)]
+        for rad in TARGET_RINGS:
+            spots += _ring(tx, ty, rad, math.atan2(-uy, -ux))
+        for f in ends.values():
+            base = math.atan2(start.y - f.y, start.x - f.x)
+            for g in FRIEND_GAPS:
+                spots += _ring(f.x, f.y, _radius(start) + _radius(f) + g, base)
+        spots.sort(key=lambda p: math.hypot(p[0] - tx, p[1] - ty))
+        chosen = _first_free(scene, u, m.id, start, spots, list(ends.values()), placed,
+                             enemies, ter, move_type, own[m.id])
+        if chosen is None:
+            return None
+        ends[m.id] = chosen
+        placed.append(chosen)
+    return {mid: [[round(e.x, 6), round(e.y, 6)]] for mid, e in ends.items()}
+
+
+def _first_free(scene: object, u: UnitData, mid: str, start: Model,
+                spots: Sequence[tuple[float, float]], ends: Sequence[Model],
+                placed: Occupied, enemies: Sequence[Model], ter: object,
+                move_type: MoveType, budget: float) -> Model | None:
+    """The first spot (in order) that the module docstring's rules allow."""
+    bf = scene.battlefield  # type: ignore[attr-defined]
+    for x, y in spots:
+        if math.hypot(x - start.x, y - start.y) > budget - SLACK:
+            continue
+        end = start.moved(x, y)
+        x0, y0, x1, y1 = end.footprint().bbox()
+        if x0 < 0 or y0 < 0 or x1 > bf.width or y1 > bf.depth:
+            continue
+        if ends and not _coherent_with(end, ends):
+            continue
+        if any(engaged(end, e) for e in enemies):
+            continue
+        if not placed.free(end, ter):  # type: ignore[arg-type]
+            continue
+        bad = [v for v in validate_move(scene, u.id, {mid: [Step(x, y)]},  # type: ignore[arg-type]
+                                        move_type, budget)
+               if v.rule not in PATH_RULES_IGNORED]
+        if not bad:
+            return end
+    return None
+
+
+def _ring(cx: float, cy: float, d: float, base: float, n: int = BEARINGS
+          ) -> list[tuple[float, float]]:
+    """``n`` spots at distance ``d`` of (cx, cy)."""
+    return [(cx + d * math.cos(base + k * 2 * math.pi / n),
+             cy + d * math.sin(base + k * 2 * math.pi / n)) for k in range(n)]
+
+
+def _radius(m: Model) -> float:
+    x0, y0, x1, y1 = m.footprint().bbox()
+    return max(x1 - x0, y1 - y0) / 2
+
+
+def _coherent_with(end: Model, placed: Sequence[Model]) -> bool:
+    """R03.03-a/b against the models placed so far: within 2" of one, 9" of every one."""
+    ds = [horizontal_distance(end, p) for p in placed]
+    return min(ds) <= COHERENCY_MARGIN and max(ds) <= ALL_MARGIN
