@@ -3,8 +3,9 @@
 Run: ``.venv/bin/python benchmarks/bench_ai.py [--games N] [--seed S] [--jobs J]
 [--opponents random,greedy] [--battle default|real] [--rounds R]``
 
-Plays ``N`` games per matchup (default 200, so 400 games in all) on the default position
-(``w40k battle``'s default), the heuristic player taking red in even games and blue in odd
+Plays ``N`` games per matchup (default 200, so 400 games in all) on the skirmish position
+(``battle_setup.default_position()``: 7 Space Marines against 20 Boyz on the take-and-hold
+table, ``w40k battle``'s default before the 1000-point battle took its place), the heuristic player taking red in even games and blue in odd
 ones (sides swapped half the time), game seed ``S + i``. Prints, per matchup, the heuristic
 player's wins, draws and losses with 95 % Wilson score intervals, the median time per game,
 and typical game statistics: rounds played, the battle round of the first shot and of the
@@ -152,7 +153,7 @@ def main() -> None:
     ap.add_argument("--opponents", default="random,greedy",
                     help="comma-separated: random, greedy")
     ap.add_argument("--battle", choices=("default", "real"), default="default",
-                    help="default: w40k battle's default position; real: the 1000-point "
+                    help="default: the skirmish position; real: the 1000-point "
                          "armies on flank-assault (real_battle_position)")
     ap.add_argument("--rounds", type=int, default=None,
                     help="with --battle real: battle rounds to play (default: the "
@@ -164,7 +165,7 @@ def main() -> None:
     for o in opponents:
         if o not in OPPONENTS:
             ap.error(f"unknown opponent {o!r} (known: {', '.join(OPPONENTS)})")
-    where = "default position" if args.battle == "default" else (
+    where = "skirmish position" if args.battle == "default" else (
         "real battle (strike_force vs waaagh_band, flank-assault, "
         + (f"{args.rounds} rounds)" if args.rounds else "the mission's rounds)"))
     print(f"{where}; {args.games} games per matchup, seeds {args.seed}.."
