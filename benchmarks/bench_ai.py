@@ -5,13 +5,14 @@ Run: ``.venv/bin/python benchmarks/bench_ai.py [--games N] [--seed S] [--jobs J]
 
 Plays ``N`` games per matchup (default 200, so 400 games in all) on the skirmish position
 (``battle_setup.default_position()``: 7 Space Marines against 20 Boyz on the take-and-hold
-table, ``w40k battle``'s default before the 1000-point battle took its place), the heuristic player taking red in even games and blue in odd
-ones (sides swapped half the time), game seed ``S + i``. Prints, per matchup, the heuristic
-player's wins, draws and losses with 95 % Wilson score intervals, the median time per game,
-and typical game statistics: rounds played, the battle round of the first shot and of the
-first charge move (median, and the share of games with none), units destroyed per side and
-the VP totals. Nothing is asserted (DESIGN.md: measured, never asserted by tests). ``--jobs``
-plays games in worker processes (the results do not depend on it).
+table, ``w40k battle``'s default before the 1000-point battle took its place), the heuristic
+player taking red in even games and blue in odd ones (sides swapped half the time), game seed
+``S + i``. Prints, per matchup, the heuristic player's wins, draws and losses with 95 % Wilson
+score intervals, the median time per game, and typical game statistics: rounds played, the
+battle round of the first shot and of the first charge move (median, and the share of games
+with none), units destroyed per side and the VP totals. Nothing is asserted (DESIGN.md:
+measured, never asserted by tests). ``--jobs`` plays games in worker processes (the results do
+not depend on it).
 
 ``--battle real`` plays the 1000-point battle instead: ``strike_force`` against
 ``waaagh_band`` on the shipped flank-assault mission, set up as
