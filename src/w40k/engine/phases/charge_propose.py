@@ -48,6 +48,11 @@ ALL_MARGIN = 8.95
 """Within 9" of every placed model, with a margin (R03.03-b)."""
 SLACK = 1e-3
 """Inches of the move budget left unused (rounding of the answer's coordinates)."""
+MAX_SPOT_CHECKS = 96
+"""Straight paths the placement of one model validates (``validate_move``) before the chain
+is given up: a big unit's search is bounded (the best spots come first)."""
+MAX_PATH_CHECKS = 24
+"""The same for the repair pass's search of one model (an improvement, never needed)."""
 PATH_RULES_IGNORED = ("R03.03-d", "R03.01-c")
 """Checked by the proposer itself for a single model's move (the rest of the unit has not
 moved yet): coherency and ending on a model (``Occupied.free``)."""
@@ -110,6 +115,7 @@ def propose_charge(ctx: Context, u: UnitData, targets: Sequence[UnitData], budge
                            x, y, end, eng))
         scored.sort(key=lambda s: s[0])
         chosen = None
+        tries = 0
         for _, x, y, end, eng in scored:
             # R11.04-b: closer to a charge target.
             if not any(mm_.model_to_unit(end, t) < start_d[m.id][t.id] - mm_.EPS
@@ -120,6 +126,9 @@ def propose_charge(ctx: Context, u: UnitData, targets: Sequence[UnitData], budge
                 continue
             if not placed.free(end, ter):
                 continue
+            tries += 1
+            if tries > MAX_SPOT_CHECKS:
+                break  # the best spots' paths are blocked: give this chain up
             bad = [v for v in validate_move(scene, u.id, {m.id: [Step(x, y)]},
                                             MoveType.CHARGE, budget)
                    if v.rule not in PATH_RULES_IGNORED]
@@ -195,6 +204,12 @@ def _reach_spot(ctx: Context, u: UnitData, mid: str, finals: dict[str, Model],
     if not cands:
         return None
     scene = mm_._scene_with(ctx, u, finals, keep=mid)
+    # on no other model, not partway through terrain (03.01): validate_move would refuse it
+    occupied = Occupied([s for e in ctx.state.units if e.id != u.id and not e.destroyed
+                         for s in geo.unit_shapes(e)]
+                        + [f for k, f in finals.items() if k != mid])
+    _, ter = geo.terrain(ctx)
+    tries = 0
     for x, y in cands:
         x, y = round(x, 6), round(y, 6)
         if math.hypot(x - start.x, y - start.y) > budget - 1e-5:
@@ -205,6 +220,11 @@ def _reach_spot(ctx: Context, u: UnitData, mid: str, finals: dict[str, Model],
             continue
         if any(engaged(end, s) for s in non_targets):
             continue
+        if not occupied.free(end, ter):
+            continue
+        tries += 1
+        if tries > MAX_PATH_CHECKS:
+            return None
         if not validate_move(scene, u.id, {mid: [Step(x, y)]}, MoveType.CHARGE, budget):
             return (x, y)
     return None
