@@ -115,3 +115,30 @@ def test_the_proposer_s_charge_answer_always_passes_check_move(seed: int) -> Non
     answer = sample(game, pending(game), random.Random(seed))
     assert answer == "fail" or _legal(game, answer)
     game.submit(answer)
+
+
+def test_the_spots_scored_at_once_for_round_bases_match_the_one_by_one_scores() -> None:
+    # R03.03-a/b (coherent with the placed models), R11.04-c (within 1"/engaged first): the
+    # vectorised measure of round bases gives the same spots, classes and distances.
+    import random
+
+    from w40k.engine.phases.charge_propose import _scored, _scored_each
+    from w40k.geometry import Model
+
+    rng = random.Random(7)
+    kept = 0
+    for _ in range(20):
+        start = Model("a", rng.uniform(10, 20), rng.uniform(10, 20), base_mm=32.0)
+        ends = [Model(f"e{i}", rng.uniform(10, 20), rng.uniform(10, 20), base_mm=32.0)
+                for i in range(rng.randrange(0, 4))]
+        targets = [(f"t{i % 2}", Model(f"t{i}", rng.uniform(12, 22), rng.uniform(12, 22),
+                                       base_mm=rng.choice((25.0, 32.0, 40.0))))
+                   for i in range(4)]
+        spots = [(rng.uniform(8, 24), rng.uniform(8, 24)) for _ in range(200)]
+        fast = _scored(start, spots, ends, targets, {"t0"}, 7.0)
+        slow = _scored_each(start, spots, ends, targets, {"t0"}, 7.0)
+        assert [(k[:3], x, y, e) for k, x, y, _, e in fast] == \
+            [(k[:3], x, y, e) for k, x, y, _, e in slow]
+        assert all(abs(a[0][3] - b[0][3]) < 1e-12 for a, b in zip(fast, slow, strict=True))
+        kept += len(fast)
+    assert kept > 500  # spots were kept and compared

@@ -26,6 +26,9 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
+from typing import cast
+
+import numpy as np
 
 from w40k.engine import geo
 from w40k.engine.context import Context
@@ -34,8 +37,9 @@ from w40k.engine.propose_moves import Occupied
 from w40k.engine.serial import JSON
 from w40k.engine.state import UnitData
 from w40k.geometry import Model, engaged
-from w40k.geometry.measure import horizontal_distance
+from w40k.geometry.measure import ENGAGEMENT_HORIZONTAL, horizontal_distance
 from w40k.geometry.movement import MoveType, Step, validate_move
+from w40k.geometry.shapes import EPS, Circle
 
 BEARINGS = 24
 TARGET_GAPS = (0.03, 0.5, 0.95, 1.45, 1.9)
@@ -99,20 +103,7 @@ def propose_charge(ctx: Context, u: UnitData, targets: Sequence[UnitData], budge
         if dist > 0:
             k = min(1.0, (budget - SLACK) / dist)
             spots.append((start.x + k * (t0.x - start.x), start.y + k * (t0.y - start.y)))
-        scored = []
-        for x, y in spots:
-            if math.hypot(x - start.x, y - start.y) > budget - SLACK:
-                continue
-            end = start.moved(x, y)
-            if ends and not _coherent_with(end, list(ends.values())):
-                continue
-            dists = [(tid, horizontal_distance(end, t)) for tid, t in tshapes]
-            near = min(d for _, d in dists)
-            eng = {tid for tid, t in tshapes if engaged(end, t)}
-            cls = 0 if near <= 1.0 + mm_.EPS else 1 if eng else 2
-            fresh = 0 if eng - engaged_targets else 1  # a target not engaged yet first
-            scored.append(((cls, fresh, round(near, 3), math.hypot(x - start.x, y - start.y)),
-                           x, y, end, eng))
+        scored = _scored(start, spots, list(ends.values()), tshapes, engaged_targets, budget)
         scored.sort(key=lambda s: s[0])
         chosen = None
         tries = 0
@@ -144,6 +135,69 @@ def propose_charge(ctx: Context, u: UnitData, targets: Sequence[UnitData], budge
         placed.append(end)
     answer: dict[str, JSON] = {mid: [[round(e.x, 6), round(e.y, 6)]] for mid, e in ends.items()}
     return _repair(ctx, u, answer, [s for _, s in tshapes], non_targets, budget)
+
+
+Scored = tuple[tuple[int, int, float, float], float, float, Model, set[str]]
+"""A candidate spot: its sort key (within 1" of a target, a fresh target engaged, the
+distance to the nearest target, the distance moved), x, y, the model there, the targets it
+is engaged with."""
+
+
+def _scored(start: Model, spots: Sequence[tuple[float, float]], ends: Sequence[Model],
+            tshapes: Sequence[tuple[str, Model]], engaged_targets: set[str], budget: float
+            ) -> list[Scored]:
+    """The spots within the move that keep the unit coherent (R03.03-a/b against the models
+    placed so far), with their sort keys. Round bases at ground level are measured for every
+    spot at once (the same distances as ``horizontal_distance``: centre distance less both
+    radii, never below 0); other shapes one by one."""
+    shapes = [start, *ends, *(t for _, t in tshapes)]
+    if not spots or not all(isinstance(m.footprint(), Circle) and m.z == 0.0
+                            and not m.has("FRAME") for m in shapes):
+        return _scored_each(start, spots, ends, tshapes, engaged_targets, budget)
+    r = cast(Circle, start.footprint()).r
+    pts = np.asarray(spots, dtype=np.float64)
+    moved = np.hypot(pts[:, 0] - start.x, pts[:, 1] - start.y)
+    keep = moved <= budget - SLACK
+    if ends:
+        e = np.array([(m.x, m.y, cast(Circle, m.footprint()).r) for m in ends])
+        de = np.maximum(0.0, np.hypot(pts[:, 0, None] - e[None, :, 0],
+                                      pts[:, 1, None] - e[None, :, 1]) - r - e[None, :, 2])
+        keep &= (de.min(axis=1) <= COHERENCY_MARGIN) & (de.max(axis=1) <= ALL_MARGIN)
+    t = np.array([(m.x, m.y, cast(Circle, m.footprint()).r) for _, m in tshapes])
+    dt = np.maximum(0.0, np.hypot(pts[:, 0, None] - t[None, :, 0],
+                                  pts[:, 1, None] - t[None, :, 1]) - r - t[None, :, 2])
+    eng_all = dt <= ENGAGEMENT_HORIZONTAL + EPS
+    near_all = dt.min(axis=1)
+    out: list[Scored] = []
+    for i in np.flatnonzero(keep).tolist():
+        x, y = spots[i]
+        eng = {tshapes[j][0] for j in np.flatnonzero(eng_all[i]).tolist()}
+        near = float(near_all[i])
+        cls = 0 if near <= 1.0 + mm_.EPS else 1 if eng else 2
+        fresh = 0 if eng - engaged_targets else 1  # a target not engaged yet first
+        out.append(((cls, fresh, round(near, 3), float(moved[i])), x, y, start.moved(x, y),
+                    eng))
+    return out
+
+
+def _scored_each(start: Model, spots: Sequence[tuple[float, float]], ends: Sequence[Model],
+                 tshapes: Sequence[tuple[str, Model]], engaged_targets: set[str],
+                 budget: float) -> list[Scored]:
+    """:func:`_scored` one spot at a time (any shapes)."""
+    out: list[Scored] = []
+    for x, y in spots:
+        if math.hypot(x - start.x, y - start.y) > budget - SLACK:
+            continue
+        end = start.moved(x, y)
+        if ends and not _coherent_with(end, ends):
+            continue
+        near = min(horizontal_distance(end, t) for _, t in tshapes)
+        eng = {tid for tid, t in tshapes if engaged(end, t)}
+        cls = 0 if near <= 1.0 + mm_.EPS else 1 if eng else 2
+        fresh = 0 if eng - engaged_targets else 1  # a target not engaged yet first
+        out.append(((cls, fresh, round(near, 3), math.hypot(x - start.x, y - start.y)),
+                    x, y, end, eng))
+    return out
 
 
 def _ring(cx: float, cy: float, d: float, base: float, n: int = BEARINGS
