@@ -122,8 +122,9 @@ def test_the_spots_scored_at_once_for_round_bases_match_the_one_by_one_scores() 
     # vectorised measure of round bases gives the same spots, classes and distances.
     import random
 
-    from w40k.engine.phases.charge_propose import _scored, _scored_each
-    from w40k.geometry import Model
+    from w40k.engine.phases.charge_propose import _engaged_mask, _scored, _scored_each
+    from w40k.geometry import Model, engaged
+    from w40k.geometry.measure import horizontal_distance
 
     rng = random.Random(7)
     kept = 0
@@ -135,10 +136,16 @@ def test_the_spots_scored_at_once_for_round_bases_match_the_one_by_one_scores() 
                                        base_mm=rng.choice((25.0, 32.0, 40.0))))
                    for i in range(4)]
         spots = [(rng.uniform(8, 24), rng.uniform(8, 24)) for _ in range(200)]
-        fast = _scored(start, spots, ends, targets, {"t0"}, 7.0)
-        slow = _scored_each(start, spots, ends, targets, {"t0"}, 7.0)
+        start_d = {tid: min(horizontal_distance(start, t) for k, t in targets if k == tid)
+                   for tid in ("t0", "t1")}
+        fast = _scored(start, spots, ends, targets, {"t0"}, 7.0, start_d)
+        slow = _scored_each(start, spots, ends, targets, {"t0"}, 7.0, start_d)
         assert [(k[:3], x, y, e) for k, x, y, _, e in fast] == \
             [(k[:3], x, y, e) for k, x, y, _, e in slow]
         assert all(abs(a[0][3] - b[0][3]) < 1e-12 for a, b in zip(fast, slow, strict=True))
         kept += len(fast)
-    assert kept > 500  # spots were kept and compared
+        # R11.04-d's test, all at once, against round and oval bases
+        others = [t for _, t in targets] + [Model("v", 15.0, 15.0, base_mm=(120.0, 70.0))]
+        assert _engaged_mask(start, spots, others) == [
+            any(engaged(start.moved(x, y), o) for o in others) for x, y in spots]
+    assert kept > 300  # spots were kept and compared

@@ -37,7 +37,7 @@ from w40k.engine.propose_moves import Occupied
 from w40k.engine.serial import JSON
 from w40k.engine.state import UnitData
 from w40k.geometry import Model, engaged
-from w40k.geometry.measure import ENGAGEMENT_HORIZONTAL, horizontal_distance
+from w40k.geometry.measure import ENGAGEMENT_HORIZONTAL, NEAR_MARGIN, horizontal_distance
 from w40k.geometry.movement import MoveType, Step, validate_move
 from w40k.geometry.shapes import EPS, Circle
 
@@ -103,18 +103,14 @@ def propose_charge(ctx: Context, u: UnitData, targets: Sequence[UnitData], budge
         if dist > 0:
             k = min(1.0, (budget - SLACK) / dist)
             spots.append((start.x + k * (t0.x - start.x), start.y + k * (t0.y - start.y)))
-        scored = _scored(start, spots, list(ends.values()), tshapes, engaged_targets, budget)
+        spots = [p for p, bad in zip(spots, _engaged_mask(start, spots, non_targets),
+                                     strict=True) if not bad]  # R11.04-d
+        scored = _scored(start, spots, list(ends.values()), tshapes, engaged_targets, budget,
+                         start_d[m.id])
         scored.sort(key=lambda s: s[0])
         chosen = None
         tries = 0
         for _, x, y, end, eng in scored:
-            # R11.04-b: closer to a charge target.
-            if not any(mm_.model_to_unit(end, t) < start_d[m.id][t.id] - mm_.EPS
-                       for t in targets):
-                continue
-            # R11.04-d: engaged with no enemy unit that is not a target.
-            if any(engaged(end, s) for s in non_targets):
-                continue
             if not placed.free(end, ter):
                 continue
             tries += 1
@@ -143,17 +139,51 @@ distance to the nearest target, the distance moved), x, y, the model there, the 
 is engaged with."""
 
 
+def _round(m: Model) -> bool:
+    """A round base at ground level (its distances are centre distance less radii)."""
+    return isinstance(m.footprint(), Circle) and m.z == 0.0 and not m.has("FRAME")
+
+
+def _engaged_mask(start: Model, spots: Sequence[tuple[float, float]],
+                  others: Sequence[Model]) -> list[bool]:
+    """For each spot, whether ``start`` moved there is engaged with one of ``others`` (03.04):
+    measured all at once for round bases; for other shapes only where the models' reach
+    (:meth:`Model.reach`) does not already rule it out."""
+    out = [False] * len(spots)
+    if not spots or not others:
+        return out
+    pts = np.asarray(spots, dtype=np.float64)
+    rs = [o for o in others if _round(o)] if _round(start) else []
+    if rs:
+        r = cast(Circle, start.footprint()).r
+        o = np.array([(m.x, m.y, cast(Circle, m.footprint()).r) for m in rs])
+        d = np.hypot(pts[:, 0, None] - o[None, :, 0], pts[:, 1, None] - o[None, :, 1]) \
+            - r - o[None, :, 2]
+        out = (d <= ENGAGEMENT_HORIZONTAL + EPS).any(axis=1).tolist()
+    rest = [o for o in others if not (rs and _round(o))]
+    if rest:
+        o = np.array([(m.x, m.y, m.reach()) for m in rest])
+        bound = np.hypot(pts[:, 0, None] - o[None, :, 0], pts[:, 1, None] - o[None, :, 1]) \
+            - start.reach() - o[None, :, 2]
+        maybe = bound <= ENGAGEMENT_HORIZONTAL + NEAR_MARGIN
+        for i in np.flatnonzero(maybe.any(axis=1)).tolist():
+            if not out[i]:
+                end = start.moved(*spots[i])
+                out[i] = any(engaged(end, rest[j]) for j in np.flatnonzero(maybe[i]).tolist())
+    return out
+
+
 def _scored(start: Model, spots: Sequence[tuple[float, float]], ends: Sequence[Model],
-            tshapes: Sequence[tuple[str, Model]], engaged_targets: set[str], budget: float
-            ) -> list[Scored]:
+            tshapes: Sequence[tuple[str, Model]], engaged_targets: set[str], budget: float,
+            start_d: dict[str, float]) -> list[Scored]:
     """The spots within the move that keep the unit coherent (R03.03-a/b against the models
-    placed so far), with their sort keys. Round bases at ground level are measured for every
-    spot at once (the same distances as ``horizontal_distance``: centre distance less both
-    radii, never below 0); other shapes one by one."""
+    placed so far) and end closer to a target unit than ``start_d`` (R11.04-b), with their
+    sort keys. Round bases at ground level are measured for every spot at once (the same
+    distances as ``horizontal_distance``: centre distance less both radii, never below 0);
+    other shapes one by one."""
     shapes = [start, *ends, *(t for _, t in tshapes)]
-    if not spots or not all(isinstance(m.footprint(), Circle) and m.z == 0.0
-                            and not m.has("FRAME") for m in shapes):
-        return _scored_each(start, spots, ends, tshapes, engaged_targets, budget)
+    if not spots or not all(_round(m) for m in shapes):
+        return _scored_each(start, spots, ends, tshapes, engaged_targets, budget, start_d)
     r = cast(Circle, start.footprint()).r
     pts = np.asarray(spots, dtype=np.float64)
     moved = np.hypot(pts[:, 0] - start.x, pts[:, 1] - start.y)
@@ -168,6 +198,12 @@ def _scored(start: Model, spots: Sequence[tuple[float, float]], ends: Sequence[M
                                   pts[:, 1, None] - t[None, :, 1]) - r - t[None, :, 2])
     eng_all = dt <= ENGAGEMENT_HORIZONTAL + EPS
     near_all = dt.min(axis=1)
+    closer = np.zeros(len(spots), dtype=bool)
+    for tid, d0 in start_d.items():  # R11.04-b: closer to some target unit
+        cols = [j for j, (k, _) in enumerate(tshapes) if k == tid]
+        if cols:
+            closer |= dt[:, cols].min(axis=1) < d0 - mm_.EPS
+    keep &= closer
     out: list[Scored] = []
     for i in np.flatnonzero(keep).tolist():
         x, y = spots[i]
@@ -182,7 +218,7 @@ def _scored(start: Model, spots: Sequence[tuple[float, float]], ends: Sequence[M
 
 def _scored_each(start: Model, spots: Sequence[tuple[float, float]], ends: Sequence[Model],
                  tshapes: Sequence[tuple[str, Model]], engaged_targets: set[str],
-                 budget: float) -> list[Scored]:
+                 budget: float, start_d: dict[str, float]) -> list[Scored]:
     """:func:`_scored` one spot at a time (any shapes)."""
     out: list[Scored] = []
     for x, y in spots:
@@ -191,6 +227,9 @@ def _scored_each(start: Model, spots: Sequence[tuple[float, float]], ends: Seque
         end = start.moved(x, y)
         if ends and not _coherent_with(end, ends):
             continue
+        if not any(min(horizontal_distance(end, t) for k, t in tshapes if k == tid)
+                   < d0 - mm_.EPS for tid, d0 in start_d.items()):
+            continue  # R11.04-b
         near = min(horizontal_distance(end, t) for _, t in tshapes)
         eng = {tid for tid, t in tshapes if engaged(end, t)}
         cls = 0 if near <= 1.0 + mm_.EPS else 1 if eng else 2
@@ -264,6 +303,9 @@ def _reach_spot(ctx: Context, u: UnitData, mid: str, finals: dict[str, Model],
                         + [f for k, f in finals.items() if k != mid])
     _, ter = geo.terrain(ctx)
     tries = 0
+    cands = [(round(x, 6), round(y, 6)) for x, y in cands]
+    cands = [p for p, bad in zip(cands, _engaged_mask(start, cands, non_targets), strict=True)
+             if not bad]  # R11.04-d
     for x, y in cands:
         x, y = round(x, 6), round(y, 6)
         if math.hypot(x - start.x, y - start.y) > budget - 1e-5:
@@ -271,8 +313,6 @@ def _reach_spot(ctx: Context, u: UnitData, mid: str, finals: dict[str, Model],
         end = start.moved(x, y)
         if not any(horizontal_distance(end, t) <= gap - 1e-4 and (gap < 2.0 or engaged(end, t))
                    for t in tshapes):
-            continue
-        if any(engaged(end, s) for s in non_targets):
             continue
         if not occupied.free(end, ter):
             continue
