@@ -334,7 +334,7 @@ def test_a_score_at_the_end_of_a_battle_round_names_its_scorer_and_its_secondary
     ]
     lines = log_lines(events, REAL)
     _no_repr(lines)
-    assert lines[1] == "R2 -     " + " " * 12 + "red scores 2 VP (Hold the centre) for centre; " \
+    assert lines[1] == "R2 red   " + " " * 12 + "red scores 2 VP (Hold the centre) for centre; " \
                        "total 2"
     assert lines[2].endswith("red scores 3 VP (Behind enemy lines) for Stormtalon Gunship; "
                              "total 5")
@@ -509,7 +509,12 @@ def test_the_mission_s_first_turn_and_pre_battle_units_read_with_their_side() ->
                        ev("pre_battle", rnd=0, player="", phase="",
                           step="resolve_pre_battle_abilities"),
                        ev("deploy", rnd=0, player="", phase="", unit="blue.boyz",
-                          infiltrators=False, models={})], SETUP)
+                          infiltrators=False, models={}),
+                       ev("score", rnd=5, player="", phase="", vp=2, rule="Hold the centre",
+                          kind="secondary", scorer="red", objectives=["centre"], total=7)],
+                      SETUP)
     assert lines[0] == "red takes the first turn (the mission's choice)"
     assert lines[1] == "=== Pre-battle: resolve pre-battle abilities ==="
     assert lines[2].startswith("R0 blue ") and lines[2].endswith("Boyz is deployed")
+    # the end of the battle's scoring: the scorer's side
+    assert lines[3].startswith("R5 red ") and "red scores 2 VP (Hold the centre)" in lines[3]

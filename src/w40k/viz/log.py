@@ -192,7 +192,8 @@ class BattleLog:
     def _head(self, e: Mapping[str, JSON]) -> str:
         ph = _s(e.get("phase") or "")
         # before the battle no player has the turn: a unit's event shows the unit's side
-        who = e.get("player") or self.names.sides.get(str(e.get("unit"))) or "-"
+        who = e.get("player") or self.names.sides.get(str(e.get("unit"))) \
+            or e.get("scorer") or "-"
         return f"R{_s(e.get('round'))} {_s(who):<5} " \
                f"{_PHASES.get(ph, ph):<11} "
 
