@@ -518,3 +518,29 @@ def test_the_mission_s_first_turn_and_pre_battle_units_read_with_their_side() ->
     assert lines[2].startswith("R0 blue ") and lines[2].endswith("Boyz is deployed")
     # the end of the battle's scoring: the scorer's side
     assert lines[3].startswith("R5 red ") and "red scores 2 VP (Hold the centre)" in lines[3]
+
+
+def test_explosives_crushing_impact_and_stratagem_answers_read_as_sentences() -> None:
+    # issue 13: no generic "explosives: unit ...; dice ..." or "die 0, face 3" lines
+    events = [
+        ev("reaction", player="red", phase="shooting", by="red", rule="Explosives",
+           answer={"unit": "red.squad", "model": "red.squad.1", "enemy": "blue.kommandos"}),
+        ev("explosives", player="red", phase="shooting", unit="red.squad",
+           model="red.squad.1", enemy="blue.kommandos", dice=[4, 3, 1, 4, 5, 6],
+           mortal_wounds=4),
+        ev("reaction", player="blue", phase="fight", by="red", rule="Command Re-roll",
+           answer={"unit": "red.dread", "die": 0, "face": 3}),
+        ev("crushing_impact", player="red", phase="charge", unit="red.dread",
+           model="red.dread.1", enemy="blue.kommandos", dice=[1, 5, 6, 2],
+           mortal_wounds={"red.dread": 1, "blue.kommandos": 2}),
+    ]
+    lines = [line[21:] for line in log_lines(events, REAL)]
+    _no_repr(lines)
+    assert lines == [
+        "red uses Explosives on Second squad (by Intercessor of Second squad, at Kommandos)",
+        "  Intercessor of Second squad throws explosives at Kommandos: dice 4 3 1 4 5 6; "
+        "4 mortal wounds (each 4+)",
+        "red uses Command Re-roll on Dreadnought (die 1, rolled 3)",
+        "  Dreadnought crashes into Kommandos: dice 1 5 6 2; Dreadnought 1 mortal wound, "
+        "Kommandos 2 mortal wounds (5+ for the enemy, 1s for itself)",
+    ]

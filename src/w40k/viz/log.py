@@ -450,11 +450,41 @@ class BattleLog:
     def _on_reaction(self, e: Mapping[str, JSON]) -> str:
         self._reaction = (_s(e.get("by")), _s(e.get("rule")))
         ans = e.get("answer")
-        if isinstance(ans, dict) and set(ans) == {"unit"}:
+        if isinstance(ans, dict) and "unit" in ans:
             answer = f" on {self.names.unit(ans['unit'])}"
+            rest = [self._answer_part(k, v) for k, v in ans.items() if k != "unit"]
+            answer += f" ({', '.join(rest)})" if rest else ""
         else:
             answer = f": {_value(ans, self.names)}" if ans not in (None, True) else ""
         return f"{self._head(e)}{_s(e.get('by'))} uses {self.names.text(e.get('rule'))}{answer}"
+
+    def _answer_part(self, key: str, v: JSON) -> str:
+        """One field of a reaction's answer, in words ("at Nobz", "die 2", "rolled a 3")."""
+        if key == "enemy":
+            return f"at {self.names.unit(v)}"
+        if key == "model":
+            return f"by {self.names.model(v)}"
+        if key == "die" and isinstance(v, int):
+            return f"die {v + 1}"
+        if key == "face":
+            return f"rolled {_s(v)}"
+        return f"{key.replace('_', ' ')} {_value(v, self.names).replace('_', ' ')}"
+
+    def _on_explosives(self, e: Mapping[str, JSON]) -> str:
+        dice = e.get("dice")
+        faces = " ".join(map(_s, dice)) if isinstance(dice, list) else ""
+        return (f"{self._head(e)}  {self.names.model(e.get('model'))} throws explosives at "
+                f"{self._u(e, 'enemy')}: dice {faces}; "
+                f"{plural(e.get('mortal_wounds', 0), 'mortal wound')} (each 4+)")
+
+    def _on_crushing_impact(self, e: Mapping[str, JSON]) -> str:
+        dice = e.get("dice")
+        faces = " ".join(map(_s, dice)) if isinstance(dice, list) else ""
+        mw = e.get("mortal_wounds")
+        parts = [f"{self.names.unit(k)} {plural(v, 'mortal wound')}"
+                 for k, v in mw.items()] if isinstance(mw, dict) else []
+        return (f"{self._head(e)}  {self._u(e)} crashes into {self._u(e, 'enemy')}: dice "
+                f"{faces}; {', '.join(parts)} (5+ for the enemy, 1s for itself)")
 
     # -- stratagems --------------------------------------------------------------------------
     def _on_stratagem(self, e: Mapping[str, JSON]) -> str:
