@@ -36,8 +36,8 @@ from w40k.engine.state import UnitData
 from w40k.engine.units import centre
 from w40k.geometry import Model
 from w40k.geometry.movement import MoveViolation, ending_violations
-from w40k.geometry.shapes import Circle
-from w40k.rules.placement import Check, by_distance, first_legal, grid
+from w40k.geometry.shapes import EPS, Circle
+from w40k.rules.placement import Check, Quick, by_distance, first_legal, grid
 from w40k.rules.setup import (
     Ingress,
     disc_within_edge_distance,
@@ -106,8 +106,7 @@ def checker(ctx: Context, u: UnitData, kind: SetUpKind, mode: DisembarkMode | No
             return ingress_violations(models, enemies, bf, rules)
     else:
         host = _host(ctx, u)
-        hull = geo.model_shape(next((m for m in host.alive if m.profile.transport is not None),
-                                    host.alive[0]))
+        hull = checker_hull(host)
         after = None
         if mode is DisembarkMode.RAPID and host.flag("ingress_this_turn"):
             after = _ingress_rules(ctx, host)  # R18.04-d
@@ -120,6 +119,12 @@ def checker(ctx: Context, u: UnitData, kind: SetUpKind, mode: DisembarkMode | No
     def check(models: list[Model]) -> list[MoveViolation]:
         return own(models) or placement(models)
     return check
+
+
+def checker_hull(host: UnitData) -> Model:
+    """The transport model disembarking models are measured to (R18.04-c)."""
+    return geo.model_shape(next((m for m in host.alive if m.profile.transport is not None),
+                                host.alive[0]))
 
 
 def placement_violations(ctx: Context, u: UnitData, models: list[Model],
@@ -190,7 +195,10 @@ def _search(ctx: Context, u: UnitData, kind: SetUpKind, mode: DisembarkMode | No
         cx, cy = centre(host)
         anchors = [a for a in by_distance(grid(bf, 1.0), (cx, cy))
                    if math.hypot(a[0] - cx, a[1] - cy) <= reach][:200]
+        quick = _near_transport(models, checker_hull(host),
+                                set_up_distance(mode or DisembarkMode.RAPID))
     else:
+        quick = None
         anchors = list(grid(bf, step))
         if not offtable.deep_strike(u):
             r = cast(Circle, Model("probe", 0.0, 0.0, base_mm=1.0).footprint()).r
@@ -209,7 +217,29 @@ def _search(ctx: Context, u: UnitData, kind: SetUpKind, mode: DisembarkMode | No
         # base, which the answer cannot turn)
         return check(_shapes(u, {m.id: (p.x, p.y, 0.0) for m, p in zip(u.alive, placed,
                                                                         strict=True)}))
-    return first_legal(models, anchors, as_answered)
+    return first_legal(models, anchors, as_answered, quick=quick)
+
+
+def _near_transport(models: list[Model], hull: Model, distance: float) -> Quick:
+    """A necessary condition of R18.04-c / R18.05-a (every model wholly within ``distance``
+    of the transport's ``hull``) on the models' centres, as ``_search`` answers them (each
+    model at its own facing): a round base centred on its model is wholly within only if its
+    centre plus its radius is within ``distance`` of the hull's disc (centred on the hull's
+    model, radius its ``reach``); any other footprint only if it comes within ``distance``
+    of that disc at all. 1e-6" of slack keeps rounding on the safe side: a block this skips
+    the full check refuses too."""
+    hx, hy = hull.x, hull.y
+    limit = distance + EPS + hull.reach() + 1e-6
+    pads: list[float] = []
+    for m in models:
+        fp = m.footprint()
+        round_base = isinstance(fp, Circle) and (fp.cx, fp.cy) == (m.x, m.y)
+        pads.append(cast(Circle, fp).r if round_base else -m.reach())
+
+    def quick(points: list[tuple[float, float]]) -> bool:
+        return all(math.hypot(px - hx, py - hy) + pad <= limit
+                   for (px, py), pad in zip(points, pads, strict=True))
+    return quick
 
 
 def _run(ctx: Context, frame: SetUpFrame) -> Request | None:
