@@ -64,3 +64,12 @@ def test_scalar_twins_give_the_same_floats_as_the_array_measures() -> None:
             assert o.disc_distance(px, py, r) == shape_region_distance(Circle(px, py, r), region)
             d = segment_segment_distance(p, np.array([[qx, qy]]), region, o.nxt)
             assert o.segment_distance(px, py, qx, qy) == float(d.min())
+
+
+def test_misses_is_the_strict_box_test() -> None:
+    f = TerrainFeature("wall", Category.DENSE, ((0.0, 0.0), (4.0, 0.0), (4.0, 1.0), (0.0, 1.0)),
+                       4.0)
+    o = outline(f)
+    assert o.misses(4.5, 0.0, 6.0, 1.0)
+    assert not o.misses(4.0, 0.0, 6.0, 1.0)  # touching boxes are measured exactly
+    assert not o.misses(-1.0, -1.0, 0.0, 0.0)

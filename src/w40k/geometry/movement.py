@@ -120,14 +120,10 @@ def _sweep_hits(start: Model, end: Model, other: Shape) -> bool:
     return swept_separation(Swept(fa, end.x - start.x, end.y - start.y), other) < -1e-6
 
 
-def _crosses_feature(start: Model, end: Model, o: Outline,
-                     box: tuple[float, float, float, float]) -> bool:
+def _crosses_feature(start: Model, end: Model, o: Outline) -> bool:
     """Does ``start``'s footprint, moved in a straight line to ``end``, meet the feature of
-    outline ``o``? ``box`` bounds the start and end footprints (the swept area)."""
-    # Cheap rejection: the swept footprint's box and the feature's box are apart, so the exact
-    # tests below would find a positive gap (same answer, without the polygon work).
-    if o.misses(*box):
-        return False
+    outline ``o``? (The caller has rejected the features whose box is apart from the box of
+    the swept footprint: the exact tests would find a positive gap.)"""
     fa = start.footprint()
     if isinstance(fa, Circle):
         # the scalar twins of shape_region_distance and segment_segment_distance (outlines.py)
@@ -254,12 +250,14 @@ def validate_move(
                                     )
                                 )
             if horiz > EPS:
-                box = _sweep_box(cur, nxt)
+                bx0, by0, bx1, by1 = _sweep_box(cur, nxt)
                 for ol in outlines(scene.terrain):
+                    if bx1 < ol.x0 or bx0 > ol.x1 or by1 < ol.y0 or by0 > ol.y1:
+                        continue  # the boxes are apart (Outline.misses, inline)
                     f = ol.feature
                     if cur.z >= f.height - EPS and nz >= f.height - EPS:
                         continue  # over the top of it
-                    if not _crosses_feature(cur, nxt, ol, box):
+                    if not _crosses_feature(cur, nxt, ol):
                         continue
                     ok, why = _passable(
                         m, f, move_type, take_to_skies, super_heavy_mobile, super_heavy
@@ -374,11 +372,11 @@ def ending_violations(
     fp = m.footprint()
     x0, y0, x1, y1 = fp.bbox()
     for o in outlines(terrain):
+        if x1 < o.x0 or x0 > o.x1 or y1 < o.y0 or y0 > o.y1:
+            continue  # the boxes are apart (Outline.misses, inline)
         f = o.feature
         if m.z >= f.height - EPS or f.height <= FLOOR_HEIGHT + EPS:
             continue  # on top of it (or above it); a floor at ground level
-        if o.misses(x0, y0, x1, y1):
-            continue
         if not _overlaps_outline(fp, o) or _on_listed_surface(fp, m.z, f):
             continue
         solid = f.category is Category.DENSE and m.z < SOLID_HEIGHT
