@@ -23,6 +23,8 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, cast
 
+import numpy as np
+
 from w40k.core.errors import IllegalChoice, MalformedChoice
 from w40k.engine import geo, offtable
 from w40k.engine.context import Context
@@ -35,8 +37,9 @@ from w40k.engine.serial import JSON, in_order
 from w40k.engine.state import UnitData
 from w40k.engine.units import centre
 from w40k.geometry import Model
+from w40k.geometry.measure import point_in_polygon, point_segment_distance
 from w40k.geometry.movement import MoveViolation, ending_violations
-from w40k.geometry.shapes import EPS, Circle
+from w40k.geometry.shapes import EPS, Circle, Oval, Polygon
 from w40k.rules.placement import Check, Quick, by_distance, first_legal, grid
 from w40k.rules.setup import (
     Ingress,
@@ -221,25 +224,58 @@ def _search(ctx: Context, u: UnitData, kind: SetUpKind, mode: DisembarkMode | No
 
 
 def _near_transport(models: list[Model], hull: Model, distance: float) -> Quick:
-    """A necessary condition of R18.04-c / R18.05-a (every model wholly within ``distance``
-    of the transport's ``hull``) on the models' centres, as ``_search`` answers them (each
-    model at its own facing): a round base centred on its model is wholly within only if its
-    centre plus its radius is within ``distance`` of the hull's disc (centred on the hull's
-    model, radius its ``reach``); any other footprint only if it comes within ``distance``
-    of that disc at all. 1e-6" of slack keeps rounding on the safe side: a block this skips
-    the full check refuses too."""
+    """Necessary conditions of a disembark on the models' centres, as ``_search`` answers
+    them (each model at its own facing, at ground level), so a block skipped here is one
+    the full check refuses:
+
+    * R18.04-c / R18.05-a, every model wholly within ``distance`` of the transport's
+      ``hull``: a round base centred on its model only if its centre plus its radius is
+      within ``distance`` of the hull's disc (centred on the hull's model, radius its
+      ``reach``); any other footprint only if it comes within ``distance`` of that disc;
+    * R03.02-a, on no other model: a base whose inner disc (a round base, or an oval's
+      smaller half-axis) overlaps the hull's inner disc (the largest disc about the hull's
+      model inside its footprint) by more than 1e-5" is set up on the transport.
+
+    1e-6" and 1e-5" of slack keep rounding on the safe side."""
     hx, hy = hull.x, hull.y
     limit = distance + EPS + hull.reach() + 1e-6
+    inner = _inner_radius(hull)
     pads: list[float] = []
+    cores: list[float] = []  # each model's inner disc less the slack (-1: not tested)
     for m in models:
         fp = m.footprint()
-        round_base = isinstance(fp, Circle) and (fp.cx, fp.cy) == (m.x, m.y)
+        centred = (fp.center == (m.x, m.y))
+        round_base = isinstance(fp, Circle) and centred
         pads.append(cast(Circle, fp).r if round_base else -m.reach())
+        stacked = m.height > hull.z + EPS and hull.top > EPS  # overlaps(): the same level
+        core = -1.0
+        if stacked and inner > 0.0 and centred and isinstance(fp, Circle | Oval):
+            core = inner + (fp.r if isinstance(fp, Circle) else min(fp.a, fp.b)) - 1e-5
+        cores.append(core)
 
     def quick(points: list[tuple[float, float]]) -> bool:
-        return all(math.hypot(px - hx, py - hy) + pad <= limit
-                   for (px, py), pad in zip(points, pads, strict=True))
+        for (px, py), pad, core in zip(points, pads, cores, strict=True):
+            d = math.hypot(px - hx, py - hy)
+            if d + pad > limit or d < core:
+                return False
+        return True
     return quick
+
+
+def _inner_radius(hull: Model) -> float:
+    """The radius of a disc centred on the hull's model inside its footprint (0: none
+    found)."""
+    fp = hull.footprint()
+    if isinstance(fp, Circle | Oval):
+        if fp.center != (hull.x, hull.y):
+            return 0.0
+        return fp.r if isinstance(fp, Circle) else min(fp.a, fp.b)
+    if isinstance(fp, Polygon) and len(fp.points) >= 3:
+        pts = fp.array()
+        c = np.array([[hull.x, hull.y]])
+        if bool(point_in_polygon(c, pts)[0]):
+            return float(point_segment_distance(c, pts, np.roll(pts, -1, axis=0)).min())
+    return 0.0
 
 
 def _run(ctx: Context, frame: SetUpFrame) -> Request | None:
