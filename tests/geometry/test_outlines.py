@@ -64,6 +64,9 @@ def test_scalar_twins_give_the_same_floats_as_the_array_measures() -> None:
             assert o.disc_distance(px, py, r) == shape_region_distance(Circle(px, py, r), region)
             d = segment_segment_distance(p, np.array([[qx, qy]]), region, o.nxt)
             assert o.segment_distance(px, py, qx, qy) == float(d.min())
+            assert o.disc_meets(px, py, r) == (o.disc_distance(px, py, r) <= 0.0)
+            for t in (-1.0, 0.0, 1e-9, r, float(d.min()), float(np.nextafter(d.min(), 9))):
+                assert o.segment_within(px, py, qx, qy, t) == (float(d.min()) < t)
 
 
 def test_misses_is_the_strict_box_test() -> None:

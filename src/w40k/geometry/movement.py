@@ -127,9 +127,9 @@ def _crosses_feature(start: Model, end: Model, o: Outline) -> bool:
     fa = start.footprint()
     if isinstance(fa, Circle):
         # the scalar twins of shape_region_distance and segment_segment_distance (outlines.py)
-        if o.disc_distance(fa.cx, fa.cy, fa.r - 1e-6) <= 0.0:
+        if o.disc_meets(fa.cx, fa.cy, fa.r - 1e-6):
             return True
-        return o.segment_distance(fa.cx, fa.cy, end.x, end.y) < fa.r - 1e-6
+        return o.segment_within(fa.cx, fa.cy, end.x, end.y, fa.r - 1e-6)
     return swept_region_distance(Swept(fa, end.x - start.x, end.y - start.y), o.region) <= 0.0
 
 
@@ -298,7 +298,9 @@ def validate_move(
         m = finals[name]
         close = [others[i][1] for i in discs.near_segment(m.x, m.y, m.x, m.y, m.reach(), 0.0)]
         for o in placed + close:
-            if o.name != name and overlaps(m, o):
+            reach = m.reach() + o.reach()  # farther apart, the bases cannot overlap
+            if (o.name != name and abs(o.x - m.x) <= reach and abs(o.y - m.y) <= reach
+                    and overlaps(m, o)):
                 out.append(MoveViolation("R03.01-c", name, f"ends on another model ({o.name})"))
                 break
         out.extend(ending_violations(scene.terrain, m, take_to_skies))
@@ -405,7 +407,7 @@ def _overlaps_outline(fp: Shape, o: Outline) -> bool:
     """:func:`separation_inside` for the feature's kept outline (a round base by the scalar
     twin of ``shape_region_distance``, outlines.py: the same answer)."""
     if isinstance(fp, Circle):
-        return o.disc_distance(fp.cx, fp.cy, max(fp.r - 1e-6, 0.0)) <= 0.0
+        return o.disc_meets(fp.cx, fp.cy, max(fp.r - 1e-6, 0.0))
     return shape_region_distance(fp, o.region) <= 0.0
 
 

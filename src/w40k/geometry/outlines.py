@@ -68,6 +68,28 @@ class Outline:
         return max(0.0, min(_point_segment(cx, cy, x1, y1, x2, y2)
                             for x1, y1, x2, y2 in self.edges) - r)
 
+    def disc_meets(self, cx: float, cy: float, r: float) -> bool:
+        """``disc_distance(cx, cy, r) <= 0.0``, stopping at the first edge that decides it."""
+        if self.holds_point(cx, cy):
+            return True
+        return any(_point_segment(cx, cy, x1, y1, x2, y2) - r <= 0.0
+                   for x1, y1, x2, y2 in self.edges)
+
+    def segment_within(self, px: float, py: float, qx: float, qy: float, t: float) -> bool:
+        """``segment_distance(px, py, qx, qy) < t``, stopping at the first distance below
+        ``t`` (a crossing edge counts as 0, as there)."""
+        for x1, y1, x2, y2 in self.edges:
+            if _crossing(px, py, qx, qy, x1, y1, x2, y2):
+                if t > 0.0:
+                    return True
+                continue
+            if (_point_segment(px, py, x1, y1, x2, y2) < t
+                    or _point_segment(qx, qy, x1, y1, x2, y2) < t
+                    or _point_segment(x1, y1, px, py, qx, qy) < t
+                    or _point_segment(x2, y2, px, py, qx, qy) < t):
+                return True
+        return False
+
     def segment_distance(self, px: float, py: float, qx: float, qy: float) -> float:
         """The smallest of ``measure.segment_segment_distance`` between the segment p-q and
         every edge (the same float operations, scalar)."""
