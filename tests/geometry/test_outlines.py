@@ -9,10 +9,11 @@ import numpy as np
 
 from w40k.geometry.measure import (
     point_in_polygon,
+    point_segment_distance,
     segment_segment_distance,
     shape_region_distance,
 )
-from w40k.geometry.outlines import outline, outlines
+from w40k.geometry.outlines import outline, outlines, point_segment
 from w40k.geometry.shapes import Circle
 from w40k.geometry.terrain import Category, Terrain, TerrainFeature
 
@@ -76,3 +77,15 @@ def test_misses_is_the_strict_box_test() -> None:
     assert o.misses(4.5, 0.0, 6.0, 1.0)
     assert not o.misses(4.0, 0.0, 6.0, 1.0)  # touching boxes are measured exactly
     assert not o.misses(-1.0, -1.0, 0.0, 0.0)
+
+
+def test_point_segment_is_the_array_measure_for_one_point() -> None:
+    # validate_move's swept round base against a round base (R03.01-d) uses it
+    rng = random.Random(11)
+    for _ in range(2000):
+        p, a, b = ([rng.choice((float(rng.randint(0, 9)), rng.uniform(0, 9))) for _ in "xy"]
+                   for _ in range(3))
+        if rng.random() < 0.05:
+            b = list(a)  # a zero-length segment
+        want = float(point_segment_distance(np.array([p]), np.array([a]), np.array([b]))[0])
+        assert point_segment(p[0], p[1], a[0], a[1], b[0], b[1]) == want

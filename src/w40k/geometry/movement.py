@@ -18,8 +18,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-import numpy as np
-
 from w40k.geometry.battlefield import Discs
 from w40k.geometry.measure import (
     ENGAGEMENT_HORIZONTAL,
@@ -27,14 +25,13 @@ from w40k.geometry.measure import (
     coherency_breaks,
     engaged,
     overlaps,
-    point_segment_distance,
     separation,
     shape_inside_region,
     shape_region_distance,
     swept_region_distance,
     swept_separation,
 )
-from w40k.geometry.outlines import Outline, outlines
+from w40k.geometry.outlines import Outline, outlines, point_segment
 from w40k.geometry.scene import Scene
 from w40k.geometry.shapes import EPS, Circle, Model, Polygon, Shape
 from w40k.geometry.terrain import (
@@ -107,10 +104,8 @@ def _sweep_hits(start: Model, end: Model, other: Shape) -> bool:
     """Does the footprint, moved in a straight line from start to end, overlap ``other``?"""
     fa = start.footprint()
     if isinstance(fa, Circle):
-        p = np.array([[fa.cx, fa.cy]])
-        q = np.array([[end.x, end.y]])
-        if isinstance(other, Circle):
-            d = float(point_segment_distance(np.array([[other.cx, other.cy]]), p, q)[0])
+        if isinstance(other, Circle):  # point_segment_distance's scalar twin (outlines.py)
+            d = point_segment(other.cx, other.cy, fa.cx, fa.cy, end.x, end.y)
             return d < fa.r + other.r - 1e-6
         seg = (
             Polygon(((fa.cx, fa.cy), (end.x, end.y))) if (fa.cx, fa.cy) != (end.x, end.y) else None

@@ -65,14 +65,14 @@ class Outline:
         operations (scalar, no arrays): 0 when the centre is inside, else the gap."""
         if self.holds_point(cx, cy):
             return 0.0
-        return max(0.0, min(_point_segment(cx, cy, x1, y1, x2, y2)
+        return max(0.0, min(point_segment(cx, cy, x1, y1, x2, y2)
                             for x1, y1, x2, y2 in self.edges) - r)
 
     def disc_meets(self, cx: float, cy: float, r: float) -> bool:
         """``disc_distance(cx, cy, r) <= 0.0``, stopping at the first edge that decides it."""
         if self.holds_point(cx, cy):
             return True
-        return any(_point_segment(cx, cy, x1, y1, x2, y2) - r <= 0.0
+        return any(point_segment(cx, cy, x1, y1, x2, y2) - r <= 0.0
                    for x1, y1, x2, y2 in self.edges)
 
     def segment_within(self, px: float, py: float, qx: float, qy: float, t: float) -> bool:
@@ -83,10 +83,10 @@ class Outline:
                 if t > 0.0:
                     return True
                 continue
-            if (_point_segment(px, py, x1, y1, x2, y2) < t
-                    or _point_segment(qx, qy, x1, y1, x2, y2) < t
-                    or _point_segment(x1, y1, px, py, qx, qy) < t
-                    or _point_segment(x2, y2, px, py, qx, qy) < t):
+            if (point_segment(px, py, x1, y1, x2, y2) < t
+                    or point_segment(qx, qy, x1, y1, x2, y2) < t
+                    or point_segment(x1, y1, px, py, qx, qy) < t
+                    or point_segment(x2, y2, px, py, qx, qy) < t):
                 return True
         return False
 
@@ -97,14 +97,14 @@ class Outline:
         for x1, y1, x2, y2 in self.edges:
             if _crossing(px, py, qx, qy, x1, y1, x2, y2):
                 return 0.0
-            best = min(best, _point_segment(px, py, x1, y1, x2, y2),
-                       _point_segment(qx, qy, x1, y1, x2, y2),
-                       _point_segment(x1, y1, px, py, qx, qy),
-                       _point_segment(x2, y2, px, py, qx, qy))
+            best = min(best, point_segment(px, py, x1, y1, x2, y2),
+                       point_segment(qx, qy, x1, y1, x2, y2),
+                       point_segment(x1, y1, px, py, qx, qy),
+                       point_segment(x2, y2, px, py, qx, qy))
         return best
 
 
-def _point_segment(px: float, py: float, ax: float, ay: float, bx: float, by: float
+def point_segment(px: float, py: float, ax: float, ay: float, bx: float, by: float
                    ) -> float:
     """``measure.point_segment_distance`` for one point and one segment, scalar."""
     abx, aby = bx - ax, by - ay
