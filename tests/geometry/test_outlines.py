@@ -80,7 +80,7 @@ def test_misses_is_the_strict_box_test() -> None:
 
 
 def test_point_segment_is_the_array_measure_for_one_point() -> None:
-    # validate_move's swept round base against a round base (R03.01-d) uses it
+    # validate_move's swept round base against a round base uses it
     rng = random.Random(11)
     for _ in range(2000):
         p, a, b = ([rng.choice((float(rng.randint(0, 9)), rng.uniform(0, 9))) for _ in "xy"]
