@@ -45,25 +45,19 @@ def _size(m: Model) -> float:
 def block(models: Sequence[Model], x: float, y: float, facing: float = 0.0) -> list[Model]:
     """The models in rows of at most five centred on (x, y), the rows running across
     ``facing`` (radians; 0 = rows along x, stacked toward +y)."""
-    return [dataclasses.replace(m, x=px, y=py, facing=facing)
-            for m, (px, py) in zip(models, block_points(models, x, y, facing), strict=True)]
-
-
-def block_points(models: Sequence[Model], x: float, y: float, facing: float = 0.0
-                 ) -> list[tuple[float, float]]:
-    """Where :func:`block` puts each model's centre (without building the models)."""
     if not models:
         return []
     step = max(_size(m) for m in models) + GAP
     per_row = min(PER_ROW, len(models))
     rows = math.ceil(len(models) / per_row)
     c, s = math.cos(facing), math.sin(facing)
-    out: list[tuple[float, float]] = []
-    for i in range(len(models)):
+    out: list[Model] = []
+    for i, m in enumerate(models):
         row, col = divmod(i, per_row)
         u = (col - (per_row - 1) / 2) * step
         v = (row - (rows - 1) / 2) * step
-        out.append((round(x + u * c - v * s, 4), round(y + u * s + v * c, 4)))
+        out.append(dataclasses.replace(m, x=round(x + u * c - v * s, 4),
+                                       y=round(y + u * s + v * c, 4), facing=facing))
     return out
 
 
@@ -114,21 +108,13 @@ def grid(battlefield: Battlefield, step: float = 2.0) -> Iterator[tuple[float, f
             yield ((i + 0.5) * battlefield.width / nx, (j + 0.5) * battlefield.depth / ny)
 
 
-Quick = Callable[[list[tuple[float, float]]], bool]
-"""A necessary condition of a set-up rule on the models' centres (False: ``check`` would
-refuse the placement, so it is not built)."""
-
-
 def first_legal(models: Sequence[Model], anchors: Iterable[tuple[float, float]],
-                check: Check, facings: Sequence[float] = (0.0, math.pi / 2),
-                quick: Quick | None = None) -> list[Model] | None:
+                check: Check, facings: Sequence[float] = (0.0, math.pi / 2)
+                ) -> list[Model] | None:
     """The first block around an anchor (in the order given) that ``check`` accepts, or None
-    when no anchor gives one (03.02: the unit then stays where it was). ``quick`` skips the
-    blocks whose centres cannot pass ``check`` (the same first block, found sooner)."""
+    when no anchor gives one (03.02: the unit then stays where it was)."""
     for x, y in anchors:
         for facing in facings:
-            if quick is not None and not quick(block_points(models, x, y, facing)):
-                continue
             placed = block(models, x, y, facing)
             if not check(placed):
                 return placed

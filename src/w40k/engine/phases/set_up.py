@@ -23,8 +23,6 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, cast
 
-import numpy as np
-
 from w40k.core.errors import IllegalChoice, MalformedChoice
 from w40k.engine import geo, offtable
 from w40k.engine.context import Context
@@ -37,10 +35,9 @@ from w40k.engine.serial import JSON, in_order
 from w40k.engine.state import UnitData
 from w40k.engine.units import centre
 from w40k.geometry import Model
-from w40k.geometry.measure import point_in_polygon, point_segment_distance
 from w40k.geometry.movement import MoveViolation, ending_violations
-from w40k.geometry.shapes import EPS, Circle, Oval, Polygon
-from w40k.rules.placement import Check, Quick, by_distance, first_legal, grid
+from w40k.geometry.shapes import Circle
+from w40k.rules.placement import Check, by_distance, first_legal, grid
 from w40k.rules.setup import (
     Ingress,
     disc_within_edge_distance,
@@ -109,7 +106,8 @@ def checker(ctx: Context, u: UnitData, kind: SetUpKind, mode: DisembarkMode | No
             return ingress_violations(models, enemies, bf, rules)
     else:
         host = _host(ctx, u)
-        hull = checker_hull(host)
+        hull = geo.model_shape(next((m for m in host.alive if m.profile.transport is not None),
+                                    host.alive[0]))
         after = None
         if mode is DisembarkMode.RAPID and host.flag("ingress_this_turn"):
             after = _ingress_rules(ctx, host)  # R18.04-d
@@ -122,12 +120,6 @@ def checker(ctx: Context, u: UnitData, kind: SetUpKind, mode: DisembarkMode | No
     def check(models: list[Model]) -> list[MoveViolation]:
         return own(models) or placement(models)
     return check
-
-
-def checker_hull(host: UnitData) -> Model:
-    """The transport model disembarking models are measured to (R18.04-c)."""
-    return geo.model_shape(next((m for m in host.alive if m.profile.transport is not None),
-                                host.alive[0]))
 
 
 def placement_violations(ctx: Context, u: UnitData, models: list[Model],
@@ -198,10 +190,7 @@ def _search(ctx: Context, u: UnitData, kind: SetUpKind, mode: DisembarkMode | No
         cx, cy = centre(host)
         anchors = [a for a in by_distance(grid(bf, 1.0), (cx, cy))
                    if math.hypot(a[0] - cx, a[1] - cy) <= reach][:200]
-        quick = _near_transport(models, checker_hull(host),
-                                set_up_distance(mode or DisembarkMode.RAPID))
     else:
-        quick = None
         anchors = list(grid(bf, step))
         if not offtable.deep_strike(u):
             r = cast(Circle, Model("probe", 0.0, 0.0, base_mm=1.0).footprint()).r
@@ -220,62 +209,7 @@ def _search(ctx: Context, u: UnitData, kind: SetUpKind, mode: DisembarkMode | No
         # base, which the answer cannot turn)
         return check(_shapes(u, {m.id: (p.x, p.y, 0.0) for m, p in zip(u.alive, placed,
                                                                         strict=True)}))
-    return first_legal(models, anchors, as_answered, quick=quick)
-
-
-def _near_transport(models: list[Model], hull: Model, distance: float) -> Quick:
-    """Necessary conditions of a disembark on the models' centres, as ``_search`` answers
-    them (each model at its own facing, at ground level), so a block skipped here is one
-    the full check refuses:
-
-    * R18.04-c / R18.05-a, every model wholly within ``distance`` of the transport's
-      ``hull``: a round base centred on its model only if its centre plus its radius is
-      within ``distance`` of the hull's disc (centred on the hull's model, radius its
-      ``reach``); any other footprint only if it comes within ``distance`` of that disc;
-    * R03.02-a, on no other model: a base whose inner disc (a round base, or an oval's
-      smaller half-axis) overlaps the hull's inner disc (the largest disc about the hull's
-      model inside its footprint) by more than 1e-5" is set up on the transport.
-
-    1e-6" and 1e-5" of slack keep rounding on the safe side."""
-    hx, hy = hull.x, hull.y
-    limit = distance + EPS + hull.reach() + 1e-6
-    inner = _inner_radius(hull)
-    pads: list[float] = []
-    cores: list[float] = []  # each model's inner disc less the slack (-1: not tested)
-    for m in models:
-        fp = m.footprint()
-        centred = (fp.center == (m.x, m.y))
-        round_base = isinstance(fp, Circle) and centred
-        pads.append(cast(Circle, fp).r if round_base else -m.reach())
-        stacked = m.height > hull.z + EPS and hull.top > EPS  # overlaps(): the same level
-        core = -1.0
-        if stacked and inner > 0.0 and centred and isinstance(fp, Circle | Oval):
-            core = inner + (fp.r if isinstance(fp, Circle) else min(fp.a, fp.b)) - 1e-5
-        cores.append(core)
-
-    def quick(points: list[tuple[float, float]]) -> bool:
-        for (px, py), pad, core in zip(points, pads, cores, strict=True):
-            d = math.hypot(px - hx, py - hy)
-            if d + pad > limit or d < core:
-                return False
-        return True
-    return quick
-
-
-def _inner_radius(hull: Model) -> float:
-    """The radius of a disc centred on the hull's model inside its footprint (0: none
-    found)."""
-    fp = hull.footprint()
-    if isinstance(fp, Circle | Oval):
-        if fp.center != (hull.x, hull.y):
-            return 0.0
-        return fp.r if isinstance(fp, Circle) else min(fp.a, fp.b)
-    if isinstance(fp, Polygon) and len(fp.points) >= 3:
-        pts = fp.array()
-        c = np.array([[hull.x, hull.y]])
-        if bool(point_in_polygon(c, pts)[0]):
-            return float(point_segment_distance(c, pts, np.roll(pts, -1, axis=0)).min())
-    return 0.0
+    return first_legal(models, anchors, as_answered)
 
 
 def _run(ctx: Context, frame: SetUpFrame) -> Request | None:
