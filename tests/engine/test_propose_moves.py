@@ -39,7 +39,8 @@ def _games(seed: int) -> list[Game]:
 
 @pytest.mark.parametrize("seed", [1, 2])
 def test_a_skipped_translation_is_one_the_full_check_refuses(seed: int) -> None:
-    # R03.01-f (edge), R03.01-c (ending on a model), R09.05-a (a normal move ends unengaged)
+    # R03.01-f (edge), R03.01-c (ending on a model), R09.05-a (a normal move ends unengaged),
+    # R03.01-i / R13.06-g (ending partway through terrain)
     rng = random.Random(seed)
     skipped = 0
     for game in _games(seed):

@@ -201,7 +201,8 @@ class HeuristicAgent:
         # Engaged units first (they decide to stay or fall back), then the unit farthest
         # from its goal (it has the most ground to cover and picks its path first).
         s = game.state
-        goals = plan(s, r.player, random.Random(self.rng.random()))
+        goals = plan(s, r.player, random.Random(self.rng.random()),
+                     only={str(o) for o in r.options})
         enemies = s.units_of(s.opponent(r.player))
 
         units = {u.id: u for u in s.units_of(r.player)}
@@ -242,7 +243,7 @@ class HeuristicAgent:
                     and "fall_back_ordered" in opts):
                 return "fall_back_ordered"
             return "remain_stationary"
-        goal = plan(s, u.player, random.Random(self.rng.random())).get(u.id)
+        goal = plan(s, u.player, random.Random(self.rng.random()), only=(u.id,)).get(u.id)
         if goal is None or "normal" not in opts:
             return "remain_stationary" if "remain_stationary" in opts else opts[0]
         cx, cy = centre(u)
@@ -265,7 +266,8 @@ class HeuristicAgent:
         mt = str(r.context.get("move_type", ""))
         if mt in ("normal", "advance") and "toward" not in r.context:
             u = game.state.unit(str(r.context["unit"]))
-            goal = plan(game.state, u.player, random.Random(self.rng.random())).get(u.id)
+            goal = plan(game.state, u.player, random.Random(self.rng.random()),
+                        only=(u.id,)).get(u.id)
             if goal is not None:
                 ctx = dict(r.context)
                 jx, jy = self.rng.uniform(-0.3, 0.3), self.rng.uniform(-0.3, 0.3)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from w40k.agents.heuristic_eval import (
@@ -65,9 +66,12 @@ def _toward_enemy(u: UnitData, e: UnitData, stop: float) -> Point:
     return ux + (ex - ux) / d * travel, uy + (ey - uy) / d * travel
 
 
-def plan(state: GameState, player: str, rng: random.Random) -> dict[str, Goal]:
+def plan(state: GameState, player: str, rng: random.Random,
+         only: Collection[str] | None = None) -> dict[str, Goal]:
     """A goal for each of ``player``'s units on the battlefield (see the module docstring).
-    ``rng`` only breaks near-ties (a fraction of an inch), so plans vary with the seed."""
+    ``rng`` only breaks near-ties (a fraction of an inch), so plans vary with the seed.
+    With ``only``, step 3 (hunt or screen, one unit at a time, no draw) is made for those
+    units only: their goals are the same, the other units' step-3 goals are left out."""
     mine = [u for u in state.units_of(player)]
     enemies = state.units_of(state.opponent(player))
     goals: dict[str, Goal] = {}
@@ -108,7 +112,7 @@ def plan(state: GameState, player: str, rng: random.Random) -> dict[str, Goal]:
         taken.add(name)
     # 3. hunt or screen
     for u in mine:
-        if u.id in goals or not enemies:
+        if u.id in goals or not enemies or (only is not None and u.id not in only):
             continue
         if melee_minded(u, enemies):
             reach = move_of(u) * 2 + 12.0

@@ -230,7 +230,7 @@ def propose_move(ctx: Context, unit: UnitData, move_type: MoveType, max_distance
             if must_end_within is not None and not _ends_within(
                     ctx, unit, answer, must_end_within[0], must_end_within[1]):
                 continue
-            if translation_refused(ctx, unit, movers, dx, dy, move_type):
+            if translation_refused(ctx, unit, movers, dx, dy, move_type, take_to_skies):
                 continue  # validate_move would refuse it too (engine/propose_moves.py)
             if not _legal(ctx, unit, answer, move_type, max_distance, take_to_skies,
                           model_budgets):

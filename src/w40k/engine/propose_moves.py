@@ -57,12 +57,13 @@ UNENGAGED_MOVES = (MoveType.NORMAL, MoveType.ADVANCE, MoveType.FALL_BACK,
 
 
 def translation_refused(ctx: Context, unit: UnitData, movers: Sequence[ModelData], dx: float,
-                        dy: float, move_type: MoveType) -> bool:
+                        dy: float, move_type: MoveType, take_to_skies: bool = False) -> bool:
     """True when ``validate_move`` would certainly refuse moving ``movers`` of ``unit`` by
     (dx, dy) in one straight step: a base ends over the battlefield edge (R03.01-f), on a model
-    of another unit (R03.01-c), or engaged with an enemy model after a move that must end
-    unengaged (R09.05-a, R09.07-e). Only the models whose disc comes near each end are
-    measured. False says nothing: the proposer still validates the whole move."""
+    of another unit (R03.01-c), engaged with an enemy model after a move that must end
+    unengaged (R09.05-a, R09.07-e), or where it may not end in terrain (``ending_violations``,
+    R03.01-i, R13.06-e/f/g). Only the models whose disc comes near each end are measured.
+    False says nothing: the proposer still validates the whole move."""
     scene = geo.scene(ctx)
     bf = scene.battlefield
     others, discs = scene_others(scene, unit.id, unit.player)
@@ -80,5 +81,7 @@ def translation_refused(ctx: Context, unit: UnitData, movers: Sequence[ModelData
             return True
         if unengaged and any(not others[i][0] and engaged(end, others[i][1])
                              for i in discs.near_segment(end.x, end.y, end.x, end.y, r, reach)):
+            return True
+        if ending_violations(scene.terrain, end, take_to_skies):
             return True
     return False

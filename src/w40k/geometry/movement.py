@@ -18,8 +18,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-import numpy as np
-
 from w40k.geometry.battlefield import Discs
 from w40k.geometry.measure import (
     ENGAGEMENT_HORIZONTAL,
@@ -27,14 +25,13 @@ from w40k.geometry.measure import (
     coherency_breaks,
     engaged,
     overlaps,
-    point_segment_distance,
-    segment_segment_distance,
     separation,
     shape_inside_region,
     shape_region_distance,
     swept_region_distance,
     swept_separation,
 )
+from w40k.geometry.outlines import Outline, outlines, point_segment
 from w40k.geometry.scene import Scene
 from w40k.geometry.shapes import EPS, Circle, Model, Polygon, Shape
 from w40k.geometry.terrain import (
@@ -107,10 +104,8 @@ def _sweep_hits(start: Model, end: Model, other: Shape) -> bool:
     """Does the footprint, moved in a straight line from start to end, overlap ``other``?"""
     fa = start.footprint()
     if isinstance(fa, Circle):
-        p = np.array([[fa.cx, fa.cy]])
-        q = np.array([[end.x, end.y]])
-        if isinstance(other, Circle):
-            d = float(point_segment_distance(np.array([[other.cx, other.cy]]), p, q)[0])
+        if isinstance(other, Circle):  # point_segment_distance's scalar twin (outlines.py)
+            d = point_segment(other.cx, other.cy, fa.cx, fa.cy, end.x, end.y)
             return d < fa.r + other.r - 1e-6
         seg = (
             Polygon(((fa.cx, fa.cy), (end.x, end.y))) if (fa.cx, fa.cy) != (end.x, end.y) else None
@@ -120,25 +115,24 @@ def _sweep_hits(start: Model, end: Model, other: Shape) -> bool:
     return swept_separation(Swept(fa, end.x - start.x, end.y - start.y), other) < -1e-6
 
 
-def _crosses_feature(start: Model, end: Model, feature: TerrainFeature) -> bool:
+def _crosses_feature(start: Model, end: Model, o: Outline) -> bool:
+    """Does ``start``'s footprint, moved in a straight line to ``end``, meet the feature of
+    outline ``o``? (The caller has rejected the features whose box is apart from the box of
+    the swept footprint: the exact tests would find a positive gap.)"""
     fa = start.footprint()
-    region = feature.array()
-    # Cheap rejection: the swept footprint's box and the feature's box are apart, so the exact
-    # tests below would find a positive gap (same answer, without the polygon work).
-    ax0, ay0, ax1, ay1 = fa.bbox()
-    bx0, by0, bx1, by1 = end.footprint().bbox()
-    if (max(ax1, bx1) < float(region[:, 0].min()) or min(ax0, bx0) > float(region[:, 0].max())
-            or max(ay1, by1) < float(region[:, 1].min())
-            or min(ay0, by0) > float(region[:, 1].max())):
-        return False
     if isinstance(fa, Circle):
-        seg = np.array([[fa.cx, fa.cy], [end.x, end.y]])
-        if shape_region_distance(Circle(fa.cx, fa.cy, fa.r - 1e-6), region) <= 0.0:
+        # the scalar twins of shape_region_distance and segment_segment_distance (outlines.py)
+        if o.disc_meets(fa.cx, fa.cy, fa.r - 1e-6):
             return True
-        nxt = np.roll(region, -1, axis=0)
-        d = segment_segment_distance(seg[0][None, :], seg[1][None, :], region, nxt)
-        return bool(d.min() < fa.r - 1e-6)
-    return swept_region_distance(Swept(fa, end.x - start.x, end.y - start.y), region) <= 0.0
+        return o.segment_within(fa.cx, fa.cy, end.x, end.y, fa.r - 1e-6)
+    return swept_region_distance(Swept(fa, end.x - start.x, end.y - start.y), o.region) <= 0.0
+
+
+def _sweep_box(start: Model, end: Model) -> tuple[float, float, float, float]:
+    """The box of the start and end footprints of a straight step."""
+    ax0, ay0, ax1, ay1 = start.footprint().bbox()
+    bx0, by0, bx1, by1 = end.footprint().bbox()
+    return min(ax0, bx0), min(ay0, by0), max(ax1, bx1), max(ay1, by1)
 
 
 def _passable(
@@ -251,10 +245,14 @@ def validate_move(
                                     )
                                 )
             if horiz > EPS:
-                for f in scene.terrain.features:
+                bx0, by0, bx1, by1 = _sweep_box(cur, nxt)
+                for ol in outlines(scene.terrain):
+                    if bx1 < ol.x0 or bx0 > ol.x1 or by1 < ol.y0 or by0 > ol.y1:
+                        continue  # the boxes are apart (Outline.misses, inline)
+                    f = ol.feature
                     if cur.z >= f.height - EPS and nz >= f.height - EPS:
                         continue  # over the top of it
-                    if not _crosses_feature(cur, nxt, f):
+                    if not _crosses_feature(cur, nxt, ol):
                         continue
                     ok, why = _passable(
                         m, f, move_type, take_to_skies, super_heavy_mobile, super_heavy
@@ -295,7 +293,9 @@ def validate_move(
         m = finals[name]
         close = [others[i][1] for i in discs.near_segment(m.x, m.y, m.x, m.y, m.reach(), 0.0)]
         for o in placed + close:
-            if o.name != name and overlaps(m, o):
+            reach = m.reach() + o.reach()  # farther apart, the bases cannot overlap
+            if (o.name != name and abs(o.x - m.x) <= reach and abs(o.y - m.y) <= reach
+                    and overlaps(m, o)):
                 out.append(MoveViolation("R03.01-c", name, f"ends on another model ({o.name})"))
                 break
         out.extend(ending_violations(scene.terrain, m, take_to_skies))
@@ -368,14 +368,13 @@ def ending_violations(
     out: list[MoveViolation] = []
     fp = m.footprint()
     x0, y0, x1, y1 = fp.bbox()
-    for f in terrain.features:
+    for o in outlines(terrain):
+        if x1 < o.x0 or x0 > o.x1 or y1 < o.y0 or y0 > o.y1:
+            continue  # the boxes are apart (Outline.misses, inline)
+        f = o.feature
         if m.z >= f.height - EPS or f.height <= FLOOR_HEIGHT + EPS:
             continue  # on top of it (or above it); a floor at ground level
-        region = f.array()
-        if (x1 < float(region[:, 0].min()) or x0 > float(region[:, 0].max())
-                or y1 < float(region[:, 1].min()) or y0 > float(region[:, 1].max())):
-            continue
-        if not separation_inside(fp, f) or _on_listed_surface(fp, m.z, f):
+        if not _overlaps_outline(fp, o) or _on_listed_surface(fp, m.z, f):
             continue
         solid = f.category is Category.DENSE and m.z < SOLID_HEIGHT
         rule = "R13.06-g" if solid else "R03.01-i"
@@ -397,6 +396,14 @@ def separation_inside(fp: Shape, f: TerrainFeature) -> bool:
     if isinstance(fp, Circle):
         return shape_region_distance(Circle(fp.cx, fp.cy, max(fp.r - 1e-6, 0.0)), f.array()) <= 0.0
     return shape_region_distance(fp, f.array()) <= 0.0
+
+
+def _overlaps_outline(fp: Shape, o: Outline) -> bool:
+    """:func:`separation_inside` for the feature's kept outline (a round base by the scalar
+    twin of ``shape_region_distance``, outlines.py: the same answer)."""
+    if isinstance(fp, Circle):
+        return o.disc_meets(fp.cx, fp.cy, max(fp.r - 1e-6, 0.0))
+    return shape_region_distance(fp, o.region) <= 0.0
 
 
 def _check_upper_surface(terrain: Terrain, m: Model, skies: bool) -> list[MoveViolation]:
