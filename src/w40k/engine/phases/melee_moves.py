@@ -207,21 +207,59 @@ def _radius(m: Model) -> float:
 
 def can_reach(ctx: Context, u: UnitData, mid: str, finals: Mapping[str, Model],
               targets: Sequence[Model], gap: float, budget: float, move_type: MoveType,
-              ok: object = None) -> bool:
+              ok: object = None, *, avoid: Sequence[Model] = (),
+              memo: dict[tuple[str, float, float], bool] | None = None) -> bool:
     """Whether model ``mid`` alone could end within ``gap`` of one of ``targets`` by a legal
-    straight-line move, with the rest of its unit at ``finals``."""
+    straight-line move, with the rest of its unit at ``finals``; a spot engaged with one of
+    ``avoid`` does not count (a charge: the non-target enemy models, R11.04-d). ``memo``
+    keeps each spot's verdict for the same ``finals`` (a second search of the same model
+    repeats none)."""
     start = geo.model_shape(next(m for m in u.alive if m.id == mid))
     cands = _candidates(start, targets, gap, budget)
     if not cands:
         return False
-    scene = _scene_with(ctx, u, finals, keep=mid)
+    memo = {} if memo is None else memo
+    scene: Scene | None = None
     for x, y in cands:
         end = start.moved(x, y)
         if not any(horizontal_distance(end, t) <= gap + EPS for t in targets):
             continue
-        if not validate_move(scene, u.id, {mid: [Step(x, y)]}, move_type, budget):
+        if any(engaged(end, a) for a in avoid):
+            continue
+        key = (mid, x, y)
+        legal = memo.get(key)
+        if legal is None:
+            if scene is None:
+                scene = _scene_with(ctx, u, finals, keep=mid)
+            legal = memo[key] = not surely_refused(scene, u.id, mid, end) and not validate_move(
+                scene, u.id, {mid: [Step(x, y)]}, move_type, budget)
+        if legal:
             return True
     return False
+
+
+def surely_refused(scene: Scene, unit: str, mid: str, end: Model) -> bool:
+    """Whether ``validate_move`` surely refuses moving model ``mid`` of ``unit`` to ``end`` in
+    ``scene`` (the rest of the unit where the scene has it), by three of its own cheap tests:
+    the battlefield edge (R03.01-f), ending on another model (R03.01-c), coherency
+    (R03.03-d). False says nothing: ``validate_move`` still decides (a prefilter, same
+    answers, without its terrain tests)."""
+    from w40k.geometry.measure import coherency_breaks, overlaps
+    from w40k.geometry.movement import scene_others
+    from w40k.geometry.shapes import EPS as GEPS
+    bf = scene.battlefield
+    x0, y0, x1, y1 = end.footprint().bbox()
+    if x0 < -GEPS or y0 < -GEPS or x1 > bf.width + GEPS or y1 > bf.depth + GEPS:
+        return True
+    gu = scene.unit(unit)
+    placed = [end if m.name == mid else m for m in gu.models]
+    if any(o.name != mid and overlaps(end, o) for o in placed):
+        return True
+    others, discs = scene_others(scene, unit, gu.player)
+    if any(others[i][1].name != mid and overlaps(end, others[i][1])
+           for i in discs.near_segment(end.x, end.y, end.x, end.y, end.reach(), 0.0)):
+        return True
+    return bool(coherency_breaks(placed))
 
 
 # -- the frame ---------------------------------------------------------------------------------
@@ -394,6 +432,9 @@ def _check_charge(ctx: Context, u: UnitData, moves: Mapping[str, Sequence[Step]]
                   enemies: list[UnitData], budget: float) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     tshapes = [s for t in targets for s in geo.unit_shapes(t)]
+    # R11.04-c read with R11.04-d (docs/rulings.md): a spot engaged with an enemy unit that
+    # is not a charge target is no spot the model "can" end at (the move would fail there).
+    avoid = [s for e in enemies if e not in targets for s in geo.unit_shapes(e)]
     for m in u.alive:
         start, end = geo.model_shape(m), finals[m.id]
         # R11.04-b: each model ends closer to one or more charge targets.
@@ -401,11 +442,13 @@ def _check_charge(ctx: Context, u: UnitData, moves: Mapping[str, Sequence[Step]]
             out.append(("R11.04-b", f"{m.id} does not end closer to a charge target"))
             continue
         # R11.04-c: within 1" if it can; engaged if it can.
+        memo: dict[tuple[str, float, float], bool] = {}
         for gap, what in ((1.0, 'within 1"'), (2.0, "engaged with")):
             if any(horizontal_distance(end, t) <= gap + EPS and
                    (gap < 2.0 or engaged(end, t)) for t in tshapes):
                 continue
-            if can_reach(ctx, u, m.id, finals, tshapes, gap, budget, MoveType.CHARGE):
+            if can_reach(ctx, u, m.id, finals, tshapes, gap, budget, MoveType.CHARGE,
+                         avoid=avoid, memo=memo):
                 out.append(("R11.04-c", f"{m.id} can end {what} a charge target but does not"))
                 break
     if out:
@@ -505,6 +548,8 @@ def _can_reach_objective(ctx: Context, u: UnitData, mid: str, finals: Mapping[st
         if math.hypot(x - start.x, y - start.y) > budget + EPS:
             continue
         if not in_objective_range(ctx, start.moved(x, y), obj):
+            continue
+        if surely_refused(scene, u.id, mid, start.moved(x, y)):
             continue
         if not validate_move(scene, u.id, {mid: [Step(x, y)]}, MoveType.CONSOLIDATE, budget):
             return True
