@@ -112,7 +112,7 @@ def propose_charge(ctx: Context, u: UnitData, targets: Sequence[UnitData], budge
         chosen = None
         for _, x, y, end, eng in scored:
             # R11.04-b: closer to a charge target.
-            if not any(mm_.model_to_unit(end, t) < start_d[m.id][t.id] - mm_.EPS
+            if not any(mm_.closer_to_unit(end, t, start_d[m.id][t.id] - mm_.EPS)
                        for t in targets):
                 continue
             # R11.04-d: engaged with no enemy unit that is not a target.

@@ -77,6 +77,20 @@ def model_to_unit(m: Model, u: UnitData) -> float:
     return unit_distance([m], geo.unit_shapes(u))
 
 
+def closer_to_unit(m: Model, u: UnitData, than: float) -> bool:
+    """``model_to_unit(m, u) < than``, measuring only the models of ``u`` whose bounding disc
+    comes that near (the disc gap is a lower bound of the footprints' distance: same answer)."""
+    from w40k.geometry.battlefield import bounding_radius
+    lay = field.layout(u)
+    if not len(lay.models):
+        return False
+    fp = m.footprint()
+    cx, cy = fp.center
+    gaps = np.hypot(lay.centres[:, 0] - cx, lay.centres[:, 1] - cy) - lay.radii
+    return any(horizontal_distance(m, lay.models[i]) < than
+               for i in np.flatnonzero(gaps - bounding_radius(fp) < than + 1e-6))
+
+
 def _shapes_distance(a: UnitData, b: UnitData) -> float:
     return unit_distance(geo.unit_shapes(a), geo.unit_shapes(b))
 
@@ -438,7 +452,7 @@ def _check_charge(ctx: Context, u: UnitData, moves: Mapping[str, Sequence[Step]]
     for m in u.alive:
         start, end = geo.model_shape(m), finals[m.id]
         # R11.04-b: each model ends closer to one or more charge targets.
-        if not any(model_to_unit(end, t) < model_to_unit(start, t) - EPS for t in targets):
+        if not any(closer_to_unit(end, t, model_to_unit(start, t) - EPS) for t in targets):
             out.append(("R11.04-b", f"{m.id} does not end closer to a charge target"))
             continue
         # R11.04-c: within 1" if it can; engaged if it can.
@@ -484,7 +498,7 @@ def _check_toward(ctx: Context, u: UnitData, moves: Mapping[str, Sequence[Step]]
         if not targets:
             continue
         closest = min(targets, key=lambda t: model_to_unit(start, t))
-        if not model_to_unit(end, closest) < model_to_unit(start, closest) - EPS:
+        if not closer_to_unit(end, closest, model_to_unit(start, closest) - EPS):
             out.append((toward_rule, f"{m.id} does not end closer to the closest target "
                                      f"{closest.id}"))
             continue
@@ -565,7 +579,16 @@ def propose_melee_move(ctx: Context, request: Request, rng: random.Random) -> JS
     u = ctx.state.unit(d.unit)
     mt = d.move_type
     budget = d.max_distance
-    for attempt in range(4):
+    if mt in ("pile_in", "consolidate"):
+        # The models placed one by one, each spot checked on its own (pile_in_propose.py).
+        from w40k.engine.phases.pile_in_propose import propose_toward
+        for attempt in range(TOWARD_ATTEMPTS):
+            placed = propose_toward(ctx, u, d, rng, attempt)
+            if placed is None:
+                return DECLINE[mt]  # no model has a spot to move to
+            if not check_move(ctx, u, parse_positions(u, placed), d):
+                return placed
+    for attempt in range(GREEDY_ATTEMPTS):
         answer = _greedy(ctx, u, d, budget, rng, attempt)
         if answer is None:
             break
@@ -585,6 +608,10 @@ def propose_melee_move(ctx: Context, request: Request, rng: random.Random) -> JS
 
 CHAIN_ATTEMPTS = 3
 """Tries of the chain placement (bearings jittered after the first)."""
+TOWARD_ATTEMPTS = 2
+"""Tries of the pile-in/consolidation placement (bearings jittered after the first)."""
+GREEDY_ATTEMPTS = 4
+"""Tries of the greedy move (random variations after the first)."""
 
 
 def _greedy(ctx: Context, u: UnitData, d: MeleeMoveFrame, budget: float,
