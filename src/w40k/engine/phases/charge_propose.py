@@ -63,7 +63,8 @@ def propose_charge(ctx: Context, u: UnitData, targets: Sequence[UnitData], budge
     target_ids = {t.id for t in targets}
     others = [(e, s) for e in ctx.state.units if e.id != u.id and not e.destroyed
               for s in geo.unit_shapes(e)]
-    non_targets = [s for e, s in others if e.player != u.player and e.id not in target_ids]
+    non_targets = mm_.Group([s for e, s in others
+                             if e.player != u.player and e.id not in target_ids])
     placed = Occupied(s for _, s in others)
     _, ter = geo.terrain(ctx)
     scene = geo.scene(ctx)
@@ -116,7 +117,7 @@ def propose_charge(ctx: Context, u: UnitData, targets: Sequence[UnitData], budge
                        for t in targets):
                 continue
             # R11.04-d: engaged with no enemy unit that is not a target.
-            if any(engaged(end, s) for s in non_targets):
+            if non_targets.engaged_any(end):
                 continue
             if not placed.free(end, ter):
                 continue
@@ -154,7 +155,7 @@ def _coherent_with(end: Model, placed: Sequence[Model]) -> bool:
 
 
 def _repair(ctx: Context, u: UnitData, answer: dict[str, JSON], tshapes: Sequence[Model],
-            non_targets: Sequence[Model], budget: float) -> dict[str, JSON]:
+            non_targets: mm_.Group, budget: float) -> dict[str, JSON]:
     """R11.04-c: a model not within 1"/engaged for which a legal straight move ending
     within 1"/engaged (and engaged with no other enemy unit, R11.04-d) is found is moved
     there (a few rounds)."""
@@ -179,7 +180,7 @@ def _repair(ctx: Context, u: UnitData, answer: dict[str, JSON], tshapes: Sequenc
 
 
 def _reach_spot(ctx: Context, u: UnitData, mid: str, finals: dict[str, Model],
-                tshapes: Sequence[Model], non_targets: Sequence[Model], gap: float,
+                tshapes: Sequence[Model], non_targets: mm_.Group, gap: float,
                 budget: float) -> tuple[float, float] | None:
     """A spot like ``melee_moves.can_reach``'s search finds (its candidates first, then finer
     rings), engaged with no enemy model outside the targets."""
@@ -203,7 +204,9 @@ def _reach_spot(ctx: Context, u: UnitData, mid: str, finals: dict[str, Model],
         if not any(horizontal_distance(end, t) <= gap - 1e-4 and (gap < 2.0 or engaged(end, t))
                    for t in tshapes):
             continue
-        if any(engaged(end, s) for s in non_targets):
+        if non_targets.engaged_any(end):
+            continue
+        if mm_.surely_refused(scene, u.id, mid, end):
             continue
         if not validate_move(scene, u.id, {mid: [Step(x, y)]}, MoveType.CHARGE, budget):
             return (x, y)

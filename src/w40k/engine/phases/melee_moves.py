@@ -91,6 +91,30 @@ def closer_to_unit(m: Model, u: UnitData, than: float) -> bool:
                for i in np.flatnonzero(gaps - bounding_radius(fp) < than + 1e-6))
 
 
+class Group:
+    """Models kept as arrays for "is a model engaged with any of them" (:meth:`engaged_any`):
+    only the models whose bounding disc comes within engagement range are measured (the disc
+    gap is a lower bound of the footprints' distance: same answer as ``engaged`` over all)."""
+
+    def __init__(self, models: Sequence[Model]) -> None:
+        from w40k.geometry.battlefield import Layout
+        self.models = list(models)
+        self.lay = Layout.of(self.models)
+
+    def engaged_any(self, m: Model) -> bool:
+        """03.04: ``m`` is engaged with one of the models."""
+        from w40k.geometry.battlefield import bounding_radius
+        from w40k.geometry.measure import ENGAGEMENT_HORIZONTAL
+        if not self.models:
+            return False
+        fp = m.footprint()
+        cx, cy = fp.center
+        gaps = (np.hypot(self.lay.centres[:, 0] - cx, self.lay.centres[:, 1] - cy)
+                - self.lay.radii - bounding_radius(fp))
+        return any(engaged(m, self.models[i])
+                   for i in np.flatnonzero(gaps <= ENGAGEMENT_HORIZONTAL + 1e-6))
+
+
 def _shapes_distance(a: UnitData, b: UnitData) -> float:
     return unit_distance(geo.unit_shapes(a), geo.unit_shapes(b))
 
@@ -233,12 +257,13 @@ def can_reach(ctx: Context, u: UnitData, mid: str, finals: Mapping[str, Model],
     if not cands:
         return False
     memo = {} if memo is None else memo
+    avoid_group = Group(avoid) if avoid else None
     scene: Scene | None = None
     for x, y in cands:
         end = start.moved(x, y)
         if not any(horizontal_distance(end, t) <= gap + EPS for t in targets):
             continue
-        if any(engaged(end, a) for a in avoid):
+        if avoid_group is not None and avoid_group.engaged_any(end):
             continue
         key = (mid, x, y)
         legal = memo.get(key)
@@ -516,11 +541,11 @@ def _check_toward(ctx: Context, u: UnitData, moves: Mapping[str, Sequence[Step]]
         # R12.03-e (R12.08-f reading for ongoing consolidation): a model that started engaged
         # with an enemy unit is still engaged with it.
         rule = "R12.03-e" if pile else "R12.08-f"
+        groups = [(e, Group(geo.unit_shapes(e))) for e in _enemies(ctx, u)]
         for m in u.alive:
             start, end = geo.model_shape(m), finals[m.id]
-            for e in _enemies(ctx, u):
-                es = geo.unit_shapes(e)
-                if any(engaged(start, b) for b in es) and not any(engaged(end, b) for b in es):
+            for e, g in groups:
+                if g.engaged_any(start) and not g.engaged_any(end):
                     out.append((rule, f"{m.id} started engaged with {e.id} and no longer is"))
     return out
 

@@ -101,7 +101,8 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
         mid: min(targets, key=lambda t: mm_.model_to_unit(s, t)) if targets else None
         for mid, s in starts.items()}
     start_gap = {mid: _gap(ctx, s, closest[mid], obj) for mid, s in starts.items()}
-    was_engaged = {mid: [e for e in enemies if any(engaged(s, b) for b in geo.unit_shapes(e))]
+    groups = {e.id: mm_.Group(geo.unit_shapes(e)) for e in enemies} if keep else {}
+    was_engaged = {mid: [groups[e.id] for e in enemies if groups[e.id].engaged_any(s)]
                    for mid, s in starts.items()} if keep else {}
     movers = [m for m in u.alive if not (locked and mm_.base_contact_enemy(ctx, u, m))]
     movers.sort(key=lambda m: (start_gap[m.id], m.id))
@@ -129,8 +130,7 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
                     mm_.in_objective_range(ctx, end, obj)
                     or mm_.objective_distance(ctx, end, obj) < start_gap[m.id] - CLOSER):
                 continue  # R12.08-d: within range, or closer
-            if keep and not all(any(engaged(end, b) for b in geo.unit_shapes(e))
-                                for e in was_engaged[m.id]):
+            if keep and not all(g.engaged_any(end) for g in was_engaged[m.id]):
                 continue  # R12.03-e / R12.08-f: still engaged with the same units
             if not _clear_of_friends(end, m.id, cur) or not occupied.free(end, ter):
                 continue  # 03.01 Ending a Move
