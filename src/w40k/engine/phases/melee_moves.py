@@ -279,12 +279,13 @@ def can_reach(ctx: Context, u: UnitData, mid: str, finals: Mapping[str, Model],
 
 def surely_refused(scene: Scene, unit: str, mid: str, end: Model) -> bool:
     """Whether ``validate_move`` surely refuses moving model ``mid`` of ``unit`` to ``end`` in
-    ``scene`` (the rest of the unit where the scene has it), by three of its own cheap tests:
+    ``scene`` (the rest of the unit where the scene has it), by four of its own cheap tests:
     the battlefield edge (R03.01-f), ending on another model (R03.01-c), coherency
-    (R03.03-d). False says nothing: ``validate_move`` still decides (a prefilter, same
-    answers, without its terrain tests)."""
+    (R03.03-d), ending partway through a terrain feature (``ending_violations``, R03.01-i /
+    R13.06). False says nothing: ``validate_move`` still decides (a prefilter, same answers,
+    without its path tests)."""
     from w40k.geometry.measure import coherency_breaks, overlaps
-    from w40k.geometry.movement import scene_others
+    from w40k.geometry.movement import ending_violations, scene_others
     from w40k.geometry.shapes import EPS as GEPS
     bf = scene.battlefield
     x0, y0, x1, y1 = end.footprint().bbox()
@@ -298,7 +299,9 @@ def surely_refused(scene: Scene, unit: str, mid: str, end: Model) -> bool:
     if any(others[i][1].name != mid and overlaps(end, others[i][1])
            for i in discs.near_segment(end.x, end.y, end.x, end.y, end.reach(), 0.0)):
         return True
-    return bool(coherency_breaks(placed))
+    if coherency_breaks(placed):
+        return True
+    return bool(ending_violations(scene.terrain, end))
 
 
 # -- the frame ---------------------------------------------------------------------------------
