@@ -72,7 +72,8 @@ def propose_charge(ctx: Context, u: UnitData, targets: Sequence[UnitData], budge
     target_ids = {t.id for t in targets}
     others = [(e, s) for e in ctx.state.units if e.id != u.id and not e.destroyed
               for s in geo.unit_shapes(e)]
-    non_targets = [s for e, s in others if e.player != u.player and e.id not in target_ids]
+    non_targets = mm_.Group([s for e, s in others
+                             if e.player != u.player and e.id not in target_ids])
     placed = Occupied(s for _, s in others)
     _, ter = geo.terrain(ctx)
     scene = geo.scene(ctx)
@@ -103,7 +104,7 @@ def propose_charge(ctx: Context, u: UnitData, targets: Sequence[UnitData], budge
         if dist > 0:
             k = min(1.0, (budget - SLACK) / dist)
             spots.append((start.x + k * (t0.x - start.x), start.y + k * (t0.y - start.y)))
-        spots = [p for p, bad in zip(spots, _engaged_mask(start, spots, non_targets),
+        spots = [p for p, bad in zip(spots, _engaged_mask(start, spots, non_targets.models),
                                      strict=True) if not bad]  # R11.04-d
         scored = _scored(start, spots, list(ends.values()), tshapes, engaged_targets, budget,
                          start_d[m.id])
@@ -256,7 +257,7 @@ def _coherent_with(end: Model, placed: Sequence[Model]) -> bool:
 
 
 def _repair(ctx: Context, u: UnitData, answer: dict[str, JSON], tshapes: Sequence[Model],
-            non_targets: Sequence[Model], budget: float) -> dict[str, JSON]:
+            non_targets: mm_.Group, budget: float) -> dict[str, JSON]:
     """R11.04-c: a model not within 1"/engaged for which a legal straight move ending
     within 1"/engaged (and engaged with no other enemy unit, R11.04-d) is found is moved
     there (a few rounds)."""
@@ -281,7 +282,7 @@ def _repair(ctx: Context, u: UnitData, answer: dict[str, JSON], tshapes: Sequenc
 
 
 def _reach_spot(ctx: Context, u: UnitData, mid: str, finals: dict[str, Model],
-                tshapes: Sequence[Model], non_targets: Sequence[Model], gap: float,
+                tshapes: Sequence[Model], non_targets: mm_.Group, gap: float,
                 budget: float) -> tuple[float, float] | None:
     """A spot like ``melee_moves.can_reach``'s search finds (its candidates first, then finer
     rings), engaged with no enemy model outside the targets."""
@@ -297,15 +298,10 @@ def _reach_spot(ctx: Context, u: UnitData, mid: str, finals: dict[str, Model],
     if not cands:
         return None
     scene = mm_._scene_with(ctx, u, finals, keep=mid)
-    # on no other model, not partway through terrain (03.01): validate_move would refuse it
-    occupied = Occupied([s for e in ctx.state.units if e.id != u.id and not e.destroyed
-                         for s in geo.unit_shapes(e)]
-                        + [f for k, f in finals.items() if k != mid])
-    _, ter = geo.terrain(ctx)
     tries = 0
     cands = [(round(x, 6), round(y, 6)) for x, y in cands]
-    cands = [p for p, bad in zip(cands, _engaged_mask(start, cands, non_targets), strict=True)
-             if not bad]  # R11.04-d
+    cands = [p for p, bad in zip(cands, _engaged_mask(start, cands, non_targets.models),
+                                 strict=True) if not bad]  # R11.04-d
     for x, y in cands:
         x, y = round(x, 6), round(y, 6)
         if math.hypot(x - start.x, y - start.y) > budget - 1e-5:
@@ -314,7 +310,7 @@ def _reach_spot(ctx: Context, u: UnitData, mid: str, finals: dict[str, Model],
         if not any(horizontal_distance(end, t) <= gap - 1e-4 and (gap < 2.0 or engaged(end, t))
                    for t in tshapes):
             continue
-        if not occupied.free(end, ter):
+        if mm_.surely_refused(scene, u.id, mid, end):
             continue
         tries += 1
         if tries > MAX_PATH_CHECKS:

@@ -77,6 +77,44 @@ def model_to_unit(m: Model, u: UnitData) -> float:
     return unit_distance([m], geo.unit_shapes(u))
 
 
+def closer_to_unit(m: Model, u: UnitData, than: float) -> bool:
+    """``model_to_unit(m, u) < than``, measuring only the models of ``u`` whose bounding disc
+    comes that near (the disc gap is a lower bound of the footprints' distance: same answer)."""
+    from w40k.geometry.battlefield import bounding_radius
+    lay = field.layout(u)
+    if not len(lay.models):
+        return False
+    fp = m.footprint()
+    cx, cy = fp.center
+    gaps = np.hypot(lay.centres[:, 0] - cx, lay.centres[:, 1] - cy) - lay.radii
+    return any(horizontal_distance(m, lay.models[i]) < than
+               for i in np.flatnonzero(gaps - bounding_radius(fp) < than + 1e-6))
+
+
+class Group:
+    """Models kept as arrays for "is a model engaged with any of them" (:meth:`engaged_any`):
+    only the models whose bounding disc comes within engagement range are measured (the disc
+    gap is a lower bound of the footprints' distance: same answer as ``engaged`` over all)."""
+
+    def __init__(self, models: Sequence[Model]) -> None:
+        from w40k.geometry.battlefield import Layout
+        self.models = list(models)
+        self.lay = Layout.of(self.models)
+
+    def engaged_any(self, m: Model) -> bool:
+        """03.04: ``m`` is engaged with one of the models."""
+        from w40k.geometry.battlefield import bounding_radius
+        from w40k.geometry.measure import ENGAGEMENT_HORIZONTAL
+        if not self.models:
+            return False
+        fp = m.footprint()
+        cx, cy = fp.center
+        gaps = (np.hypot(self.lay.centres[:, 0] - cx, self.lay.centres[:, 1] - cy)
+                - self.lay.radii - bounding_radius(fp))
+        return any(engaged(m, self.models[i])
+                   for i in np.flatnonzero(gaps <= ENGAGEMENT_HORIZONTAL + 1e-6))
+
+
 def _shapes_distance(a: UnitData, b: UnitData) -> float:
     return unit_distance(geo.unit_shapes(a), geo.unit_shapes(b))
 
@@ -207,21 +245,63 @@ def _radius(m: Model) -> float:
 
 def can_reach(ctx: Context, u: UnitData, mid: str, finals: Mapping[str, Model],
               targets: Sequence[Model], gap: float, budget: float, move_type: MoveType,
-              ok: object = None) -> bool:
+              ok: object = None, *, avoid: Sequence[Model] = (),
+              memo: dict[tuple[str, float, float], bool] | None = None) -> bool:
     """Whether model ``mid`` alone could end within ``gap`` of one of ``targets`` by a legal
-    straight-line move, with the rest of its unit at ``finals``."""
+    straight-line move, with the rest of its unit at ``finals``; a spot engaged with one of
+    ``avoid`` does not count (a charge: the non-target enemy models, R11.04-d). ``memo``
+    keeps each spot's verdict for the same ``finals`` (a second search of the same model
+    repeats none)."""
     start = geo.model_shape(next(m for m in u.alive if m.id == mid))
     cands = _candidates(start, targets, gap, budget)
     if not cands:
         return False
-    scene = _scene_with(ctx, u, finals, keep=mid)
+    memo = {} if memo is None else memo
+    avoid_group = Group(avoid) if avoid else None
+    scene: Scene | None = None
     for x, y in cands:
         end = start.moved(x, y)
         if not any(horizontal_distance(end, t) <= gap + EPS for t in targets):
             continue
-        if not validate_move(scene, u.id, {mid: [Step(x, y)]}, move_type, budget):
+        if avoid_group is not None and avoid_group.engaged_any(end):
+            continue
+        key = (mid, x, y)
+        legal = memo.get(key)
+        if legal is None:
+            if scene is None:
+                scene = _scene_with(ctx, u, finals, keep=mid)
+            legal = memo[key] = not surely_refused(scene, u.id, mid, end) and not validate_move(
+                scene, u.id, {mid: [Step(x, y)]}, move_type, budget)
+        if legal:
             return True
     return False
+
+
+def surely_refused(scene: Scene, unit: str, mid: str, end: Model) -> bool:
+    """Whether ``validate_move`` surely refuses moving model ``mid`` of ``unit`` to ``end`` in
+    ``scene`` (the rest of the unit where the scene has it), by four of its own cheap tests:
+    the battlefield edge (R03.01-f), ending on another model (R03.01-c), coherency
+    (R03.03-d), ending partway through a terrain feature (``ending_violations``, R03.01-i /
+    R13.06). False says nothing: ``validate_move`` still decides (a prefilter, same answers,
+    without its path tests)."""
+    from w40k.geometry.measure import coherency_breaks, overlaps
+    from w40k.geometry.movement import ending_violations, scene_others
+    from w40k.geometry.shapes import EPS as GEPS
+    bf = scene.battlefield
+    x0, y0, x1, y1 = end.footprint().bbox()
+    if x0 < -GEPS or y0 < -GEPS or x1 > bf.width + GEPS or y1 > bf.depth + GEPS:
+        return True
+    gu = scene.unit(unit)
+    placed = [end if m.name == mid else m for m in gu.models]
+    if any(o.name != mid and overlaps(end, o) for o in placed):
+        return True
+    others, discs = scene_others(scene, unit, gu.player)
+    if any(others[i][1].name != mid and overlaps(end, others[i][1])
+           for i in discs.near_segment(end.x, end.y, end.x, end.y, end.reach(), 0.0)):
+        return True
+    if coherency_breaks(placed):
+        return True
+    return bool(ending_violations(scene.terrain, end))
 
 
 # -- the frame ---------------------------------------------------------------------------------
@@ -394,18 +474,23 @@ def _check_charge(ctx: Context, u: UnitData, moves: Mapping[str, Sequence[Step]]
                   enemies: list[UnitData], budget: float) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     tshapes = [s for t in targets for s in geo.unit_shapes(t)]
+    # R11.04-c read with R11.04-d (docs/rulings.md): a spot engaged with an enemy unit that
+    # is not a charge target is no spot the model "can" end at (the move would fail there).
+    avoid = [s for e in enemies if e not in targets for s in geo.unit_shapes(e)]
     for m in u.alive:
         start, end = geo.model_shape(m), finals[m.id]
         # R11.04-b: each model ends closer to one or more charge targets.
-        if not any(model_to_unit(end, t) < model_to_unit(start, t) - EPS for t in targets):
+        if not any(closer_to_unit(end, t, model_to_unit(start, t) - EPS) for t in targets):
             out.append(("R11.04-b", f"{m.id} does not end closer to a charge target"))
             continue
         # R11.04-c: within 1" if it can; engaged if it can.
+        memo: dict[tuple[str, float, float], bool] = {}
         for gap, what in ((1.0, 'within 1"'), (2.0, "engaged with")):
             if any(horizontal_distance(end, t) <= gap + EPS and
                    (gap < 2.0 or engaged(end, t)) for t in tshapes):
                 continue
-            if can_reach(ctx, u, m.id, finals, tshapes, gap, budget, MoveType.CHARGE):
+            if can_reach(ctx, u, m.id, finals, tshapes, gap, budget, MoveType.CHARGE,
+                         avoid=avoid, memo=memo):
                 out.append(("R11.04-c", f"{m.id} can end {what} a charge target but does not"))
                 break
     if out:
@@ -441,7 +526,7 @@ def _check_toward(ctx: Context, u: UnitData, moves: Mapping[str, Sequence[Step]]
         if not targets:
             continue
         closest = min(targets, key=lambda t: model_to_unit(start, t))
-        if not model_to_unit(end, closest) < model_to_unit(start, closest) - EPS:
+        if not closer_to_unit(end, closest, model_to_unit(start, closest) - EPS):
             out.append((toward_rule, f"{m.id} does not end closer to the closest target "
                                      f"{closest.id}"))
             continue
@@ -459,11 +544,11 @@ def _check_toward(ctx: Context, u: UnitData, moves: Mapping[str, Sequence[Step]]
         # R12.03-e (R12.08-f reading for ongoing consolidation): a model that started engaged
         # with an enemy unit is still engaged with it.
         rule = "R12.03-e" if pile else "R12.08-f"
+        groups = [(e, Group(geo.unit_shapes(e))) for e in _enemies(ctx, u)]
         for m in u.alive:
             start, end = geo.model_shape(m), finals[m.id]
-            for e in _enemies(ctx, u):
-                es = geo.unit_shapes(e)
-                if any(engaged(start, b) for b in es) and not any(engaged(end, b) for b in es):
+            for e, g in groups:
+                if g.engaged_any(start) and not g.engaged_any(end):
                     out.append((rule, f"{m.id} started engaged with {e.id} and no longer is"))
     return out
 
@@ -506,6 +591,8 @@ def _can_reach_objective(ctx: Context, u: UnitData, mid: str, finals: Mapping[st
             continue
         if not in_objective_range(ctx, start.moved(x, y), obj):
             continue
+        if surely_refused(scene, u.id, mid, start.moved(x, y)):
+            continue
         if not validate_move(scene, u.id, {mid: [Step(x, y)]}, MoveType.CONSOLIDATE, budget):
             return True
     return False
@@ -520,7 +607,16 @@ def propose_melee_move(ctx: Context, request: Request, rng: random.Random) -> JS
     u = ctx.state.unit(d.unit)
     mt = d.move_type
     budget = d.max_distance
-    for attempt in range(4):
+    if mt in ("pile_in", "consolidate"):
+        # The models placed one by one, each spot checked on its own (pile_in_propose.py).
+        from w40k.engine.phases.pile_in_propose import propose_toward
+        for attempt in range(TOWARD_ATTEMPTS):
+            placed = propose_toward(ctx, u, d, rng, attempt)
+            if placed is None:
+                return DECLINE[mt]  # no model has a spot to move to
+            if not check_move(ctx, u, parse_positions(u, placed), d):
+                return placed
+    for attempt in range(GREEDY_ATTEMPTS):
         answer = _greedy(ctx, u, d, budget, rng, attempt)
         if answer is None:
             break
@@ -540,6 +636,10 @@ def propose_melee_move(ctx: Context, request: Request, rng: random.Random) -> JS
 
 CHAIN_ATTEMPTS = 3
 """Tries of the chain placement (bearings jittered after the first)."""
+TOWARD_ATTEMPTS = 2
+"""Tries of the pile-in/consolidation placement (bearings jittered after the first)."""
+GREEDY_ATTEMPTS = 4
+"""Tries of the greedy move (random variations after the first)."""
 
 
 def _greedy(ctx: Context, u: UnitData, d: MeleeMoveFrame, budget: float,

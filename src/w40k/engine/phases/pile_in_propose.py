@@ -1,0 +1,336 @@
+"""The pile-in and consolidation moves' placement proposer (12.03, 12.08), built like the
+charge move's (``charge_propose.py``): models are placed one at a time, each at the best spot
+of its own move that keeps the whole unit coherent.
+
+``melee_moves._greedy`` moves every model on its own toward base contact and is refused as a
+whole when one model breaks a rule (a model that ends no closer, one that leaves a friend
+behind, one that ends on a model): most of its answers were refused and the move declined.
+Here every model's spot is checked on its own before the next model is placed:
+
+- a model in base contact with an enemy model stays (R12.03-c, R12.08-b ongoing);
+- the others, closest to their target first, go to the first spot, in this order of
+  preference, that passes every test below: base contact with a model of its closest target
+  (pile-in, ongoing/engaging consolidation) or within range of the objective (objective
+  consolidation), then engaged with the closest target, then as close to it as the move gets;
+  staying where it is comes last (a model that is not moved has no constraint, 12.03);
+- tests of a spot: within the move's maximum (3"); ending closer to the closest target
+  (R12.03-d, R12.08-b/c) or to the objective (R12.08-d); still engaged with every enemy unit it
+  started engaged with (R12.03-e, R12.08-f reading); the unit, with this model there and the
+  others where they are so far, no less coherent than before (R03.03-d: a coherent unit stays
+  coherent after every placement, so after the last one); on no other model and not partway
+  through a terrain feature (03.01 Ending a Move, ``Occupied.free``); a straight path that
+  ``validate_move`` accepts (terrain, enemy models, the battlefield edge);
+- candidate spots: rings around the nearest target models (base contact, 0.5", 1", 1.5", 1.9"
+  edge to edge; 24 bearings, the one facing the model first), or around the objective, plus the
+  straight move toward the nearest target model (the whole move, two thirds, one third);
+- a repair pass then moves a model that ended unengaged but *could* end engaged (the search
+  ``check_move`` uses, ``melee_moves.can_reach``) to such a spot, or back where it started.
+
+The caller still validates the answer with ``check_move``: nothing here decides legality.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+
+from w40k.engine import geo
+from w40k.engine.context import Context
+from w40k.engine.phases import melee_moves as mm_
+from w40k.engine.propose_moves import Occupied
+from w40k.engine.serial import JSON
+from w40k.engine.state import ModelData, ObjectiveData, UnitData
+from w40k.geometry import Model, engaged
+from w40k.geometry.battlefield import bounding_radius
+from w40k.geometry.measure import coherency_breaks, horizontal_distance, separation
+from w40k.geometry.movement import MoveType, Step, validate_move
+
+BEARINGS = 24
+TARGET_GAPS = (0.01, 0.5, 1.0, 1.5, 1.9)
+"""Edge-to-edge gaps of the rings around target models (base contact first, within
+``melee_moves.CONTACT``; all engaged)."""
+FRIEND_GAPS = (0.1, 0.7, 1.3, 1.85)
+"""Edge-to-edge gaps of the rings around the unit's other models (within 2", R03.03-a): a
+model too far to reach its target keeps near the others as it closes in."""
+OVAL_STEPS = 4
+"""Steps of the touching distance along a bearing toward an oval base."""
+FRIENDS = 3
+"""Models of the unit whose rings are tried (nearest to the model's goal)."""
+FRIEND_BEARINGS = 12
+PASSES = 3
+"""Rounds over the models not moved yet (a model whose every spot broke coherency may find
+one once the models behind it have moved)."""
+NEAREST = 4
+"""Target models (nearest first) whose rings are tried for each model."""
+STRAIGHT = (1.0, 2 / 3, 1 / 3)
+"""Fractions of the move tried straight toward the nearest target model."""
+SLACK = 1e-3
+"""Inches of the move left unused (rounding of the answer's coordinates)."""
+CLOSER = 1e-3
+"""Inches a moved model ends closer than it started, at least (R12.03-d; ``check_move``
+demands more than ``melee_moves.EPS``)."""
+CLEARANCE = 1e-4
+"""Inches kept between bases (as ``Occupied``)."""
+PATH_RULES_IGNORED = ("R03.03-d", "R03.01-c")
+"""Checked here for the whole unit (``validate_move`` sees one model moved, the rest at their
+starts): coherency and ending on a model."""
+
+
+def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random.Random,
+                   attempt: int) -> dict[str, JSON] | None:
+    """A pile-in or consolidation positions answer placed model by model (module docstring);
+    None when no model moves."""
+    budget = d.max_distance
+    mt = d.move_type
+    targets = [ctx.state.unit(t) for t in d.targets or ()]
+    obj = next((o for o in ctx.state.objectives if o.name == d.objective), None)
+    if not targets and obj is None:
+        return None
+    move_type = mm_.MOVE_TYPES[mt]
+    locked = mt == "pile_in" or d.mode == "ongoing"
+    keep = mt == "pile_in" or d.mode == "ongoing"
+    scene = geo.scene(ctx)
+    _, ter = geo.terrain(ctx)
+    occupied = Occupied(s for e in ctx.state.units if e.id != u.id and not e.destroyed
+                        for s in geo.unit_shapes(e))
+    enemies = [e for e in ctx.state.units if e.player != u.player and not e.destroyed]
+    starts = {m.id: geo.model_shape(m) for m in u.alive}
+    cur: dict[str, Model] = dict(starts)
+    closest: dict[str, UnitData | None] = {
+        mid: min(targets, key=lambda t: mm_.model_to_unit(s, t)) if targets else None
+        for mid, s in starts.items()}
+    start_gap = {mid: _gap(ctx, s, closest[mid], obj) for mid, s in starts.items()}
+    groups = {e.id: mm_.Group(geo.unit_shapes(e)) for e in enemies} if keep else {}
+    was_engaged = {mid: [groups[e.id] for e in enemies if groups[e.id].engaged_any(s)]
+                   for mid, s in starts.items()} if keep else {}
+    movers = [m for m in u.alive if not (locked and mm_.base_contact_enemy(ctx, u, m))]
+    movers.sort(key=lambda m: (start_gap[m.id], m.id))
+    jitter = rng.uniform(-0.5, 0.5) * attempt * 2 * math.pi / BEARINGS
+    moved: dict[str, Model] = {}
+    breaks = len(coherency_breaks(list(cur.values())))
+
+    def place(m: ModelData) -> bool:
+        """Move ``m`` to its first acceptable spot (module docstring); False: none."""
+        nonlocal breaks
+        start = starts[m.id]
+        t = closest[m.id]
+        if t is not None:
+            spots = _target_spots(start, geo.unit_shapes(t), budget, jitter)
+        else:
+            assert obj is not None
+            spots = _objective_spots(ctx, start, obj, budget, jitter)
+        spots += _friend_spots(start, m.id, cur, spots[-1] if spots else None, budget)
+        for x, y in spots:
+            end = start.moved(x, y)
+            if t is not None:
+                if not mm_.closer_to_unit(end, t, start_gap[m.id] - CLOSER):
+                    continue  # R12.03-d / R12.08-b/c: closer to the closest target
+            elif obj is not None and not (
+                    mm_.in_objective_range(ctx, end, obj)
+                    or mm_.objective_distance(ctx, end, obj) < start_gap[m.id] - CLOSER):
+                continue  # R12.08-d: within range, or closer
+            if keep and not all(g.engaged_any(end) for g in was_engaged[m.id]):
+                continue  # R12.03-e / R12.08-f: still engaged with the same units
+            if not _clear_of_friends(end, m.id, cur) or not occupied.free(end, ter):
+                continue  # 03.01 Ending a Move
+            n = len(coherency_breaks(list({**cur, m.id: end}.values())))
+            if n > breaks:
+                continue  # R03.03-d
+            bad = [v for v in validate_move(scene, u.id, {m.id: [Step(x, y)]}, move_type,
+                                            budget) if v.rule not in PATH_RULES_IGNORED]
+            if bad:
+                continue
+            cur[m.id] = moved[m.id] = end
+            breaks = n
+            return True
+        return False
+
+    for _ in range(PASSES):
+        placed = [place(m) for m in movers if m.id not in moved]
+        if not any(placed) or len(moved) == len(movers):
+            break
+    if not moved:
+        return None
+    _repair(ctx, u, d, starts, cur, moved, closest, budget, move_type)
+    if not moved:
+        return None
+    return {mid: [[round(e.x, 6), round(e.y, 6)]] for mid, e in moved.items()}
+
+
+def _gap(ctx: Context, s: Model, t: UnitData | None, obj: ObjectiveData | None) -> float:
+    """How far the model is from its closest target (or the objective) at the start."""
+    if t is not None:
+        return mm_.model_to_unit(s, t)
+    assert obj is not None
+    return mm_.objective_distance(ctx, s, obj)
+
+
+def _ring(cx: float, cy: float, dist: float, base: float, n: int = BEARINGS
+          ) -> list[tuple[float, float]]:
+    """``n`` spots at ``dist`` of (cx, cy), the nearest bearing to ``base`` first."""
+    out = []
+    for k in range(n):
+        a = base + (k + 1) // 2 * (1 if k % 2 else -1) * 2 * math.pi / n
+        out.append((cx + dist * math.cos(a), cy + dist * math.sin(a)))
+    return out
+
+
+def _reachable(start: Model, spots: list[tuple[float, float]], budget: float
+               ) -> list[tuple[float, float]]:
+    return [(x, y) for x, y in spots
+            if math.hypot(x - start.x, y - start.y) <= budget - SLACK]
+
+
+def _target_spots(start: Model, tshapes: Sequence[Model], budget: float, jitter: float
+                  ) -> list[tuple[float, float]]:
+    """Rings around the nearest target models, gap by gap (base contact first), then the
+    straight move toward the nearest one."""
+    near = sorted(tshapes, key=lambda t: horizontal_distance(start, t))[:NEAREST]
+    near = [t for t in near if horizontal_distance(start, t) <= budget + 2.0 + mm_.EPS]
+    rings = [_contact_ring(start, t, math.atan2(start.y - t.y, start.x - t.x) + jitter)
+             for t in near]
+    spots = [(x + g * math.cos(a), y + g * math.sin(a))
+             for g in TARGET_GAPS for ring in rings for x, y, a in ring]
+    spots = _reachable(start, spots, budget)
+    t0 = min(tshapes, key=lambda t: horizontal_distance(start, t))
+    dist = math.hypot(t0.x - start.x, t0.y - start.y)
+    if dist > 0:
+        k = min(1.0, (budget - SLACK) / dist)
+        spots += [(start.x + f * k * (t0.x - start.x), start.y + f * k * (t0.y - start.y))
+                  for f in STRAIGHT]
+    return spots
+
+
+def _contact_ring(start: Model, t: Model, base: float) -> list[tuple[float, float, float]]:
+    """(x, y, bearing) of ``start``'s centre touching ``t`` on each of ``BEARINGS`` bearings
+    from ``t``'s centre (the nearest to ``base`` first). Round bases: the sum of the radii;
+    an oval base: found along each bearing from the bounding discs' touching distance (the
+    gap shrinks at most as fast as the distance, so each step stays outside)."""
+    r = bounding_radius(start.footprint()) + bounding_radius(t.footprint())
+    out = []
+    for x, y in _ring(t.x, t.y, r, base):
+        a = math.atan2(y - t.y, x - t.x)
+        d = r
+        if not (isinstance(t.base_mm, (int, float)) and isinstance(start.base_mm, (int, float))):
+            for _ in range(OVAL_STEPS):
+                h = horizontal_distance(start.moved(t.x + d * math.cos(a),
+                                                    t.y + d * math.sin(a)), t)
+                if h < 1e-3:
+                    break
+                d -= h
+        out.append((t.x + d * math.cos(a), t.y + d * math.sin(a), a))
+    return out
+
+
+def _objective_spots(ctx: Context, start: Model, obj: ObjectiveData, budget: float,
+                     jitter: float) -> list[tuple[float, float]]:
+    """``melee_moves``' objective spots, rings around the marker (or the area's centre),
+    then the straight move toward it."""
+    spots = mm_._objective_spots(ctx, obj, mm_._radius(start))
+    cx, cy = (spots[0] if obj.area is not None else (obj.x, obj.y))
+    base = math.atan2(start.y - cy, start.x - cx) + jitter
+    for d in (0.5, 1.5, 2.5, 3.5):
+        spots += _ring(cx, cy, mm_.MARKER_RADIUS + mm_._radius(start) + d, base)
+    spots = _reachable(start, spots, budget)
+    dist = math.hypot(cx - start.x, cy - start.y)
+    if dist > 0:
+        k = min(1.0, (budget - SLACK) / dist)
+        spots += [(start.x + f * k * (cx - start.x), start.y + f * k * (cy - start.y))
+                  for f in STRAIGHT]
+    in_range = [s for s in spots if mm_.in_objective_range(ctx, start.moved(*s), obj)]
+    return in_range + [s for s in spots if s not in in_range]
+
+
+def _friend_spots(start: Model, mid: str, cur: dict[str, Model],
+                  goal: tuple[float, float] | None, budget: float
+                  ) -> list[tuple[float, float]]:
+    """Rings around the unit's ``FRIENDS`` other models nearest to ``goal`` (the straight
+    move's end; where they are so far), the spots nearest to ``goal`` first."""
+    if goal is None:
+        return []
+    r = mm_._radius(start)
+    near = sorted((f for oid, f in cur.items() if oid != mid),
+                  key=lambda f: math.hypot(f.x - goal[0], f.y - goal[1]))[:FRIENDS]
+    spots: list[tuple[float, float]] = []
+    for f in near:
+        for g in FRIEND_GAPS:
+            spots += _ring(f.x, f.y, r + mm_._radius(f) + g, 0.0, FRIEND_BEARINGS)
+    spots = _reachable(start, spots, budget)
+    spots.sort(key=lambda p: math.hypot(p[0] - goal[0], p[1] - goal[1]))
+    return spots
+
+
+def _clear_of_friends(end: Model, mid: str, cur: dict[str, Model]) -> bool:
+    """On no other model of the unit, where they are so far (03.01 Ending a Move)."""
+    reach = end.reach()
+    fp = end.footprint()
+    for oid, o in cur.items():
+        if oid == mid or math.hypot(o.x - end.x, o.y - end.y) > reach + o.reach() + CLEARANCE:
+            continue
+        if separation(fp, o.footprint()) <= CLEARANCE:
+            return False
+    return True
+
+
+def _repair(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, starts: dict[str, Model],
+            cur: dict[str, Model], moved: dict[str, Model], closest: dict[str, UnitData | None],
+            budget: float, move_type: MoveType) -> None:
+    """R12.03-d / R12.08-b/c / R12.08-d: a moved model that ends unengaged (out of the
+    objective's range) where the search of ``check_move`` finds a spot engaged (in range) is
+    moved to the first such spot, else put back where it started, when the unit stays
+    coherent (``cur``/``moved`` updated in place)."""
+    obj = next((o for o in ctx.state.objectives if o.name == d.objective), None)
+    for mid in list(moved):
+        t = closest[mid]
+        end = cur[mid]
+        if t is not None:
+            tshapes = geo.unit_shapes(t)
+            if any(engaged(end, s) for s in tshapes):
+                continue
+            if not mm_.can_reach(ctx, u, mid, cur, tshapes, 2.0, budget, move_type):
+                continue
+        else:
+            assert obj is not None
+            if mm_.in_objective_range(ctx, end, obj):
+                continue
+            if not mm_._can_reach_objective(ctx, u, mid, cur, obj, budget):
+                continue
+        spot = _reach_spot(ctx, u, mid, cur, t, obj, budget, move_type)
+        if spot is not None:
+            cur[mid] = moved[mid] = starts[mid].moved(*spot)
+            continue
+        back = {**cur, mid: starts[mid]}
+        if not coherency_breaks(list(back.values())):
+            cur[mid] = starts[mid]
+            del moved[mid]
+
+
+def _reach_spot(ctx: Context, u: UnitData, mid: str, cur: dict[str, Model],
+                t: UnitData | None, obj: ObjectiveData | None, budget: float,
+                move_type: MoveType) -> tuple[float, float] | None:
+    """The first spot ``check_move``'s search accepts (``melee_moves._candidates`` or the
+    objective spots), with the unit as ``cur``."""
+    start = geo.model_shape(next(m for m in u.alive if m.id == mid))
+    scene = mm_._scene_with(ctx, u, cur, keep=mid)
+    if t is not None:
+        tshapes = geo.unit_shapes(t)
+        cands = mm_._candidates(start, tshapes, 2.0, budget)
+    else:
+        assert obj is not None
+        cands = mm_._objective_spots(ctx, obj, mm_._radius(start))
+    for x, y in cands:
+        x, y = round(x, 6), round(y, 6)
+        if math.hypot(x - start.x, y - start.y) > budget - 1e-5:
+            continue
+        end = start.moved(x, y)
+        if t is not None:
+            if not any(engaged(end, s) for s in tshapes):
+                continue
+        elif obj is None or not mm_.in_objective_range(ctx, end, obj):
+            continue
+        if mm_.surely_refused(scene, u.id, mid, end):
+            continue
+        if not validate_move(scene, u.id, {mid: [Step(x, y)]}, move_type, budget):
+            return (x, y)
+    return None

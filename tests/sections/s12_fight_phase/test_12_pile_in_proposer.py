@@ -1,0 +1,156 @@
+"""12.03 / 12.08, the proposer's side: the engine's pile-in and consolidation answers are built
+model by model (``engine/phases/pile_in_propose.py``): models in base contact stay, the others
+end closer to their closest target and engaged (in base contact when they can), the unit stays
+coherent, and whatever the proposer answers passes ``check_move``."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tests.engine.core_helpers import marker
+from tests.engine.melee_helpers import BASE, fight_phase, fighter, pending, unit
+from w40k.engine.game import Game
+from w40k.engine.legal import sample
+from w40k.engine.phases.melee_moves import MeleeMoveFrame, check_move, parse_positions
+from w40k.engine.serial import JSON
+from w40k.geometry import engaged
+from w40k.geometry.measure import horizontal_distance
+
+FF = {"charged": True, "fights_first": True}
+
+
+def _u(uid: str, player: str, xs: list[float], y: float, flags: dict[str, bool] | None = None,
+       ) -> dict[str, JSON]:
+    return unit(uid, player, [fighter(f"{uid}.{i + 1}", x, y) for i, x in enumerate(xs)],
+                flags=flags)
+
+
+def _to_pile_in(units: list[dict[str, JSON]], terrain: dict[str, JSON] | None = None) -> Game:
+    """red.a piles in first (the turn player's unit), its targets selected."""
+    game = Game.new(fight_phase(units, terrain=terrain), seed=1)
+    req = pending(game)
+    assert req.kind == "select_unit_to_pile_in" and "red.a" in req.options
+    game.submit("red.a")
+    req = pending(game)
+    if req.kind == "pile_in_targets":
+        game.submit(req.options[0])
+    assert pending(game).kind == "positions"
+    return game
+
+
+def _violations(game: Game, answer: JSON) -> list[tuple[str, str]]:
+    frame = game.ctx.top
+    assert isinstance(frame, MeleeMoveFrame)
+    u = game.state.unit(frame.unit)
+    return check_move(game.ctx, u, parse_positions(u, answer), frame)
+
+
+def test_a_charged_unit_piles_in_every_model_engaged_and_in_base_contact_R12_03_d() -> None:
+    # R12.03-d: five models 2.5" (edge to edge) from a three-model target; each moved model
+    # ends closer to it and engaged, and those facing a target model in base contact.
+    red = _u("red.a", "red", [10.0 + 1.5 * i for i in range(5)], 10.0, flags=FF)
+    blue = _u("blue.b", "blue", [11.0 + 1.5 * i for i in range(3)], 10.0 + BASE + 2.5)
+    game = _to_pile_in([red, blue])
+    answer = sample(game, pending(game), random.Random(1))
+    assert isinstance(answer, dict) and len(answer) == 5
+    assert _violations(game, answer) == []
+    game.submit(answer)
+    from w40k.engine import geo
+    targets = geo.unit_shapes(game.state.unit("blue.b"))
+    ends = geo.unit_shapes(game.state.unit("red.a"))
+    assert all(any(engaged(e, t) for t in targets) for e in ends)
+    contact = [e for e in ends if min(horizontal_distance(e, t) for t in targets) < 0.05]
+    assert len(contact) >= 3
+
+
+def test_models_in_base_contact_stay_and_the_others_pile_in_R12_03_c() -> None:
+    # R12.03-c: red.a.1 is in base contact with blue.b.1 and is not moved; red.a.2 and
+    # red.a.3 (engaged, not in contact) move into base contact.
+    red = _u("red.a", "red", [10.0, 11.5, 13.0], 10.0)
+    blue = _u("blue.b", "blue", [10.0, 12.0], 10.0 + BASE)
+    game = _to_pile_in([red, blue])
+    answer = sample(game, pending(game), random.Random(1))
+    assert isinstance(answer, dict) and "red.a.1" not in answer and answer
+    assert _violations(game, answer) == []
+
+
+def test_a_model_engaged_with_one_unit_stays_engaged_with_it_R12_03_e() -> None:
+    # R12.03-e: red.a.1 is engaged with blue.b (1" away) and blue.c is nearer its other side;
+    # the answer keeps it engaged with blue.b.
+    red = _u("red.a", "red", [20.0, 21.5], 20.0)
+    blue_b = _u("blue.b", "blue", [20.0], 20.0 + BASE + 1.0)
+    blue_c = _u("blue.c", "blue", [20.0], 20.0 - BASE - 0.6)
+    game = _to_pile_in([red, blue_b, blue_c])
+    answer = sample(game, pending(game), random.Random(1))
+    if answer != "skip":
+        assert _violations(game, answer) == []
+        game.submit(answer)
+    from w40k.engine import geo
+    end = geo.model_shape(game.state.unit("red.a").alive[0])
+    assert any(engaged(end, t) for t in geo.unit_shapes(game.state.unit("blue.b")))
+
+
+def _wall(x0: float, y0: float, x1: float, y1: float) -> dict[str, JSON]:
+    return {"areas": [], "terrain": [
+        {"name": "wall", "category": "dense", "area": None,
+         "footprint": [[x0, y0], [x1, y0], [x1, y1], [x0, y1]], "height": 3.0}]}
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_the_proposer_s_pile_in_answer_always_passes_check_move(seed: int) -> None:
+    # R12.03-c/-d/-e, R03.03-d: random units, targets and walls; the proposer skips or
+    # answers a move check_move accepts (and submit applies).
+    rng = random.Random(seed)
+    n = rng.randint(2, 10)
+    cols = rng.randint(2, 5)
+    step = BASE + rng.uniform(0.2, 0.9)
+    x0, y0 = rng.uniform(10.0, 30.0), rng.uniform(8.0, 14.0)
+    red = unit("red.a", "red", [fighter(f"red.a.{i + 1}", x0 + (i % cols) * step,
+                                        y0 - (i // cols) * step, keywords=("MOUNTED",))
+                                for i in range(n)], flags=FF)
+    tx, ty = x0 + rng.uniform(-3.0, 5.0), y0 + BASE + rng.uniform(0.3, 4.5)
+    blue = unit("blue.b", "blue", [fighter(f"blue.b.{i + 1}", tx + i * (BASE + 0.3), ty)
+                                   for i in range(rng.randint(1, 4))])
+    wx = x0 + rng.uniform(-4.0, 6.0)
+    terrain = _wall(wx, y0 + 0.9, wx + rng.uniform(1.0, 5.0), y0 + 1.4) if seed % 2 else None
+    game = _to_pile_in([red, blue], terrain)
+    answer = sample(game, pending(game), random.Random(seed))
+    assert answer == "skip" or _violations(game, answer) == []
+    game.submit(answer)
+
+
+def test_objective_consolidation_is_placed_in_range_of_the_objective_R12_08_d() -> None:
+    # R12.08-d: red.a charged, its target is gone; an objective 2.5" away: the proposer's
+    # consolidation ends every model it moves within range.
+    red = _u("red.a", "red", [10.0, 11.5, 13.0], 10.0, flags=FF)
+    blue = _u("blue.b", "blue", [40.0], 40.0)
+    obj = marker("o", 11.5, 10 + BASE / 2 + 0.79 + 2.5)
+    game = Game.new(fight_phase([red, blue], objectives=[obj]), seed=1)
+    while (req := pending(game)).kind != "select_unit_to_consolidate":
+        if req.kind == "positions":
+            game.submit(str(req.context["decline"]))
+        elif req.kind in ("select_unit_to_pile_in",):
+            game.submit("done")
+        elif req.kind == "pile_in_targets":
+            game.submit("skip")
+        elif req.kind == "declare_fight":
+            game.submit(req.context["default"])
+        else:
+            game.submit(req.options[0])
+    game.submit("red.a")
+    game.submit("o")
+    req = pending(game)
+    assert req.kind == "positions"
+    answer = sample(game, req, random.Random(1))
+    assert isinstance(answer, dict) and answer
+    assert _violations(game, answer) == []
+    from w40k.engine.phases.melee_moves import in_objective_range
+    frame = game.ctx.top
+    assert isinstance(frame, MeleeMoveFrame)
+    u = game.state.unit("red.a")
+    from w40k.engine.phases.melee_moves import finals_of
+    finals = finals_of(u, parse_positions(u, answer))
+    o = game.state.objectives[0]
+    assert all(in_objective_range(game.ctx, finals[mid], o) for mid in answer)
