@@ -28,6 +28,7 @@ The model (see docs/geometry.md):
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -148,10 +149,26 @@ class Obstacles:
         )
 
 
+_CONVEX: dict[bytes, bool] = {}
+""":func:`_is_convex` answers by polygon (the same terrain and model outlines recur in every
+scene's obstacles)."""
+
+
 def _is_convex(p: FloatArray) -> bool:
     """A simple convex polygon (turns all one way, once around); points and segments are."""
     if len(p) < 3:
         return True
+    key = np.ascontiguousarray(p).tobytes()
+    hit = _CONVEX.get(key)
+    if hit is None:
+        if len(_CONVEX) >= 4096:
+            _CONVEX.clear()
+        hit = _CONVEX[key] = _convex_test(p)
+    return hit
+
+
+def _convex_test(p: FloatArray) -> bool:
+    """The test of :func:`_is_convex` (three or more vertices)."""
     e = np.roll(p, -1, axis=0) - p
     f = np.roll(e, -1, axis=0)
     cross = e[:, 0] * f[:, 1] - e[:, 1] * f[:, 0]
@@ -564,16 +581,26 @@ def _single_wall_separates(o: Shape, t: Shape, highest: float, obs: Obstacles) -
     if not wall.any():
         return False
     o, t = _hull_stand_in(o), _hull_stand_in(t)
-    sides = _outer_sides(o, t)
-    if sides is None:
-        return False
     a, b, g = obs.a[wall], obs.b[wall], obs.grow[wall]
     own = obs.owner[wall]
     half = 0.5 * g
+    # only wall edges whose box, grown by half their grow (and a hair), meets the box of the
+    # two footprints can come that close to a hull side (the others never meet one)
+    lo_o, hi_o = _box(o)
+    lo_t, hi_t = _box(t)
+    lo, hi = np.minimum(lo_o, lo_t), np.maximum(hi_o, hi_t)
+    reach = (half + 1e-9)[:, None]
+    near = np.nonzero(((np.maximum(a, b) + reach >= lo) & (np.minimum(a, b) - reach <= hi))
+                      .all(axis=1))[0]
+    if len(near) == 0:
+        return False
+    sides = _outer_sides(o, t)
+    if sides is None:
+        return False
     sp = np.stack([sides[0][0], sides[1][0]])[:, None, :]
     sq = np.stack([sides[0][1], sides[1][1]])[:, None, :]
-    meets = _seg_dist(sp, sq, a[None, :, :], b[None, :, :]) <= half[None, :]
-    cand = np.intersect1d(own[meets[0]], own[meets[1]])
+    meets = _seg_dist(sp, sq, a[near][None, :, :], b[near][None, :, :]) <= half[near][None, :]
+    cand = np.intersect1d(own[near][meets[0]], own[near][meets[1]])
     if len(cand) == 0 or obs.convex is None:
         return False
     for k in cand:
@@ -591,6 +618,16 @@ STAND_IN_SIDES = 16
 """Sides of the polygon that stands in for an oval footprint in the separation proof."""
 
 
+def _box(s: Shape) -> tuple[FloatArray, FloatArray]:
+    """A footprint's bounding box (lower corner, upper corner), a circle or a polygon."""
+    if isinstance(s, Circle):
+        c = np.array([s.cx, s.cy])
+        return c - s.r, c + s.r
+    pts = s.array() if isinstance(s, Polygon) else s.outline(STAND_IN_SIDES)
+    return pts.min(axis=0), pts.max(axis=0)
+
+
+@functools.lru_cache(maxsize=1024)
 def _hull_stand_in(s: Shape) -> Shape:
     """The footprint itself, or for an oval its circumscribed polygon (``Oval.outline``: the
     oval's affine image of a regular polygon around the unit circle, so it holds the oval).
