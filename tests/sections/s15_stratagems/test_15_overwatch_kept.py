@@ -24,7 +24,7 @@ def _game() -> Game:
     red = sh.unit("red.r", [sh.model("red.r.1", 10, 25, gun)])
     pos = sh.position(blue, red)
     for p, cp in zip(cast(list[dict[str, JSON]], pos["players"]), (0, 1), strict=True):
-        p["cp"] = cp  # red 0, blue 1 (R15.01-c: Fire Overwatch costs 1CP)
+        p["cp"] = cp  # red 0, blue 1: Fire Overwatch costs 1CP
     pos["frames"] = [{"kind": "turn", "data": {"player": "red", "step": 3}}]
     pos["turn_player"] = pos["active"] = "red"
     pos["phase"] = "movement"
