@@ -81,3 +81,20 @@ def test_unit_sees_equals_any_model_pair_visible(seed: int) -> None:
         refs = [bool(full.sight_matrix(a, b).any()) for a, b in _names(full)]
         assert [fast.unit_sees(ou, tu) for ou, tu in idx] == refs, (seed, conv)
         assert [fast.unit_sees(ou, tu) for ou, tu in idx] == refs
+
+
+@pytest.mark.parametrize("seed", (0, 1, 2, 3, 6, 7))
+def test_model_sees_equals_any_target_model_visible(seed: int) -> None:
+    # R06.01-a, R13.09-b, R24.24-a: the shooting listing's "this model sees that unit" asks
+    # the known pairs first; the answer is that of every model pair, cold and warm, and with
+    # the staged batch only
+    scene = scene_from_dict(random_scene(np.random.default_rng(700 + seed)))
+    for conv in (False, True):
+        full = Visibility(scene, conv, jit=False)
+        fast = Visibility(scene, conv, jit=False)
+        for a, b in _names(fast):
+            ou, tu = fast.unit_index[a], fast.unit_index[b]
+            ref = full.sight_matrix(a, b).any(axis=1).tolist()
+            n = len(fast.scene.units[ou].models)
+            assert [fast.model_sees(ou, om, tu) for om in range(n)] == ref, (seed, conv, a, b)
+            assert [fast.model_sees(ou, om, tu) for om in range(n)] == ref

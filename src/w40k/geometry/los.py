@@ -28,7 +28,9 @@ The model (see docs/geometry.md):
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import Enum
 
@@ -147,10 +149,26 @@ class Obstacles:
         )
 
 
+_CONVEX: dict[bytes, bool] = {}
+""":func:`_is_convex` answers by polygon (the same terrain and model outlines recur in every
+scene's obstacles)."""
+
+
 def _is_convex(p: FloatArray) -> bool:
     """A simple convex polygon (turns all one way, once around); points and segments are."""
     if len(p) < 3:
         return True
+    key = np.ascontiguousarray(p).tobytes()
+    hit = _CONVEX.get(key)
+    if hit is None:
+        if len(_CONVEX) >= 4096:
+            _CONVEX.clear()
+        hit = _CONVEX[key] = _convex_test(p)
+    return hit
+
+
+def _convex_test(p: FloatArray) -> bool:
+    """The test of :func:`_is_convex` (three or more vertices)."""
     e = np.roll(p, -1, axis=0) - p
     f = np.roll(e, -1, axis=0)
     cross = e[:, 0] * f[:, 1] - e[:, 1] * f[:, 0]
@@ -276,6 +294,45 @@ def candidate_lines(
 ) -> tuple[FloatArray, FloatArray]:
     """Critical lines: common tangents of every pair among the observer, the target and the
     grown obstacle vertices, plus the centre line. Returns (points (k, 2), unit dirs (k, 2))."""
+    oc, tc = np.asarray(o.center), np.asarray(t.center)
+    dvec = tc - oc
+    L = float(np.hypot(*dvec))
+    pts_l: list[FloatArray] = []
+    dirs_l: list[FloatArray] = []
+    if L > 1e-12:
+        pts_l.append(oc[None, :])
+        dirs_l.append((dvec / L)[None, :])
+    groups = list(_tangent_groups(o, t, obs, stage))
+    if groups:
+        a, d = _lines(np.concatenate([g[0] for g in groups]),
+                      np.concatenate([g[1] for g in groups]))
+        pts_l.append(a)
+        dirs_l.append(d)
+    if not pts_l:
+        return np.zeros((0, 2)), np.zeros((0, 2))
+    return np.concatenate(pts_l), np.concatenate(dirs_l)
+
+
+OVAL_CHUNK = 8
+"""Discs in the first group of oval tangents (:func:`_tangent_groups`; each next group four
+times as many): a clear line among the first groups spares the numeric tangents of the
+rest."""
+
+
+def _lines(nn: FloatArray, oo: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """Tangent lines (unit normals, offsets) as (points, unit directions)."""
+    return nn * oo[:, None], np.stack([-nn[:, 1], nn[:, 0]], axis=1)
+
+
+def _tangent_groups(
+    o: Shape, t: Shape, obs: Obstacles, stage: int
+) -> Iterator[tuple[FloatArray, FloatArray]]:
+    """The tangent lines of :func:`candidate_lines` (normals, offsets) without the centre
+    line, in groups whose concatenation is its order: the disc pairs (stage 1: those touching
+    the observer or the target; stage 2: vertex-vertex pairs), then per oval footprint its
+    tangents with the other footprint and with the obstacles' discs, :data:`OVAL_CHUNK` discs
+    at a time (each line is computed element by element, so the same bits in any group).
+    Made lazily: a caller that stops at its first clear line skips the rest."""
     prims_c: list[FloatArray] = []
     prims_r: list[FloatArray] = []
     odisc, tdisc = _as_discs(o), _as_discs(t)
@@ -288,8 +345,6 @@ def candidate_lines(
     cc = np.concatenate(prims_c)
     rr = np.concatenate(prims_r)
     n = len(cc)
-    normals: list[FloatArray] = []
-    offsets: list[FloatArray] = []
     n_ot = sum(len(c) for c in prims_c[:-1])
     if n >= 2:
         i, j = np.triu_indices(n, 1)
@@ -300,9 +355,7 @@ def candidate_lines(
         elif stage == 2:
             sel = i >= n_ot
             i, j = i[sel], j[sel]
-        nn, oo = disc_tangents(cc[i], rr[i], cc[j], rr[j])
-        normals.append(nn)
-        offsets.append(oo)
+        yield disc_tangents(cc[i], rr[i], cc[j], rr[j])
     ovals = [s for s in (o, t) if isinstance(s, Oval)] if stage in (0, 1) else []
     for ov in ovals:
         other = t if ov is o else o
@@ -312,28 +365,12 @@ def candidate_lines(
             vy = np.concatenate([[other.cy], vy])
             vr = np.concatenate([[other.r], vr])
         else:
-            nn, oo = numeric_tangents(support_of(ov), support_of(other))
-            normals.append(nn)
-            offsets.append(oo)
-        nn, oo = oval_circle_tangents(ov, vx, vy, vr)
-        normals.append(nn)
-        offsets.append(oo)
-    oc, tc = np.asarray(o.center), np.asarray(t.center)
-    dvec = tc - oc
-    L = float(np.hypot(*dvec))
-    pts_l: list[FloatArray] = []
-    dirs_l: list[FloatArray] = []
-    if L > 1e-12:
-        pts_l.append(oc[None, :])
-        dirs_l.append((dvec / L)[None, :])
-    if normals:
-        nn = np.concatenate(normals)
-        oo = np.concatenate(offsets)
-        pts_l.append(nn * oo[:, None])
-        dirs_l.append(np.stack([-nn[:, 1], nn[:, 0]], axis=1))
-    if not pts_l:
-        return np.zeros((0, 2)), np.zeros((0, 2))
-    return np.concatenate(pts_l), np.concatenate(dirs_l)
+            yield numeric_tangents(support_of(ov), support_of(other))
+        lo, size = 0, OVAL_CHUNK
+        while lo < len(vx):
+            hi = lo + size
+            yield oval_circle_tangents(ov, vx[lo:hi], vy[lo:hi], vr[lo:hi])
+            lo, size = hi, size * 4
 
 
 def evaluate_lines(
@@ -445,22 +482,27 @@ def line_of_sight(
     tc = np.asarray(t.center, dtype=np.float64)
     if len(obs.a) == 0:
         return SightResult(Sight.CLEAR, (o.center, t.center))
-    if _single_wall_separates(o, t, max(top_o, top_t), obs):
-        return SightResult(Sight.BLOCKED)
     dvec = tc - oc
     L = float(np.hypot(*dvec))
     if L > 1e-12:
         clear, pn, qn = evaluate_lines(o, top_o, t, top_t, obs, oc[None, :], (dvec / L)[None, :])
         if clear[0]:
             return SightResult(Sight.CLEAR, _pts(pn[0], qn[0]))
+    # after the centre line: a clear centre line means no wall separates (the proof is sound)
+    if _single_wall_separates(o, t, max(top_o, top_t), obs):
+        return SightResult(Sight.BLOCKED)
+    # the candidate lines of stages 1 and 2 in their order, group by group: the first clear
+    # one is the witness (each line is evaluated on its own, so the same answer and witness
+    # as all at once; the centre line, first of each stage, is not clear)
     for stage in (1, 2):
-        a, d = candidate_lines(o, t, obs, stage)
-        if len(a) == 0:
-            continue
-        clear, pn, qn = evaluate_lines(o, top_o, t, top_t, obs, a, d)
-        if clear.any():
-            k = int(np.argmax(clear))
-            return SightResult(Sight.CLEAR, _pts(pn[k], qn[k]))
+        for nn, oo in _tangent_groups(o, t, obs, stage):
+            if len(nn) == 0:
+                continue
+            a, d = _lines(nn, oo)
+            clear, pn, qn = evaluate_lines(o, top_o, t, top_t, obs, a, d)
+            if clear.any():
+                k = int(np.argmax(clear))
+                return SightResult(Sight.CLEAR, _pts(pn[k], qn[k]))
     wall_owner = _wall_owners(o, top_o, t, top_t, obs)
     wall = np.isin(obs.owner, wall_owner)
     if wall.all():
@@ -538,16 +580,27 @@ def _single_wall_separates(o: Shape, t: Shape, highest: float, obs: Obstacles) -
     wall = obs.top > highest + 1e-12
     if not wall.any():
         return False
-    sides = _outer_sides(o, t)
-    if sides is None:
-        return False
+    o, t = _hull_stand_in(o), _hull_stand_in(t)
     a, b, g = obs.a[wall], obs.b[wall], obs.grow[wall]
     own = obs.owner[wall]
     half = 0.5 * g
+    # only wall edges whose box, grown by half their grow (and a hair), meets the box of the
+    # two footprints can come that close to a hull side (the others never meet one)
+    lo_o, hi_o = _box(o)
+    lo_t, hi_t = _box(t)
+    lo, hi = np.minimum(lo_o, lo_t), np.maximum(hi_o, hi_t)
+    reach = (half + 1e-9)[:, None]
+    near = np.nonzero(((np.maximum(a, b) + reach >= lo) & (np.minimum(a, b) - reach <= hi))
+                      .all(axis=1))[0]
+    if len(near) == 0:
+        return False
+    sides = _outer_sides(o, t)
+    if sides is None:
+        return False
     sp = np.stack([sides[0][0], sides[1][0]])[:, None, :]
     sq = np.stack([sides[0][1], sides[1][1]])[:, None, :]
-    meets = _seg_dist(sp, sq, a[None, :, :], b[None, :, :]) <= half[None, :]
-    cand = np.intersect1d(own[meets[0]], own[meets[1]])
+    meets = _seg_dist(sp, sq, a[near][None, :, :], b[near][None, :, :]) <= half[near][None, :]
+    cand = np.intersect1d(own[near][meets[0]], own[near][meets[1]])
     if len(cand) == 0 or obs.convex is None:
         return False
     for k in cand:
@@ -559,6 +612,31 @@ def _single_wall_separates(o: Shape, t: Shape, highest: float, obs: Obstacles) -
         if _clear_of(ea, eb, grow + 1e-6, o) and _clear_of(ea, eb, grow + 1e-6, t):
             return True
     return False
+
+
+STAND_IN_SIDES = 16
+"""Sides of the polygon that stands in for an oval footprint in the separation proof."""
+
+
+def _box(s: Shape) -> tuple[FloatArray, FloatArray]:
+    """A footprint's bounding box (lower corner, upper corner), a circle or a polygon."""
+    if isinstance(s, Circle):
+        c = np.array([s.cx, s.cy])
+        return c - s.r, c + s.r
+    pts = s.array() if isinstance(s, Polygon) else s.outline(STAND_IN_SIDES)
+    return pts.min(axis=0), pts.max(axis=0)
+
+
+@functools.lru_cache(maxsize=1024)
+def _hull_stand_in(s: Shape) -> Shape:
+    """The footprint itself, or for an oval its circumscribed polygon (``Oval.outline``: the
+    oval's affine image of a regular polygon around the unit circle, so it holds the oval).
+    :func:`_single_wall_separates` stays a proof with a larger footprint: every line between
+    the footprints is a line between the larger ones, and a wall clear of the larger ones is
+    clear of the footprints."""
+    if isinstance(s, Oval):
+        return Polygon(tuple((float(x), float(y)) for x, y in s.outline(STAND_IN_SIDES)))
+    return s
 
 
 def _clear_of(ea: FloatArray, eb: FloatArray, gap: float, s: Shape) -> bool:

@@ -6,6 +6,7 @@ reads the rules off these tables."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import Enum
 from types import ModuleType
 from typing import TYPE_CHECKING
@@ -24,6 +25,7 @@ from w40k.geometry.measure import (
 )
 from w40k.geometry.scene import Scene
 from w40k.geometry.shapes import EPS, HALF_LINE, Circle, FloatArray, Oval
+from w40k.geometry.terrain import GapFiller, Terrain
 
 if TYPE_CHECKING:
     from w40k.geometry.visibility import ModelSight
@@ -68,6 +70,56 @@ class _AreasOf(dict[tuple[int, int], frozenset[int]]):
         return out
 
 
+@dataclass(frozen=True)
+class _TerrainPart:
+    """The obstacle items of a scene's terrain (features, R13.11-b gap fillers, obscuring
+    areas) with their kinds and owners, and which areas hold a dense feature: the same for
+    every scene on one terrain, so built once per terrain (:func:`_terrain_part`)."""
+
+    items: tuple[tuple[FloatArray, float, float], ...]
+    kinds: tuple[Kind, ...]
+    owner_unit: tuple[int, ...]
+    owner_area: tuple[int, ...]
+    gap_fillers: tuple[GapFiller, ...]
+    dense_area: tuple[bool, ...]
+
+
+_TERRAIN_PARTS: dict[int, tuple[Terrain, _TerrainPart]] = {}
+
+
+def _terrain_part(terrain: Terrain) -> _TerrainPart:
+    """The terrain's part of the obstacles (kept per terrain object: a frozen value)."""
+    hit = _TERRAIN_PARTS.get(id(terrain))
+    if hit is not None and hit[0] is terrain:
+        return hit[1]
+    items: list[tuple[FloatArray, float, float]] = []
+    kinds: list[Kind] = []
+    owner_area: list[int] = []
+    for f in terrain.features:
+        items.append((f.array(), HALF_LINE, f.sight_height))
+        kinds.append(Kind.FEATURE)
+        owner_area.append(-1)
+    gaps = terrain.gap_fillers()
+    for gi, g in enumerate(gaps):
+        items.append((g.array(), HALF_LINE, g.height))
+        kinds.append(Kind.FEATURE)
+        owner_area.append(len(terrain.areas) + gi)
+    for ai, a in enumerate(terrain.areas):
+        if terrain.is_obscuring(a.name):
+            # 13.10: an obscuring area blocks lines that cross it, whatever their height
+            items.append((a.array(), AREA_GROW, float("inf")))
+            kinds.append(Kind.AREA)
+            owner_area.append(ai)
+    for arr, _, _ in items:
+        arr.setflags(write=False)  # shared by every scene's obstacles
+    out = _TerrainPart(tuple(items), tuple(kinds), (-1,) * len(items), tuple(owner_area),
+                       gaps, tuple(terrain.contains_dense(a.name) for a in terrain.areas))
+    if len(_TERRAIN_PARTS) >= 64:
+        _TERRAIN_PARTS.clear()
+    _TERRAIN_PARTS[id(terrain)] = (terrain, out)
+    return out
+
+
 class SightTables:
     """A scene prepared for line-of-sight questions (obstacle arrays, area membership,
     kernel rows), with the raw sight and full-visibility answers cached per model pair."""
@@ -88,30 +140,14 @@ class SightTables:
         self.scene = scene
         self.convention_visible = convention_visible
         terrain = scene.terrain
-        items: list[tuple[FloatArray, float, float]] = []
-        kinds: list[Kind] = []
-        owner_unit: list[int] = []
-        owner_area: list[int] = []
-        for f in terrain.features:
-            items.append((f.array(), HALF_LINE, f.sight_height))
-            kinds.append(Kind.FEATURE)
-            owner_unit.append(-1)
-            owner_area.append(-1)
-        self.gap_fillers = terrain.gap_fillers()
+        part = _terrain_part(terrain)
+        items = list(part.items)
+        kinds = list(part.kinds)
+        owner_unit = list(part.owner_unit)
+        owner_area = list(part.owner_area)
+        self.gap_fillers = part.gap_fillers
         """R13.11-b: filled gaps between dense features; column ``A + i`` of the membership
         matrix (a model within one ignores it, as 13.10 ignores areas a model is within)."""
-        for gi, g in enumerate(self.gap_fillers):
-            items.append((g.array(), HALF_LINE, g.height))
-            kinds.append(Kind.FEATURE)
-            owner_unit.append(-1)
-            owner_area.append(len(terrain.areas) + gi)
-        for ai, a in enumerate(terrain.areas):
-            if terrain.is_obscuring(a.name):
-                # 13.10: an obscuring area blocks lines that cross it, whatever their height
-                items.append((a.array(), AREA_GROW, float("inf")))
-                kinds.append(Kind.AREA)
-                owner_unit.append(-1)
-                owner_area.append(ai)
         self.models: list[tuple[int, int]] = []
         self.model_index: dict[tuple[int, int], int] = {}
         self.model_owner: dict[tuple[int, int], int] = {}
@@ -139,7 +175,7 @@ class SightTables:
         self.footprints = {k: scene.units[k[0]].models[k[1]].footprint() for k in self.models}
         self.areas_of: dict[tuple[int, int], frozenset[int]] = _AreasOf(self)
         """Terrain areas holding each model, computed on first use (most are never asked)."""
-        self.dense_area = [terrain.contains_dense(a.name) for a in terrain.areas]
+        self.dense_area = list(part.dense_area)
         self._dist: dict[tuple[int, int], FloatArray] = {}
         self._pair_cache: dict[tuple[int, int, int, int], ModelSight] = {}
         self._seen_cache: dict[tuple[int, int, int, int], tuple[bool, str]] = {}

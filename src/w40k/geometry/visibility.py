@@ -202,6 +202,32 @@ class Visibility(SightTables):
                     return True
         return any(self.visible(*k) for k in open_pairs)
 
+    def model_sees(self, ou: int, om: int, tu: int) -> bool:
+        """06.01: observer model ``om`` of unit ``ou`` sees some model of unit ``tu`` (the same
+        answer as ``any(visible(ou, om, tu, tm))`` over the target models): the pair's batch
+        is staged first, the known answers are read first, and the slow per-pair search runs
+        only when none shows the target, in model order, up to the first seen model."""
+        self.stage(ou, tu)
+        mask = self._rule_mask(ou, tu)[om]
+        seen_values = self._seen_values()
+        raw, seen_cache = self._raw_cache, self._seen_cache
+        open_pairs: list[tuple[int, int, int, int]] = []
+        for tm in range(len(mask)):
+            if not mask[tm]:
+                continue  # 13.09 / 24.24: hidden from this model whatever the sight
+            k = (ou, om, tu, tm)
+            known = seen_cache.get(k)
+            if known is not None:
+                if known[0]:
+                    return True
+                continue
+            r = raw.get(k)
+            if r is None:
+                open_pairs.append(k)
+            elif r.sight in seen_values:
+                return True
+        return any(self.visible(*k) for k in open_pairs)
+
     def visible(self, ou: int, om: int, tu: int, tm: int) -> bool:
         """06.01 with 13.09 and 24.24: is target model ``tm`` visible to observer model
         ``om``? (``model_sight(...).visible`` without computing full visibility and cover.)"""

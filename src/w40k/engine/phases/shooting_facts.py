@@ -115,10 +115,8 @@ class ShooterFacts:
         key = (model, target)
         hit = self._visible.get(key)
         if hit is None:
-            om, tu = self.om[model], self.tu(target)
-            n = len(self.vis.scene.units[tu].models)
-            self.vis.stage(self.ou, tu)
-            hit = any(self.vis.visible(self.ou, om, tu, tm) for tm in range(n))
+            # the known answers first, the slow search only if none shows the target
+            hit = self.vis.model_sees(self.ou, self.om[model], self.tu(target))
             self._visible[key] = hit
         return hit
 

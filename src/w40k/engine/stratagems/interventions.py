@@ -13,13 +13,14 @@ from typing import TYPE_CHECKING
 
 from w40k.engine import geo
 from w40k.engine.phases.melee_moves import units_within
-from w40k.engine.phases.shooting_facts import ShooterFacts
+from w40k.engine.phases.shooting_facts import ShooterFacts, visibility
 from w40k.engine.stratagems.model import Stratagem, Target, TurnKey
 from w40k.engine.windows import Facts, Window
 
 if TYPE_CHECKING:
     from w40k.engine.context import Context
     from w40k.engine.state import UnitData
+    from w40k.geometry.visibility import Visibility
 
 SNAP_RANGE = 24.0
 """15.09: within 24" of your unit."""
@@ -48,9 +49,28 @@ def snap_targets(ctx: Context, u: UnitData) -> list[str]:
     return [e.id for e in _in_reach(ctx, facts) if facts.unit_visible(e.id)]
 
 
+_KEPT: list[tuple[Visibility, str, tuple[Target, ...]]] = []
+"""The last Fire Overwatch selections: (the battlefield's Visibility, player, targets)."""
+
+
 def _overwatch_targets(ctx: Context, facts: Facts, player: str) -> list[Target]:
+    """R15.08-a / R15.09-a: each unengaged, non-TITANIC unit of ``player`` with each unengaged
+    enemy unit within 24" that it sees. A function of the battlefield (the units, their
+    models and positions: the scene that :func:`visibility` keys its Visibility on), so kept
+    while that Visibility is the one in force: a window asks it twice (whether to open, then
+    the request), with the same answer."""
     if facts.get("phase") != "movement":
         return []
+    vis = visibility(ctx)
+    if _KEPT and _KEPT[0][0] is vis and _KEPT[0][1] == player:
+        return list(_KEPT[0][2])
+    out = _overwatch_search(ctx, player)
+    _KEPT[:] = [(vis, player, tuple(out))]
+    return out
+
+
+def _overwatch_search(ctx: Context, player: str) -> list[Target]:
+    """The search of :func:`_overwatch_targets`."""
     shooters = [ShooterFacts(ctx, u) for u in ctx.state.units_of(player)
                 if not (u.has("TITANIC") or geo.is_engaged(ctx, u))]  # R15.08-a
     reach = [_in_reach(ctx, f) for f in shooters]

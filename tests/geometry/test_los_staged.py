@@ -1,0 +1,104 @@
+"""The exact line of sight (06.01, 13.10, 13.11) searched sooner, with the same answers and
+witnesses: the candidate lines made group by group in their order, both tangent functions of
+an oval bisected in one loop, and the single-wall proof of BLOCKED for ovals (their
+circumscribed polygon stands in)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from w40k.geometry import los
+from w40k.geometry.los import Obstacles, Sight, line_of_sight
+from w40k.geometry.shapes import HALF_LINE, Circle, Oval, Polygon, Shape
+from w40k.geometry.tangents import numeric_tangents, oval_circle_tangents, support_of
+
+
+def _footprint(rng: np.random.Generator, x: float, y: float) -> Shape:
+    kind = int(rng.integers(0, 3))
+    if kind == 0:
+        return Circle(x, y, float(rng.uniform(0.5, 1.6)))
+    if kind == 1:
+        return Oval(x, y, float(rng.uniform(1.0, 3.0)), float(rng.uniform(0.6, 1.5)),
+                    float(rng.uniform(0.0, math.pi)))
+    w, h = float(rng.uniform(1.0, 2.5)), float(rng.uniform(0.8, 2.0))
+    return Polygon(((x - w, y - h), (x + w, y - h), (x + w, y + h), (x - w, y + h)))
+
+
+def _scene(rng: np.random.Generator) -> tuple[Shape, float, Shape, float, Obstacles]:
+    """Two footprints 10-20" apart and walls, low features and model bases between them."""
+    o = _footprint(rng, 5.0, 10.0)
+    t = _footprint(rng, float(rng.uniform(15.0, 25.0)), float(rng.uniform(4.0, 16.0)))
+    items: list[tuple[np.ndarray, float, float]] = []
+    for _ in range(int(rng.integers(1, 5))):
+        cx, cy = float(rng.uniform(8.0, 20.0)), float(rng.uniform(2.0, 18.0))
+        ang = float(rng.uniform(0.0, math.pi))
+        half = float(rng.uniform(0.5, 6.0))
+        d = np.array([math.cos(ang), math.sin(ang)]) * half
+        n = np.array([-d[1], d[0]]) / half * 0.1
+        c = np.array([cx, cy])
+        wall = np.array([c - d - n, c + d - n, c + d + n, c - d + n])
+        items.append((wall, HALF_LINE, float(rng.choice([1.0, 2.5, 5.0]))))
+    for _ in range(int(rng.integers(0, 4))):
+        items.append((np.array([[rng.uniform(8.0, 20.0), rng.uniform(2.0, 18.0)]]),
+                      float(rng.uniform(0.5, 1.2)) + HALF_LINE, 1.5))
+    return o, float(rng.choice([1.5, 3.0])), t, float(rng.choice([1.5, 3.0])), \
+        Obstacles.build(items)
+
+
+def test_candidate_groups_concatenate_to_the_candidate_lines_bit_for_bit() -> None:
+    # the staged search evaluates the lines of candidate_lines in its order, the same bits
+    rng = np.random.default_rng(7)
+    for _ in range(60):
+        o, _, t, _, obs = _scene(rng)
+        for stage in (0, 1, 2):
+            a, d = los.candidate_lines(o, t, obs, stage)
+            groups = list(los._tangent_groups(o, t, obs, stage))
+            ga, gd = los._lines(np.concatenate([g[0] for g in groups]),
+                                np.concatenate([g[1] for g in groups]))
+            assert np.array_equal(a[1:], ga) and np.array_equal(d[1:], gd)
+
+
+def test_oval_disc_tangents_equal_the_numeric_tangents_of_each_disc() -> None:
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        ov = Oval(10.0, 10.0, float(rng.uniform(1.0, 3.0)), float(rng.uniform(0.5, 1.5)),
+                  float(rng.uniform(0.0, 2 * math.pi)))
+        k = int(rng.integers(1, 12))
+        x, y, r = rng.uniform(0, 20, k), rng.uniform(0, 20, k), rng.uniform(0.0, 1.0, k)
+        nn, oo = oval_circle_tangents(ov, x, y, r)
+        parts = [numeric_tangents(support_of(ov), support_of(Circle(float(x[i]), float(y[i]),
+                                                                     float(r[i]))))
+                 for i in range(k)]
+        assert np.array_equal(nn, np.concatenate([p[0] for p in parts]))
+        assert np.array_equal(oo, np.concatenate([p[1] for p in parts]))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_single_wall_proof_answers_as_the_full_search(
+        seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # R06.01-a, R13.11-a: every proof of BLOCKED (ovals included) is the full search's answer,
+    # and the same answer and witness come out with or without the proof
+    rng = np.random.default_rng(seed)
+    cases = [_scene(rng) for _ in range(40)]
+    with_proof = [line_of_sight(*c) for c in cases]
+    proved = [los._single_wall_separates(c[0], c[2], max(c[1], c[3]), c[4]) for c in cases]
+    monkeypatch.setattr(los, "_single_wall_separates", lambda *a: False)
+    without = [line_of_sight(*c) for c in cases]
+    assert with_proof == without
+    assert all(r.sight is Sight.BLOCKED for r, p in zip(with_proof, proved, strict=True) if p)
+    assert any(p and (isinstance(c[0], Oval) or isinstance(c[2], Oval))
+               for c, p in zip(cases, proved, strict=True))
+
+
+def test_the_single_wall_proof_covers_ovals() -> None:
+    # an oval behind a long high wall: proved BLOCKED by the stand-in polygon
+    wall = np.array([[10.0, 0.0], [10.2, 0.0], [10.2, 20.0], [10.0, 20.0]])
+    obs = Obstacles.build([(wall, HALF_LINE, 5.0)])
+    o = Oval(5.0, 10.0, 2.0, 1.0, 0.3)
+    t = Circle(15.0, 10.0, 0.6)
+    assert los._single_wall_separates(o, t, 3.0, obs)
+    assert line_of_sight(o, 3.0, t, 1.5, obs).sight is Sight.BLOCKED
+    assert isinstance(los._hull_stand_in(o), Polygon)
