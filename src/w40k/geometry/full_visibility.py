@@ -106,6 +106,12 @@ def _cuts(
                           np.concatenate(r2))
     if len(n) == 0:
         return np.zeros(0, dtype=np.int64)
+    return _flip_rows(pts, n, c)
+
+
+def _flip_rows(pts: FloatArray, n: FloatArray, c: FloatArray) -> np.ndarray:
+    """The indices (ascending) of the outline points ``pts`` that some line ``n . x = c``
+    separates from the next point (the last from the first)."""
     # The outline points on either side of each line, _ROWS points at a time (a points-by-
     # lines array of 4000 lines was 8 MB, twice over): point i is a cut when some line
     # separates it from point i + 1 (the last from the first).
