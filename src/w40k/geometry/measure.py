@@ -487,7 +487,7 @@ def _point_distances(pts: FloatArray, target: Shape) -> list[float]:
 def horizontal_distance(a: Model, b: Model) -> float:
     """Closest horizontal distance between two models (01.04; FRAME hulls per 17.02)."""
     fa, fb = a.footprint(), b.footprint()
-    if isinstance(fa, Circle) and isinstance(fb, Circle):  # :func:`separation`'s first case
+    if type(fa) is Circle and type(fb) is Circle:  # :func:`separation`'s first case
         return max(0.0, math.hypot(fa.cx - fb.cx, fa.cy - fb.cy) - fa.r - fb.r)
     return distance(fa, fb)
 
