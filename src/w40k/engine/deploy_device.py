@@ -20,6 +20,7 @@ from w40k.engine.actions import Action
 from w40k.engine.context import Context
 from w40k.engine.state import UnitData
 from w40k.engine.windows import Window
+from w40k.geometry import Terrain, TerrainArea
 
 
 def _zone(ctx: Context, player: str) -> Polygon | None:
@@ -27,17 +28,37 @@ def _zone(ctx: Context, player: str) -> Polygon | None:
     return None if z is None else Polygon(z)
 
 
+_OUTSIDE: dict[tuple[int, tuple[tuple[float, float], ...] | None],
+               tuple[Terrain, tuple[TerrainArea, ...]]] = {}
+"""The terrain areas not within a deployment zone, per terrain and zone (both fixed for a
+game: the shapely intersections were most of this action's cost, asked at every Shooting
+phase's start for every unit)."""
+
+
+def _outside(ctx: Context, ter: Terrain, player: str) -> tuple[TerrainArea, ...]:
+    """The areas of ``ter`` with no part of their footprint within ``player``'s zone
+    (R16.01-f; every area when the mission has no zones)."""
+    z = offtable.own_zone(ctx.state, player)
+    zone_key = None if z is None else tuple((float(x), float(y)) for x, y in z)
+    key = (id(ter), zone_key)
+    hit = _OUTSIDE.get(key)
+    if hit is not None and hit[0] is ter:
+        return hit[1]
+    zone = None if zone_key is None else Polygon(zone_key)
+    areas = tuple(a for a in ter.areas if zone is None
+                  or not Polygon(a.footprint).intersection(zone).area > 1e-9)
+    if len(_OUTSIDE) >= 64:
+        _OUTSIDE.clear()  # each loaded game has its own terrain: keep the cache small
+    _OUTSIDE[key] = (ter, areas)
+    return areas
+
+
 def device_areas(ctx: Context, u: UnitData) -> list[str]:
     """The terrain areas ``u`` is within that are not within its player's deployment zone."""
     _, ter = geo.terrain(ctx)
-    zone = _zone(ctx, u.player)
-    out: list[str] = []
-    for area in ter.areas:
-        if zone is not None and Polygon(area.footprint).intersection(zone).area > 1e-9:
-            continue  # within the zone (in part): R16.01-f
-        if any(area.holds(geo.model_shape(m)) for m in u.alive):
-            out.append(area.name)
-    return out
+    shapes = [geo.model_shape(m) for m in u.alive]
+    return [area.name for area in _outside(ctx, ter, u.player)
+            if any(area.holds(s) for s in shapes)]
 
 
 def may_deploy_device(ctx: Context, u: UnitData) -> bool:

@@ -350,12 +350,12 @@ def update_objectives(ctx: Context, *, end_of_phase: bool = True) -> None:
     objective is lost only when the opponent's level is greater at the end of a *phase*
     (14.03), so the end-of-turn check (``end_of_phase=False``) keeps it."""
     s = ctx.state
+    models = [(u, m, geo.model_shape(m)) for u in s.units for m in u.alive]
     for obj in s.objectives:
         level = {p.name: 0 for p in s.players}
-        for u in s.units:
-            for m in u.alive:
-                if geo.in_objective_range(ctx, m, obj):
-                    level[u.player] += model_oc(u, m)
+        for u, m, shape in models:
+            if geo.in_objective_range(ctx, m, obj, shape):
+                level[u.player] += model_oc(u, m)
         a, b = (p.name for p in s.players)
         if level[a] != level[b]:
             winner: str | None = a if level[a] > level[b] else b

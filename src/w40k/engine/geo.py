@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
 from w40k.engine import field
 from w40k.engine.context import Context
 from w40k.engine.state import ModelData, ObjectiveData, UnitData
@@ -17,7 +15,6 @@ from w40k.geometry import (
     Scene,
     Terrain,
     Unit,
-    in_range_of_area,
     in_range_of_marker,
     scene_from_dict,
 )
@@ -113,13 +110,15 @@ def is_engaged(ctx: Context, u: UnitData) -> bool:
     return bool(engaged_enemies(ctx, u))
 
 
-def in_objective_range(ctx: Context, m: ModelData, obj: ObjectiveData) -> bool:
-    """14.01 / Appendix: within a terrain objective's area, or 3"/5" of a 40 mm marker."""
-    shape = model_shape(m)
+def in_objective_range(ctx: Context, m: ModelData, obj: ObjectiveData,
+                       shape: Model | None = None) -> bool:
+    """14.01 / Appendix: within a terrain objective's area, or 3"/5" of a 40 mm marker.
+    ``shape``: the model's :func:`model_shape`, when the caller has it."""
+    if shape is None:
+        shape = model_shape(m)
     if obj.area is not None:
         _, ter = terrain(ctx)
-        footprint = np.asarray(ter.area(obj.area).footprint, dtype=float)
-        return in_range_of_area(shape, footprint)
+        return ter.area(obj.area).holds(shape)  # = in_range_of_area (14.01)
     # Cheap rejection (same answer): the model's disc is more than 3" from the marker's disc.
     gap = math.hypot(m.x - obj.x, m.y - obj.y) - shape.reach() - MARKER_RADIUS
     if gap > MARKER_RANGE_HORIZONTAL + 1e-6:

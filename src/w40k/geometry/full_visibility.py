@@ -106,9 +106,38 @@ def _cuts(
                           np.concatenate(r2))
     if len(n) == 0:
         return np.zeros(0, dtype=np.int64)
-    side = pts @ n.T - c[None, :] > 0.0  # (points, lines)
-    flips = side != np.roll(side, -1, axis=0)
-    return np.unique(np.nonzero(flips)[0])
+    return _flip_rows(pts, n, c)
+
+
+def _flip_rows(pts: FloatArray, n: FloatArray, c: FloatArray) -> np.ndarray:
+    """The indices (ascending) of the outline points ``pts`` that some line ``n . x = c``
+    separates from the next point (the last from the first)."""
+    # The outline points on either side of each line, _ROWS points at a time (a points-by-
+    # lines array of 4000 lines was 8 MB, twice over): point i is a cut when some line
+    # separates it from point i + 1 (the last from the first).
+    rows = len(pts)
+    flip = np.zeros(rows, dtype=bool)
+    first: np.ndarray | None = None
+    prev: np.ndarray | None = None
+    for r0 in range(0, rows, _ROWS):
+        d = pts[r0:r0 + _ROWS] @ n.T
+        d -= c[None, :]
+        side = d > 0.0
+        del d
+        flip[r0:r0 + len(side) - 1] = (side[:-1] != side[1:]).any(axis=1)
+        if prev is None:
+            first = side[0].copy()
+        else:
+            flip[r0 - 1] = bool((prev != side[0]).any())
+        prev = side[-1].copy()
+    if prev is not None and first is not None:
+        flip[rows - 1] = bool((prev != first).any())
+    return np.nonzero(flip)[0]
+
+
+_ROWS = 64
+"""Outline points per block in :func:`_cuts` (a whole number of the matrix product's row
+blocks: each point's value against each line is the one the whole product gave)."""
 
 
 def facing_test_points(

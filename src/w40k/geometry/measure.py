@@ -134,6 +134,9 @@ def point_segment_distance(p: FloatArray, a: FloatArray, b: FloatArray) -> Float
 
 def point_in_polygon(p: FloatArray, poly: FloatArray) -> FloatArray:
     """Even-odd point-in-polygon for points (k, 2) and one polygon (m, 2); boundary is fuzzy."""
+    if len(p) == 1 and len(poly) <= _SMALL:  # one point: plain arithmetic, the same values
+        q = p.tolist()[0]
+        return np.array([_point_in(q[0], q[1], poly.tolist())])
     x, y = p[:, 0:1], p[:, 1:2]
     x1, y1 = poly[:, 0][None, :], poly[:, 1][None, :]
     nxt = _next(poly)
@@ -145,8 +148,56 @@ def point_in_polygon(p: FloatArray, poly: FloatArray) -> FloatArray:
     return np.asarray(crossing.sum(axis=1) % 2 == 1)
 
 
+_SMALL = 64
+"""Polygons of at most this many vertices are measured from one point in plain Python
+arithmetic (:func:`_point_in`, :func:`_edge_distance`): the same operations as the numpy
+forms in the same order, so the same values, without numpy's per-call cost (geometry asks
+these of one point tens of thousands of times per battle)."""
+
+
+def _point_in(x: float, y: float, pts: list[list[float]]) -> bool:
+    """:func:`point_in_polygon` of one point (even-odd; each edge from a vertex to the
+    next, the crossing at ``x1 + (y - y1) (x2 - x1) / (y2 - y1)`` as there)."""
+    if not pts:
+        return False
+    inside = False
+    x2, y2 = pts[0]
+    for x1, y1 in reversed(pts):  # edges (pts[i], pts[i + 1]), last to first
+        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+            inside = not inside
+        x2, y2 = x1, y1
+    return inside
+
+
+def _segment_distance(px: float, py: float, ax: float, ay: float, bx: float, by: float
+                      ) -> float:
+    """:func:`point_segment_distance` of one point and one segment (the same operations)."""
+    abx, aby = bx - ax, by - ay
+    apx, apy = px - ax, py - ay
+    denom = max(abx * abx + aby * aby, 1e-300)
+    t = min(max((apx * abx + apy * aby) / denom, 0.0), 1.0)
+    dx, dy = apx - abx * t, apy - aby * t
+    return math.sqrt(dx * dx + dy * dy)
+
+
+def _edge_distance(x: float, y: float, pts: list[list[float]]) -> float:
+    """The distance from a point to the closed boundary of a polygon of 3 or more vertices
+    (each edge from a vertex to the next)."""
+    best = math.inf
+    bx, by = pts[0]
+    for ax, ay in reversed(pts):
+        d = _segment_distance(x, y, ax, ay, bx, by)
+        if d < best:
+            best = d
+        bx, by = ax, ay
+    return best
+
+
 def point_polygon_distance(p: FloatArray, poly: FloatArray) -> FloatArray:
     """Distance from points to a (possibly non-convex) polygon region; 0 inside."""
+    if len(p) == 1 and 3 <= len(poly) <= _SMALL:
+        q, pts = p.tolist()[0], poly.tolist()
+        return np.array([0.0 if _point_in(q[0], q[1], pts) else _edge_distance(q[0], q[1], pts)])
     a = poly[None, :, :]
     b = _next(poly)[None, :, :]
     d = point_segment_distance(p[:, None, :], a, b).min(axis=1)
@@ -188,6 +239,11 @@ def separation(a: Shape, b: Shape) -> float:
     if isinstance(a, Polygon) and isinstance(b, Circle):
         a, b = b, a
     if isinstance(a, Circle) and isinstance(b, Polygon):
+        if 3 <= len(b.points) <= _SMALL:
+            pts = [[float(x), float(y)] for x, y in b.points]
+            if _point_in(a.cx, a.cy, pts):
+                return -a.r
+            return _edge_distance(a.cx, a.cy, pts) - a.r
         pa = b.array()
         c = np.array([[a.cx, a.cy]])
         if len(pa) >= 3 and bool(point_in_polygon(c, pa)[0]):
@@ -246,7 +302,13 @@ def distance(a: Shape, b: Shape) -> float:
 def shape_region_distance(shape: Shape, region: FloatArray) -> float:
     """Closest distance from a convex shape to a (possibly non-convex) polygon region."""
     cx, cy = shape.center
-    if bool(point_in_polygon(np.array([[cx, cy]]), region)[0]):
+    if 3 <= len(region) <= _SMALL:
+        pts = region.tolist()
+        if _point_in(cx, cy, pts):
+            return 0.0
+        if isinstance(shape, Circle):
+            return max(0.0, _edge_distance(cx, cy, pts) - shape.r)
+    elif bool(point_in_polygon(np.array([[cx, cy]]), region)[0]):
         return 0.0
     if isinstance(shape, Circle):
         return max(0.0, float(point_polygon_distance(np.array([[cx, cy]]), region)[0]) - shape.r)
@@ -425,7 +487,7 @@ def _point_distances(pts: FloatArray, target: Shape) -> list[float]:
 def horizontal_distance(a: Model, b: Model) -> float:
     """Closest horizontal distance between two models (01.04; FRAME hulls per 17.02)."""
     fa, fb = a.footprint(), b.footprint()
-    if isinstance(fa, Circle) and isinstance(fb, Circle):  # :func:`separation`'s first case
+    if type(fa) is Circle and type(fb) is Circle:  # :func:`separation`'s first case
         return max(0.0, math.hypot(fa.cx - fb.cx, fa.cy - fb.cy) - fa.r - fb.r)
     return distance(fa, fb)
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import cast
 
 import numpy as np
 import numpy.typing as npt
@@ -241,16 +240,16 @@ class Model:
     def footprint(self) -> Shape:
         """The shape distances are measured from (01.04 base; 17.02 FRAME: the hull); computed
         once per model object (a model is immutable: a moved model is a new object)."""
-        cached = self.__dict__.get("_footprint")
+        cached: Shape | None = self.__dict__.get("_footprint")  # no cast(): 400k calls
         if cached is None:
             cached = self._make_footprint()
             object.__setattr__(self, "_footprint", cached)
-        return cast(Shape, cached)
+        return cached
 
     def reach(self) -> float:
         """The radius of the smallest disc centred on (x, y) that holds the footprint, at any
         facing (a bound the spatial queries of ``geometry/battlefield.py`` filter with)."""
-        cached = self.__dict__.get("_reach")
+        cached: float | None = self.__dict__.get("_reach")
         if cached is None:
             fp = self.footprint()
             if isinstance(fp, Circle):
@@ -262,7 +261,7 @@ class Model:
                 cached = float(np.sqrt(((pts - np.array([self.x, self.y])) ** 2)
                                        .sum(axis=1)).max())
             object.__setattr__(self, "_reach", cached)
-        return cast(float, cached)
+        return cached
 
     def _make_footprint(self) -> Shape:
         if self.hull is not None and ("FRAME" in self.keywords or self.base_mm is None):

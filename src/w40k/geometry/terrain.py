@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import cast
 
 import numpy as np
 
@@ -26,6 +27,12 @@ PLUNGING_FIRE_HEIGHT = 3.0
 SOLID_GAP = 3.0
 """R13.11-b reading: gaps of 3" or less between dense features of one terrain area are filled
 for line of sight (``Terrain.solid_gap``; None switches the reading off)."""
+
+
+BOX_MARGIN = 1e-6
+"""How far apart (inches) the bounding boxes of a footprint and an area must be for
+:meth:`TerrainArea.holds` to answer False without measuring: far more than the rounding of
+the measure, and more than its ``EPS``, so the answer is the measured one."""
 
 
 class Category(Enum):
@@ -114,8 +121,35 @@ class TerrainArea:
         return np.asarray(self.footprint, dtype=np.float64)
 
     def holds(self, m: Model) -> bool:
-        """The model is within the area: any part of its footprint in it (14.01, 13.08)."""
-        return shape_region_distance(m.footprint(), self.array()) <= EPS
+        """The model is within the area: any part of its footprint in it (14.01, 13.08).
+        A footprint whose bounding box is clear of the area's by more than
+        :data:`BOX_MARGIN` is not (the same answer, without measuring)."""
+        fp = m.footprint()
+        x0, y0, x1, y1 = fp.bbox()
+        ax0, ay0, ax1, ay1 = self.box()
+        if (x0 > ax1 + BOX_MARGIN or x1 < ax0 - BOX_MARGIN or y0 > ay1 + BOX_MARGIN
+                or y1 < ay0 - BOX_MARGIN):
+            return False
+        return shape_region_distance(fp, self.kept_array()) <= EPS
+
+    def box(self) -> tuple[float, float, float, float]:
+        """(xmin, ymin, xmax, ymax) of the footprint (computed once: the area is frozen)."""
+        cached = self.__dict__.get("_box")
+        if cached is None:
+            xs = [float(x) for x, _ in self.footprint]
+            ys = [float(y) for _, y in self.footprint]
+            cached = (min(xs), min(ys), max(xs), max(ys))
+            object.__setattr__(self, "_box", cached)
+        return cast(tuple[float, float, float, float], cached)
+
+    def kept_array(self) -> FloatArray:
+        """:meth:`array`, made once and read-only (do not change it)."""
+        cached = self.__dict__.get("_array")
+        if cached is None:
+            cached = self.array()
+            cached.flags.writeable = False
+            object.__setattr__(self, "_array", cached)
+        return cast(FloatArray, cached)
 
     def wholly_holds(self, m: Model) -> bool:
         """The model is wholly within the area."""

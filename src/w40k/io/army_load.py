@@ -29,9 +29,10 @@ TOP_FIELDS = ("include", "datasheets", "army")
 # duplicate keys: a person editing a file would lose one silently)
 
 
-def decode(content: str, *, source: str) -> object:
-    """The decoded content of a file: JSON if ``source`` ends in ``.json``, else YAML."""
-    return decode_text(content, source=source, fmt=format_of(source, "yaml"))
+def decode(content: str, *, source: str, shipped: bool = False) -> object:
+    """The decoded content of a file: JSON if ``source`` ends in ``.json``, else YAML
+    (``shipped``: a file of the package, :func:`~w40k.io.safe_read.decode_text`)."""
+    return decode_text(content, source=source, fmt=format_of(source, "yaml"), shipped=shipped)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -189,7 +190,7 @@ def load_builtin(name: str) -> ArmyFile:
     """A shipped file (``boyz``, ``space_marines``)."""
     entry = builtin_file(name)
     return parse_file(
-        decode(_read(entry, entry.name), source=entry.name),
+        decode(_read(entry, entry.name), source=entry.name, shipped=True),
         source=entry.name,
         open_include=_resolver(_builtin_dir()),
         _chain=(_identity(entry),),

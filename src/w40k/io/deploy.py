@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import cache
 from typing import cast
 
 import numpy as np
@@ -68,7 +69,18 @@ def spread(offsets: np.ndarray, radii: Sequence[float]) -> float:
 def _cluster(radii: Sequence[float]) -> np.ndarray:
     """Offsets of bases of ``radii`` in a round cluster centred on 0: the largest base first,
     each at the candidate spot closest to the centre that keeps GAP from every placed base
-    (so each model has a neighbour within 2", and the cluster stays as small as it can)."""
+    (so each model has a neighbour within 2", and the cluster stays as small as it can).
+    Kept per radii (a fresh copy each call)."""
+    return _cluster_of(tuple(float(r) for r in radii)).copy()
+
+
+_CHUNK = 2048
+"""Candidates tested together by :func:`_cluster_of` (the first fitting one is usually among
+the first few hundred: testing all 30000 for every base was most of the set-up's time)."""
+
+
+@cache
+def _cluster_of(radii: tuple[float, ...]) -> np.ndarray:
     n = len(radii)
     r = np.asarray(radii, dtype=float)
     reach = math.sqrt(n) * (2 * float(r.max()) + GAP) + 2 * float(r.max())
@@ -82,11 +94,19 @@ def _cluster(radii: Sequence[float]) -> np.ndarray:
     for i in sorted(range(n), key=lambda k: (-radii[k], k)):
         if placed:
             p = out[placed]
-            d = np.hypot(cand[:, None, 0] - p[None, :, 0], cand[:, None, 1] - p[None, :, 1])
-            ok = np.all(d >= r[placed][None, :] + r[i] + GAP - 1e-9, axis=1)
-            out[i] = cand[int(np.argmax(ok))]
+            need = r[placed][None, :] + r[i] + GAP - 1e-9
+            out[i] = cand[0]  # none fits (as argmax of no True): the first candidate
+            for start in range(0, len(cand), _CHUNK):
+                c = cand[start:start + _CHUNK]
+                d = np.hypot(c[:, None, 0] - p[None, :, 0], c[:, None, 1] - p[None, :, 1])
+                ok = np.all(d >= need, axis=1)
+                if ok.any():
+                    out[i] = c[int(np.argmax(ok))]
+                    break
         placed.append(i)
-    return cast(np.ndarray, out - out.mean(axis=0))
+    res = out - out.mean(axis=0)
+    res.flags.writeable = False
+    return cast(np.ndarray, res)
 
 
 def block(radii: Sequence[float], along_x: bool = True) -> np.ndarray:

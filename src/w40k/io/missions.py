@@ -47,7 +47,8 @@ def layout_names() -> tuple[str, ...]:
 def _shipped(kind: str, name: str) -> tuple[object, str]:
     source = f"{kind}/{name}.yaml"
     entry = _folder(kind).joinpath(f"{name}.yaml")
-    return decode_text(entry.read_text(encoding="utf-8"), source=source, fmt="yaml"), source
+    return decode_text(entry.read_text(encoding="utf-8"), source=source, fmt="yaml",
+                       shipped=True), source
 
 
 @cache
