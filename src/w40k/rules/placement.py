@@ -156,7 +156,7 @@ def _outline(m: Model) -> FloatArray:
     return m.footprint().outline(128)
 
 
-def _centre_gaps(points: FloatArray, m: Model) -> FloatArray:
+def centre_gaps(points: FloatArray, m: Model) -> FloatArray:
     """For each point: its distance to the model's footprint (or a polygon just containing
     it), negative inside."""
     fp = m.footprint()
@@ -183,12 +183,12 @@ def _closest_spot(m: Model, transport: Model, battlefield: Battlefield,
                         transport.y + ring * np.sin(angles)], axis=1).round(4)
         ok = ((pts[:, 0] - r >= 0) & (pts[:, 1] - r >= 0)
               & (pts[:, 0] + r <= battlefield.width) & (pts[:, 1] + r <= battlefield.depth))
-        to_transport = _centre_gaps(pts, transport)
+        to_transport = centre_gaps(pts, transport)
         ok &= (to_transport >= r - 1e-6) & (to_transport + r <= COMBAT_DISTANCE + 1e-6)
         for o, lim in zip(others, limit, strict=True):
             if not ok.any():
                 break
-            ok &= _centre_gaps(pts, o) - r > lim - 1e-6
+            ok &= centre_gaps(pts, o) - r > lim - 1e-6
         for i in sorted(np.flatnonzero(ok), key=lambda i: float(to_transport[i])):
             cand = dataclasses.replace(m, x=float(pts[i, 0]), y=float(pts[i, 1]))
             if _free(cand, transport, battlefield, blockers, enemies):

@@ -38,6 +38,7 @@ from w40k.geometry import Model
 from w40k.geometry.movement import MoveViolation, ending_violations
 from w40k.geometry.shapes import Circle
 from w40k.rules.placement import Check, by_distance, first_legal, grid
+from w40k.rules.ring_placement import ring_placement
 from w40k.rules.setup import (
     Ingress,
     disc_within_edge_distance,
@@ -209,7 +210,46 @@ def _search(ctx: Context, u: UnitData, kind: SetUpKind, mode: DisembarkMode | No
         # base, which the answer cannot turn)
         return check(_shapes(u, {m.id: (p.x, p.y, 0.0) for m, p in zip(u.alive, placed,
                                                                         strict=True)}))
-    return first_legal(models, anchors, as_answered)
+    placed = first_legal(models, anchors, as_answered)
+    if placed is None and kind is SetUpKind.DISEMBARK:
+        placed = _around_hull(ctx, u, mode, as_answered)
+    return placed
+
+
+def disembark_placement(ctx: Context, u: UnitData) -> list[Model] | None:
+    """Where the embarked unit ``u`` would be set up if it disembarked now, in the mode
+    18.04 would fix (R18.04-b: Tactical when it can be set up within 3" of a transport that
+    has not moved, else Combat; Rapid after the transport's normal or ingress move), or None
+    when the set-up would be cancelled (R03.02-b). A player asks for the disembark move only
+    when this finds a place."""
+    moved = offtable.transport_move(_host(ctx, u))
+    if moved.value in ("stationary", "not_selected"):
+        placed = _search(ctx, u, SetUpKind.DISEMBARK, DisembarkMode.TACTICAL)
+        if placed is not None:
+            return placed
+    return _search(ctx, u, SetUpKind.DISEMBARK, disembark_mode(moved, False))
+
+
+def _around_hull(ctx: Context, u: UnitData, mode: DisembarkMode | None,
+                 check: Check) -> list[Model] | None:
+    """18.04: the unit set up model by model around its transport's hull (rules/
+    ring_placement.py), when no block of it fits: each model wholly within the set-up
+    distance, on the battlefield, on no model, unengaged, where it may stand, in coherency;
+    the models keep their own facing and stand at z 0, as the answer sets them up."""
+    s = ctx.state
+    host = _host(ctx, u)
+    hull = geo.model_shape(next((m for m in host.alive if m.profile.transport is not None),
+                                host.alive[0]))
+    enemies = offtable.enemy_models(s, u.player)
+    friends = [geo.model_shape(m) for x in s.units if x.player == u.player and x.id != u.id
+               for m in x.alive]
+    _, terrain = geo.terrain(ctx)
+    foes = [centre(e) for e in s.units if e.player != u.player and not e.destroyed]
+    toward = min(foes, key=lambda p: math.hypot(p[0] - hull.x, p[1] - hull.y), default=None)
+    models = [replace(geo.model_shape(m), z=0.0) for m in u.alive]
+    return ring_placement(models, hull, set_up_distance(mode or DisembarkMode.RAPID),
+                          offtable.battlefield(s), friends, enemies, check,
+                          stands=lambda m: not ending_violations(terrain, m), toward=toward)
 
 
 def _run(ctx: Context, frame: SetUpFrame) -> Request | None:

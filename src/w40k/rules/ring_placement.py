@@ -1,0 +1,142 @@
+"""A disembark set-up placed model by model around the transport's hull (18.04).
+
+A block of the unit (rows of five, :func:`w40k.rules.placement.first_legal`) rarely fits
+wholly within 3" of a transport: two rows of 32mm bases are already more than 3" deep. Here
+each model in turn gets a spot in the band around the hull where it is wholly within the
+set-up distance (its centre at least its radius and at most the distance less its radius from
+the hull), wholly on the battlefield, on no other model (the hull, friends, the models already
+placed), more than engagement range from every enemy model and where it may stand (the
+terrain, 03.01 Ending a Move), and in coherency with the models already placed: within 2" of
+one of them and within 9" of all of them (03.03), so the unit is a chain. The next spot is the
+free one closest to the models already placed, so the unit stays compact and leaves the band
+around the rest of the hull open. Several first spots are tried, and the whole placement is
+checked by the move's own check at the end (R18.04-c, 03.02); R18.04-c in docs/rulings.md.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from w40k.geometry.measure import COHERENCY_ALL, COHERENCY_NEIGHBOUR
+from w40k.geometry.shapes import Battlefield, FloatArray, Model
+from w40k.rules.placement import ENGAGEMENT, Check, centre_gaps
+
+STEP = 0.2
+"""The spacing of the candidate spots (inches)."""
+MARGIN = 0.02
+"""How far inside each limit a candidate spot keeps (inches): the exact check decides."""
+STARTS = 16
+"""How many first spots are tried, spread around the hull."""
+
+Stands = Callable[[Model], bool]
+"""Whether a model may end a move where it is (the terrain, 03.01)."""
+
+
+def _radius(m: Model) -> float:
+    """The radius of a circle round the model's base (half its largest extent)."""
+    x0, y0, x1, y1 = m.footprint().bbox()
+    return max(x1 - x0, y1 - y0) / 2
+
+
+def band(m: Model, transport: Model, distance: float, battlefield: Battlefield,
+         blockers: Sequence[Model], enemies: Sequence[Model],
+         step: float = STEP) -> FloatArray:
+    """The spots (n x 2) where model ``m`` is wholly within ``distance`` of the transport, off
+    the hull, on the battlefield, on no blocker and not within engagement range of an enemy,
+    screened with a circle round its base (its own facing kept)."""
+    r = _radius(m)
+    x0, y0, x1, y1 = transport.footprint().bbox()
+    xs = np.arange(x0 - distance, x1 + distance + step / 2, step)
+    ys = np.arange(y0 - distance, y1 + distance + step / 2, step)
+    gx, gy = np.meshgrid(xs, ys, indexing="ij")
+    pts = np.stack([gx.ravel(), gy.ravel()], axis=1).round(4)
+    to_hull = centre_gaps(pts, transport)
+    ok = (to_hull >= r + MARGIN) & (to_hull + r <= distance - MARGIN)
+    ok &= (pts[:, 0] - r >= 0) & (pts[:, 1] - r >= 0)
+    ok &= (pts[:, 0] + r <= battlefield.width) & (pts[:, 1] + r <= battlefield.depth)
+    reach = distance + r + ENGAGEMENT + 1.0
+    limits = [0.0] * len(blockers) + [ENGAGEMENT] * len(enemies)
+    for o, limit in zip((*blockers, *enemies), limits, strict=True):
+        if not ok.any():
+            break
+        ox0, oy0, ox1, oy1 = o.footprint().bbox()
+        if ox0 > x1 + reach or ox1 < x0 - reach or oy0 > y1 + reach or oy1 < y0 - reach:
+            continue  # too far from the hull to matter
+        ok &= centre_gaps(pts, o) - r > limit + MARGIN
+    return pts[ok]
+
+
+def ring_placement(models: Sequence[Model], transport: Model, distance: float,
+                   battlefield: Battlefield, blockers: Sequence[Model],
+                   enemies: Sequence[Model], check: Check, stands: Stands = lambda m: True,
+                   toward: tuple[float, float] | None = None,
+                   starts: int = STARTS) -> list[Model] | None:
+    """The unit's models set up one by one around the transport (see the module), the first
+    placement that ``check`` accepts, or None. First spots closest to ``toward`` are tried
+    first (else around the hull from its +x side)."""
+    if not models:
+        return None
+    spots = {id(m): band(m, transport, distance, battlefield, blockers, enemies)
+             for m in models}
+    first = spots[id(models[0])]
+    if len(first) == 0:
+        return None
+    bearings = np.arctan2(first[:, 1] - transport.y, first[:, 0] - transport.x)
+    order = np.argsort(bearings, kind="stable")
+    picks = [int(order[round(i * len(order) / starts) % len(order)]) for i in range(starts)]
+    if toward is not None:
+        tx, ty = toward
+        picks.sort(key=lambda i: math.hypot(first[i, 0] - tx, first[i, 1] - ty))
+    bad: set[tuple[int, float, float]] = set()
+    for i in dict.fromkeys(picks):
+        placed = _chain(models, spots, (float(first[i, 0]), float(first[i, 1])), stands, bad)
+        if placed is not None and not check(placed):
+            return placed
+    return None
+
+
+def _chain(models: Sequence[Model], spots: dict[int, FloatArray], start: tuple[float, float],
+           stands: Stands, bad: set[tuple[int, float, float]]) -> list[Model] | None:
+    """The models placed in turn from ``start`` (the first model's spot), each at the free
+    spot closest to the models already placed that keeps the unit in coherency; None when a
+    model has no such spot. ``bad`` remembers the spots where a model may not stand."""
+    placed: list[Model] = []
+    radii: list[float] = []
+    for k, m in enumerate(models):
+        pts = spots[id(m)]
+        r = _radius(m)
+        if k == 0:
+            pts = np.array([start])
+        ok = np.ones(len(pts), dtype=bool)
+        near = np.zeros(len(pts), dtype=bool)
+        for p, pr in zip(placed, radii, strict=True):
+            gaps = np.hypot(pts[:, 0] - p.x, pts[:, 1] - p.y) - r - pr
+            ok &= (gaps > MARGIN) & (gaps <= COHERENCY_ALL - MARGIN)
+            near |= gaps <= COHERENCY_NEIGHBOUR - MARGIN
+        if placed:
+            ok &= near
+            cx = sum(p.x for p in placed) / len(placed)
+            cy = sum(p.y for p in placed) / len(placed)
+            score = np.hypot(pts[:, 0] - cx, pts[:, 1] - cy)
+        else:
+            score = np.zeros(len(pts))
+        spot = None
+        for i in sorted(np.flatnonzero(ok).tolist(), key=lambda i: float(score[i])):
+            x, y = float(pts[i, 0]), float(pts[i, 1])
+            key = (id(m), x, y)
+            if key in bad:
+                continue
+            cand = dataclasses.replace(m, x=x, y=y, z=0.0)
+            if stands(cand):
+                spot = cand
+                break
+            bad.add(key)
+        if spot is None:
+            return None
+        placed.append(spot)
+        radii.append(r)
+    return placed
