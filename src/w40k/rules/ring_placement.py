@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -25,7 +26,7 @@ from w40k.geometry.measure import COHERENCY_ALL, COHERENCY_NEIGHBOUR
 from w40k.geometry.shapes import Battlefield, FloatArray, Model
 from w40k.rules.placement import ENGAGEMENT, Check, centre_gaps
 
-STEP = 0.2
+STEP = 0.25
 """The spacing of the candidate spots (inches)."""
 MARGIN = 0.02
 """How far inside each limit a candidate spot keeps (inches): the exact check decides."""
@@ -42,32 +43,56 @@ def _radius(m: Model) -> float:
     return max(x1 - x0, y1 - y0) / 2
 
 
-def band(m: Model, transport: Model, distance: float, battlefield: Battlefield,
-         blockers: Sequence[Model], enemies: Sequence[Model],
-         step: float = STEP) -> FloatArray:
-    """The spots (n x 2) where model ``m`` is wholly within ``distance`` of the transport, off
-    the hull, on the battlefield, on no blocker and not within engagement range of an enemy,
-    screened with a circle round its base (its own facing kept)."""
-    r = _radius(m)
+@dataclass(frozen=True)
+class Band:
+    """The candidate spots around the hull and, for each, its distance to the hull and its
+    room: how far it is from the nearest blocker, or from engagement range of the nearest
+    enemy (screened with the other models' outlines; computed once for every base size)."""
+
+    points: FloatArray
+    """The spots (n x 2)."""
+    to_hull: FloatArray
+    """Each spot's distance to the hull (negative inside it)."""
+    room: FloatArray
+    """Each spot's distance to the nearest blocker or to engagement range of an enemy."""
+    distance: float
+    """The set-up distance."""
+    battlefield: Battlefield
+    """The battlefield."""
+
+    def spots(self, m: Model) -> FloatArray:
+        """Where model ``m`` (a circle round its base) is wholly within the set-up distance,
+        off the hull, on the battlefield, on no blocker and unengaged."""
+        r = _radius(m)
+        pts = self.points
+        ok = (self.to_hull >= r + MARGIN) & (self.to_hull + r <= self.distance - MARGIN)
+        ok &= self.room - r > MARGIN
+        ok &= (pts[:, 0] - r >= 0) & (pts[:, 1] - r >= 0)
+        ok &= (pts[:, 0] + r <= self.battlefield.width) & \
+            (pts[:, 1] + r <= self.battlefield.depth)
+        return pts[ok]
+
+
+def band(transport: Model, distance: float, battlefield: Battlefield,
+         blockers: Sequence[Model], enemies: Sequence[Model], step: float = STEP) -> Band:
+    """The :class:`Band` of spots ``step`` apart within ``distance`` of the transport."""
     x0, y0, x1, y1 = transport.footprint().bbox()
     xs = np.arange(x0 - distance, x1 + distance + step / 2, step)
     ys = np.arange(y0 - distance, y1 + distance + step / 2, step)
     gx, gy = np.meshgrid(xs, ys, indexing="ij")
     pts = np.stack([gx.ravel(), gy.ravel()], axis=1).round(4)
     to_hull = centre_gaps(pts, transport)
-    ok = (to_hull >= r + MARGIN) & (to_hull + r <= distance - MARGIN)
-    ok &= (pts[:, 0] - r >= 0) & (pts[:, 1] - r >= 0)
-    ok &= (pts[:, 0] + r <= battlefield.width) & (pts[:, 1] + r <= battlefield.depth)
-    reach = distance + r + ENGAGEMENT + 1.0
+    keep = (to_hull > 0.0) & (to_hull < distance)
+    pts, to_hull = pts[keep], to_hull[keep]
+    room = np.full(len(pts), np.inf)
+    reach = distance + ENGAGEMENT + 2.0
     limits = [0.0] * len(blockers) + [ENGAGEMENT] * len(enemies)
     for o, limit in zip((*blockers, *enemies), limits, strict=True):
-        if not ok.any():
-            break
         ox0, oy0, ox1, oy1 = o.footprint().bbox()
         if ox0 > x1 + reach or ox1 < x0 - reach or oy0 > y1 + reach or oy1 < y0 - reach:
             continue  # too far from the hull to matter
-        ok &= centre_gaps(pts, o) - r > limit + MARGIN
-    return pts[ok]
+        room = np.minimum(room, centre_gaps(pts, o) - limit)
+    return Band(pts, to_hull, room, distance, battlefield)
 
 
 def ring_placement(models: Sequence[Model], transport: Model, distance: float,
@@ -80,8 +105,8 @@ def ring_placement(models: Sequence[Model], transport: Model, distance: float,
     first (else around the hull from its +x side)."""
     if not models:
         return None
-    spots = {id(m): band(m, transport, distance, battlefield, blockers, enemies)
-             for m in models}
+    around = band(transport, distance, battlefield, blockers, enemies)
+    spots = {id(m): around.spots(m) for m in models}
     first = spots[id(models[0])]
     if len(first) == 0:
         return None
