@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import math
 import random
+from typing import cast
+
+import pytest
 
 from tests.engine.movement_helpers import far_enemy, model, row, unit
 from tests.sections.s18_transports.test_18_20_23_offtable import (
@@ -89,12 +92,17 @@ def test_ten_intercessors_do_not_fit_as_a_block_within_3_inches_of_a_rhino() -> 
     assert depth > 3.0
 
 
-def test_ten_intercessors_disembark_from_a_rhino_in_the_open_wholly_within_3_inches() -> None:
+@pytest.mark.parametrize("facing", [0.0, 0.7])
+def test_ten_intercessors_disembark_from_a_rhino_in_the_open_wholly_within_3_inches(
+        facing: float) -> None:
     # R18.04-b: the transport has not moved and the unit can be set up within 3" -> Tactical
     # (before issue 13 the block search found no room and forced a Combat Disembark).
-    # R18.04-c / R03.02-a: every model wholly within 3" of the hull, on no model, coherent.
-    game = Game.new(at_round(1, rhino("red.rhino", "red", X, Y), _squad(10), far_enemy()),
-                    seed=1)
+    # R18.04-c / R03.02-a: every model wholly within 3" of the hull (square to the table or
+    # turned), on no model, coherent.
+    transport = rhino("red.rhino", "red", X, Y)
+    cast(dict[str, JSON], cast(list[JSON], transport["models"])[0])["facing"] = facing
+    game = Game.new(at_round(1, transport, _squad(10), far_enemy()), seed=1)
+    assert _hull(game).facing == facing
     context = _disembark(game)
     assert context["mode"] == "tactical" and context["distance"] == 3.0
     _set_up(game)
