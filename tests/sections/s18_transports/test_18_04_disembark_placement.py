@@ -190,3 +190,27 @@ def test_the_heuristic_stays_embarked_when_the_unit_cannot_be_set_up() -> None:
         u = game.state.any_unit("red.sq")
         assert (disembark_placement(game.ctx, u) is None) == (wanted == "remain_embarked")
         assert HeuristicAgent(1, strict=True).choose(game, req) == wanted
+
+
+def test_after_the_transports_ingress_the_squad_keeps_more_than_8_inches_from_the_enemy() -> None:
+    # R18.04-d: the Rhino arrived from strategic reserves this turn with its hull 9" from an
+    # Ork; the Rapid Disembark follows the ingress's rule, so every model is more than 8"
+    # from it (and wholly within 3" of the hull, R18.04-c, and wholly on the table, 03.02)
+    hx = mm(120) / 2 + 0.3
+    transport = {**rhino("red.rhino", "red", 0.0, 0.0), "location": "reserves"}
+    ork = unit("blue.ork", "blue", [model("blue.ork.1", hx + mm(120) / 2 + 9.0 + R, Y)])
+    game = Game.new(at_round(2, transport, _squad(5), ork), seed=1)
+    until(game, "select_unit_to_move")
+    game.submit("red.rhino")
+    game.submit("ingress")
+    game.submit({"red.rhino.1": [hx, Y]})
+    context = _disembark(game)
+    assert context["mode"] == "rapid"
+    _set_up(game)
+    placed = _placed(game)
+    _wholly_within_3(placed, _hull(game))
+    assert in_coherency(placed)
+    target = geo.model_shape(game.state.unit("blue.ork").alive[0])
+    for m in placed:
+        assert horizontal_distance(m, target) > 8.0, m.name
+        assert m.x - R >= 0.0

@@ -233,9 +233,11 @@ def disembark_placement(ctx: Context, u: UnitData) -> list[Model] | None:
 def _around_hull(ctx: Context, u: UnitData, mode: DisembarkMode | None,
                  check: Check) -> list[Model] | None:
     """18.04: the unit set up model by model around its transport's hull (rules/
-    ring_placement.py), when no block of it fits: each model wholly within the set-up
-    distance, on the battlefield, on no model, unengaged, where it may stand, in coherency;
-    the models keep their own facing and stand at z 0, as the answer sets them up."""
+    ring_placement.py), when no block of it fits. Each model in turn passes the move's own
+    checks alone (wholly within the set-up distance, R18.04-d after an ingress, 03.02 on the
+    battlefield, on no model and unengaged, the terrain it ends on); ``check`` then takes the
+    whole unit (coherency). The models keep their own facing and stand at z 0, as the answer
+    sets them up."""
     s = ctx.state
     host = _host(ctx, u)
     hull = geo.model_shape(next((m for m in host.alive if m.profile.transport is not None),
@@ -243,13 +245,13 @@ def _around_hull(ctx: Context, u: UnitData, mode: DisembarkMode | None,
     enemies = offtable.enemy_models(s, u.player)
     friends = [geo.model_shape(m) for x in s.units if x.player == u.player and x.id != u.id
                for m in x.alive]
-    _, terrain = geo.terrain(ctx)
+    alone = checker(ctx, u, SetUpKind.DISEMBARK, mode)
     foes = [centre(e) for e in s.units if e.player != u.player and not e.destroyed]
     toward = min(foes, key=lambda p: math.hypot(p[0] - hull.x, p[1] - hull.y), default=None)
     models = [replace(geo.model_shape(m), z=0.0) for m in u.alive]
     return ring_placement(models, hull, set_up_distance(mode or DisembarkMode.RAPID),
                           offtable.battlefield(s), friends, enemies, check,
-                          stands=lambda m: not ending_violations(terrain, m), toward=toward)
+                          stands=lambda m: not alone([m]), toward=toward)
 
 
 def _run(ctx: Context, frame: SetUpFrame) -> Request | None:
