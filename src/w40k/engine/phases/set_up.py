@@ -32,7 +32,7 @@ from w40k.engine.phases.movement_frames import MovementFrame
 from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON, in_order
-from w40k.engine.state import UnitData
+from w40k.engine.state import GameState, UnitData, placement_count
 from w40k.engine.units import centre
 from w40k.geometry import Model
 from w40k.geometry.movement import MoveViolation, ending_violations
@@ -177,10 +177,59 @@ def parse_set_up(answer: JSON, u: UnitData) -> dict[str, tuple[float, float, flo
 
 
 # -- the frame ----------------------------------------------------------------------------------
+_SEARCHES: dict[tuple[int, str, str, str | None, float],
+                tuple[GameState, int, tuple[object, ...], list[Model] | None]] = {}
+"""The kept searches (see :func:`_search`)."""
+SEARCH_LIMIT = 256
+"""Kept searches before the table is emptied."""
+
+
+def _search_key(ctx: Context, u: UnitData, kind: SetUpKind) -> tuple[object, ...]:
+    """What a search reads besides the models' placements, the unit, the kind, the mode and
+    the step: the battle round (20.04), the unit's Deep Strike (24.09), the host's ingress
+    this turn (R18.04-d), which units are where."""
+    s = ctx.state
+    host = _host(ctx, u).flag("ingress_this_turn") if kind is SetUpKind.DISEMBARK else None
+    return (s.round, offtable.deep_strike(u), host, s.units, len(s.units), s.terrain,
+            s.battlefield)
+
+
+def forget_searches() -> None:
+    """Empty the kept searches (tests compare kept and fresh answers)."""
+    _SEARCHES.clear()
+
+
 def _search(ctx: Context, u: UnitData, kind: SetUpKind, mode: DisembarkMode | None,
             rng: random.Random | None = None, step: float = 2.0) -> list[Model] | None:
     """A legal placement near the best spot (the transport, or the enemy for an ingress), or
-    None: the proposer's and 18.04's "can it be set up" search."""
+    None: the proposer's and 18.04's "can it be set up" search.
+
+    A search that draws nothing from ``rng`` (a disembark, or an ingress without one) is kept
+    while no model of the game is placed again (:func:`w40k.engine.state.placement_count`, as
+    engine/field.py keeps the battlefield) and nothing else it reads changes: the player's
+    "can it disembark" question, 18.04's mode (R18.04-b) and the proposer then share one
+    search of the same state."""
+    if rng is not None and kind is SetUpKind.INGRESS:
+        return _fresh_search(ctx, u, kind, mode, rng, step)
+    s = ctx.state
+    key = (id(s), u.id, str(kind), None if mode is None else str(mode), step)
+    now = placement_count()
+    reads = _search_key(ctx, u, kind)
+    hit = _SEARCHES.get(key)
+    if (hit is not None and hit[0] is s and hit[1] == now and len(hit[2]) == len(reads)
+            and all(a is b or a == b for a, b in zip(hit[2], reads, strict=True))):
+        return None if hit[3] is None else list(hit[3])
+    placed = _fresh_search(ctx, u, kind, mode, None, step)
+    if len(_SEARCHES) >= SEARCH_LIMIT:
+        _SEARCHES.clear()
+    _SEARCHES[key] = (s, now, reads,
+                      None if placed is None else list(placed))
+    return placed
+
+
+def _fresh_search(ctx: Context, u: UnitData, kind: SetUpKind, mode: DisembarkMode | None,
+                  rng: random.Random | None, step: float) -> list[Model] | None:
+    """:func:`_search`, searched now."""
     s = ctx.state
     bf = offtable.battlefield(s)
     models = [geo.model_shape(m) for m in u.alive]
