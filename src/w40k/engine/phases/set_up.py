@@ -19,9 +19,12 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, cast
+
+import numpy as np
 
 from w40k.core.errors import IllegalChoice, MalformedChoice
 from w40k.engine import geo, offtable
@@ -35,11 +38,21 @@ from w40k.engine.serial import JSON, in_order
 from w40k.engine.state import GameState, UnitData, placement_count
 from w40k.engine.units import centre
 from w40k.geometry import Model
+from w40k.geometry.measure import point_in_polygon
 from w40k.geometry.movement import MoveViolation, ending_violations
-from w40k.geometry.shapes import Circle
-from w40k.rules.placement import Check, by_distance, first_legal, grid
+from w40k.geometry.shapes import EPS, Battlefield, Circle, FloatArray, Oval
+from w40k.rules.placement import (
+    Check,
+    Screen,
+    by_distance,
+    centre_gaps,
+    first_legal,
+    grid,
+)
 from w40k.rules.ring_placement import ring_placement
 from w40k.rules.setup import (
+    ENEMY_DISTANCE,
+    INGRESS_EDGE_DISTANCE,
     Ingress,
     disc_within_edge_distance,
     disembark_violations,
@@ -176,6 +189,112 @@ def parse_set_up(answer: JSON, u: UnitData) -> dict[str, tuple[float, float, flo
     return out
 
 
+BoolArray = np.ndarray[Any, np.dtype[np.bool_]]
+
+
+# -- screens: the blocks a set-up's check would refuse, dropped all at once -------------------
+SLACK = 1e-3
+"""How much closer to its limit than the check allows a screened block must come before it is
+dropped (inches): the exact check decides every block the screen keeps."""
+PENETRATION = 1e-2
+"""How far a base's inner circle must reach into the hull before a screen drops it (inches;
+far more than the 128-gon outline's error of the hull and overlaps()'s 1e-6)."""
+
+
+def _inner_radius(m: Model) -> float | None:
+    """The radius of the largest circle about the model's centre inside its footprint (a
+    round or oval base), or None (a hull: no screen)."""
+    fp = m.footprint()
+    if isinstance(fp, Circle):
+        return fp.r
+    if isinstance(fp, Oval):
+        return min(fp.a, fp.b)
+    return None
+
+
+def _radii(models: Sequence[Model]) -> FloatArray | None:
+    radii = [_inner_radius(m) for m in models]
+    if any(r is None for r in radii):
+        return None
+    return np.asarray(radii, dtype=float)
+
+
+def _disembark_screen(models: Sequence[Model], hull: Model, distance: float) -> Screen | None:
+    """Blocks with a model whose inner circle already reaches farther than ``distance`` from
+    the hull (R18.04-c: wholly within; the base's farthest point is at least as far), or
+    reaches into the hull (03.02: set up on the transport). ``centre_gaps`` measures from a
+    polygon that contains the hull and is within ``hull_error`` of it."""
+    radii = _radii(models)
+    if radii is None:
+        return None
+    fp = hull.footprint()
+    x0, y0, x1, y1 = fp.bbox()
+    hull_error = max(x1 - x0, y1 - y0) / 2 * (1 / math.cos(math.pi / 128) - 1) + EPS
+    on_hull = all(replace(m, z=0.0).top > hull.z + EPS for m in models) and hull.top > EPS
+
+    def screen(centres: FloatArray) -> BoolArray:
+        n, k, _ = centres.shape
+        d = centre_gaps(centres.reshape(-1, 2), hull).reshape(n, k)
+        out = ~((d > 0.0) & (d + radii > distance + SLACK)).any(axis=1)
+        if on_hull:
+            out &= ~(d + hull_error < radii - PENETRATION).any(axis=1)
+        return np.asarray(out, dtype=bool)
+    return screen
+
+
+def _ingress_screen(models: Sequence[Model], enemies: Sequence[Model], bf: Battlefield,
+                    rules: Ingress) -> Screen | None:
+    """Blocks with a model whose inner circle is off the battlefield (03.02), within 8" of an
+    enemy's (R20.04-a, R24.09-a), reaches more than 6" from every edge (R20.04-a), or whose
+    centre is in the opponent's zone before the third round (R20.04-b)."""
+    radii = _radii(models)
+    if radii is None:
+        return None
+    foes = [(e.x, e.y, r) for e in enemies if (r := _inner_radius(e)) is not None]
+    at = np.asarray([(x, y) for x, y, _ in foes], dtype=float).reshape(-1, 2)
+    reach = np.asarray([r for _, _, r in foes], dtype=float)
+    w, depth, edge = bf.width, bf.depth, INGRESS_EDGE_DISTANCE
+    strips = not rules.deep_strike and w > 2 * edge and depth > 2 * edge
+    zone = rules.opponent_zone if rules.battle_round < 3 and not rules.deep_strike else None
+
+    def screen(centres: FloatArray) -> BoolArray:
+        n, k, _ = centres.shape
+        x, y = centres[:, :, 0], centres[:, :, 1]
+        bad = (x - radii < -SLACK) | (y - radii < -SLACK) | (x + radii > w + SLACK) | \
+            (y + radii > depth + SLACK)
+        if strips:
+            dx = np.maximum(np.maximum(edge - x, x - (w - edge)), 0.0)
+            dy = np.maximum(np.maximum(edge - y, y - (depth - edge)), 0.0)
+            bad |= np.hypot(dx, dy) - radii < -SLACK
+        if zone is not None:
+            bad |= np.asarray(point_in_polygon(centres.reshape(-1, 2), zone), dtype=bool).reshape(
+                n, k)
+        out = ~bad.any(axis=1)
+        if len(at):
+            flat = centres.reshape(-1, 2)
+            limit = ENEMY_DISTANCE - SLACK + np.tile(radii, n)
+            near = np.zeros(n * k, dtype=bool)
+            for j in range(len(at)):
+                gap = np.hypot(flat[:, 0] - at[j, 0], flat[:, 1] - at[j, 1]) - reach[j]
+                near |= gap <= limit
+            out &= ~near.reshape(n, k).any(axis=1)
+        return np.asarray(out, dtype=bool)
+    return screen
+
+
+def _screen(ctx: Context, u: UnitData, kind: SetUpKind, mode: DisembarkMode | None,
+            models: Sequence[Model]) -> Screen | None:
+    """The screen of the set-up's own rule (the check decides every block it keeps)."""
+    s = ctx.state
+    if kind is SetUpKind.INGRESS:
+        return _ingress_screen(models, offtable.enemy_models(s, u.player),
+                               offtable.battlefield(s), _ingress_rules(ctx, u))
+    host = _host(ctx, u)
+    hull = geo.model_shape(next((m for m in host.alive if m.profile.transport is not None),
+                                host.alive[0]))
+    return _disembark_screen(models, hull, set_up_distance(mode or DisembarkMode.RAPID))
+
+
 # -- the frame ----------------------------------------------------------------------------------
 _SEARCHES: dict[tuple[int, str, str, str | None, float],
                 tuple[GameState, int, tuple[object, ...], list[Model] | None]] = {}
@@ -259,7 +378,9 @@ def _fresh_search(ctx: Context, u: UnitData, kind: SetUpKind, mode: DisembarkMod
         # base, which the answer cannot turn)
         return check(_shapes(u, {m.id: (p.x, p.y, 0.0) for m, p in zip(u.alive, placed,
                                                                         strict=True)}))
-    placed = first_legal(models, anchors, as_answered)
+    placed = first_legal(models, anchors, as_answered,
+                         screen=_screen(ctx, u, kind, mode, _shapes(u, {
+                             m.id: (m.x, m.y, 0.0) for m in u.alive})))
     if placed is None and kind is SetUpKind.DISEMBARK:
         placed = _around_hull(ctx, u, mode, as_answered)
     return placed
