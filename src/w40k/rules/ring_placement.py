@@ -11,6 +11,12 @@ one of them and within 9" of all of them (03.03), so the unit is a chain. The ne
 free one closest to the models already placed, so the unit stays compact and leaves the band
 around the rest of the hull open. Several first spots are tried, and the whole placement is
 checked by the move's own check at the end (R18.04-c, 03.02); R18.04-c in docs/rulings.md.
+
+An ingress (20.04, Deep Strike 24.09) whose block fits nowhere (a unit of twenty in rows of
+five is deeper than the 6" strip along an edge, R20.04-a) is set up the same way over the
+whole battlefield (:func:`arrival_placement`): the spots wholly within 6" of an edge (anywhere
+with Deep Strike), out of the opponent's zone before the third round (R20.04-b) and more than
+8" from every enemy (R20.04-a, R24.09-a); R20.04-a in docs/rulings.md.
 """
 
 from __future__ import annotations
@@ -22,7 +28,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from w40k.geometry.measure import COHERENCY_ALL, COHERENCY_NEIGHBOUR
+from w40k.geometry.measure import (
+    COHERENCY_ALL,
+    COHERENCY_NEIGHBOUR,
+    point_polygon_distance,
+)
 from w40k.geometry.shapes import Battlefield, FloatArray, Model
 from w40k.rules.placement import ENGAGEMENT, Check, centre_gaps
 
@@ -116,12 +126,106 @@ def ring_placement(models: Sequence[Model], transport: Model, distance: float,
     if toward is not None:
         tx, ty = toward
         picks.sort(key=lambda i: math.hypot(first[i, 0] - tx, first[i, 1] - ty))
+    return _first_chain(models, spots, first, picks, check, stands)
+
+
+def _first_chain(models: Sequence[Model], spots: dict[int, FloatArray], first: FloatArray,
+                 picks: Sequence[int], check: Check, stands: Stands) -> list[Model] | None:
+    """The first chain from the first model's spots ``picks`` (in order) that ``check``
+    accepts."""
     bad: set[tuple[int, float, float]] = set()
     for i in dict.fromkeys(picks):
         placed = _chain(models, spots, (float(first[i, 0]), float(first[i, 1])), stands, bad)
         if placed is not None and not check(placed):
             return placed
     return None
+
+
+ARRIVAL_STEP = 0.5
+"""The spacing of the candidate spots of an arrival (inches; the whole table is searched)."""
+
+
+@dataclass(frozen=True)
+class Arrival:
+    """The candidate spots of an ingress (20.04, 24.09) over the whole battlefield and, for
+    each, its room (from the nearest blocker, or from 8" of the nearest enemy), its distance
+    from the inner part of the table more than 6" from every edge (infinite with Deep Strike)
+    and from the opponent's deployment zone (infinite from the third round or with Deep
+    Strike)."""
+
+    points: FloatArray
+    """The spots (n x 2)."""
+    room: FloatArray
+    """Each spot's distance to the nearest blocker or to 8" of an enemy."""
+    inner: FloatArray
+    """Each spot's distance to the table's part more than 6" from every edge."""
+    zone: FloatArray
+    """Each spot's distance to the opponent's deployment zone (0 inside)."""
+    battlefield: Battlefield
+    """The battlefield."""
+
+    def spots(self, m: Model) -> FloatArray:
+        """Where model ``m`` (a circle round its base) is wholly within 6" of an edge, out of
+        the opponent's zone, on the battlefield, on no blocker and more than 8" from every
+        enemy."""
+        r = _radius(m)
+        pts = self.points
+        ok = (self.room - r > MARGIN) & (self.inner >= r + MARGIN) & (self.zone > r + MARGIN)
+        ok &= (pts[:, 0] - r >= 0) & (pts[:, 1] - r >= 0)
+        ok &= (pts[:, 0] + r <= self.battlefield.width) & \
+            (pts[:, 1] + r <= self.battlefield.depth)
+        return pts[ok]
+
+
+def arrival(battlefield: Battlefield, blockers: Sequence[Model], enemies: Sequence[Model],
+            edge: float | None, enemy_distance: float, zone: FloatArray | None,
+            step: float = ARRIVAL_STEP) -> Arrival:
+    """The :class:`Arrival` of spots ``step`` apart: within ``edge`` of an edge (None: Deep
+    Strike, anywhere), more than ``enemy_distance`` from every enemy, out of ``zone``."""
+    w, d = battlefield.width, battlefield.depth
+    xs = np.arange(step / 2, w, step)
+    ys = np.arange(step / 2, d, step)
+    gx, gy = np.meshgrid(xs, ys, indexing="ij")
+    pts = np.stack([gx.ravel(), gy.ravel()], axis=1).round(4)
+    if edge is not None and w > 2 * edge and d > 2 * edge:
+        dx = np.maximum(np.maximum(edge - pts[:, 0], pts[:, 0] - (w - edge)), 0.0)
+        dy = np.maximum(np.maximum(edge - pts[:, 1], pts[:, 1] - (d - edge)), 0.0)
+        inner = np.hypot(dx, dy)
+        pts = pts[inner > 0.0]
+        inner = inner[inner > 0.0]
+    else:
+        inner = np.full(len(pts), np.inf)
+    room = np.full(len(pts), np.inf)
+    for o in blockers:
+        room = np.minimum(room, centre_gaps(pts, o))
+    for o in enemies:
+        room = np.minimum(room, centre_gaps(pts, o) - enemy_distance)
+    near = np.full(len(pts), np.inf)
+    if zone is not None:
+        near = point_polygon_distance(pts, zone)
+    return Arrival(pts, room, inner, near, battlefield)
+
+
+def arrival_placement(models: Sequence[Model], area: Arrival, check: Check,
+                      stands: Stands = lambda m: True,
+                      toward: tuple[float, float] | None = None,
+                      starts: int = STARTS) -> list[Model] | None:
+    """The unit's models set up one by one in ``area`` (as round the hull: each at the free
+    spot closest to the models already placed that keeps the unit in coherency), the first
+    placement that ``check`` accepts, or None. First spots: ``starts`` of the first model's
+    spots from the closest to ``toward`` to the farthest (else in the table's order)."""
+    if not models:
+        return None
+    spots = {id(m): area.spots(m) for m in models}
+    first = spots[id(models[0])]
+    if len(first) == 0:
+        return None
+    order = np.arange(len(first))
+    if toward is not None:
+        tx, ty = toward
+        order = np.argsort(np.hypot(first[:, 0] - tx, first[:, 1] - ty), kind="stable")
+    picks = [int(order[round(i * len(order) / starts) % len(order)]) for i in range(starts)]
+    return _first_chain(models, spots, first, picks, check, stands)
 
 
 def _chain(models: Sequence[Model], spots: dict[int, FloatArray], start: tuple[float, float],

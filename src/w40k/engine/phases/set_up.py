@@ -49,9 +49,10 @@ from w40k.rules.placement import (
     first_legal,
     grid,
 )
-from w40k.rules.ring_placement import ring_placement
+from w40k.rules.ring_placement import arrival, arrival_placement, ring_placement
 from w40k.rules.setup import (
     ENEMY_DISTANCE,
+    ENEMY_ZONE_FROM_ROUND,
     INGRESS_EDGE_DISTANCE,
     Ingress,
     disc_within_edge_distance,
@@ -383,6 +384,8 @@ def _fresh_search(ctx: Context, u: UnitData, kind: SetUpKind, mode: DisembarkMod
                              m.id: (m.x, m.y, 0.0) for m in u.alive})))
     if placed is None and kind is SetUpKind.DISEMBARK:
         placed = _around_hull(ctx, u, mode, as_answered)
+    elif placed is None:
+        placed = _spread(ctx, u, as_answered)
     return placed
 
 
@@ -422,6 +425,30 @@ def _around_hull(ctx: Context, u: UnitData, mode: DisembarkMode | None,
     return ring_placement(models, hull, set_up_distance(mode or DisembarkMode.RAPID),
                           offtable.battlefield(s), friends, enemies, check,
                           stands=lambda m: not alone([m]), toward=toward)
+
+
+def _spread(ctx: Context, u: UnitData, check: Check) -> list[Model] | None:
+    """20.04 / 24.09: the arriving unit set up model by model (rules/ring_placement.py
+    :func:`~w40k.rules.ring_placement.arrival_placement`), when no block of it fits: each
+    model in turn passes the ingress's own checks alone (wholly within 6" of an edge unless
+    it has Deep Strike, out of the opponent's zone before the third round, more than 8" from
+    every enemy; 03.02 and the terrain it ends on); ``check`` then takes the whole unit
+    (coherency). The first models go as near the first enemy unit as the block search's
+    anchors do."""
+    s = ctx.state
+    rules = _ingress_rules(ctx, u)
+    enemies = offtable.enemy_models(s, u.player)
+    friends = [geo.model_shape(m) for x in s.units if x.player == u.player and x.id != u.id
+               for m in x.alive]
+    alone = checker(ctx, u, SetUpKind.INGRESS, None)
+    foes = [centre(e) for e in s.units if e.player != u.player and not e.destroyed]
+    zone = rules.opponent_zone if rules.battle_round < ENEMY_ZONE_FROM_ROUND else None
+    area = arrival(offtable.battlefield(s), friends, enemies,
+                   None if rules.deep_strike else INGRESS_EDGE_DISTANCE, ENEMY_DISTANCE,
+                   None if rules.deep_strike else zone)
+    models = [replace(geo.model_shape(m), z=0.0) for m in u.alive]
+    return arrival_placement(models, area, check, stands=lambda m: not alone([m]),
+                             toward=foes[0] if foes else None)
 
 
 def _run(ctx: Context, frame: SetUpFrame) -> Request | None:
