@@ -104,3 +104,27 @@ def test_ingress_blocks_too_near_an_enemy_or_away_from_the_edges_are_dropped_and
     assert offtable.deep_strike(u) == deep
     bf = offtable.battlefield(game.state)
     assert _sound(game, "red.sq", SetUpKind.INGRESS, None, list(grid(bf, 1.0))) > 0
+
+
+@pytest.mark.parametrize("facing", [0.0, 0.7, math.pi / 2])
+@pytest.mark.parametrize("base", [(120.0, 70.0), (170.0, 105.0)])
+def test_the_band_round_an_oval_hull_keeps_the_spots_of_the_unscreened_band(
+        facing: float, base: tuple[float, float]) -> None:
+    # R18.04-c: the spots (and their distances to the hull) within 3" or 6" of the hull are
+    # those of every grid point measured from the hull's 128-gon, the screen only skips
+    # points inside the hull or well beyond the distance
+    from w40k.geometry import Battlefield
+    from w40k.rules import ring_placement as rp
+    from w40k.rules.placement import centre_gaps
+    hull = Model("hull", 30.0, 22.0, base_mm=base, facing=facing)
+    for distance in (3.0, 6.0):
+        got = rp.band(hull, distance, Battlefield(60.0, 44.0), [], [])
+        x0, y0, x1, y1 = hull.footprint().bbox()
+        xs = np.arange(x0 - distance, x1 + distance + rp.STEP / 2, rp.STEP)
+        ys = np.arange(y0 - distance, y1 + distance + rp.STEP / 2, rp.STEP)
+        gx, gy = np.meshgrid(xs, ys, indexing="ij")
+        pts = np.stack([gx.ravel(), gy.ravel()], axis=1).round(4)
+        gaps = centre_gaps(pts, hull)
+        keep = (gaps > 0.0) & (gaps < distance)
+        assert np.array_equal(got.points, pts[keep])
+        assert np.array_equal(got.to_hull, gaps[keep])

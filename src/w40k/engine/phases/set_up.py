@@ -38,7 +38,7 @@ from w40k.engine.serial import JSON, in_order
 from w40k.engine.state import GameState, UnitData, placement_count
 from w40k.engine.units import centre
 from w40k.geometry import Model
-from w40k.geometry.measure import point_in_polygon
+from w40k.geometry.measure import point_in_polygon, point_polygon_distance
 from w40k.geometry.movement import MoveViolation, ending_violations
 from w40k.geometry.shapes import EPS, Battlefield, Circle, FloatArray, Oval
 from w40k.rules.placement import (
@@ -198,8 +198,10 @@ SLACK = 1e-3
 """How much closer to its limit than the check allows a screened block must come before it is
 dropped (inches): the exact check decides every block the screen keeps."""
 PENETRATION = 1e-2
-"""How far a base's inner circle must reach into the hull before a screen drops it (inches;
-far more than the 128-gon outline's error of the hull and overlaps()'s 1e-6)."""
+"""How far a base's inner circle must reach into the hull, past the outline's error, before a
+screen drops it (inches; far more than overlaps()'s 1e-6)."""
+SIDES = 32
+"""The sides of the polygon round an oval hull that a screen measures from."""
 
 
 def _inner_radius(m: Model) -> float | None:
@@ -223,19 +225,27 @@ def _radii(models: Sequence[Model]) -> FloatArray | None:
 def _disembark_screen(models: Sequence[Model], hull: Model, distance: float) -> Screen | None:
     """Blocks with a model whose inner circle already reaches farther than ``distance`` from
     the hull (R18.04-c: wholly within; the base's farthest point is at least as far), or
-    reaches into the hull (03.02: set up on the transport). ``centre_gaps`` measures from a
-    polygon that contains the hull and is within ``hull_error`` of it."""
+    reaches into the hull (03.02: set up on the transport). The gaps are measured from a
+    polygon of :data:`SIDES` sides that contains the hull and is within ``hull_error`` of
+    it (the hull itself when it is a polygon or round)."""
     radii = _radii(models)
     if radii is None:
         return None
     fp = hull.footprint()
     x0, y0, x1, y1 = fp.bbox()
-    hull_error = max(x1 - x0, y1 - y0) / 2 * (1 / math.cos(math.pi / 128) - 1) + EPS
+    hull_error = max(x1 - x0, y1 - y0) / 2 * (1 / math.cos(math.pi / SIDES) - 1) + EPS
     on_hull = all(replace(m, z=0.0).top > hull.z + EPS for m in models) and hull.top > EPS
+    outline = fp.outline(SIDES)
+
+    def gaps(points: FloatArray) -> FloatArray:
+        if isinstance(fp, Circle):
+            return centre_gaps(points, hull)
+        d = point_polygon_distance(points, outline)
+        return np.where(point_in_polygon(points, outline), -d, d)
 
     def screen(centres: FloatArray) -> BoolArray:
         n, k, _ = centres.shape
-        d = centre_gaps(centres.reshape(-1, 2), hull).reshape(n, k)
+        d = gaps(centres.reshape(-1, 2)).reshape(n, k)
         out = ~((d > 0.0) & (d + radii > distance + SLACK)).any(axis=1)
         if on_hull:
             out &= ~(d + hull_error < radii - PENETRATION).any(axis=1)
