@@ -122,7 +122,8 @@ def band(transport: Model, distance: float, battlefield: Battlefield,
         ox0, oy0, ox1, oy1 = o.footprint().bbox()
         if ox0 > x1 + reach or ox1 < x0 - reach or oy0 > y1 + reach or oy1 < y0 - reach:
             continue  # too far from the hull to matter
-        room = np.minimum(room, centre_gaps(pts, o) - limit)
+        gaps = to_hull if o is transport or o == transport else centre_gaps(pts, o)
+        room = np.minimum(room, gaps - limit)  # the hull is a blocker too: measured once
     return Band(pts, to_hull, room, distance, battlefield)
 
 
