@@ -310,8 +310,8 @@ def _screen(ctx: Context, u: UnitData, kind: SetUpKind, mode: DisembarkMode | No
 _SEARCHES: dict[tuple[int, str, str, str | None, float],
                 tuple[GameState, int, tuple[object, ...], list[Model] | None]] = {}
 """The kept searches (see :func:`_search`)."""
-SEARCH_LIMIT = 256
-"""Kept searches before the table is emptied."""
+SEARCH_LIMIT = 64
+"""Kept searches before the table is emptied (each holds its game state)."""
 
 
 def _search_key(ctx: Context, u: UnitData, kind: SetUpKind) -> tuple[object, ...]:
