@@ -63,6 +63,7 @@ from w40k.core.abilities import Assault
 from w40k.core.errors import IllegalChoice, MalformedChoice
 from w40k.engine.game import Game
 from w40k.engine.legal import sample
+from w40k.engine.phases.set_up import disembark_placement
 from w40k.engine.requests import K, Request
 from w40k.engine.serial import JSON
 from w40k.engine.state import GameState, UnitData
@@ -229,7 +230,9 @@ class HeuristicAgent:
         if "ingress" in opts:  # arrive at once: a reserve unit left out is destroyed (R20.04-e)
             return "ingress"
         if "disembark" in opts:
-            return "disembark" if _wants_out(s, u) else "remain_embarked"
+            # 03.02-b: ask only when the engine's set-up finds a place (no cancelled move)
+            out = _wants_out(s, u) and disembark_placement(game.ctx, u) is not None
+            return "disembark" if out else "remain_embarked"
         enemies = s.units_of(s.opponent(u.player))
         engaged = [e for e in enemies if unit_gap(u, e) <= ENGAGEMENT]
         if engaged:
