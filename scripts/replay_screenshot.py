@@ -1,5 +1,4 @@
-"""A PNG of a battle's replay page at a chosen step (the README's pictures: docs/replay.png,
-docs/replay-real.png).
+"""A PNG of a battle's replay page at a chosen step (the README's picture: docs/replay.png).
 
 Run: ``python scripts/replay_screenshot.py RECORD_OR_PAGE OUT.png [--step N | --where TEXT]
 [--width W] [--height H]``
@@ -12,12 +11,11 @@ never playwright's own browser download), stepped to ``--step N`` (0 is the depl
 last step, "battle over") or to the first step whose heading contains ``--where TEXT`` (for
 example ``"Round 3 · red's turn · charge"``), and the window is saved as a PNG.
 
-Remake the README's picture of the 1000-point battle::
+Remake the README's picture of the default battle::
 
-    w40k battle --mission flank-assault --red strike_force --blue waaagh_band \\
-        --agents heuristic,heuristic --auto-deploy --seed 1 --out out/real
-    python scripts/replay_screenshot.py out/real/replay.html docs/replay-real.png \\
-        --where "Round 3 · red's turn · fight"
+    w40k battle
+    python scripts/replay_screenshot.py out/replay.html docs/replay.png \\
+        --where "Round 2 · blue's turn · fight" --height 800
 """
 
 from __future__ import annotations
