@@ -9,11 +9,12 @@ import numpy as np
 
 from w40k.geometry.measure import (
     point_in_polygon,
+    point_segment,
     point_segment_distance,
     segment_segment_distance,
     shape_region_distance,
 )
-from w40k.geometry.outlines import outline, outlines, point_segment
+from w40k.geometry.outlines import outline, outlines
 from w40k.geometry.shapes import Circle
 from w40k.geometry.terrain import Category, Terrain, TerrainFeature
 

@@ -8,6 +8,7 @@ returns the same first legal candidate as before: agents choose exactly as they 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
@@ -24,6 +25,17 @@ if TYPE_CHECKING:
 
 CLEARANCE = 1e-4
 """Inches between bases that the melee proposer keeps (its historical figure)."""
+
+
+def ring(cx: float, cy: float, dist: float, base: float, n: int
+         ) -> list[tuple[float, float]]:
+    """``n`` spots at ``dist`` of (cx, cy), the nearest bearing to ``base`` first (then
+    alternately either side): the candidate spots of the chain proposers."""
+    out = []
+    for k in range(n):
+        a = base + (k + 1) // 2 * (1 if k % 2 else -1) * 2 * math.pi / n
+        out.append((cx + dist * math.cos(a), cy + dist * math.sin(a)))
+    return out
 
 
 class Occupied:

@@ -169,9 +169,10 @@ def _point_in(x: float, y: float, pts: list[list[float]]) -> bool:
     return inside
 
 
-def _segment_distance(px: float, py: float, ax: float, ay: float, bx: float, by: float
-                      ) -> float:
-    """:func:`point_segment_distance` of one point and one segment (the same operations)."""
+def point_segment(px: float, py: float, ax: float, ay: float, bx: float, by: float
+                  ) -> float:
+    """:func:`point_segment_distance` of one point and one segment, scalar (the same
+    operations, so the same floats)."""
     abx, aby = bx - ax, by - ay
     apx, apy = px - ax, py - ay
     denom = max(abx * abx + aby * aby, 1e-300)
@@ -186,7 +187,7 @@ def _edge_distance(x: float, y: float, pts: list[list[float]]) -> float:
     best = math.inf
     bx, by = pts[0]
     for ax, ay in reversed(pts):
-        d = _segment_distance(x, y, ax, ay, bx, by)
+        d = point_segment(x, y, ax, ay, bx, by)
         if d < best:
             best = d
         bx, by = ax, ay

@@ -25,13 +25,14 @@ from w40k.geometry.measure import (
     coherency_breaks,
     engaged,
     overlaps,
+    point_segment,
     separation,
     shape_inside_region,
     shape_region_distance,
     swept_region_distance,
     swept_separation,
 )
-from w40k.geometry.outlines import Outline, outlines, point_segment
+from w40k.geometry.outlines import Outline, outlines
 from w40k.geometry.scene import Scene
 from w40k.geometry.shapes import EPS, Circle, Model, Polygon, Shape
 from w40k.geometry.terrain import (

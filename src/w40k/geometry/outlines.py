@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from w40k.geometry.measure import point_segment
 from w40k.geometry.shapes import FloatArray
 from w40k.geometry.terrain import Terrain, TerrainFeature
 
@@ -102,17 +103,6 @@ class Outline:
                        point_segment(x1, y1, px, py, qx, qy),
                        point_segment(x2, y2, px, py, qx, qy))
         return best
-
-
-def point_segment(px: float, py: float, ax: float, ay: float, bx: float, by: float
-                   ) -> float:
-    """``measure.point_segment_distance`` for one point and one segment, scalar."""
-    abx, aby = bx - ax, by - ay
-    apx, apy = px - ax, py - ay
-    denom = max(abx * abx + aby * aby, 1e-300)
-    t = min(max((apx * abx + apy * aby) / denom, 0.0), 1.0)
-    dx, dy = apx - abx * t, apy - aby * t
-    return math.sqrt(dx * dx + dy * dy)
 
 
 def _orient(ax: float, ay: float, bx: float, by: float, cx: float, cy: float) -> float:

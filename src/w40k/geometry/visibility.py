@@ -6,6 +6,7 @@ and answers model and unit questions from that cache.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -182,25 +183,9 @@ class Visibility(SightTables):
         known answer shows the target, in model order, up to the first seen pair."""
         self.stage(ou, tu)
         mask = self._rule_mask(ou, tu)
-        seen_values = self._seen_values()
-        raw, seen_cache = self._raw_cache, self._seen_cache
-        open_pairs: list[tuple[int, int, int, int]] = []
-        for om in range(mask.shape[0]):
-            for tm in range(mask.shape[1]):
-                if not mask[om, tm]:
-                    continue  # 13.09 / 24.24: hidden from this model whatever the sight
-                k = (ou, om, tu, tm)
-                known = seen_cache.get(k)
-                if known is not None:
-                    if known[0]:
-                        return True
-                    continue
-                r = raw.get(k)
-                if r is None:
-                    open_pairs.append(k)
-                elif r.sight in seen_values:
-                    return True
-        return any(self.visible(*k) for k in open_pairs)
+        # 13.09 / 24.24: a masked pair is hidden whatever the sight
+        return self._any_seen((ou, om, tu, tm) for om in range(mask.shape[0])
+                              for tm in range(mask.shape[1]) if mask[om, tm])
 
     def model_sees(self, ou: int, om: int, tu: int) -> bool:
         """06.01: observer model ``om`` of unit ``ou`` sees some model of unit ``tu`` (the same
@@ -209,13 +194,17 @@ class Visibility(SightTables):
         only when none shows the target, in model order, up to the first seen model."""
         self.stage(ou, tu)
         mask = self._rule_mask(ou, tu)[om]
+        # 13.09 / 24.24: a masked pair is hidden whatever the sight
+        return self._any_seen((ou, om, tu, tm) for tm in range(len(mask)) if mask[tm])
+
+    def _any_seen(self, pairs: Iterable[tuple[int, int, int, int]]) -> bool:
+        """Some model pair of ``pairs`` is visible: the known answers (kept visibility, raw
+        sight) are read first, and the slow per-pair search runs only for the open pairs, in
+        order, up to the first seen one."""
         seen_values = self._seen_values()
         raw, seen_cache = self._raw_cache, self._seen_cache
         open_pairs: list[tuple[int, int, int, int]] = []
-        for tm in range(len(mask)):
-            if not mask[tm]:
-                continue  # 13.09 / 24.24: hidden from this model whatever the sight
-            k = (ou, om, tu, tm)
+        for k in pairs:
             known = seen_cache.get(k)
             if known is not None:
                 if known[0]:

@@ -33,7 +33,7 @@ import numpy as np
 from w40k.engine import geo
 from w40k.engine.context import Context
 from w40k.engine.phases import melee_moves as mm_
-from w40k.engine.propose_moves import Occupied
+from w40k.engine.propose_moves import Occupied, ring
 from w40k.engine.serial import JSON
 from w40k.engine.state import UnitData
 from w40k.geometry import Model, engaged
@@ -240,14 +240,10 @@ def _scored_each(start: Model, spots: Sequence[tuple[float, float]], ends: Seque
     return out
 
 
-def _ring(cx: float, cy: float, d: float, base: float, n: int = BEARINGS
+def _ring(cx: float, cy: float, dist: float, base: float, n: int = BEARINGS
           ) -> list[tuple[float, float]]:
-    """``n`` spots at distance ``d`` of (cx, cy), the nearest bearing to ``base`` first."""
-    out = []
-    for k in range(n):
-        a = base + (k + 1) // 2 * (1 if k % 2 else -1) * 2 * math.pi / n
-        out.append((cx + d * math.cos(a), cy + d * math.sin(a)))
-    return out
+    """``propose_moves.ring`` with this proposer's bearings by default."""
+    return ring(cx, cy, dist, base, n)
 
 
 def _coherent_with(end: Model, placed: Sequence[Model]) -> bool:

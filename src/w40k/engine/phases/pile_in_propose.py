@@ -38,7 +38,7 @@ from collections.abc import Sequence
 from w40k.engine import geo
 from w40k.engine.context import Context
 from w40k.engine.phases import melee_moves as mm_
-from w40k.engine.propose_moves import Occupied
+from w40k.engine.propose_moves import Occupied, ring
 from w40k.engine.serial import JSON
 from w40k.engine.state import ModelData, ObjectiveData, UnitData
 from w40k.geometry import Model, engaged
@@ -168,12 +168,8 @@ def _gap(ctx: Context, s: Model, t: UnitData | None, obj: ObjectiveData | None) 
 
 def _ring(cx: float, cy: float, dist: float, base: float, n: int = BEARINGS
           ) -> list[tuple[float, float]]:
-    """``n`` spots at ``dist`` of (cx, cy), the nearest bearing to ``base`` first."""
-    out = []
-    for k in range(n):
-        a = base + (k + 1) // 2 * (1 if k % 2 else -1) * 2 * math.pi / n
-        out.append((cx + dist * math.cos(a), cy + dist * math.sin(a)))
-    return out
+    """``propose_moves.ring`` with this proposer's bearings by default."""
+    return ring(cx, cy, dist, base, n)
 
 
 def _reachable(start: Model, spots: list[tuple[float, float]], budget: float
