@@ -70,3 +70,14 @@ def skip_to(game: Game, kind: str, answer: JSON = "done", limit: int = 50) -> Re
             return req
         game.submit(answer)
     raise AssertionError(f"no {kind} request")
+
+
+def melee_violations(game: Game, answer: JSON) -> list[tuple[str, str]]:
+    """What ``melee_moves.check_move`` says of ``answer`` to the pending charge, pile-in or
+    consolidation move's positions request (rule, message pairs; empty when legal)."""
+    from w40k.engine.phases.melee_moves import MeleeMoveFrame, check_move, parse_positions
+
+    frame = game.ctx.top
+    assert isinstance(frame, MeleeMoveFrame)
+    u = game.state.unit(frame.unit)
+    return check_move(game.ctx, u, parse_positions(u, answer), frame)

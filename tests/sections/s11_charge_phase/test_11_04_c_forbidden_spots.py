@@ -9,10 +9,9 @@ from __future__ import annotations
 import random
 
 from tests.engine.core_helpers import scripted
-from tests.engine.melee_helpers import BASE, charge_phase, fighter, pending, unit
+from tests.engine.melee_helpers import BASE, charge_phase, fighter, melee_violations, pending, unit
 from w40k.engine.game import Game
 from w40k.engine.legal import sample
-from w40k.engine.phases.melee_moves import MeleeMoveFrame, check_move, parse_positions
 from w40k.engine.serial import JSON
 
 BX, BY = 20.0, 20.0
@@ -38,13 +37,6 @@ def _to_positions(targets: list[str]) -> Game:
     return game
 
 
-def _violations(game: Game, answer: JSON) -> list[tuple[str, str]]:
-    frame = game.ctx.top
-    assert isinstance(frame, MeleeMoveFrame)
-    u = game.state.unit(frame.unit)
-    return check_move(game.ctx, u, parse_positions(u, answer), frame)
-
-
 def _engaged_only_with_b() -> JSON:
     # 1.9" edge to edge straight below blue.b.1: engaged with it (R03.04), more than 2" from
     # both blue.c models (centres 3.42" apart > 3.26").
@@ -56,7 +48,7 @@ def test_a_spot_within_1_inch_that_engages_a_non_target_is_not_demanded_R11_04_c
     # is engaged with blue.c, so the model cannot end within 1" in a legal charge move and
     # the move ending 1.9" away (engaged with blue.b only) is accepted.
     game = _to_positions(["blue.b"])
-    assert _violations(game, _engaged_only_with_b()) == []
+    assert melee_violations(game, _engaged_only_with_b()) == []
     game.submit(_engaged_only_with_b())
     assert game.state.unit("red.a").flag("charged")
 
@@ -66,7 +58,7 @@ def test_a_spot_within_1_inch_is_still_demanded_when_the_other_unit_is_a_target_
     # R11.04-c: with blue.c a charge target too, the spots within 1" of blue.b.1 (engaged with
     # blue.c) are legal ends, so stopping 1.9" away is refused.
     game = _to_positions(["blue.b", "blue.c"])
-    rules = [r for r, _ in _violations(game, _engaged_only_with_b())]
+    rules = [r for r, _ in melee_violations(game, _engaged_only_with_b())]
     assert "R11.04-c" in rules
 
 
@@ -77,4 +69,4 @@ def test_the_proposer_makes_the_charge_instead_of_declining_it_R11_04_c_d() -> N
     game = _to_positions(["blue.b"])
     answer = sample(game, pending(game), random.Random(1))
     assert answer != "fail"
-    assert _violations(game, answer) == []
+    assert melee_violations(game, answer) == []

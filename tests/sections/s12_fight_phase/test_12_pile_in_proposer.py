@@ -10,10 +10,10 @@ import random
 import pytest
 
 from tests.engine.core_helpers import marker
-from tests.engine.melee_helpers import BASE, fight_phase, fighter, pending, unit
+from tests.engine.melee_helpers import BASE, fight_phase, fighter, melee_violations, pending, unit
 from w40k.engine.game import Game
 from w40k.engine.legal import sample
-from w40k.engine.phases.melee_moves import MeleeMoveFrame, check_move, parse_positions
+from w40k.engine.phases.melee_moves import MeleeMoveFrame, parse_positions
 from w40k.engine.serial import JSON
 from w40k.geometry import engaged
 from w40k.geometry.measure import horizontal_distance
@@ -40,13 +40,6 @@ def _to_pile_in(units: list[dict[str, JSON]], terrain: dict[str, JSON] | None = 
     return game
 
 
-def _violations(game: Game, answer: JSON) -> list[tuple[str, str]]:
-    frame = game.ctx.top
-    assert isinstance(frame, MeleeMoveFrame)
-    u = game.state.unit(frame.unit)
-    return check_move(game.ctx, u, parse_positions(u, answer), frame)
-
-
 def test_a_charged_unit_piles_in_every_model_engaged_and_in_base_contact_R12_03_d() -> None:
     # R12.03-d: five models 2.5" (edge to edge) from a three-model target; each moved model
     # ends closer to it and engaged, and those facing a target model in base contact.
@@ -55,7 +48,7 @@ def test_a_charged_unit_piles_in_every_model_engaged_and_in_base_contact_R12_03_
     game = _to_pile_in([red, blue])
     answer = sample(game, pending(game), random.Random(1))
     assert isinstance(answer, dict) and len(answer) == 5
-    assert _violations(game, answer) == []
+    assert melee_violations(game, answer) == []
     game.submit(answer)
     from w40k.engine import geo
     targets = geo.unit_shapes(game.state.unit("blue.b"))
@@ -73,7 +66,7 @@ def test_models_in_base_contact_stay_and_the_others_pile_in_R12_03_c() -> None:
     game = _to_pile_in([red, blue])
     answer = sample(game, pending(game), random.Random(1))
     assert isinstance(answer, dict) and "red.a.1" not in answer and answer
-    assert _violations(game, answer) == []
+    assert melee_violations(game, answer) == []
 
 
 def test_a_model_engaged_with_one_unit_stays_engaged_with_it_R12_03_e() -> None:
@@ -85,7 +78,7 @@ def test_a_model_engaged_with_one_unit_stays_engaged_with_it_R12_03_e() -> None:
     game = _to_pile_in([red, blue_b, blue_c])
     answer = sample(game, pending(game), random.Random(1))
     if answer != "skip":
-        assert _violations(game, answer) == []
+        assert melee_violations(game, answer) == []
         game.submit(answer)
     from w40k.engine import geo
     end = geo.model_shape(game.state.unit("red.a").alive[0])
@@ -117,7 +110,7 @@ def test_the_proposer_s_pile_in_answer_always_passes_check_move(seed: int) -> No
     terrain = _wall(wx, y0 + 0.9, wx + rng.uniform(1.0, 5.0), y0 + 1.4) if seed % 2 else None
     game = _to_pile_in([red, blue], terrain)
     answer = sample(game, pending(game), random.Random(seed))
-    assert answer == "skip" or _violations(game, answer) == []
+    assert answer == "skip" or melee_violations(game, answer) == []
     game.submit(answer)
 
 
@@ -145,7 +138,7 @@ def test_objective_consolidation_is_placed_in_range_of_the_objective_R12_08_d() 
     assert req.kind == "positions"
     answer = sample(game, req, random.Random(1))
     assert isinstance(answer, dict) and answer
-    assert _violations(game, answer) == []
+    assert melee_violations(game, answer) == []
     from w40k.engine.phases.melee_moves import in_objective_range
     frame = game.ctx.top
     assert isinstance(frame, MeleeMoveFrame)
