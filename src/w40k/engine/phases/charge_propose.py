@@ -56,7 +56,8 @@ MAX_SPOT_CHECKS = 96
 """Straight paths the placement of one model validates (``validate_move``) before the chain
 is given up: a big unit's search is bounded (the best spots come first)."""
 MAX_PATH_CHECKS = 24
-"""The same for the repair pass's search of one model (an improvement, never needed)."""
+"""The same for the repair pass's search of one model (an improvement, never needed); it
+also screens at most :data:`MAX_SPOT_CHECKS` spots (``surely_refused``)."""
 PATH_RULES_IGNORED = ("R03.03-d", "R03.01-c")
 """Checked by the proposer itself for a single model's move (the rest of the unit has not
 moved yet): coherency and ending on a model (``Occupied.free``)."""
@@ -294,7 +295,7 @@ def _reach_spot(ctx: Context, u: UnitData, mid: str, finals: dict[str, Model],
     if not cands:
         return None
     scene = mm_._scene_with(ctx, u, finals, keep=mid)
-    tries = 0
+    tries = screened = 0
     cands = [(round(x, 6), round(y, 6)) for x, y in cands]
     cands = [p for p, bad in zip(cands, _engaged_mask(start, cands, non_targets.models),
                                  strict=True) if not bad]  # R11.04-d
@@ -306,6 +307,9 @@ def _reach_spot(ctx: Context, u: UnitData, mid: str, finals: dict[str, Model],
         if not any(horizontal_distance(end, t) <= gap - 1e-4 and (gap < 2.0 or engaged(end, t))
                    for t in tshapes):
             continue
+        screened += 1
+        if screened > MAX_SPOT_CHECKS:
+            return None
         if mm_.surely_refused(scene, u.id, mid, end):
             continue
         tries += 1
