@@ -26,10 +26,11 @@ from collections.abc import Mapping, Sequence
 
 from w40k.engine import geo
 from w40k.engine.context import Context
+from w40k.engine.phases.melee_moves import Group
 from w40k.engine.propose_moves import Occupied
 from w40k.engine.serial import JSON
 from w40k.engine.state import UnitData
-from w40k.geometry import Model, engaged
+from w40k.geometry import Model, Scene, Terrain
 from w40k.geometry.measure import horizontal_distance
 from w40k.geometry.movement import MoveType, Step, validate_move
 
@@ -64,8 +65,8 @@ def propose_chain_move(ctx: Context, u: UnitData, move_type: MoveType, budget: f
     if length < 1e-6:
         return None
     ux, uy = vx / length, vy / length
-    enemies = [s for e in ctx.state.units if e.player != u.player and not e.destroyed
-               for s in geo.unit_shapes(e)]
+    enemies = Group([s for e in ctx.state.units if e.player != u.player and not e.destroyed
+                     for s in geo.unit_shapes(e)])
     placed = Occupied(s for e in ctx.state.units if e.id != u.id and not e.destroyed
                       for s in geo.unit_shapes(e))
     _, ter = geo.terrain(ctx)
@@ -81,7 +82,7 @@ def propose_chain_move(ctx: Context, u: UnitData, move_type: MoveType, budget: f
         for f in ends.values():
             base = math.atan2(start.y - f.y, start.x - f.x)
             for g in FRIEND_GAPS:
-                spots += _ring(f.x, f.y, _radius(start) + _radius(f) + g, base)
+                spots += _ring(f.x, f.y, start.reach() + f.reach() + g, base)
         spots.sort(key=lambda p: math.hypot(p[0] - tx, p[1] - ty))
         chosen = _first_free(scene, u, m.id, start, spots, list(ends.values()), placed,
                              enemies, ter, move_type, own[m.id])
@@ -92,12 +93,12 @@ def propose_chain_move(ctx: Context, u: UnitData, move_type: MoveType, budget: f
     return {mid: [[round(e.x, 6), round(e.y, 6)]] for mid, e in ends.items()}
 
 
-def _first_free(scene: object, u: UnitData, mid: str, start: Model,
+def _first_free(scene: Scene, u: UnitData, mid: str, start: Model,
                 spots: Sequence[tuple[float, float]], ends: Sequence[Model],
-                placed: Occupied, enemies: Sequence[Model], ter: object,
+                placed: Occupied, enemies: Group, ter: Terrain,
                 move_type: MoveType, budget: float) -> Model | None:
     """The first spot (in order) that the module docstring's rules allow."""
-    bf = scene.battlefield  # type: ignore[attr-defined]
+    bf = scene.battlefield
     for x, y in spots:
         if math.hypot(x - start.x, y - start.y) > budget - SLACK:
             continue
@@ -107,12 +108,11 @@ def _first_free(scene: object, u: UnitData, mid: str, start: Model,
             continue
         if ends and not _coherent_with(end, ends):
             continue
-        if any(engaged(end, e) for e in enemies):
+        if enemies.engaged_any(end):
             continue
-        if not placed.free(end, ter):  # type: ignore[arg-type]
+        if not placed.free(end, ter):
             continue
-        bad = [v for v in validate_move(scene, u.id, {mid: [Step(x, y)]},  # type: ignore[arg-type]
-                                        move_type, budget)
+        bad = [v for v in validate_move(scene, u.id, {mid: [Step(x, y)]}, move_type, budget)
                if v.rule not in PATH_RULES_IGNORED]
         if not bad:
             return end
@@ -124,11 +124,6 @@ def _ring(cx: float, cy: float, d: float, base: float, n: int = BEARINGS
     """``n`` spots at distance ``d`` of (cx, cy)."""
     return [(cx + d * math.cos(base + k * 2 * math.pi / n),
              cy + d * math.sin(base + k * 2 * math.pi / n)) for k in range(n)]
-
-
-def _radius(m: Model) -> float:
-    x0, y0, x1, y1 = m.footprint().bbox()
-    return max(x1 - x0, y1 - y0) / 2
 
 
 def _coherent_with(end: Model, placed: Sequence[Model]) -> bool:

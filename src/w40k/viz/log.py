@@ -36,6 +36,11 @@ def _s(value: object) -> str:
     return str(value)
 
 
+def _faces(value: object, sep: str = " ") -> str:
+    """A list of dice faces as text ("5 3 4", or "5 + 3" with ``sep``); a scalar as :func:`_s`."""
+    return sep.join(map(_s, value)) if isinstance(value, list) else _s(value)
+
+
 @dataclass(frozen=True)
 class Names:
     """Unit and model names by id, from a position (a record's ``setup``)."""
@@ -230,7 +235,7 @@ class BattleLog:
 
     def _on_battle_shock_roll(self, e: Mapping[str, JSON]) -> str:
         dice = e.get("dice")
-        rolled = " + ".join(map(_s, dice)) if isinstance(dice, list) else _s(dice)
+        rolled = _faces(dice, " + ")
         why = f" ({_s(e['cause'])})" if e.get("cause") else ""
         verdict = "passed" if e.get("passed") else "failed: battle-shocked"
         return f"{self._head(e)}{self._u(e)}: battle-shock test{why}, rolled {rolled}: {verdict}"
@@ -402,7 +407,7 @@ class BattleLog:
 
     def _on_hazard_rolls(self, e: Mapping[str, JSON]) -> str:
         dice = e.get("dice")
-        rolled = " ".join(map(_s, dice)) if isinstance(dice, list) else _s(dice)
+        rolled = _faces(dice)
         why = f" ({_s(e['cause'])})" if e.get("cause") else ""
         return (f"{self._head(e)}{self._u(e)}: hazard rolls{why}: {rolled}; "
                 f"{_s(e.get('failed'))} failed, {plural(e.get('mortal_wounds'), 'mortal wound')}")
@@ -471,20 +476,16 @@ class BattleLog:
         return f"{key.replace('_', ' ')} {_value(v, self.names).replace('_', ' ')}"
 
     def _on_explosives(self, e: Mapping[str, JSON]) -> str:
-        dice = e.get("dice")
-        faces = " ".join(map(_s, dice)) if isinstance(dice, list) else ""
         return (f"{self._head(e)}  {self.names.model(e.get('model'))} throws explosives at "
-                f"{self._u(e, 'enemy')}: dice {faces}; "
+                f"{self._u(e, 'enemy')}: dice {_faces(e.get('dice'))}; "
                 f"{plural(e.get('mortal_wounds', 0), 'mortal wound')} (each 4+)")
 
     def _on_crushing_impact(self, e: Mapping[str, JSON]) -> str:
-        dice = e.get("dice")
-        faces = " ".join(map(_s, dice)) if isinstance(dice, list) else ""
         mw = e.get("mortal_wounds")
         parts = [f"{self.names.unit(k)} {plural(v, 'mortal wound')}"
                  for k, v in mw.items()] if isinstance(mw, dict) else []
         return (f"{self._head(e)}  {self._u(e)} crashes into {self._u(e, 'enemy')}: dice "
-                f"{faces}; {', '.join(parts)} (5+ for the enemy, 1s for itself)")
+                f"{_faces(e.get('dice'))}; {', '.join(parts)} (5+ for the enemy, 1s for itself)")
 
     # -- stratagems --------------------------------------------------------------------------
     def _on_stratagem(self, e: Mapping[str, JSON]) -> str:
@@ -495,12 +496,9 @@ class BattleLog:
                 f"{_s(e.get('name'))}: {plural(left, 'CP', 'CP')} left")
 
     def _on_command_reroll(self, e: Mapping[str, JSON]) -> str:
-        def dice(v: JSON | None) -> str:
-            return " + ".join(map(_s, v)) if isinstance(v, list) else _s(v)
-
         kind = _s(e.get("kind")).replace("_", " ")
-        return (f"{self._head(e)}  {self._u(e)}: {kind} roll re-rolled, {dice(e.get('old'))} "
-                f"into {dice(e.get('new'))}")
+        return (f"{self._head(e)}  {self._u(e)}: {kind} roll re-rolled, "
+                f"{_faces(e.get('old'), ' + ')} into {_faces(e.get('new'), ' + ')}")
 
     def _on_action_started(self, e: Mapping[str, JSON]) -> str:
         return f"{self._head(e)}{self._u(e)} starts the action {_s(e.get('action'))}"
@@ -543,8 +541,7 @@ class BattleLog:
         old, new = e.get("old"), e.get("new")
         again = ""
         if isinstance(old, list) and isinstance(new, list):
-            again = (f": re-rolled {' + '.join(map(_s, old))} into "
-                     f"{' + '.join(map(_s, new))}")
+            again = f": re-rolled {_faces(old, ' + ')} into {_faces(new, ' + ')}"
         return f"{self._head(e)}{_s(e.get('player'))} uses {_s(e.get('ability'))}{on}{again}"
 
     def _on_ability_ends(self, e: Mapping[str, JSON]) -> str:
