@@ -361,29 +361,42 @@ def _forward_goal(state: GameState, player: str, zone: FloatArray) -> Point:
 def _exposure(state: GameState, player: str, p: Point) -> int:
     """The enemy shooters on the table that see ``p`` along a clear lane within their
     range and a move."""
-    n = 0
+    return _exposed(state, _shooters(state, player), p)
+
+
+def _shooters(state: GameState, player: str) -> list[tuple[Point, float]]:
+    """The enemy's shooters on the table: centre and range plus move (what
+    :func:`_exposure` measures against; read once per placement)."""
+    out: list[tuple[Point, float]] = []
     for e in state.units_of(state.opponent(player)):
         reach = max_range(e)
-        if reach < LONG_RANGE:
-            continue
-        c = centre(e)
-        if math.hypot(c[0] - p[0], c[1] - p[1]) <= reach + move_of(e) and clear_lane(
-                state, c, p):
-            n += 1
-    return n
+        if reach >= LONG_RANGE:
+            out.append((centre(e), reach + move_of(e)))
+    return out
+
+
+def _exposed(state: GameState, shooters: list[tuple[Point, float]], p: Point) -> int:
+    """:func:`_exposure` against the :func:`_shooters` read beforehand."""
+    return sum(1 for c, reach in shooters
+               if math.hypot(c[0] - p[0], c[1] - p[1]) <= reach and clear_lane(state, c, p))
 
 
 def _score(state: GameState, u: UnitData, kind: str, p: Point, goal: Point,
-           guard: Point | None) -> float:
-    """Smaller is better: where ``u`` (of ``kind``) should stand, its anchor at ``p``."""
+           guard: Point | None, shooters: list[tuple[Point, float]] | None = None,
+           lanes: list[Point] | None = None) -> float:
+    """Smaller is better: where ``u`` (of ``kind``) should stand, its anchor at ``p``
+    (``shooters``/``lanes``: :func:`_shooters` and :func:`lane_targets`, read once by the
+    caller; the same answer)."""
+    foes = _shooters(state, u.player) if shooters is None else shooters
     if kind == "shooter":
-        return (min(cover_distance(state, p), 6.0) - 2.0 * open_lanes(state, p)
-                + 0.5 * _exposure(state, u.player, p))
+        targets = lane_targets(state) if lanes is None else lanes
+        return (min(cover_distance(state, p), 6.0)
+                - 2.0 * sum(clear_lane(state, p, q) for q in targets)
+                + 0.5 * _exposed(state, foes, p))
     if kind == "character" and guard is not None:
         return math.hypot(p[0] - guard[0], p[1] - guard[1])
     dist = math.hypot(p[0] - goal[0], p[1] - goal[1])
-    return dist + 3.0 * _exposure(state, u.player, p) + 0.2 * min(cover_distance(state, p),
-                                                                  6.0)
+    return dist + 3.0 * _exposed(state, foes, p) + 0.2 * min(cover_distance(state, p), 6.0)
 
 
 Shape = tuple[int, bool]
@@ -474,6 +487,7 @@ def place(ctx: Context, u: UnitData, rng: random.Random, *, zone_only: bool = Fa
     taken = [(m.x, m.y) for f in s.units for m in f.alive
              if lo_x < m.x < hi_x and lo_y < m.y < hi_y]
     blocks = [t.box for t in _pieces(s)]
+    shooters, lanes = _shooters(s, u.player), lane_targets(s)
     for a in _anchors(np.array(area), bf.width, bf.depth, rng):
         score: float | None = None
         for shape, box in boxes:
@@ -482,7 +496,7 @@ def place(ctx: Context, u: UnitData, rng: random.Random, *, zone_only: bool = Fa
             if infiltrate and not _far_from(a, box, foes, opp_poly):
                 continue
             if score is None:
-                score = _score(s, u, kind, a, goal, guard) + rng.uniform(0.0, 0.3)
+                score = _score(s, u, kind, a, goal, guard, shooters, lanes) + rng.uniform(0.0, 0.3)
             cands.append((score, a, shape))
             break  # the first shape that fits (the most compact first)
     cands.sort(key=lambda t: t[0])
@@ -502,7 +516,8 @@ def place(ctx: Context, u: UnitData, rng: random.Random, *, zone_only: bool = Fa
             for dy in steps:
                 p = (a[0] + dx, a[1] + dy)
                 if (dx or dy) and usable(p, shape):
-                    fine.append((_score(s, u, kind, p, goal, guard), p, shape))
+                    fine.append((_score(s, u, kind, p, goal, guard, shooters, lanes), p,
+                                 shape))
     fine.sort(key=lambda t: t[0])
     rest = cands[TRIES:]
     tries = sorted(fine[:FINE_AROUND] + cands[:TRIES], key=lambda t: t[0]) + rest[
