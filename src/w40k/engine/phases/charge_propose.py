@@ -37,7 +37,8 @@ from w40k.engine.propose_moves import Occupied, ring
 from w40k.engine.serial import JSON
 from w40k.engine.state import UnitData
 from w40k.geometry import Model, engaged
-from w40k.geometry.measure import ENGAGEMENT_HORIZONTAL, NEAR_MARGIN, horizontal_distance
+from w40k.geometry.battlefield import engaged_spots
+from w40k.geometry.measure import ENGAGEMENT_HORIZONTAL, horizontal_distance
 from w40k.geometry.movement import MoveType, Step, validate_move
 from w40k.geometry.shapes import EPS, Circle
 
@@ -64,9 +65,11 @@ moved yet): coherency and ending on a model (``Occupied.free``)."""
 
 
 def propose_charge(ctx: Context, u: UnitData, targets: Sequence[UnitData], budget: float,
-                   rng: random.Random, attempt: int) -> dict[str, JSON] | None:
+                   rng: random.Random, attempt: int, memo: Spots | None = None
+                   ) -> dict[str, JSON] | None:
     """A charge move's positions answer built as a coherent chain (module docstring), or
-    None when some model finds no spot."""
+    None when some model finds no spot. ``memo``: the repair pass's candidate spots, kept
+    between attempts of the same move (:func:`_repair`)."""
     if not targets:
         return None
     tshapes = [(t.id, s) for t in targets for s in geo.unit_shapes(t)]
@@ -132,7 +135,7 @@ def propose_charge(ctx: Context, u: UnitData, targets: Sequence[UnitData], budge
         engaged_targets |= eng
         placed.append(end)
     answer: dict[str, JSON] = {mid: [[round(e.x, 6), round(e.y, 6)]] for mid, e in ends.items()}
-    return _repair(ctx, u, answer, [s for _, s in tshapes], non_targets, budget)
+    return _repair(ctx, u, answer, [s for _, s in tshapes], non_targets, budget, memo)
 
 
 Scored = tuple[tuple[int, int, float, float], float, float, Model, set[str]]
@@ -149,8 +152,8 @@ def _round(m: Model) -> bool:
 def _engaged_mask(start: Model, spots: Sequence[tuple[float, float]],
                   others: Sequence[Model]) -> list[bool]:
     """For each spot, whether ``start`` moved there is engaged with one of ``others`` (03.04):
-    measured all at once for round bases; for other shapes only where the models' reach
-    (:meth:`Model.reach`) does not already rule it out."""
+    measured all at once for round bases; for other shapes by ``engaged_spots`` (bounds
+    settle most pairs; the others are measured exactly)."""
     out = [False] * len(spots)
     if not spots or not others:
         return out
@@ -164,14 +167,7 @@ def _engaged_mask(start: Model, spots: Sequence[tuple[float, float]],
         out = (d <= ENGAGEMENT_HORIZONTAL + EPS).any(axis=1).tolist()
     rest = [o for o in others if not (rs and _round(o))]
     if rest:
-        o = np.array([(m.x, m.y, m.reach()) for m in rest])
-        bound = np.hypot(pts[:, 0, None] - o[None, :, 0], pts[:, 1, None] - o[None, :, 1]) \
-            - start.reach() - o[None, :, 2]
-        maybe = bound <= ENGAGEMENT_HORIZONTAL + NEAR_MARGIN
-        for i in np.flatnonzero(maybe.any(axis=1)).tolist():
-            if not out[i]:
-                end = start.moved(*spots[i])
-                out[i] = any(engaged(end, rest[j]) for j in np.flatnonzero(maybe[i]).tolist())
+        out = [a or b for a, b in zip(out, engaged_spots(start, pts, rest), strict=True)]
     return out
 
 
@@ -253,11 +249,19 @@ def _coherent_with(end: Model, placed: Sequence[Model]) -> bool:
     return min(ds) <= COHERENCY_MARGIN and max(ds) <= ALL_MARGIN
 
 
+Spots = dict[tuple[str, float], list[tuple[float, float, Model]]]
+"""The repair search's candidate spots of each (model, gap) that pass the tests that do not
+depend on where the rest of the unit is (:func:`_reach_cands`)."""
+
+
 def _repair(ctx: Context, u: UnitData, answer: dict[str, JSON], tshapes: Sequence[Model],
-            non_targets: mm_.Group, budget: float) -> dict[str, JSON]:
+            non_targets: mm_.Group, budget: float, memo: Spots | None = None
+            ) -> dict[str, JSON]:
     """R11.04-c: a model not within 1"/engaged for which a legal straight move ending
     within 1"/engaged (and engaged with no other enemy unit, R11.04-d) is found is moved
-    there (a few rounds)."""
+    there (a few rounds). ``memo`` keeps each (model, gap)'s candidate spots (the same
+    targets, other enemy models and budget: every round and chain attempt)."""
+    memo = {} if memo is None else memo
     for _ in range(3):
         finals = mm_.finals_of(u, mm_.parse_positions(u, answer))
         moved = False
@@ -267,7 +271,11 @@ def _repair(ctx: Context, u: UnitData, answer: dict[str, JSON], tshapes: Sequenc
                 if any(horizontal_distance(end, t) <= gap + mm_.EPS and
                        (gap < 2.0 or engaged(end, t)) for t in tshapes):
                     continue
-                spot = _reach_spot(ctx, u, m.id, finals, tshapes, non_targets, gap, budget)
+                cands = memo.get((m.id, gap))
+                if cands is None:
+                    cands = memo[(m.id, gap)] = _reach_cands(
+                        geo.model_shape(m), tshapes, non_targets, gap, budget)
+                spot = _reach_spot(ctx, u, m.id, finals, cands, budget)
                 if spot is not None:
                     answer[m.id] = [[spot[0], spot[1]]]
                     finals[m.id] = geo.model_shape(m).moved(*spot)
@@ -278,12 +286,12 @@ def _repair(ctx: Context, u: UnitData, answer: dict[str, JSON], tshapes: Sequenc
     return answer
 
 
-def _reach_spot(ctx: Context, u: UnitData, mid: str, finals: dict[str, Model],
-                tshapes: Sequence[Model], non_targets: mm_.Group, gap: float,
-                budget: float) -> tuple[float, float] | None:
-    """A spot like ``melee_moves.can_reach``'s search finds (its candidates first, then finer
-    rings), engaged with no enemy model outside the targets."""
-    start = geo.model_shape(next(m for m in u.alive if m.id == mid))
+def _reach_cands(start: Model, tshapes: Sequence[Model], non_targets: mm_.Group, gap: float,
+                 budget: float) -> list[tuple[float, float, Model]]:
+    """The spots (and the model there) like ``melee_moves.can_reach``'s search finds (its
+    candidates first, then finer rings), rounded, within the move, within ``gap`` of a
+    target model (engaged with it for 2"), engaged with no enemy model outside the targets
+    (R11.04-d): the tests that do not depend on where the rest of the unit is."""
     cands = mm_._candidates(start, tshapes, gap, budget)
     r = mm_._radius(start)
     for t in tshapes:
@@ -293,12 +301,11 @@ def _reach_spot(ctx: Context, u: UnitData, mid: str, finals: dict[str, Model],
         for g in (0.05, gap * 0.3, gap * 0.6, gap * 0.9):
             cands += _ring(t.x, t.y, r + mm_._radius(t) + g, base, 48)
     if not cands:
-        return None
-    scene = mm_._scene_with(ctx, u, finals, keep=mid)
-    tries = screened = 0
+        return []
     cands = [(round(x, 6), round(y, 6)) for x, y in cands]
     cands = [p for p, bad in zip(cands, _engaged_mask(start, cands, non_targets.models),
                                  strict=True) if not bad]  # R11.04-d
+    out: list[tuple[float, float, Model]] = []
     for x, y in cands:
         x, y = round(x, 6), round(y, 6)
         if math.hypot(x - start.x, y - start.y) > budget - 1e-5:
@@ -307,7 +314,21 @@ def _reach_spot(ctx: Context, u: UnitData, mid: str, finals: dict[str, Model],
         if not any(horizontal_distance(end, t) <= gap - 1e-4 and (gap < 2.0 or engaged(end, t))
                    for t in tshapes):
             continue
-        screened += 1
+        out.append((x, y, end))
+    return out
+
+
+def _reach_spot(ctx: Context, u: UnitData, mid: str, finals: dict[str, Model],
+                cands: Sequence[tuple[float, float, Model]], budget: float
+                ) -> tuple[float, float] | None:
+    """The first of ``cands`` (:func:`_reach_cands`) whose straight move ``validate_move``
+    accepts with the rest of the unit at ``finals`` (at most :data:`MAX_SPOT_CHECKS` screened,
+    :data:`MAX_PATH_CHECKS` validated)."""
+    if not cands:
+        return None
+    scene = mm_._scene_with(ctx, u, finals, keep=mid)
+    tries = 0
+    for screened, (x, y, end) in enumerate(cands, 1):
         if screened > MAX_SPOT_CHECKS:
             return None
         if mm_.surely_refused(scene, u.id, mid, end):
