@@ -234,26 +234,68 @@ def spot_bounds(start: Model, pts: FloatArray, others: Sequence[Model]
     return np.asarray(lower, dtype=np.float64), np.asarray(upper, dtype=np.float64)
 
 
-def engaged_spots(start: Model, pts: FloatArray, others: Sequence[Model]) -> list[bool]:
-    """For each spot (x, y) of ``pts``: ``start`` moved there is engaged (03.04) with one of
-    ``others`` -- the same answers as ``any(engaged(start.moved(x, y), o) for o in others)``:
-    a pair is settled by :func:`spot_bounds` where the bound clears the threshold by
-    :data:`MARGIN` (the vertical distance, which a move on the level does not change, is
-    measured exactly once per model), else measured exactly."""
-    k = len(pts)
-    if not k or not others:
-        return [False] * k
+def _engaged_parts(start: Model, pts: FloatArray, others: Sequence[Model]
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """(k,) sure and (k, n) maybe of :func:`engaged_bounds`, per pair."""
     lower, upper = spot_bounds(start, pts, others)
     v_ok = np.array([vertical_distance(start, o) <= ENGAGEMENT_VERTICAL + EPS
                      for o in others], dtype=bool)
     limit = ENGAGEMENT_HORIZONTAL + EPS
     sure = ((upper <= limit - MARGIN) & v_ok[None, :]).any(axis=1)
     maybe = (lower <= limit + MARGIN) & v_ok[None, :]
-    out = sure.tolist()
+    return np.asarray(sure), np.asarray(maybe)
+
+
+def engaged_bounds(start: Model, pts: FloatArray, others: Sequence[Model]
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """(k,) ``sure`` and ``maybe`` of "``start`` moved to each spot of ``pts`` is engaged
+    (03.04) with one of ``others``": ``sure`` where some pair's upper bound
+    (:func:`spot_bounds`) is inside engagement range by :data:`MARGIN`, ``maybe`` unless every
+    pair's lower bound is outside it by :data:`MARGIN` (the vertical distance, which a move on
+    the level does not change, measured exactly once per model). Where ``maybe`` but not
+    ``sure``, only the exact test answers."""
+    k = len(pts)
+    if not k or not others:
+        return np.zeros(k, dtype=bool), np.zeros(k, dtype=bool)
+    sure, maybe = _engaged_parts(start, pts, others)
+    return sure, np.asarray(maybe.any(axis=1))
+
+
+def engaged_spots(start: Model, pts: FloatArray, others: Sequence[Model]) -> list[bool]:
+    """For each spot (x, y) of ``pts``: ``start`` moved there is engaged (03.04) with one of
+    ``others`` -- the same answers as ``any(engaged(start.moved(x, y), o) for o in others)``:
+    settled by :func:`engaged_bounds` where it can be, else measured exactly."""
+    k = len(pts)
+    if not k or not others:
+        return [False] * k
+    sure, maybe = _engaged_parts(start, pts, others)
+    out: list[bool] = sure.tolist()
     for i in np.flatnonzero(maybe.any(axis=1) & ~sure).tolist():
         end = start.moved(float(pts[i, 0]), float(pts[i, 1]))
         out[i] = any(within(end, others[j], ENGAGEMENT_HORIZONTAL, ENGAGEMENT_VERTICAL)
                      for j in np.flatnonzero(maybe[i]).tolist())
+    return out
+
+
+def gap_tri(start: Model, spots: Sequence[tuple[float, float]], others: Sequence[Model],
+            limit: float, *, engaged_only: bool = False) -> list[int]:
+    """Per spot (x, y): whether ``start`` moved there is within ``limit`` horizontally of one
+    of ``others`` (``horizontal_distance(end, o) <= limit``; with ``engaged_only`` also
+    within 5" vertically, as ``engaged`` demands, for a ``limit`` under 2"), where
+    :func:`spot_bounds` settles it: 1 surely, 0 surely not, -1 measure it exactly."""
+    k = len(spots)
+    if not k or not others:
+        return [0] * k
+    lower, upper = spot_bounds(start, np.asarray(spots, dtype=np.float64), others)
+    if engaged_only:
+        v_ok = np.array([vertical_distance(start, o) <= ENGAGEMENT_VERTICAL + EPS
+                         for o in others], dtype=bool)[None, :]
+        sure = ((upper <= limit - MARGIN) & v_ok).any(axis=1)
+        maybe = ((lower <= limit + MARGIN) & v_ok).any(axis=1)
+    else:
+        sure = (upper <= limit - MARGIN).any(axis=1)
+        maybe = (lower <= limit + MARGIN).any(axis=1)
+    out: list[int] = np.where(sure, 1, np.where(maybe, -1, 0)).tolist()
     return out
 
 
@@ -338,5 +380,5 @@ class Discs:
 
 
 __all__ = ["CELL", "MARGIN", "Discs", "Grid", "Layout", "any_engaged", "any_within",
-           "bounding_radius", "breaks", "coherent", "engaged_spots", "engaged_with",
-           "inner_radius", "spot_bounds", "within_matrix"]
+           "bounding_radius", "breaks", "coherent", "engaged_bounds", "engaged_spots",
+           "engaged_with", "gap_tri", "inner_radius", "spot_bounds", "within_matrix"]

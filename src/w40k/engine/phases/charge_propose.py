@@ -33,11 +33,11 @@ import numpy as np
 from w40k.engine import geo
 from w40k.engine.context import Context
 from w40k.engine.phases import melee_moves as mm_
-from w40k.engine.propose_moves import Occupied, ring
+from w40k.engine.propose_moves import CLEARANCE, Occupied, ring
 from w40k.engine.serial import JSON
 from w40k.engine.state import UnitData
 from w40k.geometry import Model, engaged
-from w40k.geometry.battlefield import engaged_spots
+from w40k.geometry.battlefield import MARGIN, engaged_spots, gap_tri, spot_bounds
 from w40k.geometry.measure import ENGAGEMENT_HORIZONTAL, horizontal_distance
 from w40k.geometry.movement import MoveType, Step, validate_move
 from w40k.geometry.shapes import EPS, Circle
@@ -108,15 +108,17 @@ def propose_charge(ctx: Context, u: UnitData, targets: Sequence[UnitData], budge
         if dist > 0:
             k = min(1.0, (budget - SLACK) / dist)
             spots.append((start.x + k * (t0.x - start.x), start.y + k * (t0.y - start.y)))
+        spots = _within_move(start, spots, budget)
         spots = [p for p, bad in zip(spots, _engaged_mask(start, spots, non_targets.models),
                                      strict=True) if not bad]  # R11.04-d
         scored = _scored(start, spots, list(ends.values()), tshapes, engaged_targets, budget,
                          start_d[m.id])
         scored.sort(key=lambda s: s[0])
+        taken = _taken(start, [(x, y) for _, x, y, _, _ in scored], placed.models, budget)
         chosen = None
         tries = 0
-        for _, x, y, end, eng in scored:
-            if not placed.free(end, ter):
+        for i, (_, x, y, end, eng) in enumerate(scored):
+            if taken[i] or not placed.free(end, ter):
                 continue
             tries += 1
             if tries > MAX_SPOT_CHECKS:
@@ -136,6 +138,33 @@ def propose_charge(ctx: Context, u: UnitData, targets: Sequence[UnitData], budge
         placed.append(end)
     answer: dict[str, JSON] = {mid: [[round(e.x, 6), round(e.y, 6)]] for mid, e in ends.items()}
     return _repair(ctx, u, answer, [s for _, s in tshapes], non_targets, budget, memo)
+
+
+def _within_move(start: Model, spots: list[tuple[float, float]], budget: float
+                 ) -> list[tuple[float, float]]:
+    """The spots not surely beyond the move (``_scored`` tests it exactly: this keeps a
+    superset, in order, so that the tests between measure fewer spots)."""
+    if not spots:
+        return spots
+    pts = np.asarray(spots, dtype=np.float64)
+    keep = np.hypot(pts[:, 0] - start.x, pts[:, 1] - start.y) <= budget - SLACK + 1e-9
+    return [p for p, k in zip(spots, keep.tolist(), strict=True) if k]
+
+
+def _taken(start: Model, spots: Sequence[tuple[float, float]], models: Sequence[Model],
+           budget: float) -> list[bool]:
+    """For each spot, whether ``start`` moved there surely overlaps one of ``models`` (within
+    ``propose_moves.CLEARANCE`` by :func:`battlefield.spot_bounds`, so ``Occupied.free``
+    refuses it too); False says nothing."""
+    if not spots or not models:
+        return [False] * len(spots)
+    reach = budget + start.reach() + 1.0
+    near = [o for o in models if math.hypot(o.x - start.x, o.y - start.y) <= reach + o.reach()]
+    if not near:
+        return [False] * len(spots)
+    _, upper = spot_bounds(start, np.asarray(spots, dtype=np.float64), near)
+    out: list[bool] = np.asarray((upper <= CLEARANCE - MARGIN).any(axis=1)).tolist()
+    return out
 
 
 Scored = tuple[tuple[int, int, float, float], float, float, Model, set[str]]
@@ -303,16 +332,18 @@ def _reach_cands(start: Model, tshapes: Sequence[Model], non_targets: mm_.Group,
     if not cands:
         return []
     cands = [(round(x, 6), round(y, 6)) for x, y in cands]
-    cands = [p for p, bad in zip(cands, _engaged_mask(start, cands, non_targets.models),
-                                 strict=True) if not bad]  # R11.04-d
+    cands = [(x, y) for x, y in cands if math.hypot(x - start.x, y - start.y) <= budget - 1e-5]
+    near = gap_tri(start, cands, tshapes, gap - 1e-4, engaged_only=gap >= 2.0)
+    cands = [p for p, k in zip(cands, near, strict=True) if k]
+    near = [k for k in near if k]
     out: list[tuple[float, float, Model]] = []
-    for x, y in cands:
-        x, y = round(x, 6), round(y, 6)
-        if math.hypot(x - start.x, y - start.y) > budget - 1e-5:
-            continue
+    for (x, y), k, bad in zip(cands, near, _engaged_mask(start, cands, non_targets.models),
+                              strict=True):
+        if bad:
+            continue  # R11.04-d
         end = start.moved(x, y)
-        if not any(horizontal_distance(end, t) <= gap - 1e-4 and (gap < 2.0 or engaged(end, t))
-                   for t in tshapes):
+        if k < 0 and not any(horizontal_distance(end, t) <= gap - 1e-4
+                             and (gap < 2.0 or engaged(end, t)) for t in tshapes):
             continue
         out.append((x, y, end))
     return out
