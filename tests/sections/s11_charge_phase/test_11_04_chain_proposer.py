@@ -140,8 +140,8 @@ def test_the_spots_scored_at_once_for_round_bases_match_the_one_by_one_scores() 
                    for tid in ("t0", "t1")}
         fast = _scored(start, spots, ends, targets, {"t0"}, 7.0, start_d)
         slow = _scored_each(start, spots, ends, targets, {"t0"}, 7.0, start_d)
-        assert [(k[:3], x, y, e) for k, x, y, _, e in fast] == \
-            [(k[:3], x, y, e) for k, x, y, _, e in slow]
+        assert [(k[:3], x, y, e) for k, x, y, e in fast] == \
+            [(k[:3], x, y, e) for k, x, y, e in slow]
         assert all(abs(a[0][3] - b[0][3]) < 1e-12 for a, b in zip(fast, slow, strict=True))
         kept += len(fast)
         # R11.04-d's test, all at once, against round and oval bases

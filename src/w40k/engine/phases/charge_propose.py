@@ -114,11 +114,14 @@ def propose_charge(ctx: Context, u: UnitData, targets: Sequence[UnitData], budge
         scored = _scored(start, spots, list(ends.values()), tshapes, engaged_targets, budget,
                          start_d[m.id])
         scored.sort(key=lambda s: s[0])
-        taken = _taken(start, [(x, y) for _, x, y, _, _ in scored], placed.models, budget)
+        taken = _taken(start, [(x, y) for _, x, y, _ in scored], placed.models, budget)
         chosen = None
         tries = 0
-        for i, (_, x, y, end, eng) in enumerate(scored):
-            if taken[i] or not placed.free(end, ter):
+        for i, (_, x, y, eng) in enumerate(scored):
+            if taken[i]:
+                continue
+            end = start.moved(x, y)
+            if not placed.free(end, ter):
                 continue
             tries += 1
             if tries > MAX_SPOT_CHECKS:
@@ -167,10 +170,10 @@ def _taken(start: Model, spots: Sequence[tuple[float, float]], models: Sequence[
     return out
 
 
-Scored = tuple[tuple[int, int, float, float], float, float, Model, set[str]]
+Scored = tuple[tuple[int, int, float, float], float, float, set[str]]
 """A candidate spot: its sort key (within 1" of a target, a fresh target engaged, the
-distance to the nearest target, the distance moved), x, y, the model there, the targets it
-is engaged with."""
+distance to the nearest target, the distance moved), x, y, the targets it is engaged
+with."""
 
 
 def _round(m: Model) -> bool:
@@ -238,8 +241,7 @@ def _scored(start: Model, spots: Sequence[tuple[float, float]], ends: Sequence[M
         near = float(near_all[i])
         cls = 0 if near <= 1.0 + mm_.EPS else 1 if eng else 2
         fresh = 0 if eng - engaged_targets else 1  # a target not engaged yet first
-        out.append(((cls, fresh, round(near, 3), float(moved[i])), x, y, start.moved(x, y),
-                    eng))
+        out.append(((cls, fresh, round(near, 3), float(moved[i])), x, y, eng))
     return out
 
 
@@ -262,7 +264,7 @@ def _scored_each(start: Model, spots: Sequence[tuple[float, float]], ends: Seque
         cls = 0 if near <= 1.0 + mm_.EPS else 1 if eng else 2
         fresh = 0 if eng - engaged_targets else 1  # a target not engaged yet first
         out.append(((cls, fresh, round(near, 3), math.hypot(x - start.x, y - start.y)),
-                    x, y, end, eng))
+                    x, y, eng))
     return out
 
 
@@ -331,7 +333,10 @@ def _reach_cands(start: Model, tshapes: Sequence[Model], non_targets: mm_.Group,
             cands += _ring(t.x, t.y, r + mm_._radius(t) + g, base, 48)
     if not cands:
         return []
-    cands = [(round(x, 6), round(y, 6)) for x, y in cands]
+    pts = np.asarray(cands, dtype=np.float64)  # beyond the move even once rounded: dropped
+    far = np.hypot(pts[:, 0] - start.x, pts[:, 1] - start.y) > budget
+    cands = [(round(x, 6), round(y, 6)) for (x, y), f in zip(cands, far.tolist(), strict=True)
+             if not f]
     cands = [(x, y) for x, y in cands if math.hypot(x - start.x, y - start.y) <= budget - 1e-5]
     near = gap_tri(start, cands, tshapes, gap - 1e-4, engaged_only=gap >= 2.0)
     cands = [p for p, k in zip(cands, near, strict=True) if k]

@@ -48,6 +48,7 @@ from w40k.geometry import (
     in_range_of_area,
     in_range_of_marker,
 )
+from w40k.geometry.battlefield import Layout
 from w40k.geometry.measure import horizontal_distance, separation, shape_region_distance
 from w40k.geometry.movement import MoveType, Step, validate_move
 from w40k.geometry.shapes import mm
@@ -96,10 +97,15 @@ class Group:
     only the models whose bounding disc comes within engagement range are measured (the disc
     gap is a lower bound of the footprints' distance: same answer as ``engaged`` over all)."""
 
-    def __init__(self, models: Sequence[Model]) -> None:
-        from w40k.geometry.battlefield import Layout
+    def __init__(self, models: Sequence[Model], lay: Layout | None = None) -> None:
         self.models = list(models)
-        self.lay = Layout.of(self.models)
+        self.lay = Layout.of(self.models) if lay is None else lay
+
+    @staticmethod
+    def of_unit(u: UnitData) -> Group:
+        """The unit's living models, with its kept layout (``engine/field.py``)."""
+        lay = field.layout(u)
+        return Group(lay.models, lay)
 
     def engaged_any(self, m: Model) -> bool:
         """03.04: ``m`` is engaged with one of the models."""
@@ -304,7 +310,9 @@ def surely_refused(scene: Scene, unit: str, mid: str, end: Model) -> bool:
         return True
     gu = scene.unit(unit)
     placed = [end if m.name == mid else m for m in gu.models]
-    if any(o.name != mid and overlaps(end, o) for o in placed):
+    ex, ey, reach = end.x, end.y, end.reach() + 1e-6  # farther apart: no overlap
+    if any(o.name != mid and math.hypot(o.x - ex, o.y - ey) <= reach + o.reach()
+           and overlaps(end, o) for o in placed):
         return True
     others, discs = scene_others(scene, unit, gu.player)
     if any(others[i][1].name != mid and overlaps(end, others[i][1])
@@ -555,7 +563,7 @@ def _check_toward(ctx: Context, u: UnitData, moves: Mapping[str, Sequence[Step]]
         # R12.03-e (R12.08-f reading for ongoing consolidation): a model that started engaged
         # with an enemy unit is still engaged with it.
         rule = "R12.03-e" if pile else "R12.08-f"
-        groups = [(e, Group(geo.unit_shapes(e))) for e in _enemies(ctx, u)]
+        groups = [(e, Group.of_unit(e)) for e in _enemies(ctx, u)]
         for m in u.alive:
             start, end = geo.model_shape(m), finals[m.id]
             for e, g in groups:

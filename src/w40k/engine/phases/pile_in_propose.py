@@ -103,7 +103,7 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
         mid: min(targets, key=lambda t: mm_.model_to_unit(s, t)) if targets else None
         for mid, s in starts.items()}
     start_gap = {mid: _gap(ctx, s, closest[mid], obj) for mid, s in starts.items()}
-    groups = {e.id: mm_.Group(geo.unit_shapes(e)) for e in enemies} if keep else {}
+    groups = {e.id: mm_.Group.of_unit(e) for e in enemies} if keep else {}
     was_engaged = {mid: [groups[e.id] for e in enemies if groups[e.id].engaged_any(s)]
                    for mid, s in starts.items()} if keep else {}
     movers = [m for m in u.alive if not (locked and mm_.base_contact_enemy(ctx, u, m))]
