@@ -24,6 +24,9 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
+import numpy as np
+import numpy.typing as npt
+
 from w40k.engine import geo
 from w40k.engine.context import Context
 from w40k.engine.phases.melee_moves import Group
@@ -31,7 +34,8 @@ from w40k.engine.propose_moves import Occupied
 from w40k.engine.serial import JSON
 from w40k.engine.state import UnitData
 from w40k.geometry import Model, Scene, Terrain
-from w40k.geometry.measure import horizontal_distance
+from w40k.geometry.battlefield import MARGIN, engaged_bounds, spot_bounds
+from w40k.geometry.measure import ENGAGEMENT_HORIZONTAL, horizontal_distance
 from w40k.geometry.movement import MoveType, Step, validate_move
 
 BEARINGS = 16
@@ -99,16 +103,29 @@ def _first_free(scene: Scene, u: UnitData, mid: str, start: Model,
                 move_type: MoveType, budget: float) -> Model | None:
     """The first spot (in order) that the module docstring's rules allow."""
     bf = scene.battlefield
-    for x, y in spots:
-        if math.hypot(x - start.x, y - start.y) > budget - SLACK:
+    spots = [(x, y) for x, y in spots if math.hypot(x - start.x, y - start.y) <= budget - SLACK]
+    if not spots:
+        return None
+    # The coherency, engagement and overlap tests of every spot at once where bounds settle
+    # them (1: passes, 0: fails, -1: measured exactly below; the same answers).
+    pts = np.asarray(spots, dtype=np.float64)
+    coherent = _coherent_tri(start, pts, ends) if ends else [1] * len(spots)
+    reach = budget + start.reach() + ENGAGEMENT_HORIZONTAL + 1.0
+    near = [o for o in enemies.models
+            if math.hypot(o.x - start.x, o.y - start.y) <= reach + o.reach()]
+    sure, maybe = engaged_bounds(start, pts, near)
+    unengaged = np.where(sure, 0, np.where(maybe, -1, 1)).tolist()
+    taken = placed.taken(start, spots, budget)
+    for i, (x, y) in enumerate(spots):
+        if not coherent[i] or not unengaged[i] or taken[i]:
             continue
         end = start.moved(x, y)
         x0, y0, x1, y1 = end.footprint().bbox()
         if x0 < 0 or y0 < 0 or x1 > bf.width or y1 > bf.depth:
             continue
-        if ends and not _coherent_with(end, ends):
+        if coherent[i] < 0 and not _coherent_with(end, ends):
             continue
-        if enemies.engaged_any(end):
+        if unengaged[i] < 0 and enemies.engaged_any(end):
             continue
         if not placed.free(end, ter):
             continue
@@ -117,6 +134,19 @@ def _first_free(scene: Scene, u: UnitData, mid: str, start: Model,
         if not bad:
             return end
     return None
+
+
+def _coherent_tri(start: Model, pts: npt.NDArray[np.float64], ends: Sequence[Model]
+                  ) -> list[int]:
+    """Per spot, :func:`_coherent_with` where ``battlefield.spot_bounds`` settles it (1:
+    passes, 0: fails, -1: measure it exactly)."""
+    lower, upper = spot_bounds(start, pts, ends)
+    sure = (upper.min(axis=1) <= COHERENCY_MARGIN - MARGIN) & \
+        (upper.max(axis=1) <= ALL_MARGIN - MARGIN)
+    fails = (lower.min(axis=1) > COHERENCY_MARGIN + MARGIN) | \
+        (lower.max(axis=1) > ALL_MARGIN + MARGIN)
+    out: list[int] = np.where(sure, 1, np.where(fails, 0, -1)).tolist()
+    return out
 
 
 def _ring(cx: float, cy: float, d: float, base: float, n: int = BEARINGS

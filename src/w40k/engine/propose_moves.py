@@ -12,10 +12,12 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from w40k.engine import geo
 from w40k.engine.state import ModelData, UnitData
 from w40k.geometry import Model, MoveType, Terrain
-from w40k.geometry.battlefield import Discs
+from w40k.geometry.battlefield import MARGIN, Discs, spot_bounds
 from w40k.geometry.measure import ENGAGEMENT_HORIZONTAL, engaged, overlaps, separation
 from w40k.geometry.movement import ending_violations, scene_others
 from w40k.geometry.shapes import EPS
@@ -50,6 +52,22 @@ class Occupied:
         """One more model placed."""
         self.models.append(m)
         self._discs = None
+
+    def taken(self, start: Model, spots: Sequence[tuple[float, float]], budget: float
+              ) -> list[bool]:
+        """For each spot (within ``budget`` of ``start``), whether ``start`` moved there surely
+        overlaps one of the models (within :data:`CLEARANCE` by ``battlefield.spot_bounds``),
+        so that :meth:`free` refuses it too; False says nothing."""
+        if not spots or not self.models:
+            return [False] * len(spots)
+        reach = budget + start.reach() + 1.0
+        near = [o for o in self.models
+                if math.hypot(o.x - start.x, o.y - start.y) <= reach + o.reach()]
+        if not near:
+            return [False] * len(spots)
+        _, upper = spot_bounds(start, np.asarray(spots, dtype=np.float64), near)
+        out: list[bool] = np.asarray((upper <= CLEARANCE - MARGIN).any(axis=1)).tolist()
+        return out
 
     def free(self, cand: Model, terrain: Terrain) -> bool:
         """03.01 Ending a Move: on no other model (more than :data:`CLEARANCE` apart), and not

@@ -33,11 +33,11 @@ import numpy as np
 from w40k.engine import geo
 from w40k.engine.context import Context
 from w40k.engine.phases import melee_moves as mm_
-from w40k.engine.propose_moves import CLEARANCE, Occupied, ring
+from w40k.engine.propose_moves import Occupied, ring
 from w40k.engine.serial import JSON
 from w40k.engine.state import UnitData
 from w40k.geometry import Model, engaged
-from w40k.geometry.battlefield import MARGIN, engaged_spots, gap_tri, spot_bounds
+from w40k.geometry.battlefield import engaged_spots, gap_tri
 from w40k.geometry.measure import ENGAGEMENT_HORIZONTAL, horizontal_distance
 from w40k.geometry.movement import MoveType, Step, validate_move
 from w40k.geometry.shapes import EPS, Circle
@@ -114,7 +114,7 @@ def propose_charge(ctx: Context, u: UnitData, targets: Sequence[UnitData], budge
         scored = _scored(start, spots, list(ends.values()), tshapes, engaged_targets, budget,
                          start_d[m.id])
         scored.sort(key=lambda s: s[0])
-        taken = _taken(start, [(x, y) for _, x, y, _ in scored], placed.models, budget)
+        taken = placed.taken(start, [(x, y) for _, x, y, _ in scored], budget)
         chosen = None
         tries = 0
         for i, (_, x, y, eng) in enumerate(scored):
@@ -152,22 +152,6 @@ def _within_move(start: Model, spots: list[tuple[float, float]], budget: float
     pts = np.asarray(spots, dtype=np.float64)
     keep = np.hypot(pts[:, 0] - start.x, pts[:, 1] - start.y) <= budget - SLACK + 1e-9
     return [p for p, k in zip(spots, keep.tolist(), strict=True) if k]
-
-
-def _taken(start: Model, spots: Sequence[tuple[float, float]], models: Sequence[Model],
-           budget: float) -> list[bool]:
-    """For each spot, whether ``start`` moved there surely overlaps one of ``models`` (within
-    ``propose_moves.CLEARANCE`` by :func:`battlefield.spot_bounds`, so ``Occupied.free``
-    refuses it too); False says nothing."""
-    if not spots or not models:
-        return [False] * len(spots)
-    reach = budget + start.reach() + 1.0
-    near = [o for o in models if math.hypot(o.x - start.x, o.y - start.y) <= reach + o.reach()]
-    if not near:
-        return [False] * len(spots)
-    _, upper = spot_bounds(start, np.asarray(spots, dtype=np.float64), near)
-    out: list[bool] = np.asarray((upper <= CLEARANCE - MARGIN).any(axis=1)).tolist()
-    return out
 
 
 Scored = tuple[tuple[int, int, float, float], float, float, set[str]]

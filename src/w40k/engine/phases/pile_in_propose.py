@@ -213,11 +213,32 @@ def _target_spots(start: Model, tshapes: Sequence[Model], budget: float, jitter:
     return spots
 
 
+_RINGS: dict[tuple[int, int, float], tuple[Model, Model, list[tuple[float, float, float]]]] = {}
+""":func:`_contact_ring`'s answers by (start, target, bearing) -- kept model objects are the
+same while the models stay (``engine/field.py``), and an entry holds them, so an ``id`` is
+not reused while it is kept; emptied past :data:`RINGS_LIMIT` entries."""
+RINGS_LIMIT = 4096
+
+
 def _contact_ring(start: Model, t: Model, base: float) -> list[tuple[float, float, float]]:
     """(x, y, bearing) of ``start``'s centre touching ``t`` on each of ``BEARINGS`` bearings
     from ``t``'s centre (the nearest to ``base`` first). Round bases: the sum of the radii;
     an oval base: found along each bearing from the bounding discs' touching distance (the
-    gap shrinks at most as fast as the distance, so each step stays outside)."""
+    gap shrinks at most as fast as the distance, so each step stays outside). Kept for the
+    passes and attempts that ask again (:data:`_RINGS`)."""
+    key = (id(start), id(t), base)
+    hit = _RINGS.get(key)
+    if hit is not None and hit[0] is start and hit[1] is t:
+        return hit[2]
+    out = _touching_ring(start, t, base)
+    if len(_RINGS) >= RINGS_LIMIT:
+        _RINGS.clear()
+    _RINGS[key] = (start, t, out)
+    return out
+
+
+def _touching_ring(start: Model, t: Model, base: float) -> list[tuple[float, float, float]]:
+    """:func:`_contact_ring`, computed."""
     r = bounding_radius(start.footprint()) + bounding_radius(t.footprint())
     out = []
     for x, y in _ring(t.x, t.y, r, base):
