@@ -48,7 +48,7 @@ from w40k.geometry import (
     in_range_of_area,
     in_range_of_marker,
 )
-from w40k.geometry.battlefield import Layout
+from w40k.geometry.battlefield import Layout, any_engaged
 from w40k.geometry.measure import horizontal_distance, separation, shape_region_distance
 from w40k.geometry.movement import MoveType, Step, validate_move
 from w40k.geometry.shapes import mm
@@ -514,13 +514,14 @@ def _check_charge(ctx: Context, u: UnitData, moves: Mapping[str, Sequence[Step]]
                 break
     if out:
         return out
-    ends = list(finals.values())
-    # R11.04-d: engaged with every charge target and with no other enemy unit.
+    # R11.04-d: engaged with every charge target and with no other enemy unit (every pair
+    # of models at once: battlefield.any_engaged, the answer of engaged over the pairs).
+    ends = Layout.of(list(finals.values()))
     for t in targets:
-        if not any(engaged(a, b) for a in ends for b in geo.unit_shapes(t)):
+        if not any_engaged(ends, field.layout(t)):
             out.append(("R11.04-d", f"the unit does not end engaged with charge target {t.id}"))
     for e in enemies:
-        if e not in targets and any(engaged(a, b) for a in ends for b in geo.unit_shapes(e)):
+        if e not in targets and any_engaged(ends, field.layout(e)):
             out.append(("R11.04-d", f"the unit ends engaged with {e.id}, not a charge target"))
     return out
 
@@ -555,9 +556,8 @@ def _check_toward(ctx: Context, u: UnitData, moves: Mapping[str, Sequence[Step]]
             out.append((toward_rule, f"{m.id} can end engaged with {closest.id} but does not"))
     if out:
         return out
-    ends = list(finals.values())
-    if pile and not any(engaged(a, b) for e in _enemies(ctx, u) for a in ends
-                        for b in geo.unit_shapes(e)):
+    ends = Layout.of(list(finals.values()))
+    if pile and not any(any_engaged(ends, field.layout(e)) for e in _enemies(ctx, u)):
         out.append(("R12.03-e", "the unit does not end engaged"))
     if pile or mode == "ongoing":
         # R12.03-e (R12.08-f reading for ongoing consolidation): a model that started engaged
@@ -699,8 +699,9 @@ def _greedy(ctx: Context, u: UnitData, d: MeleeMoveFrame, budget: float,
         elif obj is not None:
             spots = _objective_spots(ctx, obj, _radius(start))
         chosen: tuple[float, float] | None = None
-        for x, y in spots:
-            if math.hypot(x - start.x, y - start.y) > budget - 1e-4:
+        taken = placed.taken(start, spots, budget + 2.0)
+        for i, (x, y) in enumerate(spots):
+            if math.hypot(x - start.x, y - start.y) > budget - 1e-4 or taken[i]:
                 continue
             if free(start.moved(x, y)):
                 chosen = (x, y)

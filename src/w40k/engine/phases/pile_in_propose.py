@@ -133,8 +133,9 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
             if t is not None else [-1] * n
         still = _engaged_tri(start, pts, was_engaged[m.id]) if keep else [1] * n
         clear = _clear_tri(start, pts, [f for oid, f in cur.items() if oid != m.id])
+        taken = occupied.taken(start, spots, budget + 1.0)
         for i, (x, y) in enumerate(spots):
-            if not (closer[i] and still[i] and clear[i]):
+            if not (closer[i] and still[i] and clear[i]) or taken[i]:
                 continue
             end = start.moved(x, y)
             if t is not None:
