@@ -628,9 +628,10 @@ def propose_melee_move(ctx: Context, request: Request, rng: random.Random) -> JS
     budget = d.max_distance
     if mt in ("pile_in", "consolidate"):
         # The models placed one by one, each spot checked on its own (pile_in_propose.py).
-        from w40k.engine.phases.pile_in_propose import propose_toward
+        from w40k.engine.phases.pile_in_propose import first_toward, propose_toward
         for attempt in range(TOWARD_ATTEMPTS):
-            placed = propose_toward(ctx, u, d, rng, attempt)
+            placed = first_toward(ctx, u, d, rng) if attempt == 0 else \
+                propose_toward(ctx, u, d, rng, attempt)
             if placed is None:
                 return DECLINE[mt]  # no model has a spot to move to
             if not check_move(ctx, u, parse_positions(u, placed), d):

@@ -42,7 +42,7 @@ from w40k.engine.context import Context
 from w40k.engine.phases import melee_moves as mm_
 from w40k.engine.propose_moves import Occupied, ring
 from w40k.engine.serial import JSON
-from w40k.engine.state import ModelData, ObjectiveData, UnitData
+from w40k.engine.state import ModelData, ObjectiveData, UnitData, placement_count
 from w40k.geometry import Model, engaged
 from w40k.geometry.battlefield import MARGIN, bounding_radius, engaged_bounds, spot_bounds
 from w40k.geometry.measure import coherency_breaks, horizontal_distance, separation
@@ -172,6 +172,49 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
     if not moved:
         return None
     return {mid: [[round(e.x, 6), round(e.y, 6)]] for mid, e in moved.items()}
+
+
+_NO_MOVE: dict[tuple[int, int, int], tuple[object, object, int]] = {}
+"""Attempt 0s of :func:`propose_toward` that found no model to move, by (state, frame,
+``placement_count``): the draws of ``random()`` they made (an entry holds the state and the
+frame, so their ``id`` is not reused while it is kept)."""
+
+
+def first_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random.Random
+                 ) -> dict[str, JSON] | None:
+    """``propose_toward(ctx, u, d, rng, 0)``. Attempt 0 turns nothing by the drawn numbers
+    (its jitter is a draw times 0), so while no model is placed (``placement_count``) the same
+    state and frame give the same answer: a None found before is given again after the same
+    number of draws (a player that asks again, e.g. the heuristic's retries of a declined
+    melee move, gets the answer and the random stream it would have got)."""
+    key = (id(ctx.state), id(d), placement_count())
+    hit = _NO_MOVE.get(key)
+    if hit is not None and hit[0] is ctx.state and hit[1] is d:
+        for _ in range(hit[2]):
+            rng.random()
+        return None
+    before = rng.getstate()
+    out = propose_toward(ctx, u, d, rng, 0)
+    if out is None:
+        n = _draws(before, rng)
+        if n is not None:
+            if len(_NO_MOVE) >= 256:
+                _NO_MOVE.clear()
+            _NO_MOVE[key] = (ctx.state, d, n)
+    return out
+
+
+def _draws(before: tuple[object, ...], rng: random.Random) -> int | None:
+    """How many ``random()`` calls take a generator from state ``before`` to ``rng``'s (None:
+    more than a few, or other kinds of draws)."""
+    probe = random.Random()
+    probe.setstate(before)
+    after = rng.getstate()
+    for n in range(8):
+        if probe.getstate() == after:
+            return n
+        probe.random()
+    return None
 
 
 def _gap(ctx: Context, s: Model, t: UnitData | None, obj: ObjectiveData | None) -> float:
