@@ -33,7 +33,7 @@ import numpy as np
 from w40k.engine import geo
 from w40k.engine.context import Context
 from w40k.engine.phases import melee_moves as mm_
-from w40k.engine.propose_moves import Occupied, ring
+from w40k.engine.propose_moves import Occupied, ring, surely_overlapping
 from w40k.engine.serial import JSON
 from w40k.engine.state import UnitData
 from w40k.geometry import Model, engaged
@@ -290,7 +290,7 @@ def _repair(ctx: Context, u: UnitData, answer: dict[str, JSON], tshapes: Sequenc
                 if cands is None:
                     cands = memo[(m.id, gap)] = _reach_cands(
                         geo.model_shape(m), tshapes, non_targets, gap, budget)
-                spot = _reach_spot(ctx, u, m.id, finals, cands, budget)
+                spot = _reach_spot(ctx, u, geo.model_shape(m), m.id, finals, cands, budget)
                 if spot is not None:
                     answer[m.id] = [[spot[0], spot[1]]]
                     finals[m.id] = geo.model_shape(m).moved(*spot)
@@ -338,20 +338,22 @@ def _reach_cands(start: Model, tshapes: Sequence[Model], non_targets: mm_.Group,
     return out
 
 
-def _reach_spot(ctx: Context, u: UnitData, mid: str, finals: dict[str, Model],
+def _reach_spot(ctx: Context, u: UnitData, start: Model, mid: str, finals: dict[str, Model],
                 cands: Sequence[tuple[float, float, Model]], budget: float
                 ) -> tuple[float, float] | None:
     """The first of ``cands`` (:func:`_reach_cands`) whose straight move ``validate_move``
     accepts with the rest of the unit at ``finals`` (at most :data:`MAX_SPOT_CHECKS` screened,
-    :data:`MAX_PATH_CHECKS` validated)."""
+    :data:`MAX_PATH_CHECKS` validated); ``start``: the model where it stands."""
     if not cands:
         return None
     scene = mm_._scene_with(ctx, u, finals, keep=mid)
+    cands = cands[:MAX_SPOT_CHECKS + 1]
+    over = surely_overlapping(scene, u.id, mid, start, [(x, y) for x, y, _ in cands])
     tries = 0
     for screened, (x, y, end) in enumerate(cands, 1):
         if screened > MAX_SPOT_CHECKS:
             return None
-        if mm_.surely_refused(scene, u.id, mid, end):
+        if over[screened - 1] or mm_.surely_refused(scene, u.id, mid, end):
             continue
         tries += 1
         if tries > MAX_PATH_CHECKS:

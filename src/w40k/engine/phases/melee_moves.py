@@ -34,7 +34,7 @@ from w40k.engine import moves as moves_mod
 from w40k.engine.actions import interrupt
 from w40k.engine.context import Context
 from w40k.engine.frames import FrameData
-from w40k.engine.propose_moves import Occupied
+from w40k.engine.propose_moves import Occupied, surely_overlapping
 from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON
@@ -274,7 +274,8 @@ def can_reach(ctx: Context, u: UnitData, mid: str, finals: Mapping[str, Model],
         clear = np.where(sure, 0, np.where(maybe, -1, 1)).tolist()
     else:
         clear = [1] * len(cands)
-    for (x, y), k, c in zip(cands, near, clear, strict=True):
+    over: list[bool] = []
+    for i, ((x, y), k, c) in enumerate(zip(cands, near, clear, strict=True)):
         if not k or not c:
             continue
         end = start.moved(x, y)
@@ -287,8 +288,9 @@ def can_reach(ctx: Context, u: UnitData, mid: str, finals: Mapping[str, Model],
         if legal is None:
             if scene is None:
                 scene = _scene_with(ctx, u, finals, keep=mid)
-            legal = memo[key] = not surely_refused(scene, u.id, mid, end) and not validate_move(
-                scene, u.id, {mid: [Step(x, y)]}, move_type, budget)
+                over = surely_overlapping(scene, u.id, mid, start, cands)
+            legal = memo[key] = not over[i] and not surely_refused(scene, u.id, mid, end) \
+                and not validate_move(scene, u.id, {mid: [Step(x, y)]}, move_type, budget)
         if legal:
             return True
     return False
