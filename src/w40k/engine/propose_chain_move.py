@@ -25,7 +25,6 @@ import math
 from collections.abc import Mapping, Sequence
 
 import numpy as np
-import numpy.typing as npt
 
 from w40k.engine import geo
 from w40k.engine.context import Context
@@ -34,7 +33,7 @@ from w40k.engine.propose_moves import Occupied
 from w40k.engine.serial import JSON
 from w40k.engine.state import UnitData
 from w40k.geometry import Model, Scene, Terrain
-from w40k.geometry.battlefield import MARGIN, engaged_bounds, spot_bounds
+from w40k.geometry.battlefield import coherent_tri, engaged_bounds
 from w40k.geometry.measure import ENGAGEMENT_HORIZONTAL, horizontal_distance
 from w40k.geometry.movement import MoveType, Step, validate_move
 
@@ -109,7 +108,8 @@ def _first_free(scene: Scene, u: UnitData, mid: str, start: Model,
     # The coherency, engagement and overlap tests of every spot at once where bounds settle
     # them (1: passes, 0: fails, -1: measured exactly below; the same answers).
     pts = np.asarray(spots, dtype=np.float64)
-    coherent = _coherent_tri(start, pts, ends) if ends else [1] * len(spots)
+    coherent = coherent_tri(start, pts, ends, COHERENCY_MARGIN, ALL_MARGIN) if ends \
+        else [1] * len(spots)
     reach = budget + start.reach() + ENGAGEMENT_HORIZONTAL + 1.0
     near = [o for o in enemies.models
             if math.hypot(o.x - start.x, o.y - start.y) <= reach + o.reach()]
@@ -134,19 +134,6 @@ def _first_free(scene: Scene, u: UnitData, mid: str, start: Model,
         if not bad:
             return end
     return None
-
-
-def _coherent_tri(start: Model, pts: npt.NDArray[np.float64], ends: Sequence[Model]
-                  ) -> list[int]:
-    """Per spot, :func:`_coherent_with` where ``battlefield.spot_bounds`` settles it (1:
-    passes, 0: fails, -1: measure it exactly)."""
-    lower, upper = spot_bounds(start, pts, ends)
-    sure = (upper.min(axis=1) <= COHERENCY_MARGIN - MARGIN) & \
-        (upper.max(axis=1) <= ALL_MARGIN - MARGIN)
-    fails = (lower.min(axis=1) > COHERENCY_MARGIN + MARGIN) | \
-        (lower.max(axis=1) > ALL_MARGIN + MARGIN)
-    out: list[int] = np.where(sure, 1, np.where(fails, 0, -1)).tolist()
-    return out
 
 
 def _ring(cx: float, cy: float, d: float, base: float, n: int = BEARINGS

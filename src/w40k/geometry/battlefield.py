@@ -299,6 +299,18 @@ def gap_tri(start: Model, spots: Sequence[tuple[float, float]], others: Sequence
     return out
 
 
+def coherent_tri(start: Model, pts: FloatArray, ends: Sequence[Model], near: float,
+                 every: float) -> list[int]:
+    """Per spot of ``pts``: ``start`` moved there is within ``near`` of one of ``ends`` and
+    within ``every`` of all of them (horizontal distances, the proposers' coherency test,
+    03.03), where :func:`spot_bounds` settles it: 1 surely, 0 surely not, -1 measure it."""
+    lower, upper = spot_bounds(start, pts, ends)
+    sure = (upper.min(axis=1) <= near - MARGIN) & (upper.max(axis=1) <= every - MARGIN)
+    fails = (lower.min(axis=1) > near + MARGIN) | (lower.max(axis=1) > every + MARGIN)
+    out: list[int] = np.where(sure, 1, np.where(fails, 0, -1)).tolist()
+    return out
+
+
 @dataclass
 class Grid:
     """A uniform grid over model bounding discs: :meth:`near` lists the indices of the models
@@ -380,5 +392,6 @@ class Discs:
 
 
 __all__ = ["CELL", "MARGIN", "Discs", "Grid", "Layout", "any_engaged", "any_within",
-           "bounding_radius", "breaks", "coherent", "engaged_bounds", "engaged_spots",
-           "engaged_with", "gap_tri", "inner_radius", "spot_bounds", "within_matrix"]
+           "bounding_radius", "breaks", "coherent", "coherent_tri", "engaged_bounds",
+           "engaged_spots", "engaged_with", "gap_tri", "inner_radius", "spot_bounds",
+           "within_matrix"]

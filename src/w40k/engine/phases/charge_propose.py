@@ -37,8 +37,13 @@ from w40k.engine.propose_moves import Occupied, ring, surely_overlapping
 from w40k.engine.serial import JSON
 from w40k.engine.state import UnitData
 from w40k.geometry import Model, engaged
-from w40k.geometry.battlefield import engaged_spots, gap_tri
-from w40k.geometry.measure import ENGAGEMENT_HORIZONTAL, horizontal_distance
+from w40k.geometry.battlefield import MARGIN, coherent_tri, engaged_spots, gap_tri, spot_bounds
+from w40k.geometry.measure import (
+    ENGAGEMENT_HORIZONTAL,
+    ENGAGEMENT_VERTICAL,
+    horizontal_distance,
+    vertical_distance,
+)
 from w40k.geometry.movement import MoveType, Step, validate_move
 from w40k.geometry.shapes import EPS, Circle
 
@@ -197,7 +202,7 @@ def _scored(start: Model, spots: Sequence[tuple[float, float]], ends: Sequence[M
     other shapes one by one."""
     shapes = [start, *ends, *(t for _, t in tshapes)]
     if not spots or not all(_round(m) for m in shapes):
-        return _scored_each(start, spots, ends, tshapes, engaged_targets, budget, start_d)
+        return _scored_mixed(start, spots, ends, tshapes, engaged_targets, budget, start_d)
     r = cast(Circle, start.footprint()).r
     pts = np.asarray(spots, dtype=np.float64)
     moved = np.hypot(pts[:, 0] - start.x, pts[:, 1] - start.y)
@@ -227,6 +232,62 @@ def _scored(start: Model, spots: Sequence[tuple[float, float]], ends: Sequence[M
         fresh = 0 if eng - engaged_targets else 1  # a target not engaged yet first
         out.append(((cls, fresh, round(near, 3), float(moved[i])), x, y, eng))
     return out
+
+
+def _scored_mixed(start: Model, spots: Sequence[tuple[float, float]], ends: Sequence[Model],
+                  tshapes: Sequence[tuple[str, Model]], engaged_targets: set[str],
+                  budget: float, start_d: dict[str, float]) -> list[Scored]:
+    """:func:`_scored_each`'s answer (any shapes), with its tests settled for every spot at
+    once where ``battlefield.spot_bounds`` can (coherency, closer, engaged with each target
+    model) and the distance to the nearest target measured only to the target models that
+    can be the nearest (the least upper bound is not below their lower bound): the same
+    minimum, the same keys, the same order."""
+    out: list[Scored] = []
+    spots = [(x, y) for x, y in spots if math.hypot(x - start.x, y - start.y) <= budget - SLACK]
+    if not spots:
+        return out
+    pts = np.asarray(spots, dtype=np.float64)
+    tmodels = [t for _, t in tshapes]
+    lower, upper = spot_bounds(start, pts, tmodels)
+    coherent = coherent_tri(start, pts, ends, COHERENCY_MARGIN, ALL_MARGIN) if ends \
+        else [1] * len(spots)
+    v_ok = np.array([vertical_distance(start, t) <= ENGAGEMENT_VERTICAL + EPS
+                     for t in tmodels], dtype=bool)[None, :]
+    limit = ENGAGEMENT_HORIZONTAL + EPS
+    eng_sure = ((upper <= limit - MARGIN) & v_ok).tolist()
+    eng_maybe = ((lower <= limit + MARGIN) & v_ok).tolist()
+    nearest = (lower <= upper.min(axis=1)[:, None] + MARGIN).tolist()
+    cols = {tid: [j for j, (k, _) in enumerate(tshapes) if k == tid] for tid in start_d}
+    low, up = lower.tolist(), upper.tolist()
+    for i, (x, y) in enumerate(spots):
+        if not coherent[i]:
+            continue
+        end = start.moved(x, y)
+        if coherent[i] < 0 and not _coherent_with(end, ends):
+            continue
+        if not any(_closer(end, tmodels, cols[tid], low[i], up[i], d0 - mm_.EPS)
+                   for tid, d0 in start_d.items()):
+            continue  # R11.04-b
+        near = min(horizontal_distance(end, tmodels[j])
+                   for j, n in enumerate(nearest[i]) if n)
+        eng = {tshapes[j][0] for j in range(len(tmodels))
+               if eng_sure[i][j] or (eng_maybe[i][j] and engaged(end, tmodels[j]))}
+        cls = 0 if near <= 1.0 + mm_.EPS else 1 if eng else 2
+        fresh = 0 if eng - engaged_targets else 1  # a target not engaged yet first
+        out.append(((cls, fresh, round(near, 3), math.hypot(x - start.x, y - start.y)),
+                    x, y, eng))
+    return out
+
+
+def _closer(end: Model, tmodels: Sequence[Model], cols: Sequence[int], low: Sequence[float],
+            up: Sequence[float], than: float) -> bool:
+    """``min(horizontal_distance(end, tmodels[j]) for j in cols) < than``, from the bounds
+    where they settle it (R11.04-b)."""
+    if cols and min(up[j] for j in cols) < than - MARGIN:
+        return True
+    if cols and min(low[j] for j in cols) >= than + MARGIN:
+        return False
+    return min(horizontal_distance(end, tmodels[j]) for j in cols) < than
 
 
 def _scored_each(start: Model, spots: Sequence[tuple[float, float]], ends: Sequence[Model],

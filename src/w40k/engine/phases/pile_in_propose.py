@@ -177,7 +177,8 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
 _NO_MOVE: dict[tuple[int, int, int], tuple[object, object, int]] = {}
 """Attempt 0s of :func:`propose_toward` that found no model to move, by (state, frame,
 ``placement_count``): the draws of ``random()`` they made (an entry holds the state and the
-frame, so their ``id`` is not reused while it is kept)."""
+frame, so their ``id`` is not reused while it is kept; a few entries: a player asks again at
+once)."""
 
 
 def first_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random.Random
@@ -198,7 +199,7 @@ def first_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random.R
     if out is None:
         n = _draws(before, rng)
         if n is not None:
-            if len(_NO_MOVE) >= 256:
+            if len(_NO_MOVE) >= 8:
                 _NO_MOVE.clear()
             _NO_MOVE[key] = (ctx.state, d, n)
     return out
