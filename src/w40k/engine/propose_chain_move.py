@@ -24,6 +24,8 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
+import numpy as np
+
 from w40k.engine import geo
 from w40k.engine.context import Context
 from w40k.engine.phases.melee_moves import Group
@@ -31,7 +33,8 @@ from w40k.engine.propose_moves import Occupied
 from w40k.engine.serial import JSON
 from w40k.engine.state import UnitData
 from w40k.geometry import Model, Scene, Terrain
-from w40k.geometry.measure import horizontal_distance
+from w40k.geometry.battlefield import coherent_tri, engaged_bounds
+from w40k.geometry.measure import ENGAGEMENT_HORIZONTAL, horizontal_distance
 from w40k.geometry.movement import MoveType, Step, validate_move
 
 BEARINGS = 16
@@ -99,16 +102,30 @@ def _first_free(scene: Scene, u: UnitData, mid: str, start: Model,
                 move_type: MoveType, budget: float) -> Model | None:
     """The first spot (in order) that the module docstring's rules allow."""
     bf = scene.battlefield
-    for x, y in spots:
-        if math.hypot(x - start.x, y - start.y) > budget - SLACK:
+    spots = [(x, y) for x, y in spots if math.hypot(x - start.x, y - start.y) <= budget - SLACK]
+    if not spots:
+        return None
+    # The coherency, engagement and overlap tests of every spot at once where bounds settle
+    # them (1: passes, 0: fails, -1: measured exactly below; the same answers).
+    pts = np.asarray(spots, dtype=np.float64)
+    coherent = coherent_tri(start, pts, ends, COHERENCY_MARGIN, ALL_MARGIN) if ends \
+        else [1] * len(spots)
+    reach = budget + start.reach() + ENGAGEMENT_HORIZONTAL + 1.0
+    near = [o for o in enemies.models
+            if math.hypot(o.x - start.x, o.y - start.y) <= reach + o.reach()]
+    sure, maybe = engaged_bounds(start, pts, near)
+    unengaged = np.where(sure, 0, np.where(maybe, -1, 1)).tolist()
+    taken = placed.taken(start, spots, budget)
+    for i, (x, y) in enumerate(spots):
+        if not coherent[i] or not unengaged[i] or taken[i]:
             continue
         end = start.moved(x, y)
         x0, y0, x1, y1 = end.footprint().bbox()
         if x0 < 0 or y0 < 0 or x1 > bf.width or y1 > bf.depth:
             continue
-        if ends and not _coherent_with(end, ends):
+        if coherent[i] < 0 and not _coherent_with(end, ends):
             continue
-        if enemies.engaged_any(end):
+        if unengaged[i] < 0 and enemies.engaged_any(end):
             continue
         if not placed.free(end, ter):
             continue

@@ -12,13 +12,15 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from w40k.engine import geo
 from w40k.engine.state import ModelData, UnitData
-from w40k.geometry import Model, MoveType, Terrain
-from w40k.geometry.battlefield import Discs
+from w40k.geometry import Model, MoveType, Scene, Terrain
+from w40k.geometry.battlefield import MARGIN, Discs, spot_bounds
 from w40k.geometry.measure import ENGAGEMENT_HORIZONTAL, engaged, overlaps, separation
 from w40k.geometry.movement import ending_violations, scene_others
-from w40k.geometry.shapes import EPS
+from w40k.geometry.shapes import EPS, Circle
 
 if TYPE_CHECKING:
     from w40k.engine.context import Context
@@ -51,6 +53,22 @@ class Occupied:
         self.models.append(m)
         self._discs = None
 
+    def taken(self, start: Model, spots: Sequence[tuple[float, float]], budget: float
+              ) -> list[bool]:
+        """For each spot (within ``budget`` of ``start``), whether ``start`` moved there surely
+        overlaps one of the models (within :data:`CLEARANCE` by ``battlefield.spot_bounds``),
+        so that :meth:`free` refuses it too; False says nothing."""
+        if not spots or not self.models:
+            return [False] * len(spots)
+        reach = budget + start.reach() + 1.0
+        near = [o for o in self.models
+                if math.hypot(o.x - start.x, o.y - start.y) <= reach + o.reach()]
+        if not near:
+            return [False] * len(spots)
+        _, upper = spot_bounds(start, np.asarray(spots, dtype=np.float64), near)
+        out: list[bool] = np.asarray((upper <= CLEARANCE - MARGIN).any(axis=1)).tolist()
+        return out
+
     def free(self, cand: Model, terrain: Terrain) -> bool:
         """03.01 Ending a Move: on no other model (more than :data:`CLEARANCE` apart), and not
         partway through a terrain feature (``ending_violations``)."""
@@ -61,6 +79,37 @@ class Occupied:
         fp = cand.footprint()
         return (all(separation(fp, self.models[i].footprint()) > CLEARANCE for i in near)
                 and not ending_violations(terrain, cand))
+
+
+def surely_overlapping(scene: Scene, unit: str, mid: str, start: Model,
+                       spots: Sequence[tuple[float, float]]) -> list[bool]:
+    """Per spot: ``start`` (model ``mid`` of ``unit``) moved there overlaps another model of
+    ``scene`` (its unit's others where the scene has them) by more than touching, as
+    ``measure.overlaps`` measures, so that ``melee_moves.surely_refused`` refuses it (R03.01-c).
+    Proven for round bases only (their separation is the centre distance less both radii),
+    deeper than ``overlaps``' 1e-6" by ``battlefield.MARGIN``; False says nothing."""
+    k = len(spots)
+    fp = start.footprint()
+    if not k or type(fp) is not Circle:
+        return [False] * k
+    gu = scene.unit(unit)
+    others, _ = scene_others(scene, unit, gu.player)
+    a0, a1 = start.z, start.top
+    rows = []
+    for m in (*gu.models, *(o for _, o in others)):
+        f = m.footprint()
+        if m.name == mid or type(f) is not Circle or a1 <= m.z + EPS or m.top <= a0 + EPS:
+            continue  # not round, or apart in height (``overlaps``)
+        rows.append((f.cx, f.cy, f.r))
+    if not rows:
+        return [False] * k
+    c = np.array(rows, dtype=np.float64)
+    pts = np.asarray(spots, dtype=np.float64)
+    dx = pts[:, 0, None] + (fp.cx - start.x) - c[None, :, 0]
+    dy = pts[:, 1, None] + (fp.cy - start.y) - c[None, :, 1]
+    sep = np.sqrt(dx * dx + dy * dy) - fp.r - c[None, :, 2]
+    out: list[bool] = np.asarray((sep < -1e-6 - MARGIN).any(axis=1)).tolist()
+    return out
 
 
 UNENGAGED_MOVES = (MoveType.NORMAL, MoveType.ADVANCE, MoveType.FALL_BACK,

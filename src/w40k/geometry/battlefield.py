@@ -35,10 +35,11 @@ from w40k.geometry.measure import (
     CoherencyBreak,
     coherency_breaks,
     distance,
+    vertical_distance,
     vertical_extent,
     within,
 )
-from w40k.geometry.shapes import EPS, Circle, FloatArray, Model, Oval, Shape
+from w40k.geometry.shapes import EPS, Circle, FloatArray, Model, Oval, Polygon, Shape
 
 MARGIN = 1e-7
 """Inches: a vectorised distance this close to a threshold is measured again exactly."""
@@ -199,6 +200,117 @@ def breaks(layout: Layout) -> list[CoherencyBreak]:
     return coherency_breaks(layout.models)
 
 
+def inner_radius(shape: Shape) -> float:
+    """The radius of a disc around the shape's centre that lies inside it: a round base's
+    radius, an oval's smaller semi-axis; 0 for a hull (its centre may lie on its edge)."""
+    if isinstance(shape, Circle):
+        return shape.r
+    if isinstance(shape, Oval):
+        return min(shape.a, shape.b)
+    return 0.0
+
+
+def spot_bounds(start: Model, pts: FloatArray, others: Sequence[Model]
+                ) -> tuple[FloatArray, FloatArray]:
+    """(k, n) lower and upper bounds of ``horizontal_distance(start.moved(x, y), o)`` for
+    every spot (x, y) of ``pts`` (k, 2) and every model ``o`` of ``others``: the footprints'
+    centre distance less both bounding radii, and less both inner radii (a footprint holds
+    the disc of its inner radius and lies in the disc of its bounding radius), never below 0;
+    both are the distance itself (to rounding) for two round bases. A hull's upper bound is
+    infinite."""
+    fp = start.footprint()
+    cx, cy = fp.center
+    ox, oy = cx - start.x, cy - start.y  # the footprint's centre moves with the model
+    oc = np.array([o.footprint().center for o in others], dtype=np.float64).reshape(-1, 2)
+    outer = np.array([bounding_radius(o.footprint()) for o in others], dtype=np.float64)
+    inner = np.array([inner_radius(o.footprint()) if not isinstance(o.footprint(), Polygon)
+                      else -math.inf for o in others], dtype=np.float64)
+    dx = pts[:, 0, None] + ox - oc[None, :, 0]
+    dy = pts[:, 1, None] + oy - oc[None, :, 1]
+    d = np.sqrt(dx * dx + dy * dy)
+    s_in = -math.inf if isinstance(fp, Polygon) else inner_radius(fp)
+    lower = np.maximum(0.0, d - bounding_radius(fp) - outer[None, :])
+    upper = np.maximum(0.0, d - s_in - inner[None, :])
+    return np.asarray(lower, dtype=np.float64), np.asarray(upper, dtype=np.float64)
+
+
+def _engaged_parts(start: Model, pts: FloatArray, others: Sequence[Model]
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """(k,) sure and (k, n) maybe of :func:`engaged_bounds`, per pair."""
+    lower, upper = spot_bounds(start, pts, others)
+    v_ok = np.array([vertical_distance(start, o) <= ENGAGEMENT_VERTICAL + EPS
+                     for o in others], dtype=bool)
+    limit = ENGAGEMENT_HORIZONTAL + EPS
+    sure = ((upper <= limit - MARGIN) & v_ok[None, :]).any(axis=1)
+    maybe = (lower <= limit + MARGIN) & v_ok[None, :]
+    return np.asarray(sure), np.asarray(maybe)
+
+
+def engaged_bounds(start: Model, pts: FloatArray, others: Sequence[Model]
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """(k,) ``sure`` and ``maybe`` of "``start`` moved to each spot of ``pts`` is engaged
+    (03.04) with one of ``others``": ``sure`` where some pair's upper bound
+    (:func:`spot_bounds`) is inside engagement range by :data:`MARGIN`, ``maybe`` unless every
+    pair's lower bound is outside it by :data:`MARGIN` (the vertical distance, which a move on
+    the level does not change, measured exactly once per model). Where ``maybe`` but not
+    ``sure``, only the exact test answers."""
+    k = len(pts)
+    if not k or not others:
+        return np.zeros(k, dtype=bool), np.zeros(k, dtype=bool)
+    sure, maybe = _engaged_parts(start, pts, others)
+    return sure, np.asarray(maybe.any(axis=1))
+
+
+def engaged_spots(start: Model, pts: FloatArray, others: Sequence[Model]) -> list[bool]:
+    """For each spot (x, y) of ``pts``: ``start`` moved there is engaged (03.04) with one of
+    ``others`` -- the same answers as ``any(engaged(start.moved(x, y), o) for o in others)``:
+    settled by :func:`engaged_bounds` where it can be, else measured exactly."""
+    k = len(pts)
+    if not k or not others:
+        return [False] * k
+    sure, maybe = _engaged_parts(start, pts, others)
+    out: list[bool] = sure.tolist()
+    for i in np.flatnonzero(maybe.any(axis=1) & ~sure).tolist():
+        end = start.moved(float(pts[i, 0]), float(pts[i, 1]))
+        out[i] = any(within(end, others[j], ENGAGEMENT_HORIZONTAL, ENGAGEMENT_VERTICAL)
+                     for j in np.flatnonzero(maybe[i]).tolist())
+    return out
+
+
+def gap_tri(start: Model, spots: Sequence[tuple[float, float]], others: Sequence[Model],
+            limit: float, *, engaged_only: bool = False) -> list[int]:
+    """Per spot (x, y): whether ``start`` moved there is within ``limit`` horizontally of one
+    of ``others`` (``horizontal_distance(end, o) <= limit``; with ``engaged_only`` also
+    within 5" vertically, as ``engaged`` demands, for a ``limit`` under 2"), where
+    :func:`spot_bounds` settles it: 1 surely, 0 surely not, -1 measure it exactly."""
+    k = len(spots)
+    if not k or not others:
+        return [0] * k
+    lower, upper = spot_bounds(start, np.asarray(spots, dtype=np.float64), others)
+    if engaged_only:
+        v_ok = np.array([vertical_distance(start, o) <= ENGAGEMENT_VERTICAL + EPS
+                         for o in others], dtype=bool)[None, :]
+        sure = ((upper <= limit - MARGIN) & v_ok).any(axis=1)
+        maybe = ((lower <= limit + MARGIN) & v_ok).any(axis=1)
+    else:
+        sure = (upper <= limit - MARGIN).any(axis=1)
+        maybe = (lower <= limit + MARGIN).any(axis=1)
+    out: list[int] = np.where(sure, 1, np.where(maybe, -1, 0)).tolist()
+    return out
+
+
+def coherent_tri(start: Model, pts: FloatArray, ends: Sequence[Model], near: float,
+                 every: float) -> list[int]:
+    """Per spot of ``pts``: ``start`` moved there is within ``near`` of one of ``ends`` and
+    within ``every`` of all of them (horizontal distances, the proposers' coherency test,
+    03.03), where :func:`spot_bounds` settles it: 1 surely, 0 surely not, -1 measure it."""
+    lower, upper = spot_bounds(start, pts, ends)
+    sure = (upper.min(axis=1) <= near - MARGIN) & (upper.max(axis=1) <= every - MARGIN)
+    fails = (lower.min(axis=1) > near + MARGIN) | (lower.max(axis=1) > every + MARGIN)
+    out: list[int] = np.where(sure, 1, np.where(fails, 0, -1)).tolist()
+    return out
+
+
 @dataclass
 class Grid:
     """A uniform grid over model bounding discs: :meth:`near` lists the indices of the models
@@ -280,5 +392,6 @@ class Discs:
 
 
 __all__ = ["CELL", "MARGIN", "Discs", "Grid", "Layout", "any_engaged", "any_within",
-           "bounding_radius", "breaks", "coherent", "engaged_with",
+           "bounding_radius", "breaks", "coherent", "coherent_tri", "engaged_bounds",
+           "engaged_spots", "engaged_with", "gap_tri", "inner_radius", "spot_bounds",
            "within_matrix"]

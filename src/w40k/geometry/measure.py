@@ -516,7 +516,7 @@ def maybe_within(a: Sequence[Model], b: Sequence[Model], horizontal: float
 
 def vertical_extent(m: Model) -> tuple[float, float]:
     """The heights a model is measured from: its base level, or its whole body if FRAME."""
-    if m.has("FRAME"):
+    if "FRAME" in m.keywords:  # m.has("FRAME"), without its call overhead
         return (m.z, m.top)
     return (m.z, m.z)
 

@@ -140,12 +140,51 @@ def test_the_spots_scored_at_once_for_round_bases_match_the_one_by_one_scores() 
                    for tid in ("t0", "t1")}
         fast = _scored(start, spots, ends, targets, {"t0"}, 7.0, start_d)
         slow = _scored_each(start, spots, ends, targets, {"t0"}, 7.0, start_d)
-        assert [(k[:3], x, y, e) for k, x, y, _, e in fast] == \
-            [(k[:3], x, y, e) for k, x, y, _, e in slow]
+        assert [(k[:3], x, y, e) for k, x, y, e in fast] == \
+            [(k[:3], x, y, e) for k, x, y, e in slow]
         assert all(abs(a[0][3] - b[0][3]) < 1e-12 for a, b in zip(fast, slow, strict=True))
         kept += len(fast)
         # R11.04-d's test, all at once, against round and oval bases
         others = [t for _, t in targets] + [Model("v", 15.0, 15.0, base_mm=(120.0, 70.0))]
         assert _engaged_mask(start, spots, others) == [
             any(engaged(start.moved(x, y), o) for o in others) for x, y in spots]
+    assert kept > 300  # spots were kept and compared
+
+
+def test_the_spots_scored_with_bounds_for_ovals_and_hulls_match_the_one_by_one_scores() -> None:
+    # R03.03-a/b, R11.04-b/c: with oval bases and FRAME hulls among the models, the scores
+    # settled by bounds (measured exactly near a threshold) are the one-by-one scores, in
+    # the same order, with the same nearest distances.
+    import random
+
+    from w40k.engine.phases.charge_propose import _scored_each, _scored_mixed
+    from w40k.geometry import Model
+    from w40k.geometry.measure import horizontal_distance
+
+    hull = ((-1.5, -0.8), (1.5, -0.8), (1.7, 0.0), (1.5, 0.8), (-1.5, 0.8))
+
+    def model(name: str, x: float, y: float) -> Model:
+        k = rng.randrange(4)
+        if k == 0:
+            return Model(name, x, y, 0.0, (75.0, 42.0), 2.0, rng.uniform(-3.1, 3.1))
+        if k == 1:
+            return Model(name, x, y, 0.0, None, 4.0, rng.uniform(-3.1, 3.1),
+                         frozenset({"FRAME"}), hull)
+        return Model(name, x, y, 0.0, rng.choice((25.0, 32.0, 40.0)))
+
+    rng = random.Random(11)
+    kept = 0
+    for _ in range(25):
+        start = model("a", rng.uniform(10, 20), rng.uniform(10, 20))
+        ends = [model(f"e{i}", rng.uniform(10, 20), rng.uniform(10, 20))
+                for i in range(rng.randrange(0, 4))]
+        targets = [(f"t{i % 2}", model(f"t{i}", rng.uniform(12, 22), rng.uniform(12, 22)))
+                   for i in range(4)]
+        spots = [(rng.uniform(8, 24), rng.uniform(8, 24)) for _ in range(150)]
+        start_d = {tid: min(horizontal_distance(start, t) for k, t in targets if k == tid)
+                   for tid in ("t0", "t1")}
+        fast = _scored_mixed(start, spots, ends, targets, {"t0"}, 7.0, start_d)
+        slow = _scored_each(start, spots, ends, targets, {"t0"}, 7.0, start_d)
+        assert fast == slow
+        kept += len(fast)
     assert kept > 300  # spots were kept and compared

@@ -147,3 +147,23 @@ def test_objective_consolidation_is_placed_in_range_of_the_objective_R12_08_d() 
     finals = finals_of(u, parse_positions(u, answer))
     o = game.state.objectives[0]
     assert all(in_objective_range(game.ctx, finals[mid], o) for mid in answer)
+
+
+def test_asking_again_for_a_pile_in_no_model_can_make_gives_the_same_answer_and_draws() -> None:
+    # R12.03-c: both models of red.a are in base contact with blue.b, so none moves and the
+    # proposer declines. Its first search draws from the generator without depending on the
+    # draws, so asking again in the same state gives the kept answer after the same draws:
+    # the generator ends where searching every time leaves it.
+    from w40k.engine.phases import pile_in_propose as pp
+    red = _u("red.a", "red", [10.0, 11.5], 10.0)
+    blue = _u("blue.b", "blue", [10.0, 11.5], 10.0 + BASE)
+    game = _to_pile_in([red, blue])
+    pp._NO_MOVE.clear()
+    kept, fresh = random.Random(5), random.Random(5)
+    assert [sample(game, pending(game), kept) for _ in range(3)] == ["skip"] * 3
+    assert [n for _, _, n in pp._NO_MOVE.values()] == [1]  # its jitter, drawn again
+    for _ in range(3):
+        pp._NO_MOVE.clear()
+        assert sample(game, pending(game), fresh) == "skip"
+    assert kept.getstate() == fresh.getstate()
+    assert kept.random() == fresh.random()

@@ -33,11 +33,17 @@ import numpy as np
 from w40k.engine import geo
 from w40k.engine.context import Context
 from w40k.engine.phases import melee_moves as mm_
-from w40k.engine.propose_moves import Occupied, ring
+from w40k.engine.propose_moves import Occupied, ring, surely_overlapping
 from w40k.engine.serial import JSON
 from w40k.engine.state import UnitData
 from w40k.geometry import Model, engaged
-from w40k.geometry.measure import ENGAGEMENT_HORIZONTAL, NEAR_MARGIN, horizontal_distance
+from w40k.geometry.battlefield import MARGIN, coherent_tri, engaged_spots, gap_tri, spot_bounds
+from w40k.geometry.measure import (
+    ENGAGEMENT_HORIZONTAL,
+    ENGAGEMENT_VERTICAL,
+    horizontal_distance,
+    vertical_distance,
+)
 from w40k.geometry.movement import MoveType, Step, validate_move
 from w40k.geometry.shapes import EPS, Circle
 
@@ -64,9 +70,11 @@ moved yet): coherency and ending on a model (``Occupied.free``)."""
 
 
 def propose_charge(ctx: Context, u: UnitData, targets: Sequence[UnitData], budget: float,
-                   rng: random.Random, attempt: int) -> dict[str, JSON] | None:
+                   rng: random.Random, attempt: int, memo: Spots | None = None
+                   ) -> dict[str, JSON] | None:
     """A charge move's positions answer built as a coherent chain (module docstring), or
-    None when some model finds no spot."""
+    None when some model finds no spot. ``memo``: the repair pass's candidate spots, kept
+    between attempts of the same move (:func:`_repair`)."""
     if not targets:
         return None
     tshapes = [(t.id, s) for t in targets for s in geo.unit_shapes(t)]
@@ -105,14 +113,19 @@ def propose_charge(ctx: Context, u: UnitData, targets: Sequence[UnitData], budge
         if dist > 0:
             k = min(1.0, (budget - SLACK) / dist)
             spots.append((start.x + k * (t0.x - start.x), start.y + k * (t0.y - start.y)))
+        spots = _within_move(start, spots, budget)
         spots = [p for p, bad in zip(spots, _engaged_mask(start, spots, non_targets.models),
                                      strict=True) if not bad]  # R11.04-d
         scored = _scored(start, spots, list(ends.values()), tshapes, engaged_targets, budget,
                          start_d[m.id])
         scored.sort(key=lambda s: s[0])
+        taken = placed.taken(start, [(x, y) for _, x, y, _ in scored], budget)
         chosen = None
         tries = 0
-        for _, x, y, end, eng in scored:
+        for i, (_, x, y, eng) in enumerate(scored):
+            if taken[i]:
+                continue
+            end = start.moved(x, y)
             if not placed.free(end, ter):
                 continue
             tries += 1
@@ -132,13 +145,24 @@ def propose_charge(ctx: Context, u: UnitData, targets: Sequence[UnitData], budge
         engaged_targets |= eng
         placed.append(end)
     answer: dict[str, JSON] = {mid: [[round(e.x, 6), round(e.y, 6)]] for mid, e in ends.items()}
-    return _repair(ctx, u, answer, [s for _, s in tshapes], non_targets, budget)
+    return _repair(ctx, u, answer, [s for _, s in tshapes], non_targets, budget, memo)
 
 
-Scored = tuple[tuple[int, int, float, float], float, float, Model, set[str]]
+def _within_move(start: Model, spots: list[tuple[float, float]], budget: float
+                 ) -> list[tuple[float, float]]:
+    """The spots not surely beyond the move (``_scored`` tests it exactly: this keeps a
+    superset, in order, so that the tests between measure fewer spots)."""
+    if not spots:
+        return spots
+    pts = np.asarray(spots, dtype=np.float64)
+    keep = np.hypot(pts[:, 0] - start.x, pts[:, 1] - start.y) <= budget - SLACK + 1e-9
+    return [p for p, k in zip(spots, keep.tolist(), strict=True) if k]
+
+
+Scored = tuple[tuple[int, int, float, float], float, float, set[str]]
 """A candidate spot: its sort key (within 1" of a target, a fresh target engaged, the
-distance to the nearest target, the distance moved), x, y, the model there, the targets it
-is engaged with."""
+distance to the nearest target, the distance moved), x, y, the targets it is engaged
+with."""
 
 
 def _round(m: Model) -> bool:
@@ -149,8 +173,8 @@ def _round(m: Model) -> bool:
 def _engaged_mask(start: Model, spots: Sequence[tuple[float, float]],
                   others: Sequence[Model]) -> list[bool]:
     """For each spot, whether ``start`` moved there is engaged with one of ``others`` (03.04):
-    measured all at once for round bases; for other shapes only where the models' reach
-    (:meth:`Model.reach`) does not already rule it out."""
+    measured all at once for round bases; for other shapes by ``engaged_spots`` (bounds
+    settle most pairs; the others are measured exactly)."""
     out = [False] * len(spots)
     if not spots or not others:
         return out
@@ -164,14 +188,7 @@ def _engaged_mask(start: Model, spots: Sequence[tuple[float, float]],
         out = (d <= ENGAGEMENT_HORIZONTAL + EPS).any(axis=1).tolist()
     rest = [o for o in others if not (rs and _round(o))]
     if rest:
-        o = np.array([(m.x, m.y, m.reach()) for m in rest])
-        bound = np.hypot(pts[:, 0, None] - o[None, :, 0], pts[:, 1, None] - o[None, :, 1]) \
-            - start.reach() - o[None, :, 2]
-        maybe = bound <= ENGAGEMENT_HORIZONTAL + NEAR_MARGIN
-        for i in np.flatnonzero(maybe.any(axis=1)).tolist():
-            if not out[i]:
-                end = start.moved(*spots[i])
-                out[i] = any(engaged(end, rest[j]) for j in np.flatnonzero(maybe[i]).tolist())
+        out = [a or b for a, b in zip(out, engaged_spots(start, pts, rest), strict=True)]
     return out
 
 
@@ -185,7 +202,7 @@ def _scored(start: Model, spots: Sequence[tuple[float, float]], ends: Sequence[M
     other shapes one by one."""
     shapes = [start, *ends, *(t for _, t in tshapes)]
     if not spots or not all(_round(m) for m in shapes):
-        return _scored_each(start, spots, ends, tshapes, engaged_targets, budget, start_d)
+        return _scored_mixed(start, spots, ends, tshapes, engaged_targets, budget, start_d)
     r = cast(Circle, start.footprint()).r
     pts = np.asarray(spots, dtype=np.float64)
     moved = np.hypot(pts[:, 0] - start.x, pts[:, 1] - start.y)
@@ -213,9 +230,64 @@ def _scored(start: Model, spots: Sequence[tuple[float, float]], ends: Sequence[M
         near = float(near_all[i])
         cls = 0 if near <= 1.0 + mm_.EPS else 1 if eng else 2
         fresh = 0 if eng - engaged_targets else 1  # a target not engaged yet first
-        out.append(((cls, fresh, round(near, 3), float(moved[i])), x, y, start.moved(x, y),
-                    eng))
+        out.append(((cls, fresh, round(near, 3), float(moved[i])), x, y, eng))
     return out
+
+
+def _scored_mixed(start: Model, spots: Sequence[tuple[float, float]], ends: Sequence[Model],
+                  tshapes: Sequence[tuple[str, Model]], engaged_targets: set[str],
+                  budget: float, start_d: dict[str, float]) -> list[Scored]:
+    """:func:`_scored_each`'s answer (any shapes), with its tests settled for every spot at
+    once where ``battlefield.spot_bounds`` can (coherency, closer, engaged with each target
+    model) and the distance to the nearest target measured only to the target models that
+    can be the nearest (the least upper bound is not below their lower bound): the same
+    minimum, the same keys, the same order."""
+    out: list[Scored] = []
+    spots = [(x, y) for x, y in spots if math.hypot(x - start.x, y - start.y) <= budget - SLACK]
+    if not spots:
+        return out
+    pts = np.asarray(spots, dtype=np.float64)
+    tmodels = [t for _, t in tshapes]
+    lower, upper = spot_bounds(start, pts, tmodels)
+    coherent = coherent_tri(start, pts, ends, COHERENCY_MARGIN, ALL_MARGIN) if ends \
+        else [1] * len(spots)
+    v_ok = np.array([vertical_distance(start, t) <= ENGAGEMENT_VERTICAL + EPS
+                     for t in tmodels], dtype=bool)[None, :]
+    limit = ENGAGEMENT_HORIZONTAL + EPS
+    eng_sure = ((upper <= limit - MARGIN) & v_ok).tolist()
+    eng_maybe = ((lower <= limit + MARGIN) & v_ok).tolist()
+    nearest = (lower <= upper.min(axis=1)[:, None] + MARGIN).tolist()
+    cols = {tid: [j for j, (k, _) in enumerate(tshapes) if k == tid] for tid in start_d}
+    low, up = lower.tolist(), upper.tolist()
+    for i, (x, y) in enumerate(spots):
+        if not coherent[i]:
+            continue
+        end = start.moved(x, y)
+        if coherent[i] < 0 and not _coherent_with(end, ends):
+            continue
+        if not any(_closer(end, tmodels, cols[tid], low[i], up[i], d0 - mm_.EPS)
+                   for tid, d0 in start_d.items()):
+            continue  # R11.04-b
+        near = min(horizontal_distance(end, tmodels[j])
+                   for j, n in enumerate(nearest[i]) if n)
+        eng = {tshapes[j][0] for j in range(len(tmodels))
+               if eng_sure[i][j] or (eng_maybe[i][j] and engaged(end, tmodels[j]))}
+        cls = 0 if near <= 1.0 + mm_.EPS else 1 if eng else 2
+        fresh = 0 if eng - engaged_targets else 1  # a target not engaged yet first
+        out.append(((cls, fresh, round(near, 3), math.hypot(x - start.x, y - start.y)),
+                    x, y, eng))
+    return out
+
+
+def _closer(end: Model, tmodels: Sequence[Model], cols: Sequence[int], low: Sequence[float],
+            up: Sequence[float], than: float) -> bool:
+    """``min(horizontal_distance(end, tmodels[j]) for j in cols) < than``, from the bounds
+    where they settle it (R11.04-b)."""
+    if cols and min(up[j] for j in cols) < than - MARGIN:
+        return True
+    if cols and min(low[j] for j in cols) >= than + MARGIN:
+        return False
+    return min(horizontal_distance(end, tmodels[j]) for j in cols) < than
 
 
 def _scored_each(start: Model, spots: Sequence[tuple[float, float]], ends: Sequence[Model],
@@ -237,7 +309,7 @@ def _scored_each(start: Model, spots: Sequence[tuple[float, float]], ends: Seque
         cls = 0 if near <= 1.0 + mm_.EPS else 1 if eng else 2
         fresh = 0 if eng - engaged_targets else 1  # a target not engaged yet first
         out.append(((cls, fresh, round(near, 3), math.hypot(x - start.x, y - start.y)),
-                    x, y, end, eng))
+                    x, y, eng))
     return out
 
 
@@ -253,11 +325,19 @@ def _coherent_with(end: Model, placed: Sequence[Model]) -> bool:
     return min(ds) <= COHERENCY_MARGIN and max(ds) <= ALL_MARGIN
 
 
+Spots = dict[tuple[str, float], list[tuple[float, float, Model]]]
+"""The repair search's candidate spots of each (model, gap) that pass the tests that do not
+depend on where the rest of the unit is (:func:`_reach_cands`)."""
+
+
 def _repair(ctx: Context, u: UnitData, answer: dict[str, JSON], tshapes: Sequence[Model],
-            non_targets: mm_.Group, budget: float) -> dict[str, JSON]:
+            non_targets: mm_.Group, budget: float, memo: Spots | None = None
+            ) -> dict[str, JSON]:
     """R11.04-c: a model not within 1"/engaged for which a legal straight move ending
     within 1"/engaged (and engaged with no other enemy unit, R11.04-d) is found is moved
-    there (a few rounds)."""
+    there (a few rounds). ``memo`` keeps each (model, gap)'s candidate spots (the same
+    targets, other enemy models and budget: every round and chain attempt)."""
+    memo = {} if memo is None else memo
     for _ in range(3):
         finals = mm_.finals_of(u, mm_.parse_positions(u, answer))
         moved = False
@@ -267,7 +347,11 @@ def _repair(ctx: Context, u: UnitData, answer: dict[str, JSON], tshapes: Sequenc
                 if any(horizontal_distance(end, t) <= gap + mm_.EPS and
                        (gap < 2.0 or engaged(end, t)) for t in tshapes):
                     continue
-                spot = _reach_spot(ctx, u, m.id, finals, tshapes, non_targets, gap, budget)
+                cands = memo.get((m.id, gap))
+                if cands is None:
+                    cands = memo[(m.id, gap)] = _reach_cands(
+                        geo.model_shape(m), tshapes, non_targets, gap, budget)
+                spot = _reach_spot(ctx, u, geo.model_shape(m), m.id, finals, cands, budget)
                 if spot is not None:
                     answer[m.id] = [[spot[0], spot[1]]]
                     finals[m.id] = geo.model_shape(m).moved(*spot)
@@ -278,12 +362,12 @@ def _repair(ctx: Context, u: UnitData, answer: dict[str, JSON], tshapes: Sequenc
     return answer
 
 
-def _reach_spot(ctx: Context, u: UnitData, mid: str, finals: dict[str, Model],
-                tshapes: Sequence[Model], non_targets: mm_.Group, gap: float,
-                budget: float) -> tuple[float, float] | None:
-    """A spot like ``melee_moves.can_reach``'s search finds (its candidates first, then finer
-    rings), engaged with no enemy model outside the targets."""
-    start = geo.model_shape(next(m for m in u.alive if m.id == mid))
+def _reach_cands(start: Model, tshapes: Sequence[Model], non_targets: mm_.Group, gap: float,
+                 budget: float) -> list[tuple[float, float, Model]]:
+    """The spots (and the model there) like ``melee_moves.can_reach``'s search finds (its
+    candidates first, then finer rings), rounded, within the move, within ``gap`` of a
+    target model (engaged with it for 2"), engaged with no enemy model outside the targets
+    (R11.04-d): the tests that do not depend on where the rest of the unit is."""
     cands = mm_._candidates(start, tshapes, gap, budget)
     r = mm_._radius(start)
     for t in tshapes:
@@ -293,24 +377,44 @@ def _reach_spot(ctx: Context, u: UnitData, mid: str, finals: dict[str, Model],
         for g in (0.05, gap * 0.3, gap * 0.6, gap * 0.9):
             cands += _ring(t.x, t.y, r + mm_._radius(t) + g, base, 48)
     if not cands:
+        return []
+    pts = np.asarray(cands, dtype=np.float64)  # beyond the move even once rounded: dropped
+    far = np.hypot(pts[:, 0] - start.x, pts[:, 1] - start.y) > budget
+    cands = [(round(x, 6), round(y, 6)) for (x, y), f in zip(cands, far.tolist(), strict=True)
+             if not f]
+    cands = [(x, y) for x, y in cands if math.hypot(x - start.x, y - start.y) <= budget - 1e-5]
+    near = gap_tri(start, cands, tshapes, gap - 1e-4, engaged_only=gap >= 2.0)
+    cands = [p for p, k in zip(cands, near, strict=True) if k]
+    near = [k for k in near if k]
+    out: list[tuple[float, float, Model]] = []
+    for (x, y), k, bad in zip(cands, near, _engaged_mask(start, cands, non_targets.models),
+                              strict=True):
+        if bad:
+            continue  # R11.04-d
+        end = start.moved(x, y)
+        if k < 0 and not any(horizontal_distance(end, t) <= gap - 1e-4
+                             and (gap < 2.0 or engaged(end, t)) for t in tshapes):
+            continue
+        out.append((x, y, end))
+    return out
+
+
+def _reach_spot(ctx: Context, u: UnitData, start: Model, mid: str, finals: dict[str, Model],
+                cands: Sequence[tuple[float, float, Model]], budget: float
+                ) -> tuple[float, float] | None:
+    """The first of ``cands`` (:func:`_reach_cands`) whose straight move ``validate_move``
+    accepts with the rest of the unit at ``finals`` (at most :data:`MAX_SPOT_CHECKS` screened,
+    :data:`MAX_PATH_CHECKS` validated); ``start``: the model where it stands."""
+    if not cands:
         return None
     scene = mm_._scene_with(ctx, u, finals, keep=mid)
-    tries = screened = 0
-    cands = [(round(x, 6), round(y, 6)) for x, y in cands]
-    cands = [p for p, bad in zip(cands, _engaged_mask(start, cands, non_targets.models),
-                                 strict=True) if not bad]  # R11.04-d
-    for x, y in cands:
-        x, y = round(x, 6), round(y, 6)
-        if math.hypot(x - start.x, y - start.y) > budget - 1e-5:
-            continue
-        end = start.moved(x, y)
-        if not any(horizontal_distance(end, t) <= gap - 1e-4 and (gap < 2.0 or engaged(end, t))
-                   for t in tshapes):
-            continue
-        screened += 1
+    cands = cands[:MAX_SPOT_CHECKS + 1]
+    over = surely_overlapping(scene, u.id, mid, start, [(x, y) for x, y, _ in cands])
+    tries = 0
+    for screened, (x, y, end) in enumerate(cands, 1):
         if screened > MAX_SPOT_CHECKS:
             return None
-        if mm_.surely_refused(scene, u.id, mid, end):
+        if over[screened - 1] or mm_.surely_refused(scene, u.id, mid, end):
             continue
         tries += 1
         if tries > MAX_PATH_CHECKS:

@@ -34,7 +34,7 @@ from w40k.engine import moves as moves_mod
 from w40k.engine.actions import interrupt
 from w40k.engine.context import Context
 from w40k.engine.frames import FrameData
-from w40k.engine.propose_moves import Occupied
+from w40k.engine.propose_moves import Occupied, surely_overlapping
 from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON
@@ -48,6 +48,7 @@ from w40k.geometry import (
     in_range_of_area,
     in_range_of_marker,
 )
+from w40k.geometry.battlefield import Layout, any_engaged
 from w40k.geometry.measure import horizontal_distance, separation, shape_region_distance
 from w40k.geometry.movement import MoveType, Step, validate_move
 from w40k.geometry.shapes import mm
@@ -96,10 +97,15 @@ class Group:
     only the models whose bounding disc comes within engagement range are measured (the disc
     gap is a lower bound of the footprints' distance: same answer as ``engaged`` over all)."""
 
-    def __init__(self, models: Sequence[Model]) -> None:
-        from w40k.geometry.battlefield import Layout
+    def __init__(self, models: Sequence[Model], lay: Layout | None = None) -> None:
         self.models = list(models)
-        self.lay = Layout.of(self.models)
+        self.lay = Layout.of(self.models) if lay is None else lay
+
+    @staticmethod
+    def of_unit(u: UnitData) -> Group:
+        """The unit's living models, with its kept layout (``engine/field.py``)."""
+        lay = field.layout(u)
+        return Group(lay.models, lay)
 
     def engaged_any(self, m: Model) -> bool:
         """03.04: ``m`` is engaged with one of the models."""
@@ -256,22 +262,35 @@ def can_reach(ctx: Context, u: UnitData, mid: str, finals: Mapping[str, Model],
     cands = _candidates(start, targets, gap, budget)
     if not cands:
         return False
+    from w40k.geometry.battlefield import engaged_bounds, gap_tri
     memo = {} if memo is None else memo
     avoid_group = Group(avoid) if avoid else None
     scene: Scene | None = None
-    for x, y in cands:
-        end = start.moved(x, y)
-        if not any(horizontal_distance(end, t) <= gap + EPS for t in targets):
+    # Both spot tests for every candidate at once where bounds settle them (1: passes,
+    # 0: fails, -1: measured exactly below; the same answers).
+    near = gap_tri(start, cands, targets, gap + EPS)
+    if avoid:
+        sure, maybe = engaged_bounds(start, np.asarray(cands, dtype=np.float64), avoid)
+        clear = np.where(sure, 0, np.where(maybe, -1, 1)).tolist()
+    else:
+        clear = [1] * len(cands)
+    over: list[bool] = []
+    for i, ((x, y), k, c) in enumerate(zip(cands, near, clear, strict=True)):
+        if not k or not c:
             continue
-        if avoid_group is not None and avoid_group.engaged_any(end):
+        end = start.moved(x, y)
+        if k < 0 and not any(horizontal_distance(end, t) <= gap + EPS for t in targets):
+            continue
+        if c < 0 and avoid_group is not None and avoid_group.engaged_any(end):
             continue
         key = (mid, x, y)
         legal = memo.get(key)
         if legal is None:
             if scene is None:
                 scene = _scene_with(ctx, u, finals, keep=mid)
-            legal = memo[key] = not surely_refused(scene, u.id, mid, end) and not validate_move(
-                scene, u.id, {mid: [Step(x, y)]}, move_type, budget)
+                over = surely_overlapping(scene, u.id, mid, start, cands)
+            legal = memo[key] = not over[i] and not surely_refused(scene, u.id, mid, end) \
+                and not validate_move(scene, u.id, {mid: [Step(x, y)]}, move_type, budget)
         if legal:
             return True
     return False
@@ -293,7 +312,9 @@ def surely_refused(scene: Scene, unit: str, mid: str, end: Model) -> bool:
         return True
     gu = scene.unit(unit)
     placed = [end if m.name == mid else m for m in gu.models]
-    if any(o.name != mid and overlaps(end, o) for o in placed):
+    ex, ey, reach = end.x, end.y, end.reach() + 1e-6  # farther apart: no overlap
+    if any(o.name != mid and math.hypot(o.x - ex, o.y - ey) <= reach + o.reach()
+           and overlaps(end, o) for o in placed):
         return True
     others, discs = scene_others(scene, unit, gu.player)
     if any(others[i][1].name != mid and overlaps(end, others[i][1])
@@ -495,13 +516,14 @@ def _check_charge(ctx: Context, u: UnitData, moves: Mapping[str, Sequence[Step]]
                 break
     if out:
         return out
-    ends = list(finals.values())
-    # R11.04-d: engaged with every charge target and with no other enemy unit.
+    # R11.04-d: engaged with every charge target and with no other enemy unit (every pair
+    # of models at once: battlefield.any_engaged, the answer of engaged over the pairs).
+    ends = Layout.of(list(finals.values()))
     for t in targets:
-        if not any(engaged(a, b) for a in ends for b in geo.unit_shapes(t)):
+        if not any_engaged(ends, field.layout(t)):
             out.append(("R11.04-d", f"the unit does not end engaged with charge target {t.id}"))
     for e in enemies:
-        if e not in targets and any(engaged(a, b) for a in ends for b in geo.unit_shapes(e)):
+        if e not in targets and any_engaged(ends, field.layout(e)):
             out.append(("R11.04-d", f"the unit ends engaged with {e.id}, not a charge target"))
     return out
 
@@ -536,15 +558,14 @@ def _check_toward(ctx: Context, u: UnitData, moves: Mapping[str, Sequence[Step]]
             out.append((toward_rule, f"{m.id} can end engaged with {closest.id} but does not"))
     if out:
         return out
-    ends = list(finals.values())
-    if pile and not any(engaged(a, b) for e in _enemies(ctx, u) for a in ends
-                        for b in geo.unit_shapes(e)):
+    ends = Layout.of(list(finals.values()))
+    if pile and not any(any_engaged(ends, field.layout(e)) for e in _enemies(ctx, u)):
         out.append(("R12.03-e", "the unit does not end engaged"))
     if pile or mode == "ongoing":
         # R12.03-e (R12.08-f reading for ongoing consolidation): a model that started engaged
         # with an enemy unit is still engaged with it.
         rule = "R12.03-e" if pile else "R12.08-f"
-        groups = [(e, Group(geo.unit_shapes(e))) for e in _enemies(ctx, u)]
+        groups = [(e, Group.of_unit(e)) for e in _enemies(ctx, u)]
         for m in u.alive:
             start, end = geo.model_shape(m), finals[m.id]
             for e, g in groups:
@@ -609,9 +630,10 @@ def propose_melee_move(ctx: Context, request: Request, rng: random.Random) -> JS
     budget = d.max_distance
     if mt in ("pile_in", "consolidate"):
         # The models placed one by one, each spot checked on its own (pile_in_propose.py).
-        from w40k.engine.phases.pile_in_propose import propose_toward
+        from w40k.engine.phases.pile_in_propose import first_toward, propose_toward
         for attempt in range(TOWARD_ATTEMPTS):
-            placed = propose_toward(ctx, u, d, rng, attempt)
+            placed = first_toward(ctx, u, d, rng) if attempt == 0 else \
+                propose_toward(ctx, u, d, rng, attempt)
             if placed is None:
                 return DECLINE[mt]  # no model has a spot to move to
             if not check_move(ctx, u, parse_positions(u, placed), d):
@@ -625,10 +647,11 @@ def propose_melee_move(ctx: Context, request: Request, rng: random.Random) -> JS
     if mt == "charge":
         # The greedy move leaves blocked models behind (R03.03-d): place the unit as a
         # coherent chain instead (charge_propose.py), still checked here.
-        from w40k.engine.phases.charge_propose import propose_charge
+        from w40k.engine.phases.charge_propose import Spots, propose_charge
         targets = [ctx.state.unit(t) for t in d.targets or ()]
+        memo: Spots = {}
         for attempt in range(CHAIN_ATTEMPTS):
-            chain = propose_charge(ctx, u, targets, budget, rng, attempt)
+            chain = propose_charge(ctx, u, targets, budget, rng, attempt, memo)
             if chain is not None and not check_move(ctx, u, parse_positions(u, chain), d):
                 return chain
     return DECLINE[mt]
@@ -679,8 +702,9 @@ def _greedy(ctx: Context, u: UnitData, d: MeleeMoveFrame, budget: float,
         elif obj is not None:
             spots = _objective_spots(ctx, obj, _radius(start))
         chosen: tuple[float, float] | None = None
-        for x, y in spots:
-            if math.hypot(x - start.x, y - start.y) > budget - 1e-4:
+        taken = placed.taken(start, spots, budget + 2.0)
+        for i, (x, y) in enumerate(spots):
+            if math.hypot(x - start.x, y - start.y) > budget - 1e-4 or taken[i]:
                 continue
             if free(start.moved(x, y)):
                 chosen = (x, y)

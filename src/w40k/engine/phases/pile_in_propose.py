@@ -35,14 +35,16 @@ import math
 import random
 from collections.abc import Sequence
 
+import numpy as np
+
 from w40k.engine import geo
 from w40k.engine.context import Context
 from w40k.engine.phases import melee_moves as mm_
 from w40k.engine.propose_moves import Occupied, ring
 from w40k.engine.serial import JSON
-from w40k.engine.state import ModelData, ObjectiveData, UnitData
+from w40k.engine.state import ModelData, ObjectiveData, UnitData, placement_count
 from w40k.geometry import Model, engaged
-from w40k.geometry.battlefield import bounding_radius
+from w40k.geometry.battlefield import MARGIN, bounding_radius, engaged_bounds, spot_bounds
 from w40k.geometry.measure import coherency_breaks, horizontal_distance, separation
 from w40k.geometry.movement import MoveType, Step, validate_move
 
@@ -101,7 +103,7 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
         mid: min(targets, key=lambda t: mm_.model_to_unit(s, t)) if targets else None
         for mid, s in starts.items()}
     start_gap = {mid: _gap(ctx, s, closest[mid], obj) for mid, s in starts.items()}
-    groups = {e.id: mm_.Group(geo.unit_shapes(e)) for e in enemies} if keep else {}
+    groups = {e.id: mm_.Group.of_unit(e) for e in enemies} if keep else {}
     was_engaged = {mid: [groups[e.id] for e in enemies if groups[e.id].engaged_any(s)]
                    for mid, s in starts.items()} if keep else {}
     movers = [m for m in u.alive if not (locked and mm_.base_contact_enemy(ctx, u, m))]
@@ -121,18 +123,32 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
             assert obj is not None
             spots = _objective_spots(ctx, start, obj, budget, jitter)
         spots += _friend_spots(start, m.id, cur, spots[-1] if spots else None, budget)
-        for x, y in spots:
+        if not spots:
+            return False
+        # The first three tests of every spot at once where bounds settle them (1: passes,
+        # 0: fails, -1: measured exactly below; the same answers).
+        pts = np.asarray(spots, dtype=np.float64)
+        n = len(spots)
+        closer = _closer_tri(start, pts, geo.unit_shapes(t), start_gap[m.id] - CLOSER) \
+            if t is not None else [-1] * n
+        still = _engaged_tri(start, pts, was_engaged[m.id]) if keep else [1] * n
+        clear = _clear_tri(start, pts, [f for oid, f in cur.items() if oid != m.id])
+        taken = occupied.taken(start, spots, budget + 1.0)
+        for i, (x, y) in enumerate(spots):
+            if not (closer[i] and still[i] and clear[i]) or taken[i]:
+                continue
             end = start.moved(x, y)
             if t is not None:
-                if not mm_.closer_to_unit(end, t, start_gap[m.id] - CLOSER):
+                if closer[i] < 0 and not mm_.closer_to_unit(end, t, start_gap[m.id] - CLOSER):
                     continue  # R12.03-d / R12.08-b/c: closer to the closest target
             elif obj is not None and not (
                     mm_.in_objective_range(ctx, end, obj)
                     or mm_.objective_distance(ctx, end, obj) < start_gap[m.id] - CLOSER):
                 continue  # R12.08-d: within range, or closer
-            if keep and not all(g.engaged_any(end) for g in was_engaged[m.id]):
+            if still[i] < 0 and not all(g.engaged_any(end) for g in was_engaged[m.id]):
                 continue  # R12.03-e / R12.08-f: still engaged with the same units
-            if not _clear_of_friends(end, m.id, cur) or not occupied.free(end, ter):
+            if (clear[i] < 0 and not _clear_of_friends(end, m.id, cur)) \
+                    or not occupied.free(end, ter):
                 continue  # 03.01 Ending a Move
             n = len(coherency_breaks(list({**cur, m.id: end}.values())))
             if n > breaks:
@@ -156,6 +172,50 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
     if not moved:
         return None
     return {mid: [[round(e.x, 6), round(e.y, 6)]] for mid, e in moved.items()}
+
+
+_NO_MOVE: dict[tuple[int, int, int], tuple[object, object, int]] = {}
+"""Attempt 0s of :func:`propose_toward` that found no model to move, by (state, frame,
+``placement_count``): the draws of ``random()`` they made (an entry holds the state and the
+frame, so their ``id`` is not reused while it is kept; a few entries: a player asks again at
+once)."""
+
+
+def first_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random.Random
+                 ) -> dict[str, JSON] | None:
+    """``propose_toward(ctx, u, d, rng, 0)``. Attempt 0 turns nothing by the drawn numbers
+    (its jitter is a draw times 0), so while no model is placed (``placement_count``) the same
+    state and frame give the same answer: a None found before is given again after the same
+    number of draws (a player that asks again, e.g. the heuristic's retries of a declined
+    melee move, gets the answer and the random stream it would have got)."""
+    key = (id(ctx.state), id(d), placement_count())
+    hit = _NO_MOVE.get(key)
+    if hit is not None and hit[0] is ctx.state and hit[1] is d:
+        for _ in range(hit[2]):
+            rng.random()
+        return None
+    before = rng.getstate()
+    out = propose_toward(ctx, u, d, rng, 0)
+    if out is None:
+        n = _draws(before, rng)
+        if n is not None:
+            if len(_NO_MOVE) >= 8:
+                _NO_MOVE.clear()
+            _NO_MOVE[key] = (ctx.state, d, n)
+    return out
+
+
+def _draws(before: tuple[object, ...], rng: random.Random) -> int | None:
+    """How many ``random()`` calls take a generator from state ``before`` to ``rng``'s (None:
+    more than a few, or other kinds of draws)."""
+    probe = random.Random()
+    probe.setstate(before)
+    after = rng.getstate()
+    for n in range(8):
+        if probe.getstate() == after:
+            return n
+        probe.random()
+    return None
 
 
 def _gap(ctx: Context, s: Model, t: UnitData | None, obj: ObjectiveData | None) -> float:
@@ -198,11 +258,32 @@ def _target_spots(start: Model, tshapes: Sequence[Model], budget: float, jitter:
     return spots
 
 
+_RINGS: dict[tuple[int, int, float], tuple[Model, Model, list[tuple[float, float, float]]]] = {}
+""":func:`_contact_ring`'s answers by (start, target, bearing) -- kept model objects are the
+same while the models stay (``engine/field.py``), and an entry holds them, so an ``id`` is
+not reused while it is kept; emptied past :data:`RINGS_LIMIT` entries."""
+RINGS_LIMIT = 4096
+
+
 def _contact_ring(start: Model, t: Model, base: float) -> list[tuple[float, float, float]]:
     """(x, y, bearing) of ``start``'s centre touching ``t`` on each of ``BEARINGS`` bearings
     from ``t``'s centre (the nearest to ``base`` first). Round bases: the sum of the radii;
     an oval base: found along each bearing from the bounding discs' touching distance (the
-    gap shrinks at most as fast as the distance, so each step stays outside)."""
+    gap shrinks at most as fast as the distance, so each step stays outside). Kept for the
+    passes and attempts that ask again (:data:`_RINGS`)."""
+    key = (id(start), id(t), base)
+    hit = _RINGS.get(key)
+    if hit is not None and hit[0] is start and hit[1] is t:
+        return hit[2]
+    out = _touching_ring(start, t, base)
+    if len(_RINGS) >= RINGS_LIMIT:
+        _RINGS.clear()
+    _RINGS[key] = (start, t, out)
+    return out
+
+
+def _touching_ring(start: Model, t: Model, base: float) -> list[tuple[float, float, float]]:
+    """:func:`_contact_ring`, computed."""
     r = bounding_radius(start.footprint()) + bounding_radius(t.footprint())
     out = []
     for x, y in _ring(t.x, t.y, r, base):
@@ -255,6 +336,45 @@ def _friend_spots(start: Model, mid: str, cur: dict[str, Model],
     spots = _reachable(start, spots, budget)
     spots.sort(key=lambda p: math.hypot(p[0] - goal[0], p[1] - goal[1]))
     return spots
+
+
+def _tri(sure: np.ndarray, fails: np.ndarray) -> list[int]:
+    """1 where ``sure``, else 0 where ``fails``, else -1 (to be measured exactly)."""
+    out: list[int] = np.where(sure, 1, np.where(fails, 0, -1)).tolist()
+    return out
+
+
+def _closer_tri(start: Model, pts: np.ndarray, tshapes: Sequence[Model], than: float
+                ) -> list[int]:
+    """Per spot, ``melee_moves.closer_to_unit(start.moved(x, y), unit, than)`` where the
+    bounds of :func:`battlefield.spot_bounds` settle it (:func:`_tri`)."""
+    if not tshapes:
+        return [0] * len(pts)
+    lower, upper = spot_bounds(start, pts, tshapes)
+    return _tri(upper.min(axis=1) < than - MARGIN, lower.min(axis=1) >= than + MARGIN)
+
+
+def _engaged_tri(start: Model, pts: np.ndarray, groups: Sequence[mm_.Group]) -> list[int]:
+    """Per spot, ``all(g.engaged_any(start.moved(x, y)) for g in groups)`` where
+    :func:`battlefield.engaged_bounds` settles it (:func:`_tri`)."""
+    sure = np.ones(len(pts), dtype=bool)
+    fails = np.zeros(len(pts), dtype=bool)
+    for g in groups:
+        s, maybe = engaged_bounds(start, pts, g.models)
+        sure &= s
+        fails |= ~maybe
+    return _tri(sure, fails)
+
+
+def _clear_tri(start: Model, pts: np.ndarray, friends: Sequence[Model]) -> list[int]:
+    """Per spot, :func:`_clear_of_friends` where :func:`battlefield.spot_bounds` settles it
+    (:func:`_tri`): fails where a friend is surely within :data:`CLEARANCE`, passes where
+    every one is surely beyond it."""
+    if not friends:
+        return [1] * len(pts)
+    lower, upper = spot_bounds(start, pts, friends)
+    return _tri(np.asarray((lower > CLEARANCE + MARGIN).all(axis=1)),
+                np.asarray((upper <= CLEARANCE - MARGIN).any(axis=1)))
 
 
 def _clear_of_friends(end: Model, mid: str, cur: dict[str, Model]) -> bool:
