@@ -494,8 +494,8 @@ class SightTables:
 
     def _walled_search(self, ou: int, tu: int) -> bool:
         units = self.scene.units
-        stand = [sight_units.unit_stand_in([self.footprints[(u, m)] for m in
-                                            range(len(units[u].models))]) for u in (ou, tu)]
+        stand = [sight_units.unit_stand_in(tuple(self.footprints[(u, m)] for m in
+                                                 range(len(units[u].models)))) for u in (ou, tu)]
         if stand[0] is None or stand[1] is None:
             return False
         # 06.01: not the two units' own models. Areas and gap fillers need no care (13.10,

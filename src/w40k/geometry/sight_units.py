@@ -2,17 +2,17 @@
 units settles the raw sight of every model pair of them at once.
 
 :func:`w40k.geometry.los._single_wall_separates` proves one pair BLOCKED when a convex
-obstacle (or one edge of a wall) above both tops joins the two sides of the convex hull of
-the two footprints without touching either. The same argument holds for any two convex
-sets: put for each unit a convex polygon that holds every footprint of the unit (the convex
-hull of the footprints' circumscribed polygons, :func:`unit_stand_in`), and take only the
-obstacles that every model pair of the two units sees (no model of either unit, no terrain
-area nor R13.11-b gap filler that holds a model of either unit) and that are higher than
-every model of both units. A wall among them that separates the two polygons lies between
-any observer model and any target model: every line joining them crosses it closer than
-half its grow, so the per-pair search finds no clear line, and that wall alone leaves none
-(the per-pair answer is BLOCKED, with no witness). The proof only skips searches: when it
-fails, the pairs are searched as before.
+obstacle (or one edge, or a run of edges, of a wall) above both tops joins the two sides of
+the convex hull of the two footprints without touching either. The same argument holds for
+any two convex sets: put for each unit a convex polygon that holds every footprint of the
+unit (the convex hull of the footprints' circumscribed polygons, :func:`unit_stand_in`),
+and take the obstacles that are not models of either unit. A wall among them, higher than
+every model of both units, that separates the two polygons lies between any observer model
+and any target model, and every pair keeps it among its obstacles (an obscuring area or an
+R13.11-b gap filler that far from the polygons holds no model of either unit): every line
+joining the two models crosses it closer than half its grow, so the per-pair search finds
+no clear line, and that wall alone leaves none (the per-pair answer is BLOCKED, with no
+witness). The proof only skips searches: when it fails, the pairs are searched as before.
 """
 
 from __future__ import annotations
@@ -22,25 +22,33 @@ import numpy as np
 from w40k.geometry.los import Obstacles, _single_wall_separates
 from w40k.geometry.shapes import Circle, FloatArray, Oval, Polygon, Shape, convex_hull
 
-STAND_IN_SIDES = 8
+STAND_IN_SIDES = 16
 """Sides of the circumscribed polygon of each round or oval footprint."""
 
 
 def _outline(fp: Shape) -> FloatArray:
-    """A polygon that holds the footprint: the circumscribed octagon of a circle or an oval
+    """A polygon that holds the footprint: the circumscribed 16-gon of a circle or an oval
     (``Circle.outline`` / ``Oval.outline``), a polygon itself."""
     if isinstance(fp, Circle | Oval):
         return fp.outline(STAND_IN_SIDES)
     return fp.array()
 
 
-def unit_stand_in(footprints: list[Shape]) -> Polygon | None:
+_STAND_INS: dict[tuple[Shape, ...], Polygon | None] = {}
+"""Unit stand-ins by footprints (a unit that did not move has the same one in the next
+scene)."""
+
+
+def unit_stand_in(footprints: tuple[Shape, ...]) -> Polygon | None:
     """A convex polygon holding every footprint (None for fewer than three hull points)."""
-    pts = np.concatenate([_outline(fp) for fp in footprints])
-    hull = convex_hull(pts)
-    if len(hull) < 3:
-        return None
-    return Polygon(hull)
+    if footprints in _STAND_INS:
+        return _STAND_INS[footprints]
+    hull = convex_hull(np.concatenate([_outline(fp) for fp in footprints]))
+    out = Polygon(hull) if len(hull) >= 3 else None
+    if len(_STAND_INS) >= 1024:
+        _STAND_INS.clear()
+    _STAND_INS[footprints] = out
+    return out
 
 
 def walled_apart(o: Polygon, t: Polygon, highest: float, common: Obstacles) -> bool:
