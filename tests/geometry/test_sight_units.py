@@ -13,6 +13,7 @@ import pytest
 from tests.geometry.test_los_batch import random_scene
 from w40k.geometry import Visibility, scene_from_dict
 from w40k.geometry.los import Sight
+from w40k.geometry.sight_units import bridges
 
 
 def _unit(name: str, player: str, x: float, y: float, height: float = 1.6) -> dict[str, Any]:
@@ -92,3 +93,14 @@ def test_the_unit_proof_gives_the_per_pair_answers_on_random_scenes(seed: int) -
     with mock.patch("w40k.geometry.sight_tables.SightTables._walled_apart", return_value=False):
         slow = _every_raw_sight(Visibility(scene, jit=False))
     assert fast == slow
+
+
+def test_bridges_are_the_hull_sides_joining_two_polygons() -> None:
+    # the two outer common tangent segments of two squares apart; none for nested polygons
+    p = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]])
+    q = np.array([[5.0, 2.0], [7.0, 2.0], [7.0, 4.0], [5.0, 4.0]])
+    sides = bridges(p, q)
+    assert sides is not None
+    got = sorted((tuple(a.tolist()), tuple(b.tolist())) for a, b in sides)
+    assert got == [((0.0, 1.0), (5.0, 4.0)), ((1.0, 0.0), (7.0, 2.0))]
+    assert bridges(p, p * 0.5 + 0.25) is None

@@ -584,7 +584,8 @@ def _outer_sides(o: Shape, t: Shape) -> list[tuple[FloatArray, FloatArray]] | No
 
 
 def _single_wall_separates(
-    o: Shape, top_o: float, t: Shape, top_t: float, obs: Obstacles
+    o: Shape, top_o: float, t: Shape, top_t: float, obs: Obstacles,
+    sides: list[tuple[FloatArray, FloatArray]] | None = None,
 ) -> bool:
     """Fast exact proof of BLOCKED: one convex obstacle that blocks every line crossing it (a
     wall: higher than both tops, an obscuring area, or a partial obstacle that
@@ -617,7 +618,7 @@ def _single_wall_separates(
                       .all(axis=1))[0]
     if len(near) == 0:
         return False
-    sides = _outer_sides(o, t)
+    sides = _outer_sides(o, t) if sides is None else sides  # given: the hull's two sides
     if sides is None:
         return False
     sp = np.array([sides[0][0], sides[1][0]])[:, None, :]

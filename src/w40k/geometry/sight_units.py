@@ -55,7 +55,41 @@ def walled_apart(o: Polygon, t: Polygon, highest: float, common: Obstacles) -> b
     """Some obstacle of ``common`` (the obstacles of every model pair of the two units)
     higher than ``highest`` (the tallest model of either unit) separates the polygons ``o``
     and ``t`` (:func:`_single_wall_separates` with both tops at ``highest``: the obstacles
-    no higher are left out, as for any pair)."""
+    no higher are left out, as for any pair; the hull's sides from :func:`bridges`)."""
     if len(common.a) == 0:
         return False
-    return _single_wall_separates(o, highest, t, highest, common)
+    sides = bridges(o.array(), t.array())
+    if sides is None:
+        return False
+    return _single_wall_separates(o, highest, t, highest, common, sides)
+
+
+def bridges(p: FloatArray, q: FloatArray) -> list[tuple[FloatArray, FloatArray]] | None:
+    """The two sides of the convex hull of two convex polygons that join them (each from a
+    vertex of ``p`` to a vertex of ``q``): the hull edges between vertices of different
+    polygons (monotone chain); None unless there are exactly two. Were the polygons to
+    overlap, no obstacle clear of both could join these sides, so the proof stays sound."""
+    pts = np.concatenate([p, q])
+    n_p = len(p)
+    order = sorted(range(len(pts)), key=lambda i: (float(pts[i, 0]), float(pts[i, 1])))
+    xy: list[list[float]] = pts.tolist()
+
+    def cross(a: int, b: int, c: int) -> float:
+        return ((xy[b][0] - xy[a][0]) * (xy[c][1] - xy[a][1])
+                - (xy[b][1] - xy[a][1]) * (xy[c][0] - xy[a][0]))
+
+    def chain(idx: list[int]) -> list[int]:
+        out: list[int] = []
+        for i in idx:
+            while len(out) >= 2 and cross(out[-2], out[-1], i) <= 0:
+                out.pop()
+            out.append(i)
+        return out[:-1]
+
+    hull = chain(order) + chain(order[::-1])
+    sides: list[tuple[FloatArray, FloatArray]] = []
+    for a, b in zip(hull, hull[1:] + hull[:1], strict=True):
+        if (a < n_p) != (b < n_p):
+            i, j = (a, b) if a < n_p else (b, a)
+            sides.append((pts[i], pts[j]))
+    return sides if len(sides) == 2 else None
