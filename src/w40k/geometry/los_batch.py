@@ -62,13 +62,26 @@ def batch_sight(
     qn = tc.copy()
     if n_p == 0:
         return status, pn, qn
+    rad = np.maximum(ro, rt)
+    if len(obs.a):
+        # whole obstacles with no edge near the box of every pair's centre segment (by the
+        # slack of the prefilter below) are left out: they can meet no pair's reach, and the
+        # others keep every edge and their indices (the same couples, tests and answers)
+        slack0 = float(rad.max()) + float(obs.grow.max()) + 1e-5
+        box_lo = np.minimum(oc.min(axis=0), tc.min(axis=0)) - slack0
+        box_hi = np.maximum(oc.max(axis=0), tc.max(axis=0)) + slack0
+        near = ((np.maximum(obs.a, obs.b) >= box_lo) & (np.minimum(obs.a, obs.b) <= box_hi)
+                ).all(axis=1)
+        if not near.all():
+            keep = np.zeros(int(obs.owner.max()) + 1, dtype=bool)
+            keep[obs.owner[near]] = True
+            obs = obs.subset(keep[obs.owner], np.zeros(len(obs.verts), dtype=bool))
     n_e = len(obs.a)
     if n_e == 0:
         status[:] = CLEAR
         return status, pn, qn
     lowest = np.minimum(top_o, top_t)
     highest = np.maximum(top_o, top_t)
-    rad = np.maximum(ro, rt)
     seg_lo = np.minimum(oc, tc)
     seg_hi = np.maximum(oc, tc)
     e_lo = np.minimum(obs.a, obs.b)
