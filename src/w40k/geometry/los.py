@@ -427,12 +427,17 @@ def evaluate_lines(
     # not hit (the test below needs ``grow - TOUCH``; the margin dwarfs rounding), so the
     # exact distances are computed only for the other (line, edge) pairs, element by element
     # as they were for every pair (the same floats)
-    ex, ey = obs.a[None, :, 0] - a[:, 0:1], obs.a[None, :, 1] - a[:, 1:2]
-    sa = d[:, 0:1] * ey - d[:, 1:2] * ex
-    ex, ey = obs.b[None, :, 0] - a[:, 0:1], obs.b[None, :, 1] - a[:, 1:2]
-    sb = d[:, 0:1] * ey - d[:, 1:2] * ex
+    # (likewise an edge whose two ends lie, along the line, both before the tested part's
+    # start or both after its end by the grow or more)
+    ax, ay = obs.a[None, :, 0] - a[:, 0:1], obs.a[None, :, 1] - a[:, 1:2]
+    bx, by = obs.b[None, :, 0] - a[:, 0:1], obs.b[None, :, 1] - a[:, 1:2]
+    dx, dy = d[:, 0:1], d[:, 1:2]
+    sa, sb = dx * ay - dy * ax, dx * by - dy * bx
+    ua, ub = dx * ax + dy * ay, dx * bx + dy * by
     g = obs.grow[None, :]
-    near = active & ~(((sa >= g) & (sb >= g)) | ((sa <= -g) & (sb <= -g)))
+    far = ((sa >= g) & (sb >= g)) | ((sa <= -g) & (sb <= -g))
+    far |= (np.maximum(ua, ub) <= lo - g) | (np.minimum(ua, ub) >= hi + g)
+    near = active & ~far
     ri, ei = np.nonzero(near)
     p1 = a[ri] + d[ri] * lo[ri, ei][:, None]
     p2 = a[ri] + d[ri] * hi[ri, ei][:, None]
