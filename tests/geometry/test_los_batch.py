@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from w40k.geometry import Visibility, scene_from_dict
+from w40k.geometry import Visibility, los, scene_from_dict
 from w40k.geometry.los import Obstacles, Sight, line_of_sight
 from w40k.geometry.los_batch import BLOCKED, CLEAR, UNDECIDED, batch_sight
 from w40k.geometry.shapes import HALF_LINE, Circle, mm
@@ -259,20 +259,33 @@ def test_single_wall_proof_skips_a_wall_touching_a_base() -> None:
     assert _agrees(o, 1.6, t, 1.6, obs) == BLOCKED
 
 
-def test_single_wall_proof_skips_a_non_convex_wall() -> None:
-    # the proof is stated for convex obstacles only: non-convex walls across the hull are left
-    # to the exact search (which answers BLOCKED)
+def test_single_wall_proof_takes_one_edge_of_a_non_convex_wall() -> None:
+    # R06.01-a: a wall that is not convex proves BLOCKED in the batch when one of its edges
+    # joins both hull sides (that edge grown by half the grow is convex); the exact search
+    # agrees
     o, t = Circle(0.0, 0.0, mm(16)), Circle(6.0, 0.0, mm(16))
     u = np.array([[2.0, -2.0], [4.0, -2.0], [4.0, 2.0], [2.0, 2.0], [2.0, 1.5], [3.5, 1.5]])
     u = np.vstack([u, [[3.5, -1.5], [2.0, -1.5]]])
     obs = Obstacles.build([(u, HALF_LINE, 5.0)])
-    # the U opens to the observer (x = 2 side), closed at x = 4 -> truly blocked, undecided
-    assert _agrees(o, 1.6, t, 1.6, obs) == UNDECIDED
+    # the U opens to the observer (x = 2 side), closed at x = 4 across the hull
+    assert _agrees(o, 1.6, t, 1.6, obs) == BLOCKED
     assert line_of_sight(o, 1.6, t, 1.6, obs).sight is Sight.BLOCKED
-    # an L-shaped wall across the hull: also left to the exact search, same answer
+    # an L-shaped wall across the hull
     ell = np.array([[3.0, -2.0], [3.2, -2.0], [3.2, 1.8], [4.5, 1.8], [4.5, 2.0], [3.0, 2.0]])
     obs = Obstacles.build([(ell, HALF_LINE, 5.0)])
+    assert _agrees(o, 1.6, t, 1.6, obs) == BLOCKED
+
+
+def test_a_v_shaped_wall_is_left_to_the_per_pair_proof() -> None:
+    # R06.01-a: a V-shaped wall whose two arms each cross one hull side and meet inside the
+    # hull: no one edge joins both sides, so the batch leaves it open; the per-pair proof
+    # (a run of edges joined inside the hull) and the search answer BLOCKED
+    o, t = Circle(0.0, 0.0, mm(16)), Circle(6.0, 0.0, mm(16))
+    vee = np.array([[3.0, -2.0], [3.5, 0.0], [3.0, 2.0], [3.2, 2.0], [3.7, 0.0], [3.2, -2.0]])
+    obs = Obstacles.build([(vee, HALF_LINE, 5.0)])
     assert _agrees(o, 1.6, t, 1.6, obs) == UNDECIDED
+    assert los._single_wall_separates(o, 1.6, t, 1.6, obs)
+    assert line_of_sight(o, 1.6, t, 1.6, obs).sight is Sight.BLOCKED
 
 
 def test_oval_bases_fall_back_to_the_exact_search() -> None:

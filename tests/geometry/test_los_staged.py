@@ -84,7 +84,7 @@ def test_the_single_wall_proof_answers_as_the_full_search(
     rng = np.random.default_rng(seed)
     cases = [_scene(rng) for _ in range(40)]
     with_proof = [line_of_sight(*c) for c in cases]
-    proved = [los._single_wall_separates(c[0], c[2], max(c[1], c[3]), c[4]) for c in cases]
+    proved = [los._single_wall_separates(*c) for c in cases]
     monkeypatch.setattr(los, "_single_wall_separates", lambda *a: False)
     without = [line_of_sight(*c) for c in cases]
     assert with_proof == without
@@ -99,6 +99,75 @@ def test_the_single_wall_proof_covers_ovals() -> None:
     obs = Obstacles.build([(wall, HALF_LINE, 5.0)])
     o = Oval(5.0, 10.0, 2.0, 1.0, 0.3)
     t = Circle(15.0, 10.0, 0.6)
-    assert los._single_wall_separates(o, t, 3.0, obs)
+    assert los._single_wall_separates(o, 3.0, t, 1.5, obs)
     assert line_of_sight(o, 3.0, t, 1.5, obs).sight is Sight.BLOCKED
     assert isinstance(los._hull_stand_in(o), Polygon)
+
+
+def _l_wall(rng: np.random.Generator) -> np.ndarray:
+    """An L-shaped ruin wall (not convex), 0.2" thick, arms 1-6" long, turned at random."""
+    a, b = float(rng.uniform(1.0, 6.0)), float(rng.uniform(1.0, 6.0))
+    pts = np.array([[0.0, 0.0], [a, 0.0], [a, 0.2], [0.2, 0.2], [0.2, b], [0.0, b]])
+    ang = float(rng.uniform(0.0, 2 * math.pi))
+    rot = np.array([[math.cos(ang), -math.sin(ang)], [math.sin(ang), math.cos(ang)]])
+    return np.asarray(pts @ rot.T + rng.uniform([8.0, 2.0], [18.0, 18.0]))
+
+
+def _l_scene(rng: np.random.Generator) -> tuple[Shape, float, Shape, float, Obstacles]:
+    """Two footprints and L-shaped walls and boxes, some above both tops, some of a height
+    between the tops (partial obstacles the height bound may prove to be walls)."""
+    o = _footprint(rng, 5.0, 10.0)
+    t = _footprint(rng, float(rng.uniform(15.0, 25.0)), float(rng.uniform(4.0, 16.0)))
+    top_o, top_t = float(rng.choice([1.5, 3.0])), float(rng.choice([0.0, 1.3, 2.6]))
+    items: list[tuple[np.ndarray, float, float]] = []
+    for _ in range(int(rng.integers(1, 4))):
+        items.append((_l_wall(rng), HALF_LINE, float(rng.choice([1.45, 2.0, 6.0]))))
+    for _ in range(int(rng.integers(0, 3))):
+        x, y = float(rng.uniform(8.0, 18.0)), float(rng.uniform(2.0, 18.0))
+        w, h = float(rng.uniform(0.5, 2.0)), float(rng.uniform(0.5, 3.0))
+        box = np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]])
+        items.append((box, HALF_LINE, float(rng.choice([1.45, 6.0]))))
+    return o, top_o, t, top_t, Obstacles.build(items)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_wall_proof_with_one_edge_of_an_l_wall_or_a_partial_wall_answers_as_the_search(
+        seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # R06.01-a, R13.11-a: one edge of an L-shaped wall (not convex) that joins both hull
+    # sides, or a convex obstacle of intermediate height that the height bound proves to be
+    # above every line near it, proves BLOCKED: the full search's answer, and the same
+    # answers and witnesses with or without the proof
+    rng = np.random.default_rng(100 + seed)
+    cases = [_l_scene(rng) for _ in range(60)]
+    with_proof = [line_of_sight(*c) for c in cases]
+    proved = [los._single_wall_separates(*c) for c in cases]
+    monkeypatch.setattr(los, "_single_wall_separates", lambda *a: False)
+    without = [line_of_sight(*c) for c in cases]
+    assert with_proof == without
+    assert all(r.sight is Sight.BLOCKED for r, p in zip(with_proof, proved, strict=True) if p)
+    assert any(proved)
+
+
+def test_one_edge_of_an_l_shaped_wall_proves_blocked() -> None:
+    # R06.01-a: the long arm of an L-shaped ruin wall crosses the hull of two bases; the
+    # polygon is not convex, its outer edge is, so the proof applies
+    wall = np.array([[10.0, 0.0], [10.2, 0.0], [10.2, 19.8], [16.0, 19.8], [16.0, 20.0],
+                     [10.0, 20.0]])
+    obs = Obstacles.build([(wall, HALF_LINE, 5.0)])
+    assert obs.convex is not None and not bool(obs.convex[0])
+    o, t = Circle(5.0, 10.0, 0.6), Circle(15.0, 10.0, 0.6)
+    assert los._single_wall_separates(o, 1.5, t, 1.5, obs)
+    assert line_of_sight(o, 1.5, t, 1.5, obs).sight is Sight.BLOCKED
+
+
+def test_a_partial_box_above_every_line_near_it_proves_blocked() -> None:
+    # R06.01-a: a 1.45" box between a 1.5" observer and a target on the ground (a facing
+    # point at level 0) is above every line near it (the height bound), so it blocks like a
+    # wall; a 1.2" box is not proven and the search decides
+    box = np.array([[12.0, 5.0], [13.0, 5.0], [13.0, 15.0], [12.0, 15.0]])
+    o, t = Circle(5.0, 10.0, 0.6), Circle(25.0, 10.0, 0.0)
+    obs = Obstacles.build([(box, HALF_LINE, 1.45)])
+    assert los._single_wall_separates(o, 1.5, t, 0.0, obs)
+    assert line_of_sight(o, 1.5, t, 0.0, obs).sight is Sight.BLOCKED
+    low = Obstacles.build([(box, HALF_LINE, 0.3)])
+    assert not los._single_wall_separates(o, 1.5, t, 0.0, low)

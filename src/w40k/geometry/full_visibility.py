@@ -32,10 +32,10 @@ from w40k.geometry.los import (
     Obstacles,
     Sight,
     _as_discs,
-    hull_blockers,
     line_of_sight,
 )
 from w40k.geometry.los_batch import BLOCKED, CLEAR, batch_sight
+from w40k.geometry.los_hull import hull_blockers
 from w40k.geometry.shapes import Circle, FloatArray, Oval, Shape
 from w40k.geometry.tangents import disc_tangents
 

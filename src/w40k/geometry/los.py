@@ -422,11 +422,29 @@ def evaluate_lines(
             hi = np.minimum(hi, np.where(np.isfinite(tstar), tstar, np.inf))
     never = (min(top_o, top_t) + 1e-12 >= H) & np.isfinite(H)
     active = (hi > lo) & ~never
-    p1 = a[:, None, :] + d[:, None, :] * lo[:, :, None]
-    p2 = a[:, None, :] + d[:, None, :] * hi[:, :, None]
-    dist = _seg_dist(p1, p2, obs.a[None, :, :], obs.b[None, :, :])
-    hit = active & (dist < obs.grow[None, :] - TOUCH)
-    clear[rows] = ~hit.any(axis=1)
+    # an edge whose two ends lie on one side of a line, both at least its grow away from the
+    # (infinite, unit-direction) line, is farther than that from the line's segment: it is
+    # not hit (the test below needs ``grow - TOUCH``; the margin dwarfs rounding), so the
+    # exact distances are computed only for the other (line, edge) pairs, element by element
+    # as they were for every pair (the same floats)
+    # (likewise an edge whose two ends lie, along the line, both before the tested part's
+    # start or both after its end by the grow or more)
+    ax, ay = obs.a[None, :, 0] - a[:, 0:1], obs.a[None, :, 1] - a[:, 1:2]
+    bx, by = obs.b[None, :, 0] - a[:, 0:1], obs.b[None, :, 1] - a[:, 1:2]
+    dx, dy = d[:, 0:1], d[:, 1:2]
+    sa, sb = dx * ay - dy * ax, dx * by - dy * bx
+    ua, ub = dx * ax + dy * ay, dx * bx + dy * by
+    g = obs.grow[None, :]
+    far = ((sa >= g) & (sb >= g)) | ((sa <= -g) & (sb <= -g))
+    far |= (np.maximum(ua, ub) <= lo - g) | (np.minimum(ua, ub) >= hi + g)
+    near = active & ~far
+    ri, ei = np.nonzero(near)
+    p1 = a[ri] + d[ri] * lo[ri, ei][:, None]
+    p2 = a[ri] + d[ri] * hi[ri, ei][:, None]
+    dist = _seg_dist(p1, p2, obs.a[ei], obs.b[ei])
+    hit_rows = np.zeros(len(a), dtype=bool)
+    hit_rows[ri[dist < obs.grow[ei] - TOUCH]] = True
+    clear[rows] = ~hit_rows
     return clear, pn, qn
 
 
@@ -489,7 +507,7 @@ def line_of_sight(
         if clear[0]:
             return SightResult(Sight.CLEAR, _pts(pn[0], qn[0]))
     # after the centre line: a clear centre line means no wall separates (the proof is sound)
-    if _single_wall_separates(o, t, max(top_o, top_t), obs):
+    if _single_wall_separates(o, top_o, t, top_t, obs):
         return SightResult(Sight.BLOCKED)
     # the candidate lines of stages 1 and 2 in their order, group by group: the first clear
     # one is the witness (each line is evaluated on its own, so the same answer and witness
@@ -570,16 +588,27 @@ def _outer_sides(o: Shape, t: Shape) -> list[tuple[FloatArray, FloatArray]] | No
     return sides
 
 
-def _single_wall_separates(o: Shape, t: Shape, highest: float, obs: Obstacles) -> bool:
-    """Fast exact proof of BLOCKED: one convex obstacle higher than both tops (a wall, or an
-    obscuring area) that stays clear of both footprints and meets both hull sides (grown by
-    half its ``grow``) cuts the convex hull of the footprints in two, with the observer and
-    the target on different sides. Every line from the observer to the target then crosses
-    it closer than ``grow / 2 < grow - TOUCH`` (so no witness can exist), and the wall alone
-    leaves no clear line (so the exact method answers BLOCKED too)."""
-    wall = obs.top > highest + 1e-12
+def _single_wall_separates(
+    o: Shape, top_o: float, t: Shape, top_t: float, obs: Obstacles,
+    sides: list[tuple[FloatArray, FloatArray]] | None = None,
+) -> bool:
+    """Fast exact proof of BLOCKED: one convex obstacle that blocks every line crossing it (a
+    wall: higher than both tops, an obscuring area, or a partial obstacle that
+    :func:`_above_every_line` proves above every line near it) that stays clear of both
+    footprints and meets both hull sides (grown by half its ``grow``) cuts the convex hull
+    of the footprints in two, with the observer and the target on different sides. Every
+    line from the observer to the target then crosses it closer than ``grow / 2 < grow -
+    TOUCH`` (so no witness can exist), and the wall alone leaves no clear line (so the exact
+    method answers BLOCKED too). The convex set may also be one edge of a wall that is not
+    convex (an L-shaped ruin): that edge grown by half the grow is convex, and a footprint
+    clear of the whole polygon is clear of it."""
+    highest = max(top_o, top_t)
+    # obstacles no higher than both tops never block (line_of_sight drops them); those not
+    # above both tops are walls only when proven so, per candidate (below)
+    wall = ~((obs.top <= min(top_o, top_t) + 1e-12) & np.isfinite(obs.top))
     if not wall.any():
         return False
+    orig_o, orig_t = o, t
     o, t = _hull_stand_in(o), _hull_stand_in(t)
     a, b, g = obs.a[wall], obs.b[wall], obs.grow[wall]
     own = obs.owner[wall]
@@ -594,23 +623,67 @@ def _single_wall_separates(o: Shape, t: Shape, highest: float, obs: Obstacles) -
                       .all(axis=1))[0]
     if len(near) == 0:
         return False
-    sides = _outer_sides(o, t)
+    sides = _outer_sides(o, t) if sides is None else sides  # given: the hull's two sides
     if sides is None:
         return False
-    sp = np.stack([sides[0][0], sides[1][0]])[:, None, :]
-    sq = np.stack([sides[0][1], sides[1][1]])[:, None, :]
+    sp = np.array([sides[0][0], sides[1][0]])[:, None, :]
+    sq = np.array([sides[0][1], sides[1][1]])[:, None, :]
     meets = _seg_dist(sp, sq, a[near][None, :, :], b[near][None, :, :]) <= half[near][None, :]
-    cand = np.intersect1d(own[near][meets[0]], own[near][meets[1]])
-    if len(cand) == 0 or obs.convex is None:
+    if obs.convex is None:
         return False
-    for k in cand:
-        k = int(k)
-        if not obs.convex[k]:
-            continue
+    near_own = own[near]
+    # a convex obstacle meeting each side (by any of its edges), or any obstacle (convex or
+    # not) with one edge meeting both sides: that edge grown by half its grow is a convex
+    # set joining the sides, as a convex obstacle is
+    both = set(near_own[meets[0]].tolist()) & set(near_own[meets[1]].tolist())
+    if not both:
+        return False
+    cand = {k for k in both if obs.convex[k]} | set(near_own[meets[0] & meets[1]].tolist())
+    # the other obstacles meeting both sides (not convex, no one edge meeting both): a run
+    # of its edges joined at vertices inside the hull (:func:`_chain_joins`)
+    chains = both - cand
+    m_all = np.zeros((2, len(a)), dtype=bool)
+    m_all[:, near] = meets
+    quad = np.array([sides[0][0], sides[0][1], sides[1][1], sides[1][0]])
+    for k in sorted(cand) + sorted(chains):
         sel = own == k
         ea, eb, grow = a[sel], b[sel], float(g[sel][0])
-        if _clear_of(ea, eb, grow + 1e-6, o) and _clear_of(ea, eb, grow + 1e-6, t):
+        if k in chains and not _chain_joins(m_all[0][sel], m_all[1][sel], eb, quad):
+            continue
+        if not (_clear_of(ea, eb, grow + 1e-6, o) and _clear_of(ea, eb, grow + 1e-6, t)):
+            continue
+        top = float(obs.top[wall][sel][0])
+        if top > highest + 1e-12 or _above_every_line(orig_o, top_o, orig_t, top_t,
+                                                       ea, eb, grow, top):
             return True
+    return False
+
+
+def _chain_joins(m1: np.ndarray, m2: np.ndarray, ends: FloatArray, quad: FloatArray) -> bool:
+    """One polygon's edges in order (edge ``i`` ends at ``ends[i]``, where edge ``i + 1``
+    starts), ``m1``/``m2``: the edge comes within half the grow of hull side 1/2; ``quad``:
+    the two hull sides' end points, a quadrilateral inside the hull. Some run of consecutive
+    edges joined at vertices inside ``quad`` holds an edge meeting side 1 and one meeting
+    side 2: from a point of side 1 within the first edge's grown set to the first joint
+    (both in that convex set and in the convex hull), along the edges from joint to joint
+    (inside the hull), to a point of side 2 within the last edge's grown set, a path inside
+    the hull joins its two sides within half the grow of the polygon. Clear of both
+    footprints, it cuts the hull with the observer and the target apart, as one convex set
+    does."""
+    n = len(m1)
+    link = point_in_polygon(ends, quad) if n >= 3 else np.zeros(n, dtype=bool)
+    # runs of edges linked through their end vertex, around the polygon
+    if link.all():
+        return bool(m1.any() and m2.any())
+    start = int(np.argmin(link)) + 1  # a run starts after an unlinked vertex
+    s1 = s2 = False
+    for step in range(n):
+        i = (start + step) % n
+        s1, s2 = s1 or bool(m1[i]), s2 or bool(m2[i])
+        if s1 and s2:
+            return True
+        if not link[i]:
+            s1 = s2 = False
     return False
 
 
@@ -674,98 +747,34 @@ def _wall_owners(o: Shape, top_o: float, t: Shape, top_t: float, obs: Obstacles)
     highest = max(top_o, top_t)
     owners = np.unique(obs.owner)
     walls: list[int] = []
-    lower, upper = (t, o) if top_o > top_t else (o, t)
-    hl, hu = min(top_o, top_t), highest
-    cl, cu = np.asarray(lower.center), np.asarray(upper.center)
-    rl, ru = _circumradius(lower), _circumradius(upper)
     for k in owners:
         sel = obs.owner == k
         top = float(obs.top[sel][0])
-        if top > highest + 1e-12:
-            walls.append(int(k))
-            continue
-        grow = float(obs.grow[sel][0])
-        a, b = obs.a[sel], obs.b[sel]
-        d_u = float(_seg_dist(cu[None, :], cu[None, :], a, b).min()) - ru - grow
-        reach = float(np.sqrt(((np.concatenate([a, b]) - cl) ** 2).sum(axis=1)).max()) + rl + grow
-        if d_u <= 0:
-            continue
-        bound = hl + (hu - hl) * reach / (reach + d_u)
-        if bound < top - 1e-12:
+        if top > highest + 1e-12 or _above_every_line(
+            o, top_o, t, top_t, obs.a[sel], obs.b[sel], float(obs.grow[sel][0]), top
+        ):
             walls.append(int(k))
     return np.asarray(walls, dtype=np.int64)
 
 
+def _above_every_line(
+    o: Shape, top_o: float, t: Shape, top_t: float, a: FloatArray, b: FloatArray,
+    grow: float, top: float,
+) -> bool:
+    """The bound of :func:`_wall_owners` for one obstacle of top ``top`` (edges ``a``-``b``
+    grown by ``grow``): every line between the two columns is below ``top`` wherever it
+    comes within ``grow`` of the obstacle."""
+    lower, upper = (t, o) if top_o > top_t else (o, t)
+    hl, hu = min(top_o, top_t), max(top_o, top_t)
+    cl, cu = np.asarray(lower.center), np.asarray(upper.center)
+    rl, ru = _circumradius(lower), _circumradius(upper)
+    d_u = float(_seg_dist(cu[None, :], cu[None, :], a, b).min()) - ru - grow
+    reach = float(np.sqrt(((np.concatenate([a, b]) - cl) ** 2).sum(axis=1)).max()) + rl + grow
+    if d_u <= 0:
+        return False
+    bound = hl + (hu - hl) * reach / (reach + d_u)
+    return bound < top - 1e-12
+
+
 def _pts(p: FloatArray, q: FloatArray) -> tuple[tuple[float, float], tuple[float, float]]:
     return ((float(p[0]), float(p[1])), (float(q[0]), float(q[1])))
-
-
-def hull_blockers(
-    o: Shape, t: Shape, target_level: float, top_o: float, obs: Obstacles
-) -> np.ndarray:
-    """Obstacle owners that stop the target from being *fully* visible (06.01), by the
-    HULL_RAMP convention: an obstacle counts if its grown outline meets the convex hull of
-    the two footprints and its top is above the line from the observer's top (at the
-    observer's edge) to the target's base level (at the target's edge), evaluated at the
-    obstacle's closest approach to the target."""
-    if len(obs.a) == 0:
-        return np.zeros(0, dtype=np.int64)
-    hull_pts = _hull_outline(o, t)
-    # cull edges whose box, grown by their ``grow``, misses the hull's box: they can neither
-    # come within ``grow`` of the hull nor start inside it (same answer, far fewer pairs)
-    lo_h, hi_h = hull_pts.min(axis=0), hull_pts.max(axis=0)
-    emin = np.minimum(obs.a, obs.b) - obs.grow[:, None]
-    emax = np.maximum(obs.a, obs.b) + obs.grow[:, None]
-    near = ((emax >= lo_h) & (emin <= hi_h)).all(axis=1)
-    if not near.all():
-        obs = obs.subset(near, np.zeros(len(obs.verts), dtype=bool))
-        if len(obs.a) == 0:
-            return np.zeros(0, dtype=np.int64)
-    hb = np.roll(hull_pts, -1, axis=0)
-    # only (edge, hull edge) pairs whose boxes come within the edge's grow can be that close
-    hmin, hmax = np.minimum(hull_pts, hb), np.maximum(hull_pts, hb)
-    emin = np.minimum(obs.a, obs.b) - obs.grow[:, None]
-    emax = np.maximum(obs.a, obs.b) + obs.grow[:, None]
-    ei, hi = np.nonzero(
-        (emax[:, None, 0] >= hmin[None, :, 0])
-        & (emin[:, None, 0] <= hmax[None, :, 0])
-        & (emax[:, None, 1] >= hmin[None, :, 1])
-        & (emin[:, None, 1] <= hmax[None, :, 1])
-    )
-    close = np.zeros(len(obs.a), dtype=bool)
-    if len(ei):
-        dist = _seg_dist(obs.a[ei], obs.b[ei], hull_pts[hi], hb[hi])
-        close[ei[dist < obs.grow[ei] - TOUCH]] = True
-    inside = point_in_polygon(obs.a, hull_pts)
-    meets = inside | close
-    if not meets.any():
-        return np.zeros(0, dtype=np.int64)
-    # containment of the hull inside an obstacle polygon is covered by edge distances since
-    # the footprints themselves are never inside a blocker.
-    tc = np.asarray(t.center)
-    oc = np.asarray(o.center)
-    rt = _circumradius(t)
-    ro = _circumradius(o)
-    gap = max(float(np.hypot(*(tc - oc))) - rt - ro, 1e-9)
-    dt = _seg_dist(tc[None, :], tc[None, :], obs.a, obs.b) - rt - obs.grow
-    frac = np.clip(dt / gap, 0.0, 1.0)
-    ramp = target_level + (top_o - target_level) * frac
-    counts = meets & (obs.top > ramp + 1e-9)
-    return np.unique(obs.owner[counts])
-
-
-def _hull_outline(o: Shape, t: Shape) -> FloatArray:
-    from w40k.geometry.shapes import convex_hull
-
-    pts = np.concatenate([o.outline(48), t.outline(48)])
-    # Akl-Toussaint: points well inside the quadrilateral of the extreme points are no hull
-    # vertices, so dropping them leaves the hull (and its vertex order) unchanged
-    quad = pts[
-        [np.argmin(pts[:, 0]), np.argmin(pts[:, 1]), np.argmax(pts[:, 0]), np.argmax(pts[:, 1])]
-    ]
-    qa, qb = quad, np.roll(quad, -1, axis=0)
-    cross = (qb[:, 0] - qa[:, 0])[None, :] * (pts[:, 1:2] - qa[:, 1][None, :]) - (
-        qb[:, 1] - qa[:, 1]
-    )[None, :] * (pts[:, 0:1] - qa[:, 0][None, :])
-    inside = (cross > 1e-9).all(axis=1)
-    return np.asarray(convex_hull(pts[~inside]), dtype=np.float64)

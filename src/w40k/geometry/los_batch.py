@@ -62,13 +62,26 @@ def batch_sight(
     qn = tc.copy()
     if n_p == 0:
         return status, pn, qn
+    rad = np.maximum(ro, rt)
+    if len(obs.a):
+        # whole obstacles with no edge near the box of every pair's centre segment (by the
+        # slack of the prefilter below) are left out: they can meet no pair's reach, and the
+        # others keep every edge and their indices (the same couples, tests and answers)
+        slack0 = float(rad.max()) + float(obs.grow.max()) + 1e-5
+        box_lo = np.minimum(oc.min(axis=0), tc.min(axis=0)) - slack0
+        box_hi = np.maximum(oc.max(axis=0), tc.max(axis=0)) + slack0
+        near = ((np.maximum(obs.a, obs.b) >= box_lo) & (np.minimum(obs.a, obs.b) <= box_hi)
+                ).all(axis=1)
+        if not near.all():
+            keep = np.zeros(int(obs.owner.max()) + 1, dtype=bool)
+            keep[obs.owner[near]] = True
+            obs = obs.subset(keep[obs.owner], np.zeros(len(obs.verts), dtype=bool))
     n_e = len(obs.a)
     if n_e == 0:
         status[:] = CLEAR
         return status, pn, qn
     lowest = np.minimum(top_o, top_t)
     highest = np.maximum(top_o, top_t)
-    rad = np.maximum(ro, rt)
     seg_lo = np.minimum(oc, tc)
     seg_hi = np.maximum(oc, tc)
     e_lo = np.minimum(obs.a, obs.b)
@@ -216,8 +229,10 @@ def _single_wall_blocked(
     todo: np.ndarray,
 ) -> np.ndarray:
     """Vectorised ``_single_wall_separates`` for disc pairs over their kept edges (kp, ke):
-    a convex obstacle higher than both tops within half its grow of both outer hull sides
-    and more than grow + 1e-6 from both discs (neither disc centre inside it)."""
+    an obstacle higher than both tops, convex and within half its grow of both outer hull
+    sides, or (convex or not) with one edge within half its grow of both sides, and more
+    than grow + 1e-6 from both discs (neither disc centre inside it). (The per-pair proof
+    also takes runs of a wall's edges and partial obstacles; the search decides those.)"""
     n_p = len(oc)
     out = np.zeros(n_p, dtype=bool)
     if obs.convex is None or len(obs.owner) == 0:
@@ -228,7 +243,7 @@ def _single_wall_blocked(
     dy = tc[:, 1] - oc[:, 1]
     length = np.hypot(dx, dy)
     apart = todo & (length > ro + rt + 1e-6)
-    sel = apart[kp] & (obs.top[ke] > highest[kp] + 1e-12) & obs.convex[obs.owner[ke]]
+    sel = apart[kp] & (obs.top[ke] > highest[kp] + 1e-12)
     wp, we = kp[sel], ke[sel]
     if len(wp) == 0:
         return out
@@ -247,9 +262,14 @@ def _single_wall_blocked(
         meets.append(_seg_dist(sp[wp], sq[wp], obs.a[we], obs.b[we]) <= half)
     n_own = int(obs.owner.max()) + 1
     own = obs.owner[we]
-    key0 = np.unique(wp[meets[0]] * n_own + own[meets[0]])
-    key1 = np.unique(wp[meets[1]] * n_own + own[meets[1]])
-    cand = np.intersect1d(key0, key1, assume_unique=True)
+    convex = obs.convex[own]
+    m0, m1 = meets[0] & convex, meets[1] & convex
+    key0 = np.unique(wp[m0] * n_own + own[m0])
+    key1 = np.unique(wp[m1] * n_own + own[m1])
+    # one edge meeting both sides: that edge grown by half the grow is convex
+    one = meets[0] & meets[1]
+    cand = np.union1d(np.intersect1d(key0, key1, assume_unique=True),
+                      wp[one] * n_own + own[one])
     if len(cand) == 0:
         return out
     cp, ck = cand // n_own, cand % n_own
@@ -273,9 +293,12 @@ def _single_wall_blocked(
         off = ap - ab * u[:, None]
         dist = np.sqrt((off * off).sum(axis=1))
         ok &= np.minimum.reduceat(dist, first) > r[cp] + gap
-        # centre inside a convex polygon (3+ edges): on the inner side of every edge
-        cross = ab[:, 0] * ap[:, 1] - ab[:, 1] * ap[:, 0]
-        inside = (np.minimum.reduceat(cross, first) >= 0) | (np.maximum.reduceat(cross, first) <= 0)
-        ok &= ~(inside & (count >= 3))
+        # centre inside the polygon (3+ edges; even-odd, convex or not: the centre is far
+        # from every edge here, so no crossing is in doubt)
+        cond = (ea[:, 1] > p[:, 1]) != (eb[:, 1] > p[:, 1])
+        with np.errstate(divide="ignore", invalid="ignore"):
+            xint = ea[:, 0] + (p[:, 1] - ea[:, 1]) * ab[:, 0] / ab[:, 1]
+        odd = np.add.reduceat((cond & (p[:, 0] < xint)).astype(np.int64), first) % 2 == 1
+        ok &= ~(odd & (count >= 3))
     out[cp[ok]] = True
     return out

@@ -13,11 +13,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from w40k.geometry import kernel_layout, sight_memo
+from w40k.geometry import kernel_layout, sight_memo, sight_units
 from w40k.geometry.full_visibility import facing_test_points, first_hidden
 from w40k.geometry.kernel_cache import NUMBA_INSTALLED, use_kernels
-from w40k.geometry.los import Obstacles, Sight, SightResult, hull_blockers, line_of_sight
+from w40k.geometry.los import Obstacles, Sight, SightResult, line_of_sight
 from w40k.geometry.los_batch import BLOCKED, CLEAR, batch_sight
+from w40k.geometry.los_hull import hull_blockers
 from w40k.geometry.measure import (
     distance_matrix,
     point_polygon_distance,
@@ -205,6 +206,8 @@ class SightTables:
         self._ter_cache: dict[int, tuple[Obstacles, Obstacles]] = {}
         self._ter_tests: dict[tuple[int, int, int, int], tuple[bool, FloatArray | None]] = {}
         self._memo_keys: dict[tuple[int, int, int, int], tuple[object, ...]] = {}
+        self._walled: dict[tuple[int, int], bool] = {}
+        self._walled_due: set[tuple[int, int]] = set()
 
     def _obstacles_for(self, ou: int, om: int, tu: int, tm: int) -> Obstacles:
         """06.01: ignore the two units' own models; 13.10: ignore areas either model is in
@@ -466,11 +469,43 @@ class SightTables:
     def _exact_sight(self, ou: int, om: int, tu: int, tm: int) -> SightResult:
         """The per-pair exact search (:func:`line_of_sight`, or its compiled twin), kept
         across scenes (:mod:`sight_memo`)."""
+        if self._walled_apart(ou, tu):
+            return _BLOCKED
         key = ("raw", self._memo_key(ou, om, tu, tm))
         hit = sight_memo.get(key)
-        if isinstance(hit, SightResult):
-            return hit
-        return sight_memo.put(key, self._search_sight(ou, om, tu, tm))
+        out = hit if isinstance(hit, SightResult) else sight_memo.put(
+            key, self._search_sight(ou, om, tu, tm))
+        if out.sight is Sight.BLOCKED:
+            self._walled_due.add((ou, tu))
+        return out
+
+    def _walled_apart(self, ou: int, tu: int) -> bool:
+        """One wall separates the two units (:mod:`sight_units`): every model pair's raw
+        sight is BLOCKED (the per-pair search's answer). Tried once per unit pair, and only
+        after a search of one of its pairs answered BLOCKED (a unit pair with a pair not
+        BLOCKED is not walled apart, and most unit pairs need one search at most)."""
+        key = (ou, tu)
+        hit = self._walled.get(key)
+        if hit is None:
+            if key not in self._walled_due:
+                return False
+            hit = self._walled[key] = self._walled_search(ou, tu)
+        return hit
+
+    def _walled_search(self, ou: int, tu: int) -> bool:
+        units = self.scene.units
+        stand = [sight_units.unit_stand_in(tuple(self.footprints[(u, m)] for m in
+                                                 range(len(units[u].models)))) for u in (ou, tu)]
+        if stand[0] is None or stand[1] is None:
+            return False
+        # 06.01: not the two units' own models. Areas and gap fillers need no care (13.10,
+        # R13.11-b): a separating one is farther than its grow + 1e-6 from every footprint,
+        # so it holds no model of either unit and every pair keeps it
+        keep = (self.owner_unit != ou) & (self.owner_unit != tu)
+        obs = self.obstacles
+        common = obs.subset(keep[obs.owner], keep[obs.vert_owner])
+        highest = max(m.top for u in (ou, tu) for m in units[u].models)
+        return sight_units.walled_apart(stand[0], stand[1], highest, common)
 
     def _search_sight(self, ou: int, om: int, tu: int, tm: int) -> SightResult:
         og, tg = self.model_index[(ou, om)], self.model_index[(tu, tm)]
@@ -737,6 +772,9 @@ def _compiled() -> ModuleType:
     from w40k.geometry import los_kernel
 
     return los_kernel
+
+
+_BLOCKED = SightResult(Sight.BLOCKED)
 
 
 def _result(status: int, w: FloatArray) -> SightResult:
