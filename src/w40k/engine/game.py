@@ -192,13 +192,15 @@ class Game:
         handler = HANDLERS[top.kind]
         if handler.apply is None:
             raise RuntimeError(f"frame {top.kind!r} asked but takes no answer")
-        snapshot = self.state.clone()
+        state = self.state
+        snapshot = state.checkpoint()
         dice_state = self.dice.to_json()
         drawn = self.dice.drawn
         try:
             handler.apply(self.ctx, top, request, choice)
         except BaseException:
-            self.state = snapshot
+            self.state = state  # in case the handler replaced it
+            state.restore(snapshot)
             self.dice = CountingDice(dice_from_json(dice_state))
             self.dice.drawn = drawn
             raise
