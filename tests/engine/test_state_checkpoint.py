@@ -1,7 +1,8 @@
-"""A refused answer leaves the game untouched (R01.03-a): ``submit`` takes a checkpoint of the
-state before applying an answer and, when the handler raises, writes it back in place. The
-state after a restore is the position it was (byte-identical JSON), in the same objects, and
-the kept battlefield model is dropped (the models' fields were set back)."""
+"""A refused answer leaves the game untouched (DESIGN.md, the request/submit contract):
+``submit`` takes a checkpoint of the state before applying an answer and, when the handler
+raises, writes it back in place. The state after a restore is the position it was
+(byte-identical JSON), in the same objects, and the kept battlefield model is dropped (the
+models' fields were set back)."""
 
 from __future__ import annotations
 
@@ -76,7 +77,7 @@ def test_a_refused_answer_leaves_the_game_as_it_was_and_it_plays_on_the_same() -
         ctx.state.units[0].models[0].x += 5.0
         ctx.state.units[0].flags["advanced"] = True
         ctx.state.events.append({"event": "half-applied"})
-        raise IllegalChoice("refused after changing the state", rule="R01.03-a")
+        raise IllegalChoice("refused after changing the state", rule="the test's handler")
 
     kind = game.state.frames[-1].kind
     with pytest.MonkeyPatch.context() as mp:
