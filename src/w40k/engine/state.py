@@ -176,20 +176,33 @@ class UnitData:
 
     @property
     def destroyed(self) -> bool:
-        """Appendix 'Destroyed': every model destroyed."""
-        return not self.alive
+        """Appendix 'Destroyed': every model destroyed (``not self.alive``, without the
+        list)."""
+        return all(m.destroyed for m in self.models)
 
     @property
     def keys(self) -> frozenset[str]:
         """Appendix 'Mixed keywords': the unit has all of its living models' keywords."""
         out: set[str] = set()
+        last = None
         for m in self.alive or self.models:
-            out |= m.keys
+            if m.profile is not last:  # each run of models sharing a profile read once
+                last = m.profile
+                out |= last.keys
         return frozenset(out)
 
     def has(self, keyword: str) -> bool:
-        """Whether the unit has a keyword (02.05: any number)."""
-        return canonical_keyword(keyword) in self.keys
+        """Whether the unit has a keyword (02.05: any number): ``keyword in self.keys``,
+        without building the set (some living model has it; with none living, some model)."""
+        k = canonical_keyword(keyword)
+        last = None
+        for m in [m for m in self.models if not m.destroyed] or self.models:
+            p = m.profile
+            if p is not last:  # the models of a unit share a few profiles: each asked once
+                if k in p.keys:
+                    return True
+                last = p
+        return False
 
     def every_model(self, keyword: str) -> bool:
         """Whether each living model has a keyword (e.g. 06.03 MONSTER/VEHICLE)."""
