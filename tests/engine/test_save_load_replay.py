@@ -122,6 +122,8 @@ def test_replaying_a_record_gives_a_byte_identical_event_log(seed: int, greedy: 
     again = Game.replay(json.loads(ref.record))
     assert json.dumps(again.state.events) == ref.events
     assert json.dumps(again.record()) == ref.record
+    # the CLI writes the record without copying it: the same text
+    assert again.record_text() == json.dumps(again.record()) == ref.record
     assert again.pending() is None
 
 

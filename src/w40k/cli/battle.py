@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, cast
 
@@ -155,10 +154,9 @@ def register(app: typer.Typer) -> None:
             decisions += 1
         flush()
         recorder.finish(game)
-        record = game.record()
         title = f"w40k battle, seed {seed}"
         try:
-            write_atomic(out / "record.json", json.dumps(record), "--out")
+            write_atomic(out / "record.json", game.record_text(), "--out")
             write_atomic(out / "replay.html", recorder.page(title), "--out")
         except DataError as exc:
             typer.echo(f"error: {clean(exc)}", err=True)

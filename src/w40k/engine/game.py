@@ -192,13 +192,15 @@ class Game:
         handler = HANDLERS[top.kind]
         if handler.apply is None:
             raise RuntimeError(f"frame {top.kind!r} asked but takes no answer")
-        snapshot = self.state.clone()
+        state = self.state
+        snapshot = state.checkpoint()
         dice_state = self.dice.to_json()
         drawn = self.dice.drawn
         try:
             handler.apply(self.ctx, top, request, choice)
         except BaseException:
-            self.state = snapshot
+            self.state = state  # in case the handler replaced it
+            state.restore(snapshot)
             self.dice = CountingDice(dice_from_json(dice_state))
             self.dice.drawn = drawn
             raise
@@ -230,9 +232,17 @@ class Game:
     # -- records --------------------------------------------------------------------------
     def record(self) -> dict[str, JSON]:
         """The game record: header (format, seed, setup), choices and event log."""
-        return _copy({"format": RECORD_FORMAT, "seed": self._seed, "setup": self._setup,
-                      "mission": self.state.mission, "choices": self.state.choices,
-                      "events": list[JSON](self.state.events)})
+        return _copy(self._record())
+
+    def record_text(self) -> str:
+        """``json.dumps(game.record())`` without the copy (a whole battle's events as Python
+        objects once more: megabytes at the end of ``w40k battle``)."""
+        return json.dumps(self._record())
+
+    def _record(self) -> dict[str, JSON]:
+        return {"format": RECORD_FORMAT, "seed": self._seed, "setup": self._setup,
+                "mission": self.state.mission, "choices": self.state.choices,
+                "events": list[JSON](self.state.events)}
 
     @staticmethod
     def replay(record: dict[str, JSON]) -> Game:

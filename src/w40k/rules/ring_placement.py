@@ -43,10 +43,30 @@ MARGIN = 0.02
 """How far inside each limit a candidate spot keeps (inches): the exact check decides."""
 STARTS = 16
 """How many first spots are tried, spread around the hull."""
+GAP_ROWS = 1024
+"""The most points one :func:`gaps` call measures at once: a polygon's distances hold (points x
+edges) arrays (a battlefield grid against a 128-gon: tens of MB); the rows are independent, so
+measuring them in parts gives the same values."""
 
 BoolArray = np.ndarray[Any, np.dtype[np.bool_]]
 Stands = Callable[[Model], bool]
 """Whether a model may end a move where it is (the terrain, 03.01)."""
+
+
+def by_rows(measure: Callable[[FloatArray], FloatArray], points: FloatArray) -> FloatArray:
+    """``measure(points)`` (one value per point, each from its own row alone) in parts of at
+    most :data:`GAP_ROWS` points, never of one point (the one-point forms of
+    :mod:`w40k.geometry.measure` are other code, although of the same values)."""
+    n = len(points)
+    if n <= GAP_ROWS:
+        return measure(points)
+    parts = np.array_split(points, -(-n // GAP_ROWS))  # sizes differ by at most one
+    return np.concatenate([measure(p) for p in parts])
+
+
+def gaps(points: FloatArray, m: Model) -> FloatArray:
+    """:func:`centre_gaps` measured :func:`by_rows` (the same values, bounded memory)."""
+    return by_rows(lambda p: centre_gaps(p, m), points)
 
 
 def _radius(m: Model) -> float:
@@ -112,7 +132,7 @@ def band(transport: Model, distance: float, battlefield: Battlefield,
     gx, gy = np.meshgrid(xs, ys, indexing="ij")
     pts = np.stack([gx.ravel(), gy.ravel()], axis=1).round(4)
     pts = pts[_maybe_in_band(pts, transport, distance)]
-    to_hull = centre_gaps(pts, transport)
+    to_hull = gaps(pts, transport)
     keep = (to_hull > 0.0) & (to_hull < distance)
     pts, to_hull = pts[keep], to_hull[keep]
     room = np.full(len(pts), np.inf)
@@ -122,8 +142,8 @@ def band(transport: Model, distance: float, battlefield: Battlefield,
         ox0, oy0, ox1, oy1 = o.footprint().bbox()
         if ox0 > x1 + reach or ox1 < x0 - reach or oy0 > y1 + reach or oy1 < y0 - reach:
             continue  # too far from the hull to matter
-        gaps = to_hull if o is transport or o == transport else centre_gaps(pts, o)
-        room = np.minimum(room, gaps - limit)  # the hull is a blocker too: measured once
+        gap = to_hull if o is transport or o == transport else gaps(pts, o)
+        room = np.minimum(room, gap - limit)  # the hull is a blocker too: measured once
     return Band(pts, to_hull, room, distance, battlefield)
 
 
@@ -219,12 +239,12 @@ def arrival(battlefield: Battlefield, blockers: Sequence[Model], enemies: Sequen
         inner = np.full(len(pts), np.inf)
     room = np.full(len(pts), np.inf)
     for o in blockers:
-        room = np.minimum(room, centre_gaps(pts, o))
+        room = np.minimum(room, gaps(pts, o))
     for o in enemies:
-        room = np.minimum(room, centre_gaps(pts, o) - enemy_distance)
+        room = np.minimum(room, gaps(pts, o) - enemy_distance)
     near = np.full(len(pts), np.inf)
     if zone is not None:
-        near = point_polygon_distance(pts, zone)
+        near = by_rows(lambda p: point_polygon_distance(p, zone), pts)
     return Arrival(pts, room, inner, near, battlefield)
 
 

@@ -46,3 +46,61 @@ def test_fire_overwatch_selections_are_kept_per_battlefield_and_equal_a_fresh_se
     ctx.state.unit("red.r").alive[0].y = 40.0
     assert interventions._overwatch_targets(ctx, facts, "blue") == []
     assert interventions._overwatch_search(ctx, "blue") == []
+
+
+def _wide_game() -> Game:
+    # three blue shooters of five models and two red units of five, all within 24"
+    gun = sh.weapon("gun")
+    blues = [sh.unit(f"blue.u{i}", [sh.model(f"blue.u{i}.{k}", 6.0 + 9 * i + 1.5 * k, 8.0, gun)
+                                     for k in range(5)]) for i in range(3)]
+    reds = [sh.unit(f"red.r{i}", [sh.model(f"red.r{i}.{k}", 8.0 + 12 * i + 1.5 * k, 24.0, gun)
+                                   for k in range(5)]) for i in range(2)]
+    pos = sh.position(*blues, *reds)
+    pos["frames"] = [{"kind": "turn", "data": {"player": "red", "step": 3}}]
+    pos["turn_player"] = pos["active"] = "red"
+    pos["phase"] = "movement"
+    return Game.new(pos, seed=1)
+
+
+def test_the_search_stages_in_bounded_batches_with_the_answers_of_one_batch(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # R15.08-a, R15.09-a: the batched sight tests run in batches of at most STAGE_PAIRS model
+    # pairs (memory); each model pair's answer is its own, so the selections are the same
+    from w40k.geometry import sight_memo
+    from w40k.geometry.sight_tables import SightTables
+
+    batches: list[int] = []
+    stage_many = SightTables.stage_many
+
+    def counted(self: SightTables, pairs: list[tuple[int, int]]) -> None:
+        units = self.scene.units
+        batches.append(sum(len(units[a].models) * len(units[b].models) for a, b in pairs))
+        stage_many(self, pairs)
+
+    monkeypatch.setattr(SightTables, "stage_many", counted)
+    answers = []
+    for limit in (10_000, 25, 1):
+        monkeypatch.setattr(interventions, "STAGE_PAIRS", limit)
+        sight_memo.forget()
+        batches.clear()
+        game = _wide_game()
+        answers.append([t.answer() for t in interventions._overwatch_search(game.ctx, "blue")])
+        assert sum(batches) == 3 * 2 * 25  # every candidate pair staged once
+        assert all(b <= max(limit, 25) for b in batches)  # a larger unit pair alone
+    assert len(answers[0]) == 6 and answers[0] == answers[1] == answers[2]
+
+
+def test_the_kept_selections_do_not_keep_an_old_battlefield_alive() -> None:
+    # the kept answer names its battlefield weakly: once the Visibility in force is another,
+    # the old one (and its caches) can go
+    import gc
+
+    game = _game()
+    pending(game)
+    interventions._overwatch_targets(game.ctx, {"phase": "movement"}, "blue")
+    ref = interventions._KEPT[0][0]
+    assert ref() is not None
+    game.ctx.state.unit("red.r").alive[0].y = 30.0  # a new battlefield
+    interventions._overwatch_targets(game.ctx, {"phase": "movement"}, "blue")
+    gc.collect()
+    assert ref() is None

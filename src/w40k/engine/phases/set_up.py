@@ -51,7 +51,7 @@ from w40k.rules.placement import (
     first_legal,
     grid,
 )
-from w40k.rules.ring_placement import arrival, arrival_placement, ring_placement
+from w40k.rules.ring_placement import arrival, arrival_placement, by_rows, ring_placement
 from w40k.rules.setup import (
     ENEMY_DISTANCE,
     ENEMY_ZONE_FROM_ROUND,
@@ -242,11 +242,14 @@ def _disembark_screen(models: Sequence[Model], hull: Model, distance: float) -> 
     on_hull = all(replace(m, z=0.0).top > hull.z + EPS for m in models) and hull.top > EPS
     outline = fp.outline(SIDES)
 
-    def gaps(points: FloatArray) -> FloatArray:
+    def gaps_of(points: FloatArray) -> FloatArray:
         if isinstance(fp, Circle):
             return centre_gaps(points, hull)
         d = point_polygon_distance(points, outline)
         return np.where(point_in_polygon(points, outline), -d, d)
+
+    def gaps(points: FloatArray) -> FloatArray:
+        return by_rows(gaps_of, points)  # the same values, bounded memory
 
     def screen(centres: FloatArray) -> BoolArray:
         n, k, _ = centres.shape

@@ -9,6 +9,7 @@ selected with the stratagem; every weapon then shoots at it (docs/rulings.md).
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING
 
 from w40k.engine import geo
@@ -49,8 +50,14 @@ def snap_targets(ctx: Context, u: UnitData) -> list[str]:
     return [e.id for e in _in_reach(ctx, facts) if facts.unit_visible(e.id)]
 
 
-_KEPT: list[tuple[Visibility, str, tuple[Target, ...]]] = []
-"""The last Fire Overwatch selections: (the battlefield's Visibility, player, targets)."""
+STAGE_PAIRS = 256
+"""The most model pairs one batched sight test of the search stages at once: the batch holds
+(pair x edge) arrays, so one batch of every candidate pair of a 1000-point battle peaked at
+~8 MB; smaller batches give the same answers (each model pair's answer is its own)."""
+
+_KEPT: list[tuple[weakref.ref[Visibility], str, tuple[Target, ...]]] = []
+"""The last Fire Overwatch selections: (the battlefield's Visibility, weakly: the kept answer
+never keeps an old battlefield's caches alive; player, targets)."""
 
 
 def _overwatch_targets(ctx: Context, facts: Facts, player: str) -> list[Target]:
@@ -62,11 +69,28 @@ def _overwatch_targets(ctx: Context, facts: Facts, player: str) -> list[Target]:
     if facts.get("phase") != "movement":
         return []
     vis = visibility(ctx)
-    if _KEPT and _KEPT[0][0] is vis and _KEPT[0][1] == player:
+    if _KEPT and _KEPT[0][0]() is vis and _KEPT[0][1] == player:
         return list(_KEPT[0][2])
     out = _overwatch_search(ctx, player)
-    _KEPT[:] = [(vis, player, tuple(out))]
+    _KEPT[:] = [(weakref.ref(vis), player, tuple(out))]
     return out
+
+
+def _stage(vis: Visibility, pairs: list[tuple[int, int]]) -> None:
+    """The batched sight tests of the candidate (observer, target) unit pairs, in batches of
+    at most :data:`STAGE_PAIRS` model pairs (a larger unit pair alone)."""
+    units = vis.scene.units
+    batch: list[tuple[int, int]] = []
+    n = 0
+    for pair in pairs:
+        size = len(units[pair[0]].models) * len(units[pair[1]].models)
+        if batch and n + size > STAGE_PAIRS:
+            vis.stage_many(batch)
+            batch, n = [], 0
+        batch.append(pair)
+        n += size
+    if batch:
+        vis.stage_many(batch)
 
 
 def _overwatch_search(ctx: Context, player: str) -> list[Target]:
@@ -75,10 +99,10 @@ def _overwatch_search(ctx: Context, player: str) -> list[Target]:
                 if not (u.has("TITANIC") or geo.is_engaged(ctx, u))]  # R15.08-a
     reach = [_in_reach(ctx, f) for f in shooters]
     if shooters:
-        # the batched sight tests of every candidate pair in one call (the same answers)
-        shooters[0].vis.stage_many([(f.ou, f.tu(e.id)) for f, es in zip(shooters, reach,
-                                                                        strict=True)
-                                    for e in es])
+        # the batched sight tests of every candidate pair first (the same answers)
+        _stage(shooters[0].vis, [(f.ou, f.tu(e.id)) for f, es in zip(shooters, reach,
+                                                                      strict=True)
+                                 for e in es])
     return [Target(f.unit.id, {"enemy": e.id})
             for f, es in zip(shooters, reach, strict=True) for e in es
             if f.unit_visible(e.id)]

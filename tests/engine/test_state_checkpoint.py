@@ -1,0 +1,97 @@
+"""A refused answer leaves the game untouched (DESIGN.md, the request/submit contract):
+``submit`` takes a checkpoint of the state before applying an answer and, when the handler
+raises, writes it back in place. The state after a restore is the position it was
+(byte-identical JSON), in the same objects, and the kept battlefield model is dropped (the
+models' fields were set back)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+
+from tests.engine.test_fuzz import small_position
+from w40k.agents.greedy import GreedyAgent
+from w40k.core.errors import IllegalChoice
+from w40k.engine.context import Context
+from w40k.engine.frames import FrameData
+from w40k.engine.game import Game
+from w40k.engine.state import StratagemUse, placement_count
+from w40k.engine.table import HANDLERS
+from w40k.io.battle_setup import default_position
+
+
+def _mid_game() -> Game:
+    game = Game.new(small_position(default_position(), seed=3), 3)
+    agents = {p.name: GreedyAgent(7 + i) for i, p in enumerate(game.state.players)}
+    for _ in range(25):
+        req = game.pending()
+        assert req is not None
+        game.submit(agents[req.player].choose(game, req))
+    game.pending()
+    return game
+
+
+def test_a_restore_puts_back_every_field_of_the_state_in_the_same_objects() -> None:
+    game = _mid_game()
+    s = game.state
+    before = json.dumps(s.to_json())
+    units, models = list(s.units), [m for u in s.units for m in u.models]
+    cp = s.checkpoint()
+    # change everything a handler may change
+    u = s.units[0]
+    m = u.models[0]
+    m.x += 3.0
+    m.wounds_lost += 1
+    m.one_shots_used.append("gun")
+    u.flags["advanced"] = True
+    u.models.pop()
+    s.off_table.append(s.units.pop())
+    s.players[0].cp += 2
+    s.players[0].effects["x"] = 1
+    s.objectives[0].controller = "nobody"
+    s.events.append({"event": "x"})
+    s.choices.append("x")
+    s.frames.append(FrameData())
+    s.stratagems.append(StratagemUse("red", "x", (), None, 1, 1, "red", "movement"))
+    s.round, s.phase, s.ended = 9, "fight", True
+    s.policies["red"] = "x"
+    count = placement_count()
+    s.restore(cp)
+    assert json.dumps(s.to_json()) == before
+    assert s.units == units and all(a is b for a, b in zip(s.units, units, strict=True))
+    assert all(a is b for a, b in zip((m for u in s.units for m in u.models), models,
+                                      strict=True))
+    assert placement_count() > count  # the kept battlefield model is dropped
+
+
+def test_a_refused_answer_leaves_the_game_as_it_was_and_it_plays_on_the_same() -> None:
+    game, twin = _mid_game(), _mid_game()
+    before = json.dumps(game.save())
+    req = game.pending()
+    assert req is not None
+    answer = GreedyAgent(1).choose(game, req)
+
+    def failing(ctx: Context, *args: object) -> None:
+        ctx.state.units[0].models[0].x += 5.0
+        ctx.state.units[0].flags["advanced"] = True
+        ctx.state.events.append({"event": "half-applied"})
+        raise IllegalChoice("refused after changing the state", rule="the test's handler")
+
+    kind = game.state.frames[-1].kind
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setitem(HANDLERS, kind, dataclasses.replace(HANDLERS[kind], apply=failing))
+        with pytest.raises(IllegalChoice):
+            game.submit(answer)
+    assert json.dumps(game.save()) == before
+    agents = {p.name: GreedyAgent(11 + i) for i, p in enumerate(game.state.players)}
+    twins = {p.name: GreedyAgent(11 + i) for i, p in enumerate(twin.state.players)}
+    for _ in range(40):
+        a, b = game.pending(), twin.pending()
+        if a is None or b is None:
+            assert a is None and b is None
+            break
+        game.submit(agents[a.player].choose(game, a))
+        twin.submit(twins[b.player].choose(twin, b))
+    assert json.dumps(game.save()) == json.dumps(twin.save())
