@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import TYPE_CHECKING, cast
 
 from w40k.core.abilities import LethalHits
@@ -69,10 +70,18 @@ def _any_abilities(state: GameState, player: str) -> bool:
 
 def carried(m: ModelData) -> Iterable[Ability]:
     """A model's catalog auras as typed abilities (22.01), for ``engine.abilities``."""
-    for name in m.abilities:
+    return _auras(m.abilities) if m.abilities else ()
+
+
+@lru_cache(maxsize=256)
+def _auras(names: tuple[str, ...]) -> tuple[Ability, ...]:
+    """The catalog auras among ``names`` (a few distinct tuples per army: kept)."""
+    out: list[Ability] = []
+    for name in names:
         e = entry(name)
         if e is not None and e.kind is AbilityKind.AURA:
-            yield Ability(e.name, AbilityKind.AURA, rule="22.01", range=e.range)
+            out.append(Ability(e.name, AbilityKind.AURA, rule="22.01", range=e.range))
+    return tuple(out)
 
 
 # -- the Command phase ------------------------------------------------------------------------
