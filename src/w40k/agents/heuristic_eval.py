@@ -248,13 +248,17 @@ def melee_outcome(attacker: UnitData, target: UnitData, *, charged: bool = False
     """Expected result if every (or each listed) model of ``attacker`` fights ``target``,
     with the modifiers the engine would apply (:func:`adjusted`; every model: kept while
     neither unit and those modifiers change)."""
-    base = AttackContext(charged=charged, attacker_engaged_with_target=True,
-                         target_models_at_select=len(target.alive))
     if models is not None:
-        return _melee_outcome(attacker, target, base, models, state)
-    _, actx, applied = adjusted(attacker, target, (), base, melee=True, state=state)
-    return _kept(_MELEE, (charged, actx, applied), attacker, target,
-                 lambda: _melee_outcome(attacker, target, base, None, state))
+        return _melee_outcome(attacker, target, charged, models, state)
+    _, actx, applied = adjusted(attacker, target, (), _melee_context(target, charged),
+                                melee=True, state=state)
+    return _kept(_MELEE, (actx, applied), attacker, target,
+                 lambda: _melee_outcome(attacker, target, charged, None, state))
+
+
+def _melee_context(target: UnitData, charged: bool) -> AttackContext:
+    return AttackContext(charged=charged, attacker_engaged_with_target=True,
+                         target_models_at_select=len(target.alive))
 
 
 def _kept(table: dict[tuple[int, int, object], _Kept], extra: object, attacker: UnitData,
@@ -273,11 +277,13 @@ def _kept(table: dict[tuple[int, int, object], _Kept], extra: object, attacker: 
     return out
 
 
-def _melee_outcome(attacker: UnitData, target: UnitData, base: AttackContext,
-                   models: Sequence[ModelData] | None, state: GameState | None) -> Outcome:
+def _melee_outcome(attacker: UnitData, target: UnitData, charged: bool,
+                   models: Sequence[ModelData] | None, state: GameState | None = None
+                   ) -> Outcome:
     ms = attacker.alive if models is None else models
     ws = entries(w for m in ms for w in best_melee(m))
-    return attack_outcome(attacker, target, ws, base, melee=True, state=state)
+    return attack_outcome(attacker, target, ws, _melee_context(target, charged), melee=True,
+                          state=state)
 
 
 def ranged_weapons(m: ModelData) -> list[WeaponProfile]:
@@ -314,8 +320,10 @@ def _ranged_context(target: UnitData, cover: bool, snap: bool) -> AttackContext:
                          snap_shooting=snap)
 
 
-def _ranged_outcome(attacker: UnitData, target: UnitData, d: float, cover: bool,
-                    snap: bool, measured: float | None, state: GameState | None) -> Outcome:
+def _ranged_outcome(attacker: UnitData, target: UnitData, d: float, cover: bool = False,
+                    snap: bool = False, measured: float | None = None,
+                    state: GameState | None = None) -> Outcome:
+    """``measured``: the distance Sneaky Gits reads (None: the engine measures the units')."""
     ws = [w for m in attacker.alive for w in ranged_weapons(m)]
     return _weapons_outcome(ws, target, d, cover, snap, attacker, measured, state)
 
