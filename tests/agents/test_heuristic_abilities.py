@@ -11,9 +11,10 @@ from typing import Any
 import pytest
 
 from tests.engine import shooting_helpers as sh
-from tests.engine.melee_helpers import BASE, fight_phase, fighter, unit
+from tests.engine.melee_helpers import BASE, charge_phase, fight_phase, fighter, unit
 from w40k.agents import HeuristicAgent
 from w40k.agents import heuristic_eval as he
+from w40k.agents.heuristic import charge_choice
 from w40k.agents.heuristic_attacks import target_score
 from w40k.core.abilities import LethalHits
 from w40k.core.dice import Modifier
@@ -206,8 +207,33 @@ def test_the_heuristic_player_shoots_the_oath_of_moment_target() -> None:
         req = game.pending()
         assert req is not None and req.kind == K.DECLARE_SHOOTING
         answer: Any = agent.choose(game, req)
+        chosen = {answer[m]["bolter"] for m in answer}
+        estimated = he.adjusted(u, s.unit(min(chosen)), (), AttackContext(), melee=False,
+                                state=s)[2]
         game.submit(answer)  # and the game accepts it
-        return {answer[m]["bolter"] for m in answer}
+        # the engine applied the very abilities the estimate did
+        logged = [e["abilities"] for e in game.state.events if e["event"] == "ability"]
+        assert logged == ([list(estimated)] if estimated else [])
+        return chosen
 
     assert targets({}) == {"blue.b"}
     assert targets({"Oath of Moment": "blue.a"}) == {"blue.a"}
+
+
+def test_a_charge_counts_the_enemy_waaagh_in_the_blows_it_takes_back() -> None:
+    # The charge's exchange (heuristic.charge_choice) reads the observed state: the Orks'
+    # Waaagh! (+1 to hit and wound in melee) makes what the charger takes back larger.
+    def exchange(effects: dict[str, Any]) -> tuple[float, float]:
+        red = unit("red.a", "red", [fighter("red.a.1", 10, 10)])
+        blue = unit("blue.b", "blue", [fighter("blue.b.1", 10, 17,
+                                               keywords=["INFANTRY", "ORKS"])])
+        pos = charge_phase([red, blue])
+        pos["players"][1]["effects"] = effects
+        game = Game.new(pos, seed=1)
+        he.observe(game.state)
+        s = game.state
+        return charge_choice(s, s.unit("red.a"), s.unit("blue.b"))
+
+    p, plain = exchange({})
+    p2, waaagh = exchange({"Waaagh!": 1, "Waaagh! active": 1})
+    assert p == p2 and waaagh < plain
