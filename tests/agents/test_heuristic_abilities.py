@@ -20,7 +20,7 @@ from w40k.core.abilities import LethalHits
 from w40k.core.dice import Modifier
 from w40k.core.profiles import WeaponProfile
 from w40k.engine.game import Game
-from w40k.engine.requests import K
+from w40k.engine.requests import K, request
 from w40k.engine.state import UnitData
 from w40k.math import distribution
 from w40k.rules.attack_profile import AttackContext, Reroll, WeaponEntry
@@ -237,3 +237,28 @@ def test_a_charge_counts_the_enemy_waaagh_in_the_blows_it_takes_back() -> None:
     p, plain = exchange({})
     p2, waaagh = exchange({"Waaagh!": 1, "Waaagh! active": 1})
     assert p == p2 and waaagh < plain
+
+
+def test_a_fall_back_it_cannot_place_is_not_asked_for_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # R03.02-b: a move the proposer cannot place is cancelled; the unit then remains
+    # stationary for the turn instead of choosing the same fall back again and again (the
+    # abilities changed a real battle's game into one such endless loop).
+    import w40k.agents.heuristic as heuristic
+
+    # red.a (a rifle, no melee weapon) is engaged with a blue fighter: it would fall back
+    pos = sh.position(sh.unit("red.a", [sh.model("red.a.1", 10, 10, RIFLE)]),
+                      sh.unit("blue.x", [fighter("blue.x.1", 10, 10 + BASE + 0.5)]),
+                      sh.unit("blue.y", [sh.model("blue.y.1", 10, 30)]))
+    game = sh.start(pos)
+    uid = "red.a"
+    kind = request("red", K.MOVE_TYPE, "09.01", "move type",
+                   ("remain_stationary", "fall_back_ordered", "fall_back_desperate"),
+                   context={"unit": uid})
+    assert HeuristicAgent(1, strict=True).choose(game, kind) == "fall_back_ordered"
+    monkeypatch.setattr(heuristic, "sample", lambda g, r, rng: "cancel")
+    agent = HeuristicAgent(1, strict=True)
+    place = request("red", K.POSITIONS, "09.07", "fall back", free_form="positions",
+                    context={"unit": uid, "move_type": "fall_back"})
+    assert agent.choose(game, place) == "cancel"
+    assert agent.choose(game, kind) == "remain_stationary"

@@ -288,7 +288,7 @@ class HeuristicAgent:
             if decline is None or answer != decline:
                 break
             answer = sample(game, r, self.rng)
-        if answer == "cancel" and mt in ("normal", "advance"):
+        if answer == "cancel" and mt in ("normal", "advance", "fall_back", "desperate_escape"):
             s = game.state
             self._gave_up.add((s.round, s.turn_player, str(r.context["unit"])))
         return answer
