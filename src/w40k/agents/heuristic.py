@@ -49,6 +49,7 @@ from w40k.agents.heuristic_eval import (
     max_range,
     melee_outcome,
     move_of,
+    observe,
     oc_on,
     on_objective,
     p_charge,
@@ -159,6 +160,7 @@ class HeuristicAgent:
     # -- the boundary ---------------------------------------------------------------------
     def choose(self, game: Game, request: Request) -> JSON:
         """A legal answer to ``request``; never raises for a request it does not know."""
+        observe(game.state)  # the estimates see its abilities in force (heuristic_eval)
         handler = self._handlers.get(str(request.kind))
         if handler is None:
             return safe_answer(game, request, self.rng)
@@ -286,7 +288,7 @@ class HeuristicAgent:
             if decline is None or answer != decline:
                 break
             answer = sample(game, r, self.rng)
-        if answer == "cancel" and mt in ("normal", "advance"):
+        if answer == "cancel" and mt in ("normal", "advance", "fall_back", "desperate_escape"):
             s = game.state
             self._gave_up.add((s.round, s.turn_player, str(r.context["unit"])))
         return answer

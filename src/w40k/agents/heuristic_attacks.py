@@ -16,11 +16,11 @@ from collections.abc import Mapping, Sequence
 from typing import cast
 
 from w40k.agents.heuristic_eval import (
+    attack_outcome,
     best_melee,
     gap,
     model_value,
     on_objective,
-    outcome,
     unit_gap,
     value_of,
 )
@@ -43,15 +43,17 @@ def _weapon_value(state: GameState, shooter: UnitData, w: WeaponProfile, count: 
     if w.range is None or not target.alive:
         return 0.0
     half = unit_gap(shooter, target) <= w.range / 2
-    o = outcome((WeaponEntry(w, count, half),), target,
-                AttackContext(target_models_at_select=len(target.alive)))
+    o = attack_outcome(shooter, target, (WeaponEntry(w, count, half),),
+                       AttackContext(target_models_at_select=len(target.alive)), melee=False,
+                       state=state)
     bonus = OBJECTIVE_BONUS if _on_any_objective(state, target) else 1.0
     return value_of(o, target) * bonus
 
 
 def target_score(state: GameState, shooter: UnitData, target: UnitData,
                  weapons: Sequence[WeaponProfile]) -> float:
-    """The value of ``weapons`` (one entry per copy) of ``shooter`` shooting ``target``."""
+    """The value of ``weapons`` (one entry per copy) of ``shooter`` shooting ``target``, with
+    the modifiers the engine would apply (``heuristic_eval.adjusted``)."""
     if not weapons or not target.alive:
         return 0.0
     half = [w for w in weapons if w.range is not None
@@ -59,7 +61,9 @@ def target_score(state: GameState, shooter: UnitData, target: UnitData,
     es = [WeaponEntry(w, n, True) for w, n in _count(half).items()]
     es += [WeaponEntry(w, n, False) for w, n in _count(
         [w for w in weapons if w not in half]).items()]
-    o = outcome(es, target, AttackContext(target_models_at_select=len(target.alive)))
+    o = attack_outcome(shooter, target, es,
+                       AttackContext(target_models_at_select=len(target.alive)), melee=False,
+                       state=state)
     bonus = OBJECTIVE_BONUS if _on_any_objective(state, target) else 1.0
     return value_of(o, target) * bonus
 
@@ -77,10 +81,11 @@ def _best_target(state: GameState, u: UnitData, w: WeaponProfile, legal: Sequenc
     return max(legal, key=key)
 
 
-def _best_melee_target(state: GameState, m: ModelData, ts: Sequence[str], charged: bool
-                       ) -> str:
+def _best_melee_target(state: GameState, u: UnitData, m: ModelData, ts: Sequence[str],
+                       charged: bool) -> str:
     def key(t: str) -> tuple[float, str]:
-        return (sum(_melee_value(m, w, state.unit(t), charged) for w in best_melee(m)), t)
+        return (sum(_melee_value(state, u, w, state.unit(t), charged) for w in best_melee(m)),
+                t)
     return max(ts, key=key)
 
 
@@ -133,10 +138,14 @@ def shooting_declaration(state: GameState, context: Mapping[str, JSON]) -> dict[
     return out
 
 
-def _melee_value(m: ModelData, w: WeaponProfile, target: UnitData, charged: bool) -> float:
-    o = outcome((WeaponEntry(w, 1),), target,
-                AttackContext(charged=charged, attacker_engaged_with_target=True,
-                              target_models_at_select=len(target.alive)))
+def _melee_value(state: GameState, u: UnitData, w: WeaponProfile, target: UnitData,
+                 charged: bool) -> float:
+    """One attack of ``w`` by a model of ``u`` on ``target``, with the modifiers the engine
+    would apply (``heuristic_eval.adjusted``)."""
+    o = attack_outcome(u, target, (WeaponEntry(w, 1),),
+                       AttackContext(charged=charged, attacker_engaged_with_target=True,
+                                     target_models_at_select=len(target.alive)), melee=True,
+                       state=state)
     return value_of(o, target)
 
 
@@ -156,7 +165,7 @@ def fight_declaration(state: GameState, context: Mapping[str, JSON]) -> dict[str
         for mid, ts in table.items():
             m = next((x for x in u.alive if x.id == mid), None)
             if m is not None and tid in ts:
-                total += sum(_melee_value(m, w, t, charged) for w in best_melee(m))
+                total += sum(_melee_value(state, u, w, t, charged) for w in best_melee(m))
         return total * (OBJECTIVE_BONUS if _on_any_objective(state, t) else 1.0)
 
     primary = max(everyone, key=unit_score)
@@ -165,15 +174,15 @@ def fight_declaration(state: GameState, context: Mapping[str, JSON]) -> dict[str
         ts = table.get(m.id, [])
         if not ts:
             continue
-        tid = primary if primary in ts else _best_melee_target(state, m, ts, charged)
+        tid = primary if primary in ts else _best_melee_target(state, u, m, ts, charged)
         target = state.unit(tid)
         melee = [w for w in m.weapons if w.is_melee]
         extra = [w for w in melee if any(isinstance(a, ExtraAttacks) for a in w.abilities)]
         others = [w for w in melee if w not in extra]
         picked = extra[:]
         if others:
-            picked.insert(0, max(others, key=lambda w: (_melee_value(m, w, target, charged),
-                                                        w.name)))
+            picked.insert(0, max(others, key=lambda w: (
+                _melee_value(state, u, w, target, charged), w.name)))
         out[m.id] = {w.name: tid for w in picked}
     return out
 

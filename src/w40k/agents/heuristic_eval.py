@@ -5,6 +5,13 @@ Targets are described to the math layer without positions, names or wargear (onl
 attack sequence reads: W, T, Sv, InSv, wounds lost, keywords, FNP, leader role, Stealth), so
 the math layer's caches (keyed on weapons, target models and context) hit across moves, turns
 and games. Everything here is read-only: no die of the game is rolled.
+
+An attack's estimate uses the modifiers the engine applies to that attack (:func:`adjusted`):
+the datasheet abilities and effects in force (Oath of Moment, Tactical Command, Tactical
+Precision, Waaagh!, the target's Sneaky Gits: ``engine.ability_effects.attack_abilities``, the
+very function the engine calls when it pushes the attack) and the game's ruleset. They are
+read from the state the heuristic player answers a request of (:func:`observe`) or the
+``state`` given; units of another state (a clone, an earlier game) see none.
 """
 
 from __future__ import annotations
@@ -12,14 +19,16 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from w40k.core.abilities import CloseQuarters, ExtraAttacks, Stealth
 from w40k.core.dice import DiceExpr
 from w40k.core.profiles import WeaponProfile
 from w40k.engine import field
-from w40k.engine.state import ModelData, UnitData
+from w40k.engine.ability_effects import attack_abilities
+from w40k.engine.options import ruleset
+from w40k.engine.state import GameState, ModelData, UnitData
 from w40k.math import distribution
 from w40k.rules.attack_profile import AttackContext, WeaponEntry
 from w40k.rules.primitives import ModelState
@@ -136,6 +145,59 @@ def models_outcome(weapons: Iterable[WeaponEntry], models: Sequence[ModelData],
                     ctx or AttackContext())
 
 
+_OBSERVED: list[GameState] = []
+"""The state the heuristic player answers a request of (:func:`observe`; at most one)."""
+
+
+def observe(state: GameState | None) -> None:
+    """The estimates see the abilities and effects in force in ``state`` (the heuristic
+    player calls this for each request it answers; None: none)."""
+    _OBSERVED[:] = [] if state is None else [state]
+
+
+def state_of(attacker: UnitData, state: GameState | None = None) -> GameState | None:
+    """The state whose abilities and effects apply to ``attacker``'s attacks: ``state``, else
+    the observed one, when ``attacker`` is one of its units (on the battlefield or off it);
+    else None (a unit of a clone or of another game)."""
+    s = state if state is not None else (_OBSERVED[0] if _OBSERVED else None)
+    if s is None:
+        return None
+    if any(u is attacker for u in s.units) or any(u is attacker for u in s.off_table):
+        return s
+    return None
+
+
+def adjusted(attacker: UnitData, target: UnitData, weapons: Iterable[WeaponEntry],
+             actx: AttackContext, *, melee: bool, distance: float | None = None,
+             state: GameState | None = None
+             ) -> tuple[tuple[WeaponEntry, ...], AttackContext, tuple[str, ...]]:
+    """``weapons`` and ``actx`` as the engine changes them when ``attacker``'s attacks on
+    ``target`` are pushed (engine/attack.py: the game's ruleset and
+    ``ability_effects.attack_abilities``), and the abilities that apply; unchanged without a
+    state (:func:`state_of`). ``distance``: the units' distance for a move not made yet
+    (Sneaky Gits; else measured as the engine does)."""
+    ws = tuple(weapons)
+    s = state_of(attacker, state)
+    if s is None:
+        return ws, actx, ()
+    rs = ruleset(s.options)
+    if rs != actx.ruleset:
+        actx = replace(actx, ruleset=rs)
+    out, actx, applied = attack_abilities(s, attacker, target, list(ws), actx, melee=melee,
+                                          distance=distance)
+    return tuple(out), actx, applied
+
+
+def attack_outcome(attacker: UnitData, target: UnitData, weapons: Iterable[WeaponEntry],
+                   actx: AttackContext, *, melee: bool, distance: float | None = None,
+                   state: GameState | None = None) -> Outcome:
+    """Expected result of ``attacker``'s ``weapons`` on ``target`` with the modifiers the
+    engine would apply (:func:`adjusted`; exact, cached)."""
+    ws, c, _ = adjusted(attacker, target, weapons, actx, melee=melee, distance=distance,
+                        state=state)
+    return outcome(ws, target, c)
+
+
 def entries(pairs: Iterable[WeaponProfile], half_range: bool | None = None
             ) -> tuple[WeaponEntry, ...]:
     """Identical weapons gathered into entries (one per profile, with its count)."""
@@ -181,13 +243,22 @@ hold their units, so an id is never reused while cached; emptied past 8192 entri
 
 
 def melee_outcome(attacker: UnitData, target: UnitData, *, charged: bool = False,
-                  models: Sequence[ModelData] | None = None) -> Outcome:
-    """Expected result if every (or each listed) model of ``attacker`` fights ``target``
-    (every model: kept while neither unit changes)."""
+                  models: Sequence[ModelData] | None = None,
+                  state: GameState | None = None) -> Outcome:
+    """Expected result if every (or each listed) model of ``attacker`` fights ``target``,
+    with the modifiers the engine would apply (:func:`adjusted`; every model: kept while
+    neither unit and those modifiers change)."""
     if models is not None:
-        return _melee_outcome(attacker, target, charged, models)
-    return _kept(_MELEE, charged, attacker, target,
-                 lambda: _melee_outcome(attacker, target, charged, None))
+        return _melee_outcome(attacker, target, charged, models, state)
+    _, actx, applied = adjusted(attacker, target, (), _melee_context(target, charged),
+                                melee=True, state=state)
+    return _kept(_MELEE, (actx, applied), attacker, target,
+                 lambda: _melee_outcome(attacker, target, charged, None, state))
+
+
+def _melee_context(target: UnitData, charged: bool) -> AttackContext:
+    return AttackContext(charged=charged, attacker_engaged_with_target=True,
+                         target_models_at_select=len(target.alive))
 
 
 def _kept(table: dict[tuple[int, int, object], _Kept], extra: object, attacker: UnitData,
@@ -207,11 +278,12 @@ def _kept(table: dict[tuple[int, int, object], _Kept], extra: object, attacker: 
 
 
 def _melee_outcome(attacker: UnitData, target: UnitData, charged: bool,
-                   models: Sequence[ModelData] | None) -> Outcome:
+                   models: Sequence[ModelData] | None, state: GameState | None = None
+                   ) -> Outcome:
     ms = attacker.alive if models is None else models
     ws = entries(w for m in ms for w in best_melee(m))
-    return outcome(ws, target, AttackContext(charged=charged, attacker_engaged_with_target=True,
-                                             target_models_at_select=len(target.alive)))
+    return attack_outcome(attacker, target, ws, _melee_context(target, charged), melee=True,
+                          state=state)
 
 
 def ranged_weapons(m: ModelData) -> list[WeaponProfile]:
@@ -226,39 +298,59 @@ def ranged_weapons(m: ModelData) -> list[WeaponProfile]:
 
 
 def ranged_outcome(attacker: UnitData, target: UnitData, distance: float | None = None, *,
-                   cover: bool = False, snap: bool = False) -> Outcome:
+                   cover: bool = False, snap: bool = False,
+                   state: GameState | None = None) -> Outcome:
     """Expected result if ``attacker`` shot ``target`` with every weapon that reaches
-    ``distance`` (the units' gap by default; half range from the same gap); ``cover``: the
-    target has the benefit of cover (13.08); ``snap``: snap shooting, hits only on unmodified
-    6s (15.09)."""
+    ``distance`` (the units' gap by default; half range from the same gap), with the
+    modifiers the engine would apply (:func:`adjusted`); ``cover``: the target has the
+    benefit of cover (13.08); ``snap``: snap shooting, hits only on unmodified 6s (15.09)."""
     d = unit_gap(attacker, target) if distance is None else distance
-    key: object = d if not (cover or snap) else (d, cover, snap)
-    return _kept(_RANGED, key, attacker, target,
-                 lambda: _ranged_outcome(attacker, target, d, cover, snap))
+    _, actx, applied = adjusted(attacker, target, (), _ranged_context(target, cover, snap),
+                                melee=False, distance=distance, state=state)
+    return _kept(_RANGED, (d, actx, applied), attacker, target,
+                 lambda: _ranged_outcome(attacker, target, d, cover, snap, distance, state))
 
 
 _RANGED: dict[tuple[int, int, object], _Kept] = {}
-"""Ranged estimates kept as :data:`_MELEE` is, per distance."""
+"""Ranged estimates kept as :data:`_MELEE` is, per distance and modifiers."""
+
+
+def _ranged_context(target: UnitData, cover: bool, snap: bool) -> AttackContext:
+    return AttackContext(target_models_at_select=len(target.alive), cover=cover,
+                         snap_shooting=snap)
 
 
 def _ranged_outcome(attacker: UnitData, target: UnitData, d: float, cover: bool = False,
-                    snap: bool = False) -> Outcome:
+                    snap: bool = False, measured: float | None = None,
+                    state: GameState | None = None) -> Outcome:
+    """``measured``: the distance Sneaky Gits reads (None: the engine measures the units')."""
     ws = [w for m in attacker.alive for w in ranged_weapons(m)]
-    return weapons_outcome(ws, target, d, cover=cover, snap=snap)
+    return _weapons_outcome(ws, target, d, cover, snap, attacker, measured, state)
 
 
 def weapons_outcome(weapons: Iterable[WeaponProfile], target: UnitData, d: float, *,
-                    cover: bool = False, snap: bool = False) -> Outcome:
+                    cover: bool = False, snap: bool = False, attacker: UnitData | None = None,
+                    state: GameState | None = None) -> Outcome:
     """Expected result of these ranged weapons (each copy listed) on ``target`` ``d``" away:
-    those that reach it, half range from the same distance (exact, cached)."""
+    those that reach it, half range from the same distance (exact, cached); with the
+    ``attacker``, the modifiers the engine would apply (:func:`adjusted`)."""
+    return _weapons_outcome(weapons, target, d, cover, snap, attacker, d, state)
+
+
+def _weapons_outcome(weapons: Iterable[WeaponProfile], target: UnitData, d: float,
+                     cover: bool, snap: bool, attacker: UnitData | None,
+                     measured: float | None, state: GameState | None) -> Outcome:
     ws = [w for w in weapons if w.range is not None and w.range >= d]
     if not ws:
         return NOTHING
     half = [w for w in ws if w.range is not None and d <= w.range / 2]
     far = [w for w in ws if not (w.range is not None and d <= w.range / 2)]
     es = entries(half, True) + entries(far, False)
-    return outcome(es, target, AttackContext(target_models_at_select=len(target.alive),
-                                             cover=cover, snap_shooting=snap))
+    actx = _ranged_context(target, cover, snap)
+    if attacker is None:
+        return outcome(es, target, actx)
+    return attack_outcome(attacker, target, es, actx, melee=False, distance=measured,
+                          state=state)
 
 
 def max_range(u: UnitData) -> float:

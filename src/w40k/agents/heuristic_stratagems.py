@@ -56,6 +56,7 @@ from w40k.agents.heuristic_eval import (
     ENGAGEMENT,
     NOTHING,
     Outcome,
+    adjusted,
     best_melee,
     entries,
     mean,
@@ -312,9 +313,10 @@ def epic_value(s: GameState, u: UnitData, model: str) -> float:
         if not chars or len(chars) == len(e.alive):
             continue  # nothing to gain: no CHARACTER, or nothing else to allocate to
         others = [x for x in e.alive if not x.profile.is_character]
-        ws = entries(best_melee(m))
-        actx = AttackContext(charged=charged, attacker_engaged_with_target=True,
-                             target_models_at_select=len(e.alive))
+        # the modifiers the engine would apply to these attacks (heuristic_eval.adjusted)
+        ws, actx, _ = adjusted(u, e, entries(best_melee(m)), AttackContext(
+            charged=charged, attacker_engaged_with_target=True,
+            target_models_at_select=len(e.alive)), melee=True, state=s)
         best = max(best, _on(models_outcome(ws, chars, actx), chars)
                    - _on(models_outcome(ws, others, actx), others))
     return best
@@ -406,7 +408,7 @@ def firing_deck_choice(game: Game, request: Request) -> JSON:
     best: tuple[float, str, list[list[str]]] | None = None
     for e in s.units_of(s.opponent(t.player)):
         d = unit_gap(t, e)
-        base = value_of(weapons_outcome(own, e, d), e)
+        base = value_of(weapons_outcome(own, e, d, attacker=t, state=s), e)
         lent: list[WeaponProfile] = []
         chosen: list[list[str]] = []
         value = base
@@ -417,7 +419,8 @@ def firing_deck_choice(game: Game, request: Request) -> JSON:
                 if mid in used:
                     continue
                 for w in lendable[mid]:
-                    v = value_of(weapons_outcome([*own, *lent, w], e, d), e)
+                    v = value_of(weapons_outcome([*own, *lent, w], e, d, attacker=t,
+                                                 state=s), e)
                     if step is None or (v, mid, w.name) > (step[0], step[1], step[2]):
                         step = (v, mid, w.name, w)
             if step is None or step[0] <= value + 1e-9:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from w40k.core.keywords import canonical_keyword
 from w40k.engine import geo
-from w40k.engine.state import ModelData, UnitData
+from w40k.engine.state import GameState, ModelData, UnitData
 from w40k.engine.windows import Reaction
 from w40k.geometry.measure import horizontal_distance
 
@@ -90,8 +90,13 @@ def auras_on(ctx: Context, unit: UnitData, carried: Carried) -> list[Ability]:
     """22.01 (R22.01-b): the auras that apply to ``unit``: each aura once however many sources
     have it in range (friendly auras: the sources are the unit's player's models); different
     auras all apply."""
+    return auras_in(ctx.state, unit, carried)
+
+
+def auras_in(state: GameState, unit: UnitData, carried: Carried) -> list[Ability]:
+    """:func:`auras_on` read from a state alone (no game context: the players' estimates)."""
     out: dict[str, Ability] = {}
-    for u in ctx.state.units_of(unit.player):
+    for u in state.units_of(unit.player):
         for m in u.alive:
             for a in carried(m):
                 if a.kind is AbilityKind.AURA and a.name not in out and within_aura(m, a, unit):

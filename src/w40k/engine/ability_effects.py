@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import TYPE_CHECKING, cast
 
 from w40k.core.abilities import LethalHits
 from w40k.core.dice import Modifier, RollKind
 from w40k.core.jsonval import JSON
 from w40k.engine import geo
-from w40k.engine.abilities import Ability, AbilityKind, auras_on
+from w40k.engine.abilities import Ability, AbilityKind, auras_in
 from w40k.engine.ability_catalog import (
     ERE_WE_GO,
     GOOD_BITZ,
@@ -30,9 +31,10 @@ from w40k.engine.ability_catalog import (
     WAAAGH,
     entry,
 )
-from w40k.engine.state import ModelData, UnitData
+from w40k.engine.state import GameState, ModelData, UnitData
 from w40k.engine.units import model_oc
 from w40k.engine.windows import Facts, Reaction, Window
+from w40k.geometry.shapes import EPS
 from w40k.rules.attack_profile import AttackContext, Reroll, WeaponEntry
 
 if TYPE_CHECKING:
@@ -61,17 +63,25 @@ def army_has(ctx: Context, player: str, name: str) -> list[UnitData]:
     return [u for u in ctx.state.units_of(player) if unit_has(u, name)]
 
 
-def _any_abilities(ctx: Context, player: str) -> bool:
-    return any(m.abilities for u in ctx.state.units_of(player) for m in u.models) \
-        or bool(ctx.state.player(player).effects)
+def _any_abilities(state: GameState, player: str) -> bool:
+    return any(m.abilities for u in state.units_of(player) for m in u.models) \
+        or bool(state.player(player).effects)
 
 
 def carried(m: ModelData) -> Iterable[Ability]:
     """A model's catalog auras as typed abilities (22.01), for ``engine.abilities``."""
-    for name in m.abilities:
+    return _auras(m.abilities) if m.abilities else ()
+
+
+@lru_cache(maxsize=256)
+def _auras(names: tuple[str, ...]) -> tuple[Ability, ...]:
+    """The catalog auras among ``names`` (a few distinct tuples per army: kept)."""
+    out: list[Ability] = []
+    for name in names:
         e = entry(name)
         if e is not None and e.kind is AbilityKind.AURA:
-            yield Ability(e.name, AbilityKind.AURA, rule="22.01", range=e.range)
+            out.append(Ability(e.name, AbilityKind.AURA, rule="22.01", range=e.range))
+    return tuple(out)
 
 
 # -- the Command phase ------------------------------------------------------------------------
@@ -109,23 +119,39 @@ def end_of_command_phase(ctx: Context, player: str) -> None:
 def adjust_attack(ctx: Context, attacker: UnitData, target: UnitData,
                   weapons: list[WeaponEntry], actx: AttackContext, *, melee: bool
                   ) -> tuple[list[WeaponEntry], AttackContext]:
-    """The attack as the abilities in force change it (each logged as an ``ability``
-    event): Oath of Moment (re-roll failed hits against the target), Tactical Command (aura,
-    re-roll hits of 1), Tactical Precision ([LETHAL HITS] while leading), Waaagh! (+1 to hit
-    and wound in melee), and the target's Sneaky Gits (-1 to hit when shot at from more than
-    12" away)."""
+    """The attack as the abilities in force change it (:func:`attack_abilities`), each logged
+    as an ``ability`` event."""
+    weapons, actx, applied = attack_abilities(ctx.state, attacker, target, weapons, actx,
+                                              melee=melee)
+    if applied:
+        ctx.log("ability", abilities=list[JSON](applied), unit=attacker.id, target=target.id)
+    return weapons, actx
+
+
+def attack_abilities(state: GameState, attacker: UnitData, target: UnitData,
+                     weapons: list[WeaponEntry], actx: AttackContext, *, melee: bool,
+                     distance: float | None = None
+                     ) -> tuple[list[WeaponEntry], AttackContext, tuple[str, ...]]:
+    """The attack as the abilities in force change it, and the names of those that apply
+    (read-only: the engine's :func:`adjust_attack` and the players' estimates share it): Oath
+    of Moment (re-roll failed hits against the target), Tactical Command (aura, re-roll hits
+    of 1), Tactical Precision ([LETHAL HITS] while leading), Waaagh! (+1 to hit and wound in
+    melee), and the target's Sneaky Gits (-1 to hit when shot at from more than 12" away).
+    ``distance``: the units' distance for an estimate of a move not made yet (Sneaky Gits;
+    the units' positions by default)."""
     player = attacker.player
-    sneaky = not melee and unit_has(target, SNEAKY_GITS) and _shot_from_afar(attacker, target)
-    if not sneaky and not _any_abilities(ctx, player):
-        return weapons, actx
-    effects = ctx.state.player(player).effects
+    sneaky = not melee and unit_has(target, SNEAKY_GITS) \
+        and _shot_from_afar(attacker, target, distance)
+    if not sneaky and not _any_abilities(state, player):
+        return weapons, actx, ()
+    effects = state.player(player).effects
     applied: list[str] = []
     reroll = actx.reroll_hits
     if effects.get(OATH_OF_MOMENT) == target.id:
         reroll = Reroll.FAILED
         applied.append(OATH_OF_MOMENT)
     elif reroll is Reroll.NONE and any(
-            a.name == TACTICAL_COMMAND for a in auras_on(ctx, attacker, carried)):
+            a.name == TACTICAL_COMMAND for a in auras_in(state, attacker, carried)):
         reroll = Reroll.ONES  # 22.01: once, however many sources are in range
         applied.append(TACTICAL_COMMAND)
     hit_mods, wound_mods = actx.hit_modifiers, actx.wound_modifiers
@@ -143,19 +169,21 @@ def adjust_attack(ctx: Context, attacker: UnitData, target: UnitData,
             if not e.weapon.abilities_of(LethalHits) else e for e in weapons]
         applied.append(TACTICAL_PRECISION)
     if not applied:
-        return weapons, actx
-    ctx.log("ability", abilities=list[JSON](applied), unit=attacker.id, target=target.id)
+        return weapons, actx, ()
     return weapons, dataclasses.replace(actx, reroll_hits=reroll, hit_modifiers=hit_mods,
-                                        wound_modifiers=wound_mods)
+                                        wound_modifiers=wound_mods), tuple(applied)
 
 
-def _shot_from_afar(attacker: UnitData, target: UnitData) -> bool:
+def _shot_from_afar(attacker: UnitData, target: UnitData, distance: float | None = None
+                    ) -> bool:
     """Sneaky Gits: the shooting unit is more than 12" away, unit to unit (01.04: the closest
-    models; docs/rulings.md)."""
+    models; docs/rulings.md); ``distance``: that distance given (an estimate)."""
     from w40k.engine.phases.melee_moves import units_within
 
     e = entry(SNEAKY_GITS)
     assert e is not None and e.range is not None
+    if distance is not None:
+        return distance > e.range + EPS  # as units_within measures
     return not units_within(attacker, target, e.range)
 
 
