@@ -15,6 +15,7 @@ digest includes. Nothing here is saved; the table is emptied when it grows past
 from __future__ import annotations
 
 import hashlib
+import weakref
 from collections.abc import Hashable
 from typing import TypeVar
 
@@ -28,14 +29,23 @@ LIMIT = 65536
 T = TypeVar("T")
 
 _ANSWERS: dict[Hashable, object] = {}
-_DIGESTS: dict[int, tuple[Obstacles, bytes]] = {}
+_DIGESTS: dict[int, tuple[weakref.ref[Obstacles], bytes]] = {}
+"""Digests by the obstacles' identity, held weakly: an entry goes with its obstacles (a
+strong reference kept every scene's obstacles alive, 7-9 MB by the end of a 1000-point game)."""
+
+
+def _drop(key: int, ref: weakref.ref[Obstacles]) -> None:
+    # the entry of a dead object only: its id may already key a newer object's entry
+    hit = _DIGESTS.get(key)
+    if hit is not None and hit[0] is ref:
+        del _DIGESTS[key]
 
 
 def digest(obs: Obstacles, kind_codes: np.ndarray) -> bytes:
     """The obstacles' content with their indices renumbered in order; ``kind_codes`` is the
     scene's kind per obstacle index (what the obstacle is: feature, area, model)."""
     hit = _DIGESTS.get(id(obs))
-    if hit is not None and hit[0] is obs:
+    if hit is not None and hit[0]() is obs:
         return hit[1]
     owners = np.unique(np.concatenate([obs.owner, obs.vert_owner]))
     h = hashlib.blake2b(digest_size=20)
@@ -52,7 +62,8 @@ def digest(obs: Obstacles, kind_codes: np.ndarray) -> bytes:
     out = h.digest()
     if len(_DIGESTS) >= LIMIT:
         _DIGESTS.clear()
-    _DIGESTS[id(obs)] = (obs, out)
+    key = id(obs)
+    _DIGESTS[key] = (weakref.ref(obs, lambda r: _drop(key, r)), out)
     return out
 
 
