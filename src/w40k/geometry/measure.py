@@ -572,8 +572,23 @@ class CoherencyBreak:
     """For R03.03-b, the model it is too far from."""
 
 
+SCALAR_COHERENCY = 40
+"""Units of at most this many models are checked by :func:`coherency_breaks` with plain
+float arithmetic (no arrays: faster for small units, the same floats)."""
+
+
 def coherency_breaks(models: Sequence[Model]) -> list[CoherencyBreak]:
     """Every model breaking 03.03 (empty list = coherent; a one-model unit is coherent)."""
+    n = len(models)
+    if n <= 1:
+        return []
+    if n <= SCALAR_COHERENCY:
+        return _coherency_breaks_scalar(models)
+    return plain_coherency_breaks(models)
+
+
+def plain_coherency_breaks(models: Sequence[Model]) -> list[CoherencyBreak]:
+    """:func:`coherency_breaks` by the distance matrix (any size; the reference)."""
     n = len(models)
     if n <= 1:
         return []
@@ -591,6 +606,51 @@ def coherency_breaks(models: Sequence[Model]) -> list[CoherencyBreak]:
         far = [j for j in range(n) if j != i and not ok_all[i, j]]
         if far:
             out.append(CoherencyBreak(m.name, "R03.03-b", models[far[0]].name))
+    return out
+
+
+def _coherency_breaks_scalar(models: Sequence[Model]) -> list[CoherencyBreak]:
+    """:func:`plain_coherency_breaks` pair by pair in plain floats: the same operations as
+    :func:`distance_matrix` (``sqrt(dx*dx + dy*dy) - ra - rb``, at least 0, for two round
+    bases; :func:`distance` of (row, column) otherwise) and the same vertical gap, so the
+    same answers in the same order."""
+    n = len(models)
+    fps = [m.footprint() for m in models]
+    rnd = [(f.cx, f.cy, f.r) if isinstance(f, Circle) else None for f in fps]
+    ext = [vertical_extent(m) for m in models]
+    near_v = COHERENCY_NEIGHBOUR + EPS
+    all_v = COHERENCY_ALL + EPS
+    vert = COHERENCY_VERTICAL + EPS
+    out: list[CoherencyBreak] = []
+    for i in range(n):
+        fi, ri = fps[i], rnd[i]
+        z0i, z1i = ext[i]
+        has_near = False
+        far = -1
+        for j in range(n):
+            if j == i:
+                continue
+            rj = rnd[j]
+            if ri is not None and rj is not None:
+                dx, dy = ri[0] - rj[0], ri[1] - rj[1]
+                h = max(math.sqrt(dx * dx + dy * dy) - ri[2] - rj[2], 0.0)
+            else:
+                h = distance(fi, fps[j])
+            z0j, z1j = ext[j]
+            v = max(0.0, max(z0j - z1i, z0i - z1j))
+            if v <= vert:
+                if h <= near_v:
+                    has_near = True
+                if far < 0 and h > all_v:
+                    far = j
+            elif far < 0:
+                far = j
+            if has_near and far >= 0:
+                break
+        if not has_near:
+            out.append(CoherencyBreak(models[i].name, "R03.03-a"))
+        if far >= 0:
+            out.append(CoherencyBreak(models[i].name, "R03.03-b", models[far].name))
     return out
 
 
