@@ -10,19 +10,27 @@ from __future__ import annotations
 import math
 import random
 
+import numpy as np
 import pytest
 
 from w40k.geometry import movement
 from w40k.geometry.measure import (
+    COHERENCY_ALL,
+    COHERENCY_NEIGHBOUR,
+    COHERENCY_VERTICAL,
+    CoherencyBreak,
     Swept,
+    _coherency_breaks_scalar,
     coherency_breaks,
+    distance_matrix,
     plain_coherency_breaks,
     swept_region_distance,
+    vertical_extent,
 )
 from w40k.geometry.movement import MoveType, Step, validate_move
 from w40k.geometry.outlines import outline
 from w40k.geometry.scene import Scene, Unit
-from w40k.geometry.shapes import Battlefield, Circle, Model
+from w40k.geometry.shapes import EPS, Battlefield, Circle, Model
 from w40k.geometry.terrain import Category, Terrain, TerrainFeature
 
 HULL = ((-1.5, -0.8), (1.5, -0.8), (1.7, 0.0), (1.5, 0.8), (-1.5, 0.8))
@@ -58,12 +66,41 @@ def _unit(rng: random.Random, prefix: str, n: int) -> list[Model]:
     return out
 
 
+def _reference_breaks(models: list[Model]) -> list[CoherencyBreak]:
+    """The distance-matrix coherency test as it was written first (the reference)."""
+    n = len(models)
+    if n <= 1:
+        return []
+    h = distance_matrix(models)
+    z0 = np.array([vertical_extent(m)[0] for m in models])
+    z1 = np.array([vertical_extent(m)[1] for m in models])
+    v = np.maximum(0.0, np.maximum(z0[None, :] - z1[:, None], z0[:, None] - z1[None, :]))
+    near = (h <= COHERENCY_NEIGHBOUR + EPS) & (v <= COHERENCY_VERTICAL + EPS)
+    np.fill_diagonal(near, False)
+    ok_all = (h <= COHERENCY_ALL + EPS) & (v <= COHERENCY_VERTICAL + EPS)
+    out: list[CoherencyBreak] = []
+    for i, m in enumerate(models):
+        if not near[i].any():
+            out.append(CoherencyBreak(m.name, "R03.03-a"))
+        far = [j for j in range(n) if j != i and not ok_all[i, j]]
+        if far:
+            out.append(CoherencyBreak(m.name, "R03.03-b", models[far[0]].name))
+    return out
+
+
 @pytest.mark.parametrize("seed", range(80))
 def test_scalar_coherency_equals_the_distance_matrix(seed: int) -> None:
     # R03.03-a, R03.03-b: within 2"/5" of another model and 9"/5" of every other.
     rng = random.Random(seed)
-    models = _unit(rng, "m", rng.randint(1, 12))
-    assert coherency_breaks(models) == plain_coherency_breaks(models)
+    models = _unit(rng, "m", rng.randint(1, 30))
+    if seed % 2:  # a tighter unit on one level: mostly coherent
+        x0, y0 = models[0].x, models[0].y
+        models = [m.moved(x0 + 0.4 * (m.x - x0), y0 + 0.4 * (m.y - y0), 0.0) for m in models]
+    want = _reference_breaks(models)
+    assert coherency_breaks(models) == want
+    assert plain_coherency_breaks(models) == want
+    if len(models) > 1:
+        assert _coherency_breaks_scalar(models) == want
 
 
 def _feature(rng: random.Random, cx: float, cy: float) -> TerrainFeature:
