@@ -177,16 +177,21 @@ def test_validate_move_equals_its_plain_form(monkeypatch: pytest.MonkeyPatch) ->
                 path.append(Step(x, y))
             moves[m.name] = path
         mt = rng.choice((MoveType.NORMAL, MoveType.ADVANCE, MoveType.CHARGE,
-                         MoveType.FALL_BACK))
-        cases.append((scene, moves, mt, rng.choice((6.0, 12.0))))
-    fast = [validate_move(s, "A", mv, mt, b) for s, mv, mt, b in cases]
+                         MoveType.FALL_BACK, MoveType.DESPERATE_ESCAPE))
+        cases.append((scene, moves, mt, rng.choice((6.0, 12.0)), rng.random() < 0.1))
+    fast = [validate_move(s, "A", mv, mt, b, take_to_skies=sk) for s, mv, mt, b, sk in cases]
     monkeypatch.setattr(movement, "coherency_breaks", plain_coherency_breaks)
     monkeypatch.setattr(movement, "_near_points", _plain_near_points)
     monkeypatch.setattr(movement, "_crosses_feature",
                         lambda s, e, o: _plain_crosses(s, e, o.feature))
     movement._DISCS.clear()
-    plain = [validate_move(s, "A", mv, mt, b) for s, mv, mt, b in cases]
+    plain = [validate_move(s, "A", mv, mt, b, take_to_skies=sk) for s, mv, mt, b, sk in cases]
     assert fast == plain
+    for (_, _, mt, _, sk), vs in zip(cases, fast, strict=True):
+        if sk or mt is MoveType.DESPERATE_ESCAPE:  # R21.03-b, R09.07-c: through models
+            assert not any(v.rule in ("R03.01-d", "R17.01-a") for v in vs)
+        if sk:  # R21.03-b: over terrain
+            assert not any(v.rule == "R13.06-c" for v in vs)
     seen = {v.rule for vs in fast for v in vs}
     assert {"R03.01-a", "R03.01-c", "R03.01-d", "R03.03-d", "R09.05-a", "R13.06-c",
             "R17.01-a"} <= seen

@@ -224,6 +224,8 @@ def validate_move(
         used = 0.0
         # _passable's first two tests, once per model: such a model passes every feature
         through_all = take_to_skies or super_heavy_mobile or m.has(*CLIMBERS, "MOBILE")
+        # _may_pass_model's tests that need no other model: it passes them all
+        past_all = take_to_skies or move_type is MoveType.DESPERATE_ESCAPE
         for k, step in enumerate(path):
             nz = cur.z if step.z is None else step.z
             nxt = cur.moved(step.x, step.y, nz, step.facing)
@@ -262,23 +264,26 @@ def validate_move(
                                     )
                                 )
             if horiz > EPS:
-                bx0, by0, bx1, by1 = _sweep_box(cur, nxt)
-                for ol in () if through_all else outlines(scene.terrain):
-                    if bx1 < ol.x0 or bx0 > ol.x1 or by1 < ol.y0 or by0 > ol.y1:
-                        continue  # the boxes are apart (Outline.misses, inline)
-                    f = ol.feature
-                    if cur.z >= f.height - EPS and nz >= f.height - EPS:
-                        continue  # over the top of it
-                    ok, why = _passable(
-                        m, f, move_type, take_to_skies, super_heavy_mobile, super_heavy
-                    )
-                    # the cheap rule test first: a passable feature is never a violation,
-                    # so its exact crossing test is not needed
-                    if not ok and _crosses_feature(cur, nxt, ol):
-                        rule = "R24.35-a" if super_heavy else "R13.06-c"
-                        out.append(MoveViolation(rule, name, f"step {k + 1}: {why}"))
-                # only models whose disc meets the swept disc can be moved through
-                for i in discs.near_segment(cur.x, cur.y, nxt.x, nxt.y, cur.reach(), 0.0):
+                if not through_all:  # else every feature is passable (_passable)
+                    bx0, by0, bx1, by1 = _sweep_box(cur, nxt)
+                    for ol in outlines(scene.terrain):
+                        if bx1 < ol.x0 or bx0 > ol.x1 or by1 < ol.y0 or by0 > ol.y1:
+                            continue  # the boxes are apart (Outline.misses, inline)
+                        f = ol.feature
+                        if cur.z >= f.height - EPS and nz >= f.height - EPS:
+                            continue  # over the top of it
+                        ok, why = _passable(
+                            m, f, move_type, take_to_skies, super_heavy_mobile, super_heavy
+                        )
+                        # the cheap rule test first: a passable feature is never a violation,
+                        # so its exact crossing test is not needed
+                        if not ok and _crosses_feature(cur, nxt, ol):
+                            rule = "R24.35-a" if super_heavy else "R13.06-c"
+                            out.append(MoveViolation(rule, name, f"step {k + 1}: {why}"))
+                # only models whose disc meets the swept disc can be moved through (none
+                # is in the way when taking to the skies or in a Desperate Escape)
+                for i in () if past_all else discs.near_segment(
+                        cur.x, cur.y, nxt.x, nxt.y, cur.reach(), 0.0):
                     friendly, o = others[i]
                     if abs(o.z - cur.z) > max(o.height, cur.height):
                         continue  # different level
