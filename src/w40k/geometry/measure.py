@@ -572,8 +572,23 @@ class CoherencyBreak:
     """For R03.03-b, the model it is too far from."""
 
 
+SCALAR_COHERENCY = 16
+"""Units of at most this many models are checked by :func:`coherency_breaks` with plain
+float arithmetic (no arrays: faster for small units, the same floats)."""
+
+
 def coherency_breaks(models: Sequence[Model]) -> list[CoherencyBreak]:
     """Every model breaking 03.03 (empty list = coherent; a one-model unit is coherent)."""
+    n = len(models)
+    if n <= 1:
+        return []
+    if n <= SCALAR_COHERENCY:
+        return _coherency_breaks_scalar(models)
+    return plain_coherency_breaks(models)
+
+
+def plain_coherency_breaks(models: Sequence[Model]) -> list[CoherencyBreak]:
+    """:func:`coherency_breaks` by the distance matrix (any size; the reference)."""
     n = len(models)
     if n <= 1:
         return []
@@ -584,13 +599,57 @@ def coherency_breaks(models: Sequence[Model]) -> list[CoherencyBreak]:
     near = (h <= COHERENCY_NEIGHBOUR + EPS) & (v <= COHERENCY_VERTICAL + EPS)
     np.fill_diagonal(near, False)
     ok_all = (h <= COHERENCY_ALL + EPS) & (v <= COHERENCY_VERTICAL + EPS)
+    np.fill_diagonal(ok_all, True)
+    lonely = (~near.any(axis=1)).tolist()
+    too_far = (~ok_all.all(axis=1)).tolist()
+    first_far = np.argmin(ok_all, axis=1).tolist()  # the first False of each row
     out: list[CoherencyBreak] = []
     for i, m in enumerate(models):
-        if not near[i].any():
+        if lonely[i]:
             out.append(CoherencyBreak(m.name, "R03.03-a"))
-        far = [j for j in range(n) if j != i and not ok_all[i, j]]
-        if far:
-            out.append(CoherencyBreak(m.name, "R03.03-b", models[far[0]].name))
+        if too_far[i]:
+            out.append(CoherencyBreak(m.name, "R03.03-b", models[first_far[i]].name))
+    return out
+
+
+def _coherency_breaks_scalar(models: Sequence[Model]) -> list[CoherencyBreak]:
+    """:func:`plain_coherency_breaks` pair by pair in plain floats: the same operations as
+    :func:`distance_matrix` (``sqrt(dx*dx + dy*dy) - ra - rb``, at least 0, for two round
+    bases, measured once per pair as the matrix is symmetric there bit for bit;
+    :func:`distance` of (row, column) otherwise) and the same vertical gap, so the same
+    answers in the same order."""
+    n = len(models)
+    fps = [m.footprint() for m in models]
+    rnd = [(f.cx, f.cy, f.r) if isinstance(f, Circle) else None for f in fps]
+    ext = [vertical_extent(m) for m in models]
+    near_h, all_h, vert = COHERENCY_NEIGHBOUR + EPS, COHERENCY_ALL + EPS, COHERENCY_VERTICAL + EPS
+    # per pair: 2 = within 2"/5", 1 = within 9"/5" only, 0 = farther (ok_all False); a model
+    # with itself is 1 (neither a neighbour nor too far)
+    near: list[list[int]] = [[0] * n for _ in range(n)]
+    for i in range(n):
+        near[i][i] = 1
+    for i in range(n):
+        ri, row = rnd[i], near[i]
+        z0i, z1i = ext[i]
+        for j in range(i + 1, n):
+            z0j, z1j = ext[j]
+            v_ok = max(0.0, max(z0j - z1i, z0i - z1j)) <= vert
+            rj = rnd[j]
+            if ri is not None and rj is not None:
+                dx, dy = ri[0] - rj[0], ri[1] - rj[1]
+                h = max(math.sqrt(dx * dx + dy * dy) - ri[2] - rj[2], 0.0)
+                row[j] = near[j][i] = 0 if not v_ok or h > all_h else (2 if h <= near_h else 1)
+            else:
+                for a, b in ((i, j), (j, i)):
+                    h = distance(fps[a], fps[b])
+                    near[a][b] = 0 if not v_ok or h > all_h else (2 if h <= near_h else 1)
+    out: list[CoherencyBreak] = []
+    for i in range(n):
+        row = near[i]
+        if 2 not in row:
+            out.append(CoherencyBreak(models[i].name, "R03.03-a"))
+        if 0 in row:
+            out.append(CoherencyBreak(models[i].name, "R03.03-b", models[row.index(0)].name))
     return out
 
 

@@ -18,7 +18,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from w40k.geometry.battlefield import Discs
+import numpy as np
+
+from w40k.geometry.battlefield import MARGIN, Discs
 from w40k.geometry.measure import (
     ENGAGEMENT_HORIZONTAL,
     Swept,
@@ -57,6 +59,11 @@ FLOOR_HEIGHT = 0.5
 debris, a mat) is part of ground level, so a model may end a move standing in it. Any taller
 feature is solid from the ground to its height: a model may end over its footprint only on top
 of it or on one of its listed surfaces (13.06 Setting Up or Ending a Move)."""
+
+
+CAPSULE_MARGIN = 1e-6
+"""Inches beyond a footprint's reach within which :func:`_crosses_feature` still measures
+exactly (so a feature the exact test would meet is never ruled out by the cheap one)."""
 
 
 class MoveType(Enum):
@@ -126,6 +133,13 @@ def _crosses_feature(start: Model, end: Model, o: Outline) -> bool:
         if o.disc_meets(fa.cx, fa.cy, fa.r - 1e-6):
             return True
         return o.segment_within(fa.cx, fa.cy, end.x, end.y, fa.r - 1e-6)
+    # An oval or hull moved without turning stays in the capsule of radius reach() around
+    # its position's path: a feature farther than that (and CAPSULE_MARGIN more, far beyond
+    # the rounding of the exact test) is not met; the exact test decides the rest.
+    r = start.reach() + CAPSULE_MARGIN
+    if not o.disc_meets(start.x, start.y, r) and not o.segment_within(
+            start.x, start.y, end.x, end.y, r):
+        return False
     return swept_region_distance(Swept(fa, end.x - start.x, end.y - start.y), o.region) <= 0.0
 
 
@@ -208,6 +222,10 @@ def validate_move(
         m = by_name[name]
         cur = m
         used = 0.0
+        # _passable's first two tests, once per model: such a model passes every feature
+        through_all = take_to_skies or super_heavy_mobile or m.has(*CLIMBERS, "MOBILE")
+        # _may_pass_model's tests that need no other model: it passes them all
+        past_all = take_to_skies or move_type is MoveType.DESPERATE_ESCAPE
         for k, step in enumerate(path):
             nz = cur.z if step.z is None else step.z
             nxt = cur.moved(step.x, step.y, nz, step.facing)
@@ -246,29 +264,32 @@ def validate_move(
                                     )
                                 )
             if horiz > EPS:
-                bx0, by0, bx1, by1 = _sweep_box(cur, nxt)
-                for ol in outlines(scene.terrain):
-                    if bx1 < ol.x0 or bx0 > ol.x1 or by1 < ol.y0 or by0 > ol.y1:
-                        continue  # the boxes are apart (Outline.misses, inline)
-                    f = ol.feature
-                    if cur.z >= f.height - EPS and nz >= f.height - EPS:
-                        continue  # over the top of it
-                    if not _crosses_feature(cur, nxt, ol):
-                        continue
-                    ok, why = _passable(
-                        m, f, move_type, take_to_skies, super_heavy_mobile, super_heavy
-                    )
-                    if not ok:
-                        rule = "R24.35-a" if super_heavy else "R13.06-c"
-                        out.append(MoveViolation(rule, name, f"step {k + 1}: {why}"))
-                # only models whose disc meets the swept disc can be moved through
-                for i in discs.near_segment(cur.x, cur.y, nxt.x, nxt.y, cur.reach(), 0.0):
+                if not through_all:  # else every feature is passable (_passable)
+                    bx0, by0, bx1, by1 = _sweep_box(cur, nxt)
+                    for ol in outlines(scene.terrain):
+                        if bx1 < ol.x0 or bx0 > ol.x1 or by1 < ol.y0 or by0 > ol.y1:
+                            continue  # the boxes are apart (Outline.misses, inline)
+                        f = ol.feature
+                        if cur.z >= f.height - EPS and nz >= f.height - EPS:
+                            continue  # over the top of it
+                        ok, why = _passable(
+                            m, f, move_type, take_to_skies, super_heavy_mobile, super_heavy
+                        )
+                        # the cheap rule test first: a passable feature is never a violation,
+                        # so its exact crossing test is not needed
+                        if not ok and _crosses_feature(cur, nxt, ol):
+                            rule = "R24.35-a" if super_heavy else "R13.06-c"
+                            out.append(MoveViolation(rule, name, f"step {k + 1}: {why}"))
+                # only models whose disc meets the swept disc can be moved through (none
+                # is in the way when taking to the skies or in a Desperate Escape)
+                for i in () if past_all else discs.near_segment(
+                        cur.x, cur.y, nxt.x, nxt.y, cur.reach(), 0.0):
                     friendly, o = others[i]
                     if abs(o.z - cur.z) > max(o.height, cur.height):
                         continue  # different level
-                    if _sweep_hits(cur, nxt, o.footprint()) and not _may_pass_model(
+                    if not _may_pass_model(
                         m, o, friendly, move_type, take_to_skies, super_heavy
-                    ):
+                    ) and _sweep_hits(cur, nxt, o.footprint()):  # the cheap rule test first
                         rule = "R17.01-a" if m.has("MONSTER", "VEHICLE") else "R03.01-d"
                         out.append(
                             MoveViolation(
@@ -319,9 +340,8 @@ def validate_move(
             MoveType.DESPERATE_ESCAPE,
         )
     if must_end_unengaged:
-        for m in placed:
-            reach = ENGAGEMENT_HORIZONTAL + EPS
-            around = discs.near_segment(m.x, m.y, m.x, m.y, m.reach(), reach)
+        for m, around in zip(placed, _near_points(discs, placed, ENGAGEMENT_HORIZONTAL + EPS),
+                             strict=True):
             e = next((others[i][1] for i in around if not others[i][0]
                       and engaged(m, others[i][1])), None)
             if e is not None:
@@ -332,6 +352,19 @@ def validate_move(
                 )
                 out.append(MoveViolation(rule, m.name, f"ends engaged with {e.name}"))
     return out
+
+
+def _near_points(discs: Discs, models: Sequence[Model], d: float) -> list[list[int]]:
+    """``discs.near_segment(m.x, m.y, m.x, m.y, m.reach(), d)`` for every model of ``models``
+    at once (the same float operations element by element, so the same indices)."""
+    if not len(discs.models) or not models:
+        return [[] for _ in models]
+    px = discs.xs[None, :] - np.array([m.x for m in models], dtype=np.float64)[:, None]
+    py = discs.ys[None, :] - np.array([m.y for m in models], dtype=np.float64)[:, None]
+    r = np.array([m.reach() for m in models], dtype=np.float64)[:, None]
+    gap = np.sqrt(px * px + py * py) - discs.rs[None, :] - r
+    hit = gap <= d + MARGIN
+    return [np.flatnonzero(row).tolist() for row in hit]
 
 
 _DISCS: dict[tuple[int, str], tuple[Scene, list[tuple[bool, Model]], Discs]] = {}
