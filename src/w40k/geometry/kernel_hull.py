@@ -1,5 +1,5 @@
 """Compiled full-visibility flags for one pair (numba; the ``fast`` extra): the twin of
-:func:`w40k.geometry.los.hull_blockers` (HULL_RAMP)."""
+:func:`w40k.geometry.los_hull.hull_blockers` (HULL_RAMP)."""
 
 from __future__ import annotations
 
@@ -137,7 +137,7 @@ def hull_flags(
     sin_t: FloatArray,
     scale: float,
 ) -> int:
-    """``los.hull_blockers`` for a pair row (HULL_RAMP convention, 06.01 fully visible):
+    """``los_hull.hull_blockers`` for a pair row (HULL_RAMP convention, 06.01 fully visible):
     bit 1 set if some obstacle counts, bit 2 if a terrain feature or area does.
 
     First pass, the same answer sooner: the hull of the two outlines lies inside the capsule

@@ -1,7 +1,7 @@
 """Compiled line of sight and full visibility (the optional ``fast`` extra).
 
 The same exact method as :func:`w40k.geometry.los.line_of_sight` and
-:func:`w40k.geometry.los.hull_blockers` (06.01, 13.10, 13.11; docs/geometry.md) for every
+:func:`w40k.geometry.los_hull.hull_blockers` (06.01, 13.10, 13.11; docs/geometry.md) for every
 footprint the numpy code takes (round bases, ovals, convex FRAME hulls), written as scalar
 loops that numba compiles: the same relevance test, the same single-wall proof of BLOCKED,
 the same critical lines in the same order, the same formulas evaluated in the same order.
