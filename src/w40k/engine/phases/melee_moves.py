@@ -75,17 +75,8 @@ _TARGETS_KIND = {"charge": K.CHARGE_TARGETS, "pile_in": K.PILE_IN_TARGETS,
 
 
 def model_to_unit(m: Model, u: UnitData) -> float:
-    """Closest horizontal distance from a model to a unit (:func:`_nearest_first` over the
-    unit's kept layout: the same float as ``unit_distance([m], geo.unit_shapes(u))``)."""
-    from w40k.geometry.battlefield import bounding_radius
-    lay = field.layout(u)
-    if not len(lay):
-        return math.inf
-    fp = m.footprint()
-    cx, cy = fp.center
-    lower = np.hypot(lay.centres[:, 0] - cx, lay.centres[:, 1] - cy) - lay.radii \
-        - bounding_radius(fp)
-    return _nearest_first(lower, lambda k: horizontal_distance(m, lay.models[k]))
+    """Closest horizontal distance from a model to a unit."""
+    return unit_distance([m], geo.unit_shapes(u))
 
 
 def _nearest_first(lower: npt.NDArray[np.float64], measure: Callable[[int], float]) -> float:
@@ -608,6 +599,8 @@ def _check_toward(ctx: Context, u: UnitData, moves: Mapping[str, Sequence[Step]]
         groups = [(e, Group.of_unit(e)) for e in _enemies(ctx, u)]
         for m in u.alive:
             start, end = geo.model_shape(m), finals[m.id]
+            if end is start:
+                continue  # not moved (``finals_of`` keeps its shape): engaged as it started
             for e, g in groups:
                 if g.engaged_any(start) and not g.engaged_any(end):
                     out.append((rule, f"{m.id} started engaged with {e.id} and no longer is"))
