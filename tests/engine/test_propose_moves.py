@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import random
 
+import numpy as np
 import pytest
 
 from w40k.agents.greedy import GreedyAgent
@@ -19,6 +20,7 @@ from w40k.engine.phases import melee_moves as mm_
 from w40k.engine.propose_moves import CLEARANCE, Occupied, ring, translation_refused
 from w40k.engine.serial import JSON
 from w40k.geometry import MoveType
+from w40k.geometry.battlefield import MARGIN, spot_bounds
 from w40k.geometry.measure import coherency_breaks, horizontal_distance, separation
 from w40k.geometry.movement import ending_violations
 from w40k.io.battle_scale import scaled_position
@@ -127,3 +129,26 @@ def test_a_lonely_end_is_refused_as_coherency_breaks_refuses_it(seed: int) -> No
                     assert coherency_breaks(placed)
                     assert mm_.surely_refused(scene, u.id, s.name, end)
     assert lonely > 0
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_occupied_taken_answers_as_spot_bounds_over_the_near_models(seed: int) -> None:
+    # 03.01 Ending a Move: ``Occupied.taken`` keeps each model's centre and inner radius;
+    # its answers are ``battlefield.spot_bounds``' over the models near the start.
+    rng = random.Random(seed)
+    for game in _games(seed):
+        shapes = [s for u in game.state.units if not u.destroyed for s in geo.unit_shapes(u)]
+        occupied = Occupied(shapes[:-2])
+        for s in shapes[-2:]:
+            occupied.append(s)
+        for _ in range(20):
+            start = rng.choice(shapes)
+            spots = [(start.x + rng.uniform(-3, 3), start.y + rng.uniform(-3, 3))
+                     for _ in range(30)]
+            reach = 4.0 + start.reach() + 1.0
+            near = [o for o in shapes
+                    if math.hypot(o.x - start.x, o.y - start.y) <= reach + o.reach()]
+            _, upper = spot_bounds(start, np.asarray(spots, dtype=np.float64), near)
+            plain = (upper <= CLEARANCE - MARGIN).any(axis=1).tolist()
+            assert occupied.taken(start, spots, 4.0) == plain
+            assert any(plain)

@@ -17,10 +17,10 @@ import numpy as np
 from w40k.engine import geo
 from w40k.engine.state import ModelData, UnitData
 from w40k.geometry import Model, MoveType, Scene, Terrain
-from w40k.geometry.battlefield import CELL, MARGIN, spot_bounds
+from w40k.geometry.battlefield import CELL, MARGIN, inner_radius
 from w40k.geometry.measure import ENGAGEMENT_HORIZONTAL, engaged, overlaps, separation
 from w40k.geometry.movement import ending_violations, scene_others
-from w40k.geometry.shapes import EPS, Circle
+from w40k.geometry.shapes import EPS, Circle, Polygon
 
 if TYPE_CHECKING:
     from w40k.engine.context import Context
@@ -59,6 +59,9 @@ class Occupied:
         self.models: list[Model] = []
         self._cells: dict[tuple[int, int], list[int]] = {}
         self._discs: list[tuple[float, float, float]] = []
+        self._bounds: list[tuple[float, float, float]] = []
+        """Per model: its footprint's centre and inner radius (``battlefield.spot_bounds``'s
+        upper bound; -inf for a hull)."""
         for m in models:
             self.append(m)
 
@@ -68,6 +71,9 @@ class Occupied:
         self.models.append(m)
         x, y, r = m.x, m.y, m.reach()
         self._discs.append((x, y, r))
+        fp = m.footprint()
+        cx, cy = fp.center
+        self._bounds.append((cx, cy, -math.inf if isinstance(fp, Polygon) else inner_radius(fp)))
         for gx in range(math.floor((x - r) / CELL), math.floor((x + r) / CELL) + 1):
             for gy in range(math.floor((y - r) / CELL), math.floor((y + r) / CELL) + 1):
                 self._cells.setdefault((gx, gy), []).append(i)
@@ -80,11 +86,24 @@ class Occupied:
         if not spots or not self.models:
             return [False] * len(spots)
         reach = budget + start.reach() + 1.0
-        near = [o for o in self.models
-                if math.hypot(o.x - start.x, o.y - start.y) <= reach + o.reach()]
+        sx, sy = start.x, start.y
+        discs = self._discs
+        near = [i for i in range(len(discs))
+                if math.hypot(discs[i][0] - sx, discs[i][1] - sy) <= reach + discs[i][2]]
         if not near:
             return [False] * len(spots)
-        _, upper = spot_bounds(start, np.asarray(spots, dtype=np.float64), near)
+        # ``battlefield.spot_bounds``' upper bound, its operations on the kept centres and
+        # inner radii (the same floats; only the upper bound is needed).
+        fp = start.footprint()
+        cx, cy = fp.center
+        ox, oy = cx - sx, cy - sy
+        b = np.array([self._bounds[i] for i in near], dtype=np.float64)
+        pts = np.asarray(spots, dtype=np.float64)
+        dx = pts[:, 0, None] + ox - b[None, :, 0]
+        dy = pts[:, 1, None] + oy - b[None, :, 1]
+        d = np.sqrt(dx * dx + dy * dy)
+        s_in = -math.inf if isinstance(fp, Polygon) else inner_radius(fp)
+        upper = np.maximum(0.0, d - s_in - b[None, :, 2])
         out: list[bool] = np.asarray((upper <= CLEARANCE - MARGIN).any(axis=1)).tolist()
         return out
 
