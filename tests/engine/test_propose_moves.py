@@ -1,12 +1,14 @@
 """The proposers' shortcuts (engine/propose_moves.py) only skip candidates the full
 validation refuses: on seeded games, every translation ``translation_refused`` skips is
-refused by ``check_move``, and ``Occupied.free`` answers as measuring every model."""
+refused by ``check_move``, and ``Occupied.free`` answers as measuring every model; the
+melee moves' measuring shortcuts (``melee_moves``) give the same floats and answers."""
 
 from __future__ import annotations
 
 import math
 import random
 
+import numpy as np
 import pytest
 
 from w40k.agents.greedy import GreedyAgent
@@ -14,10 +16,12 @@ from w40k.core.errors import IllegalChoice
 from w40k.engine import geo
 from w40k.engine.game import Game
 from w40k.engine.moves import check_move, parse_positions
-from w40k.engine.propose_moves import CLEARANCE, Occupied, translation_refused
+from w40k.engine.phases import melee_moves as mm_
+from w40k.engine.propose_moves import CLEARANCE, Occupied, ring, translation_refused
 from w40k.engine.serial import JSON
 from w40k.geometry import MoveType
-from w40k.geometry.measure import separation
+from w40k.geometry.battlefield import MARGIN, spot_bounds
+from w40k.geometry.measure import coherency_breaks, horizontal_distance, separation
 from w40k.geometry.movement import ending_violations
 from w40k.io.battle_scale import scaled_position
 
@@ -73,3 +77,78 @@ def test_occupied_free_answers_as_measuring_every_model(seed: int) -> None:
             plain = (all(separation(cand.footprint(), p.footprint()) > CLEARANCE
                          for p in shapes) and not ending_violations(ter, cand))
             assert occupied.free(cand, ter) == plain
+
+
+def test_ring_bearings_are_the_formulas_floats() -> None:
+    # ``ring`` keeps its bearing offsets per n: the same spots, bit for bit, as computing
+    # ``base + (k + 1) // 2 * (+-1) * 2 * pi / n`` for each bearing.
+    rng = random.Random(5)
+    for _ in range(2000):
+        cx, cy, dist = rng.uniform(0, 60), rng.uniform(0, 44), rng.uniform(0, 5)
+        base, n = rng.uniform(-7, 7), rng.choice([8, 12, 24])
+        plain = []
+        for k in range(n):
+            a = base + (k + 1) // 2 * (1 if k % 2 else -1) * 2 * math.pi / n
+            plain.append((cx + dist * math.cos(a), cy + dist * math.sin(a)))
+        assert ring(cx, cy, dist, base, n) == plain
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_unit_distances_are_the_minimum_over_every_pair(seed: int) -> None:
+    # 01.04: the closest distance between a model and a unit, and between two units, as the
+    # minimum of ``horizontal_distance`` over every pair (the same float; the shortcut
+    # measures the pairs nearest by bounding discs first).
+    rng = random.Random(seed)
+    for game in _games(seed):
+        units = [u for u in game.state.units if not u.destroyed]
+        for a in units:
+            for b in units:
+                assert mm_._shapes_distance(a, b) == mm_.unit_distance(
+                    geo.unit_shapes(a), geo.unit_shapes(b))
+            s = rng.choice(geo.unit_shapes(a))
+            m = s.moved(s.x + rng.uniform(-4, 4), s.y + rng.uniform(-4, 4))
+            for b in units:
+                assert mm_.model_to_unit(m, b) == mm_.unit_distance([m], geo.unit_shapes(b))
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_a_lonely_end_is_refused_as_coherency_breaks_refuses_it(seed: int) -> None:
+    # R03.03-a: ``surely_refused`` refuses an end with no other model of the unit within 2"
+    # before measuring coherency; ``coherency_breaks`` breaks there too.
+    rng = random.Random(seed)
+    lonely = 0
+    for game in _games(seed):
+        scene = geo.scene(game)
+        for u in [u for u in game.state.units if not u.destroyed and len(u.alive) > 1]:
+            s = rng.choice(geo.unit_shapes(u))
+            for _ in range(8):
+                end = s.moved(s.x + rng.uniform(-6, 6), s.y + rng.uniform(-6, 6))
+                placed = [end if o.name == s.name else o for o in geo.unit_shapes(u)]
+                if all(horizontal_distance(end, o) > 2.0 for o in placed if o.name != s.name):
+                    lonely += 1
+                    assert coherency_breaks(placed)
+                    assert mm_.surely_refused(scene, u.id, s.name, end)
+    assert lonely > 0
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_occupied_taken_answers_as_spot_bounds_over_the_near_models(seed: int) -> None:
+    # 03.01 Ending a Move: ``Occupied.taken`` keeps each model's centre and inner radius;
+    # its answers are ``battlefield.spot_bounds``' over the models near the start.
+    rng = random.Random(seed)
+    for game in _games(seed):
+        shapes = [s for u in game.state.units if not u.destroyed for s in geo.unit_shapes(u)]
+        occupied = Occupied(shapes[:-2])
+        for s in shapes[-2:]:
+            occupied.append(s)
+        for _ in range(20):
+            start = rng.choice(shapes)
+            spots = [(start.x + rng.uniform(-3, 3), start.y + rng.uniform(-3, 3))
+                     for _ in range(30)]
+            reach = 4.0 + start.reach() + 1.0
+            near = [o for o in shapes
+                    if math.hypot(o.x - start.x, o.y - start.y) <= reach + o.reach()]
+            _, upper = spot_bounds(start, np.asarray(spots, dtype=np.float64), near)
+            plain = (upper <= CLEARANCE - MARGIN).any(axis=1).tolist()
+            assert occupied.taken(start, spots, 4.0) == plain
+            assert any(plain)

@@ -17,10 +17,10 @@ import numpy as np
 from w40k.engine import geo
 from w40k.engine.state import ModelData, UnitData
 from w40k.geometry import Model, MoveType, Scene, Terrain
-from w40k.geometry.battlefield import MARGIN, Discs, spot_bounds
+from w40k.geometry.battlefield import CELL, MARGIN, inner_radius
 from w40k.geometry.measure import ENGAGEMENT_HORIZONTAL, engaged, overlaps, separation
 from w40k.geometry.movement import ending_violations, scene_others
-from w40k.geometry.shapes import EPS, Circle
+from w40k.geometry.shapes import EPS, Circle, Polygon
 
 if TYPE_CHECKING:
     from w40k.engine.context import Context
@@ -33,11 +33,22 @@ def ring(cx: float, cy: float, dist: float, base: float, n: int
          ) -> list[tuple[float, float]]:
     """``n`` spots at ``dist`` of (cx, cy), the nearest bearing to ``base`` first (then
     alternately either side): the candidate spots of the chain proposers."""
-    out = []
-    for k in range(n):
-        a = base + (k + 1) // 2 * (1 if k % 2 else -1) * 2 * math.pi / n
-        out.append((cx + dist * math.cos(a), cy + dist * math.sin(a)))
-    return out
+    offs = _OFFSETS.get(n)
+    if offs is None:
+        offs = _OFFSETS[n] = _offsets(n)
+    cos, sin = math.cos, math.sin
+    return [(cx + dist * cos(base + o), cy + dist * sin(base + o)) for o in offs]
+
+
+_OFFSETS: dict[int, tuple[float, ...]] = {}
+""":func:`ring`'s bearing offsets from ``base`` by ``n`` (constants)."""
+
+
+def _offsets(n: int) -> tuple[float, ...]:
+    """The offsets ``(k + 1) // 2 * (+-1) * 2 * pi / n`` of :func:`ring`'s bearings, each the
+    float the expression ``base + (k + 1) // 2 * (1 if k % 2 else -1) * 2 * math.pi / n``
+    adds to ``base`` (it is evaluated before the addition: the same bearings)."""
+    return tuple((k + 1) // 2 * (1 if k % 2 else -1) * 2 * math.pi / n for k in range(n))
 
 
 class Occupied:
@@ -45,13 +56,27 @@ class Occupied:
     models whose disc comes near it only."""
 
     def __init__(self, models: Iterable[Model]) -> None:
-        self.models: list[Model] = list(models)
-        self._discs: Discs | None = None
+        self.models: list[Model] = []
+        self._cells: dict[tuple[int, int], list[int]] = {}
+        self._discs: list[tuple[float, float, float]] = []
+        self._bounds: list[tuple[float, float, float]] = []
+        """Per model: its footprint's centre and inner radius (``battlefield.spot_bounds``'s
+        upper bound; -inf for a hull)."""
+        for m in models:
+            self.append(m)
 
     def append(self, m: Model) -> None:
-        """One more model placed."""
+        """One more model placed (its disc entered in the cells it touches)."""
+        i = len(self.models)
         self.models.append(m)
-        self._discs = None
+        x, y, r = m.x, m.y, m.reach()
+        self._discs.append((x, y, r))
+        fp = m.footprint()
+        cx, cy = fp.center
+        self._bounds.append((cx, cy, -math.inf if isinstance(fp, Polygon) else inner_radius(fp)))
+        for gx in range(math.floor((x - r) / CELL), math.floor((x + r) / CELL) + 1):
+            for gy in range(math.floor((y - r) / CELL), math.floor((y + r) / CELL) + 1):
+                self._cells.setdefault((gx, gy), []).append(i)
 
     def taken(self, start: Model, spots: Sequence[tuple[float, float]], budget: float
               ) -> list[bool]:
@@ -61,24 +86,46 @@ class Occupied:
         if not spots or not self.models:
             return [False] * len(spots)
         reach = budget + start.reach() + 1.0
-        near = [o for o in self.models
-                if math.hypot(o.x - start.x, o.y - start.y) <= reach + o.reach()]
+        sx, sy = start.x, start.y
+        discs = self._discs
+        near = [i for i in range(len(discs))
+                if math.hypot(discs[i][0] - sx, discs[i][1] - sy) <= reach + discs[i][2]]
         if not near:
             return [False] * len(spots)
-        _, upper = spot_bounds(start, np.asarray(spots, dtype=np.float64), near)
+        # ``battlefield.spot_bounds``' upper bound, its operations on the kept centres and
+        # inner radii (the same floats; only the upper bound is needed).
+        fp = start.footprint()
+        cx, cy = fp.center
+        ox, oy = cx - sx, cy - sy
+        b = np.array([self._bounds[i] for i in near], dtype=np.float64)
+        pts = np.asarray(spots, dtype=np.float64)
+        dx = pts[:, 0, None] + ox - b[None, :, 0]
+        dy = pts[:, 1, None] + oy - b[None, :, 1]
+        d = np.sqrt(dx * dx + dy * dy)
+        s_in = -math.inf if isinstance(fp, Polygon) else inner_radius(fp)
+        upper = np.maximum(0.0, d - s_in - b[None, :, 2])
         out: list[bool] = np.asarray((upper <= CLEARANCE - MARGIN).any(axis=1)).tolist()
         return out
 
     def free(self, cand: Model, terrain: Terrain) -> bool:
         """03.01 Ending a Move: on no other model (more than :data:`CLEARANCE` apart), and not
         partway through a terrain feature (``ending_violations``)."""
-        if self._discs is None:
-            self._discs = Discs.of(self.models)
-        near = self._discs.near_segment(cand.x, cand.y, cand.x, cand.y, cand.reach(),
-                                        CLEARANCE)
+        x, y, r = cand.x, cand.y, cand.reach()
+        reach = r + CLEARANCE + MARGIN
+        near: set[int] = set()
+        for gx in range(math.floor((x - reach) / CELL), math.floor((x + reach) / CELL) + 1):
+            for gy in range(math.floor((y - reach) / CELL), math.floor((y + reach) / CELL) + 1):
+                near.update(self._cells.get((gx, gy), ()))
         fp = cand.footprint()
-        return (all(separation(fp, self.models[i].footprint()) > CLEARANCE for i in near)
-                and not ending_violations(terrain, cand))
+        discs = self._discs
+        # Only the models whose disc comes within CLEARANCE (and MARGIN) of the candidate's
+        # are measured (as ``battlefield.Discs.near_segment`` filters: same answer).
+        for i in sorted(near):
+            ox, oy, orr = discs[i]
+            if math.hypot(ox - x, oy - y) - orr - r <= CLEARANCE + MARGIN \
+                    and separation(fp, self.models[i].footprint()) <= CLEARANCE:
+                return False
+        return not ending_violations(terrain, cand)
 
 
 def surely_overlapping(scene: Scene, unit: str, mid: str, start: Model,

@@ -21,12 +21,13 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Any, cast
 
 import numpy as np
+import numpy.typing as npt
 
 from w40k.core.errors import IllegalChoice, MalformedChoice
 from w40k.engine import field, geo
@@ -78,6 +79,22 @@ def model_to_unit(m: Model, u: UnitData) -> float:
     return unit_distance([m], geo.unit_shapes(u))
 
 
+def _nearest_first(lower: npt.NDArray[np.float64], measure: Callable[[int], float]) -> float:
+    """The least ``measure(k)`` over every index of ``lower``, a lower bound of each (the
+    bounding discs' gap): measured in increasing order of the bound, stopping once a bound
+    exceeds the least found by ``battlefield.MARGIN`` (no later pair can be closer: the
+    same minimum as measuring them all)."""
+    from w40k.geometry.battlefield import MARGIN
+    best = math.inf
+    for k in np.argsort(lower, kind="stable").tolist():
+        if lower[k] - MARGIN > best:
+            break
+        h = measure(k)
+        if h < best:
+            best = h
+    return best
+
+
 def closer_to_unit(m: Model, u: UnitData, than: float) -> bool:
     """``model_to_unit(m, u) < than``, measuring only the models of ``u`` whose bounding disc
     comes that near (the disc gap is a lower bound of the footprints' distance: same answer)."""
@@ -122,7 +139,17 @@ class Group:
 
 
 def _shapes_distance(a: UnitData, b: UnitData) -> float:
-    return unit_distance(geo.unit_shapes(a), geo.unit_shapes(b))
+    """``unit_distance(geo.unit_shapes(a), geo.unit_shapes(b))`` over the kept layouts, the
+    pairs nearest by their bounding discs first (:func:`_nearest_first`: the same float)."""
+    la, lb = field.layout(a), field.layout(b)
+    if not len(la) or not len(lb):
+        return math.inf
+    dx = la.centres[:, 0, None] - lb.centres[None, :, 0]
+    dy = la.centres[:, 1, None] - lb.centres[None, :, 1]
+    lower = (np.sqrt(dx * dx + dy * dy) - la.radii[:, None] - lb.radii[None, :]).ravel()
+    nb = len(lb)
+    return _nearest_first(lower, lambda k: horizontal_distance(la.models[k // nb],
+                                                                lb.models[k % nb]))
 
 
 def units_within(a: UnitData, b: UnitData, dist: float) -> bool:
@@ -303,7 +330,7 @@ def surely_refused(scene: Scene, unit: str, mid: str, end: Model) -> bool:
     (R03.03-d), ending partway through a terrain feature (``ending_violations``, R03.01-i /
     R13.06). False says nothing: ``validate_move`` still decides (a prefilter, same answers,
     without its path tests)."""
-    from w40k.geometry.measure import coherency_breaks, overlaps
+    from w40k.geometry.measure import COHERENCY_NEIGHBOUR, coherency_breaks, overlaps
     from w40k.geometry.movement import ending_violations, scene_others
     from w40k.geometry.shapes import EPS as GEPS
     bf = scene.battlefield
@@ -320,6 +347,10 @@ def surely_refused(scene: Scene, unit: str, mid: str, end: Model) -> bool:
     if any(others[i][1].name != mid and overlaps(end, others[i][1])
            for i in discs.near_segment(end.x, end.y, end.x, end.y, end.reach(), 0.0)):
         return True
+    if len(placed) > 1 and all(
+            math.hypot(o.x - ex, o.y - ey) - reach - o.reach() > COHERENCY_NEIGHBOUR + GEPS + 1e-6
+            for o in placed if o.name != mid):
+        return True  # R03.03-a: no other model within 2" (the reach discs' gap bounds it)
     if coherency_breaks(placed):
         return True
     return bool(ending_violations(scene.terrain, end))
@@ -568,6 +599,8 @@ def _check_toward(ctx: Context, u: UnitData, moves: Mapping[str, Sequence[Step]]
         groups = [(e, Group.of_unit(e)) for e in _enemies(ctx, u)]
         for m in u.alive:
             start, end = geo.model_shape(m), finals[m.id]
+            if end is start:
+                continue  # not moved (``finals_of`` keeps its shape): engaged as it started
             for e, g in groups:
                 if g.engaged_any(start) and not g.engaged_any(end):
                     out.append((rule, f"{m.id} started engaged with {e.id} and no longer is"))

@@ -246,8 +246,7 @@ def _target_spots(start: Model, tshapes: Sequence[Model], budget: float, jitter:
     near = [t for t in near if horizontal_distance(start, t) <= budget + 2.0 + mm_.EPS]
     rings = [_contact_ring(start, t, math.atan2(start.y - t.y, start.x - t.x) + jitter)
              for t in near]
-    spots = [(x + g * math.cos(a), y + g * math.sin(a))
-             for g in TARGET_GAPS for ring in rings for x, y, a in ring]
+    spots = [(x + g * c, y + g * s) for g in TARGET_GAPS for ring in rings for x, y, c, s in ring]
     spots = _reachable(start, spots, budget)
     t0 = min(tshapes, key=lambda t: horizontal_distance(start, t))
     dist = math.hypot(t0.x - start.x, t0.y - start.y)
@@ -258,19 +257,21 @@ def _target_spots(start: Model, tshapes: Sequence[Model], budget: float, jitter:
     return spots
 
 
-_RINGS: dict[tuple[int, int, float], tuple[Model, Model, list[tuple[float, float, float]]]] = {}
+_RINGS: dict[tuple[int, int, float],
+             tuple[Model, Model, list[tuple[float, float, float, float]]]] = {}
 """:func:`_contact_ring`'s answers by (start, target, bearing) -- kept model objects are the
 same while the models stay (``engine/field.py``), and an entry holds them, so an ``id`` is
 not reused while it is kept; emptied past :data:`RINGS_LIMIT` entries."""
 RINGS_LIMIT = 4096
 
 
-def _contact_ring(start: Model, t: Model, base: float) -> list[tuple[float, float, float]]:
-    """(x, y, bearing) of ``start``'s centre touching ``t`` on each of ``BEARINGS`` bearings
-    from ``t``'s centre (the nearest to ``base`` first). Round bases: the sum of the radii;
-    an oval base: found along each bearing from the bounding discs' touching distance (the
-    gap shrinks at most as fast as the distance, so each step stays outside). Kept for the
-    passes and attempts that ask again (:data:`_RINGS`)."""
+def _contact_ring(start: Model, t: Model, base: float
+                  ) -> list[tuple[float, float, float, float]]:
+    """(x, y, cos, sin of the bearing) of ``start``'s centre touching ``t`` on each of
+    ``BEARINGS`` bearings from ``t``'s centre (the nearest to ``base`` first). Round bases:
+    the sum of the radii; an oval base: found along each bearing from the bounding discs'
+    touching distance (the gap shrinks at most as fast as the distance, so each step stays
+    outside). Kept for the passes and attempts that ask again (:data:`_RINGS`)."""
     key = (id(start), id(t), base)
     hit = _RINGS.get(key)
     if hit is not None and hit[0] is start and hit[1] is t:
@@ -282,21 +283,24 @@ def _contact_ring(start: Model, t: Model, base: float) -> list[tuple[float, floa
     return out
 
 
-def _touching_ring(start: Model, t: Model, base: float) -> list[tuple[float, float, float]]:
-    """:func:`_contact_ring`, computed."""
+def _touching_ring(start: Model, t: Model, base: float
+                   ) -> list[tuple[float, float, float, float]]:
+    """:func:`_contact_ring`, computed (each bearing's cosine and sine once: the same
+    floats as computing them again)."""
     r = bounding_radius(start.footprint()) + bounding_radius(t.footprint())
     out = []
+    oval = not (isinstance(t.base_mm, (int, float)) and isinstance(start.base_mm, (int, float)))
     for x, y in _ring(t.x, t.y, r, base):
         a = math.atan2(y - t.y, x - t.x)
+        c, s = math.cos(a), math.sin(a)
         d = r
-        if not (isinstance(t.base_mm, (int, float)) and isinstance(start.base_mm, (int, float))):
+        if oval:
             for _ in range(OVAL_STEPS):
-                h = horizontal_distance(start.moved(t.x + d * math.cos(a),
-                                                    t.y + d * math.sin(a)), t)
+                h = horizontal_distance(start.moved(t.x + d * c, t.y + d * s), t)
                 if h < 1e-3:
                     break
                 d -= h
-        out.append((t.x + d * math.cos(a), t.y + d * math.sin(a), a))
+        out.append((t.x + d * c, t.y + d * s, c, s))
     return out
 
 
