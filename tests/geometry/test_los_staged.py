@@ -76,6 +76,20 @@ def test_oval_disc_tangents_equal_the_numeric_tangents_of_each_disc() -> None:
         assert np.array_equal(oo, np.concatenate([p[1] for p in parts]))
 
 
+def _proofs_agree_with_the_search(cases: list[tuple[Shape, float, Shape, float, Obstacles]],
+                                  monkeypatch: pytest.MonkeyPatch
+                                  ) -> list[bool]:
+    """Which ``cases`` the single-wall proof settles, after checking that each proof says
+    BLOCKED and that every answer and witness is the same without the proof."""
+    with_proof = [line_of_sight(*c) for c in cases]
+    proved = [los._single_wall_separates(*c) for c in cases]
+    monkeypatch.setattr(los, "_single_wall_separates", lambda *a: False)
+    without = [line_of_sight(*c) for c in cases]
+    assert with_proof == without
+    assert all(r.sight is Sight.BLOCKED for r, p in zip(with_proof, proved, strict=True) if p)
+    return proved
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_the_single_wall_proof_answers_as_the_full_search(
         seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -83,12 +97,7 @@ def test_the_single_wall_proof_answers_as_the_full_search(
     # and the same answer and witness come out with or without the proof
     rng = np.random.default_rng(seed)
     cases = [_scene(rng) for _ in range(40)]
-    with_proof = [line_of_sight(*c) for c in cases]
-    proved = [los._single_wall_separates(*c) for c in cases]
-    monkeypatch.setattr(los, "_single_wall_separates", lambda *a: False)
-    without = [line_of_sight(*c) for c in cases]
-    assert with_proof == without
-    assert all(r.sight is Sight.BLOCKED for r, p in zip(with_proof, proved, strict=True) if p)
+    proved = _proofs_agree_with_the_search(cases, monkeypatch)
     assert any(p and (isinstance(c[0], Oval) or isinstance(c[2], Oval))
                for c, p in zip(cases, proved, strict=True))
 
@@ -139,12 +148,7 @@ def test_the_wall_proof_with_one_edge_of_an_l_wall_or_a_partial_wall_answers_as_
     # answers and witnesses with or without the proof
     rng = np.random.default_rng(100 + seed)
     cases = [_l_scene(rng) for _ in range(60)]
-    with_proof = [line_of_sight(*c) for c in cases]
-    proved = [los._single_wall_separates(*c) for c in cases]
-    monkeypatch.setattr(los, "_single_wall_separates", lambda *a: False)
-    without = [line_of_sight(*c) for c in cases]
-    assert with_proof == without
-    assert all(r.sight is Sight.BLOCKED for r, p in zip(with_proof, proved, strict=True) if p)
+    proved = _proofs_agree_with_the_search(cases, monkeypatch)
     assert any(proved)
 
 
