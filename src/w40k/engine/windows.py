@@ -109,23 +109,55 @@ def reactions(ctx: Context) -> tuple[Reaction, ...]:
     return (*TABLE, *mission) if mission else TABLE
 
 
+_INDEX: list[tuple[tuple[Reaction, ...], tuple[Reaction, ...],
+                   dict[Window, tuple[Reaction, ...]]]] = []
+"""The last reaction table and mission reactions (kept by identity) with the reactions of
+each window, in table order: a window opens at every roll, so finding its reactions costs two
+identity checks and one lookup."""
+
+
+def _of_window(ctx: Context, window: Window) -> tuple[Reaction, ...]:
+    """The reactions in force of ``window``, in the order :func:`reactions` lists them."""
+    from w40k.engine import mission_actions
+
+    mission = mission_actions.reactions(ctx)
+    if REACTIONS is not None:
+        table = REACTIONS
+    else:
+        from w40k.engine.reactions_table import TABLE
+        table = TABLE
+    if not (_INDEX and _INDEX[0][0] is table and _INDEX[0][1] is mission):
+        by: dict[Window, list[Reaction]] = {}
+        for r in (*table, *mission):
+            by.setdefault(r.window, []).append(r)
+        _INDEX[:] = [(table, mission, {w: tuple(rs) for w, rs in by.items()})]
+    return _INDEX[0][2].get(window, ())
+
+
 def _usable(ctx: Context, window: Window, facts: Facts, player: str) -> list[JSON]:
     out: list[JSON] = []
-    for r in reactions(ctx):
-        if r.window is window:
-            out += [[r.name, o] for o in r.options(ctx, facts, player)]
+    for r in _of_window(ctx, window):
+        out += [[r.name, o] for o in r.options(ctx, facts, player)]
     return out
+
+
+def _any_usable(ctx: Context, reactions_: tuple[Reaction, ...], facts: Facts,
+                player: str) -> bool:
+    """Some reaction of ``reactions_`` is usable by ``player`` now (:func:`_usable` not
+    empty), up to the first that is."""
+    return any(r.options(ctx, facts, player) for r in reactions_)
 
 
 def open_window(ctx: Context, window: Window, **facts: JSON) -> bool:
     """Open a window at this moment: push a ``window`` frame if some reaction is usable by
     either player (the active player is asked first), else nothing. True if pushed."""
-    if not any(r.window is window for r in reactions(ctx)):
+    listed = _of_window(ctx, window)
+    if not listed:
         return False
     s = ctx.state
     first = s.active or s.players[0].name
     order = [first, s.opponent(first)]
-    if not any(_usable(ctx, window, facts, p) for p in order):
+    if not any(_any_usable(ctx, listed, facts, p) for p in order):
         return False
     ctx.push(WindowFrame(window, cast(JSON, dict(facts)), tuple(order)))
     return True

@@ -96,6 +96,11 @@ def _explosives_targets(ctx: Context, facts: Facts, player: str) -> list[Target]
         for e in facts_u.enemies:
             if geo.is_engaged(ctx, e):
                 continue
+            # the closest pair of the two units first: no model within 8" of the enemy unit
+            # when even the closest is not (the same distances, ``ShooterFacts.distance``)
+            if float(facts_u.vis.unit_distances(facts_u.ou, facts_u.tu(e.id)).min()) \
+                    > EXPLOSIVES_RANGE + 1e-9:
+                continue
             # 15.05: one EXPLOSIVES/GRENADES model with the enemy within 8" and visible; the
             # effect does not depend on which, so one option per enemy unit (the first such
             # model in unit order, docs/rulings.md R15.05-a).
