@@ -142,6 +142,26 @@ def test_explosives_not_offered_beyond_8_inches_nor_at_an_engaged_enemy() -> Non
     assert pending(_explosives(17.0 - BASE, engaged_enemy=True)).kind == "select_unit_to_shoot"
 
 
+def test_explosives_measures_from_the_grenades_model_not_the_closest_squad_mate() -> None:
+    # R15.05-a: the GRENADES model 9" (base to base) from the enemy -> not offered, though a
+    # squad-mate without grenades is 5" from it (the unit's closest pair is only a pre-test);
+    # the GRENADES model 7.9" away -> offered, that model named.
+    gun = sh.weapon("gun")
+
+    def game(grenade_y: float) -> Game:
+        red = sh.unit("red.g", [
+            sh.model("red.g.1", 10, 10, gun, keywords=("INFANTRY",)),
+            sh.model("red.g.2", 12, grenade_y, gun, keywords=("INFANTRY", "GRENADES"))])
+        blue = sh.unit("blue.t", sh.row("blue.t", 2, 10, 10 + 5 + BASE))
+        pos = _turn_at(_set_cp(sh.position(red, blue), 1, 0), "red", 3)
+        return Game.new(pos, seed=1)
+
+    assert pending(game(10 + 5 - 9.0)).kind == "select_unit_to_shoot"
+    req = pending(game(10 + 5 - 7.9))
+    assert req.options[1:] == (
+        ["Explosives", {"unit": "red.g", "model": "red.g.2", "enemy": "blue.t"}],)
+
+
 def test_explosives_not_offered_in_the_opponents_shooting_phase() -> None:
     # R15.01-e: 'Your Shooting phase'.
     gun = sh.weapon("gun")
