@@ -1,7 +1,7 @@
 """The windows' index of reactions (issue 10, branch ``windows3``): a window reads only its own
 reactions, the index follows a new reaction table, and whether a window opens is decided at the
-first usable reaction while the request still lists every usable one (R15.01: a usable rule is
-always offered)."""
+first usable reaction while the request still lists every usable one (docs/battle.md "Windows":
+a usable rule is always offered)."""
 
 from __future__ import annotations
 
@@ -50,9 +50,8 @@ def test_the_index_follows_a_new_reaction_table(monkeypatch: pytest.MonkeyPatch)
 
 def test_the_window_opens_at_the_first_usable_rule_and_the_request_lists_every_one(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    # R15.01 (R15.01-a..e): whether to open is decided at the first usable reaction (the
-    # second is not asked then), but the request asks every reaction and offers each usable
-    # answer, in table order.
+    # Whether to open is decided at the first usable reaction (the second is not asked then),
+    # but the request asks every reaction and offers each usable answer, in table order.
     asked: list[str] = []
     first = _counting("First", Window.AFTER_ROLL, ["a"], asked)
     second = _counting("Second", Window.AFTER_ROLL, ["b", "c"], asked)
