@@ -144,10 +144,16 @@ def _crosses_feature(start: Model, end: Model, o: Outline) -> bool:
 
 
 def _sweep_box(start: Model, end: Model) -> tuple[float, float, float, float]:
-    """The box of the start and end footprints of a straight step."""
-    ax0, ay0, ax1, ay1 = start.footprint().bbox()
+    """The box of the footprint a straight step sweeps: ``start``'s footprint at the start
+    and moved to ``end``'s position unturned (the step turns the model only once it stands
+    there, R03.01-b; :func:`_crosses_feature` and :func:`_sweep_hits` sweep that footprint,
+    so the box of ``end``'s turned footprint alone could miss a feature they meet). The box
+    of ``end``'s footprint is kept in too (the same box up to rounding when nothing turns)."""
+    x0, y0, x1, y1 = start.footprint().bbox()
+    dx, dy = end.x - start.x, end.y - start.y
     bx0, by0, bx1, by1 = end.footprint().bbox()
-    return min(ax0, bx0), min(ay0, by0), max(ax1, bx1), max(ay1, by1)
+    return (min(x0, x0 + dx, bx0), min(y0, y0 + dy, by0), max(x1, x1 + dx, bx1),
+            max(y1, y1 + dy, by1))
 
 
 def _passable(
