@@ -317,12 +317,15 @@ def validate_move(
         finals[name] = cur
     # --- where models end (03.01 Ending a Move, 13.06)
     placed = list(finals.values())
+    placed_reach = [(o, o.reach()) for o in placed]  # each model's reach read once
     for name in moves:
         m = finals[name]
-        close = [others[i][1] for i in discs.near_segment(m.x, m.y, m.x, m.y, m.reach(), 0.0)]
-        for o in placed + close:
-            reach = m.reach() + o.reach()  # farther apart, the bases cannot overlap
-            if (o.name != name and abs(o.x - m.x) <= reach and abs(o.y - m.y) <= reach
+        mx, my, mr = m.x, m.y, m.reach()
+        close = [(o, o.reach()) for o in (others[i][1] for i in discs.near_segment(
+            mx, my, mx, my, mr, 0.0))]
+        for o, o_reach in placed_reach + close:
+            reach = mr + o_reach  # farther apart, the bases cannot overlap
+            if (abs(o.x - mx) <= reach and abs(o.y - my) <= reach and o.name != name
                     and overlaps(m, o)):
                 out.append(MoveViolation("R03.01-c", name, f"ends on another model ({o.name})"))
                 break
