@@ -318,11 +318,13 @@ def validate_move(
     # --- where models end (03.01 Ending a Move, 13.06)
     placed = list(finals.values())
     placed_reach = [(o, o.reach()) for o in placed]  # each model's reach read once
-    for name in moves:
+    # the other units' models whose disc meets each moved model's disc, for all at once
+    # (_near_points: the near_segment answers of each model's point, one array operation)
+    near_ends = _near_points(discs, [finals[name] for name in moves], 0.0)
+    for name, around in zip(moves, near_ends, strict=True):
         m = finals[name]
         mx, my, mr = m.x, m.y, m.reach()
-        close = [(o, o.reach()) for o in (others[i][1] for i in discs.near_segment(
-            mx, my, mx, my, mr, 0.0))]
+        close = [(o, o.reach()) for o in (others[i][1] for i in around)]
         for o, o_reach in placed_reach + close:
             reach = mr + o_reach  # farther apart, the bases cannot overlap
             if (abs(o.x - mx) <= reach and abs(o.y - my) <= reach and o.name != name

@@ -170,11 +170,15 @@ class ModelState:
 
     def to_json(self) -> dict[str, JSON]:
         """The model as JSON (every field; :meth:`from_json` gives it back exactly)."""
+        # list(), not list[JSON](): calling the generic alias costs ten times more (an attack
+        # frame stores its models at every step)
+        keywords: list[JSON] = list(self.keywords)
+        wargear: list[JSON] = list(self.wargear)
+        position: list[JSON] | None = None if self.position is None else list(self.position)
         return {"name": self.name, "W": self.W, "T": self.T, "Sv": self.Sv, "InSv": self.InSv,
-                "wounds_lost": self.wounds_lost, "keywords": list[JSON](self.keywords),
+                "wounds_lost": self.wounds_lost, "keywords": keywords,
                 "fnp": self.fnp, "leader": self.leader, "visible": self.visible,
-                "stealth": self.stealth, "wargear": list[JSON](self.wargear),
-                "position": None if self.position is None else list[JSON](self.position)}
+                "stealth": self.stealth, "wargear": wargear, "position": position}
 
     @staticmethod
     def from_json(d: Mapping[str, JSON], where: str = "model") -> ModelState:
