@@ -46,7 +46,7 @@ _MODEL_PAIRS: dict[tuple[int, int],
 _ENEMIES: dict[int, tuple[UnitData, int, list[UnitData], int, list[UnitData]]] = {}
 _SCENES: dict[int, tuple[object, int, tuple[tuple[Any, ...], ...], Scene]] = {}
 _DISTANCES: dict[tuple[int, int, Callable[[UnitData, UnitData], float]],
-                 tuple[UnitData, UnitData, int, int, int, float]] = {}
+                 tuple[UnitData, UnitData, int, int, int, Layout, Layout, float]] = {}
 
 
 def _room(table: dict[Any, Any]) -> None:
@@ -124,16 +124,21 @@ def units_engaged(a: UnitData, b: UnitData) -> bool:
 def unit_distance(a: UnitData, b: UnitData, measure: Callable[[UnitData, UnitData], float]
                   ) -> float:
     """The closest distance between two units as ``measure`` gives it (kept per measure
-    until a model is placed)."""
+    until a model is placed, and after that while both units' layouts are the same objects:
+    ``measure`` reads only what a layout is made of, the models' places and profiles)."""
     now = placement_count()
     key = (id(a), id(b), measure)
     hit = _DISTANCES.get(key)
-    if (hit is not None and hit[0] is a and hit[1] is b and hit[2] == now
-            and hit[3] == len(a.models) and hit[4] == len(b.models)):
-        return hit[5]
-    result = measure(a, b)
+    same = hit is not None and hit[0] is a and hit[1] is b and hit[3] == len(a.models) \
+        and hit[4] == len(b.models)
+    if same and hit is not None and hit[2] == now:
+        return hit[7]
+    la, lb = layout(a), layout(b)
+    # neither unit's models moved since it was measured: the same answer
+    kept = same and hit is not None and hit[5] is la and hit[6] is lb
+    result = hit[7] if kept and hit is not None else measure(a, b)
     _room(_DISTANCES)
-    _DISTANCES[key] = (a, b, now, len(a.models), len(b.models), result)
+    _DISTANCES[key] = (a, b, now, len(a.models), len(b.models), la, lb, result)
     return result
 
 
