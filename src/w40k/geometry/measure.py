@@ -492,7 +492,25 @@ def horizontal_distance(a: Model, b: Model) -> float:
     fb = b.__dict__.get("_footprint") or b.footprint()
     if type(fa) is Circle and type(fb) is Circle:  # :func:`separation`'s first case
         return max(0.0, math.hypot(fa.cx - fb.cx, fa.cy - fb.cy) - fa.r - fb.r)
-    return distance(fa, fb)
+    key = (id(fa), id(fb))
+    hit = _PAIR_DISTANCES.get(key)
+    if hit is not None and hit[0] is fa and hit[1] is fb:
+        return hit[2]
+    d = distance(fa, fb)
+    if len(_PAIR_DISTANCES) >= _PAIR_LIMIT:
+        _PAIR_DISTANCES.clear()
+    _PAIR_DISTANCES[key] = (fa, fb, d)
+    return d
+
+
+_PAIR_DISTANCES: dict[tuple[int, int], tuple[Shape, Shape, float]] = {}
+""":func:`horizontal_distance` of an oval or hull footprint pair (an iterative measure), by
+the footprints' ids; the entry holds both (so an id is not reused while it is kept). A
+footprint is immutable and kept per model object (``Model.footprint``), and the engine keeps
+a model object while the model stands still (``engine/field.py``), so the melee proposers'
+repeated questions about one pair are measured once."""
+_PAIR_LIMIT = 4096
+"""Entries before :data:`_PAIR_DISTANCES` is emptied."""
 
 
 NEAR_MARGIN = 1e-6
