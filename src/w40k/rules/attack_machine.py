@@ -145,7 +145,7 @@ class _Machine:
     def set(self, **changes: object) -> None:
         """Set fields of the machine's own copy of the state (:func:`_private_copy`: no one
         else holds it until :meth:`frozen` hands it out, so it is set in place instead of
-        a ``dataclasses.replace`` of its 50 fields per change)."""
+        a ``dataclasses.replace`` of its 45 fields per change)."""
         s = self.s
         for name, value in changes.items():
             object.__setattr__(s, name, value)
