@@ -80,6 +80,33 @@ def test_a_moved_or_removed_model_is_seen_at_its_new_place() -> None:
     assert geo.units_engaged(red, blue) == _plain_engaged(red, blue) is False
 
 
+def test_a_units_layout_and_pair_answers_outlive_another_units_move() -> None:
+    # R03.04-a: engagement is measured again only for the units whose models moved; a model
+    # moved and put back, or another unit's move, keeps the same layout and answer
+    game = Game.new(scaled_position(1), 5)
+    red = next(u for u in game.state.units if u.player == "red")
+    blue = next(u for u in game.state.units if u.player == "blue")
+    other = next(u for u in game.state.units if u is not red and u is not blue)
+    lay_red, lay_blue = field.layout(red), field.layout(blue)
+    assert geo.units_engaged(red, blue) is False
+    m = other.alive[0]
+    m.x += 1.0  # another unit moves: the placement count goes up
+    assert field.layout(red) is lay_red and field.layout(blue) is lay_blue
+    assert geo.units_engaged(red, blue) == _plain_engaged(red, blue) is False
+    r = red.alive[0]
+    x, y = r.x, r.y
+    target = blue.alive[0]
+    r.x, r.y = target.x, target.y - 3.6  # now engaged: red's layout is made again
+    assert field.layout(red) is not lay_red and field.layout(blue) is lay_blue
+    assert geo.units_engaged(red, blue) == _plain_engaged(red, blue) is True
+    assert any(geo.models_engaged(red, blue))
+    r.x, r.y = x, y  # put back: the same values as the first layout, but a new object
+    assert geo.units_engaged(red, blue) == _plain_engaged(red, blue) is False
+    assert not any(geo.models_engaged(red, blue))
+    r.destroyed = True  # a removal is seen too
+    assert [s.name for s in field.layout(red).models] == [q.id for q in red.alive]
+
+
 def test_save_load_and_clone_answer_as_the_original() -> None:
     game = Game.new(scaled_position(2), 11)
     agents = {p.name: GreedyAgent(i) for i, p in enumerate(game.state.players)}

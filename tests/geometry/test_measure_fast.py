@@ -216,3 +216,17 @@ def test_the_near_pre_test_never_rules_out_a_pair_within_the_distance() -> None:
                 if horizontal_distance(m, o) <= d + EPS:
                     assert maybe[i, j]
         assert not maybe.all()  # it does rule pairs out
+
+
+def test_the_kept_distance_of_an_oval_pair_is_the_measure_and_follows_a_move() -> None:
+    # R01.04-a: closest parts of the bases; the kept answer of a pair is the measured one,
+    # and a moved model (a new object, a new footprint) is measured again
+    from w40k.geometry.measure import distance, horizontal_distance
+    tank = Model("tank", 10.0, 10.0, 0.0, (170.0, 109.0), 3.0, 0.3, frozenset({"VEHICLE"}))
+    boy = Model("boy", 16.0, 12.0, 0.0, 32.0)
+    d = horizontal_distance(tank, boy)
+    assert d == distance(tank.footprint(), boy.footprint()) > 0.0
+    assert horizontal_distance(tank, boy) == d
+    assert horizontal_distance(boy, tank) == distance(boy.footprint(), tank.footprint())
+    closer = tank.moved(11.0, 10.0)
+    assert horizontal_distance(closer, boy) == distance(closer.footprint(), boy.footprint()) < d

@@ -9,7 +9,11 @@ only caches what ``engine/geo.py`` derives from it, so it never changes an answe
   answer of each pair of units, the engaged enemies of a unit and the whole
   :class:`w40k.geometry.Scene` are kept while :func:`w40k.engine.state.placement_count` is
   unchanged: that count goes up whenever any model's position, level, facing, profile or
-  destroyed flag is set, in any game, so a move, a removal or a load drops them all.
+  destroyed flag is set, in any game, so a move, a removal or a load drops them all;
+* once the count has changed, a unit's layout is still kept when each of its models has the
+  same id, position, level, facing, destroyed flag and profile as when it was made, and the
+  engagement answers of a pair of units are kept while both layouts are the very objects they
+  were measured on (only the units that moved are measured again).
 
 Entries hold the objects they describe (so an ``id`` is never reused while cached) and each
 table is emptied when it grows past :data:`LIMIT` entries. Nothing here is saved.
@@ -32,13 +36,17 @@ LIMIT = 8192
 
 _KEYWORDS: dict[int, tuple[object, frozenset[str]]] = {}
 _SHAPES: dict[int, tuple[ModelData, float, float, float, float, object, Model]] = {}
-_LAYOUTS: dict[int, tuple[UnitData, int, int, Layout]] = {}
-_PAIRS: dict[tuple[int, int], tuple[UnitData, UnitData, int, bool]] = {}
-_MODEL_PAIRS: dict[tuple[int, int], tuple[UnitData, UnitData, int, list[bool]]] = {}
+_Placed = tuple[tuple[str, float, float, float, float, bool, object], ...]
+"""What a unit's layout is made of: per model its id, x, y, z, facing, destroyed flag and
+profile (:func:`_placed`)."""
+_LAYOUTS: dict[int, tuple[UnitData, int, int, _Placed, Layout]] = {}
+_PAIRS: dict[tuple[int, int], tuple[UnitData, UnitData, int, Layout, Layout, bool]] = {}
+_MODEL_PAIRS: dict[tuple[int, int],
+                   tuple[UnitData, UnitData, int, Layout, Layout, list[bool]]] = {}
 _ENEMIES: dict[int, tuple[UnitData, int, list[UnitData], int, list[UnitData]]] = {}
 _SCENES: dict[int, tuple[object, int, tuple[tuple[Any, ...], ...], Scene]] = {}
 _DISTANCES: dict[tuple[int, int, Callable[[UnitData, UnitData], float]],
-                 tuple[UnitData, UnitData, int, int, int, float]] = {}
+                 tuple[UnitData, UnitData, int, int, int, Layout, Layout, float]] = {}
 
 
 def _room(table: dict[Any, Any]) -> None:
@@ -64,15 +72,30 @@ def shape(m: ModelData) -> Model:
     return s
 
 
+def _placed(u: UnitData) -> _Placed:
+    """Everything :func:`layout` reads of the unit's models (:func:`shape`'s inputs and the
+    destroyed flags), in order."""
+    return tuple((m.id, m.x, m.y, m.z, m.facing, m.destroyed, m.profile) for m in u.models)
+
+
 def layout(u: UnitData) -> Layout:
-    """The unit's living models as arrays (kept until any model is placed again)."""
+    """The unit's living models as arrays: kept while no model is placed, and after that
+    while the unit's own models stand as they did (another unit's move, or a model moved
+    and put back, leaves it: the same object, so the answers kept for it stay valid)."""
     now = placement_count()
     hit = _LAYOUTS.get(id(u))
-    if hit is not None and hit[0] is u and hit[1] == now and hit[2] == len(u.models):
-        return hit[3]
+    if hit is not None and hit[0] is u:
+        if hit[1] == now and hit[2] == len(u.models):
+            return hit[4]
+        placed = _placed(u)
+        if placed == hit[3]:  # profiles compared by identity first (tuple ==)
+            _LAYOUTS[id(u)] = (u, now, len(u.models), placed, hit[4])
+            return hit[4]
+    else:
+        placed = _placed(u)
     lay = Layout.of([shape(m) for m in u.alive])
     _room(_LAYOUTS)
-    _LAYOUTS[id(u)] = (u, now, len(u.models), lay)
+    _LAYOUTS[id(u)] = (u, now, len(u.models), placed, lay)
     return lay
 
 
@@ -87,26 +110,35 @@ def units_engaged(a: UnitData, b: UnitData) -> bool:
     key = (id(a), id(b))
     hit = _PAIRS.get(key)
     if hit is not None and hit[0] is a and hit[1] is b and hit[2] == now:
-        return hit[3]
-    result = any_engaged(layout(a), layout(b))
+        return hit[5]
+    la, lb = layout(a), layout(b)
+    if hit is not None and hit[0] is a and hit[1] is b and hit[3] is la and hit[4] is lb:
+        result = hit[5]  # neither unit's models moved: the same layouts, the same answer
+    else:
+        result = any_engaged(la, lb)
     _room(_PAIRS)
-    _PAIRS[key] = (a, b, now, result)
+    _PAIRS[key] = (a, b, now, la, lb, result)
     return result
 
 
 def unit_distance(a: UnitData, b: UnitData, measure: Callable[[UnitData, UnitData], float]
                   ) -> float:
     """The closest distance between two units as ``measure`` gives it (kept per measure
-    until a model is placed)."""
+    until a model is placed, and after that while both units' layouts are the same objects:
+    ``measure`` reads only what a layout is made of, the models' places and profiles)."""
     now = placement_count()
     key = (id(a), id(b), measure)
     hit = _DISTANCES.get(key)
-    if (hit is not None and hit[0] is a and hit[1] is b and hit[2] == now
-            and hit[3] == len(a.models) and hit[4] == len(b.models)):
-        return hit[5]
-    result = measure(a, b)
+    same = hit is not None and hit[0] is a and hit[1] is b and hit[3] == len(a.models) \
+        and hit[4] == len(b.models)
+    if same and hit is not None and hit[2] == now:
+        return hit[7]
+    la, lb = layout(a), layout(b)
+    # neither unit's models moved since it was measured: the same answer
+    kept = same and hit is not None and hit[5] is la and hit[6] is lb
+    result = hit[7] if kept and hit is not None else measure(a, b)
     _room(_DISTANCES)
-    _DISTANCES[key] = (a, b, now, len(a.models), len(b.models), result)
+    _DISTANCES[key] = (a, b, now, len(a.models), len(b.models), la, lb, result)
     return result
 
 
@@ -116,10 +148,14 @@ def engaged_models(a: UnitData, b: UnitData) -> list[bool]:
     key = (id(a), id(b))
     hit = _MODEL_PAIRS.get(key)
     if hit is not None and hit[0] is a and hit[1] is b and hit[2] == now:
-        return hit[3]
-    result = [bool(x) for x in engaged_with(layout(a), layout(b))]
+        return hit[5]
+    la, lb = layout(a), layout(b)
+    if hit is not None and hit[0] is a and hit[1] is b and hit[3] is la and hit[4] is lb:
+        result = hit[5]  # neither unit's models moved: the same layouts, the same answer
+    else:
+        result = [bool(x) for x in engaged_with(la, lb)]
     _room(_MODEL_PAIRS)
-    _MODEL_PAIRS[key] = (a, b, now, result)
+    _MODEL_PAIRS[key] = (a, b, now, la, lb, result)
     return result
 
 

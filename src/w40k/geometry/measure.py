@@ -487,10 +487,30 @@ def _point_distances(pts: FloatArray, target: Shape) -> list[float]:
 
 def horizontal_distance(a: Model, b: Model) -> float:
     """Closest horizontal distance between two models (01.04; FRAME hulls per 17.02)."""
-    fa, fb = a.footprint(), b.footprint()
+    # Model.footprint()'s kept value read directly (40k calls a battle)
+    fa = a.__dict__.get("_footprint") or a.footprint()
+    fb = b.__dict__.get("_footprint") or b.footprint()
     if type(fa) is Circle and type(fb) is Circle:  # :func:`separation`'s first case
         return max(0.0, math.hypot(fa.cx - fb.cx, fa.cy - fb.cy) - fa.r - fb.r)
-    return distance(fa, fb)
+    key = (id(fa), id(fb))
+    hit = _PAIR_DISTANCES.get(key)
+    if hit is not None and hit[0] is fa and hit[1] is fb:
+        return hit[2]
+    d = distance(fa, fb)
+    if len(_PAIR_DISTANCES) >= _PAIR_LIMIT:
+        _PAIR_DISTANCES.clear()
+    _PAIR_DISTANCES[key] = (fa, fb, d)
+    return d
+
+
+_PAIR_DISTANCES: dict[tuple[int, int], tuple[Shape, Shape, float]] = {}
+""":func:`horizontal_distance` of an oval or hull footprint pair (an iterative measure), by
+the footprints' ids; the entry holds both (so an id is not reused while it is kept). A
+footprint is immutable and kept per model object (``Model.footprint``), and the engine keeps
+a model object while the model stands still (``engine/field.py``), so the melee proposers'
+repeated questions about one pair are measured once."""
+_PAIR_LIMIT = 4096
+"""Entries before :data:`_PAIR_DISTANCES` is emptied."""
 
 
 NEAR_MARGIN = 1e-6
@@ -628,16 +648,20 @@ def _coherency_breaks_scalar(models: Sequence[Model]) -> list[CoherencyBreak]:
     near: list[list[int]] = [[0] * n for _ in range(n)]
     for i in range(n):
         near[i][i] = 1
+    sqrt = math.sqrt
     for i in range(n):
         ri, row = rnd[i], near[i]
         z0i, z1i = ext[i]
+        xi, yi, r_i = ri if ri is not None else (0.0, 0.0, 0.0)
         for j in range(i + 1, n):
             z0j, z1j = ext[j]
-            v_ok = max(0.0, max(z0j - z1i, z0i - z1j)) <= vert
+            # max(0, z0j - z1i, z0i - z1j) <= vert, the thresholds being positive
+            v_ok = z0j - z1i <= vert and z0i - z1j <= vert
             rj = rnd[j]
             if ri is not None and rj is not None:
-                dx, dy = ri[0] - rj[0], ri[1] - rj[1]
-                h = max(math.sqrt(dx * dx + dy * dy) - ri[2] - rj[2], 0.0)
+                dx, dy = xi - rj[0], yi - rj[1]
+                # the distance below 0 is 0 in the matrix: the same comparisons either way
+                h = sqrt(dx * dx + dy * dy) - r_i - rj[2]
                 row[j] = near[j][i] = 0 if not v_ok or h > all_h else (2 if h <= near_h else 1)
             else:
                 for a, b in ((i, j), (j, i)):

@@ -144,10 +144,16 @@ def _crosses_feature(start: Model, end: Model, o: Outline) -> bool:
 
 
 def _sweep_box(start: Model, end: Model) -> tuple[float, float, float, float]:
-    """The box of the start and end footprints of a straight step."""
-    ax0, ay0, ax1, ay1 = start.footprint().bbox()
+    """The box of the footprint a straight step sweeps: ``start``'s footprint at the start
+    and moved to ``end``'s position unturned (the step turns the model only once it stands
+    there, R03.01-b; :func:`_crosses_feature` and :func:`_sweep_hits` sweep that footprint,
+    so the box of ``end``'s turned footprint alone could miss a feature they meet). The box
+    of ``end``'s footprint is kept in too (the same box up to rounding when nothing turns)."""
+    x0, y0, x1, y1 = start.footprint().bbox()
+    dx, dy = end.x - start.x, end.y - start.y
     bx0, by0, bx1, by1 = end.footprint().bbox()
-    return min(ax0, bx0), min(ay0, by0), max(ax1, bx1), max(ay1, by1)
+    return (min(x0, x0 + dx, bx0), min(y0, y0 + dy, by0), max(x1, x1 + dx, bx1),
+            max(y1, y1 + dy, by1))
 
 
 def _passable(
@@ -311,12 +317,17 @@ def validate_move(
         finals[name] = cur
     # --- where models end (03.01 Ending a Move, 13.06)
     placed = list(finals.values())
-    for name in moves:
+    placed_reach = [(o, o.reach()) for o in placed]  # each model's reach read once
+    # the other units' models whose disc meets each moved model's disc, for all at once
+    # (_near_points: the near_segment answers of each model's point, one array operation)
+    near_ends = _near_points(discs, [finals[name] for name in moves], 0.0)
+    for name, around in zip(moves, near_ends, strict=True):
         m = finals[name]
-        close = [others[i][1] for i in discs.near_segment(m.x, m.y, m.x, m.y, m.reach(), 0.0)]
-        for o in placed + close:
-            reach = m.reach() + o.reach()  # farther apart, the bases cannot overlap
-            if (o.name != name and abs(o.x - m.x) <= reach and abs(o.y - m.y) <= reach
+        mx, my, mr = m.x, m.y, m.reach()
+        close = [(o, o.reach()) for o in (others[i][1] for i in around)]
+        for o, o_reach in placed_reach + close:
+            reach = mr + o_reach  # farther apart, the bases cannot overlap
+            if (abs(o.x - mx) <= reach and abs(o.y - my) <= reach and o.name != name
                     and overlaps(m, o)):
                 out.append(MoveViolation("R03.01-c", name, f"ends on another model ({o.name})"))
                 break

@@ -108,6 +108,19 @@ def reroll(state: AttackState, die_index: int, dice: DiceSource) -> AttackState:
     return replace(state, rolled=rolled, events=(*state.events, event))
 
 
+_FIELDS: Final = AttackState.__slots__
+"""Every field of :class:`AttackState` (a slots dataclass: its slots are its fields)."""
+
+
+def _private_copy(state: AttackState) -> AttackState:
+    """A new :class:`AttackState` equal to ``state``, for one ``advance`` to set in place
+    (the caller's state is never changed: it stays valid after a refused answer)."""
+    out: AttackState = object.__new__(AttackState)
+    for name in _FIELDS:
+        object.__setattr__(out, name, getattr(state, name))
+    return out
+
+
 def _faces(dice: Sequence[DieRoll]) -> str:
     return "[" + ", ".join(
         (f"{d.faces[0]}->{d.face}" if d.rerolled else str(d.face)) for d in dice) + "]"
@@ -118,7 +131,7 @@ class _Machine:
 
     def __init__(self, state: AttackState, request: AttackRequest, dice: DiceSource,
                  answer: JSON | Literal[_NoAnswer.NO_ANSWER]) -> None:
-        self.s = state
+        self.s = _private_copy(state)
         self.req = request
         self.roll = Roller(dice)
         self.answer: JSON = None if answer is NO_ANSWER else answer
@@ -130,14 +143,21 @@ class _Machine:
 
     # -- plumbing -----------------------------------------------------------------------
     def set(self, **changes: object) -> None:
-        self.s = replace(self.s, **changes)  # type: ignore[arg-type]
+        """Set fields of the machine's own copy of the state (:func:`_private_copy`: no one
+        else holds it until :meth:`frozen` hands it out, so it is set in place instead of
+        a ``dataclasses.replace`` of its 45 fields per change)."""
+        s = self.s
+        for name, value in changes.items():
+            object.__setattr__(s, name, value)
 
     def log(self, step: str, rule: str, text: str) -> None:
         self.events.append(Event(step, rule, text))
 
     def frozen(self) -> AttackState:
-        return replace(self.s, target=tuple(self.target), attacker=tuple(self.attacker),
-                       events=tuple(self.events))
+        """The state to hand out (once: the machine ends with it)."""
+        self.set(target=tuple(self.target), attacker=tuple(self.attacker),
+                 events=tuple(self.events))
+        return self.s
 
     def run(self) -> tuple[AttackState, Pause]:
         handlers: dict[Step, Callable[[], Pause | None]] = {

@@ -281,6 +281,9 @@ def _resolve(ctx: Context, frame: ShootUnitFrame, facts: ShooterFacts, sel: Sele
     # attacking model, 13.08/22.05), a MONSTER/VEHICLE model in close-quarters shooting (10.06),
     # an [INDIRECT FIRE] weapon in indirect shooting (10.07; the other weapons shoot normally).
     groups: dict[str, dict[tuple[bool, bool, bool, bool], list[tuple[str, str]]]] = {}
+    # cover and plunging fire depend on the attacking model and the target only: measured
+    # once per pair, not per weapon (nothing moves while the shots are grouped)
+    circumstances: dict[tuple[str, str], tuple[bool, bool]] = {}
     for mid, wname, tid in shots:
         m = model_by_id(u, mid)
         assert m is not None
@@ -288,11 +291,14 @@ def _resolve(ctx: Context, frame: ShootUnitFrame, facts: ShooterFacts, sel: Sele
         indirect = kind is AttackKind.INDIRECT and has(w, IndirectFire)
         cqm = kind is AttackKind.CLOSE_QUARTERS and any(
             a.name == mid and a.monster_or_vehicle for a in sel.models)
-        # 15.10 Smokescreen: the SMOKE unit, and a unit not fully visible to this model
-        # because of the SMOKE unit's models, have the benefit of cover this phase.
-        cover = (smokescreened(ctx, tid) or facts.cover(mid, tid)
-                 or facts.smoke_cover(mid, tid))
-        key = (cover, facts.plunging_fire(mid, tid), cqm, indirect)
+        pair = circumstances.get((mid, tid))
+        if pair is None:
+            # 15.10 Smokescreen: the SMOKE unit, and a unit not fully visible to this model
+            # because of the SMOKE unit's models, have the benefit of cover this phase.
+            cover = (smokescreened(ctx, tid) or facts.cover(mid, tid)
+                     or facts.smoke_cover(mid, tid))
+            pair = circumstances[(mid, tid)] = (cover, facts.plunging_fire(mid, tid))
+        key = (pair[0], pair[1], cqm, indirect)
         groups.setdefault(tid, {}).setdefault(key, []).append((mid, wname))
     pushes: list[tuple[UnitData, list[WeaponEntry], AttackContext]] = []
     for tid, by_key in groups.items():
