@@ -26,7 +26,9 @@ from __future__ import annotations
 import dataclasses
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import lru_cache
 from math import comb
+from operator import attrgetter
 
 import numpy as np
 
@@ -88,6 +90,22 @@ def _add(acc: dict[State, _Mass], state: State, p: float, waste: float) -> None:
         m.waste += waste
 
 
+_Facts = dict[tuple[State, bool], tuple[Chain, int, list[State]]]
+
+
+@lru_cache(maxsize=1024)
+def _unit_facts(models: tuple[ModelState, ...]) -> _Facts:
+    """The table of :meth:`_Engine.facts` for a unit's models (one per unit, shared by the
+    computations on it: every entry is a pure function of the models and the state)."""
+    return {}
+
+
+@lru_cache(maxsize=1024)
+def _groups(models: tuple[ModelState, ...]) -> tuple[AllocationGroup, ...]:
+    """:func:`~w40k.rules.primitives.make_groups` of a unit's models (kept per unit)."""
+    return make_groups(models)
+
+
 class _Engine:
     """Caches for one exact computation (cold per call; the API caches whole results)."""
 
@@ -95,6 +113,7 @@ class _Engine:
         self.setup = setup
         self.models = setup.target
         self.work = 0
+        self._facts = _unit_facts(setup.target)
         self._joint: dict[tuple[int, int], FloatArray] = {}
         # Mortal-wound chains met so far: a state on a chain continues along its suffix.
         self._mortal_at: dict[State, tuple[int, int]] = {}
@@ -102,6 +121,19 @@ class _Engine:
         self._trans: dict[
             tuple[tuple[int, ...], tuple[int, ...], DiceExpr], tuple[FloatArray, FloatArray]
         ] = {}
+
+    def facts(self, state: State, precision: bool) -> tuple[Chain, int, list[State]]:
+        """The allocation chain from ``state`` (:func:`~w40k.math.chain.allocation_chain`),
+        the Toughness the attacks use there (19.02) and the chain's vectors: they depend only
+        on the models and ``state``, so they are kept for the unit (:func:`_unit_facts`) and
+        shared by every pool and every attack on it. The vectors are read, never changed."""
+        key = (state, precision)
+        got = self._facts.get(key)
+        if got is None:
+            now = models_at(self.models, state)
+            chain = allocation_chain(self.models, state, precision, now)
+            got = self._facts[key] = (chain, attack_toughness(now), chain.vectors())
+        return got
 
     def transitions(self, chain: Chain, damage: DiceExpr) -> tuple[FloatArray, FloatArray]:
         """:func:`~w40k.math.chain.transitions` of ``chain`` (depends only on its models, their
@@ -375,7 +407,7 @@ def single_group_kills(
         return None
     if any(fnp_pass(f) != 0.0 for f in {m.fnp for m in models}):
         return None
-    groups = make_groups(models)
+    groups = _groups(models)
     if len(groups) != 1 or len(groups[0].members) != len(models):
         return None
     m0 = models[0]
@@ -406,11 +438,13 @@ _SAME_FIELDS = tuple(
 name and wounds lost (a field added later is compared too)."""
 
 
+_same = attrgetter(*_SAME_FIELDS)
+
+
 def alike(models: tuple[ModelState, ...], alive: list[int]) -> bool:
     """Whether the living models are the same model but for name and wounds lost."""
-    first = models[alive[0]]
-    key = [getattr(first, f) for f in _SAME_FIELDS]
-    return all([getattr(models[i], f) for f in _SAME_FIELDS] == key for i in alive[1:])
+    key = _same(models[alive[0]])
+    return all(_same(models[i]) == key for i in alive[1:])
 
 
 def alike_chain(models: tuple[ModelState, ...], start: tuple[int, ...]) -> Chain:
@@ -445,7 +479,7 @@ def single_chain(setup: AttackSetup) -> AttackDistribution | None:
     alive = [i for i, r in enumerate(start) if r > 0]
     if not alive or not alike(models, alive):
         return None
-    groups = make_groups(models)
+    groups = _groups(models)
     if len(groups) != 1:
         return None
     chain = alike_chain(models, start)
@@ -580,10 +614,8 @@ def exact_distribution(setup: AttackSetup, *, fast: bool = True) -> AttackDistri
             if not any(state):
                 _add(nxt, state, mass.p, mass.waste)
                 continue
-            now = models_at(engine.models, state)
-            chain = allocation_chain(engine.models, state, pool.precision, now)
-            thr = wound_threshold(pool.strength, attack_toughness(now))
-            vectors = chain.vectors()
+            chain, toughness, vectors = engine.facts(state, pool.precision)
+            thr = wound_threshold(pool.strength, toughness)
             at = on_run.get(state) if fast else None
             if at is not None:
                 ri, pos = at
@@ -614,7 +646,7 @@ def summarise(
     """Distributions of models destroyed / wounds lost (overall and per group) from the law of
     the final states."""
     start = setup.start
-    groups = make_groups(setup.target)
+    groups = _groups(setup.target)
     killed: dict[int, float] = defaultdict(float)
     wounds: dict[int, float] = defaultdict(float)
     per_group: list[dict[int, float]] = [defaultdict(float) for _ in groups]
