@@ -68,7 +68,12 @@ def mean(d: DiceExpr) -> float:
 
 def radius(m: ModelData) -> float:
     """The base's radius in inches (an oval's larger half-axis; 0 for no base)."""
-    b = m.profile.base_mm
+    return _base_radius(m.profile.base_mm)
+
+
+@lru_cache(maxsize=256)
+def _base_radius(b: float | tuple[float, float] | None) -> float:
+    """:func:`radius` of a base size (a handful of sizes per game: computed once each)."""
     if b is None:
         return 0.0
     if isinstance(b, tuple):
@@ -82,7 +87,17 @@ def gap(a: ModelData, b: ModelData) -> float:
 
 
 def _closest(a: UnitData, b: UnitData) -> float:
-    return min((gap(x, y) for x in a.alive for y in b.alive), default=math.inf)
+    # :func:`gap` of every pair, each model's centre and radius read once (the same floats).
+    bs = [(m.x, m.y, _base_radius(m.profile.base_mm)) for m in b.alive]
+    best = math.inf
+    hypot = math.hypot
+    for m in a.alive:
+        ax, ay, ra = m.x, m.y, _base_radius(m.profile.base_mm)
+        for bx, by, rb in bs:
+            g = hypot(ax - bx, ay - by) - ra - rb
+            if g < best:
+                best = g
+    return max(0.0, best)  # min of max(0, g) = max(0, min g); inf without models
 
 
 def unit_gap(a: UnitData, b: UnitData) -> float:
