@@ -25,17 +25,19 @@ from __future__ import annotations
 
 import dataclasses
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from math import comb
 from operator import attrgetter
+from typing import cast
 
 import numpy as np
 
 from w40k.core.dice import DiceExpr
 from w40k.math.chain import Chain, allocation_chain, mortal_chain, transitions
 from w40k.math.distributions import AttackDistribution, Dist, GroupResult
-from w40k.math.setup import AttackSetup, models_at
+from w40k.math.setup import AttackSetup, Gathered, models_at
 from w40k.math.stages import (
     FACES,
     FloatArray,
@@ -90,14 +92,61 @@ def _add(acc: dict[State, _Mass], state: State, p: float, waste: float) -> None:
         m.waste += waste
 
 
-_Facts = dict[tuple[State, bool], tuple[Chain, int, list[State]]]
+@dataclass
+class _Unit:
+    """What the computations on one unit's models share (every entry is a pure function of
+    the models and its key, so equal models share it; cleared by :func:`clear_exact_caches`)."""
+
+    facts: dict[tuple[State, bool], tuple[Chain, int, list[State]]] = dataclasses.field(
+        default_factory=dict
+    )
+    """:meth:`_Engine.facts` per (state, [PRECISION])."""
+    trans: dict[tuple[object, ...], tuple[FloatArray, FloatArray]] = dataclasses.field(
+        default_factory=dict
+    )
+    """One-event matrices per (path, transitions function, chain order and start, damage):
+    the function is part of the key, so a replaced one (a test's mutant) is never answered
+    from another's entries. The arrays are read-only."""
 
 
 @lru_cache(maxsize=1024)
-def _unit_facts(models: tuple[ModelState, ...]) -> _Facts:
-    """The table of :meth:`_Engine.facts` for a unit's models (one per unit, shared by the
-    computations on it: every entry is a pure function of the models and the state)."""
-    return {}
+def _unit(models: tuple[ModelState, ...]) -> _Unit:
+    """The shared tables of a unit's models."""
+    return _Unit()
+
+
+@lru_cache(maxsize=4096)
+def _joint(
+    outcomes: object, pool: PoolProfile, gathered: Gathered, threshold: int, lethal_auto: bool
+) -> FloatArray:
+    """:func:`~w40k.math.stages.pool_outcomes` (passed as ``outcomes``: the key holds the
+    function), kept: the same pool against the same wound roll recurs across targets. The
+    array is read-only."""
+    fn = cast(Callable[[PoolProfile, Gathered, int, bool], FloatArray], outcomes)
+    got = fn(pool, gathered, threshold, lethal_auto)
+    got.flags.writeable = False
+    return got
+
+
+def _kept_transitions(
+    unit: _Unit, key: tuple[object, ...], loss: list[FloatArray], chain: Chain
+) -> tuple[FloatArray, FloatArray]:
+    """:func:`~w40k.math.chain.transitions` of ``chain`` with the losses ``loss`` (which
+    ``key`` determines for the unit), kept in ``unit`` (the function looked up now)."""
+    full = (transitions, chain.order, chain.start, *key)
+    got = unit.trans.get(full)
+    if got is None:
+        t, w = transitions(chain, loss)
+        t.flags.writeable = False
+        w.flags.writeable = False
+        got = unit.trans[full] = (t, w)
+    return got
+
+
+def clear_exact_caches() -> None:
+    """Forget the per-unit tables and pool outcomes kept here (e.g. for cold timings)."""
+    _unit.cache_clear()
+    _joint.cache_clear()
 
 
 @lru_cache(maxsize=1024)
@@ -113,7 +162,8 @@ class _Engine:
         self.setup = setup
         self.models = setup.target
         self.work = 0
-        self._facts = _unit_facts(setup.target)
+        self._unit = _unit(setup.target)
+        self._facts = self._unit.facts
         self._joint: dict[tuple[int, int], FloatArray] = {}
         # Mortal-wound chains met so far: a state on a chain continues along its suffix.
         self._mortal_at: dict[State, tuple[int, int]] = {}
@@ -141,15 +191,17 @@ class _Engine:
         key = (chain.order, chain.start, damage)
         got = self._trans.get(key)
         if got is None:
-            got = self._trans[key] = transitions(chain, self.losses(chain, damage))
+            got = self._trans[key] = _kept_transitions(
+                self._unit, ("chain", damage), self.losses(chain, damage), chain
+            )
         return got
 
     def joint(self, k: int, pool: PoolProfile, thr: int) -> FloatArray:
         """J[n, c] for pool ``k`` needing ``thr`` to wound."""
         key = (k, thr)
         if key not in self._joint:
-            self._joint[key] = pool_outcomes(
-                pool, self.setup.gathered[k], thr, self.setup.lethal_auto
+            self._joint[key] = _joint(
+                pool_outcomes, pool, self.setup.gathered[k], thr, self.setup.lethal_auto
             )
         return self._joint[key]
 
@@ -195,12 +247,15 @@ class _Engine:
         ccount = joint.shape[1]
         size = chain.size
         t, w = self.transitions(chain, pool.damage)
-        entries = chain.entries()
         # 05.04 Check Save Roll against the current group: the chain model's own Sv/InSv
-        # (a group shares them, 05.03).
+        # (a group shares them, 05.03). Chain entry j covers start[j] positions in a row
+        # (chain.entries()), then the last position (all destroyed) takes no damage.
         chain_models = [self.models[i] for i in chain.order]
         tables = [inflicts_table(pool.ap, m.Sv, m.InSv) for m in chain_models]
-        masks = [(*(tables[j][f - 1] for j, _ in entries), False) for f in FACES]
+        masks = [
+            (*(x for j, r0 in enumerate(chain.start) for x in (tables[j][f - 1],) * r0), False)
+            for f in FACES
+        ]
         # Blocks of consecutive faces judged alike at every position.
         blocks: list[tuple[int, int]] = []
         for f in FACES:
@@ -483,6 +538,7 @@ def single_chain(setup: AttackSetup) -> AttackDistribution | None:
     if len(groups) != 1:
         return None
     chain = alike_chain(models, start)
+    unit = _unit(models)
     m0 = models[alive[0]]
     thr_of_models = attack_toughness(models)
     size = chain.size
@@ -493,8 +549,8 @@ def single_chain(setup: AttackSetup) -> AttackDistribution | None:
     work = 0
     for k, pool in enumerate(setup.pools):
         # [PRECISION] (24.28) only reorders groups: with one group the chain is the same.
-        joint = pool_outcomes(
-            pool, setup.gathered[k], wound_threshold(pool.strength, thr_of_models),
+        joint = _joint(
+            pool_outcomes, pool, setup.gathered[k], wound_threshold(pool.strength, thr_of_models),
             setup.lethal_auto,
         )
         kmax = joint.shape[0] - 1
@@ -535,7 +591,9 @@ def single_chain(setup: AttackSetup) -> AttackDistribution | None:
                 ]
             )
         else:
-            t, w = transitions(chain, [loss] * len(chain.order))
+            t, w = _kept_transitions(
+                unit, ("alike", pool.damage, m0.fnp), [loss] * len(chain.order), chain
+            )
             step[:size, :size] = t
             step[:size, size:] = w
             step[size:, size:] = t
