@@ -312,9 +312,14 @@ class _Engine:
                 powers[m] = powers[m - 1] @ step
             bm = binomial_matrix(kmax, (hi - lo + 1) / (7 - lo))
             coef = np.where(inside, bm[kk, mm], 0.0)  # [j, m] = B[j + m, m]
-            z = (x.reshape(-1, 2 * size) @ powers.transpose(1, 0, 2).reshape(2 * size, -1)).reshape(
-                ccount, kmax + 1, kmax + 1, 2 * size
-            )  # [c, k, m] = x[c, k] @ M^m
+            # [c, k, m] = x[c, k] @ M^m, one product per m: the same sums as one product with
+            # every power side by side, in products small enough that BLAS does not start
+            # threads for them (which cost far more CPU than the sums here).
+            flat = x.reshape(-1, 2 * size)
+            z = np.empty((flat.shape[0], kmax + 1, 2 * size))
+            for m in range(kmax + 1):
+                z[:, m, :] = flat @ powers[m]
+            z = z.reshape(ccount, kmax + 1, kmax + 1, 2 * size)
             x = np.einsum("cjmt,jm->cjt", z[:, kk, mm, :], coef)
         out = x.sum(axis=1)
         return out[:, :size], out[:, size:]
