@@ -156,7 +156,9 @@ def _groups(models: tuple[ModelState, ...]) -> tuple[AllocationGroup, ...]:
 
 
 class _Engine:
-    """Caches for one exact computation (cold per call; the API caches whole results)."""
+    """Caches for one exact computation; what depends only on the target's models is shared
+    with the other computations on the same unit (:func:`_unit`, :func:`_joint`); the API
+    caches whole results."""
 
     def __init__(self, setup: AttackSetup) -> None:
         self.setup = setup
