@@ -109,7 +109,11 @@ class _Unit:
     from another's entries. The arrays are read-only."""
 
 
-@lru_cache(maxsize=1024)
+UNIT_TABLE_LIMIT = 4096
+"""Most entries a table of :class:`_Unit` keeps (emptied past it: memory stays bounded)."""
+
+
+@lru_cache(maxsize=256)
 def _unit(models: tuple[ModelState, ...]) -> _Unit:
     """The shared tables of a unit's models."""
     return _Unit()
@@ -139,6 +143,8 @@ def _kept_transitions(
         t, w = transitions(chain, loss)
         t.flags.writeable = False
         w.flags.writeable = False
+        if len(unit.trans) >= UNIT_TABLE_LIMIT:
+            unit.trans.clear()
         got = unit.trans[full] = (t, w)
     return got
 
@@ -184,6 +190,8 @@ class _Engine:
         if got is None:
             now = models_at(self.models, state)
             chain = allocation_chain(self.models, state, precision, now)
+            if len(self._facts) >= UNIT_TABLE_LIMIT:
+                self._facts.clear()
             got = self._facts[key] = (chain, attack_toughness(now), chain.vectors())
         return got
 
