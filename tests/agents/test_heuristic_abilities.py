@@ -5,7 +5,6 @@ flips because of an ability (it shoots the Oath of Moment target)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -27,14 +26,6 @@ from w40k.rules.attack_profile import AttackContext, Reroll, WeaponEntry
 
 RIFLE = sh.weapon("rifle", A="1")
 """One BS 3+ S4 AP0 D1 attack (range 24")."""
-
-
-@pytest.fixture(autouse=True)
-def _no_observed_state() -> Iterator[None]:
-    """Each test starts and ends with no observed state (module state of heuristic_eval)."""
-    he.observe(None)
-    yield
-    he.observe(None)
 
 
 def _exact(weapons: tuple[WeaponEntry, ...], target: UnitData, ctx: AttackContext) -> float:
@@ -87,23 +78,40 @@ def test_a_kept_estimate_follows_the_effects_in_force() -> None:
     # an Oath of Moment selected after a first estimate changes the next one.
     game = _shooting()
     a, x = _units(game)
-    he.observe(game.state)
-    assert he.ranged_outcome(a, x).kills == pytest.approx(30 / 81)
+    est = he.Estimates(game.state)
+    assert est.ranged_outcome(a, x).kills == pytest.approx(30 / 81)
     game.state.player("red").effects["Oath of Moment"] = "blue.x"
-    assert he.ranged_outcome(a, x).kills == pytest.approx(40 / 81)
+    assert est.ranged_outcome(a, x).kills == pytest.approx(40 / 81)
     del game.state.player("red").effects["Oath of Moment"]
-    assert he.ranged_outcome(a, x).kills == pytest.approx(30 / 81)
+    assert est.ranged_outcome(a, x).kills == pytest.approx(30 / 81)
 
 
 def test_units_of_another_state_see_none_of_the_observed_abilities() -> None:
     # A clone's units (or an earlier game's) are not the observed state's: plain profile.
     game = _shooting({"Oath of Moment": "blue.x"})
-    he.observe(game.state)
+    est = he.Estimates(game.state)
     clone = game.state.clone()
     a, x = clone.unit("red.a"), clone.unit("blue.x")
-    assert he.state_of(a) is None
-    assert he.ranged_outcome(a, x).kills == pytest.approx(30 / 81)
-    assert he.ranged_outcome(*_units(game)).kills == pytest.approx(40 / 81)
+    assert he.state_of(a, game.state) is None
+    assert est.ranged_outcome(a, x).kills == pytest.approx(30 / 81)
+    assert est.ranged_outcome(*_units(game)).kills == pytest.approx(40 / 81)
+
+
+def test_two_views_of_two_games_keep_their_own_estimates() -> None:
+    # No module state (STYLE.md): two players' views, of two games in one process, each read
+    # their own state and keep their own estimates, asked in any order.
+    oath, plain = _shooting({"Oath of Moment": "blue.x"}), _shooting()
+    one, two = he.Estimates(oath.state), he.Estimates(plain.state)
+    for _ in range(2):
+        assert one.ranged_outcome(*_units(oath)).kills == pytest.approx(40 / 81)
+        assert two.ranged_outcome(*_units(plain)).kills == pytest.approx(30 / 81)
+    assert len(one.ranged) == len(two.ranged) == 1
+    # a player's view follows the state of the request it answers
+    agent = HeuristicAgent(1, strict=True)
+    req = plain.pending()
+    assert req is not None
+    agent.choose(plain, req)
+    assert agent.estimates.state is plain.state
 
 
 def test_sneaky_gits_takes_one_from_the_hit_roll_only_when_shot_from_more_than_12_inches(
@@ -221,7 +229,7 @@ def test_the_heuristic_player_shoots_the_oath_of_moment_target() -> None:
 
 
 def test_a_charge_counts_the_enemy_waaagh_in_the_blows_it_takes_back() -> None:
-    # The charge's exchange (heuristic.charge_choice) reads the observed state: the Orks'
+    # The charge's exchange (heuristic.charge_choice) reads the state's effects: the Orks'
     # Waaagh! (+1 to hit and wound in melee) makes what the charger takes back larger.
     def exchange(effects: dict[str, Any]) -> tuple[float, float]:
         red = unit("red.a", "red", [fighter("red.a.1", 10, 10)])
@@ -230,7 +238,6 @@ def test_a_charge_counts_the_enemy_waaagh_in_the_blows_it_takes_back() -> None:
         pos = charge_phase([red, blue])
         pos["players"][1]["effects"] = effects
         game = Game.new(pos, seed=1)
-        he.observe(game.state)
         s = game.state
         return charge_choice(s, s.unit("red.a"), s.unit("blue.b"))
 

@@ -19,6 +19,7 @@ import pytest
 from tests.engine.test_pre_battle import small
 from w40k.agents import HeuristicAgent
 from w40k.agents import heuristic_deploy as hd
+from w40k.agents.heuristic_eval import Estimates
 from w40k.agents.heuristic_plan import plan
 from w40k.engine import geo, offtable
 from w40k.engine.game import Game
@@ -79,7 +80,7 @@ class Run:
         a = cast(dict[str, JSON], answer)
         u = s.any_unit(str(a["unit"]))
         enemies = [e for e in (*s.units, *s.off_table) if e.player != u.player]
-        if hd.role(u, enemies) != "shooter":
+        if hd.role(u, enemies, Estimates(s)) != "shooter":
             return
         ctx = self.game.ctx
         models = [geo.model_shape(m) for m in u.alive]

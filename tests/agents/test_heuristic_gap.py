@@ -39,26 +39,30 @@ def test_kept_unit_gaps_follow_moves_removals_and_clones() -> None:
 
 def test_kept_melee_estimates_follow_wounds_and_removals() -> None:
     # the whole-unit melee estimate is the one computed afresh after each change
-    from w40k.agents.heuristic_eval import _melee_outcome, melee_outcome
+    from w40k.agents.heuristic_eval import Estimates, _melee_outcome
     game = Game.new(default_position(), 1)
     s = game.state
     a, t = s.units_of(s.players[0].name)[0], s.units_of(s.players[1].name)[0]
+    est = Estimates(s)
     for change in (lambda: None, lambda: setattr(t.alive[0], "wounds_lost", 1),
                    lambda: setattr(t.alive[0], "destroyed", True),
                    lambda: setattr(a.alive[0], "destroyed", True)):
         change()
         for charged in (False, True):
-            assert melee_outcome(a, t, charged=charged) == _melee_outcome(a, t, charged, None)
+            assert est.melee_outcome(a, t, charged=charged) == _melee_outcome(a, t, charged,
+                                                                               None, s)
 
 
 def test_kept_ranged_estimates_follow_wounds_removals_and_distance() -> None:
-    from w40k.agents.heuristic_eval import _ranged_outcome, ranged_outcome
+    from w40k.agents.heuristic_eval import Estimates, _ranged_outcome
     game = Game.new(default_position(), 1)
     s = game.state
     a, t = s.units_of(s.players[0].name)[0], s.units_of(s.players[1].name)[0]
+    est = Estimates(s)
     for change in (lambda: None, lambda: setattr(t.alive[0], "wounds_lost", 1),
                    lambda: setattr(t.alive[0], "destroyed", True)):
         change()
         for d in (3.0, 12.0, 30.0):
-            assert ranged_outcome(a, t, distance=d) == _ranged_outcome(a, t, d)
-        assert ranged_outcome(a, t) == _ranged_outcome(a, t, unit_gap(a, t))
+            assert est.ranged_outcome(a, t, distance=d) == _ranged_outcome(
+                a, t, d, measured=d, state=s)
+        assert est.ranged_outcome(a, t) == _ranged_outcome(a, t, unit_gap(a, t), state=s)

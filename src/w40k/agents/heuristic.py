@@ -45,15 +45,13 @@ from w40k.agents.heuristic_attacks import (
 )
 from w40k.agents.heuristic_eval import (
     ENGAGEMENT,
+    Estimates,
     centre,
     max_range,
-    melee_outcome,
     move_of,
-    observe,
     oc_on,
     on_objective,
     p_charge,
-    ranged_outcome,
     unit_gap,
     value_of,
 )
@@ -94,14 +92,17 @@ def safe_answer(game: Game, request: Request, rng: random.Random) -> JSON:
         return request.default if default is None else default
 
 
-def charge_choice(state: GameState, u: UnitData, e: UnitData) -> tuple[float, float]:
+def charge_choice(state: GameState, u: UnitData, e: UnitData, est: Estimates | None = None
+                  ) -> tuple[float, float]:
     """(probability, expected gain) of ``u`` charging ``e``: the exact chance that 2D6
     reaches it, times what the unit deals with the charge bonus less half of what it takes
     back, plus the value of an objective the target stands on; leaving an objective only
-    this unit holds costs."""
+    this unit holds costs. ``est``: the player's estimates (default: a fresh view of
+    ``state``)."""
+    est = Estimates(state) if est is None else est
     p = p_charge(unit_gap(u, e))
-    dealt = value_of(melee_outcome(u, e, charged=True), e)
-    taken = value_of(melee_outcome(e, u), u)
+    dealt = value_of(est.melee_outcome(u, e, charged=True), e)
+    taken = value_of(est.melee_outcome(e, u), u)
     gain = dealt - 0.5 * taken
     for o in state.objectives:
         xy = (o.x, o.y)
@@ -123,15 +124,18 @@ class HeuristicAgent:
         """The agent's own RNG (near-ties, the proposers' draws)."""
         self.strict = strict
         """Raise its own errors instead of falling back to a safe answer (tests)."""
+        self.estimates = Estimates()
+        """Its estimates (agents/heuristic_eval.py): read from the state of the request it
+        answers, kept while the units do not change; passed down to the helpers."""
         self._gave_up: set[tuple[int, str, str]] = set()
         """(round, turn player, unit) of the moves it cancelled (no placement found): the unit
         then remains stationary, so a move it cannot place is not asked for again and again."""
         self._handlers: dict[str, Callable[[Game, Request], JSON]] = {
             # before the battle (agents/heuristic_deploy.py)
-            K.DECLARE_FORMATIONS: heuristic_deploy.declare,
-            K.DEPLOY: lambda g, r: heuristic_deploy.deploy(g, r, self.rng),
-            K.SCOUT: lambda g, r: heuristic_deploy.scout(g, r, self.rng),
-            K.FIRST_TURN: heuristic_deploy.first_turn,
+            K.DECLARE_FORMATIONS: lambda g, r: heuristic_deploy.declare(g, r, self.estimates),
+            K.DEPLOY: lambda g, r: heuristic_deploy.deploy(g, r, self.rng, self.estimates),
+            K.SCOUT: lambda g, r: heuristic_deploy.scout(g, r, self.rng, self.estimates),
+            K.FIRST_TURN: lambda g, r: heuristic_deploy.first_turn(g, r, self.estimates),
             K.SELECT_UNIT_TO_MOVE: self._select_move,
             K.MOVE_TYPE: self._move_type,
             K.TAKE_TO_SKIES: lambda g, r: False if r.accepts(False) else r.options[0],
@@ -160,7 +164,8 @@ class HeuristicAgent:
     # -- the boundary ---------------------------------------------------------------------
     def choose(self, game: Game, request: Request) -> JSON:
         """A legal answer to ``request``; never raises for a request it does not know."""
-        observe(game.state)  # the estimates see its abilities in force (heuristic_eval)
+        # the estimates see the abilities in force in this state (heuristic_eval.adjusted)
+        self.estimates.state = game.state
         handler = self._handlers.get(str(request.kind))
         if handler is None:
             return safe_answer(game, request, self.rng)
@@ -187,10 +192,11 @@ class HeuristicAgent:
         wanted = ability_choice(game, r)
         if wanted is not None and wanted != DECLINE:
             return wanted
-        strat = choose_stratagem(game, r)
+        strat = choose_stratagem(game, r, self.estimates)
         if strat is not None:
             return strat
-        act = action_choice(game, r)  # a mission action (agents/heuristic_actions.py)
+        # a mission action (agents/heuristic_actions.py)
+        act = action_choice(game, r, self.estimates)
         if act is not None:
             return act
         return safe_answer(game, r, self.rng) if wanted is None else wanted
@@ -205,7 +211,7 @@ class HeuristicAgent:
         # from its goal (it has the most ground to cover and picks its path first).
         s = game.state
         goals = plan(s, r.player, random.Random(self.rng.random()),
-                     only={str(o) for o in r.options})
+                     only={str(o) for o in r.options}, est=self.estimates)
         enemies = s.units_of(s.opponent(r.player))
 
         units = {u.id: u for u in s.units_of(r.player)}
@@ -238,9 +244,10 @@ class HeuristicAgent:
         enemies = s.units_of(s.opponent(u.player))
         engaged = [e for e in enemies if unit_gap(u, e) <= ENGAGEMENT]
         if engaged:
-            mine = sum(value_of(melee_outcome(u, e), e) for e in engaged)
-            theirs = sum(value_of(melee_outcome(e, u), u) for e in engaged)
-            guns = max((value_of(ranged_outcome(u, e, distance=12.0), e) for e in enemies),
+            est = self.estimates
+            mine = sum(value_of(est.melee_outcome(u, e), e) for e in engaged)
+            theirs = sum(value_of(est.melee_outcome(e, u), u) for e in engaged)
+            guns = max((value_of(est.ranged_outcome(u, e, distance=12.0), e) for e in enemies),
                        default=0.0)
             held = any(on_objective(u, (o.x, o.y)) and oc_on(u, (o.x, o.y)) > sum(
                 oc_on(e, (o.x, o.y)) for e in engaged) for o in s.objectives)
@@ -248,7 +255,8 @@ class HeuristicAgent:
                     and "fall_back_ordered" in opts):
                 return "fall_back_ordered"
             return "remain_stationary"
-        goal = plan(s, u.player, random.Random(self.rng.random()), only=(u.id,)).get(u.id)
+        goal = plan(s, u.player, random.Random(self.rng.random()), only=(u.id,),
+                    est=self.estimates).get(u.id)
         if goal is None or "normal" not in opts:
             return "remain_stationary" if "remain_stationary" in opts else opts[0]
         cx, cy = centre(u)
@@ -258,7 +266,7 @@ class HeuristicAgent:
         m = move_of(u)
         nearest = min((unit_gap(u, e) for e in enemies), default=math.inf)
         after = nearest - m
-        could_charge = melee_minded(u, enemies) and after <= 12.0
+        could_charge = melee_minded(u, enemies, self.estimates) and after <= 12.0
         shoots = max_range(u) > 0 and after <= max_range(u)
         assault_only = all(any(isinstance(a, Assault) for a in w.abilities)
                            for mm in u.alive for w in mm.weapons if not w.is_melee)
@@ -329,7 +337,7 @@ class HeuristicAgent:
             for e in s.units_of(s.opponent(u.player)):
                 if unit_gap(u, e) > 12.0:
                     continue
-                p, ev = charge_choice(s, u, e)
+                p, ev = charge_choice(s, u, e, self.estimates)
                 if p >= MIN_CHARGE_P and ev >= MIN_CHARGE_VALUE and (
                         best is None or ev > best[0]):
                     best = (ev, str(o))
@@ -343,7 +351,8 @@ class HeuristicAgent:
         singles = [o for o in r.options if isinstance(o, list) and len(o) == 1]
         if not singles:
             return next((o for o in r.options if o not in DECLINES), r.options[0])
-        return max(singles, key=lambda o: (charge_choice(s, u, s.unit(str(o[0])))[1] /
+        est = self.estimates
+        return max(singles, key=lambda o: (charge_choice(s, u, s.unit(str(o[0])), est)[1] /
                                            max(p_charge(unit_gap(u, s.unit(str(o[0])))),
                                                1e-9), str(o)))
 
@@ -357,7 +366,7 @@ class HeuristicAgent:
         def key(o: JSON) -> tuple[float, str]:
             u = s.unit(str(o))
             foes = [e for e in s.units_of(s.opponent(u.player)) if unit_gap(u, e) <= 5.0]
-            v = max((value_of(melee_outcome(u, e, charged=u.flag("charged")), e)
+            v = max((value_of(self.estimates.melee_outcome(u, e, charged=u.flag("charged")), e)
                      for e in foes), default=0.0)
             return (-v, str(o))
         return min(acting, key=key)
@@ -375,7 +384,8 @@ class HeuristicAgent:
         singles = [o for o in r.options if isinstance(o, list) and len(o) == 1]
         if not singles:
             return next((o for o in r.options if o not in DECLINES), r.options[0])
-        return max(singles, key=lambda o: (value_of(melee_outcome(u, s.unit(str(o[0]))),
+        est = self.estimates
+        return max(singles, key=lambda o: (value_of(est.melee_outcome(u, s.unit(str(o[0]))),
                                                     s.unit(str(o[0]))), str(o)))
 
     def _consolidate_objective(self, game: Game, r: Request) -> JSON:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import cast
 
-from w40k.agents.heuristic_eval import max_range, ranged_outcome, unit_gap, value_of
+from w40k.agents.heuristic_eval import Estimates, max_range, unit_gap, value_of
 from w40k.engine import mission_actions
 from w40k.engine.game import Game
 from w40k.engine.requests import Request
@@ -26,17 +26,20 @@ VP_VALUE = 1.0
 """What one VP is worth in ``value_of``'s unit (about one wound)."""
 
 
-def shooting_value(game: Game, u: UnitData) -> float:
-    """The best expected value of ``u``'s shooting at one enemy unit in range (0: none)."""
+def shooting_value(game: Game, u: UnitData, est: Estimates | None = None) -> float:
+    """The best expected value of ``u``'s shooting at one enemy unit in range (0: none);
+    ``est``: the player's estimates (default: a fresh view of the state)."""
     s = game.state
+    view = Estimates(s) if est is None else est
     reach = max_range(u)
-    return max((value_of(ranged_outcome(u, e), e) for e in s.units_of(s.opponent(u.player))
+    return max((value_of(view.ranged_outcome(u, e), e) for e in s.units_of(s.opponent(u.player))
                 if e.alive and unit_gap(u, e) <= reach), default=0.0)
 
 
-def action_choice(game: Game, request: Request) -> JSON | None:
+def action_choice(game: Game, request: Request, est: Estimates | None = None) -> JSON | None:
     """The mission action worth starting most (its VP beats the unit's shooting), or None
-    when no option of ``request`` is a mission action worth it."""
+    when no option of ``request`` is a mission action worth it (``est``: as
+    :func:`shooting_value`)."""
     names = {a.name for a in mission_actions.actions(game.ctx)}
     best: tuple[float, str, JSON] | None = None
     for option in request.options:
@@ -47,7 +50,7 @@ def action_choice(game: Game, request: Request) -> JSON | None:
             continue
         vp = mission_actions.vp_if_completed(game.ctx, str(name), request.player)
         u = game.state.unit(str(cast(dict[str, JSON], answer)["unit"]))
-        gain = VP_VALUE * vp - shooting_value(game, u)
+        gain = VP_VALUE * vp - shooting_value(game, u, est)
         if vp > 0 and gain > 0 and (best is None or (gain, str(option)) > best[:2]):
             best = (gain, str(option), option)
     return None if best is None else best[2]

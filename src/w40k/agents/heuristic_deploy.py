@@ -48,11 +48,10 @@ from typing import cast
 import numpy as np
 
 from w40k.agents.heuristic_eval import (
+    Estimates,
     centre,
     max_range,
-    melee_outcome,
     move_of,
-    ranged_outcome,
     value_of,
 )
 from w40k.agents.heuristic_plan import plan
@@ -128,23 +127,26 @@ def _starting_choices(game: Game, player: str) -> tuple[list[str], dict[str, str
     return reserves, embarked
 
 
-def fast_and_fragile(u: UnitData, enemies: list[UnitData]) -> bool:
+def fast_and_fragile(u: UnitData, enemies: list[UnitData], est: Estimates) -> bool:
     """A fast (Move :data:`FAST`"+), fragile (:data:`FRAGILE_WOUNDS` wounds or fewer, no
     VEHICLE or MONSTER), short-ranged (under :data:`LONG_RANGE`) melee unit: it waits in
     strategic reserves instead of standing in the open for a turn."""
     wounds = sum(m.remaining for m in u.alive)
     return (move_of(u) >= FAST and wounds <= FRAGILE_WOUNDS and max_range(u) < LONG_RANGE
-            and not u.has("VEHICLE") and not u.has("MONSTER") and melee_first(u, enemies))
+            and not u.has("VEHICLE") and not u.has("MONSTER") and melee_first(u, enemies, est))
 
 
-def _wants_ride(u: UnitData, enemies: list[UnitData]) -> tuple[int, float, str]:
+def _wants_ride(u: UnitData, enemies: list[UnitData], est: Estimates
+                ) -> tuple[int, float, str]:
     """Who rides first (smallest): melee-minded units, then the shortest-ranged."""
-    return (0 if melee_first(u, enemies) else 1, max_range(u), u.id)
+    return (0 if melee_first(u, enemies, est) else 1, max_range(u), u.id)
 
 
-def declare(game: Game, r: Request) -> JSON:
-    """The ``declare_formations`` answer (module docstring)."""
+def declare(game: Game, r: Request, est: Estimates | None = None) -> JSON:
+    """The ``declare_formations`` answer (module docstring); ``est``: the player's estimates
+    (:class:`~w40k.agents.heuristic_eval.Estimates`; default: a fresh view of the state)."""
     s = game.state
+    est = Estimates(s) if est is None else est
     frame = game.ctx.need(DeploymentFrame)
     units = {u.id: u for u in undeployed(s, r.player)}
     enemies = [u for u in (*s.units, *s.off_table) if u.player != r.player]
@@ -173,7 +175,7 @@ def declare(game: Game, r: Request) -> JSON:
     for u in units.values():
         if u.id in reserves or u.id in embarked or u.id in embarked.values():
             continue
-        if offtable.deep_strike(u) or (fast_and_fragile(u, enemies) and not infiltrators(u)
+        if offtable.deep_strike(u) or (fast_and_fragile(u, enemies, est) and not infiltrators(u)
                                        and scouts(u) is None):
             keep([*reserves, u.id], dict(embarked))
     hosts = [t for t in units.values() if offtable.capacity_of(t) is not None
@@ -181,7 +183,7 @@ def declare(game: Game, r: Request) -> JSON:
     riders = sorted((u for u in units.values() if u.id not in reserves
                      and u.id not in embarked and offtable.capacity_of(u) is None
                      and not infiltrators(u) and scouts(u) is None),
-                    key=lambda u: _wants_ride(u, enemies))
+                    key=lambda u: _wants_ride(u, enemies, est))
     for t in hosts:
         for u in riders:
             if u.id not in embarked and keep(list(reserves), {**embarked, u.id: t.id}):
@@ -295,7 +297,7 @@ def open_lanes(state: GameState, p: Point) -> int:
 
 
 # -- Deployment ------------------------------------------------------------------------------
-def role(u: UnitData, enemies: list[UnitData]) -> str:
+def role(u: UnitData, enemies: list[UnitData], est: Estimates) -> str:
     """``shooter``, ``transport``, ``melee``, ``character`` (not attached) or
     ``infiltrator``: what decides where (and when) the unit deploys."""
     if infiltrators(u):
@@ -304,17 +306,17 @@ def role(u: UnitData, enemies: list[UnitData]) -> str:
         return "transport"
     if u.has("CHARACTER") and not u.attached:
         return "character"
-    if max_range(u) < LONG_RANGE or melee_first(u, enemies):
+    if max_range(u) < LONG_RANGE or melee_first(u, enemies, est):
         return "melee"
     return "shooter"
 
 
-def melee_first(u: UnitData, enemies: list[UnitData]) -> bool:
+def melee_first(u: UnitData, enemies: list[UnitData], est: Estimates) -> bool:
     """Whether ``u`` does more in melee (charging, discounted by :data:`REACH_DISCOUNT`: it
     must get there first) than by shooting at 18", against the enemy's units in all
     (wherever they stand: a role that does not change as the armies deploy)."""
-    melee = sum(value_of(melee_outcome(u, e, charged=True), e) for e in enemies)
-    shoot = sum(value_of(ranged_outcome(u, e, distance=min(max_range(u), 18.0)), e)
+    melee = sum(value_of(est.melee_outcome(u, e, charged=True), e) for e in enemies)
+    shoot = sum(value_of(est.ranged_outcome(u, e, distance=min(max_range(u), 18.0)), e)
                 for e in enemies)
     return REACH_DISCOUNT * melee > shoot
 
@@ -454,15 +456,15 @@ def _far_from(p: Point, box: tuple[float, float, float, float], points: list[Poi
     return min(_seg_dist(p, a, b) for a, b in _edges(poly)) > reach - 1.0
 
 
-def place(ctx: Context, u: UnitData, rng: random.Random, *, zone_only: bool = False
-          ) -> dict[str, JSON] | None:
+def place(ctx: Context, u: UnitData, rng: random.Random, *, zone_only: bool = False,
+          est: Estimates | None = None) -> dict[str, JSON] | None:
     """The best legal placement of ``u`` (``{model id: [x, y]}``) for its role, or None:
     anchors whose block fits in the zone (or, for Infiltrators, on the battlefield away from
     the enemy) scored (module docstring); the best :data:`TRIES` and then a spread of the
     others checked with ``deploy_violations`` (03.02, R24.20-a)."""
     s = ctx.state
     enemies = [e for e in (*s.units, *s.off_table) if e.player != u.player]
-    kind = role(u, enemies)
+    kind = role(u, enemies, Estimates(s) if est is None else est)
     zone = zone_of(s, u.player)
     bf = offtable.battlefield(s)
     whole = [(0.0, 0.0), (bf.width, 0.0), (bf.width, bf.depth), (0.0, bf.depth)]
@@ -546,35 +548,41 @@ def place(ctx: Context, u: UnitData, rng: random.Random, *, zone_only: bool = Fa
     return None
 
 
-def deploy_order(state: GameState, units: list[UnitData]) -> list[UnitData]:
+def deploy_order(state: GameState, units: list[UnitData], est: Estimates | None = None
+                 ) -> list[UnitData]:
     """The order the heuristic sets its units up in (:data:`ORDER`, then the most points'
     worth of models first)."""
     enemies = [e for e in (*state.units, *state.off_table)
                if units and e.player != units[0].player]
-    return sorted(units, key=lambda u: (ORDER.index(role(u, enemies)), -len(u.alive), u.id))
+    view = Estimates(state) if est is None else est
+    return sorted(units, key=lambda u: (ORDER.index(role(u, enemies, view)), -len(u.alive),
+                                        u.id))
 
 
-def deploy(game: Game, r: Request, rng: random.Random) -> JSON:
+def deploy(game: Game, r: Request, rng: random.Random, est: Estimates | None = None
+           ) -> JSON:
     """The ``deploy`` answer; the engine's proposer's when no unit finds a legal place."""
     s = game.state
-    for u in deploy_order(s, undeployed(s, r.player)):
-        models = place(game.ctx, u, rng)
+    est = Estimates(s) if est is None else est
+    for u in deploy_order(s, undeployed(s, r.player), est):
+        models = place(game.ctx, u, rng, est=est)
         if models is not None:
             return {"unit": u.id, "models": dict[str, JSON](models)}
     return sample(game, r, rng)
 
 
 # -- Scouts ----------------------------------------------------------------------------------
-def scout(game: Game, r: Request, rng: random.Random) -> JSON:
+def scout(game: Game, r: Request, rng: random.Random, est: Estimates | None = None) -> JSON:
     """The ``scout`` answer: the first Scouts unit with a legal set-up or move toward its
     planned objective; ``done`` when there is none."""
     s = game.state
     ctx = game.ctx
     frame = ctx.need(DeploymentFrame)
-    goals = plan(s, r.player, random.Random(rng.random()))
+    est = Estimates(s) if est is None else est
+    goals = plan(s, r.player, random.Random(rng.random()), est=est)
     for u in scout_options(s, frame, r.player):
         if u.location == offtable.RESERVES:
-            models = place(ctx, u, rng, zone_only=True)
+            models = place(ctx, u, rng, zone_only=True, est=est)
             if models is not None:
                 return {"unit": u.id, "models": dict[str, JSON](models)}
             continue
@@ -596,21 +604,23 @@ def scout(game: Game, r: Request, rng: random.Random) -> JSON:
 
 
 # -- the first turn --------------------------------------------------------------------------
-def firepower(state: GameState, player: str) -> float:
+def firepower(state: GameState, player: str, est: Estimates | None = None) -> float:
     """``player``'s long-range firepower: the expected value its units on the table take
     from the average enemy unit at 24"."""
     foes = state.units_of(state.opponent(player))
     if not foes:
         return 0.0
-    return sum(value_of(ranged_outcome(u, e, distance=24.0), e)
+    view = Estimates(state) if est is None else est
+    return sum(value_of(view.ranged_outcome(u, e, distance=24.0), e)
                for u in state.units_of(player) for e in foes) / len(foes)
 
 
-def first_turn(game: Game, r: Request) -> JSON:
+def first_turn(game: Game, r: Request, est: Estimates | None = None) -> JSON:
     """The ``first_turn`` answer (module docstring): ours, unless outgunned with reserves."""
     s = game.state
+    est = Estimates(s) if est is None else est
     me, them = r.player, s.opponent(r.player)
     in_reserve = any(u.player == me and u.location == offtable.RESERVES for u in s.off_table)
-    if in_reserve and firepower(s, them) > SECOND_IF_OUTGUNNED * firepower(s, me):
+    if in_reserve and firepower(s, them, est) > SECOND_IF_OUTGUNNED * firepower(s, me, est):
         return them
     return me

@@ -10,12 +10,16 @@ An attack's estimate uses the modifiers the engine applies to that attack (:func
 the datasheet abilities and effects in force (Oath of Moment, Tactical Command, Tactical
 Precision, Waaagh!, the target's Sneaky Gits: ``engine.ability_effects.attack_abilities``, the
 very function the engine calls when it pushes the attack) and the game's ruleset. They are
-read from the state the heuristic player answers a request of (:func:`observe`) or the
-``state`` given; units of another state (a clone, an earlier game) see none.
+read from the ``state`` given, or from an :class:`Estimates` view's state (the heuristic player
+owns one and points it at the state it answers a request of); units of another state (a
+clone, an earlier game) see none. The view also keeps whole-unit estimates while the units do
+not change; nothing here is module state (STYLE.md: two games in one process, or threads,
+each read their own).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -68,7 +72,12 @@ def mean(d: DiceExpr) -> float:
 
 def radius(m: ModelData) -> float:
     """The base's radius in inches (an oval's larger half-axis; 0 for no base)."""
-    b = m.profile.base_mm
+    return _base_radius(m.profile.base_mm)
+
+
+@lru_cache(maxsize=256)
+def _base_radius(b: float | tuple[float, float] | None) -> float:
+    """:func:`radius` of a base size (a handful of sizes per game: computed once each)."""
     if b is None:
         return 0.0
     if isinstance(b, tuple):
@@ -82,7 +91,17 @@ def gap(a: ModelData, b: ModelData) -> float:
 
 
 def _closest(a: UnitData, b: UnitData) -> float:
-    return min((gap(x, y) for x in a.alive for y in b.alive), default=math.inf)
+    # :func:`gap` of every pair, each model's centre and radius read once (the same floats).
+    bs = [(m.x, m.y, _base_radius(m.profile.base_mm)) for m in b.alive]
+    best = math.inf
+    hypot = math.hypot
+    for m in a.alive:
+        ax, ay, ra = m.x, m.y, _base_radius(m.profile.base_mm)
+        for bx, by, rb in bs:
+            g = hypot(ax - bx, ay - by) - ra - rb
+            if g < best:
+                best = g
+    return max(0.0, best)  # min of max(0, g) = max(0, min g); inf without models
 
 
 def unit_gap(a: UnitData, b: UnitData) -> float:
@@ -145,25 +164,14 @@ def models_outcome(weapons: Iterable[WeaponEntry], models: Sequence[ModelData],
                     ctx or AttackContext())
 
 
-_OBSERVED: list[GameState] = []
-"""The state the heuristic player answers a request of (:func:`observe`; at most one)."""
-
-
-def observe(state: GameState | None) -> None:
-    """The estimates see the abilities and effects in force in ``state`` (the heuristic
-    player calls this for each request it answers; None: none)."""
-    _OBSERVED[:] = [] if state is None else [state]
-
-
-def state_of(attacker: UnitData, state: GameState | None = None) -> GameState | None:
-    """The state whose abilities and effects apply to ``attacker``'s attacks: ``state``, else
-    the observed one, when ``attacker`` is one of its units (on the battlefield or off it);
-    else None (a unit of a clone or of another game)."""
-    s = state if state is not None else (_OBSERVED[0] if _OBSERVED else None)
-    if s is None:
+def state_of(attacker: UnitData, state: GameState | None) -> GameState | None:
+    """The state whose abilities and effects apply to ``attacker``'s attacks: ``state``, when
+    ``attacker`` is one of its units (on the battlefield or off it); else None (no state, or
+    a unit of a clone or of another game)."""
+    if state is None:
         return None
-    if any(u is attacker for u in s.units) or any(u is attacker for u in s.off_table):
-        return s
+    if any(u is attacker for u in state.units) or any(u is attacker for u in state.off_table):
+        return state
     return None
 
 
@@ -237,22 +245,28 @@ def _signature(u: UnitData) -> tuple[object, ...]:
 _Kept = tuple[UnitData, UnitData, tuple[object, ...], tuple[object, ...], Outcome]
 """A kept estimate: both units, their signatures, the estimate."""
 
-_MELEE: dict[tuple[int, int, object], _Kept] = {}
-"""Whole-unit melee estimates kept while both units' :func:`_signature` is the same (entries
-hold their units, so an id is never reused while cached; emptied past 8192 entries)."""
+_Table = dict[tuple[int, int, object], _Kept]
+"""Kept estimates by (attacker id, target id, what else decides them)."""
+KEPT_LIMIT = 8192
+"""Kept estimates per table of an :class:`Estimates` (emptied past it)."""
 
 
 def melee_outcome(attacker: UnitData, target: UnitData, *, charged: bool = False,
                   models: Sequence[ModelData] | None = None,
                   state: GameState | None = None) -> Outcome:
     """Expected result if every (or each listed) model of ``attacker`` fights ``target``,
-    with the modifiers the engine would apply (:func:`adjusted`; every model: kept while
-    neither unit and those modifiers change)."""
-    if models is not None:
-        return _melee_outcome(attacker, target, charged, models, state)
+    with the modifiers the engine would apply in ``state`` (:func:`adjusted`); computed
+    afresh (:meth:`Estimates.melee_outcome` keeps it)."""
+    return _melee_outcome(attacker, target, charged, models, state)
+
+
+def _kept_melee(table: _Table, attacker: UnitData, target: UnitData, charged: bool,
+                state: GameState | None) -> Outcome:
+    """:func:`melee_outcome` of every model, kept in ``table`` while neither unit and the
+    modifiers change."""
     _, actx, applied = adjusted(attacker, target, (), _melee_context(target, charged),
                                 melee=True, state=state)
-    return _kept(_MELEE, (actx, applied), attacker, target,
+    return _kept(table, (actx, applied), attacker, target,
                  lambda: _melee_outcome(attacker, target, charged, None, state))
 
 
@@ -261,8 +275,8 @@ def _melee_context(target: UnitData, charged: bool) -> AttackContext:
                          target_models_at_select=len(target.alive))
 
 
-def _kept(table: dict[tuple[int, int, object], _Kept], extra: object, attacker: UnitData,
-          target: UnitData, compute: Callable[[], Outcome]) -> Outcome:
+def _kept(table: _Table, extra: object, attacker: UnitData, target: UnitData,
+          compute: Callable[[], Outcome]) -> Outcome:
     """``compute()``, kept in ``table`` while both units' :func:`_signature` is the same."""
     key = (id(attacker), id(target), extra)
     sa, st = _signature(attacker), _signature(target)
@@ -271,7 +285,7 @@ def _kept(table: dict[tuple[int, int, object], _Kept], extra: object, attacker: 
             and hit[3] == st):
         return hit[4]
     out = compute()
-    if len(table) >= 8192:
+    if len(table) >= KEPT_LIMIT:
         table.clear()
     table[key] = (attacker, target, sa, st, out)
     return out
@@ -302,17 +316,22 @@ def ranged_outcome(attacker: UnitData, target: UnitData, distance: float | None 
                    state: GameState | None = None) -> Outcome:
     """Expected result if ``attacker`` shot ``target`` with every weapon that reaches
     ``distance`` (the units' gap by default; half range from the same gap), with the
-    modifiers the engine would apply (:func:`adjusted`); ``cover``: the target has the
-    benefit of cover (13.08); ``snap``: snap shooting, hits only on unmodified 6s (15.09)."""
+    modifiers the engine would apply in ``state`` (:func:`adjusted`); ``cover``: the target
+    has the benefit of cover (13.08); ``snap``: snap shooting, hits only on unmodified 6s
+    (15.09). Computed afresh (:meth:`Estimates.ranged_outcome` keeps it)."""
+    d = unit_gap(attacker, target) if distance is None else distance
+    return _ranged_outcome(attacker, target, d, cover, snap, distance, state)
+
+
+def _kept_ranged(table: _Table, attacker: UnitData, target: UnitData, distance: float | None,
+                 cover: bool, snap: bool, state: GameState | None) -> Outcome:
+    """:func:`ranged_outcome`, kept in ``table`` while neither unit changes, per distance and
+    modifiers."""
     d = unit_gap(attacker, target) if distance is None else distance
     _, actx, applied = adjusted(attacker, target, (), _ranged_context(target, cover, snap),
                                 melee=False, distance=distance, state=state)
-    return _kept(_RANGED, (d, actx, applied), attacker, target,
+    return _kept(table, (d, actx, applied), attacker, target,
                  lambda: _ranged_outcome(attacker, target, d, cover, snap, distance, state))
-
-
-_RANGED: dict[tuple[int, int, object], _Kept] = {}
-"""Ranged estimates kept as :data:`_MELEE` is, per distance and modifiers."""
 
 
 def _ranged_context(target: UnitData, cover: bool, snap: bool) -> AttackContext:
@@ -387,3 +406,41 @@ def oc_on(u: UnitData, obj_xy: tuple[float, float]) -> int:
     return sum(m.profile.OC or 0 for m in u.alive
                if math.hypot(m.x - obj_xy[0], m.y - obj_xy[1]) - radius(m) - MARKER_RADIUS
                <= OBJECTIVE_RANGE)
+
+
+@dataclass(eq=False)
+class Estimates:
+    """One player's view for its estimates: the state whose abilities and effects apply to
+    attacks (the one whose request it answers: :func:`adjusted` reads it), and the
+    whole-unit estimates it keeps while both units' :func:`_signature` is the same (entries
+    hold their units, so an id is never reused while kept; emptied past
+    :data:`KEPT_LIMIT`). The heuristic player owns one and passes it down; a function given
+    none makes a fresh one of the state it has (the same answers, nothing kept across
+    calls)."""
+
+    state: GameState | None = None
+    """The state read (None: no abilities or effects apply)."""
+    melee: _Table = dataclasses.field(default_factory=dict)
+    """Kept whole-unit melee estimates."""
+    ranged: _Table = dataclasses.field(default_factory=dict)
+    """Kept ranged estimates, per distance and modifiers."""
+
+    def adjusted(self, attacker: UnitData, target: UnitData, weapons: Iterable[WeaponEntry],
+                 actx: AttackContext, *, melee: bool, distance: float | None = None
+                 ) -> tuple[tuple[WeaponEntry, ...], AttackContext, tuple[str, ...]]:
+        """:func:`adjusted` in this view's state."""
+        return adjusted(attacker, target, weapons, actx, melee=melee, distance=distance,
+                        state=self.state)
+
+    def melee_outcome(self, attacker: UnitData, target: UnitData, *, charged: bool = False,
+                      models: Sequence[ModelData] | None = None) -> Outcome:
+        """:func:`melee_outcome` in this view's state (every model: kept)."""
+        if models is not None:
+            return _melee_outcome(attacker, target, charged, models, self.state)
+        return _kept_melee(self.melee, attacker, target, charged, self.state)
+
+    def ranged_outcome(self, attacker: UnitData, target: UnitData,
+                       distance: float | None = None, *, cover: bool = False,
+                       snap: bool = False) -> Outcome:
+        """:func:`ranged_outcome` in this view's state (kept)."""
+        return _kept_ranged(self.ranged, attacker, target, distance, cover, snap, self.state)

@@ -20,12 +20,11 @@ from dataclasses import dataclass
 
 from w40k.agents.heuristic_eval import (
     ENGAGEMENT,
+    Estimates,
     centre,
     max_range,
-    melee_outcome,
     move_of,
     on_objective,
-    ranged_outcome,
     unit_gap,
     value_of,
 )
@@ -46,13 +45,14 @@ class Goal:
     """The objective's name or the enemy unit's id."""
 
 
-def melee_minded(u: UnitData, enemies: list[UnitData]) -> bool:
-    """Whether ``u`` does more in melee than by shooting (against the nearest enemy)."""
+def melee_minded(u: UnitData, enemies: list[UnitData], est: Estimates) -> bool:
+    """Whether ``u`` does more in melee than by shooting (against the nearest enemy), as
+    ``est`` estimates it."""
     if not enemies:
         return False
     e = min(enemies, key=lambda x: (unit_gap(u, x), x.id))
-    melee = value_of(melee_outcome(u, e, charged=True), e)
-    shoot = value_of(ranged_outcome(u, e, distance=min(max_range(u), 12.0)), e)
+    melee = value_of(est.melee_outcome(u, e, charged=True), e)
+    shoot = value_of(est.ranged_outcome(u, e, distance=min(max_range(u), 12.0)), e)
     return melee > shoot
 
 
@@ -67,11 +67,14 @@ def _toward_enemy(u: UnitData, e: UnitData, stop: float) -> Point:
 
 
 def plan(state: GameState, player: str, rng: random.Random,
-         only: Collection[str] | None = None) -> dict[str, Goal]:
+         only: Collection[str] | None = None, *, est: Estimates | None = None
+         ) -> dict[str, Goal]:
     """A goal for each of ``player``'s units on the battlefield (see the module docstring).
     ``rng`` only breaks near-ties (a fraction of an inch), so plans vary with the seed.
     With ``only``, step 3 (hunt or screen, one unit at a time, no draw) is made for those
-    units only: their goals are the same, the other units' step-3 goals are left out."""
+    units only: their goals are the same, the other units' step-3 goals are left out.
+    ``est``: the player's estimates (default: a fresh view of ``state``)."""
+    est = Estimates(state) if est is None else est
     mine = [u for u in state.units_of(player)]
     enemies = state.units_of(state.opponent(player))
     goals: dict[str, Goal] = {}
@@ -114,10 +117,10 @@ def plan(state: GameState, player: str, rng: random.Random,
     for u in mine:
         if u.id in goals or not enemies or (only is not None and u.id not in only):
             continue
-        if melee_minded(u, enemies):
+        if melee_minded(u, enemies, est):
             reach = move_of(u) * 2 + 12.0
             near = [e for e in enemies if unit_gap(u, e) <= reach] or enemies
-            e = max(near, key=lambda x: (value_of(melee_outcome(u, x, charged=True), x)
+            e = max(near, key=lambda x: (value_of(est.melee_outcome(u, x, charged=True), x)
                                          - 0.1 * unit_gap(u, x), x.id))
             goals[u.id] = Goal(_toward_enemy(u, e, ENGAGEMENT + 0.3), "hunt", e.id)
         else:

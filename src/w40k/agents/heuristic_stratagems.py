@@ -55,17 +55,16 @@ from typing import cast
 from w40k.agents.heuristic_eval import (
     ENGAGEMENT,
     NOTHING,
+    Estimates,
     Outcome,
     adjusted,
     best_melee,
     entries,
     mean,
-    melee_outcome,
     model_value,
     models_outcome,
     oc_on,
     on_objective,
-    ranged_outcome,
     ranged_weapons,
     unit_gap,
     value_of,
@@ -132,12 +131,15 @@ def cp_threshold(state: GameState, player: str, cost: int, *, charge_reroll: boo
     return cost * CP_VALUE * factor
 
 
-def choose_stratagem(game: Game, request: Request) -> JSON | None:
+def choose_stratagem(game: Game, request: Request, est: Estimates | None = None
+                     ) -> JSON | None:
     """The stratagem option of a ``reaction`` request worth its CP most, or None (none is
-    worth it, or none is offered)."""
+    worth it, or none is offered); ``est``: the player's estimates (default: a fresh view
+    of the state)."""
     facts = request.context.get("facts", {})
     if not isinstance(facts, dict):
         return None
+    est = Estimates(game.state) if est is None else est
     best: tuple[float, str, JSON] | None = None
     for option in request.options:
         if not (isinstance(option, list) and len(option) == 2 and isinstance(option[1], dict)):
@@ -145,7 +147,7 @@ def choose_stratagem(game: Game, request: Request) -> JSON | None:
         name, answer = str(option[0]), option[1]
         if name not in STRATAGEM_COSTS:
             continue
-        value = option_value(game, request.player, name, answer, facts)
+        value = option_value(game, request.player, name, answer, facts, est)
         cost = STRATAGEM_COSTS[name] + (1 if answer.get("mode") == FRAY else 0)
         charge = name == "Command Re-roll" and facts.get("kind") == RollKind.CHARGE
         margin = value - cp_threshold(game.state, request.player, cost, charge_reroll=charge)
@@ -155,17 +157,19 @@ def choose_stratagem(game: Game, request: Request) -> JSON | None:
 
 
 def option_value(game: Game, player: str, name: str, answer: dict[str, JSON],
-                 facts: dict[str, JSON]) -> float:
-    """The expected value of using stratagem ``name`` with ``answer`` now (0: nothing)."""
+                 facts: dict[str, JSON], est: Estimates | None = None) -> float:
+    """The expected value of using stratagem ``name`` with ``answer`` now (0: nothing;
+    ``est``: as :func:`choose_stratagem`)."""
     s = game.state
+    est = Estimates(s) if est is None else est
     u = s.any_unit(str(answer["unit"]))
     if name == "Command Re-roll":
-        return reroll_value(game, u, answer, facts)
+        return reroll_value(game, u, answer, facts, est)
     if name == "Fire Overwatch":
         e = s.unit(str(answer["enemy"]))
-        if not likely_charger(e, u):
+        if not likely_charger(e, u, est):
             return 0.0
-        return value_of(ranged_outcome(u, e, snap=True), e)
+        return value_of(est.ranged_outcome(u, e, snap=True), e)
     if name == "Insane Bravery":
         held = any(on_objective(u, (o.x, o.y)) and oc_on(u, (o.x, o.y)) > 0
                    for o in s.objectives)
@@ -173,9 +177,9 @@ def option_value(game: Game, player: str, name: str, answer: dict[str, JSON],
     if name == "Epic Challenge":
         return epic_value(s, u, str(answer["model"]))
     if name == "Heroic Intervention":
-        return heroic_value(s, u, str(answer.get("mode")))
+        return heroic_value(s, u, str(answer.get("mode")), est)
     if name == "Smokescreen":
-        return smoke_value(s, u)
+        return smoke_value(s, u, est)
     if name == "Explosives":
         e = s.unit(str(answer["enemy"]))
         return value_of(mortal_outcome(e, 6, 0.5), e)
@@ -186,17 +190,17 @@ def option_value(game: Game, player: str, name: str, answer: dict[str, JSON],
         return (value_of(mortal_outcome(e, n, 1 / 3), e)
                 - value_of(mortal_outcome(u, n, 1 / 6), u))
     if name == "Counteroffensive":
-        return counteroffensive_value(s, u)
+        return counteroffensive_value(s, u, est)
     return 0.0
 
 
 # -- Command Re-roll ----------------------------------------------------------------------------
 def reroll_value(game: Game, u: UnitData, answer: dict[str, JSON],
-                 facts: dict[str, JSON]) -> float:
+                 facts: dict[str, JSON], est: Estimates) -> float:
     """What re-rolling the die (or the charge roll) is expected to gain (module docstring)."""
     kind = str(facts.get("kind", ""))
     if kind == RollKind.CHARGE:
-        return charge_reroll_value(game, u, facts)
+        return charge_reroll_value(game, u, facts, est)
     if kind not in (RollKind.HIT, RollKind.WOUND, RollKind.SAVE):
         return 0.0
     i = facts.get("frame")
@@ -261,7 +265,8 @@ def _damage_value(prof: PoolProfile, m: ModelData) -> float:
     return model_value(m) * min(mean(prof.damage), left) / m.profile.W
 
 
-def charge_reroll_value(game: Game, u: UnitData, facts: dict[str, JSON]) -> float:
+def charge_reroll_value(game: Game, u: UnitData, facts: dict[str, JSON], est: Estimates
+                        ) -> float:
     """A charge roll that reaches no enemy: the best target's exact chance times its
     expected gain (``charge_choice``); 0 when the roll already reaches one."""
     from w40k.agents.heuristic import charge_choice
@@ -281,15 +286,15 @@ def charge_reroll_value(game: Game, u: UnitData, facts: dict[str, JSON]) -> floa
             continue
         if mode is not None and mode != FRAY and not e.flag("charged"):
             continue  # Leap to Defend: only units that charged
-        best = max(best, charge_choice(s, u, e)[1])
+        best = max(best, charge_choice(s, u, e, est)[1])
     return best
 
 
 # -- the others ---------------------------------------------------------------------------------
-def likely_charger(e: UnitData, u: UnitData) -> bool:
+def likely_charger(e: UnitData, u: UnitData, est: Estimates) -> bool:
     """The enemy unit ``e`` can charge ``u`` next (within 12") and does more in melee than by
     shooting."""
-    return unit_gap(e, u) <= CHARGE_RANGE and melee_minded(e, [u])
+    return unit_gap(e, u) <= CHARGE_RANGE and melee_minded(e, [u], est)
 
 
 def p_fail_battle_shock(u: UnitData) -> float:
@@ -328,7 +333,7 @@ def _on(o: Outcome, models: list[ModelData]) -> float:
     return o.kills * per + 0.2 * o.wounds + 0.5 * o.p_destroy * per
 
 
-def heroic_value(s: GameState, u: UnitData, mode: str) -> float:
+def heroic_value(s: GameState, u: UnitData, mode: str, est: Estimates) -> float:
     """The best charge's probability times its exchange (``charge_choice``) among the enemy
     units the mode may select; 0 when no exchange is won."""
     from w40k.agents.heuristic import charge_choice
@@ -340,29 +345,30 @@ def heroic_value(s: GameState, u: UnitData, mode: str) -> float:
             continue
         if mode != FRAY and not (e.flag("charged") and gap <= CHARGE_RANGE):
             continue
-        best = max(best, charge_choice(s, u, e)[1])
+        best = max(best, charge_choice(s, u, e, est)[1])
     return best
 
 
-def smoke_value(s: GameState, u: UnitData) -> float:
+def smoke_value(s: GameState, u: UnitData, est: Estimates) -> float:
     """The expected value cover saves the unit against the enemy units in range, shared."""
     saved = 0.0
     for e in s.units_of(s.opponent(u.player)):
-        plain = value_of(ranged_outcome(e, u), u)
+        plain = value_of(est.ranged_outcome(e, u), u)
         if plain > 0:
-            saved += plain - value_of(ranged_outcome(e, u, cover=True), u)
+            saved += plain - value_of(est.ranged_outcome(e, u, cover=True), u)
     return SMOKE_SHARE * saved
 
 
-def counteroffensive_value(s: GameState, u: UnitData) -> float:
+def counteroffensive_value(s: GameState, u: UnitData, est: Estimates) -> float:
     """What the unit deals, times the share of it the engaged enemy units that have not
     fought yet would destroy before it fights."""
     engaged = [e for e in s.units_of(s.opponent(u.player)) if unit_gap(u, e) <= ENGAGEMENT]
     if not engaged or not u.alive:
         return 0.0
-    threat = sum(melee_outcome(e, u).kills for e in engaged if not e.flag("fought"))
+    threat = sum(est.melee_outcome(e, u).kills for e in engaged if not e.flag("fought"))
     share = min(1.0, threat / len(u.alive))
-    dealt = max(value_of(melee_outcome(u, e, charged=u.flag("charged")), e) for e in engaged)
+    dealt = max(value_of(est.melee_outcome(u, e, charged=u.flag("charged")), e)
+                for e in engaged)
     return share * dealt
 
 

@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Literal
 
 from w40k.math.distributions import AttackDistribution
-from w40k.math.exact import TooLarge, exact_distribution
+from w40k.math.exact import TooLarge, clear_exact_caches, exact_distribution
 from w40k.math.montecarlo import simulate
 from w40k.math.setup import AttackSetup, build_setup
 from w40k.math.stages import clear_stage_caches
@@ -107,6 +107,7 @@ def p_destroy(
 def clear_caches() -> None:
     """Forget every cached setup and result, and the per-die tables (e.g. for cold timings)."""
     clear_stage_caches()
+    clear_exact_caches()
     _setup.cache_clear()
     _exact_or_fallback.cache_clear()
     _exact_only.cache_clear()

@@ -25,15 +25,19 @@ from __future__ import annotations
 
 import dataclasses
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from math import comb
+from operator import attrgetter
+from typing import cast
 
 import numpy as np
 
 from w40k.core.dice import DiceExpr
 from w40k.math.chain import Chain, allocation_chain, mortal_chain, transitions
 from w40k.math.distributions import AttackDistribution, Dist, GroupResult
-from w40k.math.setup import AttackSetup, models_at
+from w40k.math.setup import AttackSetup, Gathered, models_at
 from w40k.math.stages import (
     FACES,
     FloatArray,
@@ -88,13 +92,86 @@ def _add(acc: dict[State, _Mass], state: State, p: float, waste: float) -> None:
         m.waste += waste
 
 
+@dataclass
+class _Unit:
+    """What the computations on one unit's models share (every entry is a pure function of
+    the models and its key, so equal models share it; cleared by :func:`clear_exact_caches`)."""
+
+    facts: dict[tuple[State, bool], tuple[Chain, int, list[State]]] = dataclasses.field(
+        default_factory=dict
+    )
+    """:meth:`_Engine.facts` per (state, [PRECISION])."""
+    trans: dict[tuple[object, ...], tuple[FloatArray, FloatArray]] = dataclasses.field(
+        default_factory=dict
+    )
+    """One-event matrices per (path, transitions function, chain order and start, damage):
+    the function is part of the key, so a replaced one (a test's mutant) is never answered
+    from another's entries. The arrays are read-only."""
+
+
+UNIT_TABLE_LIMIT = 4096
+"""Most entries a table of :class:`_Unit` keeps (emptied past it: memory stays bounded)."""
+
+
+@lru_cache(maxsize=256)
+def _unit(models: tuple[ModelState, ...]) -> _Unit:
+    """The shared tables of a unit's models."""
+    return _Unit()
+
+
+@lru_cache(maxsize=4096)
+def _joint(
+    outcomes: object, pool: PoolProfile, gathered: Gathered, threshold: int, lethal_auto: bool
+) -> FloatArray:
+    """:func:`~w40k.math.stages.pool_outcomes` (passed as ``outcomes``: the key holds the
+    function), kept: the same pool against the same wound roll recurs across targets. The
+    array is read-only."""
+    fn = cast(Callable[[PoolProfile, Gathered, int, bool], FloatArray], outcomes)
+    got = fn(pool, gathered, threshold, lethal_auto)
+    got.flags.writeable = False
+    return got
+
+
+def _kept_transitions(
+    unit: _Unit, key: tuple[object, ...], loss: list[FloatArray], chain: Chain
+) -> tuple[FloatArray, FloatArray]:
+    """:func:`~w40k.math.chain.transitions` of ``chain`` with the losses ``loss`` (which
+    ``key`` determines for the unit), kept in ``unit`` (the function looked up now)."""
+    full = (transitions, chain.order, chain.start, *key)
+    got = unit.trans.get(full)
+    if got is None:
+        t, w = transitions(chain, loss)
+        t.flags.writeable = False
+        w.flags.writeable = False
+        if len(unit.trans) >= UNIT_TABLE_LIMIT:
+            unit.trans.clear()
+        got = unit.trans[full] = (t, w)
+    return got
+
+
+def clear_exact_caches() -> None:
+    """Forget the per-unit tables and pool outcomes kept here (e.g. for cold timings)."""
+    _unit.cache_clear()
+    _joint.cache_clear()
+
+
+@lru_cache(maxsize=1024)
+def _groups(models: tuple[ModelState, ...]) -> tuple[AllocationGroup, ...]:
+    """:func:`~w40k.rules.primitives.make_groups` of a unit's models (kept per unit)."""
+    return make_groups(models)
+
+
 class _Engine:
-    """Caches for one exact computation (cold per call; the API caches whole results)."""
+    """Caches for one exact computation; what depends only on the target's models is shared
+    with the other computations on the same unit (:func:`_unit`, :func:`_joint`); the API
+    caches whole results."""
 
     def __init__(self, setup: AttackSetup) -> None:
         self.setup = setup
         self.models = setup.target
         self.work = 0
+        self._unit = _unit(setup.target)
+        self._facts = self._unit.facts
         self._joint: dict[tuple[int, int], FloatArray] = {}
         # Mortal-wound chains met so far: a state on a chain continues along its suffix.
         self._mortal_at: dict[State, tuple[int, int]] = {}
@@ -103,21 +180,38 @@ class _Engine:
             tuple[tuple[int, ...], tuple[int, ...], DiceExpr], tuple[FloatArray, FloatArray]
         ] = {}
 
+    def facts(self, state: State, precision: bool) -> tuple[Chain, int, list[State]]:
+        """The allocation chain from ``state`` (:func:`~w40k.math.chain.allocation_chain`),
+        the Toughness the attacks use there (19.02) and the chain's vectors: they depend only
+        on the models and ``state``, so they are kept for the unit (:func:`_unit_facts`) and
+        shared by every pool and every attack on it. The vectors are read, never changed."""
+        key = (state, precision)
+        got = self._facts.get(key)
+        if got is None:
+            now = models_at(self.models, state)
+            chain = allocation_chain(self.models, state, precision, now)
+            if len(self._facts) >= UNIT_TABLE_LIMIT:
+                self._facts.clear()
+            got = self._facts[key] = (chain, attack_toughness(now), chain.vectors())
+        return got
+
     def transitions(self, chain: Chain, damage: DiceExpr) -> tuple[FloatArray, FloatArray]:
         """:func:`~w40k.math.chain.transitions` of ``chain`` (depends only on its models, their
         wounds at its start and the damage), reused across states."""
         key = (chain.order, chain.start, damage)
         got = self._trans.get(key)
         if got is None:
-            got = self._trans[key] = transitions(chain, self.losses(chain, damage))
+            got = self._trans[key] = _kept_transitions(
+                self._unit, ("chain", damage), self.losses(chain, damage), chain
+            )
         return got
 
     def joint(self, k: int, pool: PoolProfile, thr: int) -> FloatArray:
         """J[n, c] for pool ``k`` needing ``thr`` to wound."""
         key = (k, thr)
         if key not in self._joint:
-            self._joint[key] = pool_outcomes(
-                pool, self.setup.gathered[k], thr, self.setup.lethal_auto
+            self._joint[key] = _joint(
+                pool_outcomes, pool, self.setup.gathered[k], thr, self.setup.lethal_auto
             )
         return self._joint[key]
 
@@ -163,12 +257,15 @@ class _Engine:
         ccount = joint.shape[1]
         size = chain.size
         t, w = self.transitions(chain, pool.damage)
-        entries = chain.entries()
         # 05.04 Check Save Roll against the current group: the chain model's own Sv/InSv
-        # (a group shares them, 05.03).
+        # (a group shares them, 05.03). Chain entry j covers start[j] positions in a row
+        # (chain.entries()), then the last position (all destroyed) takes no damage.
         chain_models = [self.models[i] for i in chain.order]
         tables = [inflicts_table(pool.ap, m.Sv, m.InSv) for m in chain_models]
-        masks = [(*(tables[j][f - 1] for j, _ in entries), False) for f in FACES]
+        masks = [
+            (*(x for j, r0 in enumerate(chain.start) for x in (tables[j][f - 1],) * r0), False)
+            for f in FACES
+        ]
         # Blocks of consecutive faces judged alike at every position.
         blocks: list[tuple[int, int]] = []
         for f in FACES:
@@ -225,9 +322,14 @@ class _Engine:
                 powers[m] = powers[m - 1] @ step
             bm = binomial_matrix(kmax, (hi - lo + 1) / (7 - lo))
             coef = np.where(inside, bm[kk, mm], 0.0)  # [j, m] = B[j + m, m]
-            z = (x.reshape(-1, 2 * size) @ powers.transpose(1, 0, 2).reshape(2 * size, -1)).reshape(
-                ccount, kmax + 1, kmax + 1, 2 * size
-            )  # [c, k, m] = x[c, k] @ M^m
+            # [c, k, m] = x[c, k] @ M^m, one product per m: the same sums as one product with
+            # every power side by side, in products small enough that BLAS does not start
+            # threads for them (which cost far more CPU than the sums here).
+            flat = x.reshape(-1, 2 * size)
+            z = np.empty((flat.shape[0], kmax + 1, 2 * size))
+            for m in range(kmax + 1):
+                z[:, m, :] = flat @ powers[m]
+            z = z.reshape(ccount, kmax + 1, kmax + 1, 2 * size)
             x = np.einsum("cjmt,jm->cjt", z[:, kk, mm, :], coef)
         out = x.sum(axis=1)
         return out[:, :size], out[:, size:]
@@ -375,7 +477,7 @@ def single_group_kills(
         return None
     if any(fnp_pass(f) != 0.0 for f in {m.fnp for m in models}):
         return None
-    groups = make_groups(models)
+    groups = _groups(models)
     if len(groups) != 1 or len(groups[0].members) != len(models):
         return None
     m0 = models[0]
@@ -406,11 +508,13 @@ _SAME_FIELDS = tuple(
 name and wounds lost (a field added later is compared too)."""
 
 
+_same = attrgetter(*_SAME_FIELDS)
+
+
 def alike(models: tuple[ModelState, ...], alive: list[int]) -> bool:
     """Whether the living models are the same model but for name and wounds lost."""
-    first = models[alive[0]]
-    key = [getattr(first, f) for f in _SAME_FIELDS]
-    return all([getattr(models[i], f) for f in _SAME_FIELDS] == key for i in alive[1:])
+    key = _same(models[alive[0]])
+    return all(_same(models[i]) == key for i in alive[1:])
 
 
 def alike_chain(models: tuple[ModelState, ...], start: tuple[int, ...]) -> Chain:
@@ -445,10 +549,11 @@ def single_chain(setup: AttackSetup) -> AttackDistribution | None:
     alive = [i for i, r in enumerate(start) if r > 0]
     if not alive or not alike(models, alive):
         return None
-    groups = make_groups(models)
+    groups = _groups(models)
     if len(groups) != 1:
         return None
     chain = alike_chain(models, start)
+    unit = _unit(models)
     m0 = models[alive[0]]
     thr_of_models = attack_toughness(models)
     size = chain.size
@@ -459,8 +564,8 @@ def single_chain(setup: AttackSetup) -> AttackDistribution | None:
     work = 0
     for k, pool in enumerate(setup.pools):
         # [PRECISION] (24.28) only reorders groups: with one group the chain is the same.
-        joint = pool_outcomes(
-            pool, setup.gathered[k], wound_threshold(pool.strength, thr_of_models),
+        joint = _joint(
+            pool_outcomes, pool, setup.gathered[k], wound_threshold(pool.strength, thr_of_models),
             setup.lethal_auto,
         )
         kmax = joint.shape[0] - 1
@@ -501,7 +606,9 @@ def single_chain(setup: AttackSetup) -> AttackDistribution | None:
                 ]
             )
         else:
-            t, w = transitions(chain, [loss] * len(chain.order))
+            t, w = _kept_transitions(
+                unit, ("alike", pool.damage, m0.fnp), [loss] * len(chain.order), chain
+            )
             step[:size, :size] = t
             step[:size, size:] = w
             step[size:, size:] = t
@@ -580,10 +687,8 @@ def exact_distribution(setup: AttackSetup, *, fast: bool = True) -> AttackDistri
             if not any(state):
                 _add(nxt, state, mass.p, mass.waste)
                 continue
-            now = models_at(engine.models, state)
-            chain = allocation_chain(engine.models, state, pool.precision, now)
-            thr = wound_threshold(pool.strength, attack_toughness(now))
-            vectors = chain.vectors()
+            chain, toughness, vectors = engine.facts(state, pool.precision)
+            thr = wound_threshold(pool.strength, toughness)
             at = on_run.get(state) if fast else None
             if at is not None:
                 ri, pos = at
@@ -614,7 +719,7 @@ def summarise(
     """Distributions of models destroyed / wounds lost (overall and per group) from the law of
     the final states."""
     start = setup.start
-    groups = make_groups(setup.target)
+    groups = _groups(setup.target)
     killed: dict[int, float] = defaultdict(float)
     wounds: dict[int, float] = defaultdict(float)
     per_group: list[dict[int, float]] = [defaultdict(float) for _ in groups]

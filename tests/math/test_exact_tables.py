@@ -1,0 +1,111 @@
+"""The exact computation's kept tables (``exact._unit``, ``exact._joint``) change no answer.
+
+What depends only on a target's models (allocation chains, Toughness, one-event matrices) and
+on a pool (the joint law of wounds needing saves and devastating wounds) is kept across calls.
+Every answer must be the very floats a cold computation gives, whatever was asked before and
+in whatever order; the kept arrays are read-only; a replaced ``transitions`` function (a test's
+mutant) is never answered from the real one's entries; ``clear_caches`` forgets them."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from tests.math.math_helpers import models, weapon
+from w40k.math import build_setup, clear_caches, exact_distribution
+from w40k.math import exact as exact_mod
+from w40k.math.chain import Chain
+from w40k.math.setup import AttackSetup
+from w40k.rules.attack_profile import WeaponEntry
+from w40k.rules.primitives import ModelState
+
+
+def _setups() -> list[AttackSetup]:
+    """Attacks that take every path (closed form, single chain, general path with mixed
+    groups, several pools, devastating wounds) on units asked about more than once."""
+    rng = random.Random(11)
+    mixed = (
+        ModelState("sarge", W=2, T=4, Sv=3, wounds_lost=1, keywords=("INFANTRY",)),
+        *models(4, "marine", W=2, T=4, Sv=3),
+        ModelState("captain", W=5, T=4, Sv=2, InSv=4, keywords=("INFANTRY", "CHARACTER")),
+    )
+    units = [models(5, W=1, T=3, Sv=5), models(3, W=3, T=5, Sv=3, fnp=5), mixed]
+    guns = [
+        weapon("bolt", A=2, S=4, AP=0, D=1),
+        weapon("plasma", A=1, S=8, AP=-3, D=2),
+        weapon("dev", A=3, S=5, AP=-1, D="D3", abilities=["DEVASTATING WOUNDS"]),
+        weapon("storm", A="D6", S=4, AP=-1, D=1, abilities=["SUSTAINED HITS 1"]),
+    ]
+    out = []
+    for _ in range(24):
+        target = rng.choice(units)
+        picked = rng.sample(guns, rng.randint(1, 3))
+        out.append(build_setup([WeaponEntry(w, rng.randint(1, 4)) for w in picked], target))
+    return out
+
+
+def test_kept_tables_give_the_cold_answers_in_any_order() -> None:
+    # R05.04-a..g, R06.02-e: the kept tables are pure functions of their keys.
+    setups = _setups()
+    cold = []
+    for s in setups:
+        clear_caches()
+        cold.append(exact_distribution(s))
+    clear_caches()
+    assert [exact_distribution(s) for s in setups] == cold
+    order = list(range(len(setups)))
+    random.Random(3).shuffle(order)
+    warm = {i: exact_distribution(setups[i]) for i in order}
+    assert [warm[i] for i in range(len(setups))] == cold
+    general = [exact_distribution(s, fast=False) for s in setups]
+    clear_caches()
+    assert [exact_distribution(s, fast=False) for s in reversed(setups)][::-1] == general
+
+
+def test_kept_arrays_are_read_only() -> None:
+    clear_caches()
+    setups = _setups()
+    for s in setups:
+        exact_distribution(s)
+    arrays = [a for s in setups for pair in exact_mod._unit(s.target).trans.values()
+              for a in pair]
+    pool = setups[0].pools[0]
+    arrays.append(exact_mod._joint(exact_mod.pool_outcomes, pool, setups[0].gathered[0], 4,
+                                   setups[0].lethal_auto))
+    assert arrays
+    for a in arrays:
+        with pytest.raises(ValueError):
+            a[(0,) * a.ndim] = 0.5
+    clear_caches()
+    assert exact_mod._unit.cache_info().currsize == 0
+    assert exact_mod._joint.cache_info().currsize == 0
+
+
+def test_a_replaced_transitions_function_is_not_answered_from_the_kept_tables(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # R05.04-f: damage spilling to the next model is wrong; with the right answers kept, the
+    # spilling mutant still gets its own (wrong) answer, and the right one comes back after.
+    dev = weapon("d", A=3, S=5, AP=-1, D="D3", abilities=["DEVASTATING WOUNDS"])
+    target = (*models(3, "t", W=3, T=4, Sv=4), ModelState("t 4", W=3, T=4, Sv=4, wounds_lost=2))
+    setup = build_setup([WeaponEntry(dev, 3)], target)
+    right = exact_distribution(setup)
+    right_general = exact_distribution(setup, fast=False)
+
+    def spilling(chain: Chain, loss: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        n = chain.size
+        spill = np.zeros((n, n))
+        for pos, (j, _) in enumerate(chain.entries()):
+            for lost, p in enumerate(loss[j]):
+                spill[pos, min(pos + lost, n - 1)] += p
+        spill[n - 1, n - 1] = 1.0
+        return spill, np.zeros((n, n))
+
+    monkeypatch.setattr(exact_mod, "transitions", spilling)
+    assert exact_distribution(setup) != right
+    assert exact_distribution(setup, fast=False) != right_general
+    monkeypatch.undo()
+    assert exact_distribution(setup) == right
+    assert exact_distribution(setup, fast=False) == right_general
