@@ -192,34 +192,46 @@ class SightResult:
 
 
 def _seg_dist(p1: FloatArray, p2: FloatArray, q1: FloatArray, q2: FloatArray) -> FloatArray:
-    """Segment-segment distance, broadcasting (..., 2)."""
+    """Segment-segment distance, broadcasting (..., 2): the least of the four point-segment
+    distances, or 0 where the segments cross.
 
-    def pseg(p: FloatArray, a: FloatArray, b: FloatArray) -> FloatArray:
-        ab = b - a
-        ap = p - a
-        den = np.maximum(ab[..., 0] ** 2 + ab[..., 1] ** 2, 1e-300)
-        # np.clip's value, without its per-call overhead (a hot path of the sight searches)
-        t = (ap[..., 0] * ab[..., 0] + ap[..., 1] * ab[..., 1]) / den
+    Computed on the coordinate components, with the differences the point-segment distances
+    and the orientation tests share computed once, and one square root of the least squared
+    distance (the root is monotone and correctly rounded, so it is the least of the four
+    roots): the same floats as the four separate point-segment formulas, half the numpy
+    calls (a hot path of the sight searches)."""
+    p1x, p1y, p2x, p2y = p1[..., 0], p1[..., 1], p2[..., 0], p2[..., 1]
+    q1x, q1y, q2x, q2y = q1[..., 0], q1[..., 1], q2[..., 0], q2[..., 1]
+    qx, qy = q2x - q1x, q2y - q1y  # segment q, from q1
+    px, py = p2x - p1x, p2y - p1y  # segment p, from p1
+    qden = np.maximum(qx ** 2 + qy ** 2, 1e-300)
+    pden = np.maximum(px ** 2 + py ** 2, 1e-300)
+
+    def pseg2(ax: FloatArray, ay: FloatArray, bx: FloatArray, by: FloatArray,
+              den: FloatArray) -> FloatArray:
+        # squared distance from a point (offset ax, ay from the segment's start) to the
+        # segment (bx, by); np.clip's value without its per-call overhead
+        t = (ax * bx + ay * by) / den
         t = np.minimum(np.maximum(t, 0.0), 1.0)
-        dx = ap[..., 0] - ab[..., 0] * t
-        dy = ap[..., 1] - ab[..., 1] * t
-        return np.asarray(np.sqrt(dx * dx + dy * dy), dtype=np.float64)
+        dx = ax - bx * t
+        dy = ay - by * t
+        return np.asarray(dx * dx + dy * dy, dtype=np.float64)
 
-    d = np.minimum(
-        np.minimum(pseg(p1, q1, q2), pseg(p2, q1, q2)),
-        np.minimum(pseg(q1, p1, p2), pseg(q2, p1, p2)),
+    a1x, a1y = p1x - q1x, p1y - q1y  # p1 from q1
+    a2x, a2y = p2x - q1x, p2y - q1y  # p2 from q1
+    b1x, b1y = q1x - p1x, q1y - p1y  # q1 from p1
+    b2x, b2y = q2x - p1x, q2y - p1y  # q2 from p1
+    d2 = np.minimum(
+        np.minimum(pseg2(a1x, a1y, qx, qy, qden), pseg2(a2x, a2y, qx, qy, qden)),
+        np.minimum(pseg2(b1x, b1y, px, py, pden), pseg2(b2x, b2y, px, py, pden)),
     )
-
-    def orient(a: FloatArray, b: FloatArray, c: FloatArray) -> FloatArray:
-        return np.asarray(
-            (b[..., 0] - a[..., 0]) * (c[..., 1] - a[..., 1])
-            - (b[..., 1] - a[..., 1]) * (c[..., 0] - a[..., 0]),
-            dtype=np.float64,
-        )
-
-    d1, d2 = orient(q1, q2, p1), orient(q1, q2, p2)
-    d3, d4 = orient(p1, p2, q1), orient(p1, p2, q2)
-    cross = (d1 * d2 < 0) & (d3 * d4 < 0)
+    d = np.sqrt(d2)
+    # orientations: of p1, p2 about segment q, of q1, q2 about segment p
+    d1 = qx * a1y - qy * a1x
+    d2_ = qx * a2y - qy * a2x
+    d3 = px * b1y - py * b1x
+    d4 = px * b2y - py * b2x
+    cross = (d1 * d2_ < 0) & (d3 * d4 < 0)
     return np.asarray(np.where(cross, 0.0, d), dtype=np.float64)
 
 
