@@ -606,11 +606,12 @@ def _single_wall_separates(
 ) -> bool:
     """Fast exact proof of BLOCKED: one convex obstacle that blocks every line crossing it (a
     wall: higher than both tops, an obscuring area, or a partial obstacle that
-    :func:`_above_every_line` proves above every line near it) that stays clear of both
-    footprints and meets both hull sides (grown by half its ``grow``) cuts the convex hull
-    of the footprints in two, with the observer and the target on different sides. Every
-    line from the observer to the target then crosses it closer than ``grow / 2 < grow -
-    TOUCH`` (so no witness can exist), and the wall alone leaves no clear line (so the exact
+    :func:`_above_every_line` proves above every line near it) that, grown by some ``reach``
+    of at most half its ``grow`` (:func:`_joining_reach`), meets both hull sides and stays
+    clear of both footprints cuts the convex hull of the footprints in two, with the
+    observer and the target on different sides. Every line from the observer to the target
+    then crosses it closer than ``reach <= grow / 2 < grow - TOUCH`` (so no witness can
+    exist), and the wall alone leaves no clear line (so the exact
     method answers BLOCKED too). The convex set may also be one edge of a wall that is not
     convex (an L-shaped ruin): that edge grown by half the grow is convex, and a footprint
     clear of the whole polygon is clear of it."""
@@ -640,7 +641,8 @@ def _single_wall_separates(
         return False
     sp = np.array([sides[0][0], sides[1][0]])[:, None, :]
     sq = np.array([sides[0][1], sides[1][1]])[:, None, :]
-    meets = _seg_dist(sp, sq, a[near][None, :, :], b[near][None, :, :]) <= half[near][None, :]
+    side_dist = _seg_dist(sp, sq, a[near][None, :, :], b[near][None, :, :])
+    meets = side_dist <= half[near][None, :]
     if obs.convex is None:
         return False
     near_own = own[near]
@@ -662,13 +664,37 @@ def _single_wall_separates(
         ea, eb, grow = a[sel], b[sel], float(g[sel][0])
         if k in chains and not _chain_joins(m_all[0][sel], m_all[1][sel], eb, quad):
             continue
-        if not (_clear_of(ea, eb, grow + 1e-6, o) and _clear_of(ea, eb, grow + 1e-6, t)):
+        # the joining set: the obstacle (or its edge, or its run of edges) grown by ``reach``
+        # <= half its grow; it must keep clear of both footprints
+        reach = _joining_reach(side_dist[:, near_own == k], bool(obs.convex[k]),
+                               k in chains, 0.5 * grow)
+        if not (_clear_of(ea, eb, reach + 1e-6, o) and _clear_of(ea, eb, reach + 1e-6, t)):
             continue
         top = float(obs.top[wall][sel][0])
         if top > highest + 1e-12 or _above_every_line(orig_o, top_o, orig_t, top_t,
                                                        ea, eb, grow, top):
             return True
     return False
+
+
+def _joining_reach(dist: FloatArray, convex: bool, chain: bool, half: float) -> float:
+    """How far from one obstacle the convex (or path-connected) set of
+    :func:`_single_wall_separates` that joins the two hull sides reaches: ``dist[s, e]`` is
+    the distance from hull side ``s`` to the obstacle's near edge ``e``. A convex obstacle
+    grown by the larger of its two side distances (and a hair for rounding, at most half its
+    grow) meets both sides; one edge grown by the larger of its two distances does; a run of edges (:func:`_chain_joins`) is taken grown by
+    half its grow. Every line between the footprints crosses that set, so it comes within
+    ``reach <= half < grow - TOUCH`` of the obstacle, and the set must only keep clear of
+    both footprints (footprints closer than the grow, e.g. in base contact with a vehicle,
+    but farther than the reach, keep the proof)."""
+    if chain:
+        return half
+    if convex:
+        reach = float(max(dist[0].min(), dist[1].min()))
+    else:
+        both = np.maximum(dist[0], dist[1])
+        reach = float(both[both <= half].min())
+    return min(reach + 1e-9, half)  # a hair more than the computed distances, at most half
 
 
 def _chain_joins(m1: np.ndarray, m2: np.ndarray, ends: FloatArray, quad: FloatArray) -> bool:
