@@ -1,5 +1,5 @@
 """The sight searches' speed paths give the same floats as the plain formulas: the segment
-distance on coordinate components (``los._seg_dist``) and the oval-disc tangents kept per
+distance on coordinate components (``los_dist._seg_dist``) and the oval-disc tangents kept per
 disc (``tangents.oval_circle_tangents``), so no line-of-sight answer or witness changes
 (docs/geometry.md "Speed paths")."""
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from w40k.geometry import tangents
-from w40k.geometry.los import _seg_dist
+from w40k.geometry.los_dist import _seg_dist
 from w40k.geometry.shapes import FloatArray, Oval
 
 

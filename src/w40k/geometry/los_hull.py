@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from w40k.geometry.los import TOUCH, Obstacles, _circumradius, _seg_dist
+from w40k.geometry.los import TOUCH, Obstacles, _circumradius
+from w40k.geometry.los_dist import _seg_dist
 from w40k.geometry.measure import point_in_polygon
 from w40k.geometry.shapes import FloatArray, Shape, convex_hull
 
