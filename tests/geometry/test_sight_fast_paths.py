@@ -69,3 +69,25 @@ def test_kept_oval_tangents_are_those_computed_afresh() -> None:
         n0, c0, _ = tangents._oval_circle_batch(ov, cx, cy, r)
         assert np.array_equal(n, n0) and np.array_equal(c, c0)
     assert tangents._OVAL_DISC
+
+
+def test_kept_area_rows_are_those_computed_afresh() -> None:
+    # R13.10-a: which areas hold each model (kept by footprint per terrain) is the same as a
+    # fresh computation, after a scene on the same terrain in which models moved
+    from tests.geometry.test_los_batch import random_scene
+    from w40k.geometry import Scene, Visibility, scene_from_dict
+
+    for seed in range(4):
+        data = random_scene(np.random.default_rng(seed))
+        first = scene_from_dict(data)
+        Visibility(first, jit=False).warm()
+        for unit in data["units"]:
+            unit["models"][0]["x"] += 0.4
+        moved = scene_from_dict(data)
+        again = Scene(first.battlefield, first.terrain, moved.units)
+        kept = Visibility(again, jit=False)
+        kept.warm()
+        fresh = Visibility(moved, jit=False)  # another terrain object: nothing kept
+        fresh.warm()
+        assert kept._part is not fresh._part and kept._part.area_rows
+        assert np.array_equal(kept._in_area, fresh._in_area)
