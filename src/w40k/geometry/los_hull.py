@@ -69,7 +69,7 @@ def hull_blockers(
     return np.unique(obs.owner[counts])
 
 
-@functools.lru_cache(maxsize=2048)
+@functools.lru_cache(maxsize=1024)
 def _hull_outline(o: Shape, t: Shape) -> FloatArray:
     """The convex hull of the two footprints' 48-gons (kept per footprint pair, read only: the
     HULL_RAMP flags and the facing points of one pair ask for it, and the next scenes while

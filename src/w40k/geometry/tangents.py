@@ -75,7 +75,7 @@ def numeric_tangents(h1: SupportFn, h2: SupportFn) -> tuple[FloatArray, FloatArr
     return np.concatenate(ns), np.concatenate(cs)
 
 
-OVAL_DISC_LIMIT = 16384
+OVAL_DISC_LIMIT = 8192
 """Entries of :data:`_OVAL_DISC` before it is emptied."""
 
 _OVAL_DISC: dict[tuple[Oval, bytes], tuple[FloatArray, FloatArray]] = {}
