@@ -104,32 +104,3 @@ def test_bridges_are_the_hull_sides_joining_two_polygons() -> None:
     got = sorted((tuple(a.tolist()), tuple(b.tolist())) for a, b in sides)
     assert got == [((0.0, 1.0), (5.0, 4.0)), ((1.0, 0.0), (7.0, 2.0))]
     assert bridges(p, p * 0.5 + 0.25) is None
-
-
-def _split_wall_scene() -> dict[str, Any]:
-    """The scene of :func:`_walled_scene` (6" high) with the wall in two pieces that meet
-    between units A0 and B0 (y = 5.1-5.3): neither piece alone crosses their hull."""
-    data = _walled_scene(6.0)
-    data["terrain"] = [
-        {"name": "Low", "category": "dense", "height": 6.0,
-         "footprint": [[14.0, 0.0], [14.3, 0.0], [14.3, 5.3], [14.0, 5.3]]},
-        {"name": "High", "category": "dense", "height": 6.0,
-         "footprint": [[14.0, 5.1], [14.3, 5.1], [14.3, 20.0], [14.0, 20.0]]},
-    ]
-    return data
-
-
-def test_two_wall_pieces_that_meet_between_two_units_block_every_pair() -> None:
-    # R06.01-a, R13.11-a: two wall pieces meeting between the units (a chain, linked inside
-    # the hull of the two units): every model pair is BLOCKED, settled by the unit-level chain
-    # proof after the first search, with the per-pair answers
-    scene = scene_from_dict(_split_wall_scene())
-    v = Visibility(scene, jit=False)
-    a0, b0 = v.unit_index["A0"], v.unit_index["B0"]
-    with mock.patch("w40k.geometry.sight_units.walled_apart", return_value=False):
-        assert v._walled_search(a0, b0)  # the chain alone proves it
-    fast = _every_raw_sight(v)
-    with mock.patch("w40k.geometry.sight_tables.SightTables._walled_apart", return_value=False):
-        slow = _every_raw_sight(Visibility(scene, jit=False))
-    assert fast == slow
-    assert all(r[4].sight is Sight.BLOCKED for r in fast if r[:3:2] in ((a0, b0), (b0, a0)))

@@ -48,19 +48,15 @@ QUAD_MARGIN = 1e-9
 """A link point is inside the hull sides' quadrilateral by at least this much."""
 
 
-def walls_separate(o: Shape, t: Shape, obs: Obstacles, walls: np.ndarray,
-                   sides: list[tuple[FloatArray, FloatArray]] | None = None) -> bool:
+def walls_separate(o: Shape, t: Shape, obs: Obstacles, walls: np.ndarray) -> bool:
     """A chain of pieces of the obstacles ``walls`` (owner indices of ``obs`` that block every
     line crossing them, :func:`~w40k.geometry.los._wall_owners`) separates footprint ``o``
     from footprint ``t`` inside their hull (module docstring): every line between them is
-    blocked. ``sides``: the hull's two sides joining them when known (two convex polygons:
-    ``sight_units.bridges``); otherwise the outer common tangents of two footprints clearly
-    apart."""
+    blocked."""
     if len(walls) == 0 or len(obs.a) == 0:
         return False
     o, t = _hull_stand_in(o), _hull_stand_in(t)
-    if sides is None:
-        sides = _outer_sides(o, t)
+    sides = _outer_sides(o, t)
     if sides is None:
         return False
     reach_all = obs.grow - TOUCH - REACH_MARGIN

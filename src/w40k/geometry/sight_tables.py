@@ -454,15 +454,7 @@ class SightTables:
         obs = self.obstacles
         common = obs.subset(keep[obs.owner], keep[obs.vert_owner])
         highest = max(m.top for u in (ou, tu) for m in units[u].models)
-        if sight_units.walled_apart(stand[0], stand[1], highest, common):
-            return True
-        # a chain of walls: features and other units' models above every model of both
-        # units (not areas nor gap fillers, which a pair leaves out when a model is within)
-        owners = np.unique(common.owner)
-        tops = np.full(len(self.owner_area), -np.inf)
-        tops[common.owner] = common.top
-        walls = owners[(tops[owners] > highest + 1e-12) & (self.owner_area[owners] < 0)]
-        return sight_units.chained_apart(stand[0], stand[1], common, walls)
+        return sight_units.walled_apart(stand[0], stand[1], highest, common)
 
     def _search_sight(self, ou: int, om: int, tu: int, tm: int) -> SightResult:
         og, tg = self.model_index[(ou, om)], self.model_index[(tu, tm)]

@@ -20,7 +20,6 @@ from __future__ import annotations
 import numpy as np
 
 from w40k.geometry.los import Obstacles, _single_wall_separates
-from w40k.geometry.los_chain import walls_separate
 from w40k.geometry.shapes import Circle, FloatArray, Oval, Polygon, Shape, convex_hull
 
 STAND_IN_SIDES = 16
@@ -63,22 +62,6 @@ def walled_apart(o: Polygon, t: Polygon, highest: float, common: Obstacles) -> b
     if sides is None:
         return False
     return _single_wall_separates(o, highest, t, highest, common, sides)
-
-
-def chained_apart(o: Polygon, t: Polygon, common: Obstacles, walls: np.ndarray) -> bool:
-    """A chain of the obstacles ``walls`` of ``common`` (owner indices: features and other
-    units' models higher than ``highest``, never areas or gap fillers, which a pair leaves
-    out when a model is within them; higher than every model of both units) separates the
-    polygons ``o`` and ``t``
-    (:func:`w40k.geometry.los_chain.walls_separate` with the hull's sides from
-    :func:`bridges`): every line between a model of one unit and a model of the other
-    crosses it and is blocked, so every model pair's raw sight is BLOCKED."""
-    if len(common.a) == 0 or len(walls) == 0:
-        return False
-    sides = bridges(o.array(), t.array())
-    if sides is None:
-        return False
-    return walls_separate(o, t, common, walls, sides)
 
 
 def bridges(p: FloatArray, q: FloatArray) -> list[tuple[FloatArray, FloatArray]] | None:
