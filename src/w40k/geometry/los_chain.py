@@ -70,15 +70,15 @@ def walls_separate(o: Shape, t: Shape, obs: Obstacles, walls: np.ndarray) -> boo
     if len(idx) == 0:
         return False
     a, b, reach = obs.a[idx], obs.b[idx], reach_all[idx]
-    clear = _clear(a, b, reach + 1e-6, o) & _clear(a, b, reach + 1e-6, t)
-    a, b, reach = a[clear], b[clear], reach[clear]
-    n = len(a)
-    if n == 0:
-        return False
     sp = np.array([sides[0][0], sides[1][0]])[:, None, :]
     sq = np.array([sides[0][1], sides[1][1]])[:, None, :]
     meet = _seg_dist(sp, sq, a[None, :, :], b[None, :, :]) <= (reach - LINK_MARGIN)[None, :]
     if not (meet[0].any() and meet[1].any()):
+        return False  # (before the clearance test: most tries end here)
+    clear = _clear(a, b, reach + 1e-6, o) & _clear(a, b, reach + 1e-6, t)
+    a, b, reach, meet = a[clear], b[clear], reach[clear], meet[:, clear]
+    n = len(a)
+    if n == 0 or not (meet[0].any() and meet[1].any()):
         return False
     parent = list(range(n))
 
@@ -91,6 +91,11 @@ def walls_separate(o: Shape, t: Shape, obs: Obstacles, walls: np.ndarray) -> boo
     if n >= 2:
         quad = np.array([sides[0][0], sides[0][1], sides[1][1], sides[1][0]])
         i, j = np.triu_indices(n, 1)
+        # only pieces whose boxes, grown by their reaches, overlap can link
+        lo_p = np.minimum(a, b) - reach[:, None]
+        hi_p = np.maximum(a, b) + reach[:, None]
+        near = ((hi_p[i] >= lo_p[j]) & (lo_p[i] <= hi_p[j])).all(axis=1)
+        i, j = i[near], j[near]
         linked, pts = _links(a[i], b[i], reach[i], a[j], b[j], reach[j])
         inside = np.zeros(len(i), dtype=bool)
         inside[linked] = _in_quad(pts[linked], quad)
