@@ -448,7 +448,7 @@ class SightTables:
         if stand[0] is None or stand[1] is None:
             return False
         # 06.01: not the two units' own models. Areas and gap fillers need no care (13.10,
-        # R13.11-b): a separating one is farther than its grow + 1e-6 from every footprint,
+        # R13.11-b): a separating one is farther than its reach + 1e-6 from every footprint,
         # so it holds no model of either unit and every pair keeps it
         keep = (self.owner_unit != ou) & (self.owner_unit != tu)
         obs = self.obstacles
