@@ -72,8 +72,8 @@ def test_kept_oval_tangents_are_those_computed_afresh() -> None:
 
 
 def test_kept_area_rows_are_those_computed_afresh() -> None:
-    # R13.10-a: which areas hold each model (kept by footprint per terrain) is the same as a
-    # fresh computation, after a scene on the same terrain in which models moved
+    # R13.10-b, R13.08-a: which areas hold each model (kept by footprint per terrain) is the
+    # same as a fresh computation, after a scene on the same terrain in which models moved
     from tests.geometry.test_los_batch import random_scene
     from w40k.geometry import Scene, Visibility, scene_from_dict
 
