@@ -175,3 +175,70 @@ def test_a_partial_box_above_every_line_near_it_proves_blocked() -> None:
     assert line_of_sight(o, 1.5, t, 0.0, obs).sight is Sight.BLOCKED
     low = Obstacles.build([(box, HALF_LINE, 0.3)])
     assert not los._single_wall_separates(o, 1.5, t, 0.0, low)
+
+
+def _crowd_scene(rng: np.random.Generator) -> tuple[Shape, float, Shape, float, Obstacles]:
+    """Two footprints and, between them, short walls meeting at corners or nearly, tall
+    models in a tight row (bases a hair apart, some touching a wall) and low boxes: blockers
+    that often shut the view only together."""
+    o = _footprint(rng, 5.0, 10.0)
+    t = _footprint(rng, float(rng.uniform(15.0, 25.0)), float(rng.uniform(4.0, 16.0)))
+    top_o, top_t = float(rng.choice([1.5, 3.0])), float(rng.choice([0.0, 1.3, 2.6]))
+    items: list[tuple[np.ndarray, float, float]] = []
+    x0 = float(rng.uniform(9.0, 13.0))
+    y = float(rng.uniform(0.0, 8.0))
+    for _ in range(int(rng.integers(1, 4))):  # a broken line of short walls across the view
+        length = float(rng.uniform(1.0, 5.0))
+        ang = float(rng.uniform(0.3, 2.8))
+        d = np.array([math.cos(ang), math.sin(ang)]) * length
+        a = np.array([x0 + float(rng.uniform(-0.5, 0.5)), y])
+        n = np.array([-d[1], d[0]]) / length * 0.1
+        items.append((np.array([a, a + d, a + d + n, a + n]), HALF_LINE,
+                      float(rng.choice([1.45, 5.0]))))
+        x0, y = float(a[0] + d[0]), float(a[1] + d[1]) + float(rng.choice([0.0, 0.03, 0.5]))
+    r = float(rng.uniform(0.5, 1.0))
+    cx, cy = float(rng.uniform(10.0, 16.0)), float(rng.uniform(2.0, 10.0))
+    for _ in range(int(rng.integers(0, 6))):  # a row of bases, a hair apart
+        items.append((np.array([[cx, cy]]), r + HALF_LINE, float(rng.choice([1.6, 4.0]))))
+        cy += 2 * r + float(rng.choice([0.0, 0.02, 0.05]))
+    return o, top_o, t, top_t, Obstacles.build(items)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_wall_chain_proof_answers_as_the_full_search(
+        seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # R06.01-a, R13.10-b, R13.11-a: walls, obscuring areas and tall bases that together cut
+    # the hull of the two footprints (linked inside it, clear of both) block every line: each
+    # chain proof is the full search's answer (BLOCKED), and the answers and witnesses are
+    # the same with or without the proof
+    from w40k.geometry import los_chain
+
+    rng = np.random.default_rng(200 + seed)
+    cases = [_crowd_scene(rng) for _ in range(60)]
+    with_proof = [line_of_sight(*c) for c in cases]
+    proved = [los_chain.walls_separate(c[0], c[2], los.relevant(c[0], c[2], c[4]),
+                                       los._wall_owners(*c)) for c in cases]
+    monkeypatch.setattr(los_chain, "walls_separate", lambda *a: False)
+    without = [line_of_sight(*c) for c in cases]
+    assert with_proof == without
+    assert all(r.sight is Sight.BLOCKED for r, p in zip(with_proof, proved, strict=True) if p)
+    assert any(proved)
+
+
+def test_two_walls_meeting_at_a_corner_prove_blocked_together() -> None:
+    # R06.01-a: two high walls meeting at a corner between the bases, neither crossing the
+    # hull alone: the chain of the two proves BLOCKED (the single-wall proof does not)
+    from w40k.geometry import los_chain
+
+    w1 = np.array([[10.0, 4.0], [10.2, 4.0], [10.2, 10.1], [10.0, 10.1]])
+    w2 = np.array([[10.0, 9.9], [10.2, 9.9], [10.2, 16.0], [10.0, 16.0]])
+    obs = Obstacles.build([(w1, HALF_LINE, 5.0), (w2, HALF_LINE, 5.0)])
+    o, t = Circle(5.0, 10.0, 0.6), Circle(15.0, 10.0, 0.6)
+    assert not los._single_wall_separates(o, 1.5, t, 1.5, obs)
+    assert los_chain.walls_separate(o, t, obs, np.array([0, 1]))
+    assert line_of_sight(o, 1.5, t, 1.5, obs).sight is Sight.BLOCKED
+    # a 0.5" gap between them leaves a clear line through it
+    w2[:, 1] += 0.5
+    gap = Obstacles.build([(w1, HALF_LINE, 5.0), (w2, HALF_LINE, 5.0)])
+    assert not los_chain.walls_separate(o, t, gap, np.array([0, 1]))
+    assert line_of_sight(o, 1.5, t, 1.5, gap).sight is Sight.CLEAR

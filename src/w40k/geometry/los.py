@@ -36,7 +36,7 @@ from enum import Enum
 
 import numpy as np
 
-from w40k.geometry.measure import point_in_polygon
+from w40k.geometry.los_dist import _chain_joins, _clear_of, _joining_reach, _seg_dist
 from w40k.geometry.shapes import Circle, FloatArray, Oval, Polygon, Shape
 from w40k.geometry.tangents import (
     disc_tangents,
@@ -189,38 +189,6 @@ class SightResult:
 
 
 # ---------------------------------------------------------------- geometry kernels
-
-
-def _seg_dist(p1: FloatArray, p2: FloatArray, q1: FloatArray, q2: FloatArray) -> FloatArray:
-    """Segment-segment distance, broadcasting (..., 2)."""
-
-    def pseg(p: FloatArray, a: FloatArray, b: FloatArray) -> FloatArray:
-        ab = b - a
-        ap = p - a
-        den = np.maximum(ab[..., 0] ** 2 + ab[..., 1] ** 2, 1e-300)
-        # np.clip's value, without its per-call overhead (a hot path of the sight searches)
-        t = (ap[..., 0] * ab[..., 0] + ap[..., 1] * ab[..., 1]) / den
-        t = np.minimum(np.maximum(t, 0.0), 1.0)
-        dx = ap[..., 0] - ab[..., 0] * t
-        dy = ap[..., 1] - ab[..., 1] * t
-        return np.asarray(np.sqrt(dx * dx + dy * dy), dtype=np.float64)
-
-    d = np.minimum(
-        np.minimum(pseg(p1, q1, q2), pseg(p2, q1, q2)),
-        np.minimum(pseg(q1, p1, p2), pseg(q2, p1, p2)),
-    )
-
-    def orient(a: FloatArray, b: FloatArray, c: FloatArray) -> FloatArray:
-        return np.asarray(
-            (b[..., 0] - a[..., 0]) * (c[..., 1] - a[..., 1])
-            - (b[..., 1] - a[..., 1]) * (c[..., 0] - a[..., 0]),
-            dtype=np.float64,
-        )
-
-    d1, d2 = orient(q1, q2, p1), orient(q1, q2, p2)
-    d3, d4 = orient(p1, p2, q1), orient(p1, p2, q2)
-    cross = (d1 * d2 < 0) & (d3 * d4 < 0)
-    return np.asarray(np.where(cross, 0.0, d), dtype=np.float64)
 
 
 def _chords(
@@ -512,7 +480,16 @@ def line_of_sight(
     # the candidate lines of stages 1 and 2 in their order, group by group: the first clear
     # one is the witness (each line is evaluated on its own, so the same answer and witness
     # as all at once; the centre line, first of each stage, is not clear)
+    wall_owner: np.ndarray = np.zeros(0, dtype=np.int64)
     for stage in (1, 2):
+        if stage == 2:
+            # before the vertex-vertex lines (most of the lines): a chain of walls that
+            # separates the footprints proves BLOCKED, the answer the search would give
+            wall_owner = _wall_owners(o, top_o, t, top_t, obs)
+            from w40k.geometry.los_chain import walls_separate  # (los_chain imports los)
+
+            if walls_separate(o, t, obs, wall_owner):
+                return SightResult(Sight.BLOCKED)
         for nn, oo in _tangent_groups(o, t, obs, stage):
             if len(nn) == 0:
                 continue
@@ -521,7 +498,6 @@ def line_of_sight(
             if clear.any():
                 k = int(np.argmax(clear))
                 return SightResult(Sight.CLEAR, _pts(pn[k], qn[k]))
-    wall_owner = _wall_owners(o, top_o, t, top_t, obs)
     wall = np.isin(obs.owner, wall_owner)
     if wall.all():
         return SightResult(Sight.BLOCKED)
@@ -594,11 +570,12 @@ def _single_wall_separates(
 ) -> bool:
     """Fast exact proof of BLOCKED: one convex obstacle that blocks every line crossing it (a
     wall: higher than both tops, an obscuring area, or a partial obstacle that
-    :func:`_above_every_line` proves above every line near it) that stays clear of both
-    footprints and meets both hull sides (grown by half its ``grow``) cuts the convex hull
-    of the footprints in two, with the observer and the target on different sides. Every
-    line from the observer to the target then crosses it closer than ``grow / 2 < grow -
-    TOUCH`` (so no witness can exist), and the wall alone leaves no clear line (so the exact
+    :func:`_above_every_line` proves above every line near it) that, grown by some ``reach``
+    of at most half its ``grow`` (:func:`_joining_reach`), meets both hull sides and stays
+    clear of both footprints cuts the convex hull of the footprints in two, with the
+    observer and the target on different sides. Every line from the observer to the target
+    then crosses it closer than ``reach <= grow / 2 < grow - TOUCH`` (so no witness can
+    exist), and the wall alone leaves no clear line (so the exact
     method answers BLOCKED too). The convex set may also be one edge of a wall that is not
     convex (an L-shaped ruin): that edge grown by half the grow is convex, and a footprint
     clear of the whole polygon is clear of it."""
@@ -628,7 +605,8 @@ def _single_wall_separates(
         return False
     sp = np.array([sides[0][0], sides[1][0]])[:, None, :]
     sq = np.array([sides[0][1], sides[1][1]])[:, None, :]
-    meets = _seg_dist(sp, sq, a[near][None, :, :], b[near][None, :, :]) <= half[near][None, :]
+    side_dist = _seg_dist(sp, sq, a[near][None, :, :], b[near][None, :, :])
+    meets = side_dist <= half[near][None, :]
     if obs.convex is None:
         return False
     near_own = own[near]
@@ -650,40 +628,16 @@ def _single_wall_separates(
         ea, eb, grow = a[sel], b[sel], float(g[sel][0])
         if k in chains and not _chain_joins(m_all[0][sel], m_all[1][sel], eb, quad):
             continue
-        if not (_clear_of(ea, eb, grow + 1e-6, o) and _clear_of(ea, eb, grow + 1e-6, t)):
+        # the joining set: the obstacle (or its edge, or its run of edges) grown by ``r_join``
+        # <= half its grow; it must keep clear of both footprints
+        r_join = _joining_reach(side_dist[:, near_own == k], bool(obs.convex[k]),
+                                k in chains, 0.5 * grow)
+        if not (_clear_of(ea, eb, r_join + 1e-6, o) and _clear_of(ea, eb, r_join + 1e-6, t)):
             continue
         top = float(obs.top[wall][sel][0])
         if top > highest + 1e-12 or _above_every_line(orig_o, top_o, orig_t, top_t,
                                                        ea, eb, grow, top):
             return True
-    return False
-
-
-def _chain_joins(m1: np.ndarray, m2: np.ndarray, ends: FloatArray, quad: FloatArray) -> bool:
-    """One polygon's edges in order (edge ``i`` ends at ``ends[i]``, where edge ``i + 1``
-    starts), ``m1``/``m2``: the edge comes within half the grow of hull side 1/2; ``quad``:
-    the two hull sides' end points, a quadrilateral inside the hull. Some run of consecutive
-    edges joined at vertices inside ``quad`` holds an edge meeting side 1 and one meeting
-    side 2: from a point of side 1 within the first edge's grown set to the first joint
-    (both in that convex set and in the convex hull), along the edges from joint to joint
-    (inside the hull), to a point of side 2 within the last edge's grown set, a path inside
-    the hull joins its two sides within half the grow of the polygon. Clear of both
-    footprints, it cuts the hull with the observer and the target apart, as one convex set
-    does."""
-    n = len(m1)
-    link = point_in_polygon(ends, quad) if n >= 3 else np.zeros(n, dtype=bool)
-    # runs of edges linked through their end vertex, around the polygon
-    if link.all():
-        return bool(m1.any() and m2.any())
-    start = int(np.argmin(link)) + 1  # a run starts after an unlinked vertex
-    s1 = s2 = False
-    for step in range(n):
-        i = (start + step) % n
-        s1, s2 = s1 or bool(m1[i]), s2 or bool(m2[i])
-        if s1 and s2:
-            return True
-        if not link[i]:
-            s1 = s2 = False
     return False
 
 
@@ -710,31 +664,6 @@ def _hull_stand_in(s: Shape) -> Shape:
     if isinstance(s, Oval):
         return Polygon(tuple((float(x), float(y)) for x, y in s.outline(STAND_IN_SIDES)))
     return s
-
-
-def _clear_of(ea: FloatArray, eb: FloatArray, gap: float, s: Shape) -> bool:
-    """The obstacle polygon (edges ``ea``-``eb``) is farther than ``gap`` from footprint ``s``
-    (a circle or a polygon), neither inside the other."""
-    if isinstance(s, Circle):
-        c = np.array([[s.cx, s.cy]])
-        ab = eb - ea
-        ap = c - ea
-        den = np.maximum((ab * ab).sum(axis=1), 1e-300)
-        u = np.clip((ap * ab).sum(axis=1) / den, 0.0, 1.0)
-        off = ap - ab * u[:, None]
-        if float(np.sqrt((off * off).sum(axis=1)).min()) <= s.r + gap:
-            return False
-        return len(ea) < 3 or not bool(point_in_polygon(c, ea)[0])
-    if isinstance(s, Polygon):
-        pts = s.array()
-        nxt = np.roll(pts, -1, axis=0)
-        dd = _seg_dist(pts[:, None, :], nxt[:, None, :], ea[None, :, :], eb[None, :, :])
-        if float(dd.min()) <= gap:
-            return False
-        if len(ea) >= 3 and bool(point_in_polygon(pts[:1], ea)[0]):
-            return False
-        return not bool(point_in_polygon(ea[:1], pts)[0])
-    return False
 
 
 def _wall_owners(o: Shape, top_o: float, t: Shape, top_t: float, obs: Obstacles) -> FloatArray:

@@ -20,7 +20,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from w40k.geometry.los import TOUCH, Obstacles, _seg_dist
+from w40k.geometry.los import TOUCH, Obstacles
+from w40k.geometry.los_dist import _seg_dist
 from w40k.geometry.shapes import FloatArray
 
 UNDECIDED = 0

@@ -5,9 +5,12 @@ with)."""
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
-from w40k.geometry.los import TOUCH, Obstacles, _circumradius, _seg_dist
+from w40k.geometry.los import TOUCH, Obstacles, _circumradius
+from w40k.geometry.los_dist import _seg_dist
 from w40k.geometry.measure import point_in_polygon
 from w40k.geometry.shapes import FloatArray, Shape, convex_hull
 
@@ -66,7 +69,17 @@ def hull_blockers(
     return np.unique(obs.owner[counts])
 
 
+@functools.lru_cache(maxsize=1024)
 def _hull_outline(o: Shape, t: Shape) -> FloatArray:
+    """The convex hull of the two footprints' 48-gons (kept per footprint pair, read only: the
+    HULL_RAMP flags and the facing points of one pair ask for it, and the next scenes while
+    neither model moves)."""
+    out = _hull_of(o, t)
+    out.setflags(write=False)
+    return out
+
+
+def _hull_of(o: Shape, t: Shape) -> FloatArray:
     pts = np.concatenate([o.outline(48), t.outline(48)])
     # Akl-Toussaint: points well inside the quadrilateral of the extreme points are no hull
     # vertices, so dropping them leaves the hull (and its vertex order) unchanged

@@ -6,8 +6,6 @@ reads the rules off these tables."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from enum import Enum
 from types import ModuleType
 from typing import TYPE_CHECKING
 
@@ -26,27 +24,11 @@ from w40k.geometry.measure import (
 )
 from w40k.geometry.scene import Scene
 from w40k.geometry.shapes import EPS, HALF_LINE, Circle, FloatArray, Oval
-from w40k.geometry.terrain import GapFiller, Terrain
+from w40k.geometry.sight_terrain import _KIND_CODE, AREA_ROWS_LIMIT, Kind, _terrain_part
 
 if TYPE_CHECKING:
     from w40k.geometry.visibility import ModelSight
 
-AREA_GROW = 1e-6
-"""13.10 asks whether a line *crosses* an area: areas are grown by a hair (1e-6") so that a
-line through the area is blocked while a line grazing its corner is not."""
-class Kind(Enum):
-    """What an obstacle is."""
-
-    FEATURE = "feature"
-    AREA = "area"
-    MODEL = "model"
-
-
-_KIND_CODE = {
-    Kind.FEATURE: kernel_layout.FEATURE,
-    Kind.AREA: kernel_layout.AREA,
-    Kind.MODEL: kernel_layout.MODEL,
-}
 _SIGHT_OF = {
     kernel_layout.CLEAR: Sight.CLEAR,
     kernel_layout.BLOCKED: Sight.BLOCKED,
@@ -71,56 +53,6 @@ class _AreasOf(dict[tuple[int, int], frozenset[int]]):
         return out
 
 
-@dataclass(frozen=True)
-class _TerrainPart:
-    """The obstacle items of a scene's terrain (features, R13.11-b gap fillers, obscuring
-    areas) with their kinds and owners, and which areas hold a dense feature: the same for
-    every scene on one terrain, so built once per terrain (:func:`_terrain_part`)."""
-
-    items: tuple[tuple[FloatArray, float, float], ...]
-    kinds: tuple[Kind, ...]
-    owner_unit: tuple[int, ...]
-    owner_area: tuple[int, ...]
-    gap_fillers: tuple[GapFiller, ...]
-    dense_area: tuple[bool, ...]
-
-
-_TERRAIN_PARTS: dict[int, tuple[Terrain, _TerrainPart]] = {}
-
-
-def _terrain_part(terrain: Terrain) -> _TerrainPart:
-    """The terrain's part of the obstacles (kept per terrain object: a frozen value)."""
-    hit = _TERRAIN_PARTS.get(id(terrain))
-    if hit is not None and hit[0] is terrain:
-        return hit[1]
-    items: list[tuple[FloatArray, float, float]] = []
-    kinds: list[Kind] = []
-    owner_area: list[int] = []
-    for f in terrain.features:
-        items.append((f.array(), HALF_LINE, f.sight_height))
-        kinds.append(Kind.FEATURE)
-        owner_area.append(-1)
-    gaps = terrain.gap_fillers()
-    for gi, g in enumerate(gaps):
-        items.append((g.array(), HALF_LINE, g.height))
-        kinds.append(Kind.FEATURE)
-        owner_area.append(len(terrain.areas) + gi)
-    for ai, a in enumerate(terrain.areas):
-        if terrain.is_obscuring(a.name):
-            # 13.10: an obscuring area blocks lines that cross it, whatever their height
-            items.append((a.array(), AREA_GROW, float("inf")))
-            kinds.append(Kind.AREA)
-            owner_area.append(ai)
-    for arr, _, _ in items:
-        arr.setflags(write=False)  # shared by every scene's obstacles
-    out = _TerrainPart(tuple(items), tuple(kinds), (-1,) * len(items), tuple(owner_area),
-                       gaps, tuple(terrain.contains_dense(a.name) for a in terrain.areas))
-    if len(_TERRAIN_PARTS) >= 64:
-        _TERRAIN_PARTS.clear()
-    _TERRAIN_PARTS[id(terrain)] = (terrain, out)
-    return out
-
-
 class SightTables:
     """A scene prepared for line-of-sight questions (obstacle arrays, area membership,
     kernel rows), with the raw sight and full-visibility answers cached per model pair."""
@@ -141,7 +73,7 @@ class SightTables:
         self.scene = scene
         self.convention_visible = convention_visible
         terrain = scene.terrain
-        part = _terrain_part(terrain)
+        part = self._part = _terrain_part(terrain)
         items = list(part.items)
         kinds = list(part.kinds)
         owner_unit = list(part.owner_unit)
@@ -257,6 +189,17 @@ class SightTables:
         todo = np.unique(gids[~self._in_area_known[gids]])
         if len(todo) == 0:
             return self._in_area
+        # rows kept by footprint (the same floats: each model's row is computed on its own)
+        kept = self._part.area_rows
+        fps = [self.footprints[self.models[g]] for g in todo.tolist()]
+        hit = np.array([fp in kept for fp in fps], dtype=bool)
+        for g, fp in zip(todo[hit].tolist(), (f for f, h in zip(fps, hit, strict=True) if h),
+                         strict=True):
+            self._in_area[g] = kept[fp]
+        self._in_area_known[todo[hit]] = True
+        todo = todo[~hit]
+        if len(todo) == 0:
+            return self._in_area
         regions = [a.array() for a in self.scene.terrain.areas]
         regions += [g.array() for g in self.gap_fillers]
         rnd = todo[self._round[todo]]
@@ -272,6 +215,12 @@ class SightTables:
             for ci, region in enumerate(regions):
                 self._in_area[g, ci] = shape_region_distance(fp, region) <= EPS
         self._in_area_known[todo] = True
+        if len(kept) + len(todo) > AREA_ROWS_LIMIT:
+            kept.clear()
+        for g in todo.tolist():
+            row = self._in_area[g].copy()
+            row.setflags(write=False)
+            kept[self.footprints[self.models[g]]] = row
         return self._in_area
 
     def warm(self) -> None:
@@ -499,7 +448,7 @@ class SightTables:
         if stand[0] is None or stand[1] is None:
             return False
         # 06.01: not the two units' own models. Areas and gap fillers need no care (13.10,
-        # R13.11-b): a separating one is farther than its grow + 1e-6 from every footprint,
+        # R13.11-b): a separating one is farther than its reach + 1e-6 from every footprint,
         # so it holds no model of either unit and every pair keeps it
         keep = (self.owner_unit != ou) & (self.owner_unit != tu)
         obs = self.obstacles

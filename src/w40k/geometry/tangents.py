@@ -75,14 +75,51 @@ def numeric_tangents(h1: SupportFn, h2: SupportFn) -> tuple[FloatArray, FloatArr
     return np.concatenate(ns), np.concatenate(cs)
 
 
+OVAL_DISC_LIMIT = 8192
+"""Entries of :data:`_OVAL_DISC` before it is emptied."""
+
+_OVAL_DISC: dict[tuple[Oval, bytes], tuple[FloatArray, FloatArray]] = {}
+"""The tangents of :func:`oval_circle_tangents` by oval and disc (the disc's three floats'
+bytes): the same oval meets the same terrain vertices for every target model of a scene, and
+in the next scenes while it does not move."""
+
+
 def oval_circle_tangents(ov: Oval, cx: FloatArray, cy: FloatArray,
                           r: FloatArray) -> tuple[FloatArray, FloatArray]:
     """:func:`numeric_tangents` of oval ``ov`` and each of the discs ``(cx, cy, r)``, all
     at once: the same scan and bisection element by element (so the same bits), in the order
-    the discs would give one call at a time (disc, then function, then angle)."""
+    the discs would give one call at a time (disc, then function, then angle). Each disc's
+    tangents are kept (:data:`_OVAL_DISC`): a disc met before takes its kept rows (the
+    bisection of one disc does not depend on the others), the others are computed together."""
     k = len(cx)
     if k == 0:
         return np.zeros((0, 2)), np.zeros(0)
+    raw = np.ascontiguousarray(np.stack([cx, cy, r], axis=1), dtype=np.float64).tobytes()
+    keys = [(ov, raw[24 * i:24 * i + 24]) for i in range(k)]
+    got = [_OVAL_DISC.get(key) for key in keys]
+    miss = [i for i, g in enumerate(got) if g is None]
+    if miss:
+        mi = np.asarray(miss, dtype=np.int64)
+        n, c, kk = _oval_circle_batch(ov, cx[mi], cy[mi], r[mi])
+        n.setflags(write=False)  # kept (as views): read only
+        c.setflags(write=False)
+        if len(_OVAL_DISC) + len(miss) > OVAL_DISC_LIMIT:
+            _OVAL_DISC.clear()
+        ends = np.cumsum(np.bincount(kk, minlength=len(miss))).tolist()
+        lo = 0
+        for j, i in enumerate(miss):
+            got[i] = _OVAL_DISC[keys[i]] = (n[lo:ends[j]], c[lo:ends[j]])
+            lo = ends[j]
+        if len(miss) == k:
+            return n, c
+    rows = [g for g in got if g is not None]
+    return np.concatenate([g[0] for g in rows]), np.concatenate([g[1] for g in rows])
+
+
+def _oval_circle_batch(ov: Oval, cx: FloatArray, cy: FloatArray,
+                       r: FloatArray) -> tuple[FloatArray, FloatArray, np.ndarray]:
+    """The tangents of :func:`oval_circle_tangents` computed (normals, offsets) and the disc
+    of each row (ascending)."""
     theta = np.linspace(0.0, 2 * math.pi, 181)
     cth, sth = np.cos(theta), np.sin(theta)
     ca, sa = math.cos(ov.angle), math.sin(ov.angle)
@@ -109,7 +146,7 @@ def oval_circle_tangents(ov: Oval, cx: FloatArray, cy: FloatArray,
         if len(kk):
             parts.append((kk, idx, v[kk, idx], np.full(len(kk), which == 1)))
     if not parts:
-        return np.zeros((0, 2)), np.zeros(0)
+        return np.zeros((0, 2)), np.zeros(0), np.zeros(0, dtype=np.int64)
     kk = np.concatenate([q[0] for q in parts])
     idx = np.concatenate([q[1] for q in parts])
     flo = np.concatenate([q[2] for q in parts])
@@ -129,7 +166,7 @@ def oval_circle_tangents(ov: Oval, cx: FloatArray, cy: FloatArray,
     t = 0.5 * (lo + hi)
     n0, n1 = np.cos(t), np.sin(t)
     order = np.argsort((kk * 2 + which_of) * 181 + idx, kind="stable")
-    return np.stack([n0, n1], axis=1)[order], h_oval(n0, n1)[order]
+    return np.stack([n0, n1], axis=1)[order], h_oval(n0, n1)[order], kk[order]
 
 
 def support_of(shape: Shape) -> SupportFn:

@@ -1,0 +1,130 @@
+"""Distance kernels of the exact line of sight (:mod:`w40k.geometry.los`): the segment
+distance every sight test uses, and the pieces of the BLOCKED proofs (how far a joining set
+reaches, runs of a wall's edges joined inside the hull, an obstacle clear of a footprint).
+Kept apart so that the proofs of :mod:`w40k.geometry.los_chain` share them without an import
+cycle; :mod:`w40k.geometry.los` imports them under the same names."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from w40k.geometry.measure import point_in_polygon
+from w40k.geometry.shapes import Circle, FloatArray, Polygon, Shape
+
+
+def _seg_dist(p1: FloatArray, p2: FloatArray, q1: FloatArray, q2: FloatArray) -> FloatArray:
+    """Segment-segment distance, broadcasting (..., 2): the least of the four point-segment
+    distances, or 0 where the segments cross.
+
+    Computed on the coordinate components, with the differences the point-segment distances
+    and the orientation tests share computed once, and one square root of the least squared
+    distance (the root is monotone and correctly rounded, so it is the least of the four
+    roots): the same floats as the four separate point-segment formulas, half the numpy
+    calls (a hot path of the sight searches)."""
+    p1x, p1y, p2x, p2y = p1[..., 0], p1[..., 1], p2[..., 0], p2[..., 1]
+    q1x, q1y, q2x, q2y = q1[..., 0], q1[..., 1], q2[..., 0], q2[..., 1]
+    qx, qy = q2x - q1x, q2y - q1y  # segment q, from q1
+    px, py = p2x - p1x, p2y - p1y  # segment p, from p1
+    qden = np.maximum(qx ** 2 + qy ** 2, 1e-300)
+    pden = np.maximum(px ** 2 + py ** 2, 1e-300)
+
+    def pseg2(ax: FloatArray, ay: FloatArray, bx: FloatArray, by: FloatArray,
+              den: FloatArray) -> FloatArray:
+        # squared distance from a point (offset ax, ay from the segment's start) to the
+        # segment (bx, by); np.clip's value without its per-call overhead
+        t = (ax * bx + ay * by) / den
+        t = np.minimum(np.maximum(t, 0.0), 1.0)
+        dx = ax - bx * t
+        dy = ay - by * t
+        return np.asarray(dx * dx + dy * dy, dtype=np.float64)
+
+    a1x, a1y = p1x - q1x, p1y - q1y  # p1 from q1
+    a2x, a2y = p2x - q1x, p2y - q1y  # p2 from q1
+    b1x, b1y = q1x - p1x, q1y - p1y  # q1 from p1
+    b2x, b2y = q2x - p1x, q2y - p1y  # q2 from p1
+    d2 = np.minimum(
+        np.minimum(pseg2(a1x, a1y, qx, qy, qden), pseg2(a2x, a2y, qx, qy, qden)),
+        np.minimum(pseg2(b1x, b1y, px, py, pden), pseg2(b2x, b2y, px, py, pden)),
+    )
+    d = np.sqrt(d2)
+    # orientations: of p1, p2 about segment q, of q1, q2 about segment p
+    d1 = qx * a1y - qy * a1x
+    d2_ = qx * a2y - qy * a2x
+    d3 = px * b1y - py * b1x
+    d4 = px * b2y - py * b2x
+    cross = (d1 * d2_ < 0) & (d3 * d4 < 0)
+    return np.asarray(np.where(cross, 0.0, d), dtype=np.float64)
+
+
+def _joining_reach(dist: FloatArray, convex: bool, chain: bool, half: float) -> float:
+    """How far from one obstacle the convex (or path-connected) set of
+    ``los._single_wall_separates`` that joins the two hull sides reaches: ``dist[s, e]`` is
+    the distance from hull side ``s`` to the obstacle's near edge ``e``. A convex obstacle
+    grown by the larger of its two side distances (and a hair for rounding, at most half its
+    grow) meets both sides; one edge grown by the larger of its two distances does; a run of
+    edges (:func:`_chain_joins`) is taken grown by half its grow. Every line between the
+    footprints crosses that set, so it comes within ``reach <= half < grow - TOUCH`` of the
+    obstacle, and the set must only keep clear of
+    both footprints (footprints closer than the grow, e.g. in base contact with a vehicle,
+    but farther than the reach, keep the proof)."""
+    if chain:
+        return half
+    if convex:
+        reach = float(max(dist[0].min(), dist[1].min()))
+    else:
+        both = np.maximum(dist[0], dist[1])
+        reach = float(both[both <= half].min())
+    return min(reach + 1e-9, half)  # a hair more than the computed distances, at most half
+
+
+def _chain_joins(m1: np.ndarray, m2: np.ndarray, ends: FloatArray, quad: FloatArray) -> bool:
+    """One polygon's edges in order (edge ``i`` ends at ``ends[i]``, where edge ``i + 1``
+    starts), ``m1``/``m2``: the edge comes within half the grow of hull side 1/2; ``quad``:
+    the two hull sides' end points, a quadrilateral inside the hull. Some run of consecutive
+    edges joined at vertices inside ``quad`` holds an edge meeting side 1 and one meeting
+    side 2: from a point of side 1 within the first edge's grown set to the first joint
+    (both in that convex set and in the convex hull), along the edges from joint to joint
+    (inside the hull), to a point of side 2 within the last edge's grown set, a path inside
+    the hull joins its two sides within half the grow of the polygon. Clear of both
+    footprints, it cuts the hull with the observer and the target apart, as one convex set
+    does."""
+    n = len(m1)
+    link = point_in_polygon(ends, quad) if n >= 3 else np.zeros(n, dtype=bool)
+    # runs of edges linked through their end vertex, around the polygon
+    if link.all():
+        return bool(m1.any() and m2.any())
+    start = int(np.argmin(link)) + 1  # a run starts after an unlinked vertex
+    s1 = s2 = False
+    for step in range(n):
+        i = (start + step) % n
+        s1, s2 = s1 or bool(m1[i]), s2 or bool(m2[i])
+        if s1 and s2:
+            return True
+        if not link[i]:
+            s1 = s2 = False
+    return False
+
+
+def _clear_of(ea: FloatArray, eb: FloatArray, gap: float, s: Shape) -> bool:
+    """The obstacle polygon (edges ``ea``-``eb``) is farther than ``gap`` from footprint ``s``
+    (a circle or a polygon), neither inside the other."""
+    if isinstance(s, Circle):
+        c = np.array([[s.cx, s.cy]])
+        ab = eb - ea
+        ap = c - ea
+        den = np.maximum((ab * ab).sum(axis=1), 1e-300)
+        u = np.clip((ap * ab).sum(axis=1) / den, 0.0, 1.0)
+        off = ap - ab * u[:, None]
+        if float(np.sqrt((off * off).sum(axis=1)).min()) <= s.r + gap:
+            return False
+        return len(ea) < 3 or not bool(point_in_polygon(c, ea)[0])
+    if isinstance(s, Polygon):
+        pts = s.array()
+        nxt = np.roll(pts, -1, axis=0)
+        dd = _seg_dist(pts[:, None, :], nxt[:, None, :], ea[None, :, :], eb[None, :, :])
+        if float(dd.min()) <= gap:
+            return False
+        if len(ea) >= 3 and bool(point_in_polygon(pts[:1], ea)[0]):
+            return False
+        return not bool(point_in_polygon(ea[:1], pts)[0])
+    return False

@@ -1,0 +1,88 @@
+"""The terrain's part of a scene's sight obstacles (features, R13.11-b gap fillers, obscuring
+areas: 13.10, 13.11), what each obstacle is, and the area membership rows kept by footprint:
+the same for every scene on one terrain, so built once per terrain
+(:class:`w40k.geometry.sight_tables.SightTables` reads them)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+import numpy as np
+
+from w40k.geometry import kernel_layout
+from w40k.geometry.shapes import HALF_LINE, FloatArray, Shape
+from w40k.geometry.terrain import GapFiller, Terrain
+
+AREA_GROW = 1e-6
+"""13.10 asks whether a line *crosses* an area: areas are grown by a hair (1e-6") so that a
+line through the area is blocked while a line grazing its corner is not."""
+AREA_ROWS_LIMIT = 4096
+"""Area membership rows kept per terrain (:attr:`_TerrainPart.area_rows`) before emptying."""
+
+
+class Kind(Enum):
+    """What an obstacle is."""
+
+    FEATURE = "feature"
+    AREA = "area"
+    MODEL = "model"
+
+
+_KIND_CODE = {
+    Kind.FEATURE: kernel_layout.FEATURE,
+    Kind.AREA: kernel_layout.AREA,
+    Kind.MODEL: kernel_layout.MODEL,
+}
+@dataclass(frozen=True)
+class _TerrainPart:
+    """The obstacle items of a scene's terrain (features, R13.11-b gap fillers, obscuring
+    areas) with their kinds and owners, and which areas hold a dense feature: the same for
+    every scene on one terrain, so built once per terrain (:func:`_terrain_part`)."""
+
+    items: tuple[tuple[FloatArray, float, float], ...]
+    kinds: tuple[Kind, ...]
+    owner_unit: tuple[int, ...]
+    owner_area: tuple[int, ...]
+    gap_fillers: tuple[GapFiller, ...]
+    dense_area: tuple[bool, ...]
+    area_rows: dict[Shape, np.ndarray] = field(default_factory=dict, compare=False)
+    """Area membership rows by footprint (:meth:`SightTables._area_rows`: a pure function of
+    the footprint and this terrain's regions), found again in the next scenes for the models
+    that did not move."""
+
+
+_TERRAIN_PARTS: dict[int, tuple[Terrain, _TerrainPart]] = {}
+
+
+def _terrain_part(terrain: Terrain) -> _TerrainPart:
+    """The terrain's part of the obstacles (kept per terrain object: a frozen value)."""
+    hit = _TERRAIN_PARTS.get(id(terrain))
+    if hit is not None and hit[0] is terrain:
+        return hit[1]
+    items: list[tuple[FloatArray, float, float]] = []
+    kinds: list[Kind] = []
+    owner_area: list[int] = []
+    for f in terrain.features:
+        items.append((f.array(), HALF_LINE, f.sight_height))
+        kinds.append(Kind.FEATURE)
+        owner_area.append(-1)
+    gaps = terrain.gap_fillers()
+    for gi, g in enumerate(gaps):
+        items.append((g.array(), HALF_LINE, g.height))
+        kinds.append(Kind.FEATURE)
+        owner_area.append(len(terrain.areas) + gi)
+    for ai, a in enumerate(terrain.areas):
+        if terrain.is_obscuring(a.name):
+            # 13.10: an obscuring area blocks lines that cross it, whatever their height
+            items.append((a.array(), AREA_GROW, float("inf")))
+            kinds.append(Kind.AREA)
+            owner_area.append(ai)
+    for arr, _, _ in items:
+        arr.setflags(write=False)  # shared by every scene's obstacles
+    out = _TerrainPart(tuple(items), tuple(kinds), (-1,) * len(items), tuple(owner_area),
+                       gaps, tuple(terrain.contains_dense(a.name) for a in terrain.areas))
+    if len(_TERRAIN_PARTS) >= 64:
+        _TERRAIN_PARTS.clear()
+    _TERRAIN_PARTS[id(terrain)] = (terrain, out)
+    return out
