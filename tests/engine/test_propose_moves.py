@@ -17,7 +17,13 @@ from w40k.engine import geo
 from w40k.engine.game import Game
 from w40k.engine.moves import check_move, parse_positions
 from w40k.engine.phases import melee_moves as mm_
-from w40k.engine.propose_moves import CLEARANCE, Occupied, ring, translation_refused
+from w40k.engine.propose_moves import (
+    CLEARANCE,
+    Occupied,
+    occupied_around,
+    ring,
+    translation_refused,
+)
 from w40k.engine.serial import JSON
 from w40k.geometry import MoveType
 from w40k.geometry.battlefield import MARGIN, spot_bounds
@@ -152,3 +158,62 @@ def test_occupied_taken_answers_as_spot_bounds_over_the_near_models(seed: int) -
             plain = (upper <= CLEARANCE - MARGIN).any(axis=1).tolist()
             assert occupied.taken(start, spots, 4.0) == plain
             assert any(plain)
+
+
+@pytest.mark.parametrize("seed", [3])
+def test_the_kept_occupied_answers_as_one_built_again(seed: int) -> None:
+    # 03.01 Ending a Move: ``occupied_around`` copies the kept ``Occupied`` of the other
+    # units' models; a copy appended to leaves the kept one as it was.
+    rng = random.Random(seed)
+    for game in _games(seed):
+        _, ter = geo.terrain(game)
+        for u in [u for u in game.state.units if not u.destroyed][:3]:
+            fresh = Occupied(s for e in game.state.units if e.id != u.id and not e.destroyed
+                             for s in geo.unit_shapes(e))
+            kept = occupied_around(game.ctx, u)
+            assert [id(m) for m in kept.models] == [id(m) for m in fresh.models]
+            kept.append(geo.unit_shapes(u)[0])
+            again = occupied_around(game.ctx, u)
+            assert len(again.models) == len(fresh.models)
+            for _ in range(20):
+                s = rng.choice(fresh.models)
+                cand = s.moved(s.x + rng.uniform(-3, 3), s.y + rng.uniform(-3, 3))
+                assert again.free(cand, ter) == fresh.free(cand, ter)
+                spots = [(cand.x, cand.y), (s.x, s.y)]
+                assert again.taken(s, spots, 4.0) == fresh.taken(s, spots, 4.0)
+
+
+@pytest.mark.parametrize("seed", [1])
+def test_a_kept_base_contact_answer_is_the_measured_one(seed: int) -> None:
+    # R12.03-c: in base contact with an enemy model, kept while no model is placed.
+    for game in _games(seed):
+        for u in [u for u in game.state.units if not u.destroyed]:
+            for m in u.alive:
+                assert mm_.base_contact_enemy(game.ctx, u, m) == \
+                    mm_._base_contact_enemy(game.ctx, u, m)
+                assert mm_.base_contact_enemy(game.ctx, u, m) == \
+                    mm_._base_contact_enemy(game.ctx, u, m)
+
+
+@pytest.mark.parametrize("seed", [2])
+def test_the_pile_in_target_chunks_are_the_target_spots(seed: int) -> None:
+    # R12.03-d: the pile-in proposer's candidate spots, built for every gap at once, are
+    # the same floats in the same order as built spot by spot.
+    from w40k.engine.phases import pile_in_propose as pp
+    rng = random.Random(seed)
+    seen = 0
+    for game in _games(seed):
+        units = [u for u in game.state.units if not u.destroyed]
+        for u in units:
+            enemies = [e for e in units if e.player != u.player]
+            for m in u.alive[:3]:
+                start = geo.model_shape(m)
+                t = min(enemies, key=lambda e: mm_.model_to_unit(start, e))
+                budget = rng.choice([3.0, 6.0, 12.0])
+                jitter = rng.uniform(-0.2, 0.2)
+                tshapes = geo.unit_shapes(t)
+                joined = [p for c in pp._target_chunks(start, tshapes, budget, jitter)
+                          for p in c]
+                assert joined == pp._target_spots(start, tshapes, budget, jitter)
+                seen += len(joined) > 3
+    assert seen > 0

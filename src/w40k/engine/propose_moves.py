@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from w40k.engine import geo
-from w40k.engine.state import ModelData, UnitData
+from w40k.engine.state import ModelData, UnitData, placement_count
 from w40k.geometry import Model, MoveType, Scene, Terrain
 from w40k.geometry.battlefield import CELL, MARGIN, inner_radius
 from w40k.geometry.measure import ENGAGEMENT_HORIZONTAL, engaged, overlaps, separation
@@ -64,6 +64,16 @@ class Occupied:
         upper bound; -inf for a hull)."""
         for m in models:
             self.append(m)
+
+    def copy(self) -> Occupied:
+        """Another ``Occupied`` with the same models in the same order (its own lists:
+        appending to one leaves the other as it was)."""
+        out = Occupied(())
+        out.models = self.models[:]
+        out._cells = {k: v[:] for k, v in self._cells.items()}
+        out._discs = self._discs[:]
+        out._bounds = self._bounds[:]
+        return out
 
     def append(self, m: Model) -> None:
         """One more model placed (its disc entered in the cells it touches)."""
@@ -126,6 +136,29 @@ class Occupied:
                     and separation(fp, self.models[i].footprint()) <= CLEARANCE:
                 return False
         return not ending_violations(terrain, cand)
+
+
+_AROUND: dict[tuple[int, str], tuple[object, int, int, Occupied]] = {}
+""":func:`occupied_around`'s kept answers by (state, unit): the state (an entry holds it, so
+its ``id`` is not reused while kept), ``placement_count``, the number of units."""
+
+
+def occupied_around(ctx: Context, u: UnitData) -> Occupied:
+    """``Occupied`` of every living model of the other units, in the state's order (the
+    models a melee proposer places ``u``'s around): a copy of the one kept while no model is
+    placed (``state.placement_count``, which also counts a destroyed flag set), so the same
+    models in the same order as building it again."""
+    s = ctx.state
+    now = placement_count()
+    key = (id(s), u.id)
+    hit = _AROUND.get(key)
+    if hit is None or hit[0] is not s or hit[1] != now or hit[2] != len(s.units):
+        occ = Occupied(m for e in s.units if e.id != u.id and not e.destroyed
+                       for m in geo.unit_shapes(e))
+        if len(_AROUND) >= 64:
+            _AROUND.clear()
+        hit = _AROUND[key] = (s, now, len(s.units), occ)
+    return hit[3].copy()
 
 
 def surely_overlapping(scene: Scene, unit: str, mid: str, start: Model,

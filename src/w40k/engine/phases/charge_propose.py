@@ -33,7 +33,7 @@ import numpy as np
 from w40k.engine import geo
 from w40k.engine.context import Context
 from w40k.engine.phases import melee_moves as mm_
-from w40k.engine.propose_moves import Occupied, ring, surely_overlapping
+from w40k.engine.propose_moves import occupied_around, ring, surely_overlapping
 from w40k.engine.serial import JSON
 from w40k.engine.state import UnitData
 from w40k.geometry import Model, engaged
@@ -83,7 +83,7 @@ def propose_charge(ctx: Context, u: UnitData, targets: Sequence[UnitData], budge
               for s in geo.unit_shapes(e)]
     non_targets = mm_.Group([s for e, s in others
                              if e.player != u.player and e.id not in target_ids])
-    placed = Occupied(s for _, s in others)
+    placed = occupied_around(ctx, u)  # the models of ``others``, in order
     _, ter = geo.terrain(ctx)
     scene = geo.scene(ctx)
     models = sorted(u.alive, key=lambda m: min(

@@ -35,11 +35,11 @@ from w40k.engine import moves as moves_mod
 from w40k.engine.actions import interrupt
 from w40k.engine.context import Context
 from w40k.engine.frames import FrameData
-from w40k.engine.propose_moves import Occupied, surely_overlapping
+from w40k.engine.propose_moves import occupied_around, surely_overlapping
 from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON
-from w40k.engine.state import ModelData, ObjectiveData, UnitData
+from w40k.engine.state import ModelData, ObjectiveData, UnitData, placement_count
 from w40k.engine.windows import Window, open_window
 from w40k.geometry import (
     Model,
@@ -180,10 +180,32 @@ CONTACT = mm(0.5)
 """``in_base_contact``'s default tolerance (footprints within 0.5 mm)."""
 
 
+_CONTACTS: dict[int, tuple[ModelData, object, str, int, int, bool]] = {}
+""":func:`base_contact_enemy`'s answers by model: the model (an entry holds it, so its ``id``
+is not reused while kept), the state, the unit's player, ``placement_count`` and the number
+of units it was measured with."""
+
+
 def base_contact_enemy(ctx: Context, u: UnitData, m: ModelData) -> bool:
-    """12.03/12.08: the model is in base contact with an enemy model. Only the enemy models
-    whose bounding disc comes within the contact tolerance (plus 1e-6") are measured: the
-    disc gap is a lower bound of the footprints' distance, so no answer changes."""
+    """12.03/12.08: the model is in base contact with an enemy model (kept while no model is
+    placed: the proposers and the check ask it of the same model several times)."""
+    s = ctx.state
+    now = placement_count()
+    hit = _CONTACTS.get(id(m))
+    if (hit is not None and hit[0] is m and hit[1] is s and hit[2] == u.player
+            and hit[3] == now and hit[4] == len(s.units)):
+        return hit[5]
+    out = _base_contact_enemy(ctx, u, m)
+    if len(_CONTACTS) >= 4096:
+        _CONTACTS.clear()
+    _CONTACTS[id(m)] = (m, s, u.player, now, len(s.units), out)
+    return out
+
+
+def _base_contact_enemy(ctx: Context, u: UnitData, m: ModelData) -> bool:
+    """:func:`base_contact_enemy`, measured. Only the enemy models whose bounding disc comes
+    within the contact tolerance (plus 1e-6") are measured: the disc gap is a lower bound of
+    the footprints' distance, so no answer changes."""
     from w40k.geometry.battlefield import bounding_radius
     from w40k.geometry.measure import in_base_contact
     shape = geo.model_shape(m)
@@ -705,8 +727,7 @@ def _greedy(ctx: Context, u: UnitData, d: MeleeMoveFrame, budget: float,
     obj = next((o for o in ctx.state.objectives if o.name == d.objective), None)
     if not targets and obj is None:
         return None
-    placed = Occupied(s for e in ctx.state.units if e.id != u.id and not e.destroyed
-                      for s in geo.unit_shapes(e))
+    placed = occupied_around(ctx, u)
     models = sorted(u.alive, key=lambda m: min(
         (model_to_unit(geo.model_shape(m), t) for t in targets), default=0.0))
     out: dict[str, JSON] = {}

@@ -33,14 +33,14 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 
 from w40k.engine import geo
 from w40k.engine.context import Context
 from w40k.engine.phases import melee_moves as mm_
-from w40k.engine.propose_moves import Occupied, ring
+from w40k.engine.propose_moves import occupied_around, ring
 from w40k.engine.serial import JSON
 from w40k.engine.state import ModelData, ObjectiveData, UnitData, placement_count
 from w40k.geometry import Model, engaged
@@ -94,8 +94,7 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
     keep = mt == "pile_in" or d.mode == "ongoing"
     scene = geo.scene(ctx)
     _, ter = geo.terrain(ctx)
-    occupied = Occupied(s for e in ctx.state.units if e.id != u.id and not e.destroyed
-                        for s in geo.unit_shapes(e))
+    occupied = occupied_around(ctx, u)
     enemies = [e for e in ctx.state.units if e.player != u.player and not e.destroyed]
     starts = {m.id: geo.model_shape(m) for m in u.alive}
     cur: dict[str, Model] = dict(starts)
@@ -113,18 +112,23 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
     breaks = len(coherency_breaks(list(cur.values())))
 
     def place(m: ModelData) -> bool:
-        """Move ``m`` to its first acceptable spot (module docstring); False: none."""
-        nonlocal breaks
+        """Move ``m`` to its first acceptable spot (module docstring); False: none. The
+        spots come in chunks (:func:`_spot_chunks`: the target rings gap by gap, the
+        straight move, the friends' rings), tested chunk by chunk: every test of a spot is
+        its own, so the first acceptable spot is the same as testing them all at once, and
+        the later chunks are mostly never built."""
         start = starts[m.id]
         t = closest[m.id]
-        if t is not None:
-            spots = _target_spots(start, geo.unit_shapes(t), budget, jitter)
-        else:
-            assert obj is not None
-            spots = _objective_spots(ctx, start, obj, budget, jitter)
-        spots += _friend_spots(start, m.id, cur, spots[-1] if spots else None, budget)
-        if not spots:
-            return False
+        for spots in _spot_chunks(ctx, start, m.id, t, obj, cur, budget, jitter):
+            if spots and place_among(m, start, t, spots):
+                return True
+        return False
+
+    def place_among(m: ModelData, start: Model, t: UnitData | None,
+                    spots: list[tuple[float, float]]) -> bool:
+        """:func:`place`'s tests of a chunk of spots, in order: the first that passes
+        them all is where ``m`` goes (True)."""
+        nonlocal breaks
         # The first three tests of every spot at once where bounds settle them (1: passes,
         # 0: fails, -1: measured exactly below; the same answers).
         pts = np.asarray(spots, dtype=np.float64)
@@ -218,6 +222,27 @@ def _draws(before: tuple[object, ...], rng: random.Random) -> int | None:
     return None
 
 
+def _spot_chunks(ctx: Context, start: Model, mid: str, t: UnitData | None,
+                 obj: ObjectiveData | None, cur: dict[str, Model], budget: float,
+                 jitter: float) -> Iterator[list[tuple[float, float]]]:
+    """:func:`place`'s candidate spots in order, a chunk at a time: with a closest target,
+    :func:`_target_chunks`; else the objective's spots; then :func:`_friend_spots` around
+    the last of those (built only when asked for)."""
+    last: tuple[float, float] | None = None
+    if t is not None:
+        for chunk in _target_chunks(start, geo.unit_shapes(t), budget, jitter):
+            if chunk:
+                last = chunk[-1]
+                yield chunk
+    else:
+        assert obj is not None
+        spots = _objective_spots(ctx, start, obj, budget, jitter)
+        if spots:
+            last = spots[-1]
+            yield spots
+    yield _friend_spots(start, mid, cur, last, budget)
+
+
 def _gap(ctx: Context, s: Model, t: UnitData | None, obj: ObjectiveData | None) -> float:
     """How far the model is from its closest target (or the objective) at the start."""
     if t is not None:
@@ -255,6 +280,40 @@ def _target_spots(start: Model, tshapes: Sequence[Model], budget: float, jitter:
         spots += [(start.x + f * k * (t0.x - start.x), start.y + f * k * (t0.y - start.y))
                   for f in STRAIGHT]
     return spots
+
+
+def _target_chunks(start: Model, tshapes: Sequence[Model], budget: float, jitter: float
+                   ) -> Iterator[list[tuple[float, float]]]:
+    """:func:`_target_spots` (the same spots in the same order), as one chunk. The rings'
+    spots are computed for every gap and bearing at once (``x + g * c``: the same floats
+    elementwise, gap by gap, ring by ring); the move's limit is settled by ``np.hypot``
+    away from it and by ``math.hypot``, as :func:`_reachable` measures, within 1e-9" of
+    it."""
+    near = sorted(tshapes, key=lambda t: horizontal_distance(start, t))[:NEAREST]
+    near = [t for t in near if horizontal_distance(start, t) <= budget + 2.0 + mm_.EPS]
+    spots: list[tuple[float, float]] = []
+    if near:
+        rings = np.array([_contact_ring(start, t, math.atan2(start.y - t.y, start.x - t.x)
+                                        + jitter) for t in near],
+                         dtype=np.float64).reshape(-1, 4)
+        gaps = np.array(TARGET_GAPS, dtype=np.float64)[:, None]
+        xs = (rings[None, :, 0] + gaps * rings[None, :, 2]).ravel()
+        ys = (rings[None, :, 1] + gaps * rings[None, :, 3]).ravel()
+        limit = budget - SLACK
+        sx, sy = start.x, start.y
+        d = np.hypot(xs - sx, ys - sy)
+        keep = d <= limit - 1e-9
+        px, py = xs.tolist(), ys.tolist()
+        for i in np.flatnonzero(np.abs(d - limit) <= 1e-9).tolist():
+            keep[i] = math.hypot(px[i] - sx, py[i] - sy) <= limit
+        spots = [(px[i], py[i]) for i in np.flatnonzero(keep).tolist()]
+    t0 = min(tshapes, key=lambda t: horizontal_distance(start, t))
+    dist = math.hypot(t0.x - start.x, t0.y - start.y)
+    if dist > 0:
+        k = min(1.0, (budget - SLACK) / dist)
+        spots += [(start.x + f * k * (t0.x - start.x), start.y + f * k * (t0.y - start.y))
+                  for f in STRAIGHT]
+    yield spots
 
 
 _RINGS: dict[tuple[int, int, float],
