@@ -217,3 +217,30 @@ def test_the_pile_in_target_chunks_are_the_target_spots(seed: int) -> None:
                 assert joined == pp._target_spots(start, tshapes, budget, jitter)
                 seen += len(joined) > 3
     assert seen > 0
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_path_through_an_enemy_model_is_one_validate_move_refuses_R03_01_d(seed: int) -> None:
+    # R03.01-d: a charge, pile-in or consolidation may not move through an enemy model; the
+    # proposers' pretest says so only where validate_move refuses it for that rule.
+    from w40k.engine.propose_moves import through_enemy
+    from w40k.geometry.movement import Step, validate_move
+    rng = random.Random(seed)
+    refused = 0
+    for game in _games(seed):
+        scene = geo.scene(game.ctx)
+        for u in [u for u in game.state.units if not u.destroyed]:
+            enemies = [s for e in game.state.units if e.player != u.player and not e.destroyed
+                       for s in geo.unit_shapes(e)]
+            for start in geo.unit_shapes(u)[:3]:
+                for _ in range(8):
+                    mt = rng.choice([MoveType.CHARGE, MoveType.PILE_IN, MoveType.CONSOLIDATE])
+                    o = rng.choice(enemies) if enemies and rng.random() < 0.5 else start
+                    x, y = o.x + rng.uniform(-4, 4), o.y + rng.uniform(-4, 4)
+                    if not through_enemy(scene, u.id, u.player, start, x, y, mt):
+                        continue
+                    refused += 1
+                    rules = {v.rule for v in validate_move(
+                        scene, u.id, {start.name: [Step(x, y)]}, mt, 40.0)}
+                    assert "R03.01-d" in rules
+    assert refused > 0

@@ -18,7 +18,13 @@ from w40k.engine import geo
 from w40k.engine.state import ModelData, UnitData, placement_count
 from w40k.geometry import Model, MoveType, Scene, Terrain
 from w40k.geometry.battlefield import CELL, MARGIN, inner_radius
-from w40k.geometry.measure import ENGAGEMENT_HORIZONTAL, engaged, overlaps, separation
+from w40k.geometry.measure import (
+    ENGAGEMENT_HORIZONTAL,
+    engaged,
+    overlaps,
+    point_segment,
+    separation,
+)
 from w40k.geometry.movement import ending_violations, scene_others
 from w40k.geometry.shapes import EPS, Circle, Polygon
 
@@ -190,6 +196,36 @@ def surely_overlapping(scene: Scene, unit: str, mid: str, start: Model,
     sep = np.sqrt(dx * dx + dy * dy) - fp.r - c[None, :, 2]
     out: list[bool] = np.asarray((sep < -1e-6 - MARGIN).any(axis=1)).tolist()
     return out
+
+
+MELEE_MOVES = (MoveType.CHARGE, MoveType.PILE_IN, MoveType.CONSOLIDATE)
+"""Move types through whose path no enemy model may be, but an AIRCRAFT (R03.01-d: for these
+``validate_move`` lets no other enemy model be passed)."""
+
+
+def through_enemy(scene: Scene, unit: str, player: str, start: Model, x: float, y: float,
+                  move_type: MoveType) -> bool:
+    """True when ``validate_move`` certainly refuses the straight move of ``start`` (a model
+    of ``unit``, ``player``'s) to (x, y), a move of :data:`MELEE_MOVES`, for moving through an
+    enemy model (R03.01-d): its own test of a round base swept past a round enemy model
+    (the same models, found by the same ``near_segment`` call, at the same level, no
+    AIRCRAFT, and the same ``point_segment`` distance). False says nothing (other shapes,
+    other move types): the proposer still validates the move."""
+    fa = start.footprint()
+    if move_type not in MELEE_MOVES or type(fa) is not Circle:
+        return False
+    if not math.hypot(x - start.x, y - start.y) > EPS:
+        return False  # no horizontal step: no path test
+    others, discs = scene_others(scene, unit, player)
+    for i in discs.near_segment(start.x, start.y, x, y, start.reach(), 0.0):
+        friendly, o = others[i]
+        if friendly or abs(o.z - start.z) > max(o.height, start.height) or o.has("AIRCRAFT"):
+            continue
+        f = o.footprint()
+        if type(f) is Circle and \
+                point_segment(f.cx, f.cy, fa.cx, fa.cy, x, y) < fa.r + f.r - 1e-6:
+            return True
+    return False
 
 
 UNENGAGED_MOVES = (MoveType.NORMAL, MoveType.ADVANCE, MoveType.FALL_BACK,

@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
+from itertools import compress
 from typing import cast
 
 import numpy as np
@@ -33,7 +34,12 @@ import numpy as np
 from w40k.engine import geo
 from w40k.engine.context import Context
 from w40k.engine.phases import melee_moves as mm_
-from w40k.engine.propose_moves import occupied_around, ring, surely_overlapping
+from w40k.engine.propose_moves import (
+    occupied_around,
+    ring,
+    surely_overlapping,
+    through_enemy,
+)
 from w40k.engine.serial import JSON
 from w40k.engine.state import UnitData
 from w40k.geometry import Model, engaged
@@ -131,6 +137,8 @@ def propose_charge(ctx: Context, u: UnitData, targets: Sequence[UnitData], budge
             tries += 1
             if tries > MAX_SPOT_CHECKS:
                 break  # the best spots' paths are blocked: give this chain up
+            if through_enemy(scene, u.id, u.player, start, x, y, MoveType.CHARGE):
+                continue  # R03.01-d: validate_move refuses it (counted as validated)
             bad = [v for v in validate_move(scene, u.id, {m.id: [Step(x, y)]},
                                             MoveType.CHARGE, budget)
                    if v.rule not in PATH_RULES_IGNORED]
@@ -224,13 +232,17 @@ def _scored(start: Model, spots: Sequence[tuple[float, float]], ends: Sequence[M
             closer |= dt[:, cols].min(axis=1) < d0 - mm_.EPS
     keep &= closer
     out: list[Scored] = []
-    for i in np.flatnonzero(keep).tolist():
+    rows = np.flatnonzero(keep).tolist()
+    tids = [tid for tid, _ in tshapes]
+    # each kept spot's engaged target models as lists of bools (the same sets as
+    # flatnonzero row by row), its nearest distance as a float
+    for i, eng_row, near, dist in zip(rows, eng_all[rows].tolist(), near_all[rows].tolist(),
+                                      moved[rows].tolist(), strict=True):
         x, y = spots[i]
-        eng = {tshapes[j][0] for j in np.flatnonzero(eng_all[i]).tolist()}
-        near = float(near_all[i])
+        eng = set(compress(tids, eng_row))
         cls = 0 if near <= 1.0 + mm_.EPS else 1 if eng else 2
         fresh = 0 if eng - engaged_targets else 1  # a target not engaged yet first
-        out.append(((cls, fresh, round(near, 3), float(moved[i])), x, y, eng))
+        out.append(((cls, fresh, round(near, 3), dist), x, y, eng))
     return out
 
 
@@ -414,7 +426,7 @@ def _reach_spot(ctx: Context, u: UnitData, start: Model, mid: str, finals: dict[
     for screened, (x, y, end) in enumerate(cands, 1):
         if screened > MAX_SPOT_CHECKS:
             return None
-        if over[screened - 1] or mm_.surely_refused(scene, u.id, mid, end):
+        if over[screened - 1] or mm_.surely_refused(scene, u.id, mid, end, MoveType.CHARGE):
             continue
         tries += 1
         if tries > MAX_PATH_CHECKS:

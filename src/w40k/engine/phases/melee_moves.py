@@ -35,7 +35,7 @@ from w40k.engine import moves as moves_mod
 from w40k.engine.actions import interrupt
 from w40k.engine.context import Context
 from w40k.engine.frames import FrameData
-from w40k.engine.propose_moves import occupied_around, surely_overlapping
+from w40k.engine.propose_moves import occupied_around, surely_overlapping, through_enemy
 from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON
@@ -338,20 +338,23 @@ def can_reach(ctx: Context, u: UnitData, mid: str, finals: Mapping[str, Model],
             if scene is None:
                 scene = _scene_with(ctx, u, finals, keep=mid)
                 over = surely_overlapping(scene, u.id, mid, start, cands)
-            legal = memo[key] = not over[i] and not surely_refused(scene, u.id, mid, end) \
+            legal = memo[key] = not over[i] \
+                and not surely_refused(scene, u.id, mid, end, move_type) \
                 and not validate_move(scene, u.id, {mid: [Step(x, y)]}, move_type, budget)
         if legal:
             return True
     return False
 
 
-def surely_refused(scene: Scene, unit: str, mid: str, end: Model) -> bool:
+def surely_refused(scene: Scene, unit: str, mid: str, end: Model,
+                   move_type: MoveType | None = None) -> bool:
     """Whether ``validate_move`` surely refuses moving model ``mid`` of ``unit`` to ``end`` in
     ``scene`` (the rest of the unit where the scene has it), by four of its own cheap tests:
     the battlefield edge (R03.01-f), ending on another model (R03.01-c), coherency
     (R03.03-d), ending partway through a terrain feature (``ending_violations``, R03.01-i /
-    R13.06). False says nothing: ``validate_move`` still decides (a prefilter, same answers,
-    without its path tests)."""
+    R13.06); given the move type, a fifth: the straight path through an enemy model
+    (R03.01-d, ``propose_moves.through_enemy``). False says nothing: ``validate_move`` still
+    decides (a prefilter, same answers, without its other path tests)."""
     from w40k.geometry.measure import COHERENCY_NEIGHBOUR, coherency_breaks, overlaps
     from w40k.geometry.movement import ending_violations, scene_others
     from w40k.geometry.shapes import EPS as GEPS
@@ -375,7 +378,11 @@ def surely_refused(scene: Scene, unit: str, mid: str, end: Model) -> bool:
         return True  # R03.03-a: no other model within 2" (the reach discs' gap bounds it)
     if coherency_breaks(placed):
         return True
-    return bool(ending_violations(scene.terrain, end))
+    if ending_violations(scene.terrain, end):
+        return True
+    start = next(m for m in gu.models if m.name == mid)
+    return move_type is not None and through_enemy(scene, unit, gu.player, start, end.x,
+                                                   end.y, move_type)
 
 
 # -- the frame ---------------------------------------------------------------------------------
@@ -667,7 +674,7 @@ def _can_reach_objective(ctx: Context, u: UnitData, mid: str, finals: Mapping[st
             continue
         if not in_objective_range(ctx, start.moved(x, y), obj):
             continue
-        if surely_refused(scene, u.id, mid, start.moved(x, y)):
+        if surely_refused(scene, u.id, mid, start.moved(x, y), MoveType.CONSOLIDATE):
             continue
         if not validate_move(scene, u.id, {mid: [Step(x, y)]}, MoveType.CONSOLIDATE, budget):
             return True

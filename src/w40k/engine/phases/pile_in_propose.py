@@ -34,13 +34,14 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Iterator, Sequence
+from typing import cast
 
 import numpy as np
 
 from w40k.engine import geo
 from w40k.engine.context import Context
 from w40k.engine.phases import melee_moves as mm_
-from w40k.engine.propose_moves import occupied_around, ring
+from w40k.engine.propose_moves import occupied_around, ring, through_enemy
 from w40k.engine.serial import JSON
 from w40k.engine.state import ModelData, ObjectiveData, UnitData, placement_count
 from w40k.geometry import Model, engaged
@@ -157,6 +158,8 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
             n = len(coherency_breaks(list({**cur, m.id: end}.values())))
             if n > breaks:
                 continue  # R03.03-d
+            if through_enemy(scene, u.id, u.player, start, x, y, move_type):
+                continue  # R03.01-d: validate_move refuses the path
             bad = [v for v in validate_move(scene, u.id, {m.id: [Step(x, y)]}, move_type,
                                             budget) if v.rule not in PATH_RULES_IGNORED]
             if bad:
@@ -178,35 +181,42 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
     return {mid: [[round(e.x, 6), round(e.y, 6)]] for mid, e in moved.items()}
 
 
-_NO_MOVE: dict[tuple[int, int, int], tuple[object, object, int]] = {}
-"""Attempt 0s of :func:`propose_toward` that found no model to move, by (state, frame,
-``placement_count``): the draws of ``random()`` they made (an entry holds the state and the
-frame, so their ``id`` is not reused while it is kept; a few entries: a player asks again at
-once)."""
+_FIRST: dict[tuple[int, int, int], tuple[object, object, int, dict[str, JSON] | None]] = {}
+"""Attempt 0s of :func:`propose_toward` by (state, frame, ``placement_count``): the draws of
+``random()`` they made and their answer (an entry holds the state and the frame, so their
+``id`` is not reused while it is kept; a few entries: a player asks again at once)."""
 
 
 def first_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random.Random
                  ) -> dict[str, JSON] | None:
     """``propose_toward(ctx, u, d, rng, 0)``. Attempt 0 turns nothing by the drawn numbers
     (its jitter is a draw times 0), so while no model is placed (``placement_count``) the same
-    state and frame give the same answer: a None found before is given again after the same
-    number of draws (a player that asks again, e.g. the heuristic's retries of a declined
-    melee move, gets the answer and the random stream it would have got)."""
+    state and frame give the same answer: an answer found before (a move, or None) is given
+    again, as a new copy, after the same number of draws (a player that asks again, e.g. the
+    heuristic's retries of a declined melee move, gets the answer and the random stream it
+    would have got)."""
     key = (id(ctx.state), id(d), placement_count())
-    hit = _NO_MOVE.get(key)
+    hit = _FIRST.get(key)
     if hit is not None and hit[0] is ctx.state and hit[1] is d:
         for _ in range(hit[2]):
             rng.random()
-        return None
+        return _copied(hit[3])
     before = rng.getstate()
     out = propose_toward(ctx, u, d, rng, 0)
-    if out is None:
-        n = _draws(before, rng)
-        if n is not None:
-            if len(_NO_MOVE) >= 8:
-                _NO_MOVE.clear()
-            _NO_MOVE[key] = (ctx.state, d, n)
+    n = _draws(before, rng)
+    if n is not None:
+        if len(_FIRST) >= 8:
+            _FIRST.clear()
+        _FIRST[key] = (ctx.state, d, n, _copied(out))
     return out
+
+
+def _copied(answer: dict[str, JSON] | None) -> dict[str, JSON] | None:
+    """A positions answer's copy (its own lists of waypoints)."""
+    if answer is None:
+        return None
+    return {mid: [list(cast(list[JSON], p)) for p in cast(list[JSON], path)]
+            for mid, path in answer.items()}
 
 
 def _draws(before: tuple[object, ...], rng: random.Random) -> int | None:
@@ -508,7 +518,7 @@ def _reach_spot(ctx: Context, u: UnitData, mid: str, cur: dict[str, Model],
                 continue
         elif obj is None or not mm_.in_objective_range(ctx, end, obj):
             continue
-        if mm_.surely_refused(scene, u.id, mid, end):
+        if mm_.surely_refused(scene, u.id, mid, end, move_type):
             continue
         if not validate_move(scene, u.id, {mid: [Step(x, y)]}, move_type, budget):
             return (x, y)
