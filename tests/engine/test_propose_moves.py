@@ -244,3 +244,27 @@ def test_a_path_through_an_enemy_model_is_one_validate_move_refuses_R03_01_d(see
                         scene, u.id, {start.name: [Step(x, y)]}, mt, 40.0)}
                     assert "R03.01-d" in rules
     assert refused > 0
+
+
+@pytest.mark.parametrize("seed", [1])
+def test_a_path_through_terrain_is_one_validate_move_refuses_R13_06_c(seed: int) -> None:
+    # R13.06-c: a model that is not INFANTRY, BEASTS or SWARM may not move through a dense
+    # feature; the chain proposer's pretest says so only where validate_move refuses it.
+    from w40k.engine.propose_moves import through_terrain
+    from w40k.geometry.movement import Step, validate_move
+    from w40k.io.battle_setup import real_battle_position
+    rng = random.Random(seed)
+    refused = 0
+    for game in [Game.new(real_battle_position(), seed)]:
+        scene = geo.scene(game.ctx)
+        for u in [u for u in game.state.units if not u.destroyed]:
+            for start in geo.unit_shapes(u)[:2]:
+                for _ in range(60):
+                    x, y = start.x + rng.uniform(-12, 12), start.y + rng.uniform(-12, 12)
+                    if not through_terrain(scene, u.id, start, x, y, MoveType.CHARGE):
+                        continue
+                    refused += 1
+                    rules = {v.rule for v in validate_move(
+                        scene, u.id, {start.name: [Step(x, y)]}, MoveType.CHARGE, 40.0)}
+                    assert rules & {"R13.06-c", "R24.35-a"}
+    assert refused > 0

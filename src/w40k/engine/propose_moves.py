@@ -25,7 +25,15 @@ from w40k.geometry.measure import (
     point_segment,
     separation,
 )
-from w40k.geometry.movement import ending_violations, scene_others
+from w40k.geometry.movement import (
+    CLIMBERS,
+    _crosses_feature,
+    _passable,
+    _sweep_box,
+    ending_violations,
+    scene_others,
+)
+from w40k.geometry.outlines import outlines
 from w40k.geometry.shapes import EPS, Circle, Polygon
 
 if TYPE_CHECKING:
@@ -224,6 +232,34 @@ def through_enemy(scene: Scene, unit: str, player: str, start: Model, x: float, 
         f = o.footprint()
         if type(f) is Circle and \
                 point_segment(f.cx, f.cy, fa.cx, fa.cy, x, y) < fa.r + f.r - 1e-6:
+            return True
+    return False
+
+
+def through_terrain(scene: Scene, unit: str, start: Model, x: float, y: float,
+                    move_type: MoveType) -> bool:
+    """True when ``validate_move`` certainly refuses the straight move of ``start`` (a model
+    of ``unit``) to (x, y), on its level, for crossing a terrain feature it may not move
+    through (R13.06-c, R24.35-a): its own feature loop (the same features, box test,
+    ``_passable`` and ``_crosses_feature``), without taking to the skies or the 24.35
+    choice. A model that passes every feature (CLIMBERS, MOBILE) returns False at once."""
+    if start.has(*CLIMBERS, "MOBILE"):
+        return False
+    if not math.hypot(x - start.x, y - start.y) > EPS:
+        return False  # no horizontal step: no path test
+    super_heavy = any(a.strip().lower() == "super-heavy walker"
+                      for a in scene.unit(unit).abilities)
+    end = start.moved(x, y)
+    bx0, by0, bx1, by1 = _sweep_box(start, end)
+    z = start.z
+    for ol in outlines(scene.terrain):
+        if bx1 < ol.x0 or bx0 > ol.x1 or by1 < ol.y0 or by0 > ol.y1:
+            continue  # the boxes are apart
+        f = ol.feature
+        if z >= f.height - EPS:
+            continue  # over the top of it
+        ok, _ = _passable(start, f, move_type, False, False, super_heavy)
+        if not ok and _crosses_feature(start, end, ol):
             return True
     return False
 

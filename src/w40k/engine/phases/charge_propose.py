@@ -39,6 +39,7 @@ from w40k.engine.propose_moves import (
     ring,
     surely_overlapping,
     through_enemy,
+    through_terrain,
 )
 from w40k.engine.serial import JSON
 from w40k.engine.state import UnitData
@@ -137,8 +138,9 @@ def propose_charge(ctx: Context, u: UnitData, targets: Sequence[UnitData], budge
             tries += 1
             if tries > MAX_SPOT_CHECKS:
                 break  # the best spots' paths are blocked: give this chain up
-            if through_enemy(scene, u.id, u.player, start, x, y, MoveType.CHARGE):
-                continue  # R03.01-d: validate_move refuses it (counted as validated)
+            if through_enemy(scene, u.id, u.player, start, x, y, MoveType.CHARGE) \
+                    or through_terrain(scene, u.id, start, x, y, MoveType.CHARGE):
+                continue  # R03.01-d, R13.06-c: validate_move refuses it (counted as validated)
             bad = [v for v in validate_move(scene, u.id, {m.id: [Step(x, y)]},
                                             MoveType.CHARGE, budget)
                    if v.rule not in PATH_RULES_IGNORED]
