@@ -185,10 +185,16 @@ def test_the_kept_occupied_answers_as_one_built_again(seed: int) -> None:
 
 @pytest.mark.parametrize("seed", [1])
 def test_a_kept_base_contact_answer_is_the_measured_one(seed: int) -> None:
-    # R12.03-c: in base contact with an enemy model, kept while no model is placed.
+    # R12.03-c: in base contact with an enemy model, kept while no model is placed; so is
+    # a model's distance to a unit (R12.03-d's closest target).
     for game in _games(seed):
-        for u in [u for u in game.state.units if not u.destroyed]:
+        units = [u for u in game.state.units if not u.destroyed]
+        for u in units:
             for m in u.alive:
+                s = geo.model_shape(m)
+                for e in units[:4]:
+                    plain = mm_.unit_distance([s], geo.unit_shapes(e))
+                    assert mm_.model_to_unit(s, e) == plain == mm_.model_to_unit(s, e)
                 assert mm_.base_contact_enemy(game.ctx, u, m) == \
                     mm_._base_contact_enemy(game.ctx, u, m)
                 assert mm_.base_contact_enemy(game.ctx, u, m) == \
