@@ -54,7 +54,7 @@ from w40k.engine.propose_moves import occupied_around, surely_overlapping, throu
 from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON
-from w40k.engine.state import ObjectiveData, UnitData
+from w40k.engine.state import ObjectiveData, UnitData, placement_count
 from w40k.engine.windows import Window, open_window
 from w40k.geometry import Model, Scene, engaged
 from w40k.geometry.battlefield import Layout, any_engaged
@@ -373,9 +373,37 @@ def _enemies(ctx: Context, u: UnitData) -> list[UnitData]:
     return [e for e in ctx.state.units if e.player != u.player and not e.destroyed]
 
 
+_CHECKED: dict[tuple[int, int, int, int, tuple[object, ...]],
+               tuple[object, object, UnitData, Scene, list[tuple[str, str]]]] = {}
+""":func:`check_move`'s answers by (state, frame, unit, ``placement_count``, moves): the
+state, the frame, the unit and the scene they were checked in (an entry holds them, so their
+``id`` is not reused while kept); a few entries (the proposer checks its answer, then the
+frame checks the same answer when it is submitted)."""
+
+
 def check_move(ctx: Context, u: UnitData, moves: Mapping[str, Sequence[Step]],
                d: MeleeMoveFrame) -> list[tuple[str, str]]:
-    """Every rule the move breaks, as (checklist ID, message); empty when legal."""
+    """Every rule the move breaks, as (checklist ID, message); empty when legal. The same
+    moves of the same unit, asked again by the same frame in the same state and scene while
+    no model is placed, get the answer found before (a copy): the proposer checks its answer
+    and ``_apply`` checks it again when it is submitted."""
+    scene = geo.scene(ctx)
+    key = (id(ctx.state), id(d), id(u), placement_count(),
+           tuple((mid, tuple(moves[mid])) for mid in sorted(moves)))
+    hit = _CHECKED.get(key)
+    if (hit is not None and hit[0] is ctx.state and hit[1] is d and hit[2] is u
+            and hit[3] is scene):
+        return list(hit[4])
+    out = _check_move(ctx, u, moves, d)
+    if len(_CHECKED) >= 8:
+        _CHECKED.clear()
+    _CHECKED[key] = (ctx.state, d, u, scene, list(out))
+    return out
+
+
+def _check_move(ctx: Context, u: UnitData, moves: Mapping[str, Sequence[Step]],
+                d: MeleeMoveFrame) -> list[tuple[str, str]]:
+    """:func:`check_move`, checked."""
     mt = d.move_type
     budget = d.max_distance
     move_type = MOVE_TYPES[mt]
