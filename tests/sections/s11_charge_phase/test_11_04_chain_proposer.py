@@ -213,3 +213,22 @@ def test_a_checked_answer_asked_again_gets_the_same_verdict_and_a_refused_one_is
         game.submit(stay)
     game.submit(answer)
     assert game.state.unit("red.a").flag("charged")
+
+
+def test_asking_again_for_the_first_chain_gives_the_same_moves_and_draws_R11_04_b() -> None:
+    # R11.04-b/-c: the chain placement's attempt 0 depends on no draw; asked again in the same
+    # state it gives the kept answer (a new copy) after the same draws as placing it again.
+    from w40k.engine.phases import charge_propose as cp
+    blue = unit("blue.b", "blue", [fighter("blue.b.1", 10.0, 10.0 + BASE + 5.0)])
+    game = _to_positions([_line_of_ten(), blue], [3, 4], terrain=_wall((13.5, 12.0, 40.0, 13.0)))
+    u, targets = game.state.unit("red.a"), [game.state.unit("blue.b")]
+    cp._FIRST.clear()
+    kept, fresh = random.Random(3), random.Random(3)
+    first = cp.first_chain(game.ctx, u, targets, 7.0, kept)
+    assert first
+    again = [cp.first_chain(game.ctx, u, targets, 7.0, kept) for _ in range(2)]
+    assert again == [first, first] and again[0] is not again[1]
+    for _ in range(3):
+        cp._FIRST.clear()
+        assert cp.first_chain(game.ctx, u, targets, 7.0, fresh) == first
+    assert kept.getstate() == fresh.getstate()

@@ -42,7 +42,7 @@ from w40k.engine.propose_moves import (
     through_terrain,
 )
 from w40k.engine.serial import JSON
-from w40k.engine.state import UnitData
+from w40k.engine.state import UnitData, placement_count
 from w40k.geometry import Model, engaged
 from w40k.geometry.battlefield import MARGIN, coherent_tri, engaged_spots, gap_tri, spot_bounds
 from w40k.geometry.measure import (
@@ -156,6 +156,37 @@ def propose_charge(ctx: Context, u: UnitData, targets: Sequence[UnitData], budge
         placed.append(end)
     answer: dict[str, JSON] = {mid: [[round(e.x, 6), round(e.y, 6)]] for mid, e in ends.items()}
     return _repair(ctx, u, answer, [s for _, s in tshapes], non_targets, budget, memo)
+
+
+_FIRST: dict[tuple[int, str, tuple[str, ...], float, int],
+             tuple[object, int, dict[str, JSON] | None]] = {}
+"""Attempt 0s of :func:`propose_charge` by (state, unit, targets, budget,
+``placement_count``): the draws of ``random()`` they made and their answer (an entry holds
+the state, so its ``id`` is not reused while kept; a few entries)."""
+
+
+def first_chain(ctx: Context, u: UnitData, targets: Sequence[UnitData], budget: float,
+                rng: random.Random, memo: Spots | None = None) -> dict[str, JSON] | None:
+    """``propose_charge(ctx, u, targets, budget, rng, 0, memo)``. Attempt 0 turns nothing by
+    the drawn numbers (its jitter is a draw times 0), so while no model is placed the same
+    state gives the same answer: one found before is given again, as a new copy, after the
+    same number of draws (the heuristic asks a declined charge again; ``memo`` only keeps
+    candidates, so an attempt that does not fill it answers the same)."""
+    from w40k.engine.phases.pile_in_propose import _copied, _draws
+    key = (id(ctx.state), u.id, tuple(t.id for t in targets), budget, placement_count())
+    hit = _FIRST.get(key)
+    if hit is not None and hit[0] is ctx.state:
+        for _ in range(hit[1]):
+            rng.random()
+        return _copied(hit[2])
+    before = rng.getstate()
+    out = propose_charge(ctx, u, targets, budget, rng, 0, memo)
+    n = _draws(before, rng, 64)
+    if n is not None:
+        if len(_FIRST) >= 8:
+            _FIRST.clear()
+        _FIRST[key] = (ctx.state, n, _copied(out))
+    return out
 
 
 def _within_move(start: Model, spots: list[tuple[float, float]], budget: float

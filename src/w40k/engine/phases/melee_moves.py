@@ -586,11 +586,12 @@ def propose_melee_move(ctx: Context, request: Request, rng: random.Random) -> JS
     if mt == "charge":
         # The greedy move leaves blocked models behind (R03.03-d): place the unit as a
         # coherent chain instead (charge_propose.py), still checked here.
-        from w40k.engine.phases.charge_propose import Spots, propose_charge
+        from w40k.engine.phases.charge_propose import Spots, first_chain, propose_charge
         targets = [ctx.state.unit(t) for t in d.targets or ()]
         memo: Spots = {}
         for attempt in range(CHAIN_ATTEMPTS):
-            chain = propose_charge(ctx, u, targets, budget, rng, attempt, memo)
+            chain = first_chain(ctx, u, targets, budget, rng, memo) if attempt == 0 else \
+                propose_charge(ctx, u, targets, budget, rng, attempt, memo)
             if chain is not None and not check_move(ctx, u, parse_positions(u, chain), d):
                 return chain
     return DECLINE[mt]

@@ -219,13 +219,13 @@ def _copied(answer: dict[str, JSON] | None) -> dict[str, JSON] | None:
             for mid, path in answer.items()}
 
 
-def _draws(before: tuple[object, ...], rng: random.Random) -> int | None:
+def _draws(before: tuple[object, ...], rng: random.Random, most: int = 8) -> int | None:
     """How many ``random()`` calls take a generator from state ``before`` to ``rng``'s (None:
-    more than a few, or other kinds of draws)."""
+    more than ``most - 1``, or other kinds of draws)."""
     probe = random.Random()
     probe.setstate(before)
     after = rng.getstate()
-    for n in range(8):
+    for n in range(most):
         if probe.getstate() == after:
             return n
         probe.random()
