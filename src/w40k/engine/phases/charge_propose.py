@@ -370,7 +370,7 @@ def _coherent_with(end: Model, placed: Sequence[Model]) -> bool:
     return min(ds) <= COHERENCY_MARGIN and max(ds) <= ALL_MARGIN
 
 
-Spots = dict[tuple[str, float], list[tuple[float, float, Model]]]
+Spots = dict[tuple[str, float], list[tuple[float, float, Model | None]]]
 """The repair search's candidate spots of each (model, gap) that pass the tests that do not
 depend on where the rest of the unit is (:func:`_reach_cands`)."""
 
@@ -408,9 +408,10 @@ def _repair(ctx: Context, u: UnitData, answer: dict[str, JSON], tshapes: Sequenc
 
 
 def _reach_cands(start: Model, tshapes: Sequence[Model], non_targets: mm_.Group, gap: float,
-                 budget: float) -> list[tuple[float, float, Model]]:
-    """The spots (and the model there) like ``melee_moves.can_reach``'s search finds (its
-    candidates first, then finer rings), rounded, within the move, within ``gap`` of a
+                 budget: float) -> list[tuple[float, float, Model | None]]:
+    """The spots (and the model there; None where the bounds settle the gap: built when
+    screened) like ``melee_moves.can_reach``'s search finds (its candidates first, then finer
+    rings), rounded, within the move, within ``gap`` of a
     target model (engaged with it for 2"), engaged with no enemy model outside the targets
     (R11.04-d): the tests that do not depend on where the rest of the unit is."""
     cands = mm_._candidates(start, tshapes, gap, budget)
@@ -431,21 +432,24 @@ def _reach_cands(start: Model, tshapes: Sequence[Model], non_targets: mm_.Group,
     near = gap_tri(start, cands, tshapes, gap - 1e-4, engaged_only=gap >= 2.0)
     cands = [p for p, k in zip(cands, near, strict=True) if k]
     near = [k for k in near if k]
-    out: list[tuple[float, float, Model]] = []
+    out: list[tuple[float, float, Model | None]] = []
     for (x, y), k, bad in zip(cands, near, _engaged_mask(start, cands, non_targets.models),
                               strict=True):
         if bad:
             continue  # R11.04-d
+        if k > 0:
+            out.append((x, y, None))  # the model there is built when it is screened
+            continue
         end = start.moved(x, y)
-        if k < 0 and not any(horizontal_distance(end, t) <= gap - 1e-4
-                             and (gap < 2.0 or engaged(end, t)) for t in tshapes):
+        if not any(horizontal_distance(end, t) <= gap - 1e-4
+                   and (gap < 2.0 or engaged(end, t)) for t in tshapes):
             continue
         out.append((x, y, end))
     return out
 
 
 def _reach_spot(ctx: Context, u: UnitData, start: Model, mid: str, finals: dict[str, Model],
-                cands: Sequence[tuple[float, float, Model]], budget: float
+                cands: Sequence[tuple[float, float, Model | None]], budget: float
                 ) -> tuple[float, float] | None:
     """The first of ``cands`` (:func:`_reach_cands`) whose straight move ``validate_move``
     accepts with the rest of the unit at ``finals`` (at most :data:`MAX_SPOT_CHECKS` screened,
@@ -459,7 +463,11 @@ def _reach_spot(ctx: Context, u: UnitData, start: Model, mid: str, finals: dict[
     for screened, (x, y, end) in enumerate(cands, 1):
         if screened > MAX_SPOT_CHECKS:
             return None
-        if over[screened - 1] or mm_.surely_refused(scene, u.id, mid, end, MoveType.CHARGE):
+        if over[screened - 1]:
+            continue
+        if end is None:
+            end = start.moved(x, y)
+        if mm_.surely_refused(scene, u.id, mid, end, MoveType.CHARGE):
             continue
         tries += 1
         if tries > MAX_PATH_CHECKS:
