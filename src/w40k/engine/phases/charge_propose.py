@@ -30,6 +30,7 @@ from itertools import compress
 from typing import cast
 
 import numpy as np
+import numpy.typing as npt
 
 from w40k.engine import geo
 from w40k.engine.context import Context
@@ -211,6 +212,28 @@ def _round(m: Model) -> bool:
     return isinstance(m.footprint(), Circle) and m.z == 0.0 and not m.has("FRAME")
 
 
+_SPLITS: dict[int, tuple[Sequence[Model], npt.NDArray[np.float64] | None, list[Model]]] = {}
+""":func:`_round_split`'s answers by the list of models (an entry holds it: the same list,
+unchanged, within a chain placement; a few entries)."""
+
+
+def _round_split(others: Sequence[Model]
+                 ) -> tuple[npt.NDArray[np.float64] | None, list[Model]]:
+    """``others``' round bases at ground level as rows (x, y, radius), None if there are
+    none, and the other models, in order (kept for the same list: a chain placement asks it
+    for every model and repair search)."""
+    hit = _SPLITS.get(id(others))
+    if hit is not None and hit[0] is others:
+        return hit[1], hit[2]
+    rs = [o for o in others if _round(o)]
+    arr = np.array([(m.x, m.y, cast(Circle, m.footprint()).r) for m in rs]) if rs else None
+    rest = [o for o in others if not _round(o)] if rs else list(others)
+    if len(_SPLITS) >= 16:
+        _SPLITS.clear()
+    _SPLITS[id(others)] = (others, arr, rest)
+    return arr, rest
+
+
 def _engaged_mask(start: Model, spots: Sequence[tuple[float, float]],
                   others: Sequence[Model]) -> list[bool]:
     """For each spot, whether ``start`` moved there is engaged with one of ``others`` (03.04):
@@ -220,14 +243,13 @@ def _engaged_mask(start: Model, spots: Sequence[tuple[float, float]],
     if not spots or not others:
         return out
     pts = np.asarray(spots, dtype=np.float64)
-    rs = [o for o in others if _round(o)] if _round(start) else []
-    if rs:
+    o, others_rest = _round_split(others) if _round(start) else (None, others)
+    if o is not None:
         r = cast(Circle, start.footprint()).r
-        o = np.array([(m.x, m.y, cast(Circle, m.footprint()).r) for m in rs])
         d = np.hypot(pts[:, 0, None] - o[None, :, 0], pts[:, 1, None] - o[None, :, 1]) \
             - r - o[None, :, 2]
-        out = (d <= ENGAGEMENT_HORIZONTAL + EPS).any(axis=1).tolist()
-    rest = [o for o in others if not (rs and _round(o))]
+        out = np.asarray((d <= ENGAGEMENT_HORIZONTAL + EPS).any(axis=1)).tolist()
+    rest = others_rest if o is not None else others
     if rest:
         out = [a or b for a, b in zip(out, engaged_spots(start, pts, rest), strict=True)]
     return out
