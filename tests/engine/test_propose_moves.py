@@ -195,6 +195,8 @@ def test_a_kept_base_contact_answer_is_the_measured_one(seed: int) -> None:
                 for e in units[:4]:
                     plain = mm_.unit_distance([s], geo.unit_shapes(e))
                     assert mm_.model_to_unit(s, e) == plain == mm_.model_to_unit(s, e)
+                    eng = mm_.Group.of_unit(e).engaged_any(s)
+                    assert mm_.engaged_with_unit(s, e) == eng == mm_.engaged_with_unit(s, e)
                 assert mm_.base_contact_enemy(game.ctx, u, m) == \
                     mm_._base_contact_enemy(game.ctx, u, m)
                 assert mm_.base_contact_enemy(game.ctx, u, m) == \
@@ -274,3 +276,16 @@ def test_a_path_through_terrain_is_one_validate_move_refuses_R13_06_c(seed: int)
                         scene, u.id, {start.name: [Step(x, y)]}, MoveType.CHARGE, 40.0)}
                     assert rules & {"R13.06-c", "R24.35-a"}
     assert refused > 0
+
+
+def test_rings_built_from_shared_bearings_are_ring_s_floats() -> None:
+    # The charge chain's rings of several radii around one model share the bearings' cosines
+    # and sines: the same spots, float for float, as ring().
+    from w40k.engine.propose_moves import bearings
+    rng = random.Random(5)
+    for _ in range(50):
+        cx, cy, base = rng.uniform(0, 44), rng.uniform(0, 60), rng.uniform(-7, 7)
+        n = rng.choice([12, 24, 48])
+        cs = bearings(base, n)
+        for d in (rng.uniform(0.5, 3), rng.uniform(0.5, 3)):
+            assert [(cx + d * c, cy + d * s) for c, s in cs] == ring(cx, cy, d, base, n)

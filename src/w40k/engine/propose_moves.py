@@ -54,6 +54,17 @@ def ring(cx: float, cy: float, dist: float, base: float, n: int
     return [(cx + dist * cos(base + o), cy + dist * sin(base + o)) for o in offs]
 
 
+def bearings(base: float, n: int) -> list[tuple[float, float]]:
+    """The cosine and sine of each of :func:`ring`'s bearings (the same angles): rings of
+    several radii around one centre share them, ``(cx + dist * c, cy + dist * s)`` being
+    :func:`ring`'s floats."""
+    offs = _OFFSETS.get(n)
+    if offs is None:
+        offs = _OFFSETS[n] = _offsets(n)
+    cos, sin = math.cos, math.sin
+    return [(cos(base + o), sin(base + o)) for o in offs]
+
+
 _OFFSETS: dict[int, tuple[float, ...]] = {}
 """:func:`ring`'s bearing offsets from ``base`` by ``n`` (constants)."""
 

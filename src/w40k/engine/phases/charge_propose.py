@@ -36,6 +36,7 @@ from w40k.engine import geo
 from w40k.engine.context import Context
 from w40k.engine.phases import melee_moves as mm_
 from w40k.engine.propose_moves import (
+    bearings,
     occupied_around,
     ring,
     surely_overlapping,
@@ -109,13 +110,15 @@ def propose_charge(ctx: Context, u: UnitData, targets: Sequence[UnitData], budge
         for _, t in near_t[:6]:
             if horizontal_distance(start, t) > budget + 2.0 + mm_.EPS:
                 continue
-            base = math.atan2(start.y - t.y, start.x - t.x) + jitter
-            for g in TARGET_GAPS:
-                spots += _ring(t.x, t.y, r + mm_._radius(t) + g, base)
+            cs = bearings(math.atan2(start.y - t.y, start.x - t.x) + jitter, BEARINGS)
+            for g in TARGET_GAPS:  # _ring(t.x, t.y, r + rt + g, base), a gap at a time
+                d = r + mm_._radius(t) + g
+                spots += [(t.x + d * c, t.y + d * s) for c, s in cs]
         for f in ends.values():
-            base = math.atan2(start.y - f.y, start.x - f.x) + jitter
+            cs = bearings(math.atan2(start.y - f.y, start.x - f.x) + jitter, BEARINGS)
             for g in FRIEND_GAPS:
-                spots += _ring(f.x, f.y, r + mm_._radius(f) + g, base)
+                d = r + mm_._radius(f) + g
+                spots += [(f.x + d * c, f.y + d * s) for c, s in cs]
         t0 = near_t[0][1]
         dist = math.hypot(t0.x - start.x, t0.y - start.y)
         if dist > 0:

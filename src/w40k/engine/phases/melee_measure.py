@@ -111,6 +111,27 @@ class Group:
                    for i in np.flatnonzero(gaps <= ENGAGEMENT_HORIZONTAL + 1e-6))
 
 
+_ENGAGED: dict[tuple[int, int], tuple[Model, UnitData, int, int, bool]] = {}
+""":func:`engaged_with_unit`'s answers by (model shape, unit), kept as :data:`_TO_UNIT`."""
+
+
+def engaged_with_unit(m: Model, e: UnitData) -> bool:
+    """03.04: ``m`` is engaged with a living model of ``e`` (``Group.of_unit(e)``'s answer),
+    kept while no model is placed (the pile-in placement's attempts and the check ask it of
+    the same starts)."""
+    now = placement_count()
+    key = (id(m), id(e))
+    hit = _ENGAGED.get(key)
+    if (hit is not None and hit[0] is m and hit[1] is e and hit[2] == now
+            and hit[3] == len(e.models)):
+        return hit[4]
+    out = Group.of_unit(e).engaged_any(m)
+    if len(_ENGAGED) >= 4096:
+        _ENGAGED.clear()
+    _ENGAGED[key] = (m, e, now, len(e.models), out)
+    return out
+
+
 def _shapes_distance(a: UnitData, b: UnitData) -> float:
     """``unit_distance(geo.unit_shapes(a), geo.unit_shapes(b))`` over the kept layouts, the
     pairs nearest by their bounding discs first (:func:`_nearest_first`: the same float)."""

@@ -45,6 +45,7 @@ from w40k.engine.phases.melee_measure import _base_contact_enemy as _base_contac
 from w40k.engine.phases.melee_measure import _shapes_distance as _shapes_distance
 from w40k.engine.phases.melee_measure import base_contact_enemy as base_contact_enemy
 from w40k.engine.phases.melee_measure import closer_to_unit as closer_to_unit
+from w40k.engine.phases.melee_measure import engaged_with_unit as engaged_with_unit
 from w40k.engine.phases.melee_measure import in_objective_range as in_objective_range
 from w40k.engine.phases.melee_measure import model_to_unit as model_to_unit
 from w40k.engine.phases.melee_measure import objective_distance as objective_distance
@@ -508,7 +509,7 @@ def _check_toward(ctx: Context, u: UnitData, moves: Mapping[str, Sequence[Step]]
             if end is start:
                 continue  # not moved (``finals_of`` keeps its shape): engaged as it started
             for e, g in groups:
-                if g.engaged_any(start) and not g.engaged_any(end):
+                if engaged_with_unit(start, e) and not g.engaged_any(end):
                     out.append((rule, f"{m.id} started engaged with {e.id} and no longer is"))
     return out
 

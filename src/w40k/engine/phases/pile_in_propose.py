@@ -104,7 +104,7 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
         for mid, s in starts.items()}
     start_gap = {mid: _gap(ctx, s, closest[mid], obj) for mid, s in starts.items()}
     groups = {e.id: mm_.Group.of_unit(e) for e in enemies} if keep else {}
-    was_engaged = {mid: [groups[e.id] for e in enemies if groups[e.id].engaged_any(s)]
+    was_engaged = {mid: [groups[e.id] for e in enemies if mm_.engaged_with_unit(s, e)]
                    for mid, s in starts.items()} if keep else {}
     movers = [m for m in u.alive if not (locked and mm_.base_contact_enemy(ctx, u, m))]
     movers.sort(key=lambda m: (start_gap[m.id], m.id))
