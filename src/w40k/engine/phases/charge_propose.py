@@ -163,7 +163,7 @@ def propose_charge(ctx: Context, u: UnitData, targets: Sequence[UnitData], budge
 
 
 _FIRST: dict[tuple[int, str, tuple[str, ...], float, int],
-             tuple[object, int, dict[str, JSON] | None]] = {}
+             tuple[object, int, dict[str, JSON] | None, object]] = {}
 """Attempt 0s of :func:`propose_charge` by (state, unit, targets, budget,
 ``placement_count``): the draws of ``random()`` they made and their answer (an entry holds
 the state, so its ``id`` is not reused while kept; a few entries)."""
@@ -179,7 +179,8 @@ def first_chain(ctx: Context, u: UnitData, targets: Sequence[UnitData], budget: 
     from w40k.engine.phases.pile_in_propose import _copied, _draws
     key = (id(ctx.state), u.id, tuple(t.id for t in targets), budget, placement_count())
     hit = _FIRST.get(key)
-    if hit is not None and hit[0] is ctx.state:
+    scene = geo.scene(ctx)  # the same scene too (the units' flags it reads)
+    if hit is not None and hit[0] is ctx.state and hit[3] is scene:
         for _ in range(hit[1]):
             rng.random()
         return _copied(hit[2])
@@ -189,7 +190,7 @@ def first_chain(ctx: Context, u: UnitData, targets: Sequence[UnitData], budget: 
     if n is not None:
         if len(_FIRST) >= 8:
             _FIRST.clear()
-        _FIRST[key] = (ctx.state, n, _copied(out))
+        _FIRST[key] = (ctx.state, n, _copied(out), scene)
     return out
 
 

@@ -181,7 +181,8 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
     return {mid: [[round(e.x, 6), round(e.y, 6)]] for mid, e in moved.items()}
 
 
-_FIRST: dict[tuple[int, int, int], tuple[object, object, int, dict[str, JSON] | None]] = {}
+_FIRST: dict[tuple[int, int, int],
+             tuple[object, object, int, dict[str, JSON] | None, object]] = {}
 """Attempt 0s of :func:`propose_toward` by (state, frame, ``placement_count``): the draws of
 ``random()`` they made and their answer (an entry holds the state and the frame, so their
 ``id`` is not reused while it is kept; a few entries: a player asks again at once)."""
@@ -197,7 +198,8 @@ def first_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random.R
     would have got)."""
     key = (id(ctx.state), id(d), placement_count())
     hit = _FIRST.get(key)
-    if hit is not None and hit[0] is ctx.state and hit[1] is d:
+    scene = geo.scene(ctx)  # the same scene too (the units' flags it reads)
+    if hit is not None and hit[0] is ctx.state and hit[1] is d and hit[4] is scene:
         for _ in range(hit[2]):
             rng.random()
         return _copied(hit[3])
@@ -207,7 +209,7 @@ def first_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random.R
     if n is not None:
         if len(_FIRST) >= 8:
             _FIRST.clear()
-        _FIRST[key] = (ctx.state, d, n, _copied(out))
+        _FIRST[key] = (ctx.state, d, n, _copied(out), scene)
     return out
 
 
