@@ -17,7 +17,13 @@ from w40k.engine import geo
 from w40k.engine.game import Game
 from w40k.engine.moves import check_move, parse_positions
 from w40k.engine.phases import melee_moves as mm_
-from w40k.engine.propose_moves import CLEARANCE, Occupied, ring, translation_refused
+from w40k.engine.propose_moves import (
+    CLEARANCE,
+    Occupied,
+    occupied_around,
+    ring,
+    translation_refused,
+)
 from w40k.engine.serial import JSON
 from w40k.geometry import MoveType
 from w40k.geometry.battlefield import MARGIN, spot_bounds
@@ -152,3 +158,134 @@ def test_occupied_taken_answers_as_spot_bounds_over_the_near_models(seed: int) -
             plain = (upper <= CLEARANCE - MARGIN).any(axis=1).tolist()
             assert occupied.taken(start, spots, 4.0) == plain
             assert any(plain)
+
+
+@pytest.mark.parametrize("seed", [3])
+def test_the_kept_occupied_answers_as_one_built_again(seed: int) -> None:
+    # 03.01 Ending a Move: ``occupied_around`` copies the kept ``Occupied`` of the other
+    # units' models; a copy appended to leaves the kept one as it was.
+    rng = random.Random(seed)
+    for game in _games(seed):
+        _, ter = geo.terrain(game)
+        for u in [u for u in game.state.units if not u.destroyed][:3]:
+            fresh = Occupied(s for e in game.state.units if e.id != u.id and not e.destroyed
+                             for s in geo.unit_shapes(e))
+            kept = occupied_around(game.ctx, u)
+            assert [id(m) for m in kept.models] == [id(m) for m in fresh.models]
+            kept.append(geo.unit_shapes(u)[0])
+            again = occupied_around(game.ctx, u)
+            assert len(again.models) == len(fresh.models)
+            for _ in range(20):
+                s = rng.choice(fresh.models)
+                cand = s.moved(s.x + rng.uniform(-3, 3), s.y + rng.uniform(-3, 3))
+                assert again.free(cand, ter) == fresh.free(cand, ter)
+                spots = [(cand.x, cand.y), (s.x, s.y)]
+                assert again.taken(s, spots, 4.0) == fresh.taken(s, spots, 4.0)
+
+
+@pytest.mark.parametrize("seed", [1])
+def test_a_kept_base_contact_answer_is_the_measured_one(seed: int) -> None:
+    # R12.03-c: in base contact with an enemy model, kept while no model is placed; so is
+    # a model's distance to a unit (R12.03-d's closest target).
+    for game in _games(seed):
+        units = [u for u in game.state.units if not u.destroyed]
+        for u in units:
+            for m in u.alive:
+                s = geo.model_shape(m)
+                for e in units[:4]:
+                    plain = mm_.unit_distance([s], geo.unit_shapes(e))
+                    assert mm_.model_to_unit(s, e) == plain == mm_.model_to_unit(s, e)
+                    eng = mm_.Group.of_unit(e).engaged_any(s)
+                    assert mm_.engaged_with_unit(s, e) == eng == mm_.engaged_with_unit(s, e)
+                assert mm_.base_contact_enemy(game.ctx, u, m) == \
+                    mm_._base_contact_enemy(game.ctx, u, m)
+                assert mm_.base_contact_enemy(game.ctx, u, m) == \
+                    mm_._base_contact_enemy(game.ctx, u, m)
+
+
+@pytest.mark.parametrize("seed", [2])
+def test_the_pile_in_target_chunks_are_the_target_spots(seed: int) -> None:
+    # R12.03-d: the pile-in proposer's candidate spots, built for every gap at once, are
+    # the same floats in the same order as built spot by spot.
+    from w40k.engine.phases import pile_in_propose as pp
+    rng = random.Random(seed)
+    seen = 0
+    for game in _games(seed):
+        units = [u for u in game.state.units if not u.destroyed]
+        for u in units:
+            enemies = [e for e in units if e.player != u.player]
+            for m in u.alive[:3]:
+                start = geo.model_shape(m)
+                t = min(enemies, key=lambda e: mm_.model_to_unit(start, e))
+                budget = rng.choice([3.0, 6.0, 12.0])
+                jitter = rng.uniform(-0.2, 0.2)
+                tshapes = geo.unit_shapes(t)
+                joined = [p for c in pp._target_chunks(start, tshapes, budget, jitter)
+                          for p in c]
+                assert joined == pp._target_spots(start, tshapes, budget, jitter)
+                seen += len(joined) > 3
+    assert seen > 0
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_path_through_an_enemy_model_is_one_validate_move_refuses_R03_01_d(seed: int) -> None:
+    # R03.01-d: a charge, pile-in or consolidation may not move through an enemy model; the
+    # proposers' pretest says so only where validate_move refuses it for that rule.
+    from w40k.engine.propose_moves import through_enemy
+    from w40k.geometry.movement import Step, validate_move
+    rng = random.Random(seed)
+    refused = 0
+    for game in _games(seed):
+        scene = geo.scene(game.ctx)
+        for u in [u for u in game.state.units if not u.destroyed]:
+            enemies = [s for e in game.state.units if e.player != u.player and not e.destroyed
+                       for s in geo.unit_shapes(e)]
+            for start in geo.unit_shapes(u)[:3]:
+                for _ in range(8):
+                    mt = rng.choice([MoveType.CHARGE, MoveType.PILE_IN, MoveType.CONSOLIDATE])
+                    o = rng.choice(enemies) if enemies and rng.random() < 0.5 else start
+                    x, y = o.x + rng.uniform(-4, 4), o.y + rng.uniform(-4, 4)
+                    if not through_enemy(scene, u.id, u.player, start, x, y, mt):
+                        continue
+                    refused += 1
+                    rules = {v.rule for v in validate_move(
+                        scene, u.id, {start.name: [Step(x, y)]}, mt, 40.0)}
+                    assert "R03.01-d" in rules
+    assert refused > 0
+
+
+@pytest.mark.parametrize("seed", [1])
+def test_a_path_through_terrain_is_one_validate_move_refuses_R13_06_c(seed: int) -> None:
+    # R13.06-c: a model that is not INFANTRY, BEASTS or SWARM may not move through a dense
+    # feature; the chain proposer's pretest says so only where validate_move refuses it.
+    from w40k.engine.propose_moves import through_terrain
+    from w40k.geometry.movement import Step, validate_move
+    from w40k.io.battle_setup import real_battle_position
+    rng = random.Random(seed)
+    refused = 0
+    for game in [Game.new(real_battle_position(), seed)]:
+        scene = geo.scene(game.ctx)
+        for u in [u for u in game.state.units if not u.destroyed]:
+            for start in geo.unit_shapes(u)[:2]:
+                for _ in range(60):
+                    x, y = start.x + rng.uniform(-12, 12), start.y + rng.uniform(-12, 12)
+                    if not through_terrain(scene, u.id, start, x, y, MoveType.CHARGE):
+                        continue
+                    refused += 1
+                    rules = {v.rule for v in validate_move(
+                        scene, u.id, {start.name: [Step(x, y)]}, MoveType.CHARGE, 40.0)}
+                    assert rules & {"R13.06-c", "R24.35-a"}
+    assert refused > 0
+
+
+def test_rings_built_from_shared_bearings_are_ring_s_floats() -> None:
+    # The charge chain's rings of several radii around one model share the bearings' cosines
+    # and sines: the same spots, float for float, as ring().
+    from w40k.engine.propose_moves import bearings
+    rng = random.Random(5)
+    for _ in range(50):
+        cx, cy, base = rng.uniform(0, 44), rng.uniform(0, 60), rng.uniform(-7, 7)
+        n = rng.choice([12, 24, 48])
+        cs = bearings(base, n)
+        for d in (rng.uniform(0.5, 3), rng.uniform(0.5, 3)):
+            assert [(cx + d * c, cy + d * s) for c, s in cs] == ring(cx, cy, d, base, n)

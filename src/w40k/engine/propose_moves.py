@@ -15,11 +15,25 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from w40k.engine import geo
-from w40k.engine.state import ModelData, UnitData
+from w40k.engine.state import ModelData, UnitData, placement_count
 from w40k.geometry import Model, MoveType, Scene, Terrain
 from w40k.geometry.battlefield import CELL, MARGIN, inner_radius
-from w40k.geometry.measure import ENGAGEMENT_HORIZONTAL, engaged, overlaps, separation
-from w40k.geometry.movement import ending_violations, scene_others
+from w40k.geometry.measure import (
+    ENGAGEMENT_HORIZONTAL,
+    engaged,
+    overlaps,
+    point_segment,
+    separation,
+)
+from w40k.geometry.movement import (
+    CLIMBERS,
+    _crosses_feature,
+    _passable,
+    _sweep_box,
+    ending_violations,
+    scene_others,
+)
+from w40k.geometry.outlines import outlines
 from w40k.geometry.shapes import EPS, Circle, Polygon
 
 if TYPE_CHECKING:
@@ -38,6 +52,17 @@ def ring(cx: float, cy: float, dist: float, base: float, n: int
         offs = _OFFSETS[n] = _offsets(n)
     cos, sin = math.cos, math.sin
     return [(cx + dist * cos(base + o), cy + dist * sin(base + o)) for o in offs]
+
+
+def bearings(base: float, n: int) -> list[tuple[float, float]]:
+    """The cosine and sine of each of :func:`ring`'s bearings (the same angles): rings of
+    several radii around one centre share them, ``(cx + dist * c, cy + dist * s)`` being
+    :func:`ring`'s floats."""
+    offs = _OFFSETS.get(n)
+    if offs is None:
+        offs = _OFFSETS[n] = _offsets(n)
+    cos, sin = math.cos, math.sin
+    return [(cos(base + o), sin(base + o)) for o in offs]
 
 
 _OFFSETS: dict[int, tuple[float, ...]] = {}
@@ -64,6 +89,16 @@ class Occupied:
         upper bound; -inf for a hull)."""
         for m in models:
             self.append(m)
+
+    def copy(self) -> Occupied:
+        """Another ``Occupied`` with the same models in the same order (its own lists:
+        appending to one leaves the other as it was)."""
+        out = Occupied(())
+        out.models = self.models[:]
+        out._cells = {k: v[:] for k, v in self._cells.items()}
+        out._discs = self._discs[:]
+        out._bounds = self._bounds[:]
+        return out
 
     def append(self, m: Model) -> None:
         """One more model placed (its disc entered in the cells it touches)."""
@@ -128,6 +163,29 @@ class Occupied:
         return not ending_violations(terrain, cand)
 
 
+_AROUND: dict[tuple[int, str], tuple[object, int, int, Occupied]] = {}
+""":func:`occupied_around`'s kept answers by (state, unit): the state (an entry holds it, so
+its ``id`` is not reused while kept), ``placement_count``, the number of units."""
+
+
+def occupied_around(ctx: Context, u: UnitData) -> Occupied:
+    """``Occupied`` of every living model of the other units, in the state's order (the
+    models a melee proposer places ``u``'s around): a copy of the one kept while no model is
+    placed (``state.placement_count``, which also counts a destroyed flag set), so the same
+    models in the same order as building it again."""
+    s = ctx.state
+    now = placement_count()
+    key = (id(s), u.id)
+    hit = _AROUND.get(key)
+    if hit is None or hit[0] is not s or hit[1] != now or hit[2] != len(s.units):
+        occ = Occupied(m for e in s.units if e.id != u.id and not e.destroyed
+                       for m in geo.unit_shapes(e))
+        if len(_AROUND) >= 64:
+            _AROUND.clear()
+        hit = _AROUND[key] = (s, now, len(s.units), occ)
+    return hit[3].copy()
+
+
 def surely_overlapping(scene: Scene, unit: str, mid: str, start: Model,
                        spots: Sequence[tuple[float, float]]) -> list[bool]:
     """Per spot: ``start`` (model ``mid`` of ``unit``) moved there overlaps another model of
@@ -157,6 +215,64 @@ def surely_overlapping(scene: Scene, unit: str, mid: str, start: Model,
     sep = np.sqrt(dx * dx + dy * dy) - fp.r - c[None, :, 2]
     out: list[bool] = np.asarray((sep < -1e-6 - MARGIN).any(axis=1)).tolist()
     return out
+
+
+MELEE_MOVES = (MoveType.CHARGE, MoveType.PILE_IN, MoveType.CONSOLIDATE)
+"""Move types through whose path no enemy model may be, but an AIRCRAFT (R03.01-d: for these
+``validate_move`` lets no other enemy model be passed)."""
+
+
+def through_enemy(scene: Scene, unit: str, player: str, start: Model, x: float, y: float,
+                  move_type: MoveType) -> bool:
+    """True when ``validate_move`` certainly refuses the straight move of ``start`` (a model
+    of ``unit``, ``player``'s) to (x, y), a move of :data:`MELEE_MOVES`, for moving through an
+    enemy model (R03.01-d): its own test of a round base swept past a round enemy model
+    (the same models, found by the same ``near_segment`` call, at the same level, no
+    AIRCRAFT, and the same ``point_segment`` distance). False says nothing (other shapes,
+    other move types): the proposer still validates the move."""
+    fa = start.footprint()
+    if move_type not in MELEE_MOVES or type(fa) is not Circle:
+        return False
+    if not math.hypot(x - start.x, y - start.y) > EPS:
+        return False  # no horizontal step: no path test
+    others, discs = scene_others(scene, unit, player)
+    for i in discs.near_segment(start.x, start.y, x, y, start.reach(), 0.0):
+        friendly, o = others[i]
+        if friendly or abs(o.z - start.z) > max(o.height, start.height) or o.has("AIRCRAFT"):
+            continue
+        f = o.footprint()
+        if type(f) is Circle and \
+                point_segment(f.cx, f.cy, fa.cx, fa.cy, x, y) < fa.r + f.r - 1e-6:
+            return True
+    return False
+
+
+def through_terrain(scene: Scene, unit: str, start: Model, x: float, y: float,
+                    move_type: MoveType) -> bool:
+    """True when ``validate_move`` certainly refuses the straight move of ``start`` (a model
+    of ``unit``) to (x, y), on its level, for crossing a terrain feature it may not move
+    through (R13.06-c, R24.35-a): its own feature loop (the same features, box test,
+    ``_passable`` and ``_crosses_feature``), without taking to the skies or the 24.35
+    choice. A model that passes every feature (CLIMBERS, MOBILE) returns False at once."""
+    if start.has(*CLIMBERS, "MOBILE"):
+        return False
+    if not math.hypot(x - start.x, y - start.y) > EPS:
+        return False  # no horizontal step: no path test
+    super_heavy = any(a.strip().lower() == "super-heavy walker"
+                      for a in scene.unit(unit).abilities)
+    end = start.moved(x, y)
+    bx0, by0, bx1, by1 = _sweep_box(start, end)
+    z = start.z
+    for ol in outlines(scene.terrain):
+        if bx1 < ol.x0 or bx0 > ol.x1 or by1 < ol.y0 or by0 > ol.y1:
+            continue  # the boxes are apart
+        f = ol.feature
+        if z >= f.height - EPS:
+            continue  # over the top of it
+        ok, _ = _passable(start, f, move_type, False, False, super_heavy)
+        if not ok and _crosses_feature(start, end, ol):
+            return True
+    return False
 
 
 UNENGAGED_MOVES = (MoveType.NORMAL, MoveType.ADVANCE, MoveType.FALL_BACK,

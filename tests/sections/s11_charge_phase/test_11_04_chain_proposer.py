@@ -188,3 +188,47 @@ def test_the_spots_scored_with_bounds_for_ovals_and_hulls_match_the_one_by_one_s
         assert fast == slow
         kept += len(fast)
     assert kept > 300  # spots were kept and compared
+
+
+def test_a_checked_answer_asked_again_gets_the_same_verdict_and_a_refused_one_is_refused() -> None:
+    # R11.04-b/-c/-d: check_move keeps its verdict of the same moves in the same state and
+    # frame (the proposer checks its answer, the frame checks it again when submitted): the
+    # kept verdicts are the checked ones, a refused answer is still refused on submission.
+    from w40k.core.errors import IllegalChoice
+    from w40k.engine.phases import melee_moves as mm_
+    blue = unit("blue.b", "blue", [fighter("blue.b.1", 10.0, 10.0 + BASE + 5.0)])
+    game = _to_positions([_line_of_ten(), blue], [3, 4], terrain=_wall((13.5, 12.0, 40.0, 13.0)))
+    frame = game.ctx.top
+    assert isinstance(frame, MeleeMoveFrame)
+    u = game.state.unit("red.a")
+    answer = sample(game, pending(game), random.Random(1))
+    stay: JSON = {"red.a.1": [[10.0, 10.0 + 0.1]]}  # no closer to the target (R11.04-b)
+    for a in (answer, stay):
+        moves = parse_positions(u, a)
+        fresh = mm_._check_move(game.ctx, u, moves, frame)
+        assert check_move(game.ctx, u, moves, frame) == fresh
+        assert check_move(game.ctx, u, parse_positions(u, a), frame) == fresh
+    assert not check_move(game.ctx, u, parse_positions(u, answer), frame)
+    with pytest.raises(IllegalChoice):
+        game.submit(stay)
+    game.submit(answer)
+    assert game.state.unit("red.a").flag("charged")
+
+
+def test_asking_again_for_the_first_chain_gives_the_same_moves_and_draws_R11_04_b() -> None:
+    # R11.04-b/-c: the chain placement's attempt 0 depends on no draw; asked again in the same
+    # state it gives the kept answer (a new copy) after the same draws as placing it again.
+    from w40k.engine.phases import charge_propose as cp
+    blue = unit("blue.b", "blue", [fighter("blue.b.1", 10.0, 10.0 + BASE + 5.0)])
+    game = _to_positions([_line_of_ten(), blue], [3, 4], terrain=_wall((13.5, 12.0, 40.0, 13.0)))
+    u, targets = game.state.unit("red.a"), [game.state.unit("blue.b")]
+    cp._FIRST.clear()
+    kept, fresh = random.Random(3), random.Random(3)
+    first = cp.first_chain(game.ctx, u, targets, 7.0, kept)
+    assert first
+    again = [cp.first_chain(game.ctx, u, targets, 7.0, kept) for _ in range(2)]
+    assert again == [first, first] and again[0] is not again[1]
+    for _ in range(3):
+        cp._FIRST.clear()
+        assert cp.first_chain(game.ctx, u, targets, 7.0, fresh) == first
+    assert kept.getstate() == fresh.getstate()

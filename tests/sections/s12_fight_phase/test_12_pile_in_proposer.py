@@ -158,12 +158,35 @@ def test_asking_again_for_a_pile_in_no_model_can_make_gives_the_same_answer_and_
     red = _u("red.a", "red", [10.0, 11.5], 10.0)
     blue = _u("blue.b", "blue", [10.0, 11.5], 10.0 + BASE)
     game = _to_pile_in([red, blue])
-    pp._NO_MOVE.clear()
+    pp._FIRST.clear()
     kept, fresh = random.Random(5), random.Random(5)
     assert [sample(game, pending(game), kept) for _ in range(3)] == ["skip"] * 3
-    assert [n for _, _, n in pp._NO_MOVE.values()] == [1]  # its jitter, drawn again
+    assert [e[2] for e in pp._FIRST.values()] == [1]  # its jitter, drawn again
     for _ in range(3):
-        pp._NO_MOVE.clear()
+        pp._FIRST.clear()
         assert sample(game, pending(game), fresh) == "skip"
     assert kept.getstate() == fresh.getstate()
     assert kept.random() == fresh.random()
+
+
+def test_asking_again_for_a_pile_in_gives_the_same_moves_and_draws_R12_03_d() -> None:
+    # R12.03-d: the first placement's answer (every model closer and engaged) is kept for
+    # the same state and frame: asked again, the same moves (a new copy) after the same
+    # draws as searching again.
+    from w40k.engine.phases import pile_in_propose as pp
+    red = _u("red.a", "red", [10.0 + 1.5 * i for i in range(5)], 10.0, flags=FF)
+    blue = _u("blue.b", "blue", [11.0 + 1.5 * i for i in range(3)], 10.0 + BASE + 2.5)
+    game = _to_pile_in([red, blue])
+    frame = game.ctx.top
+    assert isinstance(frame, MeleeMoveFrame)
+    u = game.state.unit("red.a")
+    pp._FIRST.clear()
+    kept, fresh = random.Random(7), random.Random(7)
+    first = pp.first_toward(game.ctx, u, frame, kept)
+    assert first and len(first) == 5
+    again = [pp.first_toward(game.ctx, u, frame, kept) for _ in range(2)]
+    assert again == [first, first] and again[0] is not again[1]
+    for _ in range(3):
+        pp._FIRST.clear()
+        assert pp.first_toward(game.ctx, u, frame, fresh) == first
+    assert kept.getstate() == fresh.getstate()

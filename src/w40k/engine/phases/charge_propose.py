@@ -26,16 +26,25 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
+from itertools import compress
 from typing import cast
 
 import numpy as np
+import numpy.typing as npt
 
 from w40k.engine import geo
 from w40k.engine.context import Context
 from w40k.engine.phases import melee_moves as mm_
-from w40k.engine.propose_moves import Occupied, ring, surely_overlapping
+from w40k.engine.propose_moves import (
+    bearings,
+    occupied_around,
+    ring,
+    surely_overlapping,
+    through_enemy,
+    through_terrain,
+)
 from w40k.engine.serial import JSON
-from w40k.engine.state import UnitData
+from w40k.engine.state import UnitData, placement_count
 from w40k.geometry import Model, engaged
 from w40k.geometry.battlefield import MARGIN, coherent_tri, engaged_spots, gap_tri, spot_bounds
 from w40k.geometry.measure import (
@@ -83,7 +92,7 @@ def propose_charge(ctx: Context, u: UnitData, targets: Sequence[UnitData], budge
               for s in geo.unit_shapes(e)]
     non_targets = mm_.Group([s for e, s in others
                              if e.player != u.player and e.id not in target_ids])
-    placed = Occupied(s for _, s in others)
+    placed = occupied_around(ctx, u)  # the models of ``others``, in order
     _, ter = geo.terrain(ctx)
     scene = geo.scene(ctx)
     models = sorted(u.alive, key=lambda m: min(
@@ -101,13 +110,15 @@ def propose_charge(ctx: Context, u: UnitData, targets: Sequence[UnitData], budge
         for _, t in near_t[:6]:
             if horizontal_distance(start, t) > budget + 2.0 + mm_.EPS:
                 continue
-            base = math.atan2(start.y - t.y, start.x - t.x) + jitter
-            for g in TARGET_GAPS:
-                spots += _ring(t.x, t.y, r + mm_._radius(t) + g, base)
+            cs = bearings(math.atan2(start.y - t.y, start.x - t.x) + jitter, BEARINGS)
+            for g in TARGET_GAPS:  # _ring(t.x, t.y, r + rt + g, base), a gap at a time
+                d = r + mm_._radius(t) + g
+                spots += [(t.x + d * c, t.y + d * s) for c, s in cs]
         for f in ends.values():
-            base = math.atan2(start.y - f.y, start.x - f.x) + jitter
+            cs = bearings(math.atan2(start.y - f.y, start.x - f.x) + jitter, BEARINGS)
             for g in FRIEND_GAPS:
-                spots += _ring(f.x, f.y, r + mm_._radius(f) + g, base)
+                d = r + mm_._radius(f) + g
+                spots += [(f.x + d * c, f.y + d * s) for c, s in cs]
         t0 = near_t[0][1]
         dist = math.hypot(t0.x - start.x, t0.y - start.y)
         if dist > 0:
@@ -131,6 +142,9 @@ def propose_charge(ctx: Context, u: UnitData, targets: Sequence[UnitData], budge
             tries += 1
             if tries > MAX_SPOT_CHECKS:
                 break  # the best spots' paths are blocked: give this chain up
+            if through_enemy(scene, u.id, u.player, start, x, y, MoveType.CHARGE) \
+                    or through_terrain(scene, u.id, start, x, y, MoveType.CHARGE):
+                continue  # R03.01-d, R13.06-c: validate_move refuses it (counted as validated)
             bad = [v for v in validate_move(scene, u.id, {m.id: [Step(x, y)]},
                                             MoveType.CHARGE, budget)
                    if v.rule not in PATH_RULES_IGNORED]
@@ -146,6 +160,38 @@ def propose_charge(ctx: Context, u: UnitData, targets: Sequence[UnitData], budge
         placed.append(end)
     answer: dict[str, JSON] = {mid: [[round(e.x, 6), round(e.y, 6)]] for mid, e in ends.items()}
     return _repair(ctx, u, answer, [s for _, s in tshapes], non_targets, budget, memo)
+
+
+_FIRST: dict[tuple[int, str, tuple[str, ...], float, int],
+             tuple[object, int, dict[str, JSON] | None, object]] = {}
+"""Attempt 0s of :func:`propose_charge` by (state, unit, targets, budget,
+``placement_count``): the draws of ``random()`` they made and their answer (an entry holds
+the state, so its ``id`` is not reused while kept; a few entries)."""
+
+
+def first_chain(ctx: Context, u: UnitData, targets: Sequence[UnitData], budget: float,
+                rng: random.Random, memo: Spots | None = None) -> dict[str, JSON] | None:
+    """``propose_charge(ctx, u, targets, budget, rng, 0, memo)``. Attempt 0 turns nothing by
+    the drawn numbers (its jitter is a draw times 0), so while no model is placed the same
+    state gives the same answer: one found before is given again, as a new copy, after the
+    same number of draws (the heuristic asks a declined charge again; ``memo`` only keeps
+    candidates, so an attempt that does not fill it answers the same)."""
+    from w40k.engine.phases.pile_in_propose import _copied, _draws
+    key = (id(ctx.state), u.id, tuple(t.id for t in targets), budget, placement_count())
+    hit = _FIRST.get(key)
+    scene = geo.scene(ctx)  # the same scene too (the units' flags it reads)
+    if hit is not None and hit[0] is ctx.state and hit[3] is scene:
+        for _ in range(hit[1]):
+            rng.random()
+        return _copied(hit[2])
+    before = rng.getstate()
+    out = propose_charge(ctx, u, targets, budget, rng, 0, memo)
+    n = _draws(before, rng, 64)
+    if n is not None:
+        if len(_FIRST) >= 8:
+            _FIRST.clear()
+        _FIRST[key] = (ctx.state, n, _copied(out), scene)
+    return out
 
 
 def _within_move(start: Model, spots: list[tuple[float, float]], budget: float
@@ -170,6 +216,28 @@ def _round(m: Model) -> bool:
     return isinstance(m.footprint(), Circle) and m.z == 0.0 and not m.has("FRAME")
 
 
+_SPLITS: dict[int, tuple[Sequence[Model], npt.NDArray[np.float64] | None, list[Model]]] = {}
+""":func:`_round_split`'s answers by the list of models (an entry holds it: the same list,
+unchanged, within a chain placement; a few entries)."""
+
+
+def _round_split(others: Sequence[Model]
+                 ) -> tuple[npt.NDArray[np.float64] | None, list[Model]]:
+    """``others``' round bases at ground level as rows (x, y, radius), None if there are
+    none, and the other models, in order (kept for the same list: a chain placement asks it
+    for every model and repair search)."""
+    hit = _SPLITS.get(id(others))
+    if hit is not None and hit[0] is others:
+        return hit[1], hit[2]
+    rs = [o for o in others if _round(o)]
+    arr = np.array([(m.x, m.y, cast(Circle, m.footprint()).r) for m in rs]) if rs else None
+    rest = [o for o in others if not _round(o)] if rs else list(others)
+    if len(_SPLITS) >= 16:
+        _SPLITS.clear()
+    _SPLITS[id(others)] = (others, arr, rest)
+    return arr, rest
+
+
 def _engaged_mask(start: Model, spots: Sequence[tuple[float, float]],
                   others: Sequence[Model]) -> list[bool]:
     """For each spot, whether ``start`` moved there is engaged with one of ``others`` (03.04):
@@ -179,14 +247,13 @@ def _engaged_mask(start: Model, spots: Sequence[tuple[float, float]],
     if not spots or not others:
         return out
     pts = np.asarray(spots, dtype=np.float64)
-    rs = [o for o in others if _round(o)] if _round(start) else []
-    if rs:
+    o, others_rest = _round_split(others) if _round(start) else (None, others)
+    if o is not None:
         r = cast(Circle, start.footprint()).r
-        o = np.array([(m.x, m.y, cast(Circle, m.footprint()).r) for m in rs])
         d = np.hypot(pts[:, 0, None] - o[None, :, 0], pts[:, 1, None] - o[None, :, 1]) \
             - r - o[None, :, 2]
-        out = (d <= ENGAGEMENT_HORIZONTAL + EPS).any(axis=1).tolist()
-    rest = [o for o in others if not (rs and _round(o))]
+        out = np.asarray((d <= ENGAGEMENT_HORIZONTAL + EPS).any(axis=1)).tolist()
+    rest = others_rest if o is not None else others
     if rest:
         out = [a or b for a, b in zip(out, engaged_spots(start, pts, rest), strict=True)]
     return out
@@ -224,13 +291,17 @@ def _scored(start: Model, spots: Sequence[tuple[float, float]], ends: Sequence[M
             closer |= dt[:, cols].min(axis=1) < d0 - mm_.EPS
     keep &= closer
     out: list[Scored] = []
-    for i in np.flatnonzero(keep).tolist():
+    rows = np.flatnonzero(keep).tolist()
+    tids = [tid for tid, _ in tshapes]
+    # each kept spot's engaged target models as lists of bools (the same sets as
+    # flatnonzero row by row), its nearest distance as a float
+    for i, eng_row, near, dist in zip(rows, eng_all[rows].tolist(), near_all[rows].tolist(),
+                                      moved[rows].tolist(), strict=True):
         x, y = spots[i]
-        eng = {tshapes[j][0] for j in np.flatnonzero(eng_all[i]).tolist()}
-        near = float(near_all[i])
+        eng = set(compress(tids, eng_row))
         cls = 0 if near <= 1.0 + mm_.EPS else 1 if eng else 2
         fresh = 0 if eng - engaged_targets else 1  # a target not engaged yet first
-        out.append(((cls, fresh, round(near, 3), float(moved[i])), x, y, eng))
+        out.append(((cls, fresh, round(near, 3), dist), x, y, eng))
     return out
 
 
@@ -325,7 +396,7 @@ def _coherent_with(end: Model, placed: Sequence[Model]) -> bool:
     return min(ds) <= COHERENCY_MARGIN and max(ds) <= ALL_MARGIN
 
 
-Spots = dict[tuple[str, float], list[tuple[float, float, Model]]]
+Spots = dict[tuple[str, float], list[tuple[float, float, Model | None]]]
 """The repair search's candidate spots of each (model, gap) that pass the tests that do not
 depend on where the rest of the unit is (:func:`_reach_cands`)."""
 
@@ -363,9 +434,10 @@ def _repair(ctx: Context, u: UnitData, answer: dict[str, JSON], tshapes: Sequenc
 
 
 def _reach_cands(start: Model, tshapes: Sequence[Model], non_targets: mm_.Group, gap: float,
-                 budget: float) -> list[tuple[float, float, Model]]:
-    """The spots (and the model there) like ``melee_moves.can_reach``'s search finds (its
-    candidates first, then finer rings), rounded, within the move, within ``gap`` of a
+                 budget: float) -> list[tuple[float, float, Model | None]]:
+    """The spots (and the model there; None where the bounds settle the gap: built when
+    screened) like ``melee_moves.can_reach``'s search finds (its candidates first, then finer
+    rings), rounded, within the move, within ``gap`` of a
     target model (engaged with it for 2"), engaged with no enemy model outside the targets
     (R11.04-d): the tests that do not depend on where the rest of the unit is."""
     cands = mm_._candidates(start, tshapes, gap, budget)
@@ -386,21 +458,24 @@ def _reach_cands(start: Model, tshapes: Sequence[Model], non_targets: mm_.Group,
     near = gap_tri(start, cands, tshapes, gap - 1e-4, engaged_only=gap >= 2.0)
     cands = [p for p, k in zip(cands, near, strict=True) if k]
     near = [k for k in near if k]
-    out: list[tuple[float, float, Model]] = []
+    out: list[tuple[float, float, Model | None]] = []
     for (x, y), k, bad in zip(cands, near, _engaged_mask(start, cands, non_targets.models),
                               strict=True):
         if bad:
             continue  # R11.04-d
+        if k > 0:
+            out.append((x, y, None))  # the model there is built when it is screened
+            continue
         end = start.moved(x, y)
-        if k < 0 and not any(horizontal_distance(end, t) <= gap - 1e-4
-                             and (gap < 2.0 or engaged(end, t)) for t in tshapes):
+        if not any(horizontal_distance(end, t) <= gap - 1e-4
+                   and (gap < 2.0 or engaged(end, t)) for t in tshapes):
             continue
         out.append((x, y, end))
     return out
 
 
 def _reach_spot(ctx: Context, u: UnitData, start: Model, mid: str, finals: dict[str, Model],
-                cands: Sequence[tuple[float, float, Model]], budget: float
+                cands: Sequence[tuple[float, float, Model | None]], budget: float
                 ) -> tuple[float, float] | None:
     """The first of ``cands`` (:func:`_reach_cands`) whose straight move ``validate_move``
     accepts with the rest of the unit at ``finals`` (at most :data:`MAX_SPOT_CHECKS` screened,
@@ -414,7 +489,11 @@ def _reach_spot(ctx: Context, u: UnitData, start: Model, mid: str, finals: dict[
     for screened, (x, y, end) in enumerate(cands, 1):
         if screened > MAX_SPOT_CHECKS:
             return None
-        if over[screened - 1] or mm_.surely_refused(scene, u.id, mid, end):
+        if over[screened - 1]:
+            continue
+        if end is None:
+            end = start.moved(x, y)
+        if mm_.surely_refused(scene, u.id, mid, end, MoveType.CHARGE):
             continue
         tries += 1
         if tries > MAX_PATH_CHECKS:

@@ -14,6 +14,9 @@ model *can* when a straight-line move of it alone, with the rest of its unit whe
 puts them, reaches a spot next to a target model and passes ``validate_move`` (24 bearings
 around each target model in reach). A spot the search does not find is never demanded, so a
 legal move is never refused for it (docs/rulings.md R11.04-c).
+
+The measures (distances, engagement with a group, objective range, base contact) live in
+``melee_measure.py`` and are re-exported here.
 """
 
 from __future__ import annotations
@@ -21,13 +24,12 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Any, cast
 
 import numpy as np
-import numpy.typing as npt
 
 from w40k.core.errors import IllegalChoice, MalformedChoice
 from w40k.engine import field, geo
@@ -35,172 +37,42 @@ from w40k.engine import moves as moves_mod
 from w40k.engine.actions import interrupt
 from w40k.engine.context import Context
 from w40k.engine.frames import FrameData
-from w40k.engine.propose_moves import Occupied, surely_overlapping
+from w40k.engine.phases.melee_measure import CONTACT as CONTACT
+from w40k.engine.phases.melee_measure import EPS as EPS
+from w40k.engine.phases.melee_measure import MARKER_RADIUS as MARKER_RADIUS
+from w40k.engine.phases.melee_measure import Group as Group
+from w40k.engine.phases.melee_measure import _base_contact_enemy as _base_contact_enemy
+from w40k.engine.phases.melee_measure import _shapes_distance as _shapes_distance
+from w40k.engine.phases.melee_measure import base_contact_enemy as base_contact_enemy
+from w40k.engine.phases.melee_measure import closer_to_unit as closer_to_unit
+from w40k.engine.phases.melee_measure import engaged_with_unit as engaged_with_unit
+from w40k.engine.phases.melee_measure import in_objective_range as in_objective_range
+from w40k.engine.phases.melee_measure import model_to_unit as model_to_unit
+from w40k.engine.phases.melee_measure import objective_distance as objective_distance
+from w40k.engine.phases.melee_measure import unit_distance as unit_distance
+from w40k.engine.phases.melee_measure import units_within as units_within
+from w40k.engine.propose_moves import occupied_around, surely_overlapping, through_enemy
 from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON
-from w40k.engine.state import ModelData, ObjectiveData, UnitData
+from w40k.engine.state import ObjectiveData, UnitData, placement_count
 from w40k.engine.windows import Window, open_window
-from w40k.geometry import (
-    Model,
-    ObjectiveMarker,
-    Scene,
-    engaged,
-    in_range_of_area,
-    in_range_of_marker,
-)
+from w40k.geometry import Model, Scene, engaged
 from w40k.geometry.battlefield import Layout, any_engaged
-from w40k.geometry.measure import horizontal_distance, separation, shape_region_distance
+from w40k.geometry.measure import horizontal_distance
 from w40k.geometry.movement import MoveType, Step, validate_move
 from w40k.geometry.shapes import mm
 
-EPS = 1e-6
 MOVE_TYPES = {"charge": MoveType.CHARGE, "pile_in": MoveType.PILE_IN,
               "consolidate": MoveType.CONSOLIDATE, "surge": MoveType.OTHER}
 DECLINE = {"charge": "fail", "pile_in": "skip", "consolidate": "skip", "surge": "skip"}
 """The answer that declines each move."""
-MARKER_RADIUS = mm(40.0) / 2
 BEARINGS = 24
-
-
-# -- measuring -----------------------------------------------------------------------------
-def unit_distance(a: Sequence[Model], b: Sequence[Model]) -> float:
-    """Closest horizontal distance between two groups of models."""
-    return min((horizontal_distance(x, y) for x in a for y in b), default=math.inf)
 
 
 _TARGETS_KIND = {"charge": K.CHARGE_TARGETS, "pile_in": K.PILE_IN_TARGETS,
                  "consolidate": K.CONSOLIDATE_TARGETS}
 """The targets request of each move type."""
-
-
-def model_to_unit(m: Model, u: UnitData) -> float:
-    """Closest horizontal distance from a model to a unit."""
-    return unit_distance([m], geo.unit_shapes(u))
-
-
-def _nearest_first(lower: npt.NDArray[np.float64], measure: Callable[[int], float]) -> float:
-    """The least ``measure(k)`` over every index of ``lower``, a lower bound of each (the
-    bounding discs' gap): measured in increasing order of the bound, stopping once a bound
-    exceeds the least found by ``battlefield.MARGIN`` (no later pair can be closer: the
-    same minimum as measuring them all)."""
-    from w40k.geometry.battlefield import MARGIN
-    best = math.inf
-    for k in np.argsort(lower, kind="stable").tolist():
-        if lower[k] - MARGIN > best:
-            break
-        h = measure(k)
-        if h < best:
-            best = h
-    return best
-
-
-def closer_to_unit(m: Model, u: UnitData, than: float) -> bool:
-    """``model_to_unit(m, u) < than``, measuring only the models of ``u`` whose bounding disc
-    comes that near (the disc gap is a lower bound of the footprints' distance: same answer)."""
-    from w40k.geometry.battlefield import bounding_radius
-    lay = field.layout(u)
-    if not len(lay.models):
-        return False
-    fp = m.footprint()
-    cx, cy = fp.center
-    gaps = np.hypot(lay.centres[:, 0] - cx, lay.centres[:, 1] - cy) - lay.radii
-    return any(horizontal_distance(m, lay.models[i]) < than
-               for i in np.flatnonzero(gaps - bounding_radius(fp) < than + 1e-6))
-
-
-class Group:
-    """Models kept as arrays for "is a model engaged with any of them" (:meth:`engaged_any`):
-    only the models whose bounding disc comes within engagement range are measured (the disc
-    gap is a lower bound of the footprints' distance: same answer as ``engaged`` over all)."""
-
-    def __init__(self, models: Sequence[Model], lay: Layout | None = None) -> None:
-        self.models = list(models)
-        self.lay = Layout.of(self.models) if lay is None else lay
-
-    @staticmethod
-    def of_unit(u: UnitData) -> Group:
-        """The unit's living models, with its kept layout (``engine/field.py``)."""
-        lay = field.layout(u)
-        return Group(lay.models, lay)
-
-    def engaged_any(self, m: Model) -> bool:
-        """03.04: ``m`` is engaged with one of the models."""
-        from w40k.geometry.battlefield import bounding_radius
-        from w40k.geometry.measure import ENGAGEMENT_HORIZONTAL
-        if not self.models:
-            return False
-        fp = m.footprint()
-        cx, cy = fp.center
-        gaps = (np.hypot(self.lay.centres[:, 0] - cx, self.lay.centres[:, 1] - cy)
-                - self.lay.radii - bounding_radius(fp))
-        return any(engaged(m, self.models[i])
-                   for i in np.flatnonzero(gaps <= ENGAGEMENT_HORIZONTAL + 1e-6))
-
-
-def _shapes_distance(a: UnitData, b: UnitData) -> float:
-    """``unit_distance(geo.unit_shapes(a), geo.unit_shapes(b))`` over the kept layouts, the
-    pairs nearest by their bounding discs first (:func:`_nearest_first`: the same float)."""
-    la, lb = field.layout(a), field.layout(b)
-    if not len(la) or not len(lb):
-        return math.inf
-    dx = la.centres[:, 0, None] - lb.centres[None, :, 0]
-    dy = la.centres[:, 1, None] - lb.centres[None, :, 1]
-    lower = (np.sqrt(dx * dx + dy * dy) - la.radii[:, None] - lb.radii[None, :]).ravel()
-    nb = len(lb)
-    return _nearest_first(lower, lambda k: horizontal_distance(la.models[k // nb],
-                                                                lb.models[k % nb]))
-
-
-def units_within(a: UnitData, b: UnitData, dist: float) -> bool:
-    """Unit ``a`` within ``dist`` of unit ``b`` (closest models, 01.04; the distance is kept
-    until a model is placed, ``engine/field.py``)."""
-    return field.unit_distance(a, b, _shapes_distance) <= dist + EPS
-
-
-def objective_distance(ctx: Context, m: Model, obj: ObjectiveData) -> float:
-    """Horizontal distance from a model to an objective (marker disc or area)."""
-    if obj.area is not None:
-        _, ter = geo.terrain(ctx)
-        return max(0.0, shape_region_distance(m.footprint(),
-                                              np.asarray(ter.area(obj.area).footprint,
-                                                         dtype=float)))
-    return max(0.0, separation(m.footprint(), ObjectiveMarker(obj.x, obj.y).shape()))
-
-
-def in_objective_range(ctx: Context, m: Model, obj: ObjectiveData) -> bool:
-    """14.01 / Appendix, for a model shape."""
-    if obj.area is not None:
-        _, ter = geo.terrain(ctx)
-        return in_range_of_area(m, np.asarray(ter.area(obj.area).footprint, dtype=float))
-    return in_range_of_marker(m, ObjectiveMarker(obj.x, obj.y))
-
-
-CONTACT = mm(0.5)
-"""``in_base_contact``'s default tolerance (footprints within 0.5 mm)."""
-
-
-def base_contact_enemy(ctx: Context, u: UnitData, m: ModelData) -> bool:
-    """12.03/12.08: the model is in base contact with an enemy model. Only the enemy models
-    whose bounding disc comes within the contact tolerance (plus 1e-6") are measured: the
-    disc gap is a lower bound of the footprints' distance, so no answer changes."""
-    from w40k.geometry.battlefield import bounding_radius
-    from w40k.geometry.measure import in_base_contact
-    shape = geo.model_shape(m)
-    fp = shape.footprint()
-    cx, cy = fp.center
-    r = bounding_radius(fp)
-    for e in ctx.state.units:
-        if e.player == u.player or e.destroyed:
-            continue
-        lay = field.layout(e)
-        if not len(lay):
-            continue
-        gaps = np.hypot(lay.centres[:, 0] - cx, lay.centres[:, 1] - cy) - lay.radii - r
-        if any(in_base_contact(shape, lay.models[i], CONTACT)
-               for i in np.flatnonzero(gaps <= CONTACT + 1e-6)):
-            return True
-    return False
 
 
 def subsets(ids: Sequence[str], cap: int = 6) -> list[JSON]:
@@ -316,20 +188,23 @@ def can_reach(ctx: Context, u: UnitData, mid: str, finals: Mapping[str, Model],
             if scene is None:
                 scene = _scene_with(ctx, u, finals, keep=mid)
                 over = surely_overlapping(scene, u.id, mid, start, cands)
-            legal = memo[key] = not over[i] and not surely_refused(scene, u.id, mid, end) \
+            legal = memo[key] = not over[i] \
+                and not surely_refused(scene, u.id, mid, end, move_type) \
                 and not validate_move(scene, u.id, {mid: [Step(x, y)]}, move_type, budget)
         if legal:
             return True
     return False
 
 
-def surely_refused(scene: Scene, unit: str, mid: str, end: Model) -> bool:
+def surely_refused(scene: Scene, unit: str, mid: str, end: Model,
+                   move_type: MoveType | None = None) -> bool:
     """Whether ``validate_move`` surely refuses moving model ``mid`` of ``unit`` to ``end`` in
     ``scene`` (the rest of the unit where the scene has it), by four of its own cheap tests:
     the battlefield edge (R03.01-f), ending on another model (R03.01-c), coherency
     (R03.03-d), ending partway through a terrain feature (``ending_violations``, R03.01-i /
-    R13.06). False says nothing: ``validate_move`` still decides (a prefilter, same answers,
-    without its path tests)."""
+    R13.06); given the move type, a fifth: the straight path through an enemy model
+    (R03.01-d, ``propose_moves.through_enemy``). False says nothing: ``validate_move`` still
+    decides (a prefilter, same answers, without its other path tests)."""
     from w40k.geometry.measure import COHERENCY_NEIGHBOUR, coherency_breaks, overlaps
     from w40k.geometry.movement import ending_violations, scene_others
     from w40k.geometry.shapes import EPS as GEPS
@@ -353,7 +228,11 @@ def surely_refused(scene: Scene, unit: str, mid: str, end: Model) -> bool:
         return True  # R03.03-a: no other model within 2" (the reach discs' gap bounds it)
     if coherency_breaks(placed):
         return True
-    return bool(ending_violations(scene.terrain, end))
+    if ending_violations(scene.terrain, end):
+        return True
+    start = next(m for m in gu.models if m.name == mid)
+    return move_type is not None and through_enemy(scene, unit, gu.player, start, end.x,
+                                                   end.y, move_type)
 
 
 # -- the frame ---------------------------------------------------------------------------------
@@ -495,9 +374,37 @@ def _enemies(ctx: Context, u: UnitData) -> list[UnitData]:
     return [e for e in ctx.state.units if e.player != u.player and not e.destroyed]
 
 
+_CHECKED: dict[tuple[int, int, int, int, tuple[object, ...]],
+               tuple[object, object, UnitData, Scene, list[tuple[str, str]]]] = {}
+""":func:`check_move`'s answers by (state, frame, unit, ``placement_count``, moves): the
+state, the frame, the unit and the scene they were checked in (an entry holds them, so their
+``id`` is not reused while kept); a few entries (the proposer checks its answer, then the
+frame checks the same answer when it is submitted)."""
+
+
 def check_move(ctx: Context, u: UnitData, moves: Mapping[str, Sequence[Step]],
                d: MeleeMoveFrame) -> list[tuple[str, str]]:
-    """Every rule the move breaks, as (checklist ID, message); empty when legal."""
+    """Every rule the move breaks, as (checklist ID, message); empty when legal. The same
+    moves of the same unit, asked again by the same frame in the same state and scene while
+    no model is placed, get the answer found before (a copy): the proposer checks its answer
+    and ``_apply`` checks it again when it is submitted."""
+    scene = geo.scene(ctx)
+    key = (id(ctx.state), id(d), id(u), placement_count(),
+           tuple((mid, tuple(moves[mid])) for mid in sorted(moves)))
+    hit = _CHECKED.get(key)
+    if (hit is not None and hit[0] is ctx.state and hit[1] is d and hit[2] is u
+            and hit[3] is scene):
+        return list(hit[4])
+    out = _check_move(ctx, u, moves, d)
+    if len(_CHECKED) >= 8:
+        _CHECKED.clear()
+    _CHECKED[key] = (ctx.state, d, u, scene, list(out))
+    return out
+
+
+def _check_move(ctx: Context, u: UnitData, moves: Mapping[str, Sequence[Step]],
+                d: MeleeMoveFrame) -> list[tuple[str, str]]:
+    """:func:`check_move`, checked."""
     mt = d.move_type
     budget = d.max_distance
     move_type = MOVE_TYPES[mt]
@@ -602,7 +509,7 @@ def _check_toward(ctx: Context, u: UnitData, moves: Mapping[str, Sequence[Step]]
             if end is start:
                 continue  # not moved (``finals_of`` keeps its shape): engaged as it started
             for e, g in groups:
-                if g.engaged_any(start) and not g.engaged_any(end):
+                if engaged_with_unit(start, e) and not g.engaged_any(end):
                     out.append((rule, f"{m.id} started engaged with {e.id} and no longer is"))
     return out
 
@@ -645,7 +552,7 @@ def _can_reach_objective(ctx: Context, u: UnitData, mid: str, finals: Mapping[st
             continue
         if not in_objective_range(ctx, start.moved(x, y), obj):
             continue
-        if surely_refused(scene, u.id, mid, start.moved(x, y)):
+        if surely_refused(scene, u.id, mid, start.moved(x, y), MoveType.CONSOLIDATE):
             continue
         if not validate_move(scene, u.id, {mid: [Step(x, y)]}, MoveType.CONSOLIDATE, budget):
             return True
@@ -680,11 +587,12 @@ def propose_melee_move(ctx: Context, request: Request, rng: random.Random) -> JS
     if mt == "charge":
         # The greedy move leaves blocked models behind (R03.03-d): place the unit as a
         # coherent chain instead (charge_propose.py), still checked here.
-        from w40k.engine.phases.charge_propose import Spots, propose_charge
+        from w40k.engine.phases.charge_propose import Spots, first_chain, propose_charge
         targets = [ctx.state.unit(t) for t in d.targets or ()]
         memo: Spots = {}
         for attempt in range(CHAIN_ATTEMPTS):
-            chain = propose_charge(ctx, u, targets, budget, rng, attempt, memo)
+            chain = first_chain(ctx, u, targets, budget, rng, memo) if attempt == 0 else \
+                propose_charge(ctx, u, targets, budget, rng, attempt, memo)
             if chain is not None and not check_move(ctx, u, parse_positions(u, chain), d):
                 return chain
     return DECLINE[mt]
@@ -705,8 +613,7 @@ def _greedy(ctx: Context, u: UnitData, d: MeleeMoveFrame, budget: float,
     obj = next((o for o in ctx.state.objectives if o.name == d.objective), None)
     if not targets and obj is None:
         return None
-    placed = Occupied(s for e in ctx.state.units if e.id != u.id and not e.destroyed
-                      for s in geo.unit_shapes(e))
+    placed = occupied_around(ctx, u)
     models = sorted(u.alive, key=lambda m: min(
         (model_to_unit(geo.model_shape(m), t) for t in targets), default=0.0))
     out: dict[str, JSON] = {}

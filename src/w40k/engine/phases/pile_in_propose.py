@@ -33,14 +33,15 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from typing import cast
 
 import numpy as np
 
 from w40k.engine import geo
 from w40k.engine.context import Context
 from w40k.engine.phases import melee_moves as mm_
-from w40k.engine.propose_moves import Occupied, ring
+from w40k.engine.propose_moves import occupied_around, ring, through_enemy
 from w40k.engine.serial import JSON
 from w40k.engine.state import ModelData, ObjectiveData, UnitData, placement_count
 from w40k.geometry import Model, engaged
@@ -94,8 +95,7 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
     keep = mt == "pile_in" or d.mode == "ongoing"
     scene = geo.scene(ctx)
     _, ter = geo.terrain(ctx)
-    occupied = Occupied(s for e in ctx.state.units if e.id != u.id and not e.destroyed
-                        for s in geo.unit_shapes(e))
+    occupied = occupied_around(ctx, u)
     enemies = [e for e in ctx.state.units if e.player != u.player and not e.destroyed]
     starts = {m.id: geo.model_shape(m) for m in u.alive}
     cur: dict[str, Model] = dict(starts)
@@ -104,7 +104,7 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
         for mid, s in starts.items()}
     start_gap = {mid: _gap(ctx, s, closest[mid], obj) for mid, s in starts.items()}
     groups = {e.id: mm_.Group.of_unit(e) for e in enemies} if keep else {}
-    was_engaged = {mid: [groups[e.id] for e in enemies if groups[e.id].engaged_any(s)]
+    was_engaged = {mid: [groups[e.id] for e in enemies if mm_.engaged_with_unit(s, e)]
                    for mid, s in starts.items()} if keep else {}
     movers = [m for m in u.alive if not (locked and mm_.base_contact_enemy(ctx, u, m))]
     movers.sort(key=lambda m: (start_gap[m.id], m.id))
@@ -113,18 +113,23 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
     breaks = len(coherency_breaks(list(cur.values())))
 
     def place(m: ModelData) -> bool:
-        """Move ``m`` to its first acceptable spot (module docstring); False: none."""
-        nonlocal breaks
+        """Move ``m`` to its first acceptable spot (module docstring); False: none. The
+        spots come in chunks (:func:`_spot_chunks`: the target rings gap by gap, the
+        straight move, the friends' rings), tested chunk by chunk: every test of a spot is
+        its own, so the first acceptable spot is the same as testing them all at once, and
+        the later chunks are mostly never built."""
         start = starts[m.id]
         t = closest[m.id]
-        if t is not None:
-            spots = _target_spots(start, geo.unit_shapes(t), budget, jitter)
-        else:
-            assert obj is not None
-            spots = _objective_spots(ctx, start, obj, budget, jitter)
-        spots += _friend_spots(start, m.id, cur, spots[-1] if spots else None, budget)
-        if not spots:
-            return False
+        for spots in _spot_chunks(ctx, start, m.id, t, obj, cur, budget, jitter):
+            if spots and place_among(m, start, t, spots):
+                return True
+        return False
+
+    def place_among(m: ModelData, start: Model, t: UnitData | None,
+                    spots: list[tuple[float, float]]) -> bool:
+        """:func:`place`'s tests of a chunk of spots, in order: the first that passes
+        them all is where ``m`` goes (True)."""
+        nonlocal breaks
         # The first three tests of every spot at once where bounds settle them (1: passes,
         # 0: fails, -1: measured exactly below; the same answers).
         pts = np.asarray(spots, dtype=np.float64)
@@ -153,6 +158,8 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
             n = len(coherency_breaks(list({**cur, m.id: end}.values())))
             if n > breaks:
                 continue  # R03.03-d
+            if through_enemy(scene, u.id, u.player, start, x, y, move_type):
+                continue  # R03.01-d: validate_move refuses the path
             bad = [v for v in validate_move(scene, u.id, {m.id: [Step(x, y)]}, move_type,
                                             budget) if v.rule not in PATH_RULES_IGNORED]
             if bad:
@@ -174,48 +181,78 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
     return {mid: [[round(e.x, 6), round(e.y, 6)]] for mid, e in moved.items()}
 
 
-_NO_MOVE: dict[tuple[int, int, int], tuple[object, object, int]] = {}
-"""Attempt 0s of :func:`propose_toward` that found no model to move, by (state, frame,
-``placement_count``): the draws of ``random()`` they made (an entry holds the state and the
-frame, so their ``id`` is not reused while it is kept; a few entries: a player asks again at
-once)."""
+_FIRST: dict[tuple[int, int, int],
+             tuple[object, object, int, dict[str, JSON] | None, object]] = {}
+"""Attempt 0s of :func:`propose_toward` by (state, frame, ``placement_count``): the draws of
+``random()`` they made and their answer (an entry holds the state and the frame, so their
+``id`` is not reused while it is kept; a few entries: a player asks again at once)."""
 
 
 def first_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random.Random
                  ) -> dict[str, JSON] | None:
     """``propose_toward(ctx, u, d, rng, 0)``. Attempt 0 turns nothing by the drawn numbers
     (its jitter is a draw times 0), so while no model is placed (``placement_count``) the same
-    state and frame give the same answer: a None found before is given again after the same
-    number of draws (a player that asks again, e.g. the heuristic's retries of a declined
-    melee move, gets the answer and the random stream it would have got)."""
+    state and frame give the same answer: an answer found before (a move, or None) is given
+    again, as a new copy, after the same number of draws (a player that asks again, e.g. the
+    heuristic's retries of a declined melee move, gets the answer and the random stream it
+    would have got)."""
     key = (id(ctx.state), id(d), placement_count())
-    hit = _NO_MOVE.get(key)
-    if hit is not None and hit[0] is ctx.state and hit[1] is d:
+    hit = _FIRST.get(key)
+    scene = geo.scene(ctx)  # the same scene too (the units' flags it reads)
+    if hit is not None and hit[0] is ctx.state and hit[1] is d and hit[4] is scene:
         for _ in range(hit[2]):
             rng.random()
-        return None
+        return _copied(hit[3])
     before = rng.getstate()
     out = propose_toward(ctx, u, d, rng, 0)
-    if out is None:
-        n = _draws(before, rng)
-        if n is not None:
-            if len(_NO_MOVE) >= 8:
-                _NO_MOVE.clear()
-            _NO_MOVE[key] = (ctx.state, d, n)
+    n = _draws(before, rng)
+    if n is not None:
+        if len(_FIRST) >= 8:
+            _FIRST.clear()
+        _FIRST[key] = (ctx.state, d, n, _copied(out), scene)
     return out
 
 
-def _draws(before: tuple[object, ...], rng: random.Random) -> int | None:
+def _copied(answer: dict[str, JSON] | None) -> dict[str, JSON] | None:
+    """A positions answer's copy (its own lists of waypoints)."""
+    if answer is None:
+        return None
+    return {mid: [list(cast(list[JSON], p)) for p in cast(list[JSON], path)]
+            for mid, path in answer.items()}
+
+
+def _draws(before: tuple[object, ...], rng: random.Random, most: int = 8) -> int | None:
     """How many ``random()`` calls take a generator from state ``before`` to ``rng``'s (None:
-    more than a few, or other kinds of draws)."""
+    more than ``most - 1``, or other kinds of draws)."""
     probe = random.Random()
     probe.setstate(before)
     after = rng.getstate()
-    for n in range(8):
+    for n in range(most):
         if probe.getstate() == after:
             return n
         probe.random()
     return None
+
+
+def _spot_chunks(ctx: Context, start: Model, mid: str, t: UnitData | None,
+                 obj: ObjectiveData | None, cur: dict[str, Model], budget: float,
+                 jitter: float) -> Iterator[list[tuple[float, float]]]:
+    """:func:`place`'s candidate spots in order, a chunk at a time: with a closest target,
+    :func:`_target_chunks`; else the objective's spots; then :func:`_friend_spots` around
+    the last of those (built only when asked for)."""
+    last: tuple[float, float] | None = None
+    if t is not None:
+        for chunk in _target_chunks(start, geo.unit_shapes(t), budget, jitter):
+            if chunk:
+                last = chunk[-1]
+                yield chunk
+    else:
+        assert obj is not None
+        spots = _objective_spots(ctx, start, obj, budget, jitter)
+        if spots:
+            last = spots[-1]
+            yield spots
+    yield _friend_spots(start, mid, cur, last, budget)
 
 
 def _gap(ctx: Context, s: Model, t: UnitData | None, obj: ObjectiveData | None) -> float:
@@ -255,6 +292,40 @@ def _target_spots(start: Model, tshapes: Sequence[Model], budget: float, jitter:
         spots += [(start.x + f * k * (t0.x - start.x), start.y + f * k * (t0.y - start.y))
                   for f in STRAIGHT]
     return spots
+
+
+def _target_chunks(start: Model, tshapes: Sequence[Model], budget: float, jitter: float
+                   ) -> Iterator[list[tuple[float, float]]]:
+    """:func:`_target_spots` (the same spots in the same order), as one chunk. The rings'
+    spots are computed for every gap and bearing at once (``x + g * c``: the same floats
+    elementwise, gap by gap, ring by ring); the move's limit is settled by ``np.hypot``
+    away from it and by ``math.hypot``, as :func:`_reachable` measures, within 1e-9" of
+    it."""
+    near = sorted(tshapes, key=lambda t: horizontal_distance(start, t))[:NEAREST]
+    near = [t for t in near if horizontal_distance(start, t) <= budget + 2.0 + mm_.EPS]
+    spots: list[tuple[float, float]] = []
+    if near:
+        rings = np.array([_contact_ring(start, t, math.atan2(start.y - t.y, start.x - t.x)
+                                        + jitter) for t in near],
+                         dtype=np.float64).reshape(-1, 4)
+        gaps = np.array(TARGET_GAPS, dtype=np.float64)[:, None]
+        xs = (rings[None, :, 0] + gaps * rings[None, :, 2]).ravel()
+        ys = (rings[None, :, 1] + gaps * rings[None, :, 3]).ravel()
+        limit = budget - SLACK
+        sx, sy = start.x, start.y
+        d = np.hypot(xs - sx, ys - sy)
+        keep = d <= limit - 1e-9
+        px, py = xs.tolist(), ys.tolist()
+        for i in np.flatnonzero(np.abs(d - limit) <= 1e-9).tolist():
+            keep[i] = math.hypot(px[i] - sx, py[i] - sy) <= limit
+        spots = [(px[i], py[i]) for i in np.flatnonzero(keep).tolist()]
+    t0 = min(tshapes, key=lambda t: horizontal_distance(start, t))
+    dist = math.hypot(t0.x - start.x, t0.y - start.y)
+    if dist > 0:
+        k = min(1.0, (budget - SLACK) / dist)
+        spots += [(start.x + f * k * (t0.x - start.x), start.y + f * k * (t0.y - start.y))
+                  for f in STRAIGHT]
+    yield spots
 
 
 _RINGS: dict[tuple[int, int, float],
@@ -449,7 +520,7 @@ def _reach_spot(ctx: Context, u: UnitData, mid: str, cur: dict[str, Model],
                 continue
         elif obj is None or not mm_.in_objective_range(ctx, end, obj):
             continue
-        if mm_.surely_refused(scene, u.id, mid, end):
+        if mm_.surely_refused(scene, u.id, mid, end, move_type):
             continue
         if not validate_move(scene, u.id, {mid: [Step(x, y)]}, move_type, budget):
             return (x, y)

@@ -1,0 +1,219 @@
+"""Measures of the melee moves (11.04, 12.03, 12.08): distances between models and units,
+engagement with a group of models, objective range, base contact with an enemy model; the
+kept answers (``engine/field.py``'s ``placement_count`` rule) the proposers and the checks of
+``melee_moves.py`` ask again and again. Split from ``melee_moves.py``, which re-exports them."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from w40k.engine import field, geo
+from w40k.engine.context import Context
+from w40k.engine.state import ModelData, ObjectiveData, UnitData, placement_count
+from w40k.geometry import Model, ObjectiveMarker, engaged, in_range_of_area, in_range_of_marker
+from w40k.geometry.battlefield import Layout
+from w40k.geometry.measure import horizontal_distance, separation, shape_region_distance
+from w40k.geometry.shapes import mm
+
+EPS = 1e-6
+MARKER_RADIUS = mm(40.0) / 2
+
+
+def unit_distance(a: Sequence[Model], b: Sequence[Model]) -> float:
+    """Closest horizontal distance between two groups of models."""
+    return min((horizontal_distance(x, y) for x in a for y in b), default=math.inf)
+
+
+
+
+
+_TO_UNIT: dict[tuple[int, int], tuple[Model, UnitData, int, int, float]] = {}
+""":func:`model_to_unit`'s answers by (model shape, unit): both (an entry holds them, so
+their ``id`` is not reused while kept), ``placement_count`` and the unit's model count."""
+
+
+def model_to_unit(m: Model, u: UnitData) -> float:
+    """Closest horizontal distance from a model to a unit (kept while no model is placed:
+    the proposers' attempts and the check measure the same starts again)."""
+    now = placement_count()
+    key = (id(m), id(u))
+    hit = _TO_UNIT.get(key)
+    if (hit is not None and hit[0] is m and hit[1] is u and hit[2] == now
+            and hit[3] == len(u.models)):
+        return hit[4]
+    out = unit_distance([m], geo.unit_shapes(u))
+    if len(_TO_UNIT) >= 4096:
+        _TO_UNIT.clear()
+    _TO_UNIT[key] = (m, u, now, len(u.models), out)
+    return out
+
+
+def _nearest_first(lower: npt.NDArray[np.float64], measure: Callable[[int], float]) -> float:
+    """The least ``measure(k)`` over every index of ``lower``, a lower bound of each (the
+    bounding discs' gap): measured in increasing order of the bound, stopping once a bound
+    exceeds the least found by ``battlefield.MARGIN`` (no later pair can be closer: the
+    same minimum as measuring them all)."""
+    from w40k.geometry.battlefield import MARGIN
+    best = math.inf
+    for k in np.argsort(lower, kind="stable").tolist():
+        if lower[k] - MARGIN > best:
+            break
+        h = measure(k)
+        if h < best:
+            best = h
+    return best
+
+
+def closer_to_unit(m: Model, u: UnitData, than: float) -> bool:
+    """``model_to_unit(m, u) < than``, measuring only the models of ``u`` whose bounding disc
+    comes that near (the disc gap is a lower bound of the footprints' distance: same answer)."""
+    from w40k.geometry.battlefield import bounding_radius
+    lay = field.layout(u)
+    if not len(lay.models):
+        return False
+    fp = m.footprint()
+    cx, cy = fp.center
+    gaps = np.hypot(lay.centres[:, 0] - cx, lay.centres[:, 1] - cy) - lay.radii
+    return any(horizontal_distance(m, lay.models[i]) < than
+               for i in np.flatnonzero(gaps - bounding_radius(fp) < than + 1e-6))
+
+
+class Group:
+    """Models kept as arrays for "is a model engaged with any of them" (:meth:`engaged_any`):
+    only the models whose bounding disc comes within engagement range are measured (the disc
+    gap is a lower bound of the footprints' distance: same answer as ``engaged`` over all)."""
+
+    def __init__(self, models: Sequence[Model], lay: Layout | None = None) -> None:
+        self.models = list(models)
+        self.lay = Layout.of(self.models) if lay is None else lay
+
+    @staticmethod
+    def of_unit(u: UnitData) -> Group:
+        """The unit's living models, with its kept layout (``engine/field.py``)."""
+        lay = field.layout(u)
+        return Group(lay.models, lay)
+
+    def engaged_any(self, m: Model) -> bool:
+        """03.04: ``m`` is engaged with one of the models."""
+        from w40k.geometry.battlefield import bounding_radius
+        from w40k.geometry.measure import ENGAGEMENT_HORIZONTAL
+        if not self.models:
+            return False
+        fp = m.footprint()
+        cx, cy = fp.center
+        gaps = (np.hypot(self.lay.centres[:, 0] - cx, self.lay.centres[:, 1] - cy)
+                - self.lay.radii - bounding_radius(fp))
+        return any(engaged(m, self.models[i])
+                   for i in np.flatnonzero(gaps <= ENGAGEMENT_HORIZONTAL + 1e-6))
+
+
+_ENGAGED: dict[tuple[int, int], tuple[Model, UnitData, int, int, bool]] = {}
+""":func:`engaged_with_unit`'s answers by (model shape, unit), kept as :data:`_TO_UNIT`."""
+
+
+def engaged_with_unit(m: Model, e: UnitData) -> bool:
+    """03.04: ``m`` is engaged with a living model of ``e`` (``Group.of_unit(e)``'s answer),
+    kept while no model is placed (the pile-in placement's attempts and the check ask it of
+    the same starts)."""
+    now = placement_count()
+    key = (id(m), id(e))
+    hit = _ENGAGED.get(key)
+    if (hit is not None and hit[0] is m and hit[1] is e and hit[2] == now
+            and hit[3] == len(e.models)):
+        return hit[4]
+    out = Group.of_unit(e).engaged_any(m)
+    if len(_ENGAGED) >= 4096:
+        _ENGAGED.clear()
+    _ENGAGED[key] = (m, e, now, len(e.models), out)
+    return out
+
+
+def _shapes_distance(a: UnitData, b: UnitData) -> float:
+    """``unit_distance(geo.unit_shapes(a), geo.unit_shapes(b))`` over the kept layouts, the
+    pairs nearest by their bounding discs first (:func:`_nearest_first`: the same float)."""
+    la, lb = field.layout(a), field.layout(b)
+    if not len(la) or not len(lb):
+        return math.inf
+    dx = la.centres[:, 0, None] - lb.centres[None, :, 0]
+    dy = la.centres[:, 1, None] - lb.centres[None, :, 1]
+    lower = (np.sqrt(dx * dx + dy * dy) - la.radii[:, None] - lb.radii[None, :]).ravel()
+    nb = len(lb)
+    return _nearest_first(lower, lambda k: horizontal_distance(la.models[k // nb],
+                                                                lb.models[k % nb]))
+
+
+def units_within(a: UnitData, b: UnitData, dist: float) -> bool:
+    """Unit ``a`` within ``dist`` of unit ``b`` (closest models, 01.04; the distance is kept
+    until a model is placed, ``engine/field.py``)."""
+    return field.unit_distance(a, b, _shapes_distance) <= dist + EPS
+
+
+def objective_distance(ctx: Context, m: Model, obj: ObjectiveData) -> float:
+    """Horizontal distance from a model to an objective (marker disc or area)."""
+    if obj.area is not None:
+        _, ter = geo.terrain(ctx)
+        return max(0.0, shape_region_distance(m.footprint(),
+                                              np.asarray(ter.area(obj.area).footprint,
+                                                         dtype=float)))
+    return max(0.0, separation(m.footprint(), ObjectiveMarker(obj.x, obj.y).shape()))
+
+
+def in_objective_range(ctx: Context, m: Model, obj: ObjectiveData) -> bool:
+    """14.01 / Appendix, for a model shape."""
+    if obj.area is not None:
+        _, ter = geo.terrain(ctx)
+        return in_range_of_area(m, np.asarray(ter.area(obj.area).footprint, dtype=float))
+    return in_range_of_marker(m, ObjectiveMarker(obj.x, obj.y))
+
+
+CONTACT = mm(0.5)
+"""``in_base_contact``'s default tolerance (footprints within 0.5 mm)."""
+
+
+_CONTACTS: dict[int, tuple[ModelData, object, str, int, int, bool]] = {}
+""":func:`base_contact_enemy`'s answers by model: the model (an entry holds it, so its ``id``
+is not reused while kept), the state, the unit's player, ``placement_count`` and the number
+of units it was measured with."""
+
+
+def base_contact_enemy(ctx: Context, u: UnitData, m: ModelData) -> bool:
+    """12.03/12.08: the model is in base contact with an enemy model (kept while no model is
+    placed: the proposers and the check ask it of the same model several times)."""
+    s = ctx.state
+    now = placement_count()
+    hit = _CONTACTS.get(id(m))
+    if (hit is not None and hit[0] is m and hit[1] is s and hit[2] == u.player
+            and hit[3] == now and hit[4] == len(s.units)):
+        return hit[5]
+    out = _base_contact_enemy(ctx, u, m)
+    if len(_CONTACTS) >= 4096:
+        _CONTACTS.clear()
+    _CONTACTS[id(m)] = (m, s, u.player, now, len(s.units), out)
+    return out
+
+
+def _base_contact_enemy(ctx: Context, u: UnitData, m: ModelData) -> bool:
+    """:func:`base_contact_enemy`, measured. Only the enemy models whose bounding disc comes
+    within the contact tolerance (plus 1e-6") are measured: the disc gap is a lower bound of
+    the footprints' distance, so no answer changes."""
+    from w40k.geometry.battlefield import bounding_radius
+    from w40k.geometry.measure import in_base_contact
+    shape = geo.model_shape(m)
+    fp = shape.footprint()
+    cx, cy = fp.center
+    r = bounding_radius(fp)
+    for e in ctx.state.units:
+        if e.player == u.player or e.destroyed:
+            continue
+        lay = field.layout(e)
+        if not len(lay):
+            continue
+        gaps = np.hypot(lay.centres[:, 0] - cx, lay.centres[:, 1] - cy) - lay.radii - r
+        if any(in_base_contact(shape, lay.models[i], CONTACT)
+               for i in np.flatnonzero(gaps <= CONTACT + 1e-6)):
+            return True
+    return False
