@@ -19,7 +19,7 @@ from w40k.core.abilities import LethalHits
 from w40k.core.dice import Modifier, RollKind
 from w40k.core.jsonval import JSON
 from w40k.engine import geo
-from w40k.engine.abilities import Ability, AbilityKind, auras_in
+from w40k.engine.abilities import Ability, AbilityKind, within_aura
 from w40k.engine.ability_catalog import (
     ERE_WE_GO,
     GOOD_BITZ,
@@ -64,8 +64,48 @@ def army_has(ctx: Context, player: str, name: str) -> list[UnitData]:
 
 
 def _any_abilities(state: GameState, player: str) -> bool:
-    return any(m.abilities for u in state.units_of(player) for m in u.models) \
-        or bool(state.player(player).effects)
+    """Whether a model of ``player``'s units on the battlefield has a catalog ability, or the
+    player has an effect in force (plain loops: called for every estimated attack)."""
+    if state.player(player).effects:
+        return True
+    for u in state.units:
+        if u.player != player or u.destroyed:
+            continue
+        for m in u.models:
+            if m.abilities:
+                return True
+    return False
+
+
+def _in_aura(state: GameState, unit: UnitData, name: str) -> bool:
+    """Whether ``unit`` is within range of the catalog aura ``name`` (a catalog name) of a
+    living model of its own army (22.01): whether ``auras_in(state, unit, carried)`` lists
+    ``name``, read from the models that carry it (no other model's auras built; a unit that
+    is destroyed has no living model, so ``units_of``'s filter changes nothing)."""
+    e = entry(name)
+    if e is None or e.kind is not AbilityKind.AURA:
+        return False
+    aura = _aura(e.name, e.range)
+    player = unit.player
+    for u in state.units:
+        if u.player != player:
+            continue
+        for m in u.models:
+            if not m.destroyed and m.abilities and name in _aura_names(m.abilities) \
+                    and within_aura(m, aura, unit):
+                return True
+    return False
+
+
+@lru_cache(maxsize=256)
+def _aura_names(names: tuple[str, ...]) -> frozenset[str]:
+    """The catalog names of the auras among ``names`` (as :func:`carried` names them)."""
+    return frozenset(a.name for a in _auras(names))
+
+
+@lru_cache(maxsize=64)
+def _aura(name: str, range_: float | None) -> Ability:
+    return Ability(name, AbilityKind.AURA, rule="22.01", range=range_)
 
 
 def carried(m: ModelData) -> Iterable[Ability]:
@@ -80,7 +120,7 @@ def _auras(names: tuple[str, ...]) -> tuple[Ability, ...]:
     for name in names:
         e = entry(name)
         if e is not None and e.kind is AbilityKind.AURA:
-            out.append(Ability(e.name, AbilityKind.AURA, rule="22.01", range=e.range))
+            out.append(_aura(e.name, e.range))
     return tuple(out)
 
 
@@ -150,8 +190,7 @@ def attack_abilities(state: GameState, attacker: UnitData, target: UnitData,
     if effects.get(OATH_OF_MOMENT) == target.id:
         reroll = Reroll.FAILED
         applied.append(OATH_OF_MOMENT)
-    elif reroll is Reroll.NONE and any(
-            a.name == TACTICAL_COMMAND for a in auras_in(state, attacker, carried)):
+    elif reroll is Reroll.NONE and _in_aura(state, attacker, TACTICAL_COMMAND):
         reroll = Reroll.ONES  # 22.01: once, however many sources are in range
         applied.append(TACTICAL_COMMAND)
     hit_mods, wound_mods = actx.hit_modifiers, actx.wound_modifiers
@@ -170,8 +209,16 @@ def attack_abilities(state: GameState, attacker: UnitData, target: UnitData,
         applied.append(TACTICAL_PRECISION)
     if not applied:
         return weapons, actx, ()
-    return weapons, dataclasses.replace(actx, reroll_hits=reroll, hit_modifiers=hit_mods,
-                                        wound_modifiers=wound_mods), tuple(applied)
+    return weapons, _changed(actx, reroll, hit_mods, wound_mods), tuple(applied)
+
+
+@lru_cache(maxsize=1024)
+def _changed(actx: AttackContext, reroll: Reroll, hit_mods: tuple[Modifier, ...],
+             wound_mods: tuple[Modifier, ...]) -> AttackContext:
+    """``actx`` with these re-rolls and modifiers (frozen values: an equal context is as
+    good; kept, as the players' estimates ask for the same few again and again)."""
+    return dataclasses.replace(actx, reroll_hits=reroll, hit_modifiers=hit_mods,
+                               wound_modifiers=wound_mods)
 
 
 def _shot_from_afar(attacker: UnitData, target: UnitData, distance: float | None = None
