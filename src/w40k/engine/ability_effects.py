@@ -31,7 +31,7 @@ from w40k.engine.ability_catalog import (
     WAAAGH,
     entry,
 )
-from w40k.engine.state import GameState, ModelData, UnitData
+from w40k.engine.state import GameState, ModelData, UnitData, placement_count
 from w40k.engine.units import model_oc
 from w40k.engine.windows import Facts, Reaction, Window
 from w40k.geometry.shapes import EPS
@@ -78,6 +78,32 @@ def _any_abilities(state: GameState, player: str) -> bool:
 
 
 def _in_aura(state: GameState, unit: UnitData, name: str) -> bool:
+    """:func:`_in_aura_now`, kept per (state, unit, aura) while no model of any game is placed
+    (``placement_count``: positions, facings, profiles and destroyed flags) and the state's
+    units on the battlefield are the same objects; the entry holds the state, the unit and
+    the units, so their ids are not reused while it is kept. A model's abilities are set once,
+    from its position (never assigned after)."""
+    now = placement_count()
+    units = state.units
+    ids = tuple(map(id, units))
+    key = (id(state), id(unit), name)
+    hit = _IN_AURA.get(key)
+    if hit is not None and hit[0] is state and hit[1] is unit and hit[2] == now \
+            and hit[3] == ids:
+        return hit[5]
+    answer = _in_aura_now(state, unit, name)
+    if len(_IN_AURA) >= 256:
+        _IN_AURA.clear()
+    _IN_AURA[key] = (state, unit, now, ids, tuple(units), answer)
+    return answer
+
+
+_IN_AURA: dict[tuple[int, int, str],
+               tuple[GameState, UnitData, int, tuple[int, ...], tuple[UnitData, ...], bool]] = {}
+"""The kept answers of :func:`_in_aura` (bounded)."""
+
+
+def _in_aura_now(state: GameState, unit: UnitData, name: str) -> bool:
     """Whether ``unit`` is within range of the catalog aura ``name`` (a catalog name) of a
     living model of its own army (22.01): whether ``auras_in(state, unit, carried)`` lists
     ``name``, read from the models that carry it (no other model's auras built; a unit that
@@ -87,20 +113,34 @@ def _in_aura(state: GameState, unit: UnitData, name: str) -> bool:
         return False
     aura = _aura(e.name, e.range)
     player = unit.player
+    kept = _AURA_NAMES
     for u in state.units:
         if u.player != player:
             continue
         for m in u.models:
-            if not m.destroyed and m.abilities and name in _aura_names(m.abilities) \
-                    and within_aura(m, aura, unit):
+            names = m.abilities
+            if m.destroyed or not names:
+                continue
+            auras = kept.get(names)
+            if auras is None:
+                auras = _aura_names(names)
+            if name in auras and within_aura(m, aura, unit):
                 return True
     return False
 
 
-@lru_cache(maxsize=256)
+_AURA_NAMES: dict[tuple[str, ...], frozenset[str]] = {}
+""":func:`_aura_names` kept per abilities tuple (a plain dict: read for every model of an army
+at every estimated attack; a few distinct tuples per army)."""
+
+
 def _aura_names(names: tuple[str, ...]) -> frozenset[str]:
     """The catalog names of the auras among ``names`` (as :func:`carried` names them)."""
-    return frozenset(a.name for a in _auras(names))
+    out = frozenset(a.name for a in _auras(names))
+    if len(_AURA_NAMES) >= 256:
+        _AURA_NAMES.clear()
+    _AURA_NAMES[names] = out
+    return out
 
 
 @lru_cache(maxsize=64)

@@ -138,6 +138,46 @@ def test_tactical_command_is_found_from_the_models_that_carry_it_as_the_aura_lis
     assert both(40.0, own=True) == (True, True)
 
 
+def test_the_kept_tactical_command_answer_follows_moves_deaths_and_units_leaving() -> None:
+    # R22.01-a: the answer kept per (state, unit) is asked again after the source moves out of
+    # range and back, is destroyed, and its unit leaves the battlefield (embarked/reserves).
+    from w40k.engine.ability_catalog import TACTICAL_COMMAND
+    from w40k.engine.ability_effects import _in_aura, _in_aura_now
+
+    captain = _with([sh.model("red.c.1", 14, 10)], "Tactical Command")
+    pos = sh.position(sh.unit("red.a", [sh.model("red.a.1", 10, 10, RIFLE)]),
+                      sh.unit("red.c", captain),
+                      sh.unit("blue.x", [sh.model("blue.x.1", 10, 25)]))
+    s = sh.start(pos).state
+    a, c = s.unit("red.a"), s.unit("red.c")
+    m = c.models[0]
+
+    def check(expected: bool) -> None:
+        assert _in_aura(s, a, TACTICAL_COMMAND) is expected
+        assert _in_aura(s, a, TACTICAL_COMMAND) is expected  # kept
+        assert _in_aura_now(s, a, TACTICAL_COMMAND) is expected
+
+    check(True)
+    m.x = 30.0
+    check(False)
+    m.x = 14.0
+    check(True)
+    m.destroyed = True
+    check(False)
+    m.destroyed = False
+    check(True)
+    s.units.remove(c)
+    s.off_table.append(c)
+    check(False)
+    s.off_table.remove(c)
+    s.units.append(c)
+    check(True)
+    clone = s.clone()  # another state: its own answer
+    clone.unit("red.c").models[0].x = 30.0
+    assert not _in_aura(clone, clone.unit("red.a"), TACTICAL_COMMAND)
+    check(True)
+
+
 def test_tactical_precision_gives_lethal_hits_while_its_bearer_leads_the_unit() -> None:
     # Tactical Precision: while leading, the unit's weapons have [LETHAL HITS] (R24.23: a
     # critical hit wounds automatically). Against T8 a S4 wound needs a 6: hit 6, save 1.
