@@ -19,7 +19,7 @@ from w40k.core.abilities import LethalHits
 from w40k.core.dice import Modifier, RollKind
 from w40k.core.jsonval import JSON
 from w40k.engine import geo
-from w40k.engine.abilities import Ability, AbilityKind, auras_in
+from w40k.engine.abilities import Ability, AbilityKind, within_aura
 from w40k.engine.ability_catalog import (
     ERE_WE_GO,
     GOOD_BITZ,
@@ -31,7 +31,7 @@ from w40k.engine.ability_catalog import (
     WAAAGH,
     entry,
 )
-from w40k.engine.state import GameState, ModelData, UnitData
+from w40k.engine.state import GameState, ModelData, UnitData, placement_count
 from w40k.engine.units import model_oc
 from w40k.engine.windows import Facts, Reaction, Window
 from w40k.geometry.shapes import EPS
@@ -64,8 +64,88 @@ def army_has(ctx: Context, player: str, name: str) -> list[UnitData]:
 
 
 def _any_abilities(state: GameState, player: str) -> bool:
-    return any(m.abilities for u in state.units_of(player) for m in u.models) \
-        or bool(state.player(player).effects)
+    """Whether a model of ``player``'s units on the battlefield has a catalog ability, or the
+    player has an effect in force (plain loops: called for every estimated attack)."""
+    if state.player(player).effects:
+        return True
+    for u in state.units:
+        if u.player != player or u.destroyed:
+            continue
+        for m in u.models:
+            if m.abilities:
+                return True
+    return False
+
+
+def _in_aura(state: GameState, unit: UnitData, name: str) -> bool:
+    """:func:`_in_aura_now`, kept per (state, unit, aura) while no model of any game is placed
+    (``placement_count``: positions, facings, profiles and destroyed flags) and the state's
+    units on the battlefield are the same objects; the entry holds the state, the unit and
+    the units, so their ids are not reused while it is kept. A model's abilities are set once,
+    from its position (never assigned after)."""
+    now = placement_count()
+    units = state.units
+    ids = tuple(map(id, units))
+    key = (id(state), id(unit), name)
+    hit = _IN_AURA.get(key)
+    if hit is not None and hit[0] is state and hit[1] is unit and hit[2] == now \
+            and hit[3] == ids:
+        return hit[5]
+    answer = _in_aura_now(state, unit, name)
+    if len(_IN_AURA) >= 256:
+        _IN_AURA.clear()
+    _IN_AURA[key] = (state, unit, now, ids, tuple(units), answer)
+    return answer
+
+
+_IN_AURA: dict[tuple[int, int, str],
+               tuple[GameState, UnitData, int, tuple[int, ...], tuple[UnitData, ...], bool]] = {}
+"""The kept answers of :func:`_in_aura` (bounded)."""
+
+
+def _in_aura_now(state: GameState, unit: UnitData, name: str) -> bool:
+    """Whether ``unit`` is within range of the catalog aura ``name`` (a catalog name) of a
+    living model of its own army (22.01): whether ``auras_in(state, unit, carried)`` lists
+    ``name``, read from the models that carry it (no other model's auras built; a unit that
+    is destroyed has no living model, so ``units_of``'s filter changes nothing)."""
+    e = entry(name)
+    if e is None or e.kind is not AbilityKind.AURA:
+        return False
+    aura = _aura(e.name, e.range)
+    player = unit.player
+    kept = _AURA_NAMES
+    for u in state.units:
+        if u.player != player:
+            continue
+        for m in u.models:
+            names = m.abilities
+            if m.destroyed or not names:
+                continue
+            auras = kept.get(names)
+            if auras is None:
+                auras = _aura_names(names)
+            if name in auras and within_aura(m, aura, unit):
+                return True
+    return False
+
+
+_AURA_NAMES: dict[tuple[str, ...], frozenset[str]] = {}
+""":func:`_aura_names` kept per abilities tuple (a plain dict: read for every model of an army
+at every estimated attack; a few distinct tuples per army)."""
+
+
+def _aura_names(names: tuple[str, ...]) -> frozenset[str]:
+    """The catalog names of the auras among ``names`` (as :func:`carried` names them)."""
+    out = frozenset(a.name for a in _auras(names))
+    if len(_AURA_NAMES) >= 256:
+        _AURA_NAMES.clear()
+    _AURA_NAMES[names] = out
+    return out
+
+
+@lru_cache(maxsize=64)
+def _aura(name: str, range_: float | None) -> Ability:
+    return Ability(name, AbilityKind.AURA, rule="22.01", range=range_)
 
 
 def carried(m: ModelData) -> Iterable[Ability]:
@@ -80,7 +160,7 @@ def _auras(names: tuple[str, ...]) -> tuple[Ability, ...]:
     for name in names:
         e = entry(name)
         if e is not None and e.kind is AbilityKind.AURA:
-            out.append(Ability(e.name, AbilityKind.AURA, rule="22.01", range=e.range))
+            out.append(_aura(e.name, e.range))
     return tuple(out)
 
 
@@ -150,8 +230,7 @@ def attack_abilities(state: GameState, attacker: UnitData, target: UnitData,
     if effects.get(OATH_OF_MOMENT) == target.id:
         reroll = Reroll.FAILED
         applied.append(OATH_OF_MOMENT)
-    elif reroll is Reroll.NONE and any(
-            a.name == TACTICAL_COMMAND for a in auras_in(state, attacker, carried)):
+    elif reroll is Reroll.NONE and _in_aura(state, attacker, TACTICAL_COMMAND):
         reroll = Reroll.ONES  # 22.01: once, however many sources are in range
         applied.append(TACTICAL_COMMAND)
     hit_mods, wound_mods = actx.hit_modifiers, actx.wound_modifiers
@@ -170,8 +249,16 @@ def attack_abilities(state: GameState, attacker: UnitData, target: UnitData,
         applied.append(TACTICAL_PRECISION)
     if not applied:
         return weapons, actx, ()
-    return weapons, dataclasses.replace(actx, reroll_hits=reroll, hit_modifiers=hit_mods,
-                                        wound_modifiers=wound_mods), tuple(applied)
+    return weapons, _changed(actx, reroll, hit_mods, wound_mods), tuple(applied)
+
+
+@lru_cache(maxsize=1024)
+def _changed(actx: AttackContext, reroll: Reroll, hit_mods: tuple[Modifier, ...],
+             wound_mods: tuple[Modifier, ...]) -> AttackContext:
+    """``actx`` with these re-rolls and modifiers (frozen values: an equal context is as
+    good; kept, as the players' estimates ask for the same few again and again)."""
+    return dataclasses.replace(actx, reroll_hits=reroll, hit_modifiers=hit_mods,
+                               wound_modifiers=wound_mods)
 
 
 def _shot_from_afar(attacker: UnitData, target: UnitData, distance: float | None = None

@@ -100,7 +100,11 @@ def build_setup(
 
 def models_at(models: Sequence[ModelState], remaining: Sequence[int]) -> tuple[ModelState, ...]:
     """``models`` with their remaining wounds set to ``remaining``."""
+    # the constructor, not dataclasses.replace(): the same object at a fifth of the cost (the
+    # exact computation sets the models of every state it reaches)
     return tuple(
-        m if m.remaining == r else dataclasses.replace(m, wounds_lost=m.W - r)
+        m if m.remaining == r else ModelState(
+            m.name, m.W, m.T, m.Sv, m.InSv, m.W - r, m.keywords, m.fnp, m.leader, m.visible,
+            m.stealth, m.wargear, m.position)
         for m, r in zip(models, remaining, strict=True)
     )

@@ -99,6 +99,85 @@ def test_tactical_command_aura_rerolls_hit_rolls_of_1_within_6_inches() -> None:
     assert events(game, "attack")[0]["hits"] == 0 and not events(game, "ability")
 
 
+def test_tactical_command_is_found_from_the_models_that_carry_it_as_the_aura_list_finds_it(
+) -> None:
+    # R22.01-a/b: the attack's check (only the models that have the aura) answers as the full
+    # aura list (auras_in over every model's auras) does: in and out of range, a destroyed
+    # source, the name as a datasheet may write it, the unit's own model as the source.
+    from w40k.engine.abilities import auras_in
+    from w40k.engine.ability_catalog import TACTICAL_COMMAND
+    from w40k.engine.ability_effects import _in_aura, carried
+
+    def both(x: float, name: str = "Tactical Command", dead: bool = False,
+             own: bool = False) -> tuple[bool, bool]:
+        shooter = [sh.model("red.a.1", 10, 10, RIFLE), sh.model("red.a.2", 11.5, 10, RIFLE)]
+        others: tuple[dict[str, Any], ...] = ()
+        if own:
+            shooter = _with(shooter, "Oath of Moment", name)
+        else:
+            others = (sh.unit("red.b", _with([sh.model("red.b.1", 30, 30)], "Oath of Moment")),
+                      sh.unit("red.c", _with([sh.model("red.c.1", x, 10),
+                                              sh.model("red.c.2", x + 1.5, 10)], name)))
+        pos = sh.position(sh.unit("red.a", shooter), *others,
+                          sh.unit("blue.x", [sh.model("blue.x.1", x, 25)]))
+        if dead:
+            pos["units"][2]["models"][0]["destroyed"] = True
+        s = sh.start(pos).state
+        a = s.unit("red.a")
+        return (_in_aura(s, a, TACTICAL_COMMAND),
+                any(x.name == TACTICAL_COMMAND for x in auras_in(s, a, carried)))
+
+    for x in (14.0, 17.0, 18.5, 19.0, 21.5, 40.0):
+        for name in ("Tactical Command", "tactical  command"):
+            for dead in (False, True):
+                fast, full = both(x, name, dead)
+                assert fast == full, (x, name, dead)
+    assert both(14.0) == (True, True) and both(21.5) == (False, False)
+    assert both(14.0, dead=True) == (True, True)  # red.c.2 still stands within 6"
+    assert both(18.5) == (True, True) and both(18.5, dead=True) == (False, False)
+    assert both(40.0, own=True) == (True, True)
+
+
+def test_the_kept_tactical_command_answer_follows_moves_deaths_and_units_leaving() -> None:
+    # R22.01-a: the answer kept per (state, unit) is asked again after the source moves out of
+    # range and back, is destroyed, and its unit leaves the battlefield (embarked/reserves).
+    from w40k.engine.ability_catalog import TACTICAL_COMMAND
+    from w40k.engine.ability_effects import _in_aura, _in_aura_now
+
+    captain = _with([sh.model("red.c.1", 14, 10)], "Tactical Command")
+    pos = sh.position(sh.unit("red.a", [sh.model("red.a.1", 10, 10, RIFLE)]),
+                      sh.unit("red.c", captain),
+                      sh.unit("blue.x", [sh.model("blue.x.1", 10, 25)]))
+    s = sh.start(pos).state
+    a, c = s.unit("red.a"), s.unit("red.c")
+    m = c.models[0]
+
+    def check(expected: bool) -> None:
+        assert _in_aura(s, a, TACTICAL_COMMAND) is expected
+        assert _in_aura(s, a, TACTICAL_COMMAND) is expected  # kept
+        assert _in_aura_now(s, a, TACTICAL_COMMAND) is expected
+
+    check(True)
+    m.x = 30.0
+    check(False)
+    m.x = 14.0
+    check(True)
+    m.destroyed = True
+    check(False)
+    m.destroyed = False
+    check(True)
+    s.units.remove(c)
+    s.off_table.append(c)
+    check(False)
+    s.off_table.remove(c)
+    s.units.append(c)
+    check(True)
+    clone = s.clone()  # another state: its own answer
+    clone.unit("red.c").models[0].x = 30.0
+    assert not _in_aura(clone, clone.unit("red.a"), TACTICAL_COMMAND)
+    check(True)
+
+
 def test_tactical_precision_gives_lethal_hits_while_its_bearer_leads_the_unit() -> None:
     # Tactical Precision: while leading, the unit's weapons have [LETHAL HITS] (R24.23: a
     # critical hit wounds automatically). Against T8 a S4 wound needs a 6: hit 6, save 1.
