@@ -142,7 +142,7 @@ def test_the_reach_capsule_never_rules_out_a_crossing(seed: int) -> None:
             start = start.moved(vx + d * math.cos(a), vy + d * math.sin(a))
         a, d = rng.uniform(-math.pi, math.pi), rng.uniform(0.0, 8.0)
         end = start.moved(start.x + d * math.cos(a), start.y + d * math.sin(a))
-        assert movement._crosses_feature(start, end, o) == _plain_crosses(start, end, f)
+        assert movement.crosses_feature(start, end, o) == _plain_crosses(start, end, f)
 
 
 def _scene(rng: random.Random) -> Scene:
@@ -182,7 +182,7 @@ def test_validate_move_equals_its_plain_form(monkeypatch: pytest.MonkeyPatch) ->
     fast = [validate_move(s, "A", mv, mt, b, take_to_skies=sk) for s, mv, mt, b, sk in cases]
     monkeypatch.setattr(movement, "coherency_breaks", plain_coherency_breaks)
     monkeypatch.setattr(movement, "_near_points", _plain_near_points)
-    monkeypatch.setattr(movement, "_crosses_feature",
+    monkeypatch.setattr(movement, "crosses_feature",
                         lambda s, e, o: _plain_crosses(s, e, o.feature))
     movement._DISCS.clear()
     plain = [validate_move(s, "A", mv, mt, b, take_to_skies=sk) for s, mv, mt, b, sk in cases]
