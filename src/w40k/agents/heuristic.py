@@ -280,7 +280,7 @@ class HeuristicAgent:
         if mt in ("normal", "advance") and "toward" not in r.context:
             u = game.state.unit(str(r.context["unit"]))
             goal = plan(game.state, u.player, random.Random(self.rng.random()),
-                        only=(u.id,)).get(u.id)
+                        only=(u.id,), est=self.estimates).get(u.id)
             if goal is not None:
                 ctx = dict(r.context)
                 jx, jy = self.rng.uniform(-0.3, 0.3), self.rng.uniform(-0.3, 0.3)

@@ -129,9 +129,8 @@ def _first_free(scene: Scene, u: UnitData, mid: str, start: Model,
             continue
         if not placed.free(end, ter):
             continue
-        bad = [v for v in validate_move(scene, u.id, {mid: [Step(x, y)]}, move_type, budget)
-               if v.rule not in PATH_RULES_IGNORED]
-        if not bad:
+        if not validate_move(scene, u.id, {mid: [Step(x, y)]}, move_type, budget,
+                             skip=PATH_RULES_IGNORED):
             return end
     return None
 

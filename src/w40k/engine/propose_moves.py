@@ -27,11 +27,11 @@ from w40k.geometry.measure import (
 )
 from w40k.geometry.movement import (
     CLIMBERS,
-    _crosses_feature,
-    _passable,
-    _sweep_box,
+    crosses_feature,
     ending_violations,
+    passable,
     scene_others,
+    sweep_box,
 )
 from w40k.geometry.outlines import outlines
 from w40k.geometry.shapes import EPS, Circle, Polygon
@@ -252,7 +252,7 @@ def through_terrain(scene: Scene, unit: str, start: Model, x: float, y: float,
     """True when ``validate_move`` certainly refuses the straight move of ``start`` (a model
     of ``unit``) to (x, y), on its level, for crossing a terrain feature it may not move
     through (R13.06-c, R24.35-a): its own feature loop (the same features, box test,
-    ``_passable`` and ``_crosses_feature``), without taking to the skies or the 24.35
+    ``passable`` and ``crosses_feature``), without taking to the skies or the 24.35
     choice. A model that passes every feature (CLIMBERS, MOBILE) returns False at once."""
     if start.has(*CLIMBERS, "MOBILE"):
         return False
@@ -261,7 +261,7 @@ def through_terrain(scene: Scene, unit: str, start: Model, x: float, y: float,
     super_heavy = any(a.strip().lower() == "super-heavy walker"
                       for a in scene.unit(unit).abilities)
     end = start.moved(x, y)
-    bx0, by0, bx1, by1 = _sweep_box(start, end)
+    bx0, by0, bx1, by1 = sweep_box(start, end)
     z = start.z
     for ol in outlines(scene.terrain):
         if bx1 < ol.x0 or bx0 > ol.x1 or by1 < ol.y0 or by0 > ol.y1:
@@ -269,8 +269,8 @@ def through_terrain(scene: Scene, unit: str, start: Model, x: float, y: float,
         f = ol.feature
         if z >= f.height - EPS:
             continue  # over the top of it
-        ok, _ = _passable(start, f, move_type, False, False, super_heavy)
-        if not ok and _crosses_feature(start, end, ol):
+        ok, _ = passable(start, f, move_type, False, False, super_heavy)
+        if not ok and crosses_feature(start, end, ol):
             return True
     return False
 

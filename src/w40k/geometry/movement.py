@@ -14,7 +14,7 @@ and end footprints for ovals and hulls (``measure.Swept``).
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
@@ -62,7 +62,7 @@ of it or on one of its listed surfaces (13.06 Setting Up or Ending a Move)."""
 
 
 CAPSULE_MARGIN = 1e-6
-"""Inches beyond a footprint's reach within which :func:`_crosses_feature` still measures
+"""Inches beyond a footprint's reach within which :func:`crosses_feature` still measures
 exactly (so a feature the exact test would meet is never ruled out by the cheap one)."""
 
 
@@ -123,7 +123,7 @@ def _sweep_hits(start: Model, end: Model, other: Shape) -> bool:
     return swept_separation(Swept(fa, end.x - start.x, end.y - start.y), other) < -1e-6
 
 
-def _crosses_feature(start: Model, end: Model, o: Outline) -> bool:
+def crosses_feature(start: Model, end: Model, o: Outline) -> bool:
     """Does ``start``'s footprint, moved in a straight line to ``end``, meet the feature of
     outline ``o``? (The caller has rejected the features whose box is apart from the box of
     the swept footprint: the exact tests would find a positive gap.)"""
@@ -143,10 +143,10 @@ def _crosses_feature(start: Model, end: Model, o: Outline) -> bool:
     return swept_region_distance(Swept(fa, end.x - start.x, end.y - start.y), o.region) <= 0.0
 
 
-def _sweep_box(start: Model, end: Model) -> tuple[float, float, float, float]:
+def sweep_box(start: Model, end: Model) -> tuple[float, float, float, float]:
     """The box of the footprint a straight step sweeps: ``start``'s footprint at the start
     and moved to ``end``'s position unturned (the step turns the model only once it stands
-    there, R03.01-b; :func:`_crosses_feature` and :func:`_sweep_hits` sweep that footprint,
+    there, R03.01-b; :func:`crosses_feature` and :func:`_sweep_hits` sweep that footprint,
     so the box of ``end``'s turned footprint alone could miss a feature they meet). The box
     of ``end``'s footprint is kept in too (the same box up to rounding when nothing turns)."""
     x0, y0, x1, y1 = start.footprint().bbox()
@@ -156,7 +156,7 @@ def _sweep_box(start: Model, end: Model) -> tuple[float, float, float, float]:
             max(y1, y1 + dy, by1))
 
 
-def _passable(
+def passable(
     m: Model, f: TerrainFeature, move_type: MoveType, skies: bool, mobile: bool, super_heavy: bool
 ) -> tuple[bool, str]:
     """13.06 / 24.35 / 21.03: may ``m`` move horizontally through feature ``f``?"""
@@ -200,13 +200,18 @@ def validate_move(
     take_to_skies: bool = False,
     super_heavy_mobile: bool = False,
     must_end_unengaged: bool | None = None,
+    skip: Collection[str] = (),
 ) -> list[MoveViolation]:
     """Check a proposed move of ``unit``'s models (model name -> waypoints).
 
     ``max_distance`` is the move type's maximum (the caller rolls advance/charge dice);
     ``take_to_skies`` applies 21.03 (2" less unless HOVER; vertical distance ignored; through
     all models and terrain); ``super_heavy_mobile`` is the 24.35 choice to gain MOBILE.
-    ``must_end_unengaged`` defaults to True for normal, advance and fall-back moves."""
+    ``must_end_unengaged`` defaults to True for normal, advance and fall-back moves.
+    ``skip`` names end-of-move checks the caller makes itself and does not want measured here:
+    ``"R03.03-d"`` (the unit's coherency) and ``"R03.01-c"`` (ending on another model); a
+    proposer placing one model at a time checks those for the whole unit. Every other
+    violation is found as without it."""
     out: list[MoveViolation] = []
     the_unit = scene.unit(unit)
     by_name = {m.name: m for m in the_unit.models}
@@ -228,7 +233,7 @@ def validate_move(
         m = by_name[name]
         cur = m
         used = 0.0
-        # _passable's first two tests, once per model: such a model passes every feature
+        # passable's first two tests, once per model: such a model passes every feature
         through_all = take_to_skies or super_heavy_mobile or m.has(*CLIMBERS, "MOBILE")
         # _may_pass_model's tests that need no other model: it passes them all
         past_all = take_to_skies or move_type is MoveType.DESPERATE_ESCAPE
@@ -270,20 +275,20 @@ def validate_move(
                                     )
                                 )
             if horiz > EPS:
-                if not through_all:  # else every feature is passable (_passable)
-                    bx0, by0, bx1, by1 = _sweep_box(cur, nxt)
+                if not through_all:  # else every feature is passable (passable)
+                    bx0, by0, bx1, by1 = sweep_box(cur, nxt)
                     for ol in outlines(scene.terrain):
                         if bx1 < ol.x0 or bx0 > ol.x1 or by1 < ol.y0 or by0 > ol.y1:
                             continue  # the boxes are apart (Outline.misses, inline)
                         f = ol.feature
                         if cur.z >= f.height - EPS and nz >= f.height - EPS:
                             continue  # over the top of it
-                        ok, why = _passable(
+                        ok, why = passable(
                             m, f, move_type, take_to_skies, super_heavy_mobile, super_heavy
                         )
                         # the cheap rule test first: a passable feature is never a violation,
                         # so its exact crossing test is not needed
-                        if not ok and _crosses_feature(cur, nxt, ol):
+                        if not ok and crosses_feature(cur, nxt, ol):
                             rule = "R24.35-a" if super_heavy else "R13.06-c"
                             out.append(MoveViolation(rule, name, f"step {k + 1}: {why}"))
                 # only models whose disc meets the swept disc can be moved through (none
@@ -317,23 +322,28 @@ def validate_move(
         finals[name] = cur
     # --- where models end (03.01 Ending a Move, 13.06)
     placed = list(finals.values())
-    placed_reach = [(o, o.reach()) for o in placed]  # each model's reach read once
-    # the other units' models whose disc meets each moved model's disc, for all at once
-    # (_near_points: the near_segment answers of each model's point, one array operation)
-    near_ends = _near_points(discs, [finals[name] for name in moves], 0.0)
-    for name, around in zip(moves, near_ends, strict=True):
-        m = finals[name]
-        mx, my, mr = m.x, m.y, m.reach()
-        close = [(o, o.reach()) for o in (others[i][1] for i in around)]
-        for o, o_reach in placed_reach + close:
-            reach = mr + o_reach  # farther apart, the bases cannot overlap
-            if (abs(o.x - mx) <= reach and abs(o.y - my) <= reach and o.name != name
-                    and overlaps(m, o)):
-                out.append(MoveViolation("R03.01-c", name, f"ends on another model ({o.name})"))
-                break
-        out.extend(ending_violations(scene.terrain, m, take_to_skies))
+    if "R03.01-c" in skip:
+        for name in moves:
+            out.extend(ending_violations(scene.terrain, finals[name], take_to_skies))
+    else:
+        placed_reach = [(o, o.reach()) for o in placed]  # each model's reach read once
+        # the other units' models whose disc meets each moved model's disc, for all at once
+        # (_near_points: the near_segment answers of each model's point, one array operation)
+        near_ends = _near_points(discs, [finals[name] for name in moves], 0.0)
+        for name, around in zip(moves, near_ends, strict=True):
+            m = finals[name]
+            mx, my, mr = m.x, m.y, m.reach()
+            close = [(o, o.reach()) for o in (others[i][1] for i in around)]
+            for o, o_reach in placed_reach + close:
+                reach = mr + o_reach  # farther apart, the bases cannot overlap
+                if (abs(o.x - mx) <= reach and abs(o.y - my) <= reach and o.name != name
+                        and overlaps(m, o)):
+                    out.append(MoveViolation("R03.01-c", name,
+                                             f"ends on another model ({o.name})"))
+                    break
+            out.extend(ending_violations(scene.terrain, m, take_to_skies))
     # --- unit checks
-    coh = coherency_breaks(placed)
+    coh = [] if "R03.03-d" in skip else coherency_breaks(placed)
     for b in coh:
         out.append(
             MoveViolation(

@@ -34,14 +34,14 @@ def test_the_unturned_oval_sweeps_into_the_block() -> None:
     end = TANK.moved(20.0, 20.0, facing=math.pi / 2)
     swept = Swept(TANK.footprint(), end.x - TANK.x, end.y - TANK.y)
     assert swept_region_distance(swept, BLOCK.array()) <= 0.0
-    assert movement._crosses_feature(TANK, end, movement.outlines(_scene().terrain)[0])
+    assert movement.crosses_feature(TANK, end, movement.outlines(_scene().terrain)[0])
 
 
 def test_the_sweep_box_holds_the_swept_footprint_not_the_turned_end() -> None:
     # R13.06-c: the pre-test box reaches the unturned oval's far end (x = 23), beyond the
     # turned end footprint's box (x <= 21; it keeps that box too: y up to 23)
     end = TANK.moved(20.0, 20.0, facing=math.pi / 2)
-    x0, y0, x1, y1 = movement._sweep_box(TANK, end)
+    x0, y0, x1, y1 = movement.sweep_box(TANK, end)
     assert (x0, y0) == (7.0, 9.0)
     assert math.isclose(x1, 23.0) and math.isclose(y1, 23.0)
 

@@ -145,10 +145,8 @@ def propose_charge(ctx: Context, u: UnitData, targets: Sequence[UnitData], budge
             if through_enemy(scene, u.id, u.player, start, x, y, MoveType.CHARGE) \
                     or through_terrain(scene, u.id, start, x, y, MoveType.CHARGE):
                 continue  # R03.01-d, R13.06-c: validate_move refuses it (counted as validated)
-            bad = [v for v in validate_move(scene, u.id, {m.id: [Step(x, y)]},
-                                            MoveType.CHARGE, budget)
-                   if v.rule not in PATH_RULES_IGNORED]
-            if bad:
+            if validate_move(scene, u.id, {m.id: [Step(x, y)]}, MoveType.CHARGE, budget,
+                             skip=PATH_RULES_IGNORED):
                 continue
             chosen = (x, y, end, eng)
             break

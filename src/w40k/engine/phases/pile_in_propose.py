@@ -160,9 +160,8 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
                 continue  # R03.03-d
             if through_enemy(scene, u.id, u.player, start, x, y, move_type):
                 continue  # R03.01-d: validate_move refuses the path
-            bad = [v for v in validate_move(scene, u.id, {m.id: [Step(x, y)]}, move_type,
-                                            budget) if v.rule not in PATH_RULES_IGNORED]
-            if bad:
+            if validate_move(scene, u.id, {m.id: [Step(x, y)]}, move_type, budget,
+                             skip=PATH_RULES_IGNORED):
                 continue
             cur[m.id] = moved[m.id] = end
             breaks = n
