@@ -20,6 +20,7 @@ from w40k.geometry.measure import (
 )
 from w40k.geometry.scene import Unit
 from w40k.geometry.shapes import EPS, Model
+from w40k.geometry.sight_order import Tally, next_pair
 from w40k.geometry.sight_tables import SightTables
 from w40k.geometry.terrain import PLUNGING_FIRE_HEIGHT
 
@@ -215,7 +216,46 @@ class Visibility(SightTables):
                 open_pairs.append(k)
             elif r.sight in seen_values:
                 return True
-        return any(self.visible(*k) for k in open_pairs)
+        return self._search_open(open_pairs)
+
+    def _search_open(self, pairs: list[tuple[int, int, int, int]]) -> bool:
+        """Some open pair of ``pairs`` is visible: searched one by one up to the first seen
+        pair, in the order of :func:`sight_order.next_pair` (the pairs whose observer and
+        target models are least often known hidden first, then nearest first). Only the
+        number of searches depends on the order: the answer is whether some pair is seen,
+        and each pair's answer is its own (kept under its own key whenever it is searched)."""
+        if len(pairs) < 2:
+            return any(self.visible(*k) for k in pairs)
+        tally = self._known_tally({(k[0], k[2]) for k in pairs})
+        dist = {k: float(self.unit_distances(k[0], k[2])[k[1], k[3]]) for k in pairs}
+        left = list(pairs)
+        while left:
+            k = next_pair(left, tally, dist)
+            left.remove(k)
+            if self.visible(*k):
+                return True
+            tally.hidden(k)
+        return False
+
+    def _known_tally(self, unit_pairs: set[tuple[int, int]]) -> Tally:
+        """The known answers (kept visibility, raw sight) of every model pair of these unit
+        pairs, counted per observer model and per target model."""
+        seen_values = self._seen_values()
+        raw, seen_cache = self._raw_cache, self._seen_cache
+        units = self.scene.units
+        tally = Tally()
+        for ou, tu in unit_pairs:
+            for om in range(len(units[ou].models)):
+                for tm in range(len(units[tu].models)):
+                    k = (ou, om, tu, tm)
+                    known = seen_cache.get(k)
+                    if known is not None:
+                        tally.add(k, known[0])
+                        continue
+                    r = raw.get(k)
+                    if r is not None:
+                        tally.add(k, r.sight in seen_values)
+        return tally
 
     def visible(self, ou: int, om: int, tu: int, tm: int) -> bool:
         """06.01 with 13.09 and 24.24: is target model ``tm`` visible to observer model
