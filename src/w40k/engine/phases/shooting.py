@@ -28,6 +28,7 @@ from typing import Any, cast
 
 from w40k.core.abilities import CloseQuarters, IndirectFire, OneShot
 from w40k.core.errors import IllegalChoice, MalformedChoice
+from w40k.core.profiles import WeaponProfile
 from w40k.engine.actions import blocks_shooting
 from w40k.engine.attack import push_attack
 from w40k.engine.context import Context
@@ -163,28 +164,7 @@ def _shoot_unit(ctx: Context, frame: ShootUnitFrame) -> Request | None:
                        labels=tuple(t.value.replace("_", "-") for t in types))
     kind = frame.type
     facts = ShooterFacts(ctx, u)
-    facts.stage_in_range([e.id for e in facts.enemies if frame.snap in (None, e.id)])
-    models: dict[str, JSON] = {}
-    targets: dict[str, JSON] = {}
-    for m in u.alive:
-        names = list(dict.fromkeys(w.name for w in m.weapons if not w.is_melee))
-        models[m.id] = list[JSON](names)
-        per: dict[str, JSON] = {}
-        for name in names:
-            w = next(x for x in m.weapons if x.name == name)
-            legal: list[JSON] = []
-            for e in facts.enemies:
-                if frame.snap not in (None, e.id):
-                    continue  # R15.09-a: snap shooting targets only the one unit
-                f = facts.weapon_facts(m.id, w, e.id, always_visibility=False)
-                if not f.in_range:
-                    continue
-                sel = _selection(facts, kind, {(m.id, name, e.id): f},
-                                 (ModelChoice(m.id, (WeaponChoice(name, (e.id,)),)),))
-                if not validate_selection(sel):
-                    legal.append(e.id)
-            per[name] = legal
-        targets[m.id] = per
+    models, targets = _listing(facts, kind, frame.snap)
     if not any(cast(list[JSON], v) for per in targets.values()
                for v in cast(dict[str, JSON], per).values()):
         # Nothing can be targeted (or no ranged weapons, RF-1): the unit still shot, with no
@@ -198,6 +178,51 @@ def _shoot_unit(ctx: Context, frame: ShootUnitFrame) -> Request | None:
                             "targets": targets,
                             "answer": '{"<model id>": {"<weapon name>": "<target unit id>" '
                                       '| null | [target | null, ...]}}'})
+
+
+def _listing(facts: ShooterFacts, kind: AttackKind,
+             snap: str | None) -> tuple[dict[str, JSON], dict[str, JSON]]:
+    """The declare_shooting listing: per model, its ranged weapons' names, and per weapon the
+    enemy units it may target (04.02). The rules other than visibility are checked first, as
+    if every target were visible: visibility only ever adds a violation (R06.01-f), so a
+    target they refuse needs no sight search. The unit pairs left are staged in one batch
+    (``SightTables.stage_many``: the same answers), then the sight of each candidate is read."""
+    u = facts.unit
+    models: dict[str, JSON] = {}
+    targets: dict[str, JSON] = {}
+    left: list[tuple[str, str, WeaponProfile, list[str]]] = []
+    for m in u.alive:
+        names = list(dict.fromkeys(w.name for w in m.weapons if not w.is_melee))
+        models[m.id] = list[JSON](names)
+        targets[m.id] = {}
+        for name in names:
+            w = next(x for x in m.weapons if x.name == name)
+            ok: list[str] = []
+            for e in facts.enemies:
+                if snap not in (None, e.id):
+                    continue  # R15.09-a: snap shooting targets only the one unit
+                f = facts.range_facts(m.id, w, e.id)
+                if f.in_range and not validate_selection(_one(facts, kind, m.id, name, e.id, f)):
+                    ok.append(e.id)
+            left.append((m.id, name, w, ok))
+    wanted = {t for *_, ok in left for t in ok}
+    facts.stage_targets([e.id for e in facts.enemies if e.id in wanted])
+    for mid, name, w, ok in left:
+        legal: list[JSON] = []
+        for tid in ok:
+            if not facts.visible(mid, tid) and validate_selection(
+                    _one(facts, kind, mid, name, tid, facts.weapon_facts(mid, w, tid))):
+                continue
+            legal.append(tid)
+        cast(dict[str, JSON], targets[mid])[name] = legal
+    return models, targets
+
+
+def _one(facts: ShooterFacts, kind: AttackKind, mid: str, name: str, tid: str,
+         f: WeaponFacts) -> Selection:
+    """The selection of one weapon of one model against one target, with these facts."""
+    return _selection(facts, kind, {(mid, name, tid): f},
+                      (ModelChoice(mid, (WeaponChoice(name, (tid,)),)),))
 
 
 def _selection(facts: ShooterFacts, kind: AttackKind, table: dict[FactKey, WeaponFacts],

@@ -120,21 +120,10 @@ class ShooterFacts:
             self._visible[key] = hit
         return hit
 
-    def stage_in_range(self, targets: list[str]) -> None:
+    def stage_targets(self, targets: list[str]) -> None:
         """Stage in one batch (``SightTables.stage_many``: the same answers, one call's cost)
-        the sight of every target unit that some ranged weapon of some model reaches, i.e.
-        every unit whose visibility :meth:`weapon_facts` asks for a listing."""
-        pairs: list[tuple[int, int]] = []
-        for t in targets:
-            tu = self.tu(t)
-            d = self.vis.unit_distances(self.ou, tu)
-            for m in self.unit.alive:
-                reach = max((w.range for w in m.weapons if not w.is_melee and w.range is not None),
-                            default=None)
-                if reach is not None and float(d[self.om[m.id]].min()) <= reach + EPS:
-                    pairs.append((self.ou, tu))
-                    break
-        self.vis.stage_many(pairs)
+        the sight of these target units, i.e. every unit whose visibility a listing asks."""
+        self.vis.stage_many([(self.ou, self.tu(t)) for t in targets])
 
     def unit_visible(self, target: str) -> bool:
         """06.01: some model of the target is visible to some model of this unit (the same
@@ -148,16 +137,24 @@ class ShooterFacts:
                      *, always_visibility: bool = True) -> WeaponFacts:
         """Facts for one (model, weapon, target); visibility is skipped out of range unless
         ``always_visibility`` (a listing does not need it there)."""
+        f = self.range_facts(model, weapon, target)
+        if (f.in_range or always_visibility) and self.visible(model, target):
+            return f
+        return WeaponFacts(visible=False, in_range=f.in_range, half_range=f.half_range,
+                           lone_operative_beyond=f.lone_operative_beyond)
+
+    def range_facts(self, model: str, weapon: WeaponProfile, target: str) -> WeaponFacts:
+        """Range, half range (04.02) and Lone Operative reach (24.24) for one (model, weapon,
+        target), without the sight search: ``visible`` is True, the most permissive answer
+        (visibility only ever adds the R06.01-f violation), so a target refused with these
+        facts is refused whatever the sight."""
         assert weapon.range is not None
         d = self.distance(model, target)
-        in_range = d <= weapon.range + EPS
-        half = d <= weapon.range / 2.0 + EPS
-        vis = self.visible(model, target) if (in_range or always_visibility) else False
         # 24.24: measured from the attacking model to the Lone Operative unit's closest model
         lone = self.vis.scene.units[self.tu(target)].lone_operative
-        beyond = lone is not None and d > lone + EPS
-        return WeaponFacts(visible=vis, in_range=in_range, half_range=half,
-                           lone_operative_beyond=beyond)
+        return WeaponFacts(visible=True, in_range=d <= weapon.range + EPS,
+                           half_range=d <= weapon.range / 2.0 + EPS,
+                           lone_operative_beyond=lone is not None and d > lone + EPS)
 
     def engaged_with_unit(self, target: UnitData) -> bool:
         """03.04: the target is engaged with the shooting unit."""
