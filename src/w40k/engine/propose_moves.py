@@ -87,8 +87,6 @@ class Occupied:
         self._bounds: list[tuple[float, float, float]] = []
         """Per model: its footprint's centre and inner radius (``battlefield.spot_bounds``'s
         upper bound; -inf for a hull)."""
-        self._arr: tuple[int, np.ndarray, np.ndarray] | None = None
-        """:meth:`_arrays`' answer and the number of models it was built for."""
         for m in models:
             self.append(m)
 
@@ -100,8 +98,6 @@ class Occupied:
         out._cells = {k: v[:] for k, v in self._cells.items()}
         out._discs = self._discs[:]
         out._bounds = self._bounds[:]
-        self._arrays()
-        out._arr = self._arr  # shared, never written to; rebuilt once a model is appended
         return out
 
     def append(self, m: Model) -> None:
@@ -126,23 +122,17 @@ class Occupied:
             return [False] * len(spots)
         reach = budget + start.reach() + 1.0
         sx, sy = start.x, start.y
-        discs, bounds = self._arrays()
-        # The models whose disc comes within ``reach`` of the start, as ``math.hypot``
-        # measures (``np.hypot`` away from the limit, ``math.hypot`` within 1e-9" of it).
-        lim = reach + discs[:, 2]
-        dist = np.hypot(discs[:, 0] - sx, discs[:, 1] - sy)
-        near = dist <= lim - 1e-9
-        for i in np.flatnonzero(np.abs(dist - lim) <= 1e-9).tolist():
-            ex, ey, er = self._discs[i]
-            near[i] = math.hypot(ex - sx, ey - sy) <= reach + er
-        if not near.any():
+        discs = self._discs
+        near = [i for i in range(len(discs))
+                if math.hypot(discs[i][0] - sx, discs[i][1] - sy) <= reach + discs[i][2]]
+        if not near:
             return [False] * len(spots)
         # ``battlefield.spot_bounds``' upper bound, its operations on the kept centres and
         # inner radii (the same floats; only the upper bound is needed).
         fp = start.footprint()
         cx, cy = fp.center
         ox, oy = cx - sx, cy - sy
-        b = bounds[near]
+        b = np.array([self._bounds[i] for i in near], dtype=np.float64)
         pts = np.asarray(spots, dtype=np.float64)
         dx = pts[:, 0, None] + ox - b[None, :, 0]
         dy = pts[:, 1, None] + oy - b[None, :, 1]
@@ -151,15 +141,6 @@ class Occupied:
         upper = np.maximum(0.0, d - s_in - b[None, :, 2])
         out: list[bool] = np.asarray((upper <= CLEARANCE - MARGIN).any(axis=1)).tolist()
         return out
-
-    def _arrays(self) -> tuple[np.ndarray, np.ndarray]:
-        """The kept discs and bounds as (n, 3) arrays (the same floats), built again only
-        once a model has been appended."""
-        n = len(self.models)
-        if self._arr is None or self._arr[0] != n:
-            self._arr = (n, np.array(self._discs, dtype=np.float64).reshape(-1, 3),
-                         np.array(self._bounds, dtype=np.float64).reshape(-1, 3))
-        return self._arr[1], self._arr[2]
 
     def free(self, cand: Model, terrain: Terrain) -> bool:
         """03.01 Ending a Move: on no other model (more than :data:`CLEARANCE` apart), and not

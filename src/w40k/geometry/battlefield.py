@@ -410,8 +410,7 @@ class Discs:
             px = px - t * ax
             py = py - t * ay
         gap = np.sqrt(px * px + py * py) - self.rs - r
-        out: list[int] = np.flatnonzero(gap <= d + MARGIN).tolist()
-        return out
+        return [int(i) for i in np.nonzero(gap <= d + MARGIN)[0]]
 
 
 __all__ = ["CELL", "MARGIN", "Discs", "Grid", "Layout", "any_engaged", "any_within",

@@ -105,6 +105,13 @@ class Group:
             return False
         fp = m.footprint()
         cx, cy = fp.center
+        # Every bounding disc lies in the layout's box: the footprint's centre's gap to the
+        # box, along x or y, less its bounding radius, is a lower bound of every disc gap
+        # below (with 1e-3" to spare for rounding): none within range, none measured.
+        x0, y0, x1, y1 = self.lay.box
+        if max(x0 - cx, cx - x1, y0 - cy, cy - y1) - bounding_radius(fp) \
+                > ENGAGEMENT_HORIZONTAL + 1e-3:
+            return False
         gaps = (np.hypot(self.lay.centres[:, 0] - cx, self.lay.centres[:, 1] - cy)
                 - self.lay.radii - bounding_radius(fp))
         return any(engaged(m, self.models[i])
