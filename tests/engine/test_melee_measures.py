@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -62,3 +63,20 @@ def test_a_move_surely_refused_is_refused_by_validate_move(seed: int) -> None:
         if surely_refused(scene, "red.a", start.name, start.moved(x, y)):
             assert validate_move(scene, "red.a", {start.name: [Step(x, y)]},
                                  MoveType.PILE_IN, 3.0)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_box_gap_is_a_lower_bound_of_every_disc_gap(seed: int) -> None:
+    # 03.04 / 12.03: Group.engaged_any and base_contact_enemy measure no model of a unit whose
+    # box is out of range, as every disc gap is at least the point's gap to the box.
+    from w40k.engine import field
+    from w40k.engine.phases.melee_measure import box_gap
+    from w40k.geometry.battlefield import bounding_radius
+    rng = random.Random(seed)
+    game = _game(rng)
+    lay = field.layout(game.state.unit("blue.b"))
+    for _ in range(300):
+        x, y = rng.uniform(0.0, 40.0), rng.uniform(0.0, 40.0)
+        gaps = [math.hypot(m.footprint().center[0] - x, m.footprint().center[1] - y)
+                - bounding_radius(m.footprint()) for m in lay.models]
+        assert box_gap(lay, x, y) <= min(gaps) + 1e-9

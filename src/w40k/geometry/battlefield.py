@@ -221,10 +221,7 @@ def spot_bounds(start: Model, pts: FloatArray, others: Sequence[Model]
     fp = start.footprint()
     cx, cy = fp.center
     ox, oy = cx - start.x, cy - start.y  # the footprint's centre moves with the model
-    oc = np.array([o.footprint().center for o in others], dtype=np.float64).reshape(-1, 2)
-    outer = np.array([bounding_radius(o.footprint()) for o in others], dtype=np.float64)
-    inner = np.array([inner_radius(o.footprint()) if not isinstance(o.footprint(), Polygon)
-                      else -math.inf for o in others], dtype=np.float64)
+    oc, outer, inner = _rows(others)
     dx = pts[:, 0, None] + ox - oc[None, :, 0]
     dy = pts[:, 1, None] + oy - oc[None, :, 1]
     d = np.sqrt(dx * dx + dy * dy)
@@ -232,6 +229,31 @@ def spot_bounds(start: Model, pts: FloatArray, others: Sequence[Model]
     lower = np.maximum(0.0, d - bounding_radius(fp) - outer[None, :])
     upper = np.maximum(0.0, d - s_in - inner[None, :])
     return np.asarray(lower, dtype=np.float64), np.asarray(upper, dtype=np.float64)
+
+
+_ROWS: dict[tuple[int, ...], tuple[tuple[Model, ...], FloatArray, FloatArray, FloatArray]] = {}
+""":func:`_rows`' answers by the models' ids (an entry holds the models, immutable
+objects, so an ``id`` is not reused while it is kept); emptied past :data:`ROWS_LIMIT`."""
+ROWS_LIMIT = 512
+
+
+def _rows(others: Sequence[Model]) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """(n, 2) footprint centres, (n,) bounding radii and (n,) inner radii (-inf for a hull)
+    of ``others``, for :func:`spot_bounds`: built once per group of model objects (a proposer
+    measures its spots against the same groups chunk after chunk; the same floats)."""
+    key = tuple(map(id, others))
+    hit = _ROWS.get(key)
+    if hit is not None:
+        return hit[1], hit[2], hit[3]
+    fps = [o.footprint() for o in others]
+    oc = np.array([f.center for f in fps], dtype=np.float64).reshape(-1, 2)
+    outer = np.array([bounding_radius(f) for f in fps], dtype=np.float64)
+    inner = np.array([inner_radius(f) if not isinstance(f, Polygon) else -math.inf
+                      for f in fps], dtype=np.float64)
+    if len(_ROWS) >= ROWS_LIMIT:
+        _ROWS.clear()
+    _ROWS[key] = (tuple(others), oc, outer, inner)
+    return oc, outer, inner
 
 
 def _engaged_parts(start: Model, pts: FloatArray, others: Sequence[Model]

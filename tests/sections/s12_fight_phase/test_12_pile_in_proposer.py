@@ -5,6 +5,7 @@ coherent, and whatever the proposer answers passes ``check_move``."""
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -190,3 +191,38 @@ def test_asking_again_for_a_pile_in_gives_the_same_moves_and_draws_R12_03_d() ->
         pp._FIRST.clear()
         assert pp.first_toward(game.ctx, u, frame, fresh) == first
     assert kept.getstate() == fresh.getstate()
+
+
+@pytest.mark.parametrize("start_base, target_base", [
+    ((75.0, 42.0), 32.0), (32.0, (105.0, 70.0)), ((90.0, 52.0), (60.0, 35.0))])
+def test_an_oval_contact_ring_skips_only_bearings_the_move_cannot_reach(
+        start_base: float | tuple[float, float], target_base: float | tuple[float, float]
+) -> None:
+    # R12.03-d: the pile-in proposer's contact rings around an oval base leave out (NaN) only
+    # the bearings none of whose ring spots the 3" move reaches; every other bearing is the
+    # same floats as the ring sought on every bearing.
+    from w40k.engine.phases import pile_in_propose as pp
+    from w40k.geometry import Model
+    rng = random.Random(7)
+    skipped = kept = 0
+    for _ in range(40):
+        t = Model("t", 30.0, 20.0, base_mm=target_base, facing=rng.uniform(0, 6.3))
+        a = rng.uniform(0, 6.3)
+        dist = rng.uniform(2.0, 8.0)
+        start = Model("s", 30.0 + dist * math.cos(a), 20.0 + dist * math.sin(a),
+                      base_mm=start_base, facing=rng.uniform(0, 6.3))
+        base = math.atan2(start.y - t.y, start.x - t.x) + rng.uniform(-0.1, 0.1)
+        budget = rng.choice([3.0, 6.0])
+        full = pp._touching_ring(start, t, base)
+        cut = pp._touching_ring(start, t, base, budget)
+        assert len(cut) == len(full)
+        for (x, y, c, s), whole in zip(cut, full, strict=True):
+            assert (c, s) == whole[2:]
+            if math.isnan(x):
+                skipped += 1
+                assert all(math.hypot(whole[0] + g * c - start.x, whole[1] + g * s - start.y)
+                           > budget - pp.SLACK for g in pp.TARGET_GAPS)
+            else:
+                kept += 1
+                assert (x, y, c, s) == whole
+    assert skipped > 0 and kept > 0

@@ -82,6 +82,14 @@ def closer_to_unit(m: Model, u: UnitData, than: float) -> bool:
                for i in np.flatnonzero(gaps - bounding_radius(fp) < than + 1e-6))
 
 
+def box_gap(lay: Layout, cx: float, cy: float) -> float:
+    """A lower bound of the gap between (cx, cy) and each of the layout's bounding discs
+    (all in its box): the point's gap to the box along x or along y. Past a threshold by
+    1e-3" (rounding to spare), no disc gap ``hypot(centre - c) - radius`` is within it."""
+    x0, y0, x1, y1 = lay.box
+    return max(x0 - cx, cx - x1, y0 - cy, cy - y1)
+
+
 class Group:
     """Models kept as arrays for "is a model engaged with any of them" (:meth:`engaged_any`):
     only the models whose bounding disc comes within engagement range are measured (the disc
@@ -105,6 +113,8 @@ class Group:
             return False
         fp = m.footprint()
         cx, cy = fp.center
+        if box_gap(self.lay, cx, cy) - bounding_radius(fp) > ENGAGEMENT_HORIZONTAL + 1e-3:
+            return False  # no disc gap below is within range: none measured
         gaps = (np.hypot(self.lay.centres[:, 0] - cx, self.lay.centres[:, 1] - cy)
                 - self.lay.radii - bounding_radius(fp))
         return any(engaged(m, self.models[i])
@@ -210,8 +220,8 @@ def _base_contact_enemy(ctx: Context, u: UnitData, m: ModelData) -> bool:
         if e.player == u.player or e.destroyed:
             continue
         lay = field.layout(e)
-        if not len(lay):
-            continue
+        if not len(lay) or box_gap(lay, cx, cy) - r > CONTACT + 1e-3:
+            continue  # no disc gap below is within the tolerance: none measured
         gaps = np.hypot(lay.centres[:, 0] - cx, lay.centres[:, 1] - cy) - lay.radii - r
         if any(in_base_contact(shape, lay.models[i], CONTACT)
                for i in np.flatnonzero(gaps <= CONTACT + 1e-6)):

@@ -45,9 +45,16 @@ from w40k.engine.propose_moves import occupied_around, ring, through_enemy
 from w40k.engine.serial import JSON
 from w40k.engine.state import ModelData, ObjectiveData, UnitData, placement_count
 from w40k.geometry import Model, engaged
-from w40k.geometry.battlefield import MARGIN, bounding_radius, engaged_bounds, spot_bounds
+from w40k.geometry.battlefield import (
+    MARGIN,
+    bounding_radius,
+    engaged_bounds,
+    inner_radius,
+    spot_bounds,
+)
 from w40k.geometry.measure import coherency_breaks, horizontal_distance, separation
 from w40k.geometry.movement import MoveType, Step, validate_move
+from w40k.geometry.shapes import Circle, Oval
 
 BEARINGS = 24
 TARGET_GAPS = (0.01, 0.5, 1.0, 1.5, 1.9)
@@ -305,7 +312,7 @@ def _target_chunks(start: Model, tshapes: Sequence[Model], budget: float, jitter
     spots: list[tuple[float, float]] = []
     if near:
         rings = np.array([_contact_ring(start, t, math.atan2(start.y - t.y, start.x - t.x)
-                                        + jitter) for t in near],
+                                        + jitter, budget) for t in near],
                          dtype=np.float64).reshape(-1, 4)
         gaps = np.array(TARGET_GAPS, dtype=np.float64)[:, None]
         xs = (rings[None, :, 0] + gaps * rings[None, :, 2]).ravel()
@@ -327,42 +334,65 @@ def _target_chunks(start: Model, tshapes: Sequence[Model], budget: float, jitter
     yield spots
 
 
-_RINGS: dict[tuple[int, int, float],
+_RINGS: dict[tuple[int, int, float, float | None],
              tuple[Model, Model, list[tuple[float, float, float, float]]]] = {}
-""":func:`_contact_ring`'s answers by (start, target, bearing) -- kept model objects are the
+""":func:`_contact_ring`'s answers by (start, target, bearing, move) -- kept model objects are the
 same while the models stay (``engine/field.py``), and an entry holds them, so an ``id`` is
 not reused while it is kept; emptied past :data:`RINGS_LIMIT` entries."""
 RINGS_LIMIT = 4096
 
 
-def _contact_ring(start: Model, t: Model, base: float
+def _contact_ring(start: Model, t: Model, base: float, budget: float | None = None
                   ) -> list[tuple[float, float, float, float]]:
     """(x, y, cos, sin of the bearing) of ``start``'s centre touching ``t`` on each of
     ``BEARINGS`` bearings from ``t``'s centre (the nearest to ``base`` first). Round bases:
     the sum of the radii; an oval base: found along each bearing from the bounding discs'
     touching distance (the gap shrinks at most as fast as the distance, so each step stays
-    outside). Kept for the passes and attempts that ask again (:data:`_RINGS`)."""
-    key = (id(start), id(t), base)
+    outside). Given the move's ``budget``, an oval's bearing none of whose ring spots
+    (``TARGET_GAPS`` beyond the touching point) the move reaches gets x and y NaN instead
+    (:func:`_touching_ring`: :func:`_target_chunks` drops it, as it drops a spot out of
+    reach). Kept for the passes and attempts that ask again (:data:`_RINGS`)."""
+    key = (id(start), id(t), base, budget)
     hit = _RINGS.get(key)
     if hit is not None and hit[0] is start and hit[1] is t:
         return hit[2]
-    out = _touching_ring(start, t, base)
+    out = _touching_ring(start, t, base, budget)
     if len(_RINGS) >= RINGS_LIMIT:
         _RINGS.clear()
     _RINGS[key] = (start, t, out)
     return out
 
 
-def _touching_ring(start: Model, t: Model, base: float
+def _touching_ring(start: Model, t: Model, base: float, budget: float | None = None
                    ) -> list[tuple[float, float, float, float]]:
     """:func:`_contact_ring`, computed (each bearing's cosine and sine once: the same
-    floats as computing them again)."""
-    r = bounding_radius(start.footprint()) + bounding_radius(t.footprint())
-    out = []
+    floats as computing them again). An oval's touching distance ``d`` along a bearing lies
+    between the bases' inner radii summed (the bases do not overlap: each holds its inner
+    disc) and ``r``, so its ring spots lie on the bearing between ``lo`` and ``hi`` from
+    ``t``'s centre; where that whole stretch is beyond the move (``far``, a micro-inch
+    beyond :func:`_target_chunks`' limit), the bearing's touching distance is not sought."""
+    fs, ft = start.footprint(), t.footprint()
+    r = bounding_radius(fs) + bounding_radius(ft)
+    out: list[tuple[float, float, float, float]] = []
     oval = not (isinstance(t.base_mm, (int, float)) and isinstance(start.base_mm, (int, float)))
+    lo = hi = far = math.nan
+    skip = (oval and budget is not None and isinstance(fs, (Circle, Oval))
+            and isinstance(ft, (Circle, Oval)) and fs.center == (start.x, start.y)
+            and ft.center == (t.x, t.y))
+    if skip:
+        assert budget is not None
+        lo = inner_radius(fs) + inner_radius(ft) - 1e-6 + TARGET_GAPS[0]
+        hi = r + TARGET_GAPS[-1]
+        far = budget - SLACK + 1e-6
+    px, py = start.x - t.x, start.y - t.y
     for x, y in _ring(t.x, t.y, r, base):
         a = math.atan2(y - t.y, x - t.x)
         c, s = math.cos(a), math.sin(a)
+        if skip:
+            k = min(max(px * c + py * s, lo), hi)  # the stretch's point nearest the start
+            if math.hypot(k * c - px, k * s - py) > far:
+                out.append((math.nan, math.nan, c, s))
+                continue
         d = r
         if oval:
             for _ in range(OVAL_STEPS):
