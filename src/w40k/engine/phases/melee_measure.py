@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -29,27 +30,35 @@ def unit_distance(a: Sequence[Model], b: Sequence[Model]) -> float:
 
 
 
+_T = TypeVar("_T")
+_Kept = dict[tuple[int, int], tuple[Model, UnitData, int, int, _T]]
 
 
-_TO_UNIT: dict[tuple[int, int], tuple[Model, UnitData, int, int, float]] = {}
-""":func:`model_to_unit`'s answers by (model shape, unit): both (an entry holds them, so
-their ``id`` is not reused while kept), ``placement_count`` and the unit's model count."""
+def _kept(table: _Kept[_T], m: Model, u: UnitData, compute: Callable[[], _T]) -> _T:
+    """``compute()``'s answer for (model shape ``m``, unit ``u``), kept in ``table`` while no
+    model is placed (``placement_count``) and ``u`` has as many models; an entry holds both
+    (so their ``id`` is not reused while kept). Bounded: emptied past 4096 entries."""
+    now = placement_count()
+    key = (id(m), id(u))
+    hit = table.get(key)
+    if (hit is not None and hit[0] is m and hit[1] is u and hit[2] == now
+            and hit[3] == len(u.models)):
+        return hit[4]
+    out = compute()
+    if len(table) >= 4096:
+        table.clear()
+    table[key] = (m, u, now, len(u.models), out)
+    return out
+
+
+_TO_UNIT: _Kept[float] = {}
+""":func:`model_to_unit`'s kept answers (:func:`_kept`)."""
 
 
 def model_to_unit(m: Model, u: UnitData) -> float:
     """Closest horizontal distance from a model to a unit (kept while no model is placed:
     the proposers' attempts and the check measure the same starts again)."""
-    now = placement_count()
-    key = (id(m), id(u))
-    hit = _TO_UNIT.get(key)
-    if (hit is not None and hit[0] is m and hit[1] is u and hit[2] == now
-            and hit[3] == len(u.models)):
-        return hit[4]
-    out = unit_distance([m], geo.unit_shapes(u))
-    if len(_TO_UNIT) >= 4096:
-        _TO_UNIT.clear()
-    _TO_UNIT[key] = (m, u, now, len(u.models), out)
-    return out
+    return _kept(_TO_UNIT, m, u, lambda: unit_distance([m], geo.unit_shapes(u)))
 
 
 def _nearest_first(lower: npt.NDArray[np.float64], measure: Callable[[int], float]) -> float:
@@ -121,25 +130,15 @@ class Group:
                    for i in np.flatnonzero(gaps <= ENGAGEMENT_HORIZONTAL + 1e-6))
 
 
-_ENGAGED: dict[tuple[int, int], tuple[Model, UnitData, int, int, bool]] = {}
-""":func:`engaged_with_unit`'s answers by (model shape, unit), kept as :data:`_TO_UNIT`."""
+_ENGAGED: _Kept[bool] = {}
+""":func:`engaged_with_unit`'s kept answers (:func:`_kept`)."""
 
 
 def engaged_with_unit(m: Model, e: UnitData) -> bool:
     """03.04: ``m`` is engaged with a living model of ``e`` (``Group.of_unit(e)``'s answer),
     kept while no model is placed (the pile-in placement's attempts and the check ask it of
     the same starts)."""
-    now = placement_count()
-    key = (id(m), id(e))
-    hit = _ENGAGED.get(key)
-    if (hit is not None and hit[0] is m and hit[1] is e and hit[2] == now
-            and hit[3] == len(e.models)):
-        return hit[4]
-    out = Group.of_unit(e).engaged_any(m)
-    if len(_ENGAGED) >= 4096:
-        _ENGAGED.clear()
-    _ENGAGED[key] = (m, e, now, len(e.models), out)
-    return out
+    return _kept(_ENGAGED, m, e, lambda: Group.of_unit(e).engaged_any(m))
 
 
 def _shapes_distance(a: UnitData, b: UnitData) -> float:

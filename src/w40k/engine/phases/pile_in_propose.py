@@ -281,28 +281,10 @@ def _reachable(start: Model, spots: list[tuple[float, float]], budget: float
             if math.hypot(x - start.x, y - start.y) <= budget - SLACK]
 
 
-def _target_spots(start: Model, tshapes: Sequence[Model], budget: float, jitter: float
-                  ) -> list[tuple[float, float]]:
-    """Rings around the nearest target models, gap by gap (base contact first), then the
-    straight move toward the nearest one."""
-    near = sorted(tshapes, key=lambda t: horizontal_distance(start, t))[:NEAREST]
-    near = [t for t in near if horizontal_distance(start, t) <= budget + 2.0 + mm_.EPS]
-    rings = [_contact_ring(start, t, math.atan2(start.y - t.y, start.x - t.x) + jitter)
-             for t in near]
-    spots = [(x + g * c, y + g * s) for g in TARGET_GAPS for ring in rings for x, y, c, s in ring]
-    spots = _reachable(start, spots, budget)
-    t0 = min(tshapes, key=lambda t: horizontal_distance(start, t))
-    dist = math.hypot(t0.x - start.x, t0.y - start.y)
-    if dist > 0:
-        k = min(1.0, (budget - SLACK) / dist)
-        spots += [(start.x + f * k * (t0.x - start.x), start.y + f * k * (t0.y - start.y))
-                  for f in STRAIGHT]
-    return spots
-
-
 def _target_chunks(start: Model, tshapes: Sequence[Model], budget: float, jitter: float
                    ) -> Iterator[list[tuple[float, float]]]:
-    """:func:`_target_spots` (the same spots in the same order), as one chunk. The rings'
+    """The target spots, as one chunk: rings around the nearest target models, gap by gap
+    (base contact first), then the straight move toward the nearest one. The rings'
     spots are computed for every gap and bearing at once (``x + g * c``: the same floats
     elementwise, gap by gap, ring by ring); the move's limit is settled by ``np.hypot``
     away from it and by ``math.hypot``, as :func:`_reachable` measures, within 1e-9" of
