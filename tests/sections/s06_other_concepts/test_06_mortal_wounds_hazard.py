@@ -1,4 +1,5 @@
-"""06.02 Mortal Wounds and 06.03 Hazard Rolls (with the 000 paraphrase's X000-d..j and RX-d).
+"""06.02 Mortal Wounds and 06.03 Hazard Rolls (with the 000 paraphrase's X000-d..j and RX-d;
+X001-a: the 001 excerpt is the same text word for word, so these and the 06.01 tests are its tests).
 
 Mortal wounds reach a unit here in the two ways the attack sequence makes them: failed hazard
 rolls on the attacking unit (uncapped, 06.02 as written) and [DEVASTATING WOUNDS] on the target

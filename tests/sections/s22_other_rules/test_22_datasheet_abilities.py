@@ -272,6 +272,7 @@ def test_oath_of_moment_selects_an_enemy_unit_in_the_command_abilities_step() ->
 def test_ere_we_go_rerolls_a_charge_roll_once_per_battle() -> None:
     # 'Ere We Go: once per battle, just after a Charge roll for the unit, re-roll it: 1+1
     # cannot cross the 6" gap, the re-roll 6+5 can. Used once: not offered again.
+    # X002-m: a re-roll that is not a Command Re-roll re-rolls both dice of the 2D6 roll.
     boss = fighter("red.a.1", 10, 10)
     boss["abilities"] = ["'Ere We Go"]
     units = [unit("red.a", "red", [boss]),
