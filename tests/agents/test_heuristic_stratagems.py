@@ -161,6 +161,39 @@ def test_a_failed_wound_die_of_a_lascannon_is_rerolled() -> None:
     assert _agent().choose(game, req) == [CR, {"unit": "red.s", "die": 0, "face": 1}]
 
 
+def test_the_die_options_of_one_roll_share_its_facts_with_the_same_values() -> None:
+    # Three lascannon shots hit on 1, 2 and 6: one option per face (R15.02-b); the values read
+    # the roll's pool, target and next victim once (``kept``), the same as asked one by one.
+    game = _shoot([1, 2, 6], {**LASCANNON, "A": "3"}, cp=(4, 0))
+    req = pending(game)
+    facts = cast(dict[str, JSON], req.context["facts"])
+    assert facts["kind"] == "hit"
+    options = [cast(dict[str, JSON], o[1]) for o in cast(list[list[JSON]], req.options[1:])]
+    assert [o["face"] for o in options] == [1, 2, 6]
+    kept: dict[str, Any] = {}
+    shared = [option_value(game, "red", CR, o, facts, kept=kept) for o in options]
+    assert set(kept) == {"die"}
+    assert shared == [option_value(game, "red", CR, o, facts) for o in options]
+    assert shared[0] == shared[1] > 0 and shared[2] == 0.0
+
+
+def test_the_next_victim_is_the_first_model_with_the_most_wounds_lost() -> None:
+    from w40k.agents.heuristic_stratagems import _next_victim
+    game = _shoot([1], LASCANNON, cp=(4, 0))
+    t = game.state.unit("blue.t")
+    assert _next_victim(t) is t.alive[0]
+    pos = sh.position(sh.unit("red.s", [sh.model("red.s.1", 10, 10, LASCANNON)]),
+                      sh.unit("blue.t", [sh.model(f"blue.t.{i}", 10 + 2 * i, 20, W=3)
+                                         for i in range(1, 5)]))
+    state = sh.start(pos).state
+    u = state.unit("blue.t")
+    u.alive[1].wounds_lost = 1
+    u.alive[3].wounds_lost = 1
+    assert _next_victim(u).id == "blue.t.2"
+    u.alive[3].wounds_lost = 2
+    assert _next_victim(u).id == "blue.t.4"
+
+
 HEAVY = sh.weapon("heavy bolter", range=36, A="1", skill=3, S=5, AP=-1, D="3")
 
 

@@ -50,6 +50,7 @@ Deterministic: ties are broken by the option's text; no die of the game is rolle
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import cast
 
 from w40k.agents.heuristic_eval import (
@@ -141,13 +142,14 @@ def choose_stratagem(game: Game, request: Request, est: Estimates | None = None
         return None
     est = Estimates(game.state) if est is None else est
     best: tuple[float, str, JSON] | None = None
+    kept: dict[str, _DieFacts | None] = {}  # the roll's facts, shared by its die options
     for option in request.options:
         if not (isinstance(option, list) and len(option) == 2 and isinstance(option[1], dict)):
             continue
         name, answer = str(option[0]), option[1]
         if name not in STRATAGEM_COSTS:
             continue
-        value = option_value(game, request.player, name, answer, facts, est)
+        value = option_value(game, request.player, name, answer, facts, est, kept=kept)
         cost = STRATAGEM_COSTS[name] + (1 if answer.get("mode") == FRAY else 0)
         charge = name == "Command Re-roll" and facts.get("kind") == RollKind.CHARGE
         margin = value - cp_threshold(game.state, request.player, cost, charge_reroll=charge)
@@ -157,14 +159,15 @@ def choose_stratagem(game: Game, request: Request, est: Estimates | None = None
 
 
 def option_value(game: Game, player: str, name: str, answer: dict[str, JSON],
-                 facts: dict[str, JSON], est: Estimates | None = None) -> float:
+                 facts: dict[str, JSON], est: Estimates | None = None, *,
+                 kept: dict[str, _DieFacts | None] | None = None) -> float:
     """The expected value of using stratagem ``name`` with ``answer`` now (0: nothing;
-    ``est``: as :func:`choose_stratagem`)."""
+    ``est``: as :func:`choose_stratagem`; ``kept``: :func:`reroll_value`'s)."""
     s = game.state
     est = Estimates(s) if est is None else est
     u = s.any_unit(str(answer["unit"]))
     if name == "Command Re-roll":
-        return reroll_value(game, u, answer, facts, est)
+        return reroll_value(game, u, answer, facts, est, kept=kept)
     if name == "Fire Overwatch":
         e = s.unit(str(answer["enemy"]))
         if not likely_charger(e, u, est):
@@ -195,34 +198,71 @@ def option_value(game: Game, player: str, name: str, answer: dict[str, JSON],
 
 
 # -- Command Re-roll ----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _DieFacts:
+    """What the value of re-rolling any die of an attack roll reads besides the die's face:
+    the same for every die option of one request (the attack frame's pool and target)."""
+
+    prof: PoolProfile
+    """The pool's attack profile."""
+    toughness: int
+    """The target's toughness for the wound roll."""
+    victim: ModelData | None
+    """The model likely to take the next damage (None: the target has no model left)."""
+    p_wound: float = 0.0
+    p_unsaved: float = 0.0
+    damage: float = 0.0
+
+
+def _die_facts(game: Game, facts: dict[str, JSON]) -> _DieFacts | None:
+    """The face-independent facts of the attack roll ``facts`` describes (None: no pool of
+    an attack frame waits for it, and no die of it is worth re-rolling)."""
+    i = facts.get("frame")
+    frames = game.state.frames
+    if not isinstance(i, int) or not 0 <= i < len(frames) or not isinstance(frames[i],
+                                                                          AttackFrame):
+        return None
+    f = cast(AttackFrame, frames[i])
+    if f.state is None:
+        return None
+    st, req = frame_state(f), frame_request(f)
+    if not st.pools or st.pool >= len(st.pools):
+        return None
+    prof = pool_profile(req.weapons[st.pools[st.pool][0]], req.target, req.context)
+    target = game.state.unit(f.target)
+    if not target.alive:
+        return _DieFacts(prof, 0, None)
+    toughness = attack_toughness(st.target)
+    victim = _next_victim(target)
+    return _DieFacts(prof, toughness, victim, _p_wound(prof, toughness),
+                     1.0 - _p_save(prof.ap, victim), _damage_value(prof, victim))
+
+
 def reroll_value(game: Game, u: UnitData, answer: dict[str, JSON],
-                 facts: dict[str, JSON], est: Estimates) -> float:
-    """What re-rolling the die (or the charge roll) is expected to gain (module docstring)."""
+                 facts: dict[str, JSON], est: Estimates, *,
+                 kept: dict[str, _DieFacts | None] | None = None) -> float:
+    """What re-rolling the die (or the charge roll) is expected to gain (module docstring).
+    ``kept``: a dict shared by the options of one request (the same ``facts``), which keeps
+    the roll's face-independent facts (:func:`_die_facts`) for its other die options."""
     kind = str(facts.get("kind", ""))
     if kind == RollKind.CHARGE:
         return charge_reroll_value(game, u, facts, est)
     if kind not in (RollKind.HIT, RollKind.WOUND, RollKind.SAVE):
         return 0.0
-    i = facts.get("frame")
-    frames = game.state.frames
-    if not isinstance(i, int) or not 0 <= i < len(frames) or not isinstance(frames[i],
-                                                                          AttackFrame):
+    if kept is not None and "die" in kept:
+        df = kept["die"]
+    else:
+        df = _die_facts(game, facts)
+        if kept is not None:
+            kept["die"] = df
+    if df is None:
         return 0.0
-    f = cast(AttackFrame, frames[i])
-    if f.state is None:
-        return 0.0
-    st, req = frame_state(f), frame_request(f)
-    if not st.pools or st.pool >= len(st.pools):
-        return 0.0
-    prof = pool_profile(req.weapons[st.pools[st.pool][0]], req.target, req.context)
+    prof = df.prof
     face = int(cast(int, answer["face"]))
-    target = game.state.unit(f.target)
-    if not target.alive:
+    victim = df.victim
+    if victim is None:
         return 0.0
-    victim = _next_victim(target)
-    p_wound = _p_wound(prof, attack_toughness(st.target))
-    p_unsaved = 1.0 - _p_save(prof.ap, victim)
-    damage = _damage_value(prof, victim)
+    p_wound, p_unsaved, damage = df.p_wound, df.p_unsaved, df.damage
     if kind == RollKind.HIT:
         if prof.torrent or hit_outcome(face, prof.hit_modifier, prof.skill,
                                        fail_up_to=prof.hit_fail_up_to) is not Roll.FAIL:
@@ -231,7 +271,7 @@ def reroll_value(game: Game, u: UnitData, answer: dict[str, JSON],
             d, prof.hit_modifier, prof.skill, fail_up_to=prof.hit_fail_up_to) is not Roll.FAIL) / 6
         return p_hit * p_wound * p_unsaved * damage
     if kind == RollKind.WOUND:
-        need = wound_threshold(prof.strength, attack_toughness(st.target))
+        need = wound_threshold(prof.strength, df.toughness)
         if wound_outcome(face, prof.wound_modifier, need,
                          crit_from=prof.wound_crit_from) is not Roll.FAIL:
             return 0.0
@@ -243,8 +283,14 @@ def reroll_value(game: Game, u: UnitData, answer: dict[str, JSON],
 
 
 def _next_victim(target: UnitData) -> ModelData:
-    """The model likely to take the next damage: a wounded one, else the first."""
-    return max(target.alive, key=lambda m: (m.wounds_lost, -target.alive.index(m)))
+    """The model likely to take the next damage: a wounded one (the most wounds lost, the
+    first such in unit order), else the first."""
+    alive = target.alive
+    best = alive[0]
+    for m in alive:
+        if m.wounds_lost > best.wounds_lost:
+            best = m
+    return best
 
 
 def _p_wound(prof: PoolProfile, toughness: int) -> float:
