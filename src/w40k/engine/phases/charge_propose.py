@@ -443,9 +443,12 @@ def _reach_cands(start: Model, tshapes: Sequence[Model], non_targets: mm_.Group,
     for t in tshapes:
         if horizontal_distance(start, t) > budget + gap + mm_.EPS:
             continue
-        base = math.atan2(start.y - t.y, start.x - t.x)
+        # _ring(t.x, t.y, r + rt + g, base, 48) a gap at a time, from one set of bearings
+        cs = bearings(math.atan2(start.y - t.y, start.x - t.x), 48)
+        rt = mm_._radius(t)
         for g in (0.05, gap * 0.3, gap * 0.6, gap * 0.9):
-            cands += _ring(t.x, t.y, r + mm_._radius(t) + g, base, 48)
+            d = r + rt + g
+            cands += [(t.x + d * c, t.y + d * s) for c, s in cs]
     if not cands:
         return []
     pts = np.asarray(cands, dtype=np.float64)  # beyond the move even once rounded: dropped
