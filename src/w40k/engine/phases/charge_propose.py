@@ -360,15 +360,37 @@ def _scored(start: Model, spots: Sequence[tuple[float, float]] | npt.NDArray[np.
 
 
 def _round3(a: npt.NDArray[np.float64]) -> list[float]:
-    """``[round(x, 3) for x in a]`` for distances (not negative): ``rint(x * 1000) / 1000``,
-    which is Python's answer wherever ``x * 1000`` is not within 1e-6 of a half (the
-    product's rounding cannot then change which integer is nearest, and an integer over
-    1000 divides to the float nearest that decimal, as ``round`` gives); Python's ``round``
-    for the others."""
-    y = a * 1000.0
-    out: list[float] = (np.rint(y) / 1000.0).tolist()
+    """``[round(x, 3) for x in a]`` (distances): :func:`_round_to`."""
+    return _round_to(a, 3)
+
+
+def _round_to(a: npt.NDArray[np.float64], n: int) -> list[float]:
+    """``[round(x, n) for x in a]`` for coordinates and distances (under 1e6"), ``n`` 3 or 6:
+    ``rint(x * 10**n) / 10**n``, which is Python's answer wherever ``x * 10**n`` is not
+    within 1e-6 of a half (the product's rounding, under 1e-8 here, cannot then change
+    which integer is nearest, and an integer over ``10**n`` divides to the float nearest
+    that decimal, as ``round`` gives, its sign included); Python's ``round`` for the
+    others."""
+    scale = 10.0 ** n
+    y = a * scale
+    out: list[float] = (np.rint(y) / scale).tolist()
     for i in np.flatnonzero(np.abs(y - np.floor(y) - 0.5) < 1e-6).tolist():
-        out[i] = round(float(a[i]), 3)
+        out[i] = round(float(a[i]), n)
+    return out
+
+
+def _within_exact(start: Model, xs: Sequence[float], ys: Sequence[float], limit: float
+                  ) -> list[bool]:
+    """``math.hypot(x - start.x, y - start.y) <= limit`` per spot: numpy's hypot settles the
+    spots more than 1e-9" from the limit (its error is a few ulps), ``math.hypot`` the
+    others."""
+    if not xs:
+        return []
+    sx, sy = start.x, start.y
+    d = np.hypot(np.asarray(xs) - sx, np.asarray(ys) - sy)
+    out: list[bool] = (d <= limit).tolist()
+    for i in np.flatnonzero(np.abs(d - limit) <= 1e-9).tolist():
+        out[i] = math.hypot(xs[i] - sx, ys[i] - sy) <= limit
     return out
 
 
@@ -507,24 +529,26 @@ def _reach_cands(start: Model, tshapes: Sequence[Model], non_targets: mm_.Group,
     rings), rounded, within the move, within ``gap`` of a
     target model (engaged with it for 2"), engaged with no enemy model outside the targets
     (R11.04-d): the tests that do not depend on where the rest of the unit is."""
-    cands = mm_._candidates(start, tshapes, gap, budget)
+    first = mm_._candidates(start, tshapes, gap, budget)
     r = mm_._radius(start)
+    rings = _Rings()
     for t in tshapes:
         if horizontal_distance(start, t) > budget + gap + mm_.EPS:
             continue
         # _ring(t.x, t.y, r + rt + g, base, 48) a gap at a time, from one set of bearings
-        cs = bearings(math.atan2(start.y - t.y, start.x - t.x), 48)
         rt = mm_._radius(t)
-        for g in (0.05, gap * 0.3, gap * 0.6, gap * 0.9):
-            d = r + rt + g
-            cands += [(t.x + d * c, t.y + d * s) for c, s in cs]
-    if not cands:
+        rings.add(t.x, t.y, [r + rt + g for g in (0.05, gap * 0.3, gap * 0.6, gap * 0.9)],
+                  bearings(math.atan2(start.y - t.y, start.x - t.x), 48))
+    pts = rings.points(None)
+    if first:
+        pts = np.concatenate((np.asarray(first, dtype=np.float64), pts))
+    if not len(pts):
         return []
-    pts = np.asarray(cands, dtype=np.float64)  # beyond the move even once rounded: dropped
-    far = np.hypot(pts[:, 0] - start.x, pts[:, 1] - start.y) > budget
-    cands = [(round(x, 6), round(y, 6)) for (x, y), f in zip(cands, far.tolist(), strict=True)
-             if not f]
-    cands = [(x, y) for x, y in cands if math.hypot(x - start.x, y - start.y) <= budget - 1e-5]
+    # beyond the move even once rounded: dropped; the others rounded to 6 decimals
+    pts = pts[~(np.hypot(pts[:, 0] - start.x, pts[:, 1] - start.y) > budget)]
+    xs, ys = _round_to(pts[:, 0], 6), _round_to(pts[:, 1], 6)
+    cands = [(x, y) for x, y, w in zip(xs, ys, _within_exact(start, xs, ys, budget - 1e-5),
+                                       strict=True) if w]
     near = gap_tri(start, cands, tshapes, gap - 1e-4, engaged_only=gap >= 2.0)
     cands = [p for p, k in zip(cands, near, strict=True) if k]
     near = [k for k in near if k]
