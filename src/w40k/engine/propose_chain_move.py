@@ -29,7 +29,7 @@ import numpy as np
 from w40k.engine import geo
 from w40k.engine.context import Context
 from w40k.engine.phases.melee_moves import Group
-from w40k.engine.propose_moves import Occupied
+from w40k.engine.propose_moves import Occupied, occupied_around
 from w40k.engine.serial import JSON
 from w40k.engine.state import UnitData
 from w40k.geometry import Model, Scene, Terrain
@@ -70,22 +70,26 @@ def propose_chain_move(ctx: Context, u: UnitData, move_type: MoveType, budget: f
     ux, uy = vx / length, vy / length
     enemies = Group([s for e in ctx.state.units if e.player != u.player and not e.destroyed
                      for s in geo.unit_shapes(e)])
-    placed = Occupied(s for e in ctx.state.units if e.id != u.id and not e.destroyed
-                      for s in geo.unit_shapes(e))
+    placed = occupied_around(ctx, u)  # every other unit's models, in the state's order
     _, ter = geo.terrain(ctx)
     scene = geo.scene(ctx)
     order = sorted(models, key=lambda m: -(m.x * ux + m.y * uy))
     ends: dict[str, Model] = {}
+    target_cs = _bearings(math.atan2(-uy, -ux))  # every model's target rings share them
     for m in order:
         start = geo.model_shape(m)
         tx, ty = m.x + vx, m.y + vy
+        reach = own[m.id] - SLACK
         spots = [(tx, ty)]
         for rad in TARGET_RINGS:
-            spots += _ring(tx, ty, rad, math.atan2(-uy, -ux))
+            spots += _ring_within(tx, ty, rad, target_cs, start, reach)
         for f in ends.values():
-            base = math.atan2(start.y - f.y, start.x - f.x)
+            cs = _bearings(math.atan2(start.y - f.y, start.x - f.x))
             for g in FRIEND_GAPS:
-                spots += _ring(f.x, f.y, start.reach() + f.reach() + g, base)
+                spots += _ring_within(f.x, f.y, start.reach() + f.reach() + g, cs, start, reach)
+        # ``_first_free`` keeps the spots within the move, in order: dropping the others
+        # before this stable sort leaves the same list in the same order.
+        spots = [(x, y) for x, y in spots if math.hypot(x - start.x, y - start.y) <= reach]
         spots.sort(key=lambda p: math.hypot(p[0] - tx, p[1] - ty))
         chosen = _first_free(scene, u, m.id, start, spots, list(ends.values()), placed,
                              enemies, ter, move_type, own[m.id])
@@ -100,9 +104,9 @@ def _first_free(scene: Scene, u: UnitData, mid: str, start: Model,
                 spots: Sequence[tuple[float, float]], ends: Sequence[Model],
                 placed: Occupied, enemies: Group, ter: Terrain,
                 move_type: MoveType, budget: float) -> Model | None:
-    """The first spot (in order) that the module docstring's rules allow."""
+    """The first spot (in order) that the module docstring's rules allow; ``spots`` are
+    within the move (``budget`` less :data:`SLACK`) of ``start``: the caller keeps those."""
     bf = scene.battlefield
-    spots = [(x, y) for x, y in spots if math.hypot(x - start.x, y - start.y) <= budget - SLACK]
     if not spots:
         return None
     # The coherency, engagement and overlap tests of every spot at once where bounds settle
@@ -140,6 +144,34 @@ def _ring(cx: float, cy: float, d: float, base: float, n: int = BEARINGS
     """``n`` spots at distance ``d`` of (cx, cy)."""
     return [(cx + d * math.cos(base + k * 2 * math.pi / n),
              cy + d * math.sin(base + k * 2 * math.pi / n)) for k in range(n)]
+
+
+_OFFSETS = tuple(k * 2 * math.pi / BEARINGS for k in range(BEARINGS))
+""":func:`_ring`'s bearing offsets from ``base``: each the float ``k * 2 * math.pi / n``
+that its expression adds to ``base`` (evaluated before the addition: the same angles)."""
+
+
+def _bearings(base: float) -> list[tuple[float, float]]:
+    """The cosine and sine of :func:`_ring`'s bearings around ``base`` (rings of several radii
+    around one centre share them: ``(cx + d * c, cy + d * s)`` are :func:`_ring`'s floats)."""
+    cos, sin = math.cos, math.sin
+    return [(cos(base + o), sin(base + o)) for o in _OFFSETS]
+
+
+RING_MARGIN = 1e-6
+"""Inches beyond the rounding of a ring's spots (about 1e-14") by which a whole ring is
+settled from its centre's distance (:func:`_ring_within`)."""
+
+
+def _ring_within(cx: float, cy: float, d: float, cs: Sequence[tuple[float, float]],
+                 start: Model, reach: float) -> list[tuple[float, float]]:
+    """:func:`_ring`'s spots (bearings ``cs``, :func:`_bearings`), less a whole ring that is
+    surely beyond ``reach`` of ``start`` (its centre more than ``d + reach`` away, by
+    :data:`RING_MARGIN`: every spot of it fails the move's distance test, which the caller
+    makes on the spots kept)."""
+    if math.hypot(cx - start.x, cy - start.y) - d > reach + RING_MARGIN:
+        return []
+    return [(cx + d * c, cy + d * s) for c, s in cs]
 
 
 def _coherent_with(end: Model, placed: Sequence[Model]) -> bool:

@@ -63,3 +63,24 @@ def test_the_heuristic_keeps_the_straight_move_when_it_goes_far_enough_else_the_
     assert progress(u, better, 1.0, 0.0) > 4.5
     # a move already covering the distance wanted toward a near point is kept
     assert farther_move(game, req, open_field, (10.0, 20.0)) is open_field
+
+
+def test_the_rings_from_shared_bearings_are_the_same_spots_less_rings_beyond_the_move():
+    # A speed-up must keep the same spots, bit for bit: the rings of several radii built
+    # from one set of bearings are _ring's floats, and a ring left out is one whose every
+    # spot is beyond the move (the caller's distance test drops each of them).
+    from w40k.engine import propose_chain_move as pcm
+
+    start = Model("m", 10.0, 10.0, base_mm=32.0)
+    base = math.atan2(-0.6, -0.8)
+    cs = pcm._bearings(base)
+    for cx, cy, d, reach in ((11.0, 12.0, 1.1, 6.0), (30.0, 10.0, 2.2, 6.0),
+                             (16.5, 10.0, 0.35, 6.0 - 1e-3)):
+        got = pcm._ring_within(cx, cy, d, cs, start, reach)
+        want = pcm._ring(cx, cy, d, base)
+        if got:
+            assert got == want
+        else:
+            assert all(math.hypot(x - start.x, y - start.y) > reach for x, y in want)
+    assert pcm._ring_within(30.0, 10.0, 2.2, cs, start, 6.0) == []
+    assert pcm._ring_within(11.0, 12.0, 1.1, cs, start, 6.0) != []

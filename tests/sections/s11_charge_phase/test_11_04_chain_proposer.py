@@ -232,3 +232,37 @@ def test_asking_again_for_the_first_chain_gives_the_same_moves_and_draws_R11_04_
         cp._FIRST.clear()
         assert cp.first_chain(game.ctx, u, targets, 7.0, fresh) == first
     assert kept.getstate() == fresh.getstate()
+
+
+def test_an_oval_spot_proven_on_a_round_base_is_one_that_overlaps_measures_as_overlapping(
+) -> None:
+    # R03.01-c: the charge repair skips a spot where an oval base surely ends on another
+    # model; the proof (its inner disc) never claims a spot that ``overlaps`` clears, and it
+    # settles most of the deep ones.
+    import math
+    import random
+
+    from w40k.engine.phases.charge_propose import _surely_overlapping
+    from w40k.geometry import Battlefield, Model, Scene, Terrain, Unit
+    from w40k.geometry.measure import overlaps
+
+    rng = random.Random(5)
+    proven = deep = 0
+    for _ in range(30):
+        start = Model("o", 20.0, 20.0, 0.0, (rng.choice((75.0, 90.0, 120.0)), 42.0), 2.0,
+                      rng.uniform(-3.1, 3.1))
+        friends = tuple(Model(f"f{i}", rng.uniform(16, 24), rng.uniform(16, 24),
+                              base_mm=32.0) for i in range(3))
+        foes = tuple(Model(f"e{i}", rng.uniform(16, 24), rng.uniform(16, 24),
+                           base_mm=rng.choice((25.0, 32.0, 40.0))) for i in range(6))
+        scene = Scene(Battlefield(60.0, 44.0), Terrain(),
+                      (Unit("u", "red", (start, *friends)), Unit("v", "blue", foes)))
+        spots = [(rng.uniform(15, 25), rng.uniform(15, 25)) for _ in range(60)]
+        sure = _surely_overlapping(scene, "u", "o", start, spots)
+        for (x, y), s in zip(spots, sure, strict=True):
+            end = start.moved(x, y)
+            hit = any(overlaps(end, m) for m in (*friends, *foes))
+            assert hit or not s
+            proven += s
+            deep += any(math.hypot(m.x - x, m.y - y) < 0.5 for m in (*friends, *foes))
+    assert proven > deep > 0

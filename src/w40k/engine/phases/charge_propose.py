@@ -45,7 +45,7 @@ from w40k.engine.propose_moves import (
 )
 from w40k.engine.serial import JSON
 from w40k.engine.state import UnitData, placement_count
-from w40k.geometry import Model, engaged
+from w40k.geometry import Model, Scene, engaged
 from w40k.geometry.battlefield import MARGIN, coherent_tri, engaged_spots, gap_tri, spot_bounds
 from w40k.geometry.measure import (
     ENGAGEMENT_HORIZONTAL,
@@ -53,8 +53,8 @@ from w40k.geometry.measure import (
     horizontal_distance,
     vertical_distance,
 )
-from w40k.geometry.movement import MoveType, Step, validate_move
-from w40k.geometry.shapes import EPS, Circle
+from w40k.geometry.movement import MoveType, Step, scene_others, validate_move
+from w40k.geometry.shapes import EPS, Circle, Oval
 
 BEARINGS = 24
 TARGET_GAPS = (0.03, 0.5, 0.95, 1.45, 1.9)
@@ -104,29 +104,27 @@ def propose_charge(ctx: Context, u: UnitData, targets: Sequence[UnitData], budge
     for m in models:
         start = geo.model_shape(m)
         r = mm_._radius(start)
-        spots: list[tuple[float, float]] = []
         near_t = sorted(tshapes, key=lambda ts: horizontal_distance(start, ts[1]))
         jitter = rng.uniform(-0.5, 0.5) * attempt * 2 * math.pi / BEARINGS
+        rings = _Rings()
         for _, t in near_t[:6]:
             if horizontal_distance(start, t) > budget + 2.0 + mm_.EPS:
                 continue
-            cs = bearings(math.atan2(start.y - t.y, start.x - t.x) + jitter, BEARINGS)
-            for g in TARGET_GAPS:  # _ring(t.x, t.y, r + rt + g, base), a gap at a time
-                d = r + mm_._radius(t) + g
-                spots += [(t.x + d * c, t.y + d * s) for c, s in cs]
+            rings.add(t.x, t.y, [r + mm_._radius(t) + g for g in TARGET_GAPS],
+                      bearings(math.atan2(start.y - t.y, start.x - t.x) + jitter, BEARINGS))
         for f in ends.values():
-            cs = bearings(math.atan2(start.y - f.y, start.x - f.x) + jitter, BEARINGS)
-            for g in FRIEND_GAPS:
-                d = r + mm_._radius(f) + g
-                spots += [(f.x + d * c, f.y + d * s) for c, s in cs]
+            rings.add(f.x, f.y, [r + mm_._radius(f) + g for g in FRIEND_GAPS],
+                      bearings(math.atan2(start.y - f.y, start.x - f.x) + jitter, BEARINGS))
         t0 = near_t[0][1]
         dist = math.hypot(t0.x - start.x, t0.y - start.y)
+        last = None
         if dist > 0:
             k = min(1.0, (budget - SLACK) / dist)
-            spots.append((start.x + k * (t0.x - start.x), start.y + k * (t0.y - start.y)))
-        spots = _within_move(start, spots, budget)
-        spots = [p for p, bad in zip(spots, _engaged_mask(start, spots, non_targets.models),
-                                     strict=True) if not bad]  # R11.04-d
+            last = (start.x + k * (t0.x - start.x), start.y + k * (t0.y - start.y))
+        pts = _within_pts(start, rings.points(last), budget)
+        bad = _engaged_mask(start, pts, non_targets.models)  # R11.04-d
+        pts = pts[~np.asarray(bad, dtype=bool)] if len(pts) else pts
+        spots = pts
         scored = _scored(start, spots, list(ends.values()), tshapes, engaged_targets, budget,
                          start_d[m.id])
         scored.sort(key=lambda s: s[0])
@@ -192,6 +190,52 @@ def first_chain(ctx: Context, u: UnitData, targets: Sequence[UnitData], budget: 
     return out
 
 
+class _Rings:
+    """The chain's candidate spots as arrays: rings of several radii around a centre from one
+    set of bearings (``(cx + d * c, cy + d * s)``: the same floats as the list of tuples,
+    numpy's float64 products and sums being Python's), ring by ring, bearing by bearing."""
+
+    def __init__(self) -> None:
+        self.cx: list[float] = []
+        self.cy: list[float] = []
+        self.d: list[float] = []
+        self.which: list[int] = []
+        self.cs: list[list[tuple[float, float]]] = []
+
+    def add(self, cx: float, cy: float, ds: Sequence[float],
+            cs: list[tuple[float, float]]) -> None:
+        """Rings of radii ``ds`` (in order) around (cx, cy) at the bearings ``cs``."""
+        b = len(self.cs)
+        self.cs.append(cs)
+        for d in ds:
+            self.cx.append(cx)
+            self.cy.append(cy)
+            self.d.append(d)
+            self.which.append(b)
+
+    def points(self, last: tuple[float, float] | None) -> npt.NDArray[np.float64]:
+        """Every ring's spots as rows (x, y), then ``last`` if given."""
+        rows = []
+        if self.d:
+            cs = np.array(self.cs, dtype=np.float64)[self.which]  # (rings, bearings, 2)
+            d = np.array(self.d)[:, None]
+            xs = np.array(self.cx)[:, None] + d * cs[:, :, 0]
+            ys = np.array(self.cy)[:, None] + d * cs[:, :, 1]
+            rows.append(np.stack((xs.ravel(), ys.ravel()), axis=1))
+        if last is not None:
+            rows.append(np.array([last], dtype=np.float64))
+        return np.concatenate(rows) if rows else np.zeros((0, 2))
+
+
+def _within_pts(start: Model, pts: npt.NDArray[np.float64], budget: float
+                ) -> npt.NDArray[np.float64]:
+    """:func:`_within_move` on rows (x, y): the same rows kept, in order."""
+    if not len(pts):
+        return pts
+    keep = np.hypot(pts[:, 0] - start.x, pts[:, 1] - start.y) <= budget - SLACK + 1e-9
+    return pts[keep]
+
+
 def _within_move(start: Model, spots: list[tuple[float, float]], budget: float
                  ) -> list[tuple[float, float]]:
     """The spots not surely beyond the move (``_scored`` tests it exactly: this keeps a
@@ -236,13 +280,14 @@ def _round_split(others: Sequence[Model]
     return arr, rest
 
 
-def _engaged_mask(start: Model, spots: Sequence[tuple[float, float]],
+def _engaged_mask(start: Model,
+                  spots: Sequence[tuple[float, float]] | npt.NDArray[np.float64],
                   others: Sequence[Model]) -> list[bool]:
     """For each spot, whether ``start`` moved there is engaged with one of ``others`` (03.04):
     measured all at once for round bases; for other shapes by ``engaged_spots`` (bounds
     settle most pairs; the others are measured exactly)."""
     out = [False] * len(spots)
-    if not spots or not others:
+    if not len(spots) or not others:
         return out
     pts = np.asarray(spots, dtype=np.float64)
     o, others_rest = _round_split(others) if _round(start) else (None, others)
@@ -257,19 +302,23 @@ def _engaged_mask(start: Model, spots: Sequence[tuple[float, float]],
     return out
 
 
-def _scored(start: Model, spots: Sequence[tuple[float, float]], ends: Sequence[Model],
-            tshapes: Sequence[tuple[str, Model]], engaged_targets: set[str], budget: float,
-            start_d: dict[str, float]) -> list[Scored]:
+def _scored(start: Model, spots: Sequence[tuple[float, float]] | npt.NDArray[np.float64],
+            ends: Sequence[Model], tshapes: Sequence[tuple[str, Model]],
+            engaged_targets: set[str], budget: float, start_d: dict[str, float]
+            ) -> list[Scored]:
     """The spots within the move that keep the unit coherent (R03.03-a/b against the models
     placed so far) and end closer to a target unit than ``start_d`` (R11.04-b), with their
     sort keys. Round bases at ground level are measured for every spot at once (the same
     distances as ``horizontal_distance``: centre distance less both radii, never below 0);
-    other shapes one by one."""
-    shapes = [start, *ends, *(t for _, t in tshapes)]
-    if not spots or not all(_round(m) for m in shapes):
-        return _scored_mixed(start, spots, ends, tshapes, engaged_targets, budget, start_d)
-    r = cast(Circle, start.footprint()).r
+    other shapes one by one. ``spots``: pairs or rows (x, y)."""
+    if not len(spots):
+        return []
     pts = np.asarray(spots, dtype=np.float64)
+    shapes = [start, *ends, *(t for _, t in tshapes)]
+    if not all(_round(m) for m in shapes):
+        return _scored_mixed(start, [(x, y) for x, y in pts.tolist()], ends, tshapes,
+                             engaged_targets, budget, start_d)
+    r = cast(Circle, start.footprint()).r
     moved = np.hypot(pts[:, 0] - start.x, pts[:, 1] - start.y)
     keep = moved <= budget - SLACK
     if ends:
@@ -288,18 +337,61 @@ def _scored(start: Model, spots: Sequence[tuple[float, float]], ends: Sequence[M
         if cols:
             closer |= dt[:, cols].min(axis=1) < d0 - mm_.EPS
     keep &= closer
-    out: list[Scored] = []
-    rows = np.flatnonzero(keep).tolist()
+    rows = np.flatnonzero(keep)
+    if not len(rows):
+        return []
     tids = [tid for tid, _ in tshapes]
-    # each kept spot's engaged target models as lists of bools (the same sets as
-    # flatnonzero row by row), its nearest distance as a float
-    for i, eng_row, near, dist in zip(rows, eng_all[rows].tolist(), near_all[rows].tolist(),
-                                      moved[rows].tolist(), strict=True):
-        x, y = spots[i]
-        eng = set(compress(tids, eng_row))
-        cls = 0 if near <= 1.0 + mm_.EPS else 1 if eng else 2
-        fresh = 0 if eng - engaged_targets else 1  # a target not engaged yet first
-        out.append(((cls, fresh, round(near, 3), dist), x, y, eng))
+    eng_kept = eng_all[rows]
+    near = near_all[rows]
+    # the keys' classes for every kept spot at once (the same float comparisons): within
+    # 1" (0), else engaged with a target model (1), else 2; ``fresh`` 0 where one of the
+    # engaged target models is of a unit not engaged yet (``eng - engaged_targets``)
+    eng_any = eng_kept.any(axis=1)
+    cls = np.where(near <= 1.0 + mm_.EPS, 0, np.where(eng_any, 1, 2)).tolist()
+    new_cols = [j for j, tid in enumerate(tids) if tid not in engaged_targets]
+    fresh = np.where(eng_kept[:, new_cols].any(axis=1), 0, 1).tolist() if new_cols \
+        else [1] * len(rows)
+    # each kept spot's engaged target units (a set built only where it has one: the same
+    # sets as ``compress`` of the row)
+    engs = [set(compress(tids, row)) if a else set()
+            for row, a in zip(eng_kept.tolist(), eng_any.tolist(), strict=True)]
+    return [((c, f, n3, d), x, y, e) for (x, y), c, f, n3, d, e in zip(
+        pts[rows].tolist(), cls, fresh, _round3(near), moved[rows].tolist(), engs,
+        strict=True)]
+
+
+def _round3(a: npt.NDArray[np.float64]) -> list[float]:
+    """``[round(x, 3) for x in a]`` (distances): :func:`_round_to`."""
+    return _round_to(a, 3)
+
+
+def _round_to(a: npt.NDArray[np.float64], n: int) -> list[float]:
+    """``[round(x, n) for x in a]`` for coordinates and distances (under 1e6"), ``n`` 3 or 6:
+    ``rint(x * 10**n) / 10**n``, which is Python's answer wherever ``x * 10**n`` is not
+    within 1e-6 of a half (the product's rounding, under 1e-8 here, cannot then change
+    which integer is nearest, and an integer over ``10**n`` divides to the float nearest
+    that decimal, as ``round`` gives, its sign included); Python's ``round`` for the
+    others."""
+    scale = 10.0 ** n
+    y = a * scale
+    out: list[float] = (np.rint(y) / scale).tolist()
+    for i in np.flatnonzero(np.abs(y - np.floor(y) - 0.5) < 1e-6).tolist():
+        out[i] = round(float(a[i]), n)
+    return out
+
+
+def _within_exact(start: Model, xs: Sequence[float], ys: Sequence[float], limit: float
+                  ) -> list[bool]:
+    """``math.hypot(x - start.x, y - start.y) <= limit`` per spot: numpy's hypot settles the
+    spots more than 1e-9" from the limit (its error is a few ulps), ``math.hypot`` the
+    others."""
+    if not xs:
+        return []
+    sx, sy = start.x, start.y
+    d = np.hypot(np.asarray(xs) - sx, np.asarray(ys) - sy)
+    out: list[bool] = (d <= limit).tolist()
+    for i in np.flatnonzero(np.abs(d - limit) <= 1e-9).tolist():
+        out[i] = math.hypot(xs[i] - sx, ys[i] - sy) <= limit
     return out
 
 
@@ -438,21 +530,26 @@ def _reach_cands(start: Model, tshapes: Sequence[Model], non_targets: mm_.Group,
     rings), rounded, within the move, within ``gap`` of a
     target model (engaged with it for 2"), engaged with no enemy model outside the targets
     (R11.04-d): the tests that do not depend on where the rest of the unit is."""
-    cands = mm_._candidates(start, tshapes, gap, budget)
+    first = mm_._candidates(start, tshapes, gap, budget)
     r = mm_._radius(start)
+    rings = _Rings()
     for t in tshapes:
         if horizontal_distance(start, t) > budget + gap + mm_.EPS:
             continue
-        base = math.atan2(start.y - t.y, start.x - t.x)
-        for g in (0.05, gap * 0.3, gap * 0.6, gap * 0.9):
-            cands += _ring(t.x, t.y, r + mm_._radius(t) + g, base, 48)
-    if not cands:
+        # _ring(t.x, t.y, r + rt + g, base, 48) a gap at a time, from one set of bearings
+        rt = mm_._radius(t)
+        rings.add(t.x, t.y, [r + rt + g for g in (0.05, gap * 0.3, gap * 0.6, gap * 0.9)],
+                  bearings(math.atan2(start.y - t.y, start.x - t.x), 48))
+    pts = rings.points(None)
+    if first:
+        pts = np.concatenate((np.asarray(first, dtype=np.float64), pts))
+    if not len(pts):
         return []
-    pts = np.asarray(cands, dtype=np.float64)  # beyond the move even once rounded: dropped
-    far = np.hypot(pts[:, 0] - start.x, pts[:, 1] - start.y) > budget
-    cands = [(round(x, 6), round(y, 6)) for (x, y), f in zip(cands, far.tolist(), strict=True)
-             if not f]
-    cands = [(x, y) for x, y in cands if math.hypot(x - start.x, y - start.y) <= budget - 1e-5]
+    # beyond the move even once rounded: dropped; the others rounded to 6 decimals
+    pts = pts[~(np.hypot(pts[:, 0] - start.x, pts[:, 1] - start.y) > budget)]
+    xs, ys = _round_to(pts[:, 0], 6), _round_to(pts[:, 1], 6)
+    cands = [(x, y) for x, y, w in zip(xs, ys, _within_exact(start, xs, ys, budget - 1e-5),
+                                       strict=True) if w]
     near = gap_tri(start, cands, tshapes, gap - 1e-4, engaged_only=gap >= 2.0)
     cands = [p for p, k in zip(cands, near, strict=True) if k]
     near = [k for k in near if k]
@@ -482,7 +579,7 @@ def _reach_spot(ctx: Context, u: UnitData, start: Model, mid: str, finals: dict[
         return None
     scene = mm_._scene_with(ctx, u, finals, keep=mid)
     cands = cands[:MAX_SPOT_CHECKS + 1]
-    over = surely_overlapping(scene, u.id, mid, start, [(x, y) for x, y, _ in cands])
+    over = _surely_overlapping(scene, u.id, mid, start, [(x, y) for x, y, _ in cands])
     tries = 0
     for screened, (x, y, end) in enumerate(cands, 1):
         if screened > MAX_SPOT_CHECKS:
@@ -499,3 +596,40 @@ def _reach_spot(ctx: Context, u: UnitData, start: Model, mid: str, finals: dict[
         if not validate_move(scene, u.id, {mid: [Step(x, y)]}, MoveType.CHARGE, budget):
             return (x, y)
     return None
+
+
+OVAL_SLACK = 1e-3
+"""Inches beyond ``overlaps``' 1e-6" by which :func:`_surely_overlapping` proves an oval's
+overlap from its inner disc (far more than the oval measure's rounding)."""
+
+
+def _surely_overlapping(scene: Scene, unit: str, mid: str, start: Model,
+                        spots: Sequence[tuple[float, float]]) -> list[bool]:
+    """``propose_moves.surely_overlapping``, also for an oval ``start`` against round bases:
+    the oval holds the disc of its smaller semi-axis around its centre, so its signed
+    separation from a round base (``point_oval`` of the base's centre less its radius) is at
+    most that disc's (the centre distance less both radii); where that is below ``overlaps``'
+    -1e-6" by :data:`OVAL_SLACK`, ``overlaps`` is True and ``melee_moves.surely_refused``
+    refuses the spot (R03.01-c). False says nothing."""
+    fp = start.footprint()
+    k = len(spots)
+    if not k or type(fp) is not Oval:
+        return surely_overlapping(scene, unit, mid, start, spots)
+    gu = scene.unit(unit)
+    others, _ = scene_others(scene, unit, gu.player)
+    a0, a1 = start.z, start.top
+    rows = []
+    for m in (*gu.models, *(o for _, o in others)):
+        f = m.footprint()
+        if m.name == mid or type(f) is not Circle or a1 <= m.z + EPS or m.top <= a0 + EPS:
+            continue  # not round, or apart in height (``overlaps``)
+        rows.append((f.cx, f.cy, f.r))
+    if not rows:
+        return [False] * k
+    c = np.array(rows, dtype=np.float64)
+    pts = np.asarray(spots, dtype=np.float64)
+    dx = pts[:, 0, None] + (fp.cx - start.x) - c[None, :, 0]
+    dy = pts[:, 1, None] + (fp.cy - start.y) - c[None, :, 1]
+    sep = np.sqrt(dx * dx + dy * dy) - min(fp.a, fp.b) - c[None, :, 2]
+    out: list[bool] = np.asarray((sep < -1e-6 - OVAL_SLACK).any(axis=1)).tolist()
+    return out
