@@ -32,6 +32,7 @@ from w40k.geometry.los import (
     Obstacles,
     Sight,
     _as_discs,
+    evaluate_lines,
     line_of_sight,
 )
 from w40k.geometry.los_batch import BLOCKED, CLEAR, batch_sight
@@ -145,6 +146,15 @@ def facing_test_points(
 ) -> FloatArray | None:
     """The facing points of target ``t`` to test (module docstring), or None when HULL_RAMP
     finds nothing that could stop it being fully visible."""
+    staged = _facing_base(o, top_o, t, level_t, obs)
+    return None if staged is None else _tested_points(o, obs, *staged)
+
+
+def _facing_base(
+    o: Shape, top_o: float, t: Shape, level_t: float, obs: Obstacles
+) -> tuple[np.ndarray, FloatArray, np.ndarray, set[int]] | None:
+    """HULL_RAMP's blockers, the outline, its facing mask and the base sample (outline
+    indices) of :func:`facing_test_points`; None when it has no point to test."""
     owners = hull_blockers(o, t, level_t, top_o, obs)
     if len(owners) == 0:
         return None
@@ -154,11 +164,52 @@ def facing_test_points(
     idx = np.nonzero(facing)[0]
     if len(idx) == 0:
         return None
+    base = set(idx[np.linspace(0, len(idx) - 1, BASE_SAMPLES).round().astype(int)].tolist())
+    return owners, pts, facing, base
+
+
+def _tested_points(
+    o: Shape, obs: Obstacles, owners: np.ndarray, pts: FloatArray, facing: np.ndarray,
+    base: set[int],
+) -> FloatArray:
+    """The base sample and one point between each two cuts (the outline index after the
+    cut), in outline order."""
     cuts = _cuts(o, obs, owners, pts)
-    # one point between each two cuts (the outline index after the cut), and a base sample
-    tested = set(idx[np.linspace(0, len(idx) - 1, BASE_SAMPLES).round().astype(int)].tolist())
-    tested |= {int(k) for k in (cuts + 1) % len(pts) if facing[(k + 1) % len(pts)]}
+    tested = base | {int(k) for k in (cuts + 1) % len(pts) if facing[(k + 1) % len(pts)]}
     return pts[np.array(sorted(tested), dtype=np.int64)]
+
+
+def hidden_facing_point(
+    o: Shape,
+    top_o: float,
+    t: Shape,
+    level_t: float,
+    obs: Obstacles,
+    convention_visible: bool,
+    prefer: FloatArray | None = None,
+) -> tuple[bool, FloatArray | None]:
+    """06.01 fully visible (the answer of :func:`fully_visible`) and, when it is not, a
+    tested facing point that is hidden. The base sample is a part of the tested points, so
+    when the batched test proves one of its points BLOCKED (round observer) the answer is
+    known without the cuts (the common tangents, most of the cost with many obstacles);
+    else every tested point goes through :func:`first_hidden` (``prefer``: its hint)."""
+    staged = _facing_base(o, top_o, t, level_t, obs)
+    if staged is None:
+        return True, None
+    owners, pts, facing, base = staged
+    if isinstance(o, Circle):
+        rows = pts[np.array(sorted(base), dtype=np.int64)]
+        n = len(rows)
+        status, _, _ = batch_sight(
+            np.repeat(np.array([o.center]), n, axis=0), np.full(n, o.r), np.full(n, top_o),
+            rows, np.zeros(n), np.full(n, level_t), obs,
+        )
+        blocked = status == BLOCKED
+        if blocked.any():
+            return False, rows[int(np.argmax(blocked))].copy()
+    tested = _tested_points(o, obs, owners, pts, facing, base)
+    k = first_hidden(o, top_o, tested, level_t, obs, convention_visible, prefer)
+    return (True, None) if k is None else (False, tested[k].copy())
 
 
 def fully_visible(
@@ -204,8 +255,9 @@ def first_hidden(
     same, it is only found sooner)."""
     n = len(pts)
     open_rows = np.arange(n)
+    anchors: list[FloatArray] = []
     if isinstance(o, Circle):
-        status, _, _ = batch_sight(
+        status, wit, _ = batch_sight(
             np.repeat(np.array([o.center]), n, axis=0),
             np.full(n, o.r),
             np.full(n, top_o),
@@ -218,14 +270,73 @@ def first_hidden(
         if blocked.any():
             return int(np.argmax(blocked))
         open_rows = np.nonzero(status != CLEAR)[0]
+        anchors = [wit[k] for k in np.nonzero(status == CLEAR)[0][:2]]
     if prefer is not None and len(open_rows):
         first = np.all(pts[open_rows] == prefer, axis=1)
         if first.any():
             open_rows = np.concatenate([open_rows[first], open_rows[~first]])
     seen = {Sight.CLEAR} | ({Sight.CONVENTION} if convention_visible else set())
+    near = _edges_near(o, pts[open_rows], obs) if len(open_rows) else obs
     for k in open_rows:
         p = pts[int(k)]
-        if line_of_sight(o, top_o, Circle(float(p[0]), float(p[1]), 0.0), level_t, obs).sight \
-                not in seen:
+        target = Circle(float(p[0]), float(p[1]), 0.0)
+        if _clear_through(o, top_o, target, level_t, near, anchors):
+            continue
+        res = line_of_sight(o, top_o, target, level_t, obs)
+        if res.sight not in seen:
             return int(k)
+        if res.witness is not None:
+            anchors = [np.array(res.witness[0], dtype=np.float64), *anchors[:3]]
     return None
+
+
+def _edges_near(o: Shape, pts: FloatArray, obs: Obstacles) -> Obstacles:
+    """The edges of ``obs`` whose box, grown by the edge's grow, meets the box of the
+    observer and the points ``pts``: the part of a line from the observer to one of the
+    points that :func:`evaluate_lines` tests lies in that box, and an edge farther than its
+    grow from the box is farther than that from the line, so it hits no such line (the
+    answer per line is per edge: the same answers)."""
+    if len(obs.a) == 0:
+        return obs
+    x0, y0, x1, y1 = o.bbox()
+    lo = np.minimum(pts.min(axis=0), [x0, y0])
+    hi = np.maximum(pts.max(axis=0), [x1, y1])
+    g = obs.grow[:, None] + 1e-6
+    keep = ((np.maximum(obs.a, obs.b) + g >= lo) & (np.minimum(obs.a, obs.b) - g <= hi)
+            ).all(axis=1)
+    return obs.subset(keep, np.zeros(len(obs.verts), dtype=bool))
+
+
+ANCHOR_PULL = 1e-6
+"""How far (a fraction of the way to the centre) a known clear line's observer-side point is
+pulled into the observer before a line through it is tried (:func:`_clear_through`)."""
+
+
+def _clear_through(
+    o: Shape, top_o: float, p: Circle, level_t: float, obs: Obstacles,
+    anchors: list[FloatArray],
+) -> bool:
+    """A cheap exact proof that point ``p`` (a target of radius 0 at height ``level_t``) is
+    visible: some line from a point of the observer through ``p`` is clear
+    (:func:`evaluate_lines`, exact per line: the definition of a 1 mm line of sight). The
+    lines tried start at the observer-side ends of clear lines to nearby points (``anchors``,
+    pulled a hair into the footprint) and at points across the observer; when none is clear
+    the exact search decides."""
+    c = np.asarray(o.center, dtype=np.float64)
+    q = [c + (a - c) * (1.0 - ANCHOR_PULL) for a in anchors]
+    dx, dy = p.cx - float(c[0]), p.cy - float(c[1])
+    length = math.hypot(dx, dy)
+    if length <= 1e-9:
+        return False
+    side = np.array([-dy / length, dx / length])
+    reach = float(o.support(side[None, :])[0] - side @ c)
+    q += [c + side * (reach * f) for f in (0.9, -0.9, 0.5, -0.5)]
+    a = np.array(q)
+    d = np.array([p.cx, p.cy]) - a
+    ln = np.hypot(d[:, 0], d[:, 1])
+    ok = ln > 1e-9
+    if not ok.any():
+        return False
+    a, d = a[ok], d[ok] / ln[ok, None]
+    clear, _, _ = evaluate_lines(o, top_o, p, level_t, obs, a, d)
+    return bool(clear.any())
