@@ -86,3 +86,25 @@ def test_a_point_a_cheap_line_shows_is_one_the_exact_search_shows(seed: int) -> 
             assert res.sight is Sight.CLEAR
         if res.witness is not None:
             anchors = [np.array(res.witness[0]), *anchors[:3]]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_points_the_batched_cheap_lines_show_are_ones_the_exact_search_shows(seed: int) -> None:
+    # R06.01-a: the cheap lines of every facing point at once (no batched witness: the lines
+    # across the observer, and its centre line when it is not round)
+    o, top_o, t, level, obs = _scene(seed)
+    pts = fv.facing_test_points(o, top_o, t, level, obs)
+    if pts is None:
+        return
+    rows = np.arange(len(pts))
+    shown = fv._shown_by_cheap_lines(o, top_o, pts, rows, np.zeros(0, dtype=np.int64), pts,
+                                     level, fv._edges_near(o, pts, obs))
+    for p in pts[shown]:
+        tp = Circle(float(p[0]), float(p[1]), 0.0)
+        assert line_of_sight(o, top_o, tp, level, obs).sight is Sight.CLEAR
+
+
+def test_the_exact_search_order_puts_the_middle_of_a_run_first() -> None:
+    # only the order of the exact searches changes (how soon a hidden point is found)
+    assert fv._spread(np.arange(10)).tolist() == [0, 8, 4, 2, 6, 1, 3, 5, 7, 9]
+    assert fv._deepest_first(np.array([2, 3, 4, 5, 8]), 10).tolist() == [3, 4, 2, 5, 8]

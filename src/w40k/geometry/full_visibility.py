@@ -28,6 +28,7 @@ import math
 
 import numpy as np
 
+from w40k.geometry.cover_lines import clear_through_points
 from w40k.geometry.los import (
     Obstacles,
     Sight,
@@ -270,17 +271,23 @@ def first_hidden(
         if blocked.any():
             return int(np.argmax(blocked))
         open_rows = np.nonzero(status != CLEAR)[0]
-        anchors = [wit[k] for k in np.nonzero(status == CLEAR)[0][:2]]
+        clear_rows = np.nonzero(status == CLEAR)[0]
+    else:
+        clear_rows, wit = np.zeros(0, dtype=np.int64), pts
+    near = obs
+    if len(open_rows):
+        near = _edges_near(o, pts[open_rows], obs)
+        shown = _shown_by_cheap_lines(o, top_o, pts, open_rows, clear_rows, wit, level_t, near)
+        open_rows = _deepest_first(open_rows[~shown], n)
     if prefer is not None and len(open_rows):
         first = np.all(pts[open_rows] == prefer, axis=1)
         if first.any():
             open_rows = np.concatenate([open_rows[first], open_rows[~first]])
     seen = {Sight.CLEAR} | ({Sight.CONVENTION} if convention_visible else set())
-    near = _edges_near(o, pts[open_rows], obs) if len(open_rows) else obs
     for k in open_rows:
         p = pts[int(k)]
         target = Circle(float(p[0]), float(p[1]), 0.0)
-        if _clear_through(o, top_o, target, level_t, near, anchors):
+        if anchors and _clear_through(o, top_o, target, level_t, near, anchors):
             continue
         res = line_of_sight(o, top_o, target, level_t, obs)
         if res.sight not in seen:
@@ -288,6 +295,73 @@ def first_hidden(
         if res.witness is not None:
             anchors = [np.array(res.witness[0], dtype=np.float64), *anchors[:3]]
     return None
+
+
+def _deepest_first(rows: np.ndarray, n: int) -> np.ndarray:
+    """The rows left for the exact search (of ``n`` in outline order, the others shown
+    visible), those farthest along the outline from a visible one first: a hidden point lies
+    in a run of points not shown, its middle most often (the order changes only how soon a
+    hidden point is found, not whether there is one)."""
+    if len(rows) < 2:
+        return rows
+    if len(rows) == n:
+        return _spread(rows)
+    known = np.ones(n, dtype=bool)
+    known[rows] = False
+    vis = np.nonzero(known)[0]
+    pos = np.searchsorted(vis, rows)
+    before = (rows - vis[pos - 1]) % n
+    after = (vis[pos % len(vis)] - rows) % n
+    depth = np.minimum(before, after)
+    out: np.ndarray = rows[np.argsort(-depth, kind="stable")]
+    return out
+
+
+def _spread(rows: np.ndarray) -> np.ndarray:
+    """``rows`` in an order that spreads over them (every 2^k-th first, k falling), so that a
+    long run of hidden points is met early."""
+    n = len(rows)
+    step = 1 << max(n - 1, 1).bit_length()
+    taken = np.zeros(n, dtype=bool)
+    order: list[int] = []
+    while step >= 1:
+        new = [i for i in range(0, n, step) if not taken[i]]
+        taken[new] = True
+        order += new
+        step //= 2
+    out: np.ndarray = rows[np.array(order, dtype=np.int64)]
+    return out
+
+
+def _shown_by_cheap_lines(
+    o: Shape, top_o: float, pts: FloatArray, rows: np.ndarray, clear_rows: np.ndarray,
+    wit: FloatArray, level_t: float, obs: Obstacles,
+) -> np.ndarray:
+    """Per row of ``rows``: point ``pts[row]`` is proven visible by one of a few lines through
+    it (:func:`cover_lines.clear_through_points`, exact per line), all rows at once: from the
+    observer-side witness points ``wit`` of the nearest clear rows before and after it
+    (``clear_rows``, outline order), from points across the observer (at 0.9 and 0.5 of its
+    reach either side of the line from its centre), and from its centre when the batched test
+    did not try that line (an observer that is not round)."""
+    c = np.asarray(o.center, dtype=np.float64)
+    p = pts[rows]
+    m = len(rows)
+    dv = p - c
+    ln = np.maximum(np.hypot(dv[:, 0], dv[:, 1]), 1e-12)
+    side = np.stack([-dv[:, 1] / ln, dv[:, 0] / ln], axis=1)
+    reach = o.support(side) - side @ c
+    anchors = [c + side * (reach * f)[:, None] for f in (0.9, -0.9, 0.5, -0.5)]
+    if len(clear_rows):
+        pos = np.searchsorted(clear_rows, rows)
+        for nb in (clear_rows[pos - 1], clear_rows[pos % len(clear_rows)]):
+            anchors.append(c + (wit[nb] - c) * (1.0 - ANCHOR_PULL))
+    elif not isinstance(o, Circle):
+        anchors.append(np.repeat(c[None, :], m, axis=0))
+    k = len(anchors)
+    a = np.stack(anchors, axis=1).reshape(m * k, 2)
+    clear = clear_through_points(o, top_o, level_t, obs, a, np.repeat(p, k, axis=0))
+    out: np.ndarray = clear.reshape(m, k).any(axis=1)
+    return out
 
 
 def _edges_near(o: Shape, pts: FloatArray, obs: Obstacles) -> Obstacles:
