@@ -360,7 +360,7 @@ def _shown_by_cheap_lines(
     k = len(anchors)
     a = np.stack(anchors, axis=1).reshape(m * k, 2)
     clear = clear_through_points(o, top_o, level_t, obs, a, np.repeat(p, k, axis=0))
-    out: np.ndarray = clear.reshape(m, k).any(axis=1)
+    out: np.ndarray = np.asarray(clear.reshape(m, k).any(axis=1), dtype=bool)
     return out
 
 
