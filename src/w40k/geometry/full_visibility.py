@@ -18,8 +18,9 @@ outline it changes from visible to hidden only where its last clear line is tang
 discs (the observer as discs: a circle, a hull's vertices, an oval's 64-gon; the obstacles as
 their vertices grown by the line's half width), and one point between each two cuts is
 tested, with a base sample of the facing arc. Tested points go through the batched
-:func:`batch_sight` when the observer is round (the per-point search for what it leaves
-open). Docs: docs/geometry.md "Fully visible".
+:func:`batch_sight` when the observer is round, then a few cheap lines through each point
+(:mod:`cover_lines`), then the per-point search for what is left open. Docs:
+docs/geometry.md "Fully visible" and "Full visibility proven cheaply".
 """
 
 from __future__ import annotations
@@ -224,8 +225,7 @@ def fully_visible(
     """06.01: is every part of target ``t`` (base level ``level_t``) that faces observer ``o``
     (top ``top_o``) visible from some part of ``o``, among ``obs`` (the pair's obstacles: the
     two units' own models and the areas either model is within already left out)?"""
-    pts = facing_test_points(o, top_o, t, level_t, obs)
-    return pts is None or points_seen(o, top_o, pts, level_t, obs, convention_visible)
+    return hidden_facing_point(o, top_o, t, level_t, obs, convention_visible)[0]
 
 
 def points_seen(
@@ -250,10 +250,12 @@ def first_hidden(
     prefer: FloatArray | None = None,
 ) -> int | None:
     """The index of a point (at height ``level_t``) not visible from ``o``, or None when
-    every point is. The batched answer first (a BLOCKED point ends the search), then the exact
-    search point by point for the rows it leaves open, starting with the point equal to
-    ``prefer`` if there is one (a point known hidden by fewer obstacles: the answer is the
-    same, it is only found sooner)."""
+    every point is. The batched answer first (a BLOCKED point ends the search), then a few
+    cheap lines through each point it leaves open (:func:`_shown_by_cheap_lines`: a clear
+    line proves the point visible), then the exact search point by point for the rows left,
+    starting with the point equal to ``prefer`` if there is one (a point known hidden by
+    fewer obstacles), then deepest in a run of points not shown first: the answer is the
+    same in any order, a hidden point is only found sooner."""
     n = len(pts)
     open_rows = np.arange(n)
     anchors: list[FloatArray] = []
