@@ -149,7 +149,7 @@ def facing_test_points(
     """The facing points of target ``t`` to test (module docstring), or None when HULL_RAMP
     finds nothing that could stop it being fully visible."""
     staged = _facing_base(o, top_o, t, level_t, obs)
-    return None if staged is None else _tested_points(o, obs, *staged)
+    return None if staged is None else staged[1][_tested_rows(o, obs, *staged)]
 
 
 def _facing_base(
@@ -170,15 +170,15 @@ def _facing_base(
     return owners, pts, facing, base
 
 
-def _tested_points(
+def _tested_rows(
     o: Shape, obs: Obstacles, owners: np.ndarray, pts: FloatArray, facing: np.ndarray,
     base: set[int],
-) -> FloatArray:
-    """The base sample and one point between each two cuts (the outline index after the
-    cut), in outline order."""
+) -> np.ndarray:
+    """The outline indices of the base sample and of one point between each two cuts (the
+    index after the cut), ascending."""
     cuts = _cuts(o, obs, owners, pts)
     tested = base | {int(k) for k in (cuts + 1) % len(pts) if facing[(k + 1) % len(pts)]}
-    return pts[np.array(sorted(tested), dtype=np.int64)]
+    return np.array(sorted(tested), dtype=np.int64)
 
 
 def hidden_facing_point(
@@ -199,19 +199,39 @@ def hidden_facing_point(
     if staged is None:
         return True, None
     owners, pts, facing, base = staged
+    base_rows = np.array(sorted(base), dtype=np.int64)
+    known: _Known | None = None
     if isinstance(o, Circle):
-        rows = pts[np.array(sorted(base), dtype=np.int64)]
-        n = len(rows)
-        status, _, _ = batch_sight(
-            np.repeat(np.array([o.center]), n, axis=0), np.full(n, o.r), np.full(n, top_o),
-            rows, np.zeros(n), np.full(n, level_t), obs,
-        )
+        status, wit = _batch(o, top_o, pts[base_rows], level_t, obs)
         blocked = status == BLOCKED
         if blocked.any():
-            return False, rows[int(np.argmax(blocked))].copy()
-    tested = _tested_points(o, obs, owners, pts, facing, base)
-    k = first_hidden(o, top_o, tested, level_t, obs, convention_visible, prefer)
+            return False, pts[base_rows[int(np.argmax(blocked))]].copy()
+        known = (base_rows, status, wit)
+    rows = _tested_rows(o, obs, owners, pts, facing, base)
+    if known is not None:
+        # the batched answers of the base sample, by their places among the tested rows
+        known = (np.searchsorted(rows, known[0]), known[1], known[2])
+    tested = pts[rows]
+    k = first_hidden(o, top_o, tested, level_t, obs, convention_visible, prefer, known)
     return (True, None) if k is None else (False, tested[k].copy())
+
+
+_Known = tuple[np.ndarray, np.ndarray, FloatArray]
+"""Batched answers already known for some rows: (row indices, status, observer-side
+witness points)."""
+
+
+def _batch(
+    o: Circle, top_o: float, pts: FloatArray, level_t: float, obs: Obstacles
+) -> tuple[np.ndarray, FloatArray]:
+    """:func:`batch_sight` from round observer ``o`` to the points ``pts`` (targets of radius
+    0 at height ``level_t``): the status and the observer-side witness points per point."""
+    n = len(pts)
+    status, wit, _ = batch_sight(
+        np.repeat(np.array([o.center]), n, axis=0), np.full(n, o.r), np.full(n, top_o),
+        pts, np.zeros(n), np.full(n, level_t), obs,
+    )
+    return status, wit
 
 
 def fully_visible(
@@ -248,6 +268,7 @@ def first_hidden(
     obs: Obstacles,
     convention_visible: bool,
     prefer: FloatArray | None = None,
+    known: _Known | None = None,
 ) -> int | None:
     """The index of a point (at height ``level_t``) not visible from ``o``, or None when
     every point is. The batched answer first (a BLOCKED point ends the search), then a few
@@ -255,20 +276,23 @@ def first_hidden(
     line proves the point visible), then the exact search point by point for the rows left,
     starting with the point equal to ``prefer`` if there is one (a point known hidden by
     fewer obstacles), then deepest in a run of points not shown first: the answer is the
-    same in any order, a hidden point is only found sooner."""
+    same in any order, a hidden point is only found sooner. ``known``: batched answers of
+    some rows already computed (a round observer)."""
     n = len(pts)
     open_rows = np.arange(n)
     anchors: list[FloatArray] = []
     if isinstance(o, Circle):
-        status, wit, _ = batch_sight(
-            np.repeat(np.array([o.center]), n, axis=0),
-            np.full(n, o.r),
-            np.full(n, top_o),
-            pts,
-            np.zeros(n),
-            np.full(n, level_t),
-            obs,
-        )
+        # each row's batched answer is its own (whichever rows share the batch): the rows
+        # whose answers are ``known`` are not batched again
+        status = np.zeros(n, dtype=np.int8)
+        wit = pts.copy()
+        todo = np.arange(n)
+        if known is not None:
+            status[known[0]] = known[1]
+            wit[known[0]] = known[2]
+            todo = np.setdiff1d(todo, known[0])
+        if len(todo):
+            status[todo], wit[todo] = _batch(o, top_o, pts[todo], level_t, obs)
         blocked = status == BLOCKED
         if blocked.any():
             return int(np.argmax(blocked))
