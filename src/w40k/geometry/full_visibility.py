@@ -18,8 +18,9 @@ outline it changes from visible to hidden only where its last clear line is tang
 discs (the observer as discs: a circle, a hull's vertices, an oval's 64-gon; the obstacles as
 their vertices grown by the line's half width), and one point between each two cuts is
 tested, with a base sample of the facing arc. Tested points go through the batched
-:func:`batch_sight` when the observer is round (the per-point search for what it leaves
-open). Docs: docs/geometry.md "Fully visible".
+:func:`batch_sight` when the observer is round, then a few cheap lines through each point
+(:mod:`cover_lines`), then the per-point search for what is left open. Docs:
+docs/geometry.md "Fully visible" and "Full visibility proven cheaply".
 """
 
 from __future__ import annotations
@@ -28,10 +29,12 @@ import math
 
 import numpy as np
 
+from w40k.geometry.cover_lines import clear_through_points
 from w40k.geometry.los import (
     Obstacles,
     Sight,
     _as_discs,
+    evaluate_lines,
     line_of_sight,
 )
 from w40k.geometry.los_batch import BLOCKED, CLEAR, batch_sight
@@ -145,6 +148,15 @@ def facing_test_points(
 ) -> FloatArray | None:
     """The facing points of target ``t`` to test (module docstring), or None when HULL_RAMP
     finds nothing that could stop it being fully visible."""
+    staged = _facing_base(o, top_o, t, level_t, obs)
+    return None if staged is None else staged[1][_tested_rows(o, obs, *staged)]
+
+
+def _facing_base(
+    o: Shape, top_o: float, t: Shape, level_t: float, obs: Obstacles
+) -> tuple[np.ndarray, FloatArray, np.ndarray, set[int]] | None:
+    """HULL_RAMP's blockers, the outline, its facing mask and the base sample (outline
+    indices) of :func:`facing_test_points`; None when it has no point to test."""
     owners = hull_blockers(o, t, level_t, top_o, obs)
     if len(owners) == 0:
         return None
@@ -154,11 +166,72 @@ def facing_test_points(
     idx = np.nonzero(facing)[0]
     if len(idx) == 0:
         return None
+    base = set(idx[np.linspace(0, len(idx) - 1, BASE_SAMPLES).round().astype(int)].tolist())
+    return owners, pts, facing, base
+
+
+def _tested_rows(
+    o: Shape, obs: Obstacles, owners: np.ndarray, pts: FloatArray, facing: np.ndarray,
+    base: set[int],
+) -> np.ndarray:
+    """The outline indices of the base sample and of one point between each two cuts (the
+    index after the cut), ascending."""
     cuts = _cuts(o, obs, owners, pts)
-    # one point between each two cuts (the outline index after the cut), and a base sample
-    tested = set(idx[np.linspace(0, len(idx) - 1, BASE_SAMPLES).round().astype(int)].tolist())
-    tested |= {int(k) for k in (cuts + 1) % len(pts) if facing[(k + 1) % len(pts)]}
-    return pts[np.array(sorted(tested), dtype=np.int64)]
+    tested = base | {int(k) for k in (cuts + 1) % len(pts) if facing[(k + 1) % len(pts)]}
+    return np.array(sorted(tested), dtype=np.int64)
+
+
+def hidden_facing_point(
+    o: Shape,
+    top_o: float,
+    t: Shape,
+    level_t: float,
+    obs: Obstacles,
+    convention_visible: bool,
+    prefer: FloatArray | None = None,
+) -> tuple[bool, FloatArray | None]:
+    """06.01 fully visible (the answer of :func:`fully_visible`) and, when it is not, a
+    tested facing point that is hidden. The base sample is a part of the tested points, so
+    when the batched test proves one of its points BLOCKED (round observer) the answer is
+    known without the cuts (the common tangents, most of the cost with many obstacles);
+    else every tested point goes through :func:`first_hidden` (``prefer``: its hint)."""
+    staged = _facing_base(o, top_o, t, level_t, obs)
+    if staged is None:
+        return True, None
+    owners, pts, facing, base = staged
+    base_rows = np.array(sorted(base), dtype=np.int64)
+    known: _Known | None = None
+    if isinstance(o, Circle):
+        status, wit = _batch(o, top_o, pts[base_rows], level_t, obs)
+        blocked = status == BLOCKED
+        if blocked.any():
+            return False, pts[base_rows[int(np.argmax(blocked))]].copy()
+        known = (base_rows, status, wit)
+    rows = _tested_rows(o, obs, owners, pts, facing, base)
+    if known is not None:
+        # the batched answers of the base sample, by their places among the tested rows
+        known = (np.searchsorted(rows, known[0]), known[1], known[2])
+    tested = pts[rows]
+    k = first_hidden(o, top_o, tested, level_t, obs, convention_visible, prefer, known)
+    return (True, None) if k is None else (False, tested[k].copy())
+
+
+_Known = tuple[np.ndarray, np.ndarray, FloatArray]
+"""Batched answers already known for some rows: (row indices, status, observer-side
+witness points)."""
+
+
+def _batch(
+    o: Circle, top_o: float, pts: FloatArray, level_t: float, obs: Obstacles
+) -> tuple[np.ndarray, FloatArray]:
+    """:func:`batch_sight` from round observer ``o`` to the points ``pts`` (targets of radius
+    0 at height ``level_t``): the status and the observer-side witness points per point."""
+    n = len(pts)
+    status, wit, _ = batch_sight(
+        np.repeat(np.array([o.center]), n, axis=0), np.full(n, o.r), np.full(n, top_o),
+        pts, np.zeros(n), np.full(n, level_t), obs,
+    )
+    return status, wit
 
 
 def fully_visible(
@@ -172,8 +245,7 @@ def fully_visible(
     """06.01: is every part of target ``t`` (base level ``level_t``) that faces observer ``o``
     (top ``top_o``) visible from some part of ``o``, among ``obs`` (the pair's obstacles: the
     two units' own models and the areas either model is within already left out)?"""
-    pts = facing_test_points(o, top_o, t, level_t, obs)
-    return pts is None or points_seen(o, top_o, pts, level_t, obs, convention_visible)
+    return hidden_facing_point(o, top_o, t, level_t, obs, convention_visible)[0]
 
 
 def points_seen(
@@ -196,28 +268,43 @@ def first_hidden(
     obs: Obstacles,
     convention_visible: bool,
     prefer: FloatArray | None = None,
+    known: _Known | None = None,
 ) -> int | None:
     """The index of a point (at height ``level_t``) not visible from ``o``, or None when
-    every point is. The batched answer first (a BLOCKED point ends the search), then the exact
-    search point by point for the rows it leaves open, starting with the point equal to
-    ``prefer`` if there is one (a point known hidden by fewer obstacles: the answer is the
-    same, it is only found sooner)."""
+    every point is. The batched answer first (a BLOCKED point ends the search), then a few
+    cheap lines through each point it leaves open (:func:`_shown_by_cheap_lines`: a clear
+    line proves the point visible), then the exact search point by point for the rows left,
+    starting with the point equal to ``prefer`` if there is one (a point known hidden by
+    fewer obstacles), then deepest in a run of points not shown first: the answer is the
+    same in any order, a hidden point is only found sooner. ``known``: batched answers of
+    some rows already computed (a round observer)."""
     n = len(pts)
     open_rows = np.arange(n)
+    anchors: list[FloatArray] = []
     if isinstance(o, Circle):
-        status, _, _ = batch_sight(
-            np.repeat(np.array([o.center]), n, axis=0),
-            np.full(n, o.r),
-            np.full(n, top_o),
-            pts,
-            np.zeros(n),
-            np.full(n, level_t),
-            obs,
-        )
+        # each row's batched answer is its own (whichever rows share the batch): the rows
+        # whose answers are ``known`` are not batched again
+        status = np.zeros(n, dtype=np.int8)
+        wit = pts.copy()
+        todo = np.arange(n)
+        if known is not None:
+            status[known[0]] = known[1]
+            wit[known[0]] = known[2]
+            todo = np.setdiff1d(todo, known[0])
+        if len(todo):
+            status[todo], wit[todo] = _batch(o, top_o, pts[todo], level_t, obs)
         blocked = status == BLOCKED
         if blocked.any():
             return int(np.argmax(blocked))
         open_rows = np.nonzero(status != CLEAR)[0]
+        clear_rows = np.nonzero(status == CLEAR)[0]
+    else:
+        clear_rows, wit = np.zeros(0, dtype=np.int64), pts
+    near = obs
+    if len(open_rows):
+        near = _edges_near(o, pts[open_rows], obs)
+        shown = _shown_by_cheap_lines(o, top_o, pts, open_rows, clear_rows, wit, level_t, near)
+        open_rows = _deepest_first(open_rows[~shown], n)
     if prefer is not None and len(open_rows):
         first = np.all(pts[open_rows] == prefer, axis=1)
         if first.any():
@@ -225,7 +312,131 @@ def first_hidden(
     seen = {Sight.CLEAR} | ({Sight.CONVENTION} if convention_visible else set())
     for k in open_rows:
         p = pts[int(k)]
-        if line_of_sight(o, top_o, Circle(float(p[0]), float(p[1]), 0.0), level_t, obs).sight \
-                not in seen:
+        target = Circle(float(p[0]), float(p[1]), 0.0)
+        if anchors and _clear_through(o, top_o, target, level_t, near, anchors):
+            continue
+        res = line_of_sight(o, top_o, target, level_t, obs)
+        if res.sight not in seen:
             return int(k)
+        if res.witness is not None:
+            anchors = [np.array(res.witness[0], dtype=np.float64), *anchors[:3]]
     return None
+
+
+def _deepest_first(rows: np.ndarray, n: int) -> np.ndarray:
+    """The rows left for the exact search (of ``n`` in outline order, the others shown
+    visible), those farthest along the outline from a visible one first: a hidden point lies
+    in a run of points not shown, its middle most often (the order changes only how soon a
+    hidden point is found, not whether there is one)."""
+    if len(rows) < 2:
+        return rows
+    if len(rows) == n:
+        return _spread(rows)
+    known = np.ones(n, dtype=bool)
+    known[rows] = False
+    vis = np.nonzero(known)[0]
+    pos = np.searchsorted(vis, rows)
+    before = (rows - vis[pos - 1]) % n
+    after = (vis[pos % len(vis)] - rows) % n
+    depth = np.minimum(before, after)
+    out: np.ndarray = rows[np.argsort(-depth, kind="stable")]
+    return out
+
+
+def _spread(rows: np.ndarray) -> np.ndarray:
+    """``rows`` in an order that spreads over them (every 2^k-th first, k falling), so that a
+    long run of hidden points is met early."""
+    n = len(rows)
+    step = 1 << max(n - 1, 1).bit_length()
+    taken = np.zeros(n, dtype=bool)
+    order: list[int] = []
+    while step >= 1:
+        new = [i for i in range(0, n, step) if not taken[i]]
+        taken[new] = True
+        order += new
+        step //= 2
+    out: np.ndarray = rows[np.array(order, dtype=np.int64)]
+    return out
+
+
+def _shown_by_cheap_lines(
+    o: Shape, top_o: float, pts: FloatArray, rows: np.ndarray, clear_rows: np.ndarray,
+    wit: FloatArray, level_t: float, obs: Obstacles,
+) -> np.ndarray:
+    """Per row of ``rows``: point ``pts[row]`` is proven visible by one of a few lines through
+    it (:func:`cover_lines.clear_through_points`, exact per line), all rows at once: from the
+    observer-side witness points ``wit`` of the nearest clear rows before and after it
+    (``clear_rows``, outline order), from points across the observer (at 0.9 and 0.5 of its
+    reach either side of the line from its centre), and from its centre when the batched test
+    did not try that line (an observer that is not round)."""
+    c = np.asarray(o.center, dtype=np.float64)
+    p = pts[rows]
+    m = len(rows)
+    dv = p - c
+    ln = np.maximum(np.hypot(dv[:, 0], dv[:, 1]), 1e-12)
+    side = np.stack([-dv[:, 1] / ln, dv[:, 0] / ln], axis=1)
+    reach = o.support(side) - side @ c
+    anchors = [c + side * (reach * f)[:, None] for f in (0.9, -0.9, 0.5, -0.5)]
+    if len(clear_rows):
+        pos = np.searchsorted(clear_rows, rows)
+        for nb in (clear_rows[pos - 1], clear_rows[pos % len(clear_rows)]):
+            anchors.append(c + (wit[nb] - c) * (1.0 - ANCHOR_PULL))
+    elif not isinstance(o, Circle):
+        anchors.append(np.repeat(c[None, :], m, axis=0))
+    k = len(anchors)
+    a = np.stack(anchors, axis=1).reshape(m * k, 2)
+    clear = clear_through_points(o, top_o, level_t, obs, a, np.repeat(p, k, axis=0))
+    out: np.ndarray = np.asarray(clear.reshape(m, k).any(axis=1), dtype=bool)
+    return out
+
+
+def _edges_near(o: Shape, pts: FloatArray, obs: Obstacles) -> Obstacles:
+    """The edges of ``obs`` whose box, grown by the edge's grow, meets the box of the
+    observer and the points ``pts``: the part of a line from the observer to one of the
+    points that :func:`evaluate_lines` tests lies in that box, and an edge farther than its
+    grow from the box is farther than that from the line, so it hits no such line (the
+    answer per line is per edge: the same answers)."""
+    if len(obs.a) == 0:
+        return obs
+    x0, y0, x1, y1 = o.bbox()
+    lo = np.minimum(pts.min(axis=0), [x0, y0])
+    hi = np.maximum(pts.max(axis=0), [x1, y1])
+    g = obs.grow[:, None] + 1e-6
+    keep = ((np.maximum(obs.a, obs.b) + g >= lo) & (np.minimum(obs.a, obs.b) - g <= hi)
+            ).all(axis=1)
+    return obs.subset(keep, np.zeros(len(obs.verts), dtype=bool))
+
+
+ANCHOR_PULL = 1e-6
+"""How far (a fraction of the way to the centre) a known clear line's observer-side point is
+pulled into the observer before a line through it is tried (:func:`_clear_through`)."""
+
+
+def _clear_through(
+    o: Shape, top_o: float, p: Circle, level_t: float, obs: Obstacles,
+    anchors: list[FloatArray],
+) -> bool:
+    """A cheap exact proof that point ``p`` (a target of radius 0 at height ``level_t``) is
+    visible: some line from a point of the observer through ``p`` is clear
+    (:func:`evaluate_lines`, exact per line: the definition of a 1 mm line of sight). The
+    lines tried start at the observer-side ends of clear lines to nearby points (``anchors``,
+    pulled a hair into the footprint) and at points across the observer; when none is clear
+    the exact search decides."""
+    c = np.asarray(o.center, dtype=np.float64)
+    q = [c + (a - c) * (1.0 - ANCHOR_PULL) for a in anchors]
+    dx, dy = p.cx - float(c[0]), p.cy - float(c[1])
+    length = math.hypot(dx, dy)
+    if length <= 1e-9:
+        return False
+    side = np.array([-dy / length, dx / length])
+    reach = float(o.support(side[None, :])[0] - side @ c)
+    q += [c + side * (reach * f) for f in (0.9, -0.9, 0.5, -0.5)]
+    a = np.array(q)
+    d = np.array([p.cx, p.cy]) - a
+    ln = np.hypot(d[:, 0], d[:, 1])
+    ok = ln > 1e-9
+    if not ok.any():
+        return False
+    a, d = a[ok], d[ok] / ln[ok, None]
+    clear, _, _ = evaluate_lines(o, top_o, p, level_t, obs, a, d)
+    return bool(clear.any())

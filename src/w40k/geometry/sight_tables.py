@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from w40k.geometry import kernel_layout, sight_memo, sight_units
-from w40k.geometry.full_visibility import facing_test_points, first_hidden
+from w40k.geometry.full_visibility import facing_test_points, hidden_facing_point
 from w40k.geometry.kernel_cache import NUMBA_INSTALLED, use_kernels
 from w40k.geometry.los import Obstacles, Sight, SightResult, line_of_sight
 from w40k.geometry.los_batch import BLOCKED, CLEAR, batch_sight
@@ -521,15 +521,13 @@ class SightTables:
         ter = self._terrain_of(obs)
         cv = self.convention_visible
         out = 0
-        pts = facing_test_points(fo, o.top, ft, t.z, obs)
-        if pts is None:
-            fully = True
-        elif self.jit:
-            fully = self._kernel_points_seen(ou, om, tu, tm, pts, t.z)
+        if self.jit:
+            pts = facing_test_points(fo, o.top, ft, t.z, obs)
+            fully = pts is None or self._kernel_points_seen(ou, om, tu, tm, pts, t.z)
         else:
             # a point the terrain alone hides is tried first (the same answer, found sooner)
             hint = self._terrain_test(ou, om, tu, tm)[1] if flags & 2 and ter is not obs else None
-            fully = first_hidden(fo, o.top, pts, t.z, obs, cv, hint) is None
+            fully = hidden_facing_point(fo, o.top, ft, t.z, obs, cv, hint)[0]
         if not fully:
             out = 1
             if flags & 2 and (ter is obs or not self._terrain_test(ou, om, tu, tm)[0]):
@@ -567,10 +565,7 @@ class SightTables:
         if isinstance(memo, tuple):
             out: tuple[bool, FloatArray | None] = memo
         else:
-            pts = facing_test_points(fo, o.top, ft, t.z, ter)
-            k = None if pts is None else first_hidden(fo, o.top, pts, t.z, ter, cv)
-            out = sight_memo.put(mkey, (True, None) if k is None or pts is None
-                                 else (False, pts[k].copy()))
+            out = sight_memo.put(mkey, hidden_facing_point(fo, o.top, ft, t.z, ter, cv))
         self._ter_tests[key] = out
         return out
 
