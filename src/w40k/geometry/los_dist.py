@@ -21,8 +21,15 @@ def _seg_dist(p1: FloatArray, p2: FloatArray, q1: FloatArray, q2: FloatArray) ->
     distance (the root is monotone and correctly rounded, so it is the least of the four
     roots): the same floats as the four separate point-segment formulas, half the numpy
     calls (a hot path of the sight searches)."""
-    p1x, p1y, p2x, p2y = p1[..., 0], p1[..., 1], p2[..., 0], p2[..., 1]
-    q1x, q1y, q2x, q2y = q1[..., 0], q1[..., 1], q2[..., 0], q2[..., 1]
+    return _seg_dist_xy(p1[..., 0], p1[..., 1], p2[..., 0], p2[..., 1],
+                        q1[..., 0], q1[..., 1], q2[..., 0], q2[..., 1])
+
+
+def _seg_dist_xy(p1x: FloatArray, p1y: FloatArray, p2x: FloatArray, p2y: FloatArray,
+                 q1x: FloatArray, q1y: FloatArray, q2x: FloatArray, q2y: FloatArray
+                 ) -> FloatArray:
+    """:func:`_seg_dist` on the coordinate components (arrays or floats, broadcasting): the
+    same operations, so the same floats, without building the (..., 2) point arrays."""
     qx, qy = q2x - q1x, q2y - q1y  # segment q, from q1
     px, py = p2x - p1x, p2y - p1y  # segment p, from p1
     qden = np.maximum(qx ** 2 + qy ** 2, 1e-300)
