@@ -37,9 +37,11 @@ from enum import Enum
 import numpy as np
 
 from w40k.geometry.los_dist import (
+    _centre,
     _chain_joins,
     _clear_of,
     _joining_reach,
+    _ring,
     _seg_dist,
     _seg_dist_xy,
 )
@@ -223,15 +225,7 @@ def _chords(
         ok = disc >= -1e-9 * qa
         root = np.sqrt(np.maximum(disc, 0.0))
         return (-qb - root) / (2 * qa), (-qb + root) / (2 * qa), ok
-    pts = shape.array()
-    nxt = np.roll(pts, -1, axis=0)
-    e = nxt - pts
-    cen = pts.mean(axis=0)
-    nrm = np.stack([e[:, 1], -e[:, 0]], axis=1)
-    side = ((cen - pts) * nrm).sum(axis=1)
-    nrm = np.where((side > 0)[:, None], -nrm, nrm)  # outward normals
-    nrm = nrm / np.maximum(np.linalg.norm(nrm, axis=1), 1e-300)[:, None]
-    off = (nrm * pts).sum(axis=1)
+    nrm, off = _planes(shape)
     num = off[None, :] - a @ nrm.T  # n.(a + t d) <= off  ->  t * (n.d) <= off - n.a
     den = d @ nrm.T
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -243,12 +237,30 @@ def _chords(
     return lo, hi, ok
 
 
+@functools.lru_cache(maxsize=4096)
+def _planes(shape: Polygon) -> tuple[FloatArray, FloatArray]:
+    """A polygon's outward unit edge normals and their offsets (``n.x <= off`` inside), for
+    :func:`_chords`; kept per polygon (a pure function of it), the arrays read-only."""
+    pts = shape.array()
+    nxt = np.roll(pts, -1, axis=0)
+    e = nxt - pts
+    cen = pts.mean(axis=0)
+    nrm = np.stack([e[:, 1], -e[:, 0]], axis=1)
+    side = ((cen - pts) * nrm).sum(axis=1)
+    nrm = np.where((side > 0)[:, None], -nrm, nrm)  # outward normals
+    nrm = nrm / np.maximum(np.linalg.norm(nrm, axis=1), 1e-300)[:, None]
+    off = (nrm * pts).sum(axis=1)
+    nrm.setflags(write=False)
+    off.setflags(write=False)
+    return nrm, off
+
+
 def _as_discs(shape: Shape) -> tuple[FloatArray, FloatArray] | None:
     """A shape as discs whose convex hull it is (circle: itself; polygon: its vertices)."""
     if isinstance(shape, Circle):
         return np.array([[shape.cx, shape.cy]]), np.array([shape.r])
     if isinstance(shape, Polygon):
-        pts = shape.array()
+        pts = _ring(shape)[0]
         return pts, np.zeros(len(pts))
     return None
 
@@ -513,8 +525,8 @@ def relevant(o: Shape, t: Shape, obs: Obstacles) -> Obstacles:
 def _relevant_edges(o: Shape, t: Shape, obs: Obstacles) -> np.ndarray:
     """Edges within reach of the capsule around the centre segment that holds both
     footprints (boxes first, then exact distances for the few that pass)."""
-    oc = np.asarray(o.center)
-    tc = np.asarray(t.center)
+    oc = np.asarray(_centre(o))
+    tc = np.asarray(_centre(t))
     rad = max(_circumradius(o), _circumradius(t))
     reach = rad + obs.grow + 1e-9
     lo, hi = np.minimum(oc, tc), np.maximum(oc, tc)
@@ -550,10 +562,10 @@ def line_of_sight(
             (obs.vert_top <= lowest + 1e-12) & np.isfinite(obs.vert_top)
         )
         obs = obs.subset(keep, vkeep)
-    oc = np.asarray(o.center, dtype=np.float64)
-    tc = np.asarray(t.center, dtype=np.float64)
+    oc = np.asarray(_centre(o), dtype=np.float64)
+    tc = np.asarray(_centre(t), dtype=np.float64)
     if len(obs.a) == 0:
-        return SightResult(Sight.CLEAR, (o.center, t.center))
+        return SightResult(Sight.CLEAR, (_centre(o), _centre(t)))
     dvec = tc - oc
     L = float(np.hypot(*dvec))
     if L > 1e-12:
@@ -618,7 +630,8 @@ def _outer_sides_of(o: Shape, t: Shape) -> list[tuple[FloatArray, FloatArray]] |
     od, td = _as_discs(o), _as_discs(t)
     if od is None or td is None:
         return None
-    if float(np.hypot(o.center[0] - t.center[0], o.center[1] - t.center[1])) <= (
+    (ox, oy), (tx, ty) = _centre(o), _centre(t)
+    if float(np.hypot(ox - tx, oy - ty)) <= (
         _circumradius(o) + _circumradius(t) + 1e-6
     ):
         return None
@@ -807,7 +820,7 @@ def _above_every_line(
     comes within ``grow`` of the obstacle."""
     lower, upper = (t, o) if top_o > top_t else (o, t)
     hl, hu = min(top_o, top_t), max(top_o, top_t)
-    cl, cu = np.asarray(lower.center), np.asarray(upper.center)
+    cl, cu = np.asarray(_centre(lower)), np.asarray(_centre(upper))
     rl, ru = _circumradius(lower), _circumradius(upper)
     d_u = float(_seg_dist(cu[None, :], cu[None, :], a, b).min()) - ru - grow
     reach = float(np.sqrt(((np.concatenate([a, b]) - cl) ** 2).sum(axis=1)).max()) + rl + grow

@@ -6,10 +6,30 @@ cycle; :mod:`w40k.geometry.los` imports them under the same names."""
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from w40k.geometry.measure import point_in_polygon
 from w40k.geometry.shapes import Circle, FloatArray, Polygon, Shape
+
+
+@functools.lru_cache(maxsize=4096)
+def _centre(s: Shape) -> tuple[float, float]:
+    """``s.center``, kept per shape (a polygon's is the mean of its vertices, computed anew at
+    every ask; the searches ask it several times per footprint)."""
+    return s.center
+
+
+@functools.lru_cache(maxsize=4096)
+def _ring(s: Polygon) -> tuple[FloatArray, FloatArray]:
+    """A polygon's vertices and the next vertex of each (``np.roll(pts, -1)``), as
+    ``s.array()`` gives them, kept per polygon; the arrays are read-only."""
+    pts = s.array()
+    nxt = np.roll(pts, -1, axis=0)
+    pts.setflags(write=False)
+    nxt.setflags(write=False)
+    return pts, nxt
 
 
 def _seg_dist(p1: FloatArray, p2: FloatArray, q1: FloatArray, q2: FloatArray) -> FloatArray:
@@ -126,8 +146,7 @@ def _clear_of(ea: FloatArray, eb: FloatArray, gap: float, s: Shape) -> bool:
             return False
         return len(ea) < 3 or not bool(point_in_polygon(c, ea)[0])
     if isinstance(s, Polygon):
-        pts = s.array()
-        nxt = np.roll(pts, -1, axis=0)
+        pts, nxt = _ring(s)
         dd = _seg_dist(pts[:, None, :], nxt[:, None, :], ea[None, :, :], eb[None, :, :])
         if float(dd.min()) <= gap:
             return False
