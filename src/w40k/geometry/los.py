@@ -30,13 +30,21 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
 import numpy as np
 
-from w40k.geometry.los_dist import _chain_joins, _clear_of, _joining_reach, _seg_dist
+from w40k.geometry.los_dist import (
+    _centre,
+    _chain_joins,
+    _clear_of,
+    _joining_reach,
+    _ring,
+    _seg_dist,
+    _seg_dist_xy,
+)
 from w40k.geometry.shapes import Circle, FloatArray, Oval, Polygon, Shape
 from w40k.geometry.tangents import (
     disc_tangents,
@@ -217,15 +225,7 @@ def _chords(
         ok = disc >= -1e-9 * qa
         root = np.sqrt(np.maximum(disc, 0.0))
         return (-qb - root) / (2 * qa), (-qb + root) / (2 * qa), ok
-    pts = shape.array()
-    nxt = np.roll(pts, -1, axis=0)
-    e = nxt - pts
-    cen = pts.mean(axis=0)
-    nrm = np.stack([e[:, 1], -e[:, 0]], axis=1)
-    side = ((cen - pts) * nrm).sum(axis=1)
-    nrm = np.where((side > 0)[:, None], -nrm, nrm)  # outward normals
-    nrm = nrm / np.maximum(np.linalg.norm(nrm, axis=1), 1e-300)[:, None]
-    off = (nrm * pts).sum(axis=1)
+    nrm, off = _planes(shape)
     num = off[None, :] - a @ nrm.T  # n.(a + t d) <= off  ->  t * (n.d) <= off - n.a
     den = d @ nrm.T
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -237,17 +237,38 @@ def _chords(
     return lo, hi, ok
 
 
+@functools.lru_cache(maxsize=4096)
+def _planes(shape: Polygon) -> tuple[FloatArray, FloatArray]:
+    """A polygon's outward unit edge normals and their offsets (``n.x <= off`` inside), for
+    :func:`_chords`; kept per polygon (a pure function of it), the arrays read-only."""
+    pts = shape.array()
+    nxt = np.roll(pts, -1, axis=0)
+    e = nxt - pts
+    cen = pts.mean(axis=0)
+    nrm = np.stack([e[:, 1], -e[:, 0]], axis=1)
+    side = ((cen - pts) * nrm).sum(axis=1)
+    nrm = np.where((side > 0)[:, None], -nrm, nrm)  # outward normals
+    nrm = nrm / np.maximum(np.linalg.norm(nrm, axis=1), 1e-300)[:, None]
+    off = (nrm * pts).sum(axis=1)
+    nrm.setflags(write=False)
+    off.setflags(write=False)
+    return nrm, off
+
+
 def _as_discs(shape: Shape) -> tuple[FloatArray, FloatArray] | None:
     """A shape as discs whose convex hull it is (circle: itself; polygon: its vertices)."""
     if isinstance(shape, Circle):
         return np.array([[shape.cx, shape.cy]]), np.array([shape.r])
     if isinstance(shape, Polygon):
-        pts = shape.array()
+        pts = _ring(shape)[0]
         return pts, np.zeros(len(pts))
     return None
 
 
+@functools.lru_cache(maxsize=4096)
 def _circumradius(shape: Shape) -> float:
+    """The largest distance from the shape's centre to its outline (kept per shape: a pure
+    function of it, asked several times by every search)."""
     if isinstance(shape, Circle):
         return shape.r
     if isinstance(shape, Oval):
@@ -416,6 +437,83 @@ def evaluate_lines(
     return clear, pn, qn
 
 
+def _chord1(s: Shape, ax: float, ay: float, dx: float, dy: float) -> tuple[float, float, bool]:
+    """:func:`_chords` for one line (point ``ax, ay``, unit direction ``dx, dy``): a circle in
+    float arithmetic (the same operations in the same order, so the same floats), other
+    shapes by :func:`_chords` itself."""
+    if isinstance(s, Circle):
+        cx = s.cx - ax
+        cy = s.cy - ay
+        sp = cx * dx + cy * dy
+        perp2 = cx * cx + cy * cy - sp * sp
+        ok = perp2 <= s.r * s.r + 1e-9
+        half = math.sqrt(max(s.r * s.r - perp2, 0.0))
+        return sp - half, sp + half, ok
+    lo, hi, okk = _chords(s, np.array([[ax, ay]]), np.array([[dx, dy]]))
+    return float(lo[0]), float(hi[0]), bool(okk[0])
+
+
+def _line_clear(
+    o: Shape, top_o: float, t: Shape, top_t: float, obs: Obstacles,
+    ax: float, ay: float, dx: float, dy: float,
+) -> tuple[tuple[float, float], tuple[float, float]] | None:
+    """:func:`evaluate_lines` for one line (the centre line, asked first by every search):
+    its (observer side, target side) plan points when it is clear, else None. The line's
+    own values in float arithmetic and the edges' as 1-D arrays: the same operations in the
+    same order as the (lines x edges) arrays of :func:`evaluate_lines`, so the same floats
+    and the same answer, without the per-call cost of its 2-D set-up."""
+    o0, o1, ook = _chord1(o, ax, ay, dx, dy)
+    t0, t1, tok = _chord1(t, ax, ay, dx, dy)
+    if not (ook and tok):
+        return None
+    # orient the line from the observer to the target
+    if (o0 + o1) > (t0 + t1):
+        dx, dy = dx * -1.0, dy * -1.0
+        o0, o1 = -o1, -o0
+        t0, t1 = -t1, -t0
+    pts = ((ax + dx * o1, ay + dy * o1), (ax + dx * t0, ay + dy * t0))
+    if o1 >= t0 or len(obs.a) == 0:
+        return pts
+    # 3-D end points: the lower model's far rim, the higher model's near rim
+    if top_o > top_t:
+        te_o, te_t = o1, t1
+    elif top_o < top_t:
+        te_o, te_t = o0, t0
+    else:
+        te_o, te_t = o1, t0
+    span = max(te_t - te_o, 1e-12)
+    H = obs.top
+    lo = np.full(len(H), o1)
+    hi = np.full(len(H), t0)
+    dz = top_t - top_o
+    if abs(dz) > 1e-12:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            tstar = te_o + (H - top_o) / dz * span
+        if dz < 0:  # height falls towards the target: blocked beyond tstar
+            lo = np.maximum(lo, np.where(np.isfinite(tstar), tstar, -np.inf))
+        else:  # blocked before tstar
+            hi = np.minimum(hi, np.where(np.isfinite(tstar), tstar, np.inf))
+    never = (min(top_o, top_t) + 1e-12 >= H) & np.isfinite(H)
+    active = (hi > lo) & ~never
+    ex, ey = obs.a[:, 0] - ax, obs.a[:, 1] - ay
+    fx, fy = obs.b[:, 0] - ax, obs.b[:, 1] - ay
+    sa, sb = dx * ey - dy * ex, dx * fy - dy * fx
+    ua, ub = dx * ex + dy * ey, dx * fx + dy * fy
+    g = obs.grow
+    far = ((sa >= g) & (sb >= g)) | ((sa <= -g) & (sb <= -g))
+    far |= (np.maximum(ua, ub) <= lo - g) | (np.minimum(ua, ub) >= hi + g)
+    ei = np.nonzero(active & ~far)[0]
+    if len(ei) == 0:
+        return pts
+    lo_e, hi_e = lo[ei], hi[ei]
+    qa, qb = obs.a[ei], obs.b[ei]
+    dist = _seg_dist_xy(ax + dx * lo_e, ay + dy * lo_e, ax + dx * hi_e, ay + dy * hi_e,
+                        qa[:, 0], qa[:, 1], qb[:, 0], qb[:, 1])
+    if (dist < obs.grow[ei] - TOUCH).any():
+        return None
+    return pts
+
+
 def relevant(o: Shape, t: Shape, obs: Obstacles) -> Obstacles:
     """Obstacles whose grown outline comes near the hull of the two footprints."""
     if len(obs.a) == 0:
@@ -427,8 +525,8 @@ def relevant(o: Shape, t: Shape, obs: Obstacles) -> Obstacles:
 def _relevant_edges(o: Shape, t: Shape, obs: Obstacles) -> np.ndarray:
     """Edges within reach of the capsule around the centre segment that holds both
     footprints (boxes first, then exact distances for the few that pass)."""
-    oc = np.asarray(o.center)
-    tc = np.asarray(t.center)
+    oc = np.asarray(_centre(o))
+    tc = np.asarray(_centre(t))
     rad = max(_circumradius(o), _circumradius(t))
     reach = rad + obs.grow + 1e-9
     lo, hi = np.minimum(oc, tc), np.maximum(oc, tc)
@@ -464,16 +562,18 @@ def line_of_sight(
             (obs.vert_top <= lowest + 1e-12) & np.isfinite(obs.vert_top)
         )
         obs = obs.subset(keep, vkeep)
-    oc = np.asarray(o.center, dtype=np.float64)
-    tc = np.asarray(t.center, dtype=np.float64)
+    oc = np.asarray(_centre(o), dtype=np.float64)
+    tc = np.asarray(_centre(t), dtype=np.float64)
     if len(obs.a) == 0:
-        return SightResult(Sight.CLEAR, (o.center, t.center))
+        return SightResult(Sight.CLEAR, (_centre(o), _centre(t)))
     dvec = tc - oc
     L = float(np.hypot(*dvec))
     if L > 1e-12:
-        clear, pn, qn = evaluate_lines(o, top_o, t, top_t, obs, oc[None, :], (dvec / L)[None, :])
-        if clear[0]:
-            return SightResult(Sight.CLEAR, _pts(pn[0], qn[0]))
+        d = dvec / L
+        hit = _line_clear(o, top_o, t, top_t, obs, float(oc[0]), float(oc[1]), float(d[0]),
+                          float(d[1]))
+        if hit is not None:
+            return SightResult(Sight.CLEAR, hit)
     # after the centre line: a clear centre line means no wall separates (the proof is sound)
     if _single_wall_separates(o, top_o, t, top_t, obs):
         return SightResult(Sight.BLOCKED)
@@ -509,14 +609,29 @@ def line_of_sight(
     return SightResult(Sight.CONVENTION)
 
 
-def _outer_sides(o: Shape, t: Shape) -> list[tuple[FloatArray, FloatArray]] | None:
+@functools.lru_cache(maxsize=4096)
+def _outer_sides(o: Shape, t: Shape) -> tuple[tuple[FloatArray, FloatArray], ...] | None:
     """The two hull sides joining the footprints (outer common tangent segments, from a
     point of ``o`` to a point of ``t``), for circles and polygons; None otherwise or when
-    the footprints are not clearly apart."""
+    the footprints are not clearly apart. Kept per footprint pair (a pure function of the
+    two shapes; the single-wall and chain proofs of one search both ask it, and the same
+    pair is searched again in later scenes); the arrays are read-only."""
+    out = _outer_sides_of(o, t)
+    if out is None:
+        return None
+    for pair in out:
+        for arr in pair:
+            arr.setflags(write=False)
+    return tuple(out)
+
+
+def _outer_sides_of(o: Shape, t: Shape) -> list[tuple[FloatArray, FloatArray]] | None:
+    """The computation of :func:`_outer_sides`."""
     od, td = _as_discs(o), _as_discs(t)
     if od is None or td is None:
         return None
-    if float(np.hypot(o.center[0] - t.center[0], o.center[1] - t.center[1])) <= (
+    (ox, oy), (tx, ty) = _centre(o), _centre(t)
+    if float(np.hypot(ox - tx, oy - ty)) <= (
         _circumradius(o) + _circumradius(t) + 1e-6
     ):
         return None
@@ -566,7 +681,7 @@ def _outer_sides(o: Shape, t: Shape) -> list[tuple[FloatArray, FloatArray]] | No
 
 def _single_wall_separates(
     o: Shape, top_o: float, t: Shape, top_t: float, obs: Obstacles,
-    sides: list[tuple[FloatArray, FloatArray]] | None = None,
+    sides: Sequence[tuple[FloatArray, FloatArray]] | None = None,
 ) -> bool:
     """Fast exact proof of BLOCKED: one convex obstacle that blocks every line crossing it (a
     wall: higher than both tops, an obscuring area, or a partial obstacle that
@@ -645,8 +760,18 @@ STAND_IN_SIDES = 16
 """Sides of the polygon that stands in for an oval footprint in the separation proof."""
 
 
+@functools.lru_cache(maxsize=4096)
 def _box(s: Shape) -> tuple[FloatArray, FloatArray]:
-    """A footprint's bounding box (lower corner, upper corner), a circle or a polygon."""
+    """A footprint's bounding box (lower corner, upper corner), a circle or a polygon (kept
+    per shape; the arrays are read-only)."""
+    lo, hi = _box_of(s)
+    lo.setflags(write=False)
+    hi.setflags(write=False)
+    return lo, hi
+
+
+def _box_of(s: Shape) -> tuple[FloatArray, FloatArray]:
+    """The computation of :func:`_box`."""
     if isinstance(s, Circle):
         c = np.array([s.cx, s.cy])
         return c - s.r, c + s.r
@@ -695,7 +820,7 @@ def _above_every_line(
     comes within ``grow`` of the obstacle."""
     lower, upper = (t, o) if top_o > top_t else (o, t)
     hl, hu = min(top_o, top_t), max(top_o, top_t)
-    cl, cu = np.asarray(lower.center), np.asarray(upper.center)
+    cl, cu = np.asarray(_centre(lower)), np.asarray(_centre(upper))
     rl, ru = _circumradius(lower), _circumradius(upper)
     d_u = float(_seg_dist(cu[None, :], cu[None, :], a, b).min()) - ru - grow
     reach = float(np.sqrt(((np.concatenate([a, b]) - cl) ** 2).sum(axis=1)).max()) + rl + grow

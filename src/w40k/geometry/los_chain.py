@@ -37,7 +37,7 @@ from w40k.geometry.los import (
     _hull_stand_in,
     _outer_sides,
 )
-from w40k.geometry.los_dist import _seg_dist
+from w40k.geometry.los_dist import _ring, _seg_dist
 from w40k.geometry.shapes import Circle, FloatArray, Polygon, Shape
 
 REACH_MARGIN = 1e-8
@@ -125,8 +125,7 @@ def _clear(a: FloatArray, b: FloatArray, gap: FloatArray, s: Shape) -> np.ndarra
         return out
     if not isinstance(s, Polygon):
         return np.zeros(len(a), dtype=bool)
-    pts = np.asarray(s.array(), dtype=np.float64)
-    nxt = np.roll(pts, -1, axis=0)
+    pts, nxt = _ring(s)
     d = _seg_dist(pts[:, None, :], nxt[:, None, :], a[None, :, :], b[None, :, :]).min(axis=0)
     # a piece farther than the gap from every edge is wholly inside or wholly outside
     return np.asarray((d > gap) & ~_in_convex(a, pts, 0.0), dtype=bool)

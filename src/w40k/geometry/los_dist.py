@@ -6,10 +6,30 @@ cycle; :mod:`w40k.geometry.los` imports them under the same names."""
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from w40k.geometry.measure import point_in_polygon
 from w40k.geometry.shapes import Circle, FloatArray, Polygon, Shape
+
+
+@functools.lru_cache(maxsize=4096)
+def _centre(s: Shape) -> tuple[float, float]:
+    """``s.center``, kept per shape (a polygon's is the mean of its vertices, computed anew at
+    every ask; the searches ask it several times per footprint)."""
+    return s.center
+
+
+@functools.lru_cache(maxsize=4096)
+def _ring(s: Polygon) -> tuple[FloatArray, FloatArray]:
+    """A polygon's vertices and the next vertex of each (``np.roll(pts, -1)``), as
+    ``s.array()`` gives them, kept per polygon; the arrays are read-only."""
+    pts = s.array()
+    nxt = np.roll(pts, -1, axis=0)
+    pts.setflags(write=False)
+    nxt.setflags(write=False)
+    return pts, nxt
 
 
 def _seg_dist(p1: FloatArray, p2: FloatArray, q1: FloatArray, q2: FloatArray) -> FloatArray:
@@ -21,8 +41,15 @@ def _seg_dist(p1: FloatArray, p2: FloatArray, q1: FloatArray, q2: FloatArray) ->
     distance (the root is monotone and correctly rounded, so it is the least of the four
     roots): the same floats as the four separate point-segment formulas, half the numpy
     calls (a hot path of the sight searches)."""
-    p1x, p1y, p2x, p2y = p1[..., 0], p1[..., 1], p2[..., 0], p2[..., 1]
-    q1x, q1y, q2x, q2y = q1[..., 0], q1[..., 1], q2[..., 0], q2[..., 1]
+    return _seg_dist_xy(p1[..., 0], p1[..., 1], p2[..., 0], p2[..., 1],
+                        q1[..., 0], q1[..., 1], q2[..., 0], q2[..., 1])
+
+
+def _seg_dist_xy(p1x: FloatArray, p1y: FloatArray, p2x: FloatArray, p2y: FloatArray,
+                 q1x: FloatArray, q1y: FloatArray, q2x: FloatArray, q2y: FloatArray
+                 ) -> FloatArray:
+    """:func:`_seg_dist` on the coordinate components (arrays or floats, broadcasting): the
+    same operations, so the same floats, without building the (..., 2) point arrays."""
     qx, qy = q2x - q1x, q2y - q1y  # segment q, from q1
     px, py = p2x - p1x, p2y - p1y  # segment p, from p1
     qden = np.maximum(qx ** 2 + qy ** 2, 1e-300)
@@ -119,8 +146,7 @@ def _clear_of(ea: FloatArray, eb: FloatArray, gap: float, s: Shape) -> bool:
             return False
         return len(ea) < 3 or not bool(point_in_polygon(c, ea)[0])
     if isinstance(s, Polygon):
-        pts = s.array()
-        nxt = np.roll(pts, -1, axis=0)
+        pts, nxt = _ring(s)
         dd = _seg_dist(pts[:, None, :], nxt[:, None, :], ea[None, :, :], eb[None, :, :])
         if float(dd.min()) <= gap:
             return False
