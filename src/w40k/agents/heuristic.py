@@ -24,7 +24,8 @@
 
 Deterministic for a given seed (its own ``random.Random``; no global randomness), and it
 varies with the seed (near-ties and the proposers' draws). It reads the state and the
-requests only; no die of the game is rolled (a declaration is checked on a clone).
+requests only; no die of the game is rolled (a fight declaration is checked by the engine's
+read-only check).
 """
 
 from __future__ import annotations
@@ -62,6 +63,7 @@ from w40k.core.abilities import Assault
 from w40k.core.errors import IllegalChoice, MalformedChoice
 from w40k.engine.game import Game
 from w40k.engine.legal import sample
+from w40k.engine.phases.fight_sequence import check_declaration
 from w40k.engine.phases.set_up import disembark_placement
 from w40k.engine.requests import K, Request
 from w40k.engine.serial import JSON
@@ -245,14 +247,20 @@ class HeuristicAgent:
         engaged = [e for e in enemies if unit_gap(u, e) <= ENGAGEMENT]
         if engaged:
             est = self.estimates
+            if "fall_back_ordered" not in opts:
+                return "remain_stationary"
             mine = sum(value_of(est.melee_outcome(u, e), e) for e in engaged)
             theirs = sum(value_of(est.melee_outcome(e, u), u) for e in engaged)
+            # Each test only when the ones before it pass (estimates read nothing else:
+            # the same answer as computing all of them).
+            if not theirs > 1.5 * mine:
+                return "remain_stationary"
             guns = max((value_of(est.ranged_outcome(u, e, distance=12.0), e) for e in enemies),
                        default=0.0)
-            held = any(on_objective(u, (o.x, o.y)) and oc_on(u, (o.x, o.y)) > sum(
-                oc_on(e, (o.x, o.y)) for e in engaged) for o in s.objectives)
-            if (theirs > 1.5 * mine and guns > mine and not held
-                    and "fall_back_ordered" in opts):
+            held = guns > mine and any(
+                on_objective(u, (o.x, o.y)) and oc_on(u, (o.x, o.y)) > sum(
+                    oc_on(e, (o.x, o.y)) for e in engaged) for o in s.objectives)
+            if guns > mine and not held:
                 return "fall_back_ordered"
             return "remain_stationary"
         goal = plan(s, u.player, random.Random(self.rng.random()), only=(u.id,),
@@ -264,16 +272,18 @@ class HeuristicAgent:
         if goal.why == "hold" or dist < 0.5:
             return "remain_stationary" if "remain_stationary" in opts else opts[0]
         m = move_of(u)
+        if "advance" not in opts or not dist > m + 0.5:
+            return "normal"
         nearest = min((unit_gap(u, e) for e in enemies), default=math.inf)
         after = nearest - m
-        could_charge = melee_minded(u, enemies, self.estimates) and after <= 12.0
         shoots = max_range(u) > 0 and after <= max_range(u)
         assault_only = all(any(isinstance(a, Assault) for a in w.abilities)
                            for mm in u.alive for w in mm.weapons if not w.is_melee)
-        if ("advance" in opts and dist > m + 0.5 and not could_charge
-                and (not shoots or assault_only)):
-            return "advance"
-        return "normal"
+        if not (not shoots or assault_only):
+            return "normal"
+        # the melee estimate last, only when it decides (it reads nothing else)
+        could_charge = after <= 12.0 and melee_minded(u, enemies, self.estimates)
+        return "normal" if could_charge else "advance"
 
     def _positions(self, game: Game, r: Request) -> JSON:
         mt = str(r.context.get("move_type", ""))
@@ -335,8 +345,9 @@ class HeuristicAgent:
                 continue
             u = s.unit(str(o))
             for e in s.units_of(s.opponent(u.player)):
-                if unit_gap(u, e) > 12.0:
-                    continue
+                d = unit_gap(u, e)
+                if d > 12.0 or p_charge(d) < MIN_CHARGE_P:
+                    continue  # out of reach, or too unlikely whatever the exchange
                 p, ev = charge_choice(s, u, e, self.estimates)
                 if p >= MIN_CHARGE_P and ev >= MIN_CHARGE_VALUE and (
                         best is None or ev > best[0]):
@@ -373,7 +384,7 @@ class HeuristicAgent:
 
     def _declare_fight(self, game: Game, r: Request) -> JSON:
         answer: JSON = fight_declaration(game.state, r.context)
-        if not self._legal(game, answer):
+        if not self._legal_fight(game, r, answer):
             default = r.context.get("default")
             return default if default is not None else sample(game, r, self.rng)
         return answer
@@ -429,10 +440,15 @@ class HeuristicAgent:
 
     # -- helpers ----------------------------------------------------------------------------
     @staticmethod
-    def _legal(game: Game, answer: JSON) -> bool:
-        """Whether the game accepts ``answer`` (checked on a clone; the game is untouched)."""
+    def _legal_fight(game: Game, r: Request, answer: JSON) -> bool:
+        """Whether the game accepts ``answer`` to the ``declare_fight`` request ``r``: the
+        checks its submit makes that can refuse it (the request's own, then the fight
+        frame's ``check_declaration``, which only reads the state), without a clone. The
+        rest of that submit (the declaration kept on the frame, its event, the Targets
+        Selected window) refuses nothing."""
         try:
-            game.clone().submit(answer)
+            r.check(answer)
+            check_declaration(game.ctx, game.state.unit(str(r.context["unit"])), answer)
         except (IllegalChoice, MalformedChoice):
             return False
         return True

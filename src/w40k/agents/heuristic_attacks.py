@@ -242,14 +242,58 @@ def cheapest_loss(candidates: Sequence[ModelData], unit: Sequence[ModelData]) ->
     coherent groups (03.03: a split unit loses more models at the End of Turn), then an
     already wounded one (nearest to death), then not a character, then the one farthest from
     the unit's centre (the formation's edge), then fewest wounds left."""
+    if len(candidates) == 1:
+        return candidates[0]  # what min() gives, whatever its key
     cx = sum(m.x for m in unit) / len(unit) if unit else 0.0
     cy = sum(m.y for m in unit) / len(unit) if unit else 0.0
+    links = _links(unit)
 
     def key(m: ModelData) -> tuple[int, bool, bool, float, int, str]:
-        rest = [o for o in unit if o.id != m.id]
-        return (groups(rest), m.wounds_lost == 0, m.profile.is_character,
+        if links is None:
+            rest_groups = groups([o for o in unit if o.id != m.id])
+        else:
+            rest_groups = _components(links, [o.id != m.id for o in unit])
+        return (rest_groups, m.wounds_lost == 0, m.profile.is_character,
                 -math.hypot(m.x - cx, m.y - cy), m.remaining, m.id)
     return min(candidates, key=key)
+
+
+def _links(models: Sequence[ModelData]) -> list[list[int]] | None:
+    """For each model, the others within 2" of it (the links :func:`groups` follows), or
+    None when some pair is linked one way only (:func:`gap` from either model, a last-bit
+    difference at exactly 2"): then :func:`groups` decides by the order it visits them."""
+    n = len(models)
+    out: list[list[int]] = [[] for _ in range(n)]
+    for i in range(n):
+        a = models[i]
+        for j in range(i + 1, n):
+            b = models[j]
+            ab = gap(a, b) <= COHERENCY
+            if ab != (gap(b, a) <= COHERENCY):
+                return None
+            if ab:
+                out[i].append(j)
+                out[j].append(i)
+    return out
+
+
+def _components(links: list[list[int]], kept: list[bool]) -> int:
+    """:func:`groups` of the kept models, from their links (:func:`_links`): the number of
+    connected groups, whatever the order they are visited in."""
+    seen = [not k for k in kept]
+    count = 0
+    for i in range(len(kept)):
+        if seen[i]:
+            continue
+        count += 1
+        seen[i] = True
+        todo = [i]
+        while todo:
+            for j in links[todo.pop()]:
+                if not seen[j]:
+                    seen[j] = True
+                    todo.append(j)
+    return count
 
 
 def select_model_choice(state: GameState, options: Sequence[JSON], labels: Sequence[str],

@@ -395,8 +395,13 @@ def p_charge(distance: float) -> float:
 def on_objective(u: UnitData, obj_xy: tuple[float, float]) -> bool:
     """Some model of ``u`` within range of the marker at ``obj_xy`` (approximate: 3" from the
     marker's edge, horizontally)."""
-    return any(math.hypot(m.x - obj_xy[0], m.y - obj_xy[1]) - radius(m) - MARKER_RADIUS
-               <= OBJECTIVE_RANGE for m in u.alive)
+    ox, oy = obj_xy
+    hypot = math.hypot
+    for m in u.models:  # the living ones (``u.alive``), without the list
+        if (not m.destroyed and hypot(m.x - ox, m.y - oy) - _base_radius(m.profile.base_mm)
+                - MARKER_RADIUS <= OBJECTIVE_RANGE):
+            return True
+    return False
 
 
 def oc_on(u: UnitData, obj_xy: tuple[float, float]) -> int:

@@ -15,7 +15,7 @@ from typing import Literal
 from w40k.math.distributions import AttackDistribution
 from w40k.math.exact import TooLarge, clear_exact_caches, exact_distribution
 from w40k.math.montecarlo import simulate
-from w40k.math.setup import AttackSetup, build_setup
+from w40k.math.setup import AttackSetup, build_setup, clear_setup_caches
 from w40k.math.stages import clear_stage_caches
 from w40k.rules.attack_profile import AttackContext, WeaponEntry
 from w40k.rules.primitives import ModelState
@@ -108,6 +108,7 @@ def clear_caches() -> None:
     """Forget every cached setup and result, and the per-die tables (e.g. for cold timings)."""
     clear_stage_caches()
     clear_exact_caches()
+    clear_setup_caches()
     _setup.cache_clear()
     _exact_or_fallback.cache_clear()
     _exact_only.cache_clear()

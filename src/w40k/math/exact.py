@@ -262,10 +262,13 @@ class _Engine:
         # (chain.entries()), then the last position (all destroyed) takes no damage.
         chain_models = [self.models[i] for i in chain.order]
         tables = [inflicts_table(pool.ap, m.Sv, m.InSv) for m in chain_models]
-        masks = [
-            (*(x for j, r0 in enumerate(chain.start) for x in (tables[j][f - 1],) * r0), False)
-            for f in FACES
-        ]
+        masks: list[tuple[bool, ...]] = []
+        for f in FACES:
+            row: list[bool] = []
+            for j, r0 in enumerate(chain.start):
+                row += (tables[j][f - 1],) * r0
+            row.append(False)
+            masks.append(tuple(row))
         # Blocks of consecutive faces judged alike at every position.
         blocks: list[tuple[int, int]] = []
         for f in FACES:
@@ -724,12 +727,16 @@ def summarise(
     wounds: dict[int, float] = defaultdict(float)
     per_group: list[dict[int, float]] = [defaultdict(float) for _ in groups]
     waste = 0.0
+    total = sum(start)
+    members = [(pg, g.members) for pg, g in zip(per_group, groups, strict=True)]
+    # The same sums in the same order, with less per-state overhead.
     for state, mass in states.items():
+        p = mass.p
         dead = [a > 0 and b == 0 for a, b in zip(start, state, strict=True)]
-        killed[sum(dead)] += mass.p
-        wounds[sum(start) - sum(state)] += mass.p
-        for gi, g in enumerate(groups):
-            per_group[gi][sum(dead[i] for i in g.members)] += mass.p
+        killed[dead.count(True)] += p
+        wounds[total - sum(state)] += p
+        for pg, mem in members:
+            pg[[dead[i] for i in mem].count(True)] += p
         waste += mass.waste
     hz_wounds, hz_dead = _hazard(setup)
     return AttackDistribution(

@@ -11,6 +11,7 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from w40k.core.abilities import Blast, Cleave
 from w40k.core.dice import DiceExpr
 from w40k.rules.attack_profile import (
     AttackContext,
@@ -84,10 +85,11 @@ def build_setup(
     # 04.03 Gather Attack Dice: identical attacks (same pool key) form one pool, at the place
     # of the first of them, as the per-die engine gathers them.
     pools: dict[tuple[object, ...], tuple[PoolProfile, list[tuple[DiceExpr, int]]]] = {}
+    seen = _seen(models)
     for entry in weapons:
         if entry.count <= 0:
             continue
-        prof = pool_profile(entry, models, ctx)
+        prof = _profile(entry, models, seen, ctx)
         pools.setdefault(pool_key(prof), (prof, []))[1].append((prof.attacks, entry.count))
     return AttackSetup(
         tuple(p for p, _ in pools.values()),
@@ -96,6 +98,65 @@ def build_setup(
         tuple(attacker),
         ctx.lethal_hits_auto,
     )
+
+
+def _seen(models: tuple[ModelState, ...]) -> tuple[frozenset[tuple[str, ...]], bool]:
+    """What :func:`~w40k.rules.attack_profile.pool_profile` reads of the target's models: the
+    keywords of its living models (the unit's keywords are their union, ``unit_keys``) and
+    whether every living model has Stealth (24.33); the number of models at Select Targets
+    comes from the context."""
+    living = [m for m in models if not m.destroyed]
+    return frozenset(m.keywords for m in living), bool(living) and all(m.stealth for m in living)
+
+
+_PROFILES: dict[tuple[object, ...], PoolProfile] = {}
+"""Pool profiles by (the function in use, weapon, half range, what it reads of the target,
+context; :func:`_profile`): the same weapon on the same unit in another wound state, or on
+another unit with the same keywords, has the same profile (bounded by
+:data:`PROFILE_LIMIT`; :func:`clear_setup_caches`)."""
+_UNCOUNTED: dict[AttackContext, AttackContext] = {}
+"""Contexts without their ``target_models_at_select`` (cache keys; bounded by
+:data:`PROFILE_LIMIT` too)."""
+PROFILE_LIMIT = 8192
+"""Kept pool profiles (emptied past it)."""
+
+
+def _profile(entry: WeaponEntry, models: tuple[ModelState, ...],
+             seen: tuple[frozenset[tuple[str, ...]], bool], ctx: AttackContext) -> PoolProfile:
+    """``pool_profile(entry, models, ctx)``, kept per weapon, half range, :func:`_seen` of
+    ``models`` and context, by what the profile reads of them: ``ctx`` has
+    ``target_models_at_select`` set, read only for [BLAST] (24.05) and [CLEAVE] (24.06)
+    (without them it is left out of the key); the target's keywords are read only by the
+    weapon's abilities, its Stealth only by ranged attacks; the entry's count is only
+    copied onto the profile."""
+    kctx = ctx
+    if not any(isinstance(a, (Blast, Cleave)) for a in entry.weapon.abilities):
+        got_ctx = _UNCOUNTED.get(ctx)
+        if got_ctx is None:
+            if len(_UNCOUNTED) >= PROFILE_LIMIT:
+                _UNCOUNTED.clear()
+            got_ctx = _UNCOUNTED[ctx] = dataclasses.replace(ctx, target_models_at_select=None)
+        kctx = got_ctx
+    w = entry.weapon
+    if not w.abilities:
+        # no ability reads the target's keywords; Stealth only changes ranged attacks
+        seen = (frozenset(), seen[1] and not w.is_melee)
+    key = (pool_profile, w, entry.half_range, seen, kctx)
+    got = _PROFILES.get(key)
+    if got is None:
+        if len(_PROFILES) >= PROFILE_LIMIT:
+            _PROFILES.clear()
+        got = _PROFILES[key] = pool_profile(entry, models, ctx)
+    elif got.count != entry.count:
+        # the entry's count is only recorded on the profile
+        got = dataclasses.replace(got, count=entry.count)
+    return got
+
+
+def clear_setup_caches() -> None:
+    """Forget the kept pool profiles (e.g. for cold timings)."""
+    _PROFILES.clear()
+    _UNCOUNTED.clear()
 
 
 def models_at(models: Sequence[ModelState], remaining: Sequence[int]) -> tuple[ModelState, ...]:
