@@ -41,16 +41,14 @@ import numpy as np
 from w40k.engine import geo
 from w40k.engine.context import Context
 from w40k.engine.phases import melee_moves as mm_
+from w40k.engine.phases import pile_in_bounds as pb
 from w40k.engine.propose_moves import occupied_around, ring, through_enemy
 from w40k.engine.serial import JSON
 from w40k.engine.state import ModelData, ObjectiveData, UnitData, placement_count
 from w40k.geometry import Model, engaged
 from w40k.geometry.battlefield import (
-    MARGIN,
     bounding_radius,
-    engaged_bounds,
     inner_radius,
-    spot_bounds,
 )
 from w40k.geometry.measure import coherency_breaks, horizontal_distance, separation
 from w40k.geometry.movement import MoveType, Step, validate_move
@@ -117,6 +115,7 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
     movers.sort(key=lambda m: (start_gap[m.id], m.id))
     jitter = rng.uniform(-0.5, 0.5) * attempt * 2 * math.pi / BEARINGS
     moved: dict[str, Model] = {}
+    fixed: dict[str, pb.Fixed] = {}
     breaks = len(coherency_breaks(list(cur.values())))
 
     def place(m: ModelData) -> bool:
@@ -137,29 +136,32 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
         """:func:`place`'s tests of a chunk of spots, in order: the first that passes
         them all is where ``m`` goes (True)."""
         nonlocal breaks
-        # The first three tests of every spot at once where bounds settle them (1: passes,
-        # 0: fails, -1: measured exactly below; the same answers).
-        pts = np.asarray(spots, dtype=np.float64)
-        n = len(spots)
-        closer = _closer_tri(start, pts, geo.unit_shapes(t), start_gap[m.id] - CLOSER) \
-            if t is not None else [-1] * n
-        still = _engaged_tri(start, pts, was_engaged[m.id]) if keep else [1] * n
-        clear = _clear_tri(start, pts, [f for oid, f in cur.items() if oid != m.id])
-        taken = occupied.taken(start, spots, budget + 1.0)
-        for i, (x, y) in enumerate(spots):
-            if not (closer[i] and still[i] and clear[i]) or taken[i]:
-                continue
+        # The first three tests and Occupied.taken for every spot at once, where bounds
+        # settle them (pile_in_bounds.py: the spots no bound refuses, each with the tests
+        # still to measure exactly below; the same answers).
+        fx = fixed.get(m.id)
+        if fx is None:
+            fx = fixed[m.id] = pb.fixed(
+                start, geo.unit_shapes(t) if t is not None else None,
+                [g.models for g in was_engaged[m.id]] if keep else (), occupied.models,
+                budget + 1.0)
+        idx, codes = pb.candidates(start, spots, fx,
+                                   [f for oid, f in cur.items() if oid != m.id],
+                                   start_gap[m.id] - CLOSER, keep, CLEARANCE)
+        for i, code in zip(idx, codes, strict=True):
+            x, y = spots[i]
             end = start.moved(x, y)
             if t is not None:
-                if closer[i] < 0 and not mm_.closer_to_unit(end, t, start_gap[m.id] - CLOSER):
+                if code & pb.CLOSER and not mm_.closer_to_unit(end, t,
+                                                               start_gap[m.id] - CLOSER):
                     continue  # R12.03-d / R12.08-b/c: closer to the closest target
             elif obj is not None and not (
                     mm_.in_objective_range(ctx, end, obj)
                     or mm_.objective_distance(ctx, end, obj) < start_gap[m.id] - CLOSER):
                 continue  # R12.08-d: within range, or closer
-            if still[i] < 0 and not all(g.engaged_any(end) for g in was_engaged[m.id]):
+            if code & pb.STILL and not all(g.engaged_any(end) for g in was_engaged[m.id]):
                 continue  # R12.03-e / R12.08-f: still engaged with the same units
-            if (clear[i] < 0 and not _clear_of_friends(end, m.id, cur)) \
+            if (code & pb.CLEAR and not _clear_of_friends(end, m.id, cur)) \
                     or not occupied.free(end, ter):
                 continue  # 03.01 Ending a Move
             n = len(coherency_breaks(list({**cur, m.id: end}.values())))
@@ -422,45 +424,6 @@ def _friend_spots(start: Model, mid: str, cur: dict[str, Model],
     spots = _reachable(start, spots, budget)
     spots.sort(key=lambda p: math.hypot(p[0] - goal[0], p[1] - goal[1]))
     return spots
-
-
-def _tri(sure: np.ndarray, fails: np.ndarray) -> list[int]:
-    """1 where ``sure``, else 0 where ``fails``, else -1 (to be measured exactly)."""
-    out: list[int] = np.where(sure, 1, np.where(fails, 0, -1)).tolist()
-    return out
-
-
-def _closer_tri(start: Model, pts: np.ndarray, tshapes: Sequence[Model], than: float
-                ) -> list[int]:
-    """Per spot, ``melee_moves.closer_to_unit(start.moved(x, y), unit, than)`` where the
-    bounds of :func:`battlefield.spot_bounds` settle it (:func:`_tri`)."""
-    if not tshapes:
-        return [0] * len(pts)
-    lower, upper = spot_bounds(start, pts, tshapes)
-    return _tri(upper.min(axis=1) < than - MARGIN, lower.min(axis=1) >= than + MARGIN)
-
-
-def _engaged_tri(start: Model, pts: np.ndarray, groups: Sequence[mm_.Group]) -> list[int]:
-    """Per spot, ``all(g.engaged_any(start.moved(x, y)) for g in groups)`` where
-    :func:`battlefield.engaged_bounds` settles it (:func:`_tri`)."""
-    sure = np.ones(len(pts), dtype=bool)
-    fails = np.zeros(len(pts), dtype=bool)
-    for g in groups:
-        s, maybe = engaged_bounds(start, pts, g.models)
-        sure &= s
-        fails |= ~maybe
-    return _tri(sure, fails)
-
-
-def _clear_tri(start: Model, pts: np.ndarray, friends: Sequence[Model]) -> list[int]:
-    """Per spot, :func:`_clear_of_friends` where :func:`battlefield.spot_bounds` settles it
-    (:func:`_tri`): fails where a friend is surely within :data:`CLEARANCE`, passes where
-    every one is surely beyond it."""
-    if not friends:
-        return [1] * len(pts)
-    lower, upper = spot_bounds(start, pts, friends)
-    return _tri(np.asarray((lower > CLEARANCE + MARGIN).all(axis=1)),
-                np.asarray((upper <= CLEARANCE - MARGIN).any(axis=1)))
 
 
 def _clear_of_friends(end: Model, mid: str, cur: dict[str, Model]) -> bool:
