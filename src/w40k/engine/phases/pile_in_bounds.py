@@ -71,8 +71,8 @@ class Fixed:
     unit's models, the models of each unit it started engaged with, the other units' models
     near its move (``Occupied.taken``'s neighbours)."""
 
-    rows: list[Row]
-    """The columns' rows."""
+    cols: np.ndarray
+    """The columns' rows (:data:`Row`), an (n, 4) array."""
     targets: int
     """How many leading columns are the target unit's (-1: no target, an objective)."""
     groups: tuple[tuple[int, int], ...]
@@ -105,8 +105,9 @@ def fixed(start: Model, targets: Sequence[Model] | None, groups: Sequence[Sequen
     rows += [row(o) for o in occupied
              if math.hypot(o.x - sx, o.y - sy) <= reach + o.reach()]
     v += [False] * (len(rows) - a)
-    return Fixed(rows, -1 if targets is None else len(targets), tuple(spans),
-                 (a, len(rows)), np.array(v, dtype=bool))
+    return Fixed(np.array(rows, dtype=np.float64).reshape(-1, 4),
+                 -1 if targets is None else len(targets), tuple(spans), (a, len(rows)),
+                 np.array(v, dtype=bool))
 
 
 def candidates(start: Model, spots: Sequence[tuple[float, float]], fx: Fixed,
@@ -119,8 +120,9 @@ def candidates(start: Model, spots: Sequence[tuple[float, float]], fx: Fixed,
     ``_clear_tri`` (``friends``, kept ``clearance`` apart) and ``Occupied.taken``."""
     k = len(spots)
     pts = np.asarray(spots, dtype=np.float64)
-    nf = len(fx.rows)
-    cols = np.array(fx.rows + [row(f) for f in friends], dtype=np.float64).reshape(-1, 4)
+    nf = len(fx.cols)
+    cols = np.concatenate((fx.cols, np.array([row(f) for f in friends], dtype=np.float64)
+                           .reshape(-1, 4))) if len(friends) else fx.cols
     fp = start.footprint()
     cx, cy = fp.center
     ox, oy = cx - start.x, cy - start.y  # the footprint's centre moves with the model
