@@ -298,7 +298,7 @@ def test_the_pile_in_spot_bounds_settle_the_spots_as_each_test_s_bounds(seed: in
                  | (pb.CLEAR if clear[i] < 0 else 0))
                 for i in range(n) if closer[i] and still[i] and clear[i] and not taken[i]]
         fx = pb.fixed(start, None if no_target else targets, groups if keep else (),
-                      others, budget + 1.0)
+                      pb.discs(others), budget + 1.0)
         idx, codes = pb.candidates(start, spots, fx, friends, than, keep, pp.CLEARANCE)
         assert list(zip(idx, codes, strict=True)) == want
         seen.update(codes)

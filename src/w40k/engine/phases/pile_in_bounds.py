@@ -83,12 +83,21 @@ class Fixed:
     """Per column: within engagement range vertically of the model's start (groups only)."""
 
 
+Disc = tuple[float, float, float, Model]
+"""A model's position (x, y), its reach (``Model.reach``) and the model."""
+
+
+def discs(models: Sequence[Model]) -> list[Disc]:
+    """Each model's :data:`Disc` (``Occupied``'s discs), for :func:`fixed`."""
+    return [(m.x, m.y, m.reach(), m) for m in models]
+
+
 def fixed(start: Model, targets: Sequence[Model] | None, groups: Sequence[Sequence[Model]],
-          occupied: Sequence[Model], budget: float) -> Fixed:
+          occupied: Sequence[Disc], budget: float) -> Fixed:
     """:class:`Fixed` of ``start``: ``targets`` (None: an objective), ``groups`` (the models
-    of each unit it started engaged with), and of ``occupied`` (``Occupied.models``) those
-    whose reach disc comes within ``budget + start.reach() + 1.0`` of the start, as
-    ``Occupied.taken(start, spots, budget)`` picks them."""
+    of each unit it started engaged with), and of ``occupied`` (:func:`discs` of
+    ``Occupied.models``) those whose reach disc comes within ``budget + start.reach() + 1.0``
+    of the start, as ``Occupied.taken(start, spots, budget)`` picks them."""
     rows: list[Row] = []
     if targets is not None:
         rows += [row(t) for t in targets]
@@ -102,8 +111,8 @@ def fixed(start: Model, targets: Sequence[Model] | None, groups: Sequence[Sequen
     reach = budget + start.reach() + 1.0
     sx, sy = start.x, start.y
     a = len(rows)
-    rows += [row(o) for o in occupied
-             if math.hypot(o.x - sx, o.y - sy) <= reach + o.reach()]
+    hypot = math.hypot
+    rows += [row(o) for x, y, r, o in occupied if hypot(x - sx, y - sy) <= reach + r]
     v += [False] * (len(rows) - a)
     return Fixed(np.array(rows, dtype=np.float64).reshape(-1, 4),
                  -1 if targets is None else len(targets), tuple(spans), (a, len(rows)),

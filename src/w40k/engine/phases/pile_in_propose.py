@@ -58,6 +58,8 @@ BEARINGS = 24
 TARGET_GAPS = (0.01, 0.5, 1.0, 1.5, 1.9)
 """Edge-to-edge gaps of the rings around target models (base contact first, within
 ``melee_moves.CONTACT``; all engaged)."""
+_GAPS = np.array(TARGET_GAPS, dtype=np.float64)[:, None]
+""":data:`TARGET_GAPS` as a column (:func:`_target_chunks`)."""
 FRIEND_GAPS = (0.1, 0.7, 1.3, 1.85)
 """Edge-to-edge gaps of the rings around the unit's other models (within 2", R03.03-a): a
 model too far to reach its target keeps near the others as it closes in."""
@@ -116,6 +118,7 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
     jitter = rng.uniform(-0.5, 0.5) * attempt * 2 * math.pi / BEARINGS
     moved: dict[str, Model] = {}
     fixed: dict[str, pb.Fixed] = {}
+    occupied_discs = pb.discs(occupied.models)
     breaks = len(coherency_breaks(list(cur.values())))
 
     def place(m: ModelData) -> bool:
@@ -143,7 +146,7 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
         if fx is None:
             fx = fixed[m.id] = pb.fixed(
                 start, geo.unit_shapes(t) if t is not None else None,
-                [g.models for g in was_engaged[m.id]] if keep else (), occupied.models,
+                [g.models for g in was_engaged[m.id]] if keep else (), occupied_discs,
                 budget + 1.0)
         idx, codes = pb.candidates(start, spots, fx,
                                    [f for oid, f in cur.items() if oid != m.id],
@@ -279,8 +282,8 @@ def _ring(cx: float, cy: float, dist: float, base: float, n: int = BEARINGS
 
 def _reachable(start: Model, spots: list[tuple[float, float]], budget: float
                ) -> list[tuple[float, float]]:
-    return [(x, y) for x, y in spots
-            if math.hypot(x - start.x, y - start.y) <= budget - SLACK]
+    sx, sy, limit, hypot = start.x, start.y, budget - SLACK, math.hypot
+    return [(x, y) for x, y in spots if hypot(x - sx, y - sy) <= limit]
 
 
 def _target_chunks(start: Model, tshapes: Sequence[Model], budget: float, jitter: float
@@ -295,10 +298,10 @@ def _target_chunks(start: Model, tshapes: Sequence[Model], budget: float, jitter
     near = [t for t in near if horizontal_distance(start, t) <= budget + 2.0 + mm_.EPS]
     spots: list[tuple[float, float]] = []
     if near:
-        rings = np.array([_contact_ring(start, t, math.atan2(start.y - t.y, start.x - t.x)
-                                        + jitter, budget) for t in near],
-                         dtype=np.float64).reshape(-1, 4)
-        gaps = np.array(TARGET_GAPS, dtype=np.float64)[:, None]
+        rings = np.concatenate([_contact_rows(start, t, math.atan2(start.y - t.y,
+                                                                    start.x - t.x)
+                                              + jitter, budget) for t in near])
+        gaps = _GAPS
         xs = (rings[None, :, 0] + gaps * rings[None, :, 2]).ravel()
         ys = (rings[None, :, 1] + gaps * rings[None, :, 3]).ravel()
         limit = budget - SLACK
@@ -319,10 +322,11 @@ def _target_chunks(start: Model, tshapes: Sequence[Model], budget: float, jitter
 
 
 _RINGS: dict[tuple[int, int, float, float | None],
-             tuple[Model, Model, list[tuple[float, float, float, float]]]] = {}
-""":func:`_contact_ring`'s answers by (start, target, bearing, move) -- kept model objects are the
-same while the models stay (``engine/field.py``), and an entry holds them, so an ``id`` is
-not reused while it is kept; emptied past :data:`RINGS_LIMIT` entries."""
+             tuple[Model, Model, list[tuple[float, float, float, float]], np.ndarray]] = {}
+""":func:`_contact_ring`'s answers by (start, target, bearing, move), also as a (``BEARINGS``, 4)
+array (:func:`_contact_rows`) -- kept model objects are the same while the models stay
+(``engine/field.py``), and an entry holds them, so an ``id`` is not reused while it is kept;
+emptied past :data:`RINGS_LIMIT` entries."""
 RINGS_LIMIT = 4096
 
 
@@ -336,15 +340,27 @@ def _contact_ring(start: Model, t: Model, base: float, budget: float | None = No
     (``TARGET_GAPS`` beyond the touching point) the move reaches gets x and y NaN instead
     (:func:`_touching_ring`: :func:`_target_chunks` drops it, as it drops a spot out of
     reach). Kept for the passes and attempts that ask again (:data:`_RINGS`)."""
+    return _kept_ring(start, t, base, budget)[2]
+
+
+def _contact_rows(start: Model, t: Model, base: float, budget: float | None = None
+                  ) -> np.ndarray:
+    """:func:`_contact_ring` as a (``BEARINGS``, 4) array (the same floats), kept with it."""
+    return _kept_ring(start, t, base, budget)[3]
+
+
+def _kept_ring(start: Model, t: Model, base: float, budget: float | None
+               ) -> tuple[Model, Model, list[tuple[float, float, float, float]], np.ndarray]:
+    """The :data:`_RINGS` entry of :func:`_contact_ring`'s arguments (made when missing)."""
     key = (id(start), id(t), base, budget)
     hit = _RINGS.get(key)
     if hit is not None and hit[0] is start and hit[1] is t:
-        return hit[2]
+        return hit
     out = _touching_ring(start, t, base, budget)
     if len(_RINGS) >= RINGS_LIMIT:
         _RINGS.clear()
-    _RINGS[key] = (start, t, out)
-    return out
+    hit = _RINGS[key] = (start, t, out, np.array(out, dtype=np.float64).reshape(-1, 4))
+    return hit
 
 
 def _touching_ring(start: Model, t: Model, base: float, budget: float | None = None
@@ -359,6 +375,14 @@ def _touching_ring(start: Model, t: Model, base: float, budget: float | None = N
     r = bounding_radius(fs) + bounding_radius(ft)
     out: list[tuple[float, float, float, float]] = []
     oval = not (isinstance(t.base_mm, (int, float)) and isinstance(start.base_mm, (int, float)))
+    if not oval:  # round bases: the loop below with nothing skipped or sought (same floats)
+        tx, ty = t.x, t.y
+        atan2, cos, sin = math.atan2, math.cos, math.sin
+        for x, y in ring(tx, ty, r, base, BEARINGS):
+            a = atan2(y - ty, x - tx)
+            c, s = cos(a), sin(a)
+            out.append((tx + r * c, ty + r * s, c, s))
+        return out
     lo = hi = far = math.nan
     skip = (oval and budget is not None and isinstance(fs, (Circle, Oval))
             and isinstance(ft, (Circle, Oval)) and fs.center == (start.x, start.y)
