@@ -304,3 +304,27 @@ def test_the_pile_in_spot_bounds_settle_the_spots_as_each_test_s_bounds(seed: in
         seen.update(codes)
         refused += n - len(idx)
     assert refused > 0 and len(seen) > 2  # spots refused and left to measure, both seen
+
+
+def test_a_round_base_centred_inside_a_solid_feature_ends_partway_through_it_R03_01_i() -> None:
+    # R03.01-i / R13.06-g: where movement.centre_in_solid says a round base's centre lies
+    # inside a feature it cannot stand in at its level, ending_violations refuses the base
+    # there (the pile-in placement passes such spots over before building them).
+    from w40k.engine import geo
+    from w40k.geometry import Model
+    from w40k.geometry.movement import centre_in_solid, ending_violations, solid_outlines
+    from w40k.io.battle_setup import real_battle_position
+    game = Game.new(real_battle_position(), 1)
+    _, ter = geo.terrain(game.ctx)
+    rng = random.Random(5)
+    inside = 0
+    for z in (0.0, 3.0, 6.0):
+        solid = solid_outlines(ter, z)
+        assert solid_outlines(ter, z) is solid
+        for _ in range(3000):
+            x, y = rng.uniform(0, 60), rng.uniform(0, 44)
+            if centre_in_solid(solid, x, y):
+                inside += 1
+                m = Model("m", x, y, z=z, base_mm=rng.choice([25.0, 32.0, 40.0, 60.0]))
+                assert ending_violations(ter, m)
+    assert inside > 50

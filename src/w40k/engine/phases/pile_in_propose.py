@@ -51,7 +51,13 @@ from w40k.geometry.battlefield import (
     inner_radius,
 )
 from w40k.geometry.measure import coherency_breaks, horizontal_distance, separation
-from w40k.geometry.movement import MoveType, Step, validate_move
+from w40k.geometry.movement import (
+    MoveType,
+    Step,
+    centre_in_solid,
+    solid_outlines,
+    validate_move,
+)
 from w40k.geometry.shapes import Circle, Oval
 
 BEARINGS = 24
@@ -151,8 +157,13 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
         idx, codes = pb.candidates(start, spots, fx,
                                    [f for oid, f in cur.items() if oid != m.id],
                                    start_gap[m.id] - CLOSER, keep, CLEARANCE)
+        # A round base centred inside a solid feature is refused by Occupied.free
+        # (ending_violations): such a spot is passed over before it is built.
+        solid = solid_outlines(ter, start.z) if type(start.footprint()) is Circle else ()
         for i, code in zip(idx, codes, strict=True):
             x, y = spots[i]
+            if solid and centre_in_solid(solid, x, y):
+                continue  # 03.01 Ending a Move: partway through a feature (R03.01-i)
             end = start.moved(x, y)
             if t is not None:
                 if code & pb.CLOSER and not mm_.closer_to_unit(end, t,
