@@ -67,12 +67,11 @@ def farther_move(game: Game, r: Request, answer: JSON, toward: tuple[float, floa
         if d <= have + 0.5:
             break
         cand = propose_chain_move(game.ctx, u, mt, budget, ux * d, uy * d, budgets)
-        if cand is None:
-            continue
+        if cand is None or progress(u, cand, ux, uy) <= have + 0.5:
+            continue  # none, or no farther: not kept whether the engine accepts it or not
         try:
             check_move(game.ctx, u, parse_positions(cand), mt, budget, model_budgets=budgets)
         except (IllegalChoice, MalformedChoice):
             continue
-        if progress(u, cand, ux, uy) > have + 0.5:
-            return cand
+        return cand
     return answer

@@ -439,6 +439,37 @@ def ending_violations(
     return out
 
 
+_SOLID: dict[tuple[int, float], tuple[Terrain, tuple[Outline, ...]]] = {}
+""":func:`solid_outlines`' answers by (terrain, level); an entry holds the terrain (so its
+``id`` is not reused while kept); emptied past 64 entries."""
+
+
+def solid_outlines(terrain: Terrain, z: float) -> tuple[Outline, ...]:
+    """The outlines of the features that :func:`ending_violations` refuses a round base at
+    level ``z`` partway through wherever the base's centre lies inside one: taller than
+    :data:`FLOOR_HEIGHT`, ``z`` below its height, and no listed surface at ``z`` (the
+    centre inside, the base meets the footprint; on no surface, it is partway through)."""
+    key = (id(terrain), z)
+    hit = _SOLID.get(key)
+    if hit is not None and hit[0] is terrain:
+        return hit[1]
+    out = tuple(o for o in outlines(terrain)
+                if not (z >= o.feature.height - EPS or o.feature.height <= FLOOR_HEIGHT + EPS)
+                and not any(abs(s.height - z) <= EPS for s in o.feature.surfaces))
+    if len(_SOLID) >= 64:
+        _SOLID.clear()
+    _SOLID[key] = (terrain, out)
+    return out
+
+
+def centre_in_solid(solid: Sequence[Outline], x: float, y: float) -> bool:
+    """(x, y) lies inside one of ``solid`` (:func:`solid_outlines`): a round base centred
+    there, at that level, surely ends partway through a feature (``ending_violations`` is
+    not empty, R03.01-i / R13.06-g); False says nothing."""
+    return any(o.x0 <= x <= o.x1 and o.y0 <= y <= o.y1 and o.holds_point(x, y)
+               for o in solid)
+
+
 def _on_listed_surface(fp: Shape, z: float, f: TerrainFeature) -> bool:
     """The footprint stands wholly on one of ``f``'s listed surfaces (a ruin's floor) at ``z``."""
     return any(

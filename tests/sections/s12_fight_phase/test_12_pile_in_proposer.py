@@ -226,3 +226,105 @@ def test_an_oval_contact_ring_skips_only_bearings_the_move_cannot_reach(
                 kept += 1
                 assert (x, y, c, s) == whole
     assert skipped > 0 and kept > 0
+
+
+def _tri(sure: object, fails: object) -> list[int]:
+    import numpy as np
+    out: list[int] = np.where(sure, 1, np.where(fails, 0, -1)).tolist()
+    return out
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_pile_in_spot_bounds_settle_the_spots_as_each_test_s_bounds(seed: int) -> None:
+    # R12.03-d / R12.03-e / 03.01: the pile-in placement's one-matrix pre-tests
+    # (pile_in_bounds.candidates) keep the same spots, with the same tests left to measure,
+    # as the closer, still-engaged and clear-of-friends bounds (battlefield.spot_bounds,
+    # engaged_bounds) and Occupied.taken, each on its own (the reference below).
+    import numpy as np
+
+    from w40k.engine.phases import pile_in_bounds as pb
+    from w40k.engine.phases import pile_in_propose as pp
+    from w40k.engine.propose_moves import Occupied
+    from w40k.geometry import Model
+    from w40k.geometry.battlefield import MARGIN, engaged_bounds, spot_bounds
+    rng = random.Random(seed)
+    bases: list[float | tuple[float, float]] = [25.0, 32.0, 40.0, 60.0, (75.0, 42.0)]
+
+    def model(name: str, x: float, y: float, z: float = 0.0) -> Model:
+        return Model(name, x, y, z=z, base_mm=rng.choice(bases), facing=rng.uniform(0, 6.3))
+
+    def near(n: int, cx: float, cy: float, spread: float, tag: str) -> list[Model]:
+        return [model(f"{tag}{i}", cx + rng.uniform(-spread, spread),
+                      cy + rng.uniform(-spread, spread),
+                      z=rng.choice([0.0, 0.0, 0.0, 3.0, 8.0])) for i in range(n)]
+    seen: set[int] = set()
+    refused = 0
+    for _ in range(20):
+        start = model("s", 20.0, 20.0)
+        targets = near(rng.randint(1, 6), 20.0 + rng.uniform(-4, 4), 23.0, 2.5, "t")
+        groups = [near(rng.randint(0, 4), 20.0 + rng.uniform(-3, 3), 19.0, 2.5, f"g{k}")
+                  for k in range(rng.randint(0, 2))]
+        friends = near(rng.randint(0, 6), 20.0, 18.0, 3.0, "f")
+        others = near(rng.randint(0, 30), 20.0, 20.0, 9.0, "o")
+        budget = rng.choice([3.0, 6.0])
+        spots = [(20.0 + rng.uniform(-budget, budget), 20.0 + rng.uniform(-budget, budget))
+                 for _ in range(rng.randint(1, 80))]
+        than = rng.uniform(0.0, 3.0)
+        keep = rng.random() < 0.7
+        no_target = rng.random() < 0.15
+        pts = np.asarray(spots, dtype=np.float64)
+        n = len(spots)
+        if no_target:
+            closer = [-1] * n
+        else:
+            lower, upper = spot_bounds(start, pts, targets)
+            closer = _tri(upper.min(axis=1) < than - MARGIN, lower.min(axis=1) >= than + MARGIN)
+        still = [1] * n
+        if keep:
+            sure = np.ones(n, dtype=bool)
+            fails = np.zeros(n, dtype=bool)
+            for g in groups:
+                s, maybe = engaged_bounds(start, pts, g)
+                sure &= s
+                fails |= ~maybe
+            still = _tri(sure, fails)
+        clear = [1] * n
+        if friends:
+            lower, upper = spot_bounds(start, pts, friends)
+            clear = _tri((lower > pp.CLEARANCE + MARGIN).all(axis=1),
+                         (upper <= pp.CLEARANCE - MARGIN).any(axis=1))
+        taken = Occupied(others).taken(start, spots, budget + 1.0)
+        want = [(i, (pb.CLOSER if closer[i] < 0 else 0) | (pb.STILL if still[i] < 0 else 0)
+                 | (pb.CLEAR if clear[i] < 0 else 0))
+                for i in range(n) if closer[i] and still[i] and clear[i] and not taken[i]]
+        fx = pb.fixed(start, None if no_target else targets, groups if keep else (),
+                      pb.discs(others), budget + 1.0)
+        idx, codes = pb.candidates(start, spots, fx, friends, than, keep, pp.CLEARANCE)
+        assert list(zip(idx, codes, strict=True)) == want
+        seen.update(codes)
+        refused += n - len(idx)
+    assert refused > 0 and len(seen) > 2  # spots refused and left to measure, both seen
+
+
+def test_a_round_base_centred_inside_a_solid_feature_ends_partway_through_it_R03_01_i() -> None:
+    # R03.01-i / R13.06-g: where movement.centre_in_solid says a round base's centre lies
+    # inside a feature it cannot stand in at its level, ending_violations refuses the base
+    # there (the pile-in placement passes such spots over before building them).
+    from w40k.engine import geo
+    from w40k.geometry import Model
+    from w40k.geometry.movement import centre_in_solid, ending_violations, solid_outlines
+    from w40k.io.battle_setup import real_battle_position
+    game = Game.new(real_battle_position(), 1)
+    _, ter = geo.terrain(game.ctx)
+    rng = random.Random(5)
+    inside = 0
+    for z in (0.0, 3.0, 6.0):
+        solid = solid_outlines(ter, z)
+        assert solid_outlines(ter, z) is solid
+        for _ in range(3000):
+            x, y = rng.uniform(0, 60), rng.uniform(0, 44)
+            if centre_in_solid(solid, x, y):
+                inside += 1
+                m = Model("m", x, y, z=z, base_mm=rng.choice([25.0, 32.0, 40.0, 60.0]))
+                assert ending_violations(ter, m)
+    assert inside > 50

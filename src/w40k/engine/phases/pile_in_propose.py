@@ -41,25 +41,31 @@ import numpy as np
 from w40k.engine import geo
 from w40k.engine.context import Context
 from w40k.engine.phases import melee_moves as mm_
+from w40k.engine.phases import pile_in_bounds as pb
 from w40k.engine.propose_moves import occupied_around, ring, through_enemy
 from w40k.engine.serial import JSON
 from w40k.engine.state import ModelData, ObjectiveData, UnitData, placement_count
 from w40k.geometry import Model, engaged
 from w40k.geometry.battlefield import (
-    MARGIN,
     bounding_radius,
-    engaged_bounds,
     inner_radius,
-    spot_bounds,
 )
 from w40k.geometry.measure import coherency_breaks, horizontal_distance, separation
-from w40k.geometry.movement import MoveType, Step, validate_move
+from w40k.geometry.movement import (
+    MoveType,
+    Step,
+    centre_in_solid,
+    solid_outlines,
+    validate_move,
+)
 from w40k.geometry.shapes import Circle, Oval
 
 BEARINGS = 24
 TARGET_GAPS = (0.01, 0.5, 1.0, 1.5, 1.9)
 """Edge-to-edge gaps of the rings around target models (base contact first, within
 ``melee_moves.CONTACT``; all engaged)."""
+_GAPS = np.array(TARGET_GAPS, dtype=np.float64)[:, None]
+""":data:`TARGET_GAPS` as a column (:func:`_target_chunks`)."""
 FRIEND_GAPS = (0.1, 0.7, 1.3, 1.85)
 """Edge-to-edge gaps of the rings around the unit's other models (within 2", R03.03-a): a
 model too far to reach its target keeps near the others as it closes in."""
@@ -117,6 +123,8 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
     movers.sort(key=lambda m: (start_gap[m.id], m.id))
     jitter = rng.uniform(-0.5, 0.5) * attempt * 2 * math.pi / BEARINGS
     moved: dict[str, Model] = {}
+    fixed: dict[str, pb.Fixed] = {}
+    occupied_discs = pb.discs(occupied.models)
     breaks = len(coherency_breaks(list(cur.values())))
 
     def place(m: ModelData) -> bool:
@@ -137,29 +145,37 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
         """:func:`place`'s tests of a chunk of spots, in order: the first that passes
         them all is where ``m`` goes (True)."""
         nonlocal breaks
-        # The first three tests of every spot at once where bounds settle them (1: passes,
-        # 0: fails, -1: measured exactly below; the same answers).
-        pts = np.asarray(spots, dtype=np.float64)
-        n = len(spots)
-        closer = _closer_tri(start, pts, geo.unit_shapes(t), start_gap[m.id] - CLOSER) \
-            if t is not None else [-1] * n
-        still = _engaged_tri(start, pts, was_engaged[m.id]) if keep else [1] * n
-        clear = _clear_tri(start, pts, [f for oid, f in cur.items() if oid != m.id])
-        taken = occupied.taken(start, spots, budget + 1.0)
-        for i, (x, y) in enumerate(spots):
-            if not (closer[i] and still[i] and clear[i]) or taken[i]:
-                continue
+        # The first three tests and Occupied.taken for every spot at once, where bounds
+        # settle them (pile_in_bounds.py: the spots no bound refuses, each with the tests
+        # still to measure exactly below; the same answers).
+        fx = fixed.get(m.id)
+        if fx is None:
+            fx = fixed[m.id] = pb.fixed(
+                start, geo.unit_shapes(t) if t is not None else None,
+                [g.models for g in was_engaged[m.id]] if keep else (), occupied_discs,
+                budget + 1.0)
+        idx, codes = pb.candidates(start, spots, fx,
+                                   [f for oid, f in cur.items() if oid != m.id],
+                                   start_gap[m.id] - CLOSER, keep, CLEARANCE)
+        # A round base centred inside a solid feature is refused by Occupied.free
+        # (ending_violations): such a spot is passed over before it is built.
+        solid = solid_outlines(ter, start.z) if type(start.footprint()) is Circle else ()
+        for i, code in zip(idx, codes, strict=True):
+            x, y = spots[i]
+            if solid and centre_in_solid(solid, x, y):
+                continue  # 03.01 Ending a Move: partway through a feature (R03.01-i)
             end = start.moved(x, y)
             if t is not None:
-                if closer[i] < 0 and not mm_.closer_to_unit(end, t, start_gap[m.id] - CLOSER):
+                if code & pb.CLOSER and not mm_.closer_to_unit(end, t,
+                                                               start_gap[m.id] - CLOSER):
                     continue  # R12.03-d / R12.08-b/c: closer to the closest target
             elif obj is not None and not (
                     mm_.in_objective_range(ctx, end, obj)
                     or mm_.objective_distance(ctx, end, obj) < start_gap[m.id] - CLOSER):
                 continue  # R12.08-d: within range, or closer
-            if still[i] < 0 and not all(g.engaged_any(end) for g in was_engaged[m.id]):
+            if code & pb.STILL and not all(g.engaged_any(end) for g in was_engaged[m.id]):
                 continue  # R12.03-e / R12.08-f: still engaged with the same units
-            if (clear[i] < 0 and not _clear_of_friends(end, m.id, cur)) \
+            if (code & pb.CLEAR and not _clear_of_friends(end, m.id, cur)) \
                     or not occupied.free(end, ter):
                 continue  # 03.01 Ending a Move
             n = len(coherency_breaks(list({**cur, m.id: end}.values())))
@@ -277,8 +293,8 @@ def _ring(cx: float, cy: float, dist: float, base: float, n: int = BEARINGS
 
 def _reachable(start: Model, spots: list[tuple[float, float]], budget: float
                ) -> list[tuple[float, float]]:
-    return [(x, y) for x, y in spots
-            if math.hypot(x - start.x, y - start.y) <= budget - SLACK]
+    sx, sy, limit, hypot = start.x, start.y, budget - SLACK, math.hypot
+    return [(x, y) for x, y in spots if hypot(x - sx, y - sy) <= limit]
 
 
 def _target_chunks(start: Model, tshapes: Sequence[Model], budget: float, jitter: float
@@ -293,10 +309,10 @@ def _target_chunks(start: Model, tshapes: Sequence[Model], budget: float, jitter
     near = [t for t in near if horizontal_distance(start, t) <= budget + 2.0 + mm_.EPS]
     spots: list[tuple[float, float]] = []
     if near:
-        rings = np.array([_contact_ring(start, t, math.atan2(start.y - t.y, start.x - t.x)
-                                        + jitter, budget) for t in near],
-                         dtype=np.float64).reshape(-1, 4)
-        gaps = np.array(TARGET_GAPS, dtype=np.float64)[:, None]
+        rings = np.concatenate([_contact_rows(start, t, math.atan2(start.y - t.y,
+                                                                    start.x - t.x)
+                                              + jitter, budget) for t in near])
+        gaps = _GAPS
         xs = (rings[None, :, 0] + gaps * rings[None, :, 2]).ravel()
         ys = (rings[None, :, 1] + gaps * rings[None, :, 3]).ravel()
         limit = budget - SLACK
@@ -317,10 +333,11 @@ def _target_chunks(start: Model, tshapes: Sequence[Model], budget: float, jitter
 
 
 _RINGS: dict[tuple[int, int, float, float | None],
-             tuple[Model, Model, list[tuple[float, float, float, float]]]] = {}
-""":func:`_contact_ring`'s answers by (start, target, bearing, move) -- kept model objects are the
-same while the models stay (``engine/field.py``), and an entry holds them, so an ``id`` is
-not reused while it is kept; emptied past :data:`RINGS_LIMIT` entries."""
+             tuple[Model, Model, list[tuple[float, float, float, float]], np.ndarray]] = {}
+""":func:`_contact_ring`'s answers by (start, target, bearing, move), also as a (``BEARINGS``, 4)
+array (:func:`_contact_rows`) -- kept model objects are the same while the models stay
+(``engine/field.py``), and an entry holds them, so an ``id`` is not reused while it is kept;
+emptied past :data:`RINGS_LIMIT` entries."""
 RINGS_LIMIT = 4096
 
 
@@ -334,15 +351,27 @@ def _contact_ring(start: Model, t: Model, base: float, budget: float | None = No
     (``TARGET_GAPS`` beyond the touching point) the move reaches gets x and y NaN instead
     (:func:`_touching_ring`: :func:`_target_chunks` drops it, as it drops a spot out of
     reach). Kept for the passes and attempts that ask again (:data:`_RINGS`)."""
+    return _kept_ring(start, t, base, budget)[2]
+
+
+def _contact_rows(start: Model, t: Model, base: float, budget: float | None = None
+                  ) -> np.ndarray:
+    """:func:`_contact_ring` as a (``BEARINGS``, 4) array (the same floats), kept with it."""
+    return _kept_ring(start, t, base, budget)[3]
+
+
+def _kept_ring(start: Model, t: Model, base: float, budget: float | None
+               ) -> tuple[Model, Model, list[tuple[float, float, float, float]], np.ndarray]:
+    """The :data:`_RINGS` entry of :func:`_contact_ring`'s arguments (made when missing)."""
     key = (id(start), id(t), base, budget)
     hit = _RINGS.get(key)
     if hit is not None and hit[0] is start and hit[1] is t:
-        return hit[2]
+        return hit
     out = _touching_ring(start, t, base, budget)
     if len(_RINGS) >= RINGS_LIMIT:
         _RINGS.clear()
-    _RINGS[key] = (start, t, out)
-    return out
+    hit = _RINGS[key] = (start, t, out, np.array(out, dtype=np.float64).reshape(-1, 4))
+    return hit
 
 
 def _touching_ring(start: Model, t: Model, base: float, budget: float | None = None
@@ -357,6 +386,14 @@ def _touching_ring(start: Model, t: Model, base: float, budget: float | None = N
     r = bounding_radius(fs) + bounding_radius(ft)
     out: list[tuple[float, float, float, float]] = []
     oval = not (isinstance(t.base_mm, (int, float)) and isinstance(start.base_mm, (int, float)))
+    if not oval:  # round bases: the loop below with nothing skipped or sought (same floats)
+        tx, ty = t.x, t.y
+        atan2, cos, sin = math.atan2, math.cos, math.sin
+        for x, y in ring(tx, ty, r, base, BEARINGS):
+            a = atan2(y - ty, x - tx)
+            c, s = cos(a), sin(a)
+            out.append((tx + r * c, ty + r * s, c, s))
+        return out
     lo = hi = far = math.nan
     skip = (oval and budget is not None and isinstance(fs, (Circle, Oval))
             and isinstance(ft, (Circle, Oval)) and fs.center == (start.x, start.y)
@@ -422,45 +459,6 @@ def _friend_spots(start: Model, mid: str, cur: dict[str, Model],
     spots = _reachable(start, spots, budget)
     spots.sort(key=lambda p: math.hypot(p[0] - goal[0], p[1] - goal[1]))
     return spots
-
-
-def _tri(sure: np.ndarray, fails: np.ndarray) -> list[int]:
-    """1 where ``sure``, else 0 where ``fails``, else -1 (to be measured exactly)."""
-    out: list[int] = np.where(sure, 1, np.where(fails, 0, -1)).tolist()
-    return out
-
-
-def _closer_tri(start: Model, pts: np.ndarray, tshapes: Sequence[Model], than: float
-                ) -> list[int]:
-    """Per spot, ``melee_moves.closer_to_unit(start.moved(x, y), unit, than)`` where the
-    bounds of :func:`battlefield.spot_bounds` settle it (:func:`_tri`)."""
-    if not tshapes:
-        return [0] * len(pts)
-    lower, upper = spot_bounds(start, pts, tshapes)
-    return _tri(upper.min(axis=1) < than - MARGIN, lower.min(axis=1) >= than + MARGIN)
-
-
-def _engaged_tri(start: Model, pts: np.ndarray, groups: Sequence[mm_.Group]) -> list[int]:
-    """Per spot, ``all(g.engaged_any(start.moved(x, y)) for g in groups)`` where
-    :func:`battlefield.engaged_bounds` settles it (:func:`_tri`)."""
-    sure = np.ones(len(pts), dtype=bool)
-    fails = np.zeros(len(pts), dtype=bool)
-    for g in groups:
-        s, maybe = engaged_bounds(start, pts, g.models)
-        sure &= s
-        fails |= ~maybe
-    return _tri(sure, fails)
-
-
-def _clear_tri(start: Model, pts: np.ndarray, friends: Sequence[Model]) -> list[int]:
-    """Per spot, :func:`_clear_of_friends` where :func:`battlefield.spot_bounds` settles it
-    (:func:`_tri`): fails where a friend is surely within :data:`CLEARANCE`, passes where
-    every one is surely beyond it."""
-    if not friends:
-        return [1] * len(pts)
-    lower, upper = spot_bounds(start, pts, friends)
-    return _tri(np.asarray((lower > CLEARANCE + MARGIN).all(axis=1)),
-                np.asarray((upper <= CLEARANCE - MARGIN).any(axis=1)))
 
 
 def _clear_of_friends(end: Model, mid: str, cur: dict[str, Model]) -> bool:

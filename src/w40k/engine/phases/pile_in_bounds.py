@@ -1,0 +1,180 @@
+"""The bound pre-tests of the pile-in placement's spots, all at once (``pile_in_propose``).
+
+``place_among`` tests a chunk of spots of one model: ending closer to its closest target
+(R12.03-d), still engaged with the units it started engaged with (R12.03-e), on no other model
+of its unit and, surely, on no model of the other units (03.01 Ending a Move). Each test was
+settled by bounds first (``battlefield.spot_bounds`` and ``engaged_bounds``, one distance
+matrix per test, and ``Occupied.taken``, a fourth); here one matrix of the spots' centre
+distances to every model those tests measure serves them all (the same elementwise float
+operations, column by column, so the same bounds), and the columns that stay while the model
+is placed (its target unit, the units it started engaged with, the other units' models near
+it) are gathered once per model (:class:`Fixed`).
+
+A bound only settles a spot where it proves the exact answer (by :data:`battlefield.MARGIN`);
+every other spot is measured exactly by the caller, so the answers are those of the exact
+tests.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from w40k.engine.propose_moves import CLEARANCE as TAKEN_CLEARANCE
+from w40k.geometry import Model
+from w40k.geometry.battlefield import MARGIN, bounding_radius, inner_radius
+from w40k.geometry.measure import (
+    ENGAGEMENT_HORIZONTAL,
+    ENGAGEMENT_VERTICAL,
+    vertical_distance,
+)
+from w40k.geometry.shapes import EPS, Polygon
+
+Row = tuple[float, float, float, float]
+"""A model's footprint centre (x, y), bounding radius and inner radius (-inf for a hull): the
+columns of ``battlefield.spot_bounds`` and ``Occupied.taken``."""
+
+CLOSER = 1
+"""Code bit: the spot's closer test (R12.03-d) is measured exactly."""
+STILL = 2
+"""Code bit: the spot's still-engaged test (R12.03-e) is measured exactly."""
+CLEAR = 4
+"""Code bit: the spot's clear-of-friends test (03.01) is measured exactly."""
+
+_ROWS: dict[int, tuple[Model, Row]] = {}
+""":func:`row`'s answers by model object (an entry holds the model, immutable, so an ``id``
+is not reused while kept); emptied past :data:`ROWS_LIMIT`."""
+ROWS_LIMIT = 8192
+
+
+def row(m: Model) -> Row:
+    """``m``'s :data:`Row` (kept per model object)."""
+    hit = _ROWS.get(id(m))
+    if hit is not None and hit[0] is m:
+        return hit[1]
+    fp = m.footprint()
+    cx, cy = fp.center
+    out = (cx, cy, bounding_radius(fp), -math.inf if isinstance(fp, Polygon)
+           else inner_radius(fp))
+    if len(_ROWS) >= ROWS_LIMIT:
+        _ROWS.clear()
+    _ROWS[id(m)] = (m, out)
+    return out
+
+
+@dataclass(frozen=True)
+class Fixed:
+    """One model's columns that stay while it is placed, in this order: its closest target
+    unit's models, the models of each unit it started engaged with, the other units' models
+    near its move (``Occupied.taken``'s neighbours)."""
+
+    cols: np.ndarray
+    """The columns' rows (:data:`Row`), an (n, 4) array."""
+    targets: int
+    """How many leading columns are the target unit's (-1: no target, an objective)."""
+    groups: tuple[tuple[int, int], ...]
+    """Each engaged-with unit's columns (from, to)."""
+    near: tuple[int, int]
+    """The other units' nearby models' columns (from, to)."""
+    v_ok: np.ndarray
+    """Per column: within engagement range vertically of the model's start (groups only)."""
+
+
+Disc = tuple[float, float, float, Model]
+"""A model's position (x, y), its reach (``Model.reach``) and the model."""
+
+
+def discs(models: Sequence[Model]) -> list[Disc]:
+    """Each model's :data:`Disc` (``Occupied``'s discs), for :func:`fixed`."""
+    return [(m.x, m.y, m.reach(), m) for m in models]
+
+
+def fixed(start: Model, targets: Sequence[Model] | None, groups: Sequence[Sequence[Model]],
+          occupied: Sequence[Disc], budget: float) -> Fixed:
+    """:class:`Fixed` of ``start``: ``targets`` (None: an objective), ``groups`` (the models
+    of each unit it started engaged with), and of ``occupied`` (:func:`discs` of
+    ``Occupied.models``) those whose reach disc comes within ``budget + start.reach() + 1.0``
+    of the start, as ``Occupied.taken(start, spots, budget)`` picks them."""
+    rows: list[Row] = []
+    if targets is not None:
+        rows += [row(t) for t in targets]
+    v: list[bool] = [False] * len(rows)
+    spans: list[tuple[int, int]] = []
+    for g in groups:
+        a = len(rows)
+        rows += [row(o) for o in g]
+        v += [vertical_distance(start, o) <= ENGAGEMENT_VERTICAL + EPS for o in g]
+        spans.append((a, len(rows)))
+    reach = budget + start.reach() + 1.0
+    sx, sy = start.x, start.y
+    a = len(rows)
+    hypot = math.hypot
+    rows += [row(o) for x, y, r, o in occupied if hypot(x - sx, y - sy) <= reach + r]
+    v += [False] * (len(rows) - a)
+    return Fixed(np.array(rows, dtype=np.float64).reshape(-1, 4),
+                 -1 if targets is None else len(targets), tuple(spans), (a, len(rows)),
+                 np.array(v, dtype=bool))
+
+
+def candidates(start: Model, spots: Sequence[tuple[float, float]], fx: Fixed,
+               friends: Sequence[Model], than: float, keep: bool, clearance: float
+               ) -> tuple[list[int], list[int]]:
+    """The spots of ``spots`` that no bound refuses, in order, and per spot the code of the
+    tests still to be measured exactly (:data:`CLOSER` | :data:`STILL` | :data:`CLEAR`); the
+    same spots and codes as ``pile_in_propose``'s ``_closer_tri`` (``than``; with no target
+    every spot is measured), ``_engaged_tri`` (``keep``: the move keeps its engagements),
+    ``_clear_tri`` (``friends``, kept ``clearance`` apart) and ``Occupied.taken``."""
+    k = len(spots)
+    pts = np.asarray(spots, dtype=np.float64)
+    nf = len(fx.cols)
+    cols = np.concatenate((fx.cols, np.array([row(f) for f in friends], dtype=np.float64)
+                           .reshape(-1, 4))) if len(friends) else fx.cols
+    fp = start.footprint()
+    cx, cy = fp.center
+    ox, oy = cx - start.x, cy - start.y  # the footprint's centre moves with the model
+    dx = pts[:, 0, None] + ox - cols[None, :, 0]
+    dy = pts[:, 1, None] + oy - cols[None, :, 1]
+    d = np.sqrt(dx * dx + dy * dy)
+    s_in = -math.inf if isinstance(fp, Polygon) else inner_radius(fp)
+    lower = np.maximum(0.0, d - bounding_radius(fp) - cols[None, :, 2])
+    upper = np.maximum(0.0, d - s_in - cols[None, :, 3])
+    refused = np.zeros(k, dtype=bool)
+    code = np.zeros(k, dtype=np.int64)
+    nt = fx.targets
+    if nt > 0:  # _closer_tri
+        sure = upper[:, :nt].min(axis=1) < than - MARGIN
+        refused |= ~sure & (lower[:, :nt].min(axis=1) >= than + MARGIN)
+        code |= np.where(sure, 0, CLOSER)
+    elif nt == 0:
+        refused[:] = True
+    else:
+        code |= CLOSER
+    if keep and fx.groups:  # _engaged_tri
+        limit = ENGAGEMENT_HORIZONTAL + EPS
+        sure_all = np.ones(k, dtype=bool)
+        fails = np.zeros(k, dtype=bool)
+        for a, b in fx.groups:
+            if a == b:
+                sure_all[:] = False
+                fails[:] = True
+                continue
+            v = fx.v_ok[None, a:b]
+            sure_all &= ((upper[:, a:b] <= limit - MARGIN) & v).any(axis=1)
+            fails |= ~((lower[:, a:b] <= limit + MARGIN) & v).any(axis=1)
+        refused |= ~sure_all & fails
+        code |= np.where(sure_all, 0, STILL)
+    if len(friends):  # _clear_tri
+        fl, fu = lower[:, nf:], upper[:, nf:]
+        sure = (fl > clearance + MARGIN).all(axis=1)
+        refused |= ~sure & (fu <= clearance - MARGIN).any(axis=1)
+        code |= np.where(sure, 0, CLEAR)
+    a, b = fx.near
+    if b > a:  # Occupied.taken
+        refused |= (upper[:, a:b] <= TAKEN_CLEARANCE - MARGIN).any(axis=1)
+    idx = np.flatnonzero(~refused)
+    out_idx: list[int] = idx.tolist()
+    out_code: list[int] = code[idx].tolist()
+    return out_idx, out_code
