@@ -89,7 +89,7 @@ def _blockers(
         if len(obs.a) == 0:
             return np.zeros(0, dtype=np.int64)
         emin, emax = emin[near], emax[near]
-    hb = np.roll(hull_pts, -1, axis=0)
+    hb = np.concatenate([hull_pts[1:], hull_pts[:1]])  # the next vertex (np.roll, cheaper)
     # only (edge, hull edge) pairs whose boxes come within the edge's grow can be that close
     hmin, hmax = np.minimum(hull_pts, hb), np.maximum(hull_pts, hb)
     ei, hi = np.nonzero(
@@ -152,7 +152,7 @@ def _hull_of(o: Shape, t: Shape) -> FloatArray:
     # in order around it; points more than 1e-9 inside the polygon they make are no hull
     # vertices, so dropping them leaves the hull (and its vertex order) unchanged
     poly = pts[np.argmax(pts @ _DIRS.T, axis=0)]
-    qa, qb = poly, np.roll(poly, -1, axis=0)
+    qa, qb = poly, np.concatenate([poly[1:], poly[:1]])
     cross = (qb[:, 0] - qa[:, 0])[None, :] * (pts[:, 1:2] - qa[:, 1][None, :]) - (
         qb[:, 1] - qa[:, 1]
     )[None, :] * (pts[:, 0:1] - qa[:, 0][None, :])
