@@ -6,13 +6,14 @@ with)."""
 from __future__ import annotations
 
 import functools
+import math
 
 import numpy as np
 
 from w40k.geometry.los import TOUCH, Obstacles, _circumradius
 from w40k.geometry.los_dist import _seg_dist
 from w40k.geometry.measure import point_in_polygon
-from w40k.geometry.shapes import FloatArray, Shape, convex_hull
+from w40k.geometry.shapes import FloatArray, Shape
 
 
 def hull_blockers(
@@ -22,7 +23,58 @@ def hull_blockers(
     HULL_RAMP convention: an obstacle counts if its grown outline meets the convex hull of
     the two footprints and its top is above the line from the observer's top (at the
     observer's edge) to the target's base level (at the target's edge), evaluated at the
-    obstacle's closest approach to the target."""
+    obstacle's closest approach to the target. An edge counts or not whatever the other
+    edges are, so the answer for the obstacles of an earlier call of the same pair, or for
+    whole obstacles of them (the terrain alone), is read from that call's (kept per pair)."""
+    key = (o, t, target_level, top_o)
+    kept = _KEPT.get(key)
+    if kept is not None:
+        hit = _kept_answer(kept[0], kept[1], obs)
+        if hit is not None:
+            return hit
+    out = _blockers(o, t, target_level, top_o, obs)
+    out.setflags(write=False)
+    if kept is None or len(obs.a) > len(kept[0].a):
+        if len(_KEPT) >= _KEPT_LIMIT:
+            _KEPT.clear()
+        _KEPT[key] = (obs, out)
+    return out
+
+
+_KEPT: dict[tuple[Shape, Shape, float, float], tuple[Obstacles, np.ndarray]] = {}
+"""Per footprint pair and levels, the obstacles of the largest call so far and its answer
+(:func:`hull_blockers`: the HULL_RAMP flags and the facing points of one pair ask for it)."""
+
+_KEPT_LIMIT = 2048
+"""Entries of :data:`_KEPT` before it is emptied."""
+
+
+def _kept_answer(obs0: Obstacles, owners0: np.ndarray, obs: Obstacles) -> np.ndarray | None:
+    """The answer for ``obs`` from the answer ``owners0`` for ``obs0`` when ``obs`` is ``obs0``
+    or the edges of some of its obstacles (every edge of each, in order, the same values):
+    those of ``owners0`` among them; None otherwise."""
+    if obs is obs0:
+        return owners0
+    if len(obs.a) > len(obs0.a):
+        return None
+    keep = np.isin(obs0.owner, obs.owner)
+    if int(keep.sum()) != len(obs.a):
+        return None
+    for x0, x in (
+        (obs0.owner, obs.owner), (obs0.a, obs.a), (obs0.b, obs.b), (obs0.grow, obs.grow),
+        (obs0.top, obs.top),
+    ):
+        if not np.array_equal(x0[keep], x):
+            return None
+    out = owners0[np.isin(owners0, obs.owner)]
+    out.setflags(write=False)
+    return out
+
+
+def _blockers(
+    o: Shape, t: Shape, target_level: float, top_o: float, obs: Obstacles
+) -> np.ndarray:
+    """:func:`hull_blockers` computed."""
     if len(obs.a) == 0:
         return np.zeros(0, dtype=np.int64)
     hull_pts = _hull_outline(o, t)
@@ -36,11 +88,10 @@ def hull_blockers(
         obs = obs.subset(near, np.zeros(len(obs.verts), dtype=bool))
         if len(obs.a) == 0:
             return np.zeros(0, dtype=np.int64)
-    hb = np.roll(hull_pts, -1, axis=0)
+        emin, emax = emin[near], emax[near]
+    hb = np.concatenate([hull_pts[1:], hull_pts[:1]])  # the next vertex (np.roll, cheaper)
     # only (edge, hull edge) pairs whose boxes come within the edge's grow can be that close
     hmin, hmax = np.minimum(hull_pts, hb), np.maximum(hull_pts, hb)
-    emin = np.minimum(obs.a, obs.b) - obs.grow[:, None]
-    emax = np.maximum(obs.a, obs.b) + obs.grow[:, None]
     ei, hi = np.nonzero(
         (emax[:, None, 0] >= hmin[None, :, 0])
         & (emin[:, None, 0] <= hmax[None, :, 0])
@@ -79,16 +130,58 @@ def _hull_outline(o: Shape, t: Shape) -> FloatArray:
     return out
 
 
+@functools.lru_cache(maxsize=4096)
+def _outline48(s: Shape) -> FloatArray:
+    """``s.outline(48)``, kept per shape (read only): a model's footprint meets many others."""
+    out = s.outline(48)
+    out.setflags(write=False)
+    return out
+
+
+_DIRS = np.array(
+    [[math.cos(2 * math.pi * k / 16), math.sin(2 * math.pi * k / 16)] for k in range(16)]
+)
+_DIRS[[0, 4, 8, 12]] = [[1.0, 0.0], [0.0, 1.0], [-1.0, 0.0], [0.0, -1.0]]
+"""The directions of the extreme points of :func:`_hull_of`'s filter, by angle (the four axis
+directions exact)."""
+
+
 def _hull_of(o: Shape, t: Shape) -> FloatArray:
-    pts = np.concatenate([o.outline(48), t.outline(48)])
-    # Akl-Toussaint: points well inside the quadrilateral of the extreme points are no hull
+    pts = np.concatenate([_outline48(o), _outline48(t)])
+    # Akl-Toussaint: the extreme points in 16 directions (by angle) are points of the hull,
+    # in order around it; points more than 1e-9 inside the polygon they make are no hull
     # vertices, so dropping them leaves the hull (and its vertex order) unchanged
-    quad = pts[
-        [np.argmin(pts[:, 0]), np.argmin(pts[:, 1]), np.argmax(pts[:, 0]), np.argmax(pts[:, 1])]
-    ]
-    qa, qb = quad, np.roll(quad, -1, axis=0)
+    poly = pts[np.argmax(pts @ _DIRS.T, axis=0)]
+    qa, qb = poly, np.concatenate([poly[1:], poly[:1]])
     cross = (qb[:, 0] - qa[:, 0])[None, :] * (pts[:, 1:2] - qa[:, 1][None, :]) - (
         qb[:, 1] - qa[:, 1]
     )[None, :] * (pts[:, 0:1] - qa[:, 0][None, :])
     inside = (cross > 1e-9).all(axis=1)
-    return np.asarray(convex_hull(pts[~inside]), dtype=np.float64)
+    return np.asarray(_monotone_chain(pts[~inside].tolist()), dtype=np.float64)
+
+
+def _monotone_chain(points: list[list[float]]) -> list[tuple[float, float]]:
+    """:func:`convex_hull` of a list of points (the same sort, the same cross products in the
+    same order, so the same vertices), with the cross product written out."""
+    pts = sorted({(x, y) for x, y in points})
+    if len(pts) <= 2:
+        return pts
+    lower: list[tuple[float, float]] = []
+    for p in pts:
+        px, py = p
+        while len(lower) >= 2:
+            (ox, oy), (ax, ay) = lower[-2], lower[-1]
+            if (ax - ox) * (py - oy) - (ay - oy) * (px - ox) > 0:
+                break
+            lower.pop()
+        lower.append(p)
+    upper: list[tuple[float, float]] = []
+    for p in reversed(pts):
+        px, py = p
+        while len(upper) >= 2:
+            (ox, oy), (ax, ay) = upper[-2], upper[-1]
+            if (ax - ox) * (py - oy) - (ay - oy) * (px - ox) > 0:
+                break
+            upper.pop()
+        upper.append(p)
+    return lower[:-1] + upper[:-1]

@@ -1,0 +1,80 @@
+"""HULL_RAMP (06.01 fully visible, docs/geometry.md) does less and answers the same: the
+pair's hull from kept outlines and a finer Akl-Toussaint filter is the convex hull of the two
+48-gons, and an answer read from an earlier call of the same pair (the same obstacles, or
+whole obstacles of them) is the one computed afresh; a subset that splits an obstacle is
+computed afresh."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from w40k.geometry import los_hull
+from w40k.geometry.los import Obstacles
+from w40k.geometry.shapes import Circle, Oval, Polygon, Shape, convex_hull
+
+
+def _footprint(rng: np.random.Generator, cx: float, cy: float, kind: int) -> Shape:
+    if kind == 0:
+        return Circle(cx, cy, float(rng.choice([0.63, 0.79, 0.98, 1.26, rng.uniform(0.3, 2)])))
+    if kind == 1:
+        return Oval(cx, cy, float(rng.uniform(1.0, 2.5)), float(rng.uniform(0.5, 1.0)),
+                    float(rng.uniform(-4, 4)))
+    w, h = float(rng.uniform(1, 3)), float(rng.uniform(1, 2))
+    return Polygon(((cx - w, cy - h), (cx + w, cy - h), (cx + w, cy + h), (cx - w, cy + h)))
+
+
+def _obstacles(rng: np.random.Generator, n: int) -> Obstacles:
+    items = []
+    for _ in range(n):
+        x, y = rng.uniform(-2, 22, size=2)
+        top = float(rng.choice([0.5, 1.5, 2.5, 6.0, np.inf]))
+        if rng.random() < 0.5:  # a model base: a point grown by its radius
+            items.append((np.array([[x, y]]), float(rng.uniform(0.5, 1.3)), top))
+        else:  # a wall or an area
+            w, h = rng.uniform(0.2, 4, size=2)
+            poly = np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]])
+            items.append((poly, 1e-6 if np.isinf(top) else 0.02, top))
+    return Obstacles.build(items)
+
+
+def test_pair_hull_is_the_convex_hull_of_the_two_outlines() -> None:
+    """Circles (equal radii side by side, concentric, overlapping), ovals and polygons: the
+    same vertices in the same order as ``convex_hull`` of all 96 outline points."""
+    rng = np.random.default_rng(3)
+    for trial in range(1500):
+        o = _footprint(rng, float(rng.uniform(0, 60)), float(rng.uniform(0, 44)), trial % 3)
+        dx, dy = (rng.choice([0.0, 1.0, 2.0, 3.5, float(rng.uniform(-9, 9))]) for _ in "xy")
+        t = _footprint(rng, o.center[0] + dx, o.center[1] + dy, (trial // 3) % 3)
+        want = np.asarray(
+            convex_hull(np.concatenate([o.outline(48), t.outline(48)])), dtype=np.float64
+        )
+        assert np.array_equal(los_hull._hull_of(o, t), want)
+
+
+def test_kept_blockers_are_those_computed_afresh() -> None:
+    """Per pair: the full obstacles, a copy of them, the obstacles less some whole ones (as
+    the terrain alone is), and less one edge of an obstacle: each answer equals the answer
+    computed with nothing kept."""
+    rng = np.random.default_rng(7)
+    reused = 0
+    for trial in range(300):
+        o = _footprint(rng, 0.0, float(rng.uniform(-3, 3)), trial % 3)
+        t = _footprint(rng, 20.0, float(rng.uniform(-3, 23)), (trial // 3) % 3)
+        level, top = float(rng.choice([0.0, 1.0])), float(rng.choice([1.5, 2.0, 3.0]))
+        obs = _obstacles(rng, int(rng.integers(1, 12)))
+        owners = np.unique(obs.owner)
+        drop = owners[rng.random(len(owners)) < 0.4]
+        whole = ~np.isin(obs.owner, drop)
+        split = np.ones(len(obs.a), dtype=bool)
+        split[int(rng.integers(len(obs.a)))] = False
+        no_verts = np.ones(len(obs.verts), dtype=bool)
+        variants = [obs, obs.subset(split, no_verts), obs.subset(whole, no_verts), obs,
+                    obs.subset(np.ones(len(obs.a), dtype=bool), no_verts)]
+        los_hull._KEPT.clear()
+        for v in variants:
+            got = los_hull.hull_blockers(o, t, level, top, v)
+            fresh = los_hull._blockers(o, t, level, top, v)
+            assert np.array_equal(got, fresh) and got.dtype == fresh.dtype
+            assert not got.flags.writeable
+            reused += int(got.size > 0)
+    assert reused > 100
