@@ -17,7 +17,7 @@ from w40k.core.errors import IllegalChoice
 from w40k.engine.context import Context
 from w40k.engine.frames import FrameData
 from w40k.engine.game import Game
-from w40k.engine.state import StratagemUse, placement_count
+from w40k.engine.state import StratagemUse, _Undo, placement_count
 from w40k.engine.table import HANDLERS
 from w40k.io.battle_setup import default_position
 
@@ -95,3 +95,61 @@ def test_a_refused_answer_leaves_the_game_as_it_was_and_it_plays_on_the_same() -
         game.submit(agents[a.player].choose(game, a))
         twin.submit(twins[b.player].choose(twin, b))
     assert json.dumps(game.save()) == json.dumps(twin.save())
+
+
+def test_a_checkpoint_logs_only_the_models_fields_that_are_set_and_a_release_drops_the_log(
+) -> None:
+    game = _mid_game()
+    s = game.state
+    m = s.units[0].models[0]
+    x = m.x
+    cp = s.checkpoint()
+    m.x = x + 1.0
+    assert _Undo.log is not None and _Undo.log[-1] == (m, "x", x)
+    s.release(cp)
+    assert _Undo.log is None and _Undo.depth == 0  # nothing kept after the answer applied
+    assert m.x == x + 1.0
+    m.x = x  # no checkpoint open: nothing logged
+    assert _Undo.log is None
+
+
+def test_a_restore_undoes_every_set_in_reverse_and_leaves_models_made_since_alone() -> None:
+    game = _mid_game()
+    s = game.state
+    before = json.dumps(s.to_json())
+    m = s.units[0].models[0]
+    shots = m.one_shots_used
+    cp = s.checkpoint()
+    m.x += 1.0
+    m.x += 2.0  # two sets: the first old value wins
+    m.destroyed = True
+    m.one_shots_used = ["gun"]  # a new list ...
+    shots.append("other gun")  # ... and the old one changed in place
+    m.note = "an attribute it did not have"  # type: ignore[attr-defined]
+    copy_ = dataclasses.replace(m, x=50.0)  # made while the checkpoint is open
+    copy_.y = 60.0
+    s.units[0].models.append(copy_)
+    s.restore(cp)
+    assert json.dumps(s.to_json()) == before
+    assert m.one_shots_used is shots and not hasattr(m, "note")
+    assert (copy_.x, copy_.y) == (50.0, 60.0)  # not the state's at the checkpoint: untouched
+    assert _Undo.log is None
+
+
+def test_nested_checkpoints_restore_each_their_own_changes() -> None:
+    game = _mid_game()
+    s = game.state
+    before = json.dumps(s.to_json())
+    m = s.units[0].models[0]
+    x = m.x
+    outer = s.checkpoint()
+    m.x = x + 1.0
+    inner = s.checkpoint()
+    m.x = x + 2.0
+    s.restore(inner)
+    assert m.x == x + 1.0 and _Undo.log is not None  # the outer one is still open
+    inner = s.checkpoint()
+    m.wounds_lost += 1
+    s.release(inner)
+    s.restore(outer)
+    assert json.dumps(s.to_json()) == before and _Undo.log is None

@@ -204,6 +204,7 @@ class Game:
             self.dice = CountingDice(dice_from_json(dice_state))
             self.dice.drawn = drawn
             raise
+        state.release(snapshot)
         self.state.choices.append(choice)
         self._pending = None
 
