@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import threading
 
 import pytest
 
@@ -152,4 +153,30 @@ def test_nested_checkpoints_restore_each_their_own_changes() -> None:
     m.wounds_lost += 1
     s.release(inner)
     s.restore(outer)
+    assert json.dumps(s.to_json()) == before and _Undo.log is None
+
+
+def test_a_game_in_another_thread_neither_writes_to_nor_closes_this_threads_undo_log() -> None:
+    # each thread has its own undo log: another thread's checkpoint and release, and its model
+    # sets, leave this thread's open checkpoint able to restore
+    game, other = _mid_game(), _mid_game()
+    s = game.state
+    before = json.dumps(s.to_json())
+    m = s.units[0].models[0]
+    cp = s.checkpoint()
+    m.x += 1.0
+
+    def play_other() -> None:
+        o = other.state
+        ocp = o.checkpoint()
+        o.units[0].models[0].x += 3.0
+        o.release(ocp)
+        o.units[0].models[0].y += 1.0  # no checkpoint open in this thread: not logged
+
+    t = threading.Thread(target=play_other)
+    t.start()
+    t.join()
+    assert _Undo.log is not None and all(e[0] is m for e in _Undo.log)
+    m.x += 2.0
+    s.restore(cp)
     assert json.dumps(s.to_json()) == before and _Undo.log is None

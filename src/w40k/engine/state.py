@@ -10,6 +10,7 @@ it (``Game.from_position``), and ``Game.save()`` writes it.
 from __future__ import annotations
 
 import copy
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import chain
@@ -56,17 +57,22 @@ _MISSING = object()
 """An undo-log entry's old value for an attribute the model did not have."""
 
 
-class _Undo:
+class _UndoLog(threading.local):
     """The undo log of model fields (:meth:`GameState.checkpoint`): while a checkpoint is open,
     every field a :class:`ModelData` already had that is set again is logged with its old
     value (``(model, name, old)``), so a restore writes back only what changed instead of
     copying every model before every answer. A model being built (its dataclass fields not
-    set yet) is not logged. Never saved."""
+    set yet) is not logged. Never saved. One log per thread: games played in other threads
+    neither write to it nor close it."""
 
     log: list[tuple[ModelData, str, object]] | None = None
     """The entries since the outermost open checkpoint, or None when none is open."""
     depth = 0
     """Open checkpoints."""
+
+
+_Undo = _UndoLog()
+"""This thread's undo log."""
 
 
 @dataclass
