@@ -176,6 +176,10 @@ def test_the_kept_occupied_answers_as_one_built_again(seed: int) -> None:
             kept.append(geo.unit_shapes(u)[0])
             again = occupied_around(game.ctx, u)
             assert len(again.models) == len(fresh.models)
+            # shared (pile_in_propose measures against it only): the kept one itself
+            shared = occupied_around(game.ctx, u, shared=True)
+            assert shared is occupied_around(game.ctx, u, shared=True)
+            assert shared is not again and shared.models == again.models
             for _ in range(20):
                 s = rng.choice(fresh.models)
                 cand = s.moved(s.x + rng.uniform(-3, 3), s.y + rng.uniform(-3, 3))

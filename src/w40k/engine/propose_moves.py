@@ -168,11 +168,12 @@ _AROUND: dict[tuple[int, str], tuple[object, int, int, Occupied]] = {}
 its ``id`` is not reused while kept), ``placement_count``, the number of units."""
 
 
-def occupied_around(ctx: Context, u: UnitData) -> Occupied:
+def occupied_around(ctx: Context, u: UnitData, *, shared: bool = False) -> Occupied:
     """``Occupied`` of every living model of the other units, in the state's order (the
     models a melee proposer places ``u``'s around): a copy of the one kept while no model is
     placed (``state.placement_count``, which also counts a destroyed flag set), so the same
-    models in the same order as building it again."""
+    models in the same order as building it again. ``shared``: the kept one itself, for a
+    caller that only measures against it (never :meth:`Occupied.append`)."""
     s = ctx.state
     now = placement_count()
     key = (id(s), u.id)
@@ -183,7 +184,7 @@ def occupied_around(ctx: Context, u: UnitData) -> Occupied:
         if len(_AROUND) >= 64:
             _AROUND.clear()
         hit = _AROUND[key] = (s, now, len(s.units), occ)
-    return hit[3].copy()
+    return hit[3] if shared else hit[3].copy()
 
 
 def surely_overlapping(scene: Scene, unit: str, mid: str, start: Model,

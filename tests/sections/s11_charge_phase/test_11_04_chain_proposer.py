@@ -266,3 +266,29 @@ def test_an_oval_spot_proven_on_a_round_base_is_one_that_overlaps_measures_as_ov
             proven += s
             deep += any(math.hypot(m.x - x, m.y - y) < 0.5 for m in (*friends, *foes))
     assert proven > deep > 0
+
+
+def test_a_greedy_charge_leaving_a_model_behind_is_given_up_after_the_same_draws_R11_04_b(
+) -> None:
+    # R11.04-b: a charging model left where it is ends no closer to a charge target, so the
+    # greedy try that leaves one behind is surely refused; the proposer stops building it but
+    # makes every draw the whole try makes (the same random stream as building it all).
+    import dataclasses
+
+    from w40k.engine.phases import melee_moves as mm_
+    blue = unit("blue.b", "blue", [fighter("blue.b.1", 10.0, 10.0 + BASE + 5.0)])
+    game = _to_positions([_line_of_ten(), blue], [3, 4], terrain=_wall((13.5, 12.0, 40.0, 13.0)))
+    frame = game.ctx.top
+    assert isinstance(frame, MeleeMoveFrame)
+    u = game.state.unit("red.a")
+    # the same try built whole: a surge frame places the models by the same spots and draws
+    whole = dataclasses.replace(frame, move_type="surge")
+    for attempt in range(mm_.GREEDY_ATTEMPTS):
+        given_up, built = random.Random(attempt), random.Random(attempt)
+        assert mm_._greedy(game.ctx, u, frame, frame.max_distance, given_up, attempt) \
+            is mm_.REFUSED
+        full = mm_._greedy(game.ctx, u, whole, frame.max_distance, built, attempt)
+        assert given_up.getstate() == built.getstate()
+        assert isinstance(full, dict) and len(full) < len(u.alive)  # a model left behind
+        refused = check_move(game.ctx, u, parse_positions(u, full), frame)
+        assert refused  # validate_move's own refusal, or R11.04-b

@@ -55,7 +55,7 @@ from w40k.engine.propose_moves import occupied_around, surely_overlapping, throu
 from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON
-from w40k.engine.state import ObjectiveData, UnitData, placement_count
+from w40k.engine.state import ModelData, ObjectiveData, UnitData, placement_count
 from w40k.engine.windows import Window, open_window
 from w40k.geometry import Model, Scene, engaged
 from w40k.geometry.battlefield import Layout, any_engaged
@@ -582,6 +582,8 @@ def propose_melee_move(ctx: Context, request: Request, rng: random.Random) -> JS
         answer = _greedy(ctx, u, d, budget, rng, attempt)
         if answer is None:
             break
+        if isinstance(answer, _Refused):
+            continue  # a charging model left where it is: surely refused (R11.04-b)
         if not check_move(ctx, u, parse_positions(u, answer), d):
             return answer
     if mt == "charge":
@@ -606,8 +608,18 @@ GREEDY_ATTEMPTS = 4
 """Tries of the greedy move (random variations after the first)."""
 
 
+class _Refused:
+    """The type of :data:`REFUSED`."""
+
+
+REFUSED = _Refused()
+""":func:`_greedy`'s answer when the move it builds is surely refused (a charge leaving a
+model where it is: that model does not end closer to a charge target, R11.04-b), so that
+neither the rest of it nor ``check_move`` is worth running."""
+
+
 def _greedy(ctx: Context, u: UnitData, d: MeleeMoveFrame, budget: float,
-            rng: random.Random, attempt: int) -> JSON:
+            rng: random.Random, attempt: int) -> JSON | _Refused:
     mt = d.move_type
     targets = [ctx.state.unit(t) for t in d.targets or ()]
     obj = next((o for o in ctx.state.objectives if o.name == d.objective), None)
@@ -623,7 +635,7 @@ def _greedy(ctx: Context, u: UnitData, d: MeleeMoveFrame, budget: float,
     def free(cand: Model) -> bool:
         # 03.01 Ending a Move: on no other model, and not partway through a terrain feature.
         return placed.free(cand, ter)
-    for m in models:
+    for n, m in enumerate(models):
         start = geo.model_shape(m)
         if locked and base_contact_enemy(ctx, u, m):
             placed.append(start)
@@ -659,11 +671,29 @@ def _greedy(ctx: Context, u: UnitData, d: MeleeMoveFrame, budget: float,
             if free(start.moved(x, y)):
                 chosen = (x, y)
         if chosen is None:
+            if mt == "charge":
+                # R11.04-b: a model left where it is ends no closer to a charge target, so
+                # ``check_move`` surely refuses the answer: the rest is not built, only its
+                # draws made (the same random stream).
+                _greedy_draws(targets, models[n + 1:], rng)
+                return REFUSED
             placed.append(start)
             continue
         placed.append(start.moved(*chosen))
         out[m.id] = [[round(chosen[0], 6), round(chosen[1], 6)]]
     return out
+
+
+def _greedy_draws(targets: Sequence[UnitData], models: Sequence[ModelData],
+                 rng: random.Random) -> None:
+    """The draws :func:`_greedy` makes for ``models`` (a charge: none is locked), without
+    the spots: per model, two for each of its goal's (at most three) nearest models."""
+    for m in models:
+        start = geo.model_shape(m)
+        goal = min(targets, key=lambda t: model_to_unit(start, t))
+        for _ in range(min(3, len(geo.unit_shapes(goal)))):
+            rng.random()
+            rng.uniform(-0.2, 0.2)
 
 
 FRAMES: tuple[Handler[Any], ...] = (Handler(MeleeMoveFrame, _run, _apply),)

@@ -108,7 +108,7 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
     keep = mt == "pile_in" or d.mode == "ongoing"
     scene = geo.scene(ctx)
     _, ter = geo.terrain(ctx)
-    occupied = occupied_around(ctx, u)
+    occupied = occupied_around(ctx, u, shared=True)  # measured against, never added to
     enemies = [e for e in ctx.state.units if e.player != u.player and not e.destroyed]
     starts = {m.id: geo.model_shape(m) for m in u.alive}
     cur: dict[str, Model] = dict(starts)
