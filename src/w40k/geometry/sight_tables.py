@@ -140,13 +140,19 @@ class SightTables:
         self._memo_keys: dict[tuple[int, int, int, int], tuple[object, ...]] = {}
         self._walled: dict[tuple[int, int], bool] = {}
         self._walled_due: set[tuple[int, int]] = set()
+        self._regions_of: dict[int, frozenset[int]] = {}
+        """Per global model index, the columns of :meth:`_area_rows` that hold it (areas,
+        then gap fillers)."""
+        self._masks: dict[tuple[int, int], np.ndarray] = {}
+        """``Visibility._rule_mask`` per unit pair."""
+        self._hidden_of: dict[int, np.ndarray] = {}
+        """``Visibility._hidden_models`` per unit."""
 
     def _obstacles_for(self, ou: int, om: int, tu: int, tm: int) -> Obstacles:
         """06.01: ignore the two units' own models; 13.10: ignore areas either model is in
         (and R13.11-b gap fillers either model is in)."""
         og, tg = self.model_index[(ou, om)], self.model_index[(tu, tm)]
-        rows = self._area_rows_of(og, tg)
-        ex_areas = frozenset(int(c) for c in np.nonzero(rows[og] | rows[tg])[0])
+        ex_areas = self._regions(og) | self._regions(tg)
         key = (ou, tu, ex_areas)
         cached = self._obs_cache.get(key)
         if cached is not None:
@@ -158,6 +164,15 @@ class SightTables:
         out = obs.subset(keep_owner[obs.owner], keep_owner[obs.vert_owner])
         self._obs_cache[key] = out
         return out
+
+    def _regions(self, g: int) -> frozenset[int]:
+        """The columns of :meth:`_area_rows` (terrain areas, then R13.11-b gap fillers) that
+        hold global model ``g`` (kept per model: a pair's are the union of its two models')."""
+        hit = self._regions_of.get(g)
+        if hit is None:
+            rows = self._area_rows_of(g, g)
+            hit = self._regions_of[g] = frozenset(int(c) for c in np.nonzero(rows[g])[0])
+        return hit
 
     def _memo_key(self, ou: int, om: int, tu: int, tm: int) -> tuple[object, ...]:
         """What a pair's sight answers depend on (:mod:`sight_memo`): both footprints, their
