@@ -46,9 +46,9 @@ class _AreasOf(dict[tuple[int, int], frozenset[int]]):
         self.vis = vis
 
     def __missing__(self, key: tuple[int, int]) -> frozenset[int]:
-        g = self.vis.model_index[key]
-        row = self.vis._area_rows(np.array([g], dtype=np.int64))[g]
-        out = frozenset(int(a) for a in np.nonzero(row[: len(self.vis.scene.terrain.areas)])[0])
+        n_areas = len(self.vis.scene.terrain.areas)
+        # the terrain areas among the model's columns (areas first, then gap fillers)
+        out = frozenset(c for c in self.vis._regions(self.vis.model_index[key]) if c < n_areas)
         self[key] = out
         return out
 
@@ -201,9 +201,10 @@ class SightTables:
         """The model x region membership matrix (``TerrainArea.holds``: any part of the
         footprint within the area; columns: the terrain areas, then the R13.11-b gap
         fillers), filled for these global model indices; round bases at once."""
-        todo = np.unique(gids[~self._in_area_known[gids]])
-        if len(todo) == 0:
-            return self._in_area
+        unknown = ~self._in_area_known[gids]
+        if not unknown.any():
+            return self._in_area  # most calls: every row already filled
+        todo = np.unique(gids[unknown])
         # rows kept by footprint (the same floats: each model's row is computed on its own)
         kept = self._part.area_rows
         fps = [self.footprints[self.models[g]] for g in todo.tolist()]
