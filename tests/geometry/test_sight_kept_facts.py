@@ -6,12 +6,15 @@ INFANTRY, Lone Operatives, upper levels, ovals)."""
 
 from __future__ import annotations
 
+from dataclasses import fields
+
 import numpy as np
 import pytest
 
 from tests.geometry.test_los_batch import random_scene
-from w40k.geometry import Visibility, scene_from_dict
-from w40k.geometry.shapes import EPS
+from w40k.geometry import Visibility, scene_from_dict, sight_build
+from w40k.geometry.los import Obstacles
+from w40k.geometry.shapes import EPS, HALF_LINE, Circle, Oval
 from w40k.geometry.visibility import COVER_KEYWORDS
 
 
@@ -61,3 +64,24 @@ def test_kept_scene_facts_equal_fresh_ones(seed: int) -> None:
     for g, key in enumerate(v.models):
         assert v._regions(g) == frozenset(int(c) for c in np.nonzero(rows[g])[0])
         assert v.areas_of[key] == frozenset(int(c) for c in np.nonzero(rows[g][:n_areas])[0])
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_obstacles_with_the_terrain_part_kept_equal_one_build(seed: int) -> None:
+    # R06.01-a, R13.10-a: the scene's blockers are the same arrays, item by item, in order
+    data = random_scene(np.random.default_rng(950 + seed))
+    for _ in range(2):  # the second scene finds the terrain's part kept
+        v = Visibility(scene_from_dict(data), jit=False)
+        ter = v._part.items
+        models = [
+            (np.array([[fp.cx, fp.cy]]), fp.r + HALF_LINE, m.top) if isinstance(fp, Circle)
+            else (fp.outline(48), HALF_LINE, m.top) if isinstance(fp, Oval)
+            else (fp.array(), HALF_LINE, m.top)
+            for u in v.scene.units for m in u.models for fp in (m.footprint(),)
+        ]
+        want = Obstacles.build(list(ter) + models)
+        for got in (v.obstacles, sight_build.build(ter, models)):
+            for f in fields(Obstacles):
+                x, y = getattr(got, f.name), getattr(want, f.name)
+                assert x.dtype == y.dtype and np.array_equal(x, y), f.name
+        data["units"][0]["models"][0]["x"] += 0.5

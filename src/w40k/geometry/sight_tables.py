@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from w40k.geometry import kernel_layout, sight_memo, sight_units
+from w40k.geometry import kernel_layout, sight_build, sight_memo, sight_units
 from w40k.geometry.full_visibility import facing_test_points, hidden_facing_point
 from w40k.geometry.kernel_cache import NUMBA_INSTALLED, use_kernels
 from w40k.geometry.los import Obstacles, Sight, SightResult, line_of_sight
@@ -100,7 +100,7 @@ class SightTables:
                 kinds.append(Kind.MODEL)
                 owner_unit.append(ui)
                 owner_area.append(-1)
-        self.obstacles = Obstacles.build(items)
+        self.obstacles = sight_build.build(part.items, items[len(part.items):])
         self.kinds = kinds
         self.owner_unit = np.asarray(owner_unit, dtype=np.int64)
         self.owner_area = np.asarray(owner_area, dtype=np.int64)
