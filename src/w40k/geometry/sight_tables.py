@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from w40k.geometry import kernel_layout, sight_memo, sight_units
+from w40k.geometry import kernel_layout, sight_build, sight_memo, sight_units
 from w40k.geometry.full_visibility import facing_test_points, hidden_facing_point
 from w40k.geometry.kernel_cache import NUMBA_INSTALLED, use_kernels
 from w40k.geometry.los import Obstacles, Sight, SightResult, line_of_sight
@@ -46,9 +46,9 @@ class _AreasOf(dict[tuple[int, int], frozenset[int]]):
         self.vis = vis
 
     def __missing__(self, key: tuple[int, int]) -> frozenset[int]:
-        g = self.vis.model_index[key]
-        row = self.vis._area_rows(np.array([g], dtype=np.int64))[g]
-        out = frozenset(int(a) for a in np.nonzero(row[: len(self.vis.scene.terrain.areas)])[0])
+        n_areas = len(self.vis.scene.terrain.areas)
+        # the terrain areas among the model's columns (areas first, then gap fillers)
+        out = frozenset(c for c in self.vis._regions(self.vis.model_index[key]) if c < n_areas)
         self[key] = out
         return out
 
@@ -100,7 +100,7 @@ class SightTables:
                 kinds.append(Kind.MODEL)
                 owner_unit.append(ui)
                 owner_area.append(-1)
-        self.obstacles = Obstacles.build(items)
+        self.obstacles = sight_build.build(part.items, items[len(part.items):])
         self.kinds = kinds
         self.owner_unit = np.asarray(owner_unit, dtype=np.int64)
         self.owner_area = np.asarray(owner_area, dtype=np.int64)
@@ -140,13 +140,19 @@ class SightTables:
         self._memo_keys: dict[tuple[int, int, int, int], tuple[object, ...]] = {}
         self._walled: dict[tuple[int, int], bool] = {}
         self._walled_due: set[tuple[int, int]] = set()
+        self._regions_of: dict[int, frozenset[int]] = {}
+        """Per global model index, the columns of :meth:`_area_rows` that hold it (areas,
+        then gap fillers)."""
+        self._masks: dict[tuple[int, int], np.ndarray] = {}
+        """``Visibility._rule_mask`` per unit pair."""
+        self._hidden_of: dict[int, np.ndarray] = {}
+        """``Visibility._hidden_models`` per unit."""
 
     def _obstacles_for(self, ou: int, om: int, tu: int, tm: int) -> Obstacles:
         """06.01: ignore the two units' own models; 13.10: ignore areas either model is in
         (and R13.11-b gap fillers either model is in)."""
         og, tg = self.model_index[(ou, om)], self.model_index[(tu, tm)]
-        rows = self._area_rows_of(og, tg)
-        ex_areas = frozenset(int(c) for c in np.nonzero(rows[og] | rows[tg])[0])
+        ex_areas = self._regions(og) | self._regions(tg)
         key = (ou, tu, ex_areas)
         cached = self._obs_cache.get(key)
         if cached is not None:
@@ -158,6 +164,15 @@ class SightTables:
         out = obs.subset(keep_owner[obs.owner], keep_owner[obs.vert_owner])
         self._obs_cache[key] = out
         return out
+
+    def _regions(self, g: int) -> frozenset[int]:
+        """The columns of :meth:`_area_rows` (terrain areas, then R13.11-b gap fillers) that
+        hold global model ``g`` (kept per model: a pair's are the union of its two models')."""
+        hit = self._regions_of.get(g)
+        if hit is None:
+            rows = self._area_rows_of(g, g)
+            hit = self._regions_of[g] = frozenset(int(c) for c in np.nonzero(rows[g])[0])
+        return hit
 
     def _memo_key(self, ou: int, om: int, tu: int, tm: int) -> tuple[object, ...]:
         """What a pair's sight answers depend on (:mod:`sight_memo`): both footprints, their
@@ -186,9 +201,10 @@ class SightTables:
         """The model x region membership matrix (``TerrainArea.holds``: any part of the
         footprint within the area; columns: the terrain areas, then the R13.11-b gap
         fillers), filled for these global model indices; round bases at once."""
-        todo = np.unique(gids[~self._in_area_known[gids]])
-        if len(todo) == 0:
-            return self._in_area
+        unknown = ~self._in_area_known[gids]
+        if not unknown.any():
+            return self._in_area  # most calls: every row already filled
+        todo = np.unique(gids[unknown])
         # rows kept by footprint (the same floats: each model's row is computed on its own)
         kept = self._part.area_rows
         fps = [self.footprints[self.models[g]] for g in todo.tolist()]

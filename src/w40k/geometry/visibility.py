@@ -120,19 +120,43 @@ class Visibility(SightTables):
         """Raw sight answers that count as seen (CONVENTION per ``convention_visible``)."""
         return {Sight.CLEAR} | ({Sight.CONVENTION} if self.convention_visible else set())
 
+    def _hidden_models(self, tu: int) -> np.ndarray:
+        """``out[tm]``: :meth:`hidden` for every model of unit ``tu`` (kept per scene,
+        read-only)."""
+        hit = self._hidden_of.get(tu)
+        if hit is None:
+            unit = self.scene.units[tu]
+            n = len(unit.models)
+            if not unit.ranged_attacks_recently:
+                # the area rows of the models that may hide, in one call (each row its own)
+                need = [self.model_index[(tu, tm)] for tm, m in enumerate(unit.models)
+                        if m.has(*COVER_KEYWORDS)]
+                if need:
+                    self._area_rows(np.array(need, dtype=np.int64))
+            hit = np.array([self.hidden(tu, tm) for tm in range(n)], dtype=bool)
+            hit.setflags(write=False)
+            self._hidden_of[tu] = hit
+        return hit
+
     def _rule_mask(self, ou: int, tu: int) -> np.ndarray:
         """``mask[om, tm]``: False where a rule hides target model ``tm`` from observer model
         ``om`` whatever the raw sight (13.09 hidden beyond detection range, 24.24 Lone
-        Operative beyond its range)."""
+        Operative beyond its range). A function of the scene, kept per unit pair
+        (read-only)."""
+        hit = self._masks.get((ou, tu))
+        if hit is not None:
+            return hit
         units = self.scene.units
         d = self.unit_distances(ou, tu)
         mask = np.ones(d.shape, dtype=bool)
-        hidden = np.array([self.hidden(tu, tm) for tm in range(len(units[tu].models))], dtype=bool)
+        hidden = self._hidden_models(tu)
         if hidden.any():
             mask &= ~(hidden[None, :] & (d > units[tu].detection_range + EPS))
         lone = units[tu].lone_operative
         if lone is not None:
             mask &= ~(d.min(axis=1) > lone + EPS)[:, None]
+        mask.setflags(write=False)
+        self._masks[(ou, tu)] = mask
         return mask
 
     def seeing_observers(self, unit_pairs: list[tuple[str, str]]) -> list[np.ndarray]:
@@ -407,7 +431,7 @@ class Visibility(SightTables):
         if self.convention_visible:
             raw_seen |= status == kernel_layout.CONVENTION
         # 13.09: hidden models beyond detection range; 24.24: Lone Operative beyond its range
-        hidden = np.array([self.hidden(tu, tm) for tm in range(len(tunit.models))], dtype=bool)
+        hidden = self._hidden_models(tu)
         hid = raw_seen & hidden[None, :] & (dist > tunit.detection_range + EPS)
         seen = raw_seen & ~hid
         lone = tunit.lone_operative

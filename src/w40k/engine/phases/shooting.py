@@ -191,6 +191,9 @@ def _listing(facts: ShooterFacts, kind: AttackKind,
     models: dict[str, JSON] = {}
     targets: dict[str, JSON] = {}
     left: list[tuple[str, str, WeaponProfile, list[str]]] = []
+    # the unit's part of every one-weapon selection, built once (the unit does not change
+    # during a listing): only the facts and the declaration differ
+    base = _selection(facts, kind, {}, ())
     for m in u.alive:
         names = list(dict.fromkeys(w.name for w in m.weapons if not w.is_melee))
         models[m.id] = list[JSON](names)
@@ -202,7 +205,7 @@ def _listing(facts: ShooterFacts, kind: AttackKind,
                 if snap not in (None, e.id):
                     continue  # R15.09-a: snap shooting targets only the one unit
                 f = facts.range_facts(m.id, w, e.id)
-                if f.in_range and not validate_selection(_one(facts, kind, m.id, name, e.id, f)):
+                if f.in_range and not validate_selection(_one(base, m.id, name, e.id, f)):
                     ok.append(e.id)
             left.append((m.id, name, w, ok))
     wanted = {t for *_, ok in left for t in ok}
@@ -211,18 +214,18 @@ def _listing(facts: ShooterFacts, kind: AttackKind,
         legal: list[JSON] = []
         for tid in ok:
             if not facts.visible(mid, tid) and validate_selection(
-                    _one(facts, kind, mid, name, tid, facts.weapon_facts(mid, w, tid))):
+                    _one(base, mid, name, tid, facts.weapon_facts(mid, w, tid))):
                 continue
             legal.append(tid)
         cast(dict[str, JSON], targets[mid])[name] = legal
     return models, targets
 
 
-def _one(facts: ShooterFacts, kind: AttackKind, mid: str, name: str, tid: str,
-         f: WeaponFacts) -> Selection:
-    """The selection of one weapon of one model against one target, with these facts."""
-    return _selection(facts, kind, {(mid, name, tid): f},
-                      (ModelChoice(mid, (WeaponChoice(name, (tid,)),)),))
+def _one(base: Selection, mid: str, name: str, tid: str, f: WeaponFacts) -> Selection:
+    """The selection of one weapon of one model against one target, with these facts
+    (``base``: the unit's selection with no facts and no declaration)."""
+    return replace(base, facts={(mid, name, tid): f},
+                   declaration=(ModelChoice(mid, (WeaponChoice(name, (tid,)),)),))
 
 
 def _selection(facts: ShooterFacts, kind: AttackKind, table: dict[FactKey, WeaponFacts],

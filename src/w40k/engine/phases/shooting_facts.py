@@ -91,6 +91,7 @@ class ShooterFacts:
     om: dict[str, int] = field(init=False)
     _visible: dict[tuple[str, str], bool] = field(default_factory=dict)
     _engaged: dict[str, bool] = field(default_factory=dict)
+    _distance: dict[tuple[str, str], float] = field(default_factory=dict)
     _targets: tuple[TargetUnit, ...] | None = None
     _smokeless: dict[frozenset[str], Visibility] = field(default_factory=dict)
 
@@ -106,8 +107,14 @@ class ShooterFacts:
         return self.vis.unit_index[target]
 
     def distance(self, model: str, target: str) -> float:
-        """Closest horizontal distance from one model to the target unit."""
-        return float(self.vis.unit_distances(self.ou, self.tu(target))[self.om[model]].min())
+        """Closest horizontal distance from one model to the target unit (kept: a listing
+        asks it per weapon)."""
+        key = (model, target)
+        hit = self._distance.get(key)
+        if hit is None:
+            hit = self._distance[key] = float(
+                self.vis.unit_distances(self.ou, self.tu(target))[self.om[model]].min())
+        return hit
 
     def visible(self, model: str, target: str) -> bool:
         """06.01: some model of the target is visible to this model (hidden and Lone
