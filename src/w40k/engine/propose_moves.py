@@ -34,7 +34,7 @@ from w40k.geometry.movement import (
     sweep_box,
 )
 from w40k.geometry.outlines import outlines
-from w40k.geometry.shapes import EPS, Circle, Polygon
+from w40k.geometry.shapes import EPS, Circle, Oval, Polygon
 
 if TYPE_CHECKING:
     from w40k.engine.context import Context
@@ -187,16 +187,32 @@ def occupied_around(ctx: Context, u: UnitData, *, shared: bool = False) -> Occup
     return hit[3] if shared else hit[3].copy()
 
 
+OVAL_SLACK = 1e-3
+"""Inches beyond ``overlaps``' 1e-6" by which :func:`surely_overlapping` proves an oval's
+overlap from its inner disc (far more than the oval measure's rounding)."""
+
+
 def surely_overlapping(scene: Scene, unit: str, mid: str, start: Model,
-                       spots: Sequence[tuple[float, float]]) -> list[bool]:
+                       spots: Sequence[tuple[float, float]], *,
+                       ovals: bool = False) -> list[bool]:
     """Per spot: ``start`` (model ``mid`` of ``unit``) moved there overlaps another model of
     ``scene`` (its unit's others where the scene has them) by more than touching, as
     ``measure.overlaps`` measures, so that ``melee_moves.surely_refused`` refuses it (R03.01-c).
-    Proven for round bases only (their separation is the centre distance less both radii),
-    deeper than ``overlaps``' 1e-6" by ``battlefield.MARGIN``; False says nothing."""
+    Proven against round bases only (their separation is the centre distance less both radii),
+    deeper than ``overlaps``' 1e-6" by ``battlefield.MARGIN``; with ``ovals``, also for an
+    oval ``start``: it holds the disc of its smaller semi-axis around its centre, so its signed
+    separation from a round base (``point_oval`` of the base's centre less its radius) is at
+    most that disc's, and a disc overlapping deeper by :data:`OVAL_SLACK` is proof. False says
+    nothing."""
     k = len(spots)
     fp = start.footprint()
-    if not k or type(fp) is not Circle:
+    if not k:
+        return []
+    if type(fp) is Circle:
+        radius, margin = fp.r, MARGIN
+    elif ovals and type(fp) is Oval:
+        radius, margin = min(fp.a, fp.b), OVAL_SLACK
+    else:
         return [False] * k
     gu = scene.unit(unit)
     others, _ = scene_others(scene, unit, gu.player)
@@ -213,8 +229,8 @@ def surely_overlapping(scene: Scene, unit: str, mid: str, start: Model,
     pts = np.asarray(spots, dtype=np.float64)
     dx = pts[:, 0, None] + (fp.cx - start.x) - c[None, :, 0]
     dy = pts[:, 1, None] + (fp.cy - start.y) - c[None, :, 1]
-    sep = np.sqrt(dx * dx + dy * dy) - fp.r - c[None, :, 2]
-    out: list[bool] = np.asarray((sep < -1e-6 - MARGIN).any(axis=1)).tolist()
+    sep = np.sqrt(dx * dx + dy * dy) - radius - c[None, :, 2]
+    out: list[bool] = np.asarray((sep < -1e-6 - margin).any(axis=1)).tolist()
     return out
 
 

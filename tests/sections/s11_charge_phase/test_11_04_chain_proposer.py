@@ -242,7 +242,7 @@ def test_an_oval_spot_proven_on_a_round_base_is_one_that_overlaps_measures_as_ov
     import math
     import random
 
-    from w40k.engine.phases.charge_propose import _surely_overlapping
+    from w40k.engine.propose_moves import surely_overlapping
     from w40k.geometry import Battlefield, Model, Scene, Terrain, Unit
     from w40k.geometry.measure import overlaps
 
@@ -258,7 +258,7 @@ def test_an_oval_spot_proven_on_a_round_base_is_one_that_overlaps_measures_as_ov
         scene = Scene(Battlefield(60.0, 44.0), Terrain(),
                       (Unit("u", "red", (start, *friends)), Unit("v", "blue", foes)))
         spots = [(rng.uniform(15, 25), rng.uniform(15, 25)) for _ in range(60)]
-        sure = _surely_overlapping(scene, "u", "o", start, spots)
+        sure = surely_overlapping(scene, "u", "o", start, spots, ovals=True)
         for (x, y), s in zip(spots, sure, strict=True):
             end = start.moved(x, y)
             hit = any(overlaps(end, m) for m in (*friends, *foes))

@@ -45,7 +45,7 @@ from w40k.engine.propose_moves import (
 )
 from w40k.engine.serial import JSON
 from w40k.engine.state import UnitData, placement_count
-from w40k.geometry import Model, Scene, engaged
+from w40k.geometry import Model, engaged
 from w40k.geometry.battlefield import MARGIN, coherent_tri, engaged_spots, gap_tri, spot_bounds
 from w40k.geometry.measure import (
     ENGAGEMENT_HORIZONTAL,
@@ -53,8 +53,8 @@ from w40k.geometry.measure import (
     horizontal_distance,
     vertical_distance,
 )
-from w40k.geometry.movement import MoveType, Step, scene_others, validate_move
-from w40k.geometry.shapes import EPS, Circle, Oval
+from w40k.geometry.movement import MoveType, Step, validate_move
+from w40k.geometry.shapes import EPS, Circle
 
 BEARINGS = 24
 TARGET_GAPS = (0.03, 0.5, 0.95, 1.45, 1.9)
@@ -579,7 +579,8 @@ def _reach_spot(ctx: Context, u: UnitData, start: Model, mid: str, finals: dict[
         return None
     scene = mm_._scene_with(ctx, u, finals, keep=mid)
     cands = cands[:MAX_SPOT_CHECKS + 1]
-    over = _surely_overlapping(scene, u.id, mid, start, [(x, y) for x, y, _ in cands])
+    over = surely_overlapping(scene, u.id, mid, start, [(x, y) for x, y, _ in cands],
+                              ovals=True)
     tries = 0
     for screened, (x, y, end) in enumerate(cands, 1):
         if screened > MAX_SPOT_CHECKS:
@@ -596,40 +597,3 @@ def _reach_spot(ctx: Context, u: UnitData, start: Model, mid: str, finals: dict[
         if not validate_move(scene, u.id, {mid: [Step(x, y)]}, MoveType.CHARGE, budget):
             return (x, y)
     return None
-
-
-OVAL_SLACK = 1e-3
-"""Inches beyond ``overlaps``' 1e-6" by which :func:`_surely_overlapping` proves an oval's
-overlap from its inner disc (far more than the oval measure's rounding)."""
-
-
-def _surely_overlapping(scene: Scene, unit: str, mid: str, start: Model,
-                        spots: Sequence[tuple[float, float]]) -> list[bool]:
-    """``propose_moves.surely_overlapping``, also for an oval ``start`` against round bases:
-    the oval holds the disc of its smaller semi-axis around its centre, so its signed
-    separation from a round base (``point_oval`` of the base's centre less its radius) is at
-    most that disc's (the centre distance less both radii); where that is below ``overlaps``'
-    -1e-6" by :data:`OVAL_SLACK`, ``overlaps`` is True and ``melee_moves.surely_refused``
-    refuses the spot (R03.01-c). False says nothing."""
-    fp = start.footprint()
-    k = len(spots)
-    if not k or type(fp) is not Oval:
-        return surely_overlapping(scene, unit, mid, start, spots)
-    gu = scene.unit(unit)
-    others, _ = scene_others(scene, unit, gu.player)
-    a0, a1 = start.z, start.top
-    rows = []
-    for m in (*gu.models, *(o for _, o in others)):
-        f = m.footprint()
-        if m.name == mid or type(f) is not Circle or a1 <= m.z + EPS or m.top <= a0 + EPS:
-            continue  # not round, or apart in height (``overlaps``)
-        rows.append((f.cx, f.cy, f.r))
-    if not rows:
-        return [False] * k
-    c = np.array(rows, dtype=np.float64)
-    pts = np.asarray(spots, dtype=np.float64)
-    dx = pts[:, 0, None] + (fp.cx - start.x) - c[None, :, 0]
-    dy = pts[:, 1, None] + (fp.cy - start.y) - c[None, :, 1]
-    sep = np.sqrt(dx * dx + dy * dy) - min(fp.a, fp.b) - c[None, :, 2]
-    out: list[bool] = np.asarray((sep < -1e-6 - OVAL_SLACK).any(axis=1)).tolist()
-    return out
