@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from w40k.geometry.los import TOUCH, Obstacles, _chords
-from w40k.geometry.los_dist import _seg_dist
+from w40k.geometry.los import Obstacles, _chords, lines_hit
 from w40k.geometry.shapes import FloatArray, Shape
 
 
@@ -62,36 +61,7 @@ def clear_through_points(
         return out
     rows = np.nonzero(valid & ~overlap)[0]
     if len(rows):
-        a, d, o1, t0, te_o, te_t = a[rows], d[rows], o1[rows], t0[rows], te_o[rows], te_t[rows]
-        span = np.maximum(te_t - te_o, 1e-12)
-        H = obs.top[None, :]
-        lo = np.broadcast_to(o1[:, None], (len(a), len(obs.a))).copy()
-        hi = np.broadcast_to(t0[:, None], (len(a), len(obs.a))).copy()
-        dz = top_t - top_o
-        if abs(dz) > 1e-12:
-            with np.errstate(divide="ignore", invalid="ignore"):
-                tstar = te_o[:, None] + (H - top_o) / dz * span[:, None]
-            if dz < 0:
-                lo = np.maximum(lo, np.where(np.isfinite(tstar), tstar, -np.inf))
-            else:
-                hi = np.minimum(hi, np.where(np.isfinite(tstar), tstar, np.inf))
-        never = (min(top_o, top_t) + 1e-12 >= H) & np.isfinite(H)
-        active = (hi > lo) & ~never
-        ax, ay = obs.a[None, :, 0] - a[:, 0:1], obs.a[None, :, 1] - a[:, 1:2]
-        bx, by = obs.b[None, :, 0] - a[:, 0:1], obs.b[None, :, 1] - a[:, 1:2]
-        dx, dy = d[:, 0:1], d[:, 1:2]
-        sa, sb = dx * ay - dy * ax, dx * by - dy * bx
-        ua, ub = dx * ax + dy * ay, dx * bx + dy * by
-        g = obs.grow[None, :]
-        far = ((sa >= g) & (sb >= g)) | ((sa <= -g) & (sb <= -g))
-        far |= (np.maximum(ua, ub) <= lo - g) | (np.minimum(ua, ub) >= hi + g)
-        near = active & ~far
-        ri, ei = np.nonzero(near)
-        p1 = a[ri] + d[ri] * lo[ri, ei][:, None]
-        p2 = a[ri] + d[ri] * hi[ri, ei][:, None]
-        dist = _seg_dist(p1, p2, obs.a[ei], obs.b[ei])
-        hit_rows = np.zeros(len(a), dtype=bool)
-        hit_rows[ri[dist < obs.grow[ei] - TOUCH]] = True
-        clear[rows] = ~hit_rows
+        clear[rows] = ~lines_hit(a[rows], d[rows], o1[rows], t0[rows], te_o[rows],
+                                 te_t[rows], top_o, top_t, obs)
     out[rows0] = clear
     return out

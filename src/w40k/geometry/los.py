@@ -396,7 +396,19 @@ def evaluate_lines(
     clear = valid & overlap
     if len(rows) == 0:
         return clear, pn, qn
-    a, d, o1, t0, te_o, te_t = a[rows], d[rows], o1[rows], t0[rows], te_o[rows], te_t[rows]
+    clear[rows] = ~lines_hit(a[rows], d[rows], o1[rows], t0[rows], te_o[rows], te_t[rows],
+                             top_o, top_t, obs)
+    return clear, pn, qn
+
+
+def lines_hit(a: FloatArray, d: FloatArray, o1: FloatArray, t0: FloatArray,
+              te_o: FloatArray, te_t: FloatArray, top_o: float, top_t: float,
+              obs: Obstacles) -> np.ndarray:
+    """Per line (start ``a``, unit direction ``d`` oriented from the observer to the
+    target): an obstacle edge blocks the part between the observer's far rim ``o1`` and
+    the target's near rim ``t0`` (:func:`evaluate_lines`, the lines through both
+    footprints that do not overlap; ``te_o``/``te_t`` the 3-D end points). Shared with
+    ``cover_lines`` so both give the same floats."""
     span = np.maximum(te_t - te_o, 1e-12)
     H = obs.top[None, :]
     lo = np.broadcast_to(o1[:, None], (len(a), len(obs.a))).copy()
@@ -433,8 +445,7 @@ def evaluate_lines(
     dist = _seg_dist(p1, p2, obs.a[ei], obs.b[ei])
     hit_rows = np.zeros(len(a), dtype=bool)
     hit_rows[ri[dist < obs.grow[ei] - TOUCH]] = True
-    clear[rows] = ~hit_rows
-    return clear, pn, qn
+    return hit_rows
 
 
 def _chord1(s: Shape, ax: float, ay: float, dx: float, dy: float) -> tuple[float, float, bool]:
