@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from tests.geometry.random_obstacles import random_obstacles
 from w40k.geometry import los
 from w40k.geometry.los import Obstacles, _line_clear, _pts, evaluate_lines
 from w40k.geometry.shapes import Circle, Oval, Polygon, Shape
@@ -22,20 +23,6 @@ def _footprint(rng: np.random.Generator, cx: float, cy: float, kind: int) -> Sha
     return Polygon(((cx - w, cy - h), (cx + w, cy - h), (cx + w, cy + h), (cx - w, cy + h)))
 
 
-def _obstacles(rng: np.random.Generator, n: int) -> Obstacles:
-    items = []
-    for _ in range(n):
-        x, y = rng.uniform(-2, 22, size=2)
-        top = float(rng.choice([0.5, 1.5, 2.5, 6.0, np.inf]))
-        if rng.random() < 0.5:  # a model base: a point grown by its radius
-            items.append((np.array([[x, y]]), float(rng.uniform(0.5, 1.3)), top))
-        else:  # a wall or an area
-            w, h = rng.uniform(0.2, 4, size=2)
-            poly = np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]])
-            items.append((poly, 1e-6 if np.isinf(top) else 0.02, top))
-    return Obstacles.build(items)
-
-
 def test_centre_line_in_floats_is_evaluate_lines_bit_for_bit() -> None:
     """Random footprints (circles, ovals, polygons), tops and obstacles, some lines grazing a
     base (the line passes at exactly its grow): ``_line_clear`` answers as ``evaluate_lines``
@@ -46,7 +33,7 @@ def test_centre_line_in_floats_is_evaluate_lines_bit_for_bit() -> None:
         o = _footprint(rng, 0.0, float(rng.uniform(-3, 3)), trial % 3)
         t = _footprint(rng, 20.0, float(rng.uniform(-3, 23)), (trial // 3) % 3)
         top_o, top_t = (float(v) for v in rng.choice([1.0, 1.5, 2.0, 3.0], size=2))
-        obs = _obstacles(rng, int(rng.integers(1, 12)))
+        obs = random_obstacles(rng, int(rng.integers(1, 12)))
         oc, tc = np.asarray(o.center), np.asarray(t.center)
         d = (tc - oc) / float(np.hypot(*(tc - oc)))
         if trial % 4 == 0:  # a base whose grown disc grazes the centre line

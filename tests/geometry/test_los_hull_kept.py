@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from tests.geometry.random_obstacles import random_obstacles
 from w40k.geometry import los_hull
-from w40k.geometry.los import Obstacles
 from w40k.geometry.shapes import Circle, Oval, Polygon, Shape, convex_hull
 
 
@@ -21,20 +21,6 @@ def _footprint(rng: np.random.Generator, cx: float, cy: float, kind: int) -> Sha
                     float(rng.uniform(-4, 4)))
     w, h = float(rng.uniform(1, 3)), float(rng.uniform(1, 2))
     return Polygon(((cx - w, cy - h), (cx + w, cy - h), (cx + w, cy + h), (cx - w, cy + h)))
-
-
-def _obstacles(rng: np.random.Generator, n: int) -> Obstacles:
-    items = []
-    for _ in range(n):
-        x, y = rng.uniform(-2, 22, size=2)
-        top = float(rng.choice([0.5, 1.5, 2.5, 6.0, np.inf]))
-        if rng.random() < 0.5:  # a model base: a point grown by its radius
-            items.append((np.array([[x, y]]), float(rng.uniform(0.5, 1.3)), top))
-        else:  # a wall or an area
-            w, h = rng.uniform(0.2, 4, size=2)
-            poly = np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]])
-            items.append((poly, 1e-6 if np.isinf(top) else 0.02, top))
-    return Obstacles.build(items)
 
 
 def test_pair_hull_is_the_convex_hull_of_the_two_outlines() -> None:
@@ -61,7 +47,7 @@ def test_kept_blockers_are_those_computed_afresh() -> None:
         o = _footprint(rng, 0.0, float(rng.uniform(-3, 3)), trial % 3)
         t = _footprint(rng, 20.0, float(rng.uniform(-3, 23)), (trial // 3) % 3)
         level, top = float(rng.choice([0.0, 1.0])), float(rng.choice([1.5, 2.0, 3.0]))
-        obs = _obstacles(rng, int(rng.integers(1, 12)))
+        obs = random_obstacles(rng, int(rng.integers(1, 12)))
         owners = np.unique(obs.owner)
         drop = owners[rng.random(len(owners)) < 0.4]
         whole = ~np.isin(obs.owner, drop)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from w40k.geometry.los import Obstacles, _chords, lines_hit
+from w40k.geometry.los import Obstacles, _chords, lines_hit, oriented
 from w40k.geometry.shapes import FloatArray, Shape
 
 
@@ -42,18 +42,8 @@ def clear_through_points(
     half = np.sqrt(np.maximum(0.0 - perp2, 0.0))
     t0, t1 = s - half, s + half
     valid = ook & tok
-    flip = (o0 + o1) > (t0 + t1)
-    sgn = np.where(flip, -1.0, 1.0)
-    o0, o1 = np.where(flip, -o1, o0), np.where(flip, -o0, o1)
-    t0, t1 = np.where(flip, -t1, t0), np.where(flip, -t0, t1)
-    d = d * sgn[:, None]
     top_t = level_t
-    if top_o > top_t:
-        te_o, te_t = o1, t1
-    elif top_o < top_t:
-        te_o, te_t = o0, t0
-    else:
-        te_o, te_t = o1, t0
+    o1, t0, d, te_o, te_t = oriented(o0, o1, t0, t1, d, top_o, top_t)
     overlap = o1 >= t0
     clear = valid & overlap
     if len(obs.a) == 0:

@@ -230,23 +230,11 @@ def evaluate_lines(
     o0, o1, ook = _chords(o, a, d)
     t0, t1, tok = _chords(t, a, d)
     valid = ook & tok
-    # orient each line from the observer to the target
-    flip = (o0 + o1) > (t0 + t1)
-    sgn = np.where(flip, -1.0, 1.0)
-    o0, o1 = np.where(flip, -o1, o0), np.where(flip, -o0, o1)
-    t0, t1 = np.where(flip, -t1, t0), np.where(flip, -t0, t1)
-    d = d * sgn[:, None]
+    o1, t0, d, te_o, te_t = oriented(o0, o1, t0, t1, d, top_o, top_t)
     a = a.copy()
     overlap = o1 >= t0
     pn = a + d * o1[:, None]
     qn = a + d * t0[:, None]
-    # 3-D end points: the lower model's far rim, the higher model's near rim
-    if top_o > top_t:
-        te_o, te_t = o1, t1
-    elif top_o < top_t:
-        te_o, te_t = o0, t0
-    else:
-        te_o, te_t = o1, t0
     if len(obs.a) == 0:
         return valid, pn, qn
     # the obstacles are tested only on the lines that can still be clear: through both
@@ -258,6 +246,26 @@ def evaluate_lines(
     clear[rows] = ~lines_hit(a[rows], d[rows], o1[rows], t0[rows], te_o[rows], te_t[rows],
                              top_o, top_t, obs)
     return clear, pn, qn
+
+
+def oriented(o0: FloatArray, o1: FloatArray, t0: FloatArray, t1: FloatArray, d: FloatArray,
+             top_o: float, top_t: float
+             ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray]:
+    """Each line oriented from the observer to the target (its direction and both chords
+    flipped where the target's chord comes first): the observer's far rim ``o1``, the
+    target's near rim ``t0``, the direction, and the 3-D end points ``te_o``, ``te_t`` (the
+    lower model's far rim, the higher model's near rim). Shared by :func:`evaluate_lines`
+    and ``cover_lines`` (the same floats)."""
+    flip = (o0 + o1) > (t0 + t1)
+    sgn = np.where(flip, -1.0, 1.0)
+    o0, o1 = np.where(flip, -o1, o0), np.where(flip, -o0, o1)
+    t0, t1 = np.where(flip, -t1, t0), np.where(flip, -t0, t1)
+    d = d * sgn[:, None]
+    if top_o > top_t:
+        return o1, t0, d, o1, t1
+    if top_o < top_t:
+        return o1, t0, d, o0, t0
+    return o1, t0, d, o1, t0
 
 
 def lines_hit(a: FloatArray, d: FloatArray, o1: FloatArray, t0: FloatArray,
