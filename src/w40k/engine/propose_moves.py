@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
+import numpy.typing as npt
 
 from w40k.engine import geo
 from w40k.engine.state import ModelData, UnitData, placement_count
@@ -113,12 +114,14 @@ class Occupied:
             for gy in range(math.floor((y - r) / CELL), math.floor((y + r) / CELL) + 1):
                 self._cells.setdefault((gx, gy), []).append(i)
 
-    def taken(self, start: Model, spots: Sequence[tuple[float, float]], budget: float
+    def taken(self, start: Model,
+              spots: Sequence[tuple[float, float]] | npt.NDArray[np.float64], budget: float
               ) -> list[bool]:
-        """For each spot (within ``budget`` of ``start``), whether ``start`` moved there surely
-        overlaps one of the models (within :data:`CLEARANCE` by ``battlefield.spot_bounds``),
-        so that :meth:`free` refuses it too; False says nothing."""
-        if not spots or not self.models:
+        """For each spot (within ``budget`` of ``start``; pairs or rows (x, y)), whether
+        ``start`` moved there surely overlaps one of the models (within :data:`CLEARANCE` by
+        ``battlefield.spot_bounds``), so that :meth:`free` refuses it too; False says
+        nothing."""
+        if not len(spots) or not self.models:
             return [False] * len(spots)
         reach = budget + start.reach() + 1.0
         sx, sy = start.x, start.y

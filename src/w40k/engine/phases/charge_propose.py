@@ -122,18 +122,20 @@ def propose_charge(ctx: Context, u: UnitData, targets: Sequence[UnitData], budge
             k = min(1.0, (budget - SLACK) / dist)
             last = (start.x + k * (t0.x - start.x), start.y + k * (t0.y - start.y))
         pts = _within_pts(start, rings.points(last), budget)
-        bad = _engaged_mask(start, pts, non_targets.models)  # R11.04-d
-        pts = pts[~np.asarray(bad, dtype=bool)] if len(pts) else pts
-        spots = pts
-        scored = _scored(start, spots, list(ends.values()), tshapes, engaged_targets, budget,
+        # A spot surely on another model (``Occupied.taken``) is skipped by the screen below
+        # without counting as a try, so it is dropped before the scoring (each spot's test
+        # is its own; a stable sort of the kept spots is the kept spots of the sorted list).
+        if len(pts):
+            pts = pts[~np.asarray(placed.taken(start, pts, budget), dtype=bool)]
+        if len(pts):
+            bad = _engaged_mask(start, pts, non_targets.models)  # R11.04-d
+            pts = pts[~np.asarray(bad, dtype=bool)]
+        scored = _scored(start, pts, list(ends.values()), tshapes, engaged_targets, budget,
                          start_d[m.id])
         scored.sort(key=lambda s: s[0])
-        taken = placed.taken(start, [(x, y) for _, x, y, _ in scored], budget)
         chosen = None
         tries = 0
-        for i, (_, x, y, eng) in enumerate(scored):
-            if taken[i]:
-                continue
+        for _, x, y, eng in scored:
             end = start.moved(x, y)
             if not placed.free(end, ter):
                 continue
@@ -188,6 +190,30 @@ def first_chain(ctx: Context, u: UnitData, targets: Sequence[UnitData], budget: 
             _FIRST.clear()
         _FIRST[key] = (ctx.state, n, _copied(out), scene)
     return out
+
+
+_MEMOS: dict[tuple[int, str, tuple[str, ...], float, int], tuple[object, object, Spots]] = {}
+""":func:`repair_memo`'s memos by (state, unit, targets, budget, ``placement_count``), with
+the state and scene they were built in (an entry holds them, so an ``id`` is not reused
+while kept; a few entries)."""
+
+
+def repair_memo(ctx: Context, u: UnitData, targets: Sequence[UnitData], budget: float
+                ) -> Spots:
+    """The repair pass's memo (:data:`Spots`) of ``u``'s charge move toward ``targets``: the
+    one given before for the same state and scene while no model is placed (the heuristic
+    asks a declined charge again, up to four times), else a new one. What it keeps depends
+    only on where the models stand, the targets, the other enemy units and the budget."""
+    key = (id(ctx.state), u.id, tuple(t.id for t in targets), budget, placement_count())
+    scene = geo.scene(ctx)
+    hit = _MEMOS.get(key)
+    if hit is not None and hit[0] is ctx.state and hit[1] is scene:
+        return hit[2]
+    if len(_MEMOS) >= 8:
+        _MEMOS.clear()
+    memo: Spots = {}
+    _MEMOS[key] = (ctx.state, scene, memo)
+    return memo
 
 
 class _Rings:
@@ -545,8 +571,30 @@ def _reach_cands(start: Model, tshapes: Sequence[Model], non_targets: mm_.Group,
         pts = np.concatenate((np.asarray(first, dtype=np.float64), pts))
     if not len(pts):
         return []
-    # beyond the move even once rounded: dropped; the others rounded to 6 decimals
+    # beyond the move even once rounded: dropped
     pts = pts[~(np.hypot(pts[:, 0] - start.x, pts[:, 1] - start.y) > budget)]
+    # every test is each spot's own, so the spots are tested a chunk at a time, in order,
+    # until more are kept than ``_reach_spot`` ever screens (the same first ones)
+    out: list[tuple[float, float, Model | None]] = []
+    for lo in range(0, len(pts), REACH_CHUNK):
+        out += _reach_chunk(start, pts[lo:lo + REACH_CHUNK], tshapes, non_targets, gap,
+                            budget)
+        if len(out) > MAX_SPOT_CHECKS:
+            break
+    return out
+
+
+REACH_CHUNK = 160
+"""Spots :func:`_reach_cands` tests at once (a few target models' rings: most searches that
+keep more than :data:`MAX_SPOT_CHECKS` spots stop after one or two chunks)."""
+
+
+def _reach_chunk(start: Model, pts: npt.NDArray[np.float64], tshapes: Sequence[Model],
+                 non_targets: mm_.Group, gap: float, budget: float
+                 ) -> list[tuple[float, float, Model | None]]:
+    """:func:`_reach_cands`' tests of some of its spots (rows (x, y), none beyond the move),
+    in order: rounded to 6 decimals, within the move, within ``gap`` of a target model,
+    engaged with no other enemy model."""
     xs, ys = _round_to(pts[:, 0], 6), _round_to(pts[:, 1], 6)
     cands = [(x, y) for x, y, w in zip(xs, ys, _within_exact(start, xs, ys, budget - 1e-5),
                                        strict=True) if w]

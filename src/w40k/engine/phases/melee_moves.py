@@ -589,9 +589,9 @@ def propose_melee_move(ctx: Context, request: Request, rng: random.Random) -> JS
     if mt == "charge":
         # The greedy move leaves blocked models behind (R03.03-d): place the unit as a
         # coherent chain instead (charge_propose.py), still checked here.
-        from w40k.engine.phases.charge_propose import Spots, first_chain, propose_charge
+        from w40k.engine.phases.charge_propose import first_chain, propose_charge, repair_memo
         targets = [ctx.state.unit(t) for t in d.targets or ()]
-        memo: Spots = {}
+        memo = repair_memo(ctx, u, targets, budget)  # kept while the state is unchanged
         for attempt in range(CHAIN_ATTEMPTS):
             chain = first_chain(ctx, u, targets, budget, rng, memo) if attempt == 0 else \
                 propose_charge(ctx, u, targets, budget, rng, attempt, memo)

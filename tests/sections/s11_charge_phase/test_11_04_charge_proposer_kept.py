@@ -1,0 +1,95 @@
+"""11.04 charge move, the proposer's side: what the charge-move proposer keeps or leaves
+undone is exact. The repair search's candidates (R11.04-c) are tested a chunk at a time, and
+only until more are kept than the search ever screens: the same first candidates as testing
+them all; the repair's memo is kept across the heuristic's repeated asks in the same state
+(and a new one once a model is placed); the chain's spots surely on another model are
+dropped before the scoring (``Occupied.taken`` of rows is that of pairs)."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from tests.engine.core_helpers import scripted
+from tests.engine.melee_helpers import BASE, charge_phase, fighter, pending, unit
+from w40k.engine import geo
+from w40k.engine.game import Game
+from w40k.engine.legal import sample
+from w40k.engine.phases import charge_propose as cp
+from w40k.engine.phases import melee_moves as mm_
+from w40k.engine.propose_moves import occupied_around
+
+
+def _to_positions(n_targets: int) -> Game:
+    """Ten red models in two rows charging ``n_targets`` blue models 4" away (dice 6, 6)."""
+    step = BASE + 0.5
+    red = unit("red.a", "red", [fighter(f"red.a.{i + 1}", 10.0 + (i % 5) * step,
+                                        10.0 - (i // 5) * step) for i in range(10)])
+    blue = unit("blue.b", "blue", [fighter(f"blue.b.{i + 1}", 11.0 + i * (BASE + 0.4),
+                                           10.0 + BASE + 4.0) for i in range(n_targets)])
+    other = unit("blue.c", "blue", [fighter("blue.c.1", 30.0, 10.0 + BASE + 4.0)])
+    game = scripted(Game.new(charge_phase([red, blue, other]), seed=1), [6, 6])
+    game.submit("red.a")
+    game.submit(["blue.b"])
+    assert pending(game).kind == "positions"
+    return game
+
+
+@pytest.mark.parametrize("gap", [1.0, 2.0])
+def test_the_repair_search_tested_a_chunk_at_a_time_keeps_the_same_first_spots_R11_04_c(
+        gap: float, monkeypatch: pytest.MonkeyPatch) -> None:
+    # R11.04-c (and R11.04-d: no spot engaged with blue.c): each candidate's tests are its
+    # own, so testing them a few at a time and stopping once more are kept than the repair
+    # ever screens gives the first candidates of testing them all, in the same order.
+    game = _to_positions(4)
+    u = game.state.unit("red.a")
+    tshapes = list(geo.unit_shapes(game.state.unit("blue.b")))
+    others = mm_.Group(list(geo.unit_shapes(game.state.unit("blue.c"))))
+    truncated = 0
+    for m in u.alive:
+        start = geo.model_shape(m)
+        monkeypatch.setattr(cp, "REACH_CHUNK", 10 ** 9)
+        whole = cp._reach_cands(start, tshapes, others, gap, 12.0)
+        monkeypatch.setattr(cp, "REACH_CHUNK", 7)
+        chunked = cp._reach_cands(start, tshapes, others, gap, 12.0)
+        assert [(x, y) for x, y, _ in chunked] == [(x, y) for x, y, _ in whole][:len(chunked)]
+        assert len(chunked) == len(whole) or len(chunked) > cp.MAX_SPOT_CHECKS
+        truncated += len(chunked) < len(whole)
+    assert truncated  # some searches stopped early
+
+
+def test_the_repair_memo_is_kept_in_the_same_state_and_new_once_a_model_is_placed() -> None:
+    # R11.04-c: the heuristic asks a declined charge again in the same state; the repair's
+    # candidates (where the models stand, the targets, the budget) are kept for it, and the
+    # answers are those of a fresh memo. Once a model is placed the memo is a new one.
+    game = _to_positions(2)
+    u, targets = game.state.unit("red.a"), [game.state.unit("blue.b")]
+    memo = cp.repair_memo(game.ctx, u, targets, 12.0)
+    assert cp.repair_memo(game.ctx, u, targets, 12.0) is memo
+    assert cp.repair_memo(game.ctx, u, targets, 11.0) is not memo
+    kept = [cp.propose_charge(game.ctx, u, targets, 12.0, random.Random(s), 1, memo)
+            for s in range(3)]
+    fresh = [cp.propose_charge(game.ctx, u, targets, 12.0, random.Random(s), 1, {})
+             for s in range(3)]
+    assert kept == fresh and memo
+    answer = sample(game, pending(game), random.Random(1))
+    assert answer != "fail"
+    game.submit(answer)
+    assert cp.repair_memo(game.ctx, u, targets, 12.0) is not memo
+
+
+def test_spots_surely_on_another_model_are_the_same_for_rows_as_for_pairs_R03_01_c() -> None:
+    # R03.01-c: the chain drops the spots ``Occupied.taken`` proves are on another model
+    # before scoring them, measuring rows (x, y): the same verdicts as for pairs.
+    game = _to_positions(3)
+    u = game.state.unit("red.a")
+    placed = occupied_around(game.ctx, u)
+    start = geo.model_shape(u.alive[0])
+    rng = random.Random(4)
+    pairs = [(rng.uniform(8.0, 20.0), rng.uniform(8.0, 20.0)) for _ in range(400)]
+    rows = np.asarray(pairs, dtype=np.float64)
+    verdicts = placed.taken(start, pairs, 12.0)
+    assert placed.taken(start, rows, 12.0) == verdicts and any(verdicts)
+    assert placed.taken(start, rows[:0], 12.0) == []
