@@ -226,9 +226,11 @@ def surely_refused(scene: Scene, unit: str, mid: str, end: Model,
             math.hypot(o.x - ex, o.y - ey) - reach - o.reach() > COHERENCY_NEIGHBOUR + GEPS + 1e-6
             for o in placed if o.name != mid):
         return True  # R03.03-a: no other model within 2" (the reach discs' gap bounds it)
-    if coherency_breaks(placed):
-        return True
+    # ending partway through a feature before the whole unit's coherency: the answer is the
+    # same (either refuses), and the charge searches' spots mostly end in a ruin's walls
     if ending_violations(scene.terrain, end):
+        return True
+    if coherency_breaks(placed):
         return True
     start = next(m for m in gu.models if m.name == mid)
     return move_type is not None and through_enemy(scene, unit, gu.player, start, end.x,
