@@ -93,3 +93,38 @@ def test_spots_surely_on_another_model_are_the_same_for_rows_as_for_pairs_R03_01
     verdicts = placed.taken(start, pairs, 12.0)
     assert placed.taken(start, rows, 12.0) == verdicts and any(verdicts)
     assert placed.taken(start, rows[:0], 12.0) == []
+
+
+def test_a_charge_answer_surely_refused_for_engagement_is_one_check_move_refuses_R11_04_d(
+) -> None:
+    # R11.04-d: the proposer skips check_move for a chain answer that ends out of engagement
+    # with a target or engaged with another enemy unit; check_move refuses every such answer
+    # (its other tests refuse it first or leave it to R11.04-d), and a legal answer is never
+    # skipped.
+    from w40k.engine.phases.melee_moves import (
+        MeleeMoveFrame,
+        check_move,
+        parse_positions,
+        surely_refused_charge,
+    )
+    game = _to_positions(2)
+    frame = game.ctx.top
+    assert isinstance(frame, MeleeMoveFrame)
+    u, targets = game.state.unit("red.a"), [game.state.unit("blue.b")]
+    legal = sample(game, pending(game), random.Random(1))
+    assert legal != "fail" and not check_move(game.ctx, u, parse_positions(u, legal), frame)
+    assert not surely_refused_charge(game.ctx, u, legal, targets)
+    rng = random.Random(2)
+    refused = 0
+    for _ in range(40):
+        answer = {m.id: [[m.x + rng.uniform(-3.0, 3.0), m.y + rng.uniform(-2.0, 3.5)]]
+                  for m in u.alive}
+        if surely_refused_charge(game.ctx, u, answer, targets):
+            refused += 1
+            assert check_move(game.ctx, u, parse_positions(u, answer), frame)
+    assert 0 < refused < 40
+    # a model moved next to blue.c (not a target) only: engaged with it
+    c = game.state.unit("blue.c").alive[0]
+    near_c = {u.alive[0].id: [[c.x - BASE - 0.5, c.y]]}
+    assert surely_refused_charge(game.ctx, u, near_c, targets)
+    assert check_move(game.ctx, u, parse_positions(u, near_c), frame)

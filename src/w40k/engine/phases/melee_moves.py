@@ -456,8 +456,14 @@ def _check_charge(ctx: Context, u: UnitData, moves: Mapping[str, Sequence[Step]]
                 break
     if out:
         return out
-    # R11.04-d: engaged with every charge target and with no other enemy unit (every pair
-    # of models at once: battlefield.any_engaged, the answer of engaged over the pairs).
+    return _engagement_violations(finals, targets, enemies)
+
+
+def _engagement_violations(finals: Mapping[str, Model], targets: Sequence[UnitData],
+                           enemies: Sequence[UnitData]) -> list[tuple[str, str]]:
+    """R11.04-d: engaged with every charge target and with no other enemy unit (every pair
+    of models at once: battlefield.any_engaged, the answer of engaged over the pairs)."""
+    out: list[tuple[str, str]] = []
     ends = Layout.of(list(finals.values()))
     for t in targets:
         if not any_engaged(ends, field.layout(t)):
@@ -466,6 +472,17 @@ def _check_charge(ctx: Context, u: UnitData, moves: Mapping[str, Sequence[Step]]
         if e not in targets and any_engaged(ends, field.layout(e)):
             out.append(("R11.04-d", f"the unit ends engaged with {e.id}, not a charge target"))
     return out
+
+
+def surely_refused_charge(ctx: Context, u: UnitData, answer: JSON,
+                          targets: Sequence[UnitData]) -> bool:
+    """Whether :func:`check_move` surely refuses a charge answer (parsed by
+    :func:`parse_positions`) because the unit would end out of engagement with a charge
+    target or engaged with another enemy unit (R11.04-d): ``_check_charge``'s last test, which
+    refuses the answer whatever the tests before it say (they refuse it or let it reach this
+    one); a cheap test, before their ``can_reach`` searches. False says nothing."""
+    finals = finals_of(u, parse_positions(u, answer))
+    return bool(_engagement_violations(finals, targets, _enemies(ctx, u)))
 
 
 def _check_toward(ctx: Context, u: UnitData, moves: Mapping[str, Sequence[Step]],
@@ -597,7 +614,8 @@ def propose_melee_move(ctx: Context, request: Request, rng: random.Random) -> JS
         for attempt in range(CHAIN_ATTEMPTS):
             chain = first_chain(ctx, u, targets, budget, rng, memo) if attempt == 0 else \
                 propose_charge(ctx, u, targets, budget, rng, attempt, memo)
-            if chain is not None and not check_move(ctx, u, parse_positions(u, chain), d):
+            if chain is not None and not surely_refused_charge(ctx, u, chain, targets) \
+                    and not check_move(ctx, u, parse_positions(u, chain), d):
                 return chain
     return DECLINE[mt]
 
