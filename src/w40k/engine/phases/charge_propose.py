@@ -130,6 +130,14 @@ def propose_charge(ctx: Context, u: UnitData, targets: Sequence[UnitData], budge
         if len(pts):
             bad = _engaged_mask(start, pts, non_targets.models)  # R11.04-d
             pts = pts[~np.asarray(bad, dtype=bool)]
+        # An oval or hull's scores are exact measures (``_scored_mixed``): the spots where
+        # it may not end (``Occupied.free``, skipped below without counting as a try) are
+        # dropped first, as the taken ones; a round base's are scored at once, and only the
+        # first few of them are ever screened.
+        prefree = len(pts) > 0 and not _round(start)
+        if prefree:
+            pts = pts[np.array([placed.free(start.moved(x, y), ter) for x, y in pts.tolist()],
+                               dtype=bool)]
         scored = _scored(start, pts, list(ends.values()), tshapes, engaged_targets, budget,
                          start_d[m.id])
         scored.sort(key=lambda s: s[0])
@@ -137,7 +145,7 @@ def propose_charge(ctx: Context, u: UnitData, targets: Sequence[UnitData], budge
         tries = 0
         for _, x, y, eng in scored:
             end = start.moved(x, y)
-            if not placed.free(end, ter):
+            if not prefree and not placed.free(end, ter):
                 continue
             tries += 1
             if tries > MAX_SPOT_CHECKS:
