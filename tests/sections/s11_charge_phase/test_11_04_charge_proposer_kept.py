@@ -128,3 +128,36 @@ def test_a_charge_answer_surely_refused_for_engagement_is_one_check_move_refuses
     near_c = {u.alive[0].id: [[c.x - BASE - 0.5, c.y]]}
     assert surely_refused_charge(game.ctx, u, near_c, targets)
     assert check_move(game.ctx, u, parse_positions(u, near_c), frame)
+
+
+def test_a_spot_centred_in_a_solid_wall_is_surely_refused_as_validate_move_refuses_R03_01_i(
+) -> None:
+    # R03.01-i / R13.06-g: surely_refused settles a round base centred inside a solid feature
+    # first (its ending_violations are not empty); whatever it refuses, validate_move
+    # refuses, and it refuses every spot centred in the wall.
+    from w40k.geometry.movement import MoveType, Step, ending_violations, validate_move
+    step = BASE + 0.5
+    red = unit("red.a", "red", [fighter(f"red.a.{i + 1}", 10.0 + i * step, 10.0)
+                                for i in range(3)])
+    blue = unit("blue.b", "blue", [fighter("blue.b.1", 11.0, 10.0 + BASE + 4.0)])
+    wall = {"areas": [], "terrain": [
+        {"name": "wall", "category": "dense", "area": None,
+         "footprint": [[8.0, 12.0], [16.0, 12.0], [16.0, 13.0], [8.0, 13.0]], "height": 3.0}]}
+    game = scripted(Game.new(charge_phase([red, blue], terrain=wall), seed=1), [6, 6])
+    game.submit("red.a")
+    game.submit(["blue.b"])
+    scene = geo.scene(game.ctx)
+    start = geo.model_shape(game.state.unit("red.a").alive[0])
+    rng = random.Random(3)
+    inside = 0
+    for _ in range(120):
+        x, y = rng.uniform(8.5, 15.5), rng.uniform(11.0, 14.0)
+        end = start.moved(x, y)
+        refused = mm_.surely_refused(scene, "red.a", "red.a.1", end, MoveType.CHARGE)
+        if refused:
+            assert validate_move(scene, "red.a", {"red.a.1": [Step(x, y)]}, MoveType.CHARGE,
+                                 12.0)
+        if 12.0 < y < 13.0:
+            inside += 1
+            assert refused and ending_violations(scene.terrain, end)
+    assert inside

@@ -61,7 +61,7 @@ from w40k.geometry import Model, Scene, engaged
 from w40k.geometry.battlefield import Layout, any_engaged
 from w40k.geometry.measure import horizontal_distance
 from w40k.geometry.movement import MoveType, Step, validate_move
-from w40k.geometry.shapes import mm
+from w40k.geometry.shapes import Circle, mm
 
 MOVE_TYPES = {"charge": MoveType.CHARGE, "pile_in": MoveType.PILE_IN,
               "consolidate": MoveType.CONSOLIDATE, "surge": MoveType.OTHER}
@@ -206,11 +206,22 @@ def surely_refused(scene: Scene, unit: str, mid: str, end: Model,
     (R03.01-d, ``propose_moves.through_enemy``). False says nothing: ``validate_move`` still
     decides (a prefilter, same answers, without its other path tests)."""
     from w40k.geometry.measure import COHERENCY_NEIGHBOUR, coherency_breaks, overlaps
-    from w40k.geometry.movement import ending_violations, scene_others
+    from w40k.geometry.movement import (
+        centre_in_solid,
+        ending_violations,
+        scene_others,
+        solid_outlines,
+    )
     from w40k.geometry.shapes import EPS as GEPS
     bf = scene.battlefield
-    x0, y0, x1, y1 = end.footprint().bbox()
+    fp = end.footprint()
+    x0, y0, x1, y1 = fp.bbox()
     if x0 < -GEPS or y0 < -GEPS or x1 > bf.width + GEPS or y1 > bf.depth + GEPS:
+        return True
+    # a round base centred inside a solid feature ends partway through it (its
+    # ``ending_violations`` are not empty, tested below): settled before the other tests
+    if type(fp) is Circle and centre_in_solid(solid_outlines(scene.terrain, end.z),
+                                              fp.cx, fp.cy):
         return True
     gu = scene.unit(unit)
     placed = [end if m.name == mid else m for m in gu.models]
