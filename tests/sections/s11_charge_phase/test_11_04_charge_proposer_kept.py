@@ -161,3 +161,21 @@ def test_a_spot_centred_in_a_solid_wall_is_surely_refused_as_validate_move_refus
             inside += 1
             assert refused and ending_violations(scene.terrain, end)
     assert inside
+
+
+def test_the_search_spots_asked_again_for_the_same_models_are_the_kept_ones_R11_04_c() -> None:
+    # R11.04-c: check_move's can_reach and the charge repair ask for the same model's search
+    # spots; asked again for the same model objects, gap and budget, the kept list (the
+    # same spots as building them) is given; another gap gets its own.
+    game = _to_positions(3)
+    start = geo.model_shape(game.state.unit("red.a").alive[0])
+    tshapes = list(geo.unit_shapes(game.state.unit("blue.b")))
+    mm_._CANDIDATES.clear()
+    first = mm_._candidates(start, tshapes, 1.0, 12.0)
+    assert first == mm_._candidate_spots(start, tshapes, 1.0, 12.0) and first
+    assert mm_._candidates(start, tshapes, 1.0, 12.0) is first
+    assert mm_._candidates(start, tshapes, 2.0, 12.0) == \
+        mm_._candidate_spots(start, tshapes, 2.0, 12.0) != first
+    moved = start.moved(start.x + 0.5, start.y)
+    assert mm_._candidates(moved, tshapes, 1.0, 12.0) == \
+        mm_._candidate_spots(moved, tshapes, 1.0, 12.0) != first

@@ -120,8 +120,32 @@ def _scene_with(ctx: Context, u: UnitData, finals: Mapping[str, Model],
 
 
 # -- "can": a search over straight-line moves ----------------------------------------------
+_CANDIDATES: dict[tuple[int, tuple[int, ...], float, float],
+                  tuple[Model, tuple[Model, ...], list[tuple[float, float]]]] = {}
+""":func:`_candidates`' answers by (model, targets, gap, budget), the models' ids, with the
+models (an entry holds them, so an ``id`` is not reused while kept; a few entries)."""
+
+
 def _candidates(m: Model, targets: Sequence[Model], gap: float, budget: float
                 ) -> list[tuple[float, float]]:
+    """The spots of ``can_reach``'s search (callers only read the list): the one built
+    before for the same model objects (kept while they stand still, ``engine/field.py``),
+    gap and budget; the charge repair's search and ``check_move``'s ask the same."""
+    key = (id(m), tuple(id(t) for t in targets), gap, budget)
+    hit = _CANDIDATES.get(key)
+    if hit is not None and hit[0] is m and all(
+            a is b for a, b in zip(hit[1], targets, strict=True)):
+        return hit[2]
+    out = _candidate_spots(m, targets, gap, budget)
+    if len(_CANDIDATES) >= 64:
+        _CANDIDATES.clear()
+    _CANDIDATES[key] = (m, tuple(targets), out)
+    return out
+
+
+def _candidate_spots(m: Model, targets: Sequence[Model], gap: float, budget: float
+                     ) -> list[tuple[float, float]]:
+    """:func:`_candidates`, built."""
     r = _radius(m)
     out: list[tuple[float, float]] = []
     for t in targets:
