@@ -328,3 +328,32 @@ def test_a_round_base_centred_inside_a_solid_feature_ends_partway_through_it_R03
                 m = Model("m", x, y, z=z, base_mm=rng.choice([25.0, 32.0, 40.0, 60.0]))
                 assert ending_violations(ter, m)
     assert inside > 50
+
+
+def test_a_round_base_meeting_a_solid_feature_ends_partway_through_it_R03_01_i() -> None:
+    # R03.01-i / R13.06-g: where pile_in_bounds.disc_in_solid says a round base meets a
+    # feature it cannot stand in at its level (centre inside or not), ending_violations
+    # refuses the base there; and every centre movement.centre_in_solid finds, it finds too
+    # (the pile-in placement passes such spots over before building them).
+    from w40k.engine import geo
+    from w40k.engine.phases.pile_in_bounds import disc_in_solid
+    from w40k.geometry import Model
+    from w40k.geometry.movement import centre_in_solid, ending_violations, solid_outlines
+    from w40k.io.battle_setup import real_battle_position
+    game = Game.new(real_battle_position(), 1)
+    _, ter = geo.terrain(game.ctx)
+    rng = random.Random(7)
+    met = edge = 0
+    for z in (0.0, 3.0, 6.0):
+        solid = solid_outlines(ter, z)
+        for _ in range(3000):
+            x, y = rng.uniform(0, 60), rng.uniform(0, 44)
+            m = Model("m", x, y, z=z, base_mm=rng.choice([25.0, 32.0, 40.0, 60.0, 100.0]))
+            r = m.footprint().r  # type: ignore[union-attr]
+            if centre_in_solid(solid, x, y):
+                assert disc_in_solid(solid, x, y, r)
+            if disc_in_solid(solid, x, y, r):
+                met += 1
+                edge += not centre_in_solid(solid, x, y)
+                assert ending_violations(ter, m)
+    assert met > 50 and edge > 20  # discs met with the centre outside, too
