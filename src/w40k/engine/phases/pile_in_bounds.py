@@ -12,7 +12,8 @@ it) are gathered once per model (:class:`Fixed`).
 
 A bound only settles a spot where it proves the exact answer (by :data:`battlefield.MARGIN`);
 every other spot is measured exactly by the caller, so the answers are those of the exact
-tests.
+tests. :func:`disc_in_solid` is ``ending_violations``' own test of the features a round base
+cannot stand in at its level, run before the caller builds the moved model.
 """
 
 from __future__ import annotations
