@@ -328,3 +328,55 @@ def test_a_round_base_centred_inside_a_solid_feature_ends_partway_through_it_R03
                 m = Model("m", x, y, z=z, base_mm=rng.choice([25.0, 32.0, 40.0, 60.0]))
                 assert ending_violations(ter, m)
     assert inside > 50
+
+
+def test_a_round_base_meeting_a_solid_feature_ends_partway_through_it_R03_01_i() -> None:
+    # R03.01-i / R13.06-g: where pile_in_bounds.disc_in_solid says a round base meets a
+    # feature it cannot stand in at its level (centre inside or not), ending_violations
+    # refuses the base there; and every centre movement.centre_in_solid finds, it finds too
+    # (the pile-in placement passes such spots over before building them).
+    from w40k.engine import geo
+    from w40k.engine.phases.pile_in_bounds import disc_in_solid
+    from w40k.geometry import Model
+    from w40k.geometry.movement import centre_in_solid, ending_violations, solid_outlines
+    from w40k.io.battle_setup import real_battle_position
+    game = Game.new(real_battle_position(), 1)
+    _, ter = geo.terrain(game.ctx)
+    rng = random.Random(7)
+    met = edge = 0
+    for z in (0.0, 3.0, 6.0):
+        solid = solid_outlines(ter, z)
+        for _ in range(3000):
+            x, y = rng.uniform(0, 60), rng.uniform(0, 44)
+            m = Model("m", x, y, z=z, base_mm=rng.choice([25.0, 32.0, 40.0, 60.0, 100.0]))
+            r = m.footprint().r  # type: ignore[union-attr]
+            if centre_in_solid(solid, x, y):
+                assert disc_in_solid(solid, x, y, r)
+            if disc_in_solid(solid, x, y, r):
+                met += 1
+                edge += not centre_in_solid(solid, x, y)
+                assert ending_violations(ter, m)
+    assert met > 50 and edge > 20  # discs met with the centre outside, too
+
+
+def test_units_whose_boxes_are_out_of_engagement_range_have_no_model_engaged_R12_03_e() -> None:
+    # R12.03-e: the pile-in placement looks for the units each model started engaged with
+    # (03.04) only among those whose layout box comes within ENGAGE_SCREEN of its unit's box;
+    # past that gap no pair of models is engaged (random round and oval bases, close and far).
+    from w40k.engine.phases.pile_in_propose import ENGAGE_SCREEN
+    from w40k.geometry import Model
+    from w40k.geometry.battlefield import Layout
+    rng = random.Random(11)
+    screened = 0
+    for _ in range(400):
+        def group(cx: float, cy: float, name: str) -> list[Model]:
+            return [Model(f"{name}{k}", cx + rng.uniform(-2, 2), cy + rng.uniform(-2, 2),
+                          base_mm=rng.choice([25.0, 32.0, 40.0, (60.0, 35.0), (120.0, 92.0)]),
+                          facing=rng.uniform(0, math.pi))
+                    for k in range(rng.randint(1, 4))]
+        a = group(20.0, 20.0, "a")
+        b = group(20.0 + rng.uniform(0, 12), 20.0 + rng.uniform(-6, 6), "b")
+        if Layout.of(a).box_gap(Layout.of(b)) > ENGAGE_SCREEN:
+            screened += 1
+            assert not any(engaged(x, y) for x in a for y in b)
+    assert screened > 50

@@ -38,11 +38,11 @@ from typing import cast
 
 import numpy as np
 
-from w40k.engine import geo
+from w40k.engine import field, geo
 from w40k.engine.context import Context
 from w40k.engine.phases import melee_moves as mm_
 from w40k.engine.phases import pile_in_bounds as pb
-from w40k.engine.propose_moves import occupied_around, ring, through_enemy
+from w40k.engine.propose_moves import bearings, occupied_around, ring, through_enemy
 from w40k.engine.serial import JSON
 from w40k.engine.state import ModelData, ObjectiveData, UnitData, placement_count
 from w40k.geometry import Model, engaged
@@ -50,11 +50,15 @@ from w40k.geometry.battlefield import (
     bounding_radius,
     inner_radius,
 )
-from w40k.geometry.measure import coherency_breaks, horizontal_distance, separation
+from w40k.geometry.measure import (
+    ENGAGEMENT_HORIZONTAL,
+    coherency_breaks,
+    horizontal_distance,
+    separation,
+)
 from w40k.geometry.movement import (
     MoveType,
     Step,
-    centre_in_solid,
     solid_outlines,
     validate_move,
 )
@@ -74,6 +78,9 @@ OVAL_STEPS = 4
 FRIENDS = 3
 """Models of the unit whose rings are tried (nearest to the model's goal)."""
 FRIEND_BEARINGS = 12
+_FRIEND_CS = bearings(0.0, FRIEND_BEARINGS)
+"""The friends' rings' bearings (their base is 0.0: the same cosines and sines every time,
+``propose_moves.bearings``)."""
 PASSES = 3
 """Rounds over the models not moved yet (a model whose every spot broke coherency may find
 one once the models behind it have moved)."""
@@ -88,6 +95,9 @@ CLOSER = 1e-3
 demands more than ``melee_moves.EPS``)."""
 CLEARANCE = 1e-4
 """Inches kept between bases (as ``Occupied``)."""
+ENGAGE_SCREEN = ENGAGEMENT_HORIZONTAL + 1e-3
+"""Inches between two units' layout boxes past which no model of one is engaged with a
+model of the other (03.04; as ``melee_measure.Group.engaged_any``'s screen)."""
 PATH_RULES_IGNORED = ("R03.03-d", "R03.01-c")
 """Checked here for the whole unit (``validate_move`` sees one model moved, the rest at their
 starts): coherency and ending on a model."""
@@ -116,9 +126,17 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
         mid: min(targets, key=lambda t: mm_.model_to_unit(s, t)) if targets else None
         for mid, s in starts.items()}
     start_gap = {mid: _gap(ctx, s, closest[mid], obj) for mid, s in starts.items()}
-    groups = {e.id: mm_.Group.of_unit(e) for e in enemies} if keep else {}
-    was_engaged = {mid: [groups[e.id] for e in enemies if mm_.engaged_with_unit(s, e)]
-                   for mid, s in starts.items()} if keep else {}
+    if keep:
+        # An enemy unit whose layout box is out of engagement range of the unit's box (1e-3"
+        # to spare: the boxes hold every bounding disc, so their gap is a lower bound of
+        # every pair's distance) is engaged with none of its models: not measured (03.04).
+        box = field.layout(u)
+        near = [e for e in enemies if box.box_gap(field.layout(e)) <= ENGAGE_SCREEN]
+        groups = {e.id: mm_.Group.of_unit(e) for e in near}
+        was_engaged = {mid: [groups[e.id] for e in near if mm_.engaged_with_unit(s, e)]
+                       for mid, s in starts.items()}
+    else:
+        was_engaged = {}
     movers = [m for m in u.alive if not (locked and mm_.base_contact_enemy(ctx, u, m))]
     movers.sort(key=lambda m: (start_gap[m.id], m.id))
     jitter = rng.uniform(-0.5, 0.5) * attempt * 2 * math.pi / BEARINGS
@@ -157,12 +175,15 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
         idx, codes = pb.candidates(start, spots, fx,
                                    [f for oid, f in cur.items() if oid != m.id],
                                    start_gap[m.id] - CLOSER, keep, CLEARANCE)
-        # A round base centred inside a solid feature is refused by Occupied.free
-        # (ending_violations): such a spot is passed over before it is built.
-        solid = solid_outlines(ter, start.z) if type(start.footprint()) is Circle else ()
+        # A round base meeting a solid feature (no surface at its level) is refused by
+        # Occupied.free (ending_violations, the same test): such a spot is passed over
+        # before it is built (pile_in_bounds.disc_in_solid).
+        fp = start.footprint()
+        solid = solid_outlines(ter, start.z) if type(fp) is Circle else ()
+        r = cast(Circle, fp).r if solid else 0.0
         for i, code in zip(idx, codes, strict=True):
             x, y = spots[i]
-            if solid and centre_in_solid(solid, x, y):
+            if solid and pb.disc_in_solid(solid, x, y, r):
                 continue  # 03.01 Ending a Move: partway through a feature (R03.01-i)
             end = start.moved(x, y)
             if t is not None:
@@ -305,8 +326,11 @@ def _target_chunks(start: Model, tshapes: Sequence[Model], budget: float, jitter
     elementwise, gap by gap, ring by ring); the move's limit is settled by ``np.hypot``
     away from it and by ``math.hypot``, as :func:`_reachable` measures, within 1e-9" of
     it."""
-    near = sorted(tshapes, key=lambda t: horizontal_distance(start, t))[:NEAREST]
-    near = [t for t in near if horizontal_distance(start, t) <= budget + 2.0 + mm_.EPS]
+    # each target model's distance measured once (the same floats as measuring it for the
+    # sort, the reach filter and the straight move's nearest model)
+    dist_to = [(horizontal_distance(start, t), t) for t in tshapes]
+    by_gap = sorted(dist_to, key=lambda p: p[0])  # stable: ties keep the unit's order
+    near = [t for h, t in by_gap[:NEAREST] if h <= budget + 2.0 + mm_.EPS]
     spots: list[tuple[float, float]] = []
     if near:
         rings = np.concatenate([_contact_rows(start, t, math.atan2(start.y - t.y,
@@ -323,7 +347,7 @@ def _target_chunks(start: Model, tshapes: Sequence[Model], budget: float, jitter
         for i in np.flatnonzero(np.abs(d - limit) <= 1e-9).tolist():
             keep[i] = math.hypot(px[i] - sx, py[i] - sy) <= limit
         spots = [(px[i], py[i]) for i in np.flatnonzero(keep).tolist()]
-    t0 = min(tshapes, key=lambda t: horizontal_distance(start, t))
+    t0 = min(dist_to, key=lambda p: p[0])[1]
     dist = math.hypot(t0.x - start.x, t0.y - start.y)
     if dist > 0:
         k = min(1.0, (budget - SLACK) / dist)
@@ -454,8 +478,10 @@ def _friend_spots(start: Model, mid: str, cur: dict[str, Model],
                   key=lambda f: math.hypot(f.x - goal[0], f.y - goal[1]))[:FRIENDS]
     spots: list[tuple[float, float]] = []
     for f in near:
+        fx, fy, rf = f.x, f.y, r + mm_._radius(f)
         for g in FRIEND_GAPS:
-            spots += _ring(f.x, f.y, r + mm_._radius(f) + g, 0.0, FRIEND_BEARINGS)
+            dist = rf + g  # _ring(fx, fy, dist, 0.0, FRIEND_BEARINGS)'s floats
+            spots += [(fx + dist * c, fy + dist * s) for c, s in _FRIEND_CS]
     spots = _reachable(start, spots, budget)
     spots.sort(key=lambda p: math.hypot(p[0] - goal[0], p[1] - goal[1]))
     return spots
