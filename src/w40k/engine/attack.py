@@ -97,19 +97,33 @@ def _decoded(data: JSON, kind: type[_D], decode: Callable[[dict[str, JSON]], _D]
 
 
 def frame_request(frame: AttackFrame) -> AttackRequest:
-    """The frame's attack request (decoded once)."""
+    """The frame's attack request (decoded once when the frame was read from JSON)."""
+    held = cast(object, frame.request)
+    if isinstance(held, AttackRequest):
+        return held
     return _decoded(frame.request, AttackRequest, AttackRequest.from_json)
 
 
 def frame_state(frame: AttackFrame) -> AttackState:
-    """The frame's attack machine state (decoded once; ``to_json`` and ``from_json`` are an
-    exact round trip)."""
+    """The frame's attack machine state (decoded once when the frame was read from JSON;
+    ``to_json`` and ``from_json`` are an exact round trip)."""
+    held = cast(object, frame.state)
+    if isinstance(held, AttackState):
+        return held
     return _decoded(frame.state, AttackState, AttackState.from_json)
 
 
 def state_json(state: AttackState) -> JSON:
-    """The machine state as JSON for a frame (remembered as its decoding)."""
+    """The machine state as JSON (remembered as its decoding)."""
     return _keep(state.to_json(), state)
+
+
+def with_state(frame: AttackFrame, state: AttackState, **changes: Any) -> AttackFrame:
+    """``frame`` holding the machine's ``state`` (and ``changes``): the frozen state itself,
+    written as JSON only when the frame is (:meth:`AttackFrame.to_json`: a save). A battle
+    stores a state at every step of the machine and saves none of them."""
+    # the field's declared type is its position form (the frame codec reads JSON there)
+    return replace(frame, state=cast(JSON, state), **changes)
 
 
 class AttackStep(StrEnum):
@@ -141,10 +155,22 @@ class AttackFrame(FrameData):
     step: AttackStep = AttackStep.START
     """Where it is."""
     request: JSON = None
-    """The attack request (``rules.attack_types.AttackRequest`` JSON), once started."""
+    """The attack request (``rules.attack_types.AttackRequest`` JSON), once started; within
+    a game the frozen request itself (read it with :func:`frame_request`)."""
     state: JSON = None
     """The attack machine's state (``rules.attack_machine.AttackState`` JSON), once
-    started."""
+    started; within a game the frozen state itself (read it with :func:`frame_state`, set it
+    with :func:`with_state`)."""
+
+    def to_json(self) -> dict[str, JSON]:
+        """The position form: the request and the state as JSON (held as objects within a
+        game: :func:`with_state`; the same JSON their ``to_json`` gave when stored)."""
+        out = super().to_json()
+        for name in ("request", "state"):
+            held = cast(object, out[name])
+            if isinstance(held, AttackRequest | AttackState):
+                out[name] = held.to_json()
+        return out
 
     @classmethod
     def legacy(cls, data: dict[str, JSON]) -> dict[str, JSON]:
@@ -184,7 +210,7 @@ def _roll_unit(kind: str, attacker: UnitData, target: UnitData) -> str:
 def _store(ctx: Context, frame: AttackFrame, state: AttackState, pause: Pause,
            step: AttackStep) -> None:
     """Keep the machine's state in the frame; a batch just rolled is logged (``roll``)."""
-    ctx.replace(frame, replace(frame, state=state_json(state), step=step))
+    ctx.replace(frame, with_state(frame, state, step=step))
     if isinstance(pause, Rolled):
         attacker = ctx.state.unit(frame.attacker)
         target = ctx.state.unit(frame.target)
@@ -213,8 +239,7 @@ def _run(ctx: Context, frame: AttackFrame) -> Request | None:
         actx = dataclasses.replace(context_from_json(cast(dict[str, JSON], frame.context)),
                                    ruleset=ruleset(ctx.state.options))
         req = AttackRequest(weapons, model_states(target), model_states(attacker), actx)
-        ctx.replace(frame, replace(frame, request=_keep(req.to_json(), req),
-                                   state=state_json(start(req)), step=AttackStep.RUNNING))
+        ctx.replace(frame, with_state(frame, start(req), request=req, step=AttackStep.RUNNING))
         return None
     req = frame_request(frame)
     after, pause = advance(frame_state(frame), req, ctx.dice)

@@ -420,10 +420,13 @@ def _copy_unit(u: UnitData) -> UnitData:
                     u.embarked_in)
 
 
-_LISTS = ("players", "units", "off_table", "objectives", "frames", "events", "choices",
-          "stratagems", "actions")
+_LISTS = ("players", "units", "off_table", "objectives", "frames", "actions")
 """The :class:`GameState` lists a checkpoint copies (their items: frozen frames and records,
-JSON events and choices, and the players, units, models and objectives it copies itself)."""
+and the players, units, models and objectives it copies itself)."""
+_GROWING = ("events", "choices", "stratagems")
+"""The :class:`GameState` lists that only ever grow (appended to, never changed in place): a
+checkpoint keeps their lengths, and :meth:`GameState.restore` cuts them back (the event log
+grows to thousands of entries: a copy per submit cost more than the rest of the lists)."""
 
 
 @dataclass(frozen=True)
@@ -448,8 +451,11 @@ class Checkpoint:
     """A copy of each unit's list of models."""
     shots: list[list[str]]
     """Each of those models' ``one_shots_used`` list (appended to in place) ..."""
-    saved_shots: list[tuple[str, ...]]
-    """... and its contents."""
+    saved_shots: list[tuple[list[str], tuple[str, ...]]]
+    """... and the contents of those that were not empty (nearly all are: a restore empties
+    the others)."""
+    lengths: tuple[int, ...]
+    """The lengths of the :data:`_GROWING` lists."""
     mark: int
     """Where this checkpoint's entries start in the undo log (:class:`_Undo`)."""
 
@@ -583,7 +589,9 @@ class GameState:
         shots = list(map(_SHOTS, chain.from_iterable(models)))
         return Checkpoint(top, kept, units, list(map(dict.copy, map(vars, units))),
                           list(map(dict.copy, map(_FLAGS, units))), models, shots,
-                          list(map(tuple, shots)), _open_undo())
+                          [(s, tuple(s)) for s in filter(None, shots)],
+                          tuple([len(cast(list[object], top[k])) for k in _GROWING]),
+                          _open_undo())
 
     def release(self, checkpoint: Checkpoint) -> None:
         """Keep the state as it is: :meth:`checkpoint`'s undo log is no longer needed (an
@@ -607,7 +615,10 @@ class GameState:
                         model.__dict__[name] = old
             # an enclosing checkpoint still needs the other models' entries
             log += [e for e in entries if id(e[0]) not in known]
-        for shots, saved in zip(checkpoint.shots, checkpoint.saved_shots, strict=True):
+        for shots in checkpoint.shots:
+            if shots:
+                shots.clear()
+        for shots, saved in checkpoint.saved_shots:
             shots[:] = saved
         for obj, d in checkpoint.kept:
             vars(obj).clear()
@@ -620,6 +631,8 @@ class GameState:
             unit.__dict__["models"] = models
         self.__dict__.clear()
         self.__dict__.update(checkpoint.top)
+        for k, n in zip(_GROWING, checkpoint.lengths, strict=True):
+            del self.__dict__[k][n:]  # the same list objects as then: cut back to that length
         _Placement.count += 1  # the models' fields were set back: derived caches are stale
         _close_undo()
 
