@@ -1,10 +1,12 @@
 """Attacks inside a game: the per-die attack sequence (``rules.attack_sequence``) as a frame.
 
 The frame holds the attack request (weapons, the units' models at the start, the context) and
-the resumable attack machine's state (``rules.attack_machine``), both as JSON. Each run
-advances the machine from where it stopped to its next pause: a decision (allocation order,
-[PRECISION], [LETHAL HITS], Select Model, asked through the engine's one boundary with the
-player's name), a batch of dice just rolled (logged as a ``roll`` event), or the result.
+the resumable attack machine's state (``rules.attack_machine``): within a game the frozen
+objects themselves, in a position their JSON (written by the frame's ``to_json``, read back by
+:func:`frame_request` / :func:`frame_state`). Each run advances the machine from where it
+stopped to its next pause: a decision (allocation order, [PRECISION], [LETHAL HITS], Select
+Model, asked through the engine's one boundary with the player's name), a batch of dice just
+rolled (logged as a ``roll`` event), or the result.
 Nothing is re-run, and a game saved in the middle of an attack loads and continues exactly.
 """
 
@@ -70,10 +72,11 @@ def context_from_json(d: dict[str, JSON]) -> AttackContext:
 
 
 _DECODED: dict[int, tuple[JSON, AttackRequest | AttackState]] = {}
-"""Decoded attack requests and machine states by the id of their JSON (which is held, so an id
-is never reused while cached): a frame's JSON is never changed in place (frames are replaced),
-so the machine's next step reuses the value it stored instead of decoding it again. Emptied
-past :data:`_DECODED_LIMIT` entries; nothing here is saved."""
+"""Decoded attack requests and machine states of frames read from a position (JSON), by the id
+of their JSON (which is held, so an id is never reused while cached): a frame's JSON is never
+changed in place, so a second read reuses the value instead of decoding it again (frames made
+within a game hold the values themselves: :func:`with_state`). Emptied past
+:data:`_DECODED_LIMIT` entries; nothing here is saved."""
 _DECODED_LIMIT = 256
 _D = TypeVar("_D", AttackRequest, AttackState)
 
@@ -111,11 +114,6 @@ def frame_state(frame: AttackFrame) -> AttackState:
     if isinstance(held, AttackState):
         return held
     return _decoded(frame.state, AttackState, AttackState.from_json)
-
-
-def state_json(state: AttackState) -> JSON:
-    """The machine state as JSON (remembered as its decoding)."""
-    return _keep(state.to_json(), state)
 
 
 def with_state(frame: AttackFrame, state: AttackState, **changes: Any) -> AttackFrame:
