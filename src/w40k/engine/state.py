@@ -223,24 +223,29 @@ class UnitData:
     def keys(self) -> frozenset[str]:
         """Appendix 'Mixed keywords': the unit has all of its living models' keywords."""
         out: set[str] = set()
-        last = None
+        last: tuple[str, ...] | None = None
         for m in self.alive or self.models:
-            if m.profile is not last:  # each run of models sharing a profile read once
-                last = m.profile
-                out |= last.keys
+            words = m.profile.keywords
+            if words != last:  # each run of models with the same keywords read once
+                last = words
+                out |= keyword_set(words)
         return frozenset(out)
 
     def has(self, keyword: str) -> bool:
         """Whether the unit has a keyword (02.05: any number): ``keyword in self.keys``,
         without building the set (some living model has it; with none living, some model)."""
         k = canonical_keyword(keyword)
-        last = None
-        for m in [m for m in self.models if not m.destroyed] or self.models:
-            p = m.profile
-            if p is not last:  # the models of a unit share a few profiles: each asked once
-                if k in p.keys:
+        models = [m for m in self.models if not m.destroyed] or self.models
+        last: tuple[str, ...] | None = None
+        for m in models:
+            # the models of a unit share a few keyword lists (each model has its own profile
+            # object, an equal one): each list is asked once, by equality (a tuple compare,
+            # cheaper than finding its key set)
+            words = m.profile.keywords
+            if words != last:
+                if k in keyword_set(words):
                     return True
-                last = p
+                last = words
         return False
 
     def every_model(self, keyword: str) -> bool:
