@@ -243,3 +243,33 @@ def test_a_save_taken_inside_a_window_loads_and_continues_identically(
     monkeypatch.setattr(windows, "REACTIONS", (
         Reaction("Test spend", Window.START_OF_PHASE, "test", _always, _spend),))
     assert _resume_everywhere("window", small_position(), 6, at_most=8) > 0
+
+
+def test_an_attack_frame_holds_its_machine_state_and_writes_it_as_its_json() -> None:
+    # within a game the frame holds the frozen request and machine state themselves (a battle
+    # stores a state at every step and saves none); its position form is their JSON, and a
+    # frame read back from it gives equal ones
+    from w40k.agents.greedy import GreedyAgent
+    from w40k.engine.attack import frame_request, frame_state
+    from w40k.rules.attack_machine import AttackState
+    from w40k.rules.attack_types import AttackRequest
+
+    game = Game.new(default_position(), 1101)
+    players = {p.name: GreedyAgent(i + 7) for i, p in enumerate(game.state.players)}
+    seen = 0
+    while (req := game.pending()) is not None and seen < 5:
+        for f in game.state.frames:
+            if isinstance(f, AttackFrame) and f.step is not AttackStep.START:
+                assert isinstance(frame_state(f), AttackState)
+                assert isinstance(frame_request(f), AttackRequest)
+                data = f.to_json()
+                assert data["state"] == frame_state(f).to_json()
+                assert data["request"] == frame_request(f).to_json()
+                back = read_frame(json.loads(json.dumps(f.frame_json())))
+                assert isinstance(back, AttackFrame) and isinstance(back.state, dict)
+                assert frame_state(back) == frame_state(f)
+                assert frame_request(back) == frame_request(f)
+                assert back.frame_json() == f.frame_json()
+                seen += 1
+        game.submit(players[req.player].choose(game, req))
+    assert seen > 0

@@ -180,3 +180,59 @@ def test_a_game_in_another_thread_neither_writes_to_nor_closes_this_threads_undo
     m.x += 2.0
     s.restore(cp)
     assert json.dumps(s.to_json()) == before and _Undo.log is None
+
+
+def test_the_growing_lists_are_cut_back_and_one_shot_lists_refilled_in_the_same_objects(
+) -> None:
+    # the event log, the choices and the stratagems used only grow: a checkpoint keeps their
+    # lengths, a restore cuts the same lists back; the one-shot lists (appended to in place)
+    # that were empty are emptied, the others refilled
+    game = _mid_game()
+    s = game.state
+    before = json.dumps(s.to_json())
+    events, choices, used = s.events, s.choices, s.stratagems
+    fired, empty = s.units[0].models[0], s.units[0].models[1]
+    fired.one_shots_used.append("hunter-killer")
+    held = fired.one_shots_used
+    cp = s.checkpoint()
+    s.events.append({"event": "x"})
+    s.choices.append("x")
+    s.stratagems.append(StratagemUse("red", "x", (), None, 1, 1, "red", "movement"))
+    s.events = [*s.events, {"event": "a new list"}]  # a handler may replace one, too
+    fired.one_shots_used.append("gun")
+    empty.one_shots_used.append("gun")
+    s.restore(cp)
+    assert s.events is events and s.choices is choices and s.stratagems is used
+    assert fired.one_shots_used is held and held == ["hunter-killer"]
+    assert empty.one_shots_used == []
+    held.clear()
+    assert json.dumps(s.to_json()) == before
+
+
+def test_a_refused_answer_that_rolled_dice_puts_the_dice_back_and_one_that_did_not_keeps_them(
+) -> None:
+    game = _mid_game()
+    req = game.pending()
+    assert req is not None
+    answer = GreedyAgent(1).choose(game, req)
+    dice, drawn, before = game.dice, game.dice.drawn, json.dumps(game.dice.to_json())
+
+    def rolls(ctx: Context, *args: object) -> None:
+        ctx.roll("hit", 3)
+        raise IllegalChoice("refused after rolling", rule="the test's handler")
+
+    def refuses(ctx: Context, *args: object) -> None:
+        raise IllegalChoice("refused at once", rule="the test's handler")
+
+    kind = game.state.frames[-1].kind
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setitem(HANDLERS, kind, dataclasses.replace(HANDLERS[kind], apply=refuses))
+        with pytest.raises(IllegalChoice):
+            game.submit(answer)
+        assert game.dice is dice and game.dice.drawn == drawn  # nothing drawn: the same
+        mp.setitem(HANDLERS, kind, dataclasses.replace(HANDLERS[kind], apply=rolls))
+        with pytest.raises(IllegalChoice):
+            game.submit(answer)
+    assert json.dumps(game.dice.to_json()) == before and game.dice.drawn == drawn
+    assert game.ctx.dice is game.dice
+    assert game.dice.disarm() is None  # nothing kept once the answer is settled

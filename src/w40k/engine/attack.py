@@ -1,10 +1,12 @@
 """Attacks inside a game: the per-die attack sequence (``rules.attack_sequence``) as a frame.
 
 The frame holds the attack request (weapons, the units' models at the start, the context) and
-the resumable attack machine's state (``rules.attack_machine``), both as JSON. Each run
-advances the machine from where it stopped to its next pause: a decision (allocation order,
-[PRECISION], [LETHAL HITS], Select Model, asked through the engine's one boundary with the
-player's name), a batch of dice just rolled (logged as a ``roll`` event), or the result.
+the resumable attack machine's state (``rules.attack_machine``): within a game the frozen
+objects themselves, in a position their JSON (written by the frame's ``to_json``, read back by
+:func:`frame_request` / :func:`frame_state`). Each run advances the machine from where it
+stopped to its next pause: a decision (allocation order, [PRECISION], [LETHAL HITS], Select
+Model, asked through the engine's one boundary with the player's name), a batch of dice just
+rolled (logged as a ``roll`` event), or the result.
 Nothing is re-run, and a game saved in the middle of an attack loads and continues exactly.
 """
 
@@ -70,10 +72,11 @@ def context_from_json(d: dict[str, JSON]) -> AttackContext:
 
 
 _DECODED: dict[int, tuple[JSON, AttackRequest | AttackState]] = {}
-"""Decoded attack requests and machine states by the id of their JSON (which is held, so an id
-is never reused while cached): a frame's JSON is never changed in place (frames are replaced),
-so the machine's next step reuses the value it stored instead of decoding it again. Emptied
-past :data:`_DECODED_LIMIT` entries; nothing here is saved."""
+"""Decoded attack requests and machine states of frames read from a position (JSON), by the id
+of their JSON (which is held, so an id is never reused while cached): a frame's JSON is never
+changed in place, so a second read reuses the value instead of decoding it again (frames made
+within a game hold the values themselves: :func:`with_state`). Emptied past
+:data:`_DECODED_LIMIT` entries; nothing here is saved."""
 _DECODED_LIMIT = 256
 _D = TypeVar("_D", AttackRequest, AttackState)
 
@@ -97,19 +100,28 @@ def _decoded(data: JSON, kind: type[_D], decode: Callable[[dict[str, JSON]], _D]
 
 
 def frame_request(frame: AttackFrame) -> AttackRequest:
-    """The frame's attack request (decoded once)."""
+    """The frame's attack request (decoded once when the frame was read from JSON)."""
+    held = cast(object, frame.request)
+    if isinstance(held, AttackRequest):
+        return held
     return _decoded(frame.request, AttackRequest, AttackRequest.from_json)
 
 
 def frame_state(frame: AttackFrame) -> AttackState:
-    """The frame's attack machine state (decoded once; ``to_json`` and ``from_json`` are an
-    exact round trip)."""
+    """The frame's attack machine state (decoded once when the frame was read from JSON;
+    ``to_json`` and ``from_json`` are an exact round trip)."""
+    held = cast(object, frame.state)
+    if isinstance(held, AttackState):
+        return held
     return _decoded(frame.state, AttackState, AttackState.from_json)
 
 
-def state_json(state: AttackState) -> JSON:
-    """The machine state as JSON for a frame (remembered as its decoding)."""
-    return _keep(state.to_json(), state)
+def with_state(frame: AttackFrame, state: AttackState, **changes: Any) -> AttackFrame:
+    """``frame`` holding the machine's ``state`` (and ``changes``): the frozen state itself,
+    written as JSON only when the frame is (:meth:`AttackFrame.to_json`: a save). A battle
+    stores a state at every step of the machine and saves none of them."""
+    # the field's declared type is its position form (the frame codec reads JSON there)
+    return replace(frame, state=cast(JSON, state), **changes)
 
 
 class AttackStep(StrEnum):
@@ -141,10 +153,22 @@ class AttackFrame(FrameData):
     step: AttackStep = AttackStep.START
     """Where it is."""
     request: JSON = None
-    """The attack request (``rules.attack_types.AttackRequest`` JSON), once started."""
+    """The attack request (``rules.attack_types.AttackRequest`` JSON), once started; within
+    a game the frozen request itself (read it with :func:`frame_request`)."""
     state: JSON = None
     """The attack machine's state (``rules.attack_machine.AttackState`` JSON), once
-    started."""
+    started; within a game the frozen state itself (read it with :func:`frame_state`, set it
+    with :func:`with_state`)."""
+
+    def to_json(self) -> dict[str, JSON]:
+        """The position form: the request and the state as JSON (held as objects within a
+        game: :func:`with_state`; the same JSON their ``to_json`` gave when stored)."""
+        out = super().to_json()
+        for name in ("request", "state"):
+            held = cast(object, out[name])
+            if isinstance(held, AttackRequest | AttackState):
+                out[name] = held.to_json()
+        return out
 
     @classmethod
     def legacy(cls, data: dict[str, JSON]) -> dict[str, JSON]:
@@ -184,7 +208,7 @@ def _roll_unit(kind: str, attacker: UnitData, target: UnitData) -> str:
 def _store(ctx: Context, frame: AttackFrame, state: AttackState, pause: Pause,
            step: AttackStep) -> None:
     """Keep the machine's state in the frame; a batch just rolled is logged (``roll``)."""
-    ctx.replace(frame, replace(frame, state=state_json(state), step=step))
+    ctx.replace(frame, with_state(frame, state, step=step))
     if isinstance(pause, Rolled):
         attacker = ctx.state.unit(frame.attacker)
         target = ctx.state.unit(frame.target)
@@ -213,8 +237,7 @@ def _run(ctx: Context, frame: AttackFrame) -> Request | None:
         actx = dataclasses.replace(context_from_json(cast(dict[str, JSON], frame.context)),
                                    ruleset=ruleset(ctx.state.options))
         req = AttackRequest(weapons, model_states(target), model_states(attacker), actx)
-        ctx.replace(frame, replace(frame, request=_keep(req.to_json(), req),
-                                   state=state_json(start(req)), step=AttackStep.RUNNING))
+        ctx.replace(frame, with_state(frame, start(req), request=req, step=AttackStep.RUNNING))
         return None
     req = frame_request(frame)
     after, pause = advance(frame_state(frame), req, ctx.dice)

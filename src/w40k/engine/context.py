@@ -29,18 +29,38 @@ class CountingDice:
     """The game's dice source, counting the faces drawn (the fuzzer checks every one of them
     appears in a ``roll`` event)."""
 
-    __slots__ = ("drawn", "inner")
+    __slots__ = ("_armed", "_before", "drawn", "inner")
 
     def __init__(self, inner: SerializableDice) -> None:
         self.inner = inner
         """The source the faces come from (seeded, scripted, ordered)."""
         self.drawn = 0
         """Faces drawn so far."""
+        self._armed = False
+        self._before: dict[str, JSON] | None = None
 
     def d6(self, kind: str) -> int:
         """One D6 face."""
+        if self._armed:  # the first face since arm(): keep the state before it
+            self._armed = False
+            self._before = self.inner.to_json()
         self.drawn += 1
         return self.inner.d6(kind)
+
+    def arm(self) -> None:
+        """Keep the source's state as it is now, for an answer that may be refused
+        (``Game.submit``): taken just before the next face is drawn (the source changes only
+        by drawing), so an answer that rolls nothing costs nothing."""
+        self._armed = True
+        self._before = None
+
+    def disarm(self) -> dict[str, JSON] | None:
+        """Stop keeping it: the state :meth:`arm` kept (:meth:`to_json`'s form), or None when
+        no face has been drawn since (the state is the same)."""
+        before = self._before
+        self._armed = False
+        self._before = None
+        return before
 
     def to_json(self) -> dict[str, JSON]:
         """The inner source's state."""

@@ -194,16 +194,19 @@ class Game:
             raise RuntimeError(f"frame {top.kind!r} asked but takes no answer")
         state = self.state
         snapshot = state.checkpoint()
-        dice_state = self.dice.to_json()
-        drawn = self.dice.drawn
+        dice = self.dice
+        dice.arm()  # its state before the first face the answer draws, if any
+        drawn = dice.drawn
         try:
             handler.apply(self.ctx, top, request, choice)
         except BaseException:
             self.state = state  # in case the handler replaced it
             state.restore(snapshot)
-            self.dice = CountingDice(dice_from_json(dice_state))
+            dice_state = dice.disarm()
+            self.dice = dice if dice_state is None else CountingDice(dice_from_json(dice_state))
             self.dice.drawn = drawn
             raise
+        dice.disarm()
         state.release(snapshot)
         self.state.choices.append(choice)
         self._pending = None

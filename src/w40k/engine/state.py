@@ -223,24 +223,29 @@ class UnitData:
     def keys(self) -> frozenset[str]:
         """Appendix 'Mixed keywords': the unit has all of its living models' keywords."""
         out: set[str] = set()
-        last = None
+        last: tuple[str, ...] | None = None
         for m in self.alive or self.models:
-            if m.profile is not last:  # each run of models sharing a profile read once
-                last = m.profile
-                out |= last.keys
+            words = m.profile.keywords
+            if words != last:  # each run of models with the same keywords read once
+                last = words
+                out |= keyword_set(words)
         return frozenset(out)
 
     def has(self, keyword: str) -> bool:
         """Whether the unit has a keyword (02.05: any number): ``keyword in self.keys``,
         without building the set (some living model has it; with none living, some model)."""
         k = canonical_keyword(keyword)
-        last = None
-        for m in [m for m in self.models if not m.destroyed] or self.models:
-            p = m.profile
-            if p is not last:  # the models of a unit share a few profiles: each asked once
-                if k in p.keys:
+        models = [m for m in self.models if not m.destroyed] or self.models
+        last: tuple[str, ...] | None = None
+        for m in models:
+            # the models of a unit share a few keyword lists (each model has its own profile
+            # object, an equal one): each list is asked once, by equality (a tuple compare,
+            # cheaper than finding its key set)
+            words = m.profile.keywords
+            if words != last:
+                if k in keyword_set(words):
                     return True
-                last = p
+                last = words
         return False
 
     def every_model(self, keyword: str) -> bool:
@@ -420,10 +425,13 @@ def _copy_unit(u: UnitData) -> UnitData:
                     u.embarked_in)
 
 
-_LISTS = ("players", "units", "off_table", "objectives", "frames", "events", "choices",
-          "stratagems", "actions")
+_LISTS = ("players", "units", "off_table", "objectives", "frames", "actions")
 """The :class:`GameState` lists a checkpoint copies (their items: frozen frames and records,
-JSON events and choices, and the players, units, models and objectives it copies itself)."""
+and the players, units, models and objectives it copies itself)."""
+_GROWING = ("events", "choices", "stratagems")
+"""The :class:`GameState` lists that only ever grow (appended to, never changed in place): a
+checkpoint keeps their lengths, and :meth:`GameState.restore` cuts them back (the event log
+grows to thousands of entries: a copy per submit cost more than the rest of the lists)."""
 
 
 @dataclass(frozen=True)
@@ -448,8 +456,11 @@ class Checkpoint:
     """A copy of each unit's list of models."""
     shots: list[list[str]]
     """Each of those models' ``one_shots_used`` list (appended to in place) ..."""
-    saved_shots: list[tuple[str, ...]]
-    """... and its contents."""
+    saved_shots: list[tuple[list[str], tuple[str, ...]]]
+    """... and the contents of those that were not empty (nearly all are: a restore empties
+    the others)."""
+    lengths: tuple[int, ...]
+    """The lengths of the :data:`_GROWING` lists."""
     mark: int
     """Where this checkpoint's entries start in the undo log (:class:`_Undo`)."""
 
@@ -583,7 +594,9 @@ class GameState:
         shots = list(map(_SHOTS, chain.from_iterable(models)))
         return Checkpoint(top, kept, units, list(map(dict.copy, map(vars, units))),
                           list(map(dict.copy, map(_FLAGS, units))), models, shots,
-                          list(map(tuple, shots)), _open_undo())
+                          [(s, tuple(s)) for s in filter(None, shots)],
+                          tuple([len(cast(list[object], top[k])) for k in _GROWING]),
+                          _open_undo())
 
     def release(self, checkpoint: Checkpoint) -> None:
         """Keep the state as it is: :meth:`checkpoint`'s undo log is no longer needed (an
@@ -607,7 +620,10 @@ class GameState:
                         model.__dict__[name] = old
             # an enclosing checkpoint still needs the other models' entries
             log += [e for e in entries if id(e[0]) not in known]
-        for shots, saved in zip(checkpoint.shots, checkpoint.saved_shots, strict=True):
+        for shots in checkpoint.shots:
+            if shots:
+                shots.clear()
+        for shots, saved in checkpoint.saved_shots:
             shots[:] = saved
         for obj, d in checkpoint.kept:
             vars(obj).clear()
@@ -620,6 +636,8 @@ class GameState:
             unit.__dict__["models"] = models
         self.__dict__.clear()
         self.__dict__.update(checkpoint.top)
+        for k, n in zip(_GROWING, checkpoint.lengths, strict=True):
+            del self.__dict__[k][n:]  # the same list objects as then: cut back to that length
         _Placement.count += 1  # the models' fields were set back: derived caches are stale
         _close_undo()
 

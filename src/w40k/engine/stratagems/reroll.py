@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, cast
 
 from w40k.core.dice import DieRoll, RollKind
 from w40k.core.jsonval import JSON
-from w40k.engine.attack import AttackFrame, frame_state, state_json
+from w40k.engine.attack import AttackFrame, frame_state, with_state
 from w40k.engine.phases.charge import ChargeStep, ChargeUnitFrame
 from w40k.engine.phases.movement_frames import MovementFrame, MoveUnitFrame
 from w40k.engine.stratagems.model import Stratagem, Target, TurnKey
@@ -60,7 +60,7 @@ def _reroll_attack_die(ctx: Context, frame: AttackFrame, die: int,
                        unit: str) -> tuple[int, int]:
     """Re-roll die ``die`` of the batch the attack machine waits to use."""
     after = machine_reroll(frame_state(frame), die, ctx.dice)
-    ctx.replace(frame, replace(frame, state=state_json(after)))
+    ctx.replace(frame, with_state(frame, after))
     new = after.rolled[die]
     ctx.log_roll(new.kind, (DieRoll(new.kind, (new.face,), new.sides),), unit=unit)
     return new.faces[0], new.face
