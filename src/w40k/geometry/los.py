@@ -195,14 +195,8 @@ def _tangent_groups(
     n = len(cc)
     n_ot = sum(len(c) for c in prims_c[:-1])
     if n >= 2:
-        i, j = np.triu_indices(n, 1)
         # stage 1: lines touching the observer or target; stage 2: vertex-vertex lines
-        if stage == 1:
-            sel = i < n_ot
-            i, j = i[sel], j[sel]
-        elif stage == 2:
-            sel = i >= n_ot
-            i, j = i[sel], j[sel]
+        i, j = _pairs(n, n_ot, stage)
         yield disc_tangents(cc[i], rr[i], cc[j], rr[j])
     ovals = [s for s in (o, t) if isinstance(s, Oval)] if stage in (0, 1) else []
     for ov in ovals:
@@ -219,6 +213,20 @@ def _tangent_groups(
             hi = lo + size
             yield oval_circle_tangents(ov, vx[lo:hi], vy[lo:hi], vr[lo:hi])
             lo, size = hi, size * 4
+
+
+def _pairs(n: int, n_ot: int, stage: int) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs ``i < j`` of ``np.triu_indices(n, 1)`` in its order (by ``i``, then ``j``):
+    all (stage 0), those with ``i < n_ot`` (stage 1), those with ``i >= n_ot`` (stage 2),
+    built directly instead of selected from all ``n * (n - 1) / 2``."""
+    if stage == 2:
+        i, j = np.triu_indices(n - n_ot, 1)
+        return i + n_ot, j + n_ot
+    if stage != 1:
+        return np.triu_indices(n, 1)
+    rows = [np.arange(k + 1, n) for k in range(min(n_ot, n))]
+    i = np.repeat(np.arange(len(rows)), [len(r) for r in rows])
+    return i, np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
 
 
 def evaluate_lines(
