@@ -41,7 +41,7 @@ from w40k.geometry.los_dist import (
     _joining_reach,
     _ring,
     _seg_dist,
-    _seg_dist_xy,
+    _seg_dist1,
 )
 from w40k.geometry.los_obstacles import TOUCH as TOUCH
 from w40k.geometry.los_obstacles import Obstacles as Obstacles
@@ -195,14 +195,8 @@ def _tangent_groups(
     n = len(cc)
     n_ot = sum(len(c) for c in prims_c[:-1])
     if n >= 2:
-        i, j = np.triu_indices(n, 1)
         # stage 1: lines touching the observer or target; stage 2: vertex-vertex lines
-        if stage == 1:
-            sel = i < n_ot
-            i, j = i[sel], j[sel]
-        elif stage == 2:
-            sel = i >= n_ot
-            i, j = i[sel], j[sel]
+        i, j = _pairs(n, n_ot, stage)
         yield disc_tangents(cc[i], rr[i], cc[j], rr[j])
     ovals = [s for s in (o, t) if isinstance(s, Oval)] if stage in (0, 1) else []
     for ov in ovals:
@@ -219,6 +213,20 @@ def _tangent_groups(
             hi = lo + size
             yield oval_circle_tangents(ov, vx[lo:hi], vy[lo:hi], vr[lo:hi])
             lo, size = hi, size * 4
+
+
+def _pairs(n: int, n_ot: int, stage: int) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs ``i < j`` of ``np.triu_indices(n, 1)`` in its order (by ``i``, then ``j``):
+    all (stage 0), those with ``i < n_ot`` (stage 1), those with ``i >= n_ot`` (stage 2),
+    built directly instead of selected from all ``n * (n - 1) / 2``."""
+    if stage == 2:
+        i, j = np.triu_indices(n - n_ot, 1)
+        return i + n_ot, j + n_ot
+    if stage != 1:
+        return np.triu_indices(n, 1)
+    rows = [np.arange(k + 1, n) for k in range(min(n_ot, n))]
+    i = np.repeat(np.arange(len(rows)), [len(r) for r in rows])
+    return i, np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
 
 
 def evaluate_lines(
@@ -316,9 +324,9 @@ def lines_hit(a: FloatArray, d: FloatArray, o1: FloatArray, t0: FloatArray,
 
 
 def _chord1(s: Shape, ax: float, ay: float, dx: float, dy: float) -> tuple[float, float, bool]:
-    """:func:`_chords` for one line (point ``ax, ay``, unit direction ``dx, dy``): a circle in
-    float arithmetic (the same operations in the same order, so the same floats), other
-    shapes by :func:`_chords` itself."""
+    """:func:`_chords` for one line (point ``ax, ay``, unit direction ``dx, dy``): a circle or
+    an oval in float arithmetic (the same operations in the same order, so the same floats),
+    a polygon by :func:`_chords` itself (its matrix product is not written out)."""
     if isinstance(s, Circle):
         cx = s.cx - ax
         cy = s.cy - ay
@@ -327,6 +335,20 @@ def _chord1(s: Shape, ax: float, ay: float, dx: float, dy: float) -> tuple[float
         ok = perp2 <= s.r * s.r + 1e-9
         half = math.sqrt(max(s.r * s.r - perp2, 0.0))
         return sp - half, sp + half, ok
+    if isinstance(s, Oval):
+        c, sn = math.cos(s.angle), math.sin(s.angle)
+        px, py = ax - s.cx, ay - s.cy
+        u0 = (px * c + py * sn) / s.a
+        v0 = (-px * sn + py * c) / s.b
+        du = (dx * c + dy * sn) / s.a
+        dv = (-dx * sn + dy * c) / s.b
+        qa = du * du + dv * dv
+        qb = 2 * (u0 * du + v0 * dv)
+        qc = u0 * u0 + v0 * v0 - 1.0
+        disc = qb * qb - 4 * qa * qc
+        ok = disc >= -1e-9 * qa
+        root = math.sqrt(max(disc, 0.0))
+        return (-qb - root) / (2 * qa), (-qb + root) / (2 * qa), ok
     lo, hi, okk = _chords(s, np.array([[ax, ay]]), np.array([[dx, dy]]))
     return float(lo[0]), float(hi[0]), bool(okk[0])
 
@@ -337,9 +359,11 @@ def _line_clear(
 ) -> tuple[tuple[float, float], tuple[float, float]] | None:
     """:func:`evaluate_lines` for one line (the centre line, asked first by every search):
     its (observer side, target side) plan points when it is clear, else None. The line's
-    own values in float arithmetic and the edges' as 1-D arrays: the same operations in the
-    same order as the (lines x edges) arrays of :func:`evaluate_lines`, so the same floats
-    and the same answer, without the per-call cost of its 2-D set-up."""
+    values and each edge's in float arithmetic, edge by edge: the same operations in the
+    same order as the (lines x edges) arrays of :func:`evaluate_lines` (``max``/``min`` keep
+    the first of equal values as ``np.maximum``/``np.minimum`` do; the distance is
+    :func:`_seg_dist1`), so the same floats and the same answer, without numpy's per-call
+    cost on the few dozen edges near the pair."""
     o0, o1, ook = _chord1(o, ax, ay, dx, dy)
     t0, t1, tok = _chord1(t, ax, ay, dx, dy)
     if not (ook and tok):
@@ -360,35 +384,35 @@ def _line_clear(
     else:
         te_o, te_t = o1, t0
     span = max(te_t - te_o, 1e-12)
-    H = obs.top
-    lo = np.full(len(H), o1)
-    hi = np.full(len(H), t0)
     dz = top_t - top_o
-    if abs(dz) > 1e-12:
-        with np.errstate(divide="ignore", invalid="ignore"):
-            tstar = te_o + (H - top_o) / dz * span
-        if dz < 0:  # height falls towards the target: blocked beyond tstar
-            lo = np.maximum(lo, np.where(np.isfinite(tstar), tstar, -np.inf))
-        else:  # blocked before tstar
-            hi = np.minimum(hi, np.where(np.isfinite(tstar), tstar, np.inf))
-    never = (min(top_o, top_t) + 1e-12 >= H) & np.isfinite(H)
-    active = (hi > lo) & ~never
-    ex, ey = obs.a[:, 0] - ax, obs.a[:, 1] - ay
-    fx, fy = obs.b[:, 0] - ax, obs.b[:, 1] - ay
-    sa, sb = dx * ey - dy * ex, dx * fy - dy * fx
-    ua, ub = dx * ex + dy * ey, dx * fx + dy * fy
-    g = obs.grow
-    far = ((sa >= g) & (sb >= g)) | ((sa <= -g) & (sb <= -g))
-    far |= (np.maximum(ua, ub) <= lo - g) | (np.minimum(ua, ub) >= hi + g)
-    ei = np.nonzero(active & ~far)[0]
-    if len(ei) == 0:
-        return pts
-    lo_e, hi_e = lo[ei], hi[ei]
-    qa, qb = obs.a[ei], obs.b[ei]
-    dist = _seg_dist_xy(ax + dx * lo_e, ay + dy * lo_e, ax + dx * hi_e, ay + dy * hi_e,
-                        qa[:, 0], qa[:, 1], qb[:, 0], qb[:, 1])
-    if (dist < obs.grow[ei] - TOUCH).any():
-        return None
+    sloped = abs(dz) > 1e-12
+    lowest = min(top_o, top_t) + 1e-12
+    inf = math.inf
+    for (qax, qay), (qbx, qby), g, h in zip(obs.a.tolist(), obs.b.tolist(),
+                                            obs.grow.tolist(), obs.top.tolist(), strict=True):
+        if lowest >= h and math.isfinite(h):  # never blocks (not above both tops)
+            continue
+        lo, hi = o1, t0
+        if sloped:
+            tstar = te_o + (h - top_o) / dz * span
+            fin = math.isfinite(tstar)
+            if dz < 0:  # height falls towards the target: blocked beyond tstar
+                lo = max(lo, tstar if fin else -inf)
+            else:  # blocked before tstar
+                hi = min(hi, tstar if fin else inf)
+        if not hi > lo:
+            continue
+        ex, ey = qax - ax, qay - ay
+        fx, fy = qbx - ax, qby - ay
+        sa, sb = dx * ey - dy * ex, dx * fy - dy * fx
+        if (sa >= g and sb >= g) or (sa <= -g and sb <= -g):
+            continue
+        ua, ub = dx * ex + dy * ey, dx * fx + dy * fy
+        if max(ua, ub) <= lo - g or min(ua, ub) >= hi + g:
+            continue
+        if _seg_dist1(ax + dx * lo, ay + dy * lo, ax + dx * hi, ay + dy * hi,
+                      qax, qay, qbx, qby) < g - TOUCH:
+            return None
     return pts
 
 

@@ -7,6 +7,7 @@ cycle; :mod:`w40k.geometry.los` imports them under the same names."""
 from __future__ import annotations
 
 import functools
+import math
 
 import numpy as np
 
@@ -81,6 +82,41 @@ def _seg_dist_xy(p1x: FloatArray, p1y: FloatArray, p2x: FloatArray, p2y: FloatAr
     d4 = px * b2y - py * b2x
     cross = (d1 * d2_ < 0) & (d3 * d4 < 0)
     return np.asarray(np.where(cross, 0.0, d), dtype=np.float64)
+
+
+def _seg_dist1(p1x: float, p1y: float, p2x: float, p2y: float,
+               q1x: float, q1y: float, q2x: float, q2y: float) -> float:
+    """:func:`_seg_dist_xy` for one pair of segments in float arithmetic: the same operations
+    in the same order (``x ** 2`` of a float64 array is ``x * x``; ``min``/``max`` keep the
+    first of equal values as ``np.minimum``/``np.maximum`` do; ``math.sqrt`` is correctly
+    rounded as ``np.sqrt`` is), so the same float, without numpy's per-call cost on the
+    one-element arrays of the searches' small tests."""
+    qx, qy = q2x - q1x, q2y - q1y
+    px, py = p2x - p1x, p2y - p1y
+    qden = max(qx * qx + qy * qy, 1e-300)
+    pden = max(px * px + py * py, 1e-300)
+    a1x, a1y = p1x - q1x, p1y - q1y
+    a2x, a2y = p2x - q1x, p2y - q1y
+    b1x, b1y = q1x - p1x, q1y - p1y
+    b2x, b2y = q2x - p1x, q2y - p1y
+    t = min(max((a1x * qx + a1y * qy) / qden, 0.0), 1.0)
+    ex, ey = a1x - qx * t, a1y - qy * t
+    d_a1 = ex * ex + ey * ey
+    t = min(max((a2x * qx + a2y * qy) / qden, 0.0), 1.0)
+    ex, ey = a2x - qx * t, a2y - qy * t
+    d_a2 = ex * ex + ey * ey
+    t = min(max((b1x * px + b1y * py) / pden, 0.0), 1.0)
+    ex, ey = b1x - px * t, b1y - py * t
+    d_b1 = ex * ex + ey * ey
+    t = min(max((b2x * px + b2y * py) / pden, 0.0), 1.0)
+    ex, ey = b2x - px * t, b2y - py * t
+    d_b2 = ex * ex + ey * ey
+    d = math.sqrt(min(min(d_a1, d_a2), min(d_b1, d_b2)))
+    if (qx * a1y - qy * a1x) * (qx * a2y - qy * a2x) < 0 and (
+        (px * b1y - py * b1x) * (px * b2y - py * b2x) < 0
+    ):
+        return 0.0
+    return d
 
 
 def _joining_reach(dist: FloatArray, convex: bool, chain: bool, half: float) -> float:
