@@ -80,7 +80,10 @@ def test_obstacles_with_the_terrain_part_kept_equal_one_build(seed: int) -> None
             for u in v.scene.units for m in u.models for fp in (m.footprint(),)
         ]
         want = Obstacles.build(list(ter) + models)
-        for got in (v.obstacles, sight_build.build(ter, models)):
+        fps = [m.footprint() for u in v.scene.units for m in u.models]
+        tops = [m.top for u in v.scene.units for m in u.models]
+        for got in (v.obstacles, sight_build.build(ter, models),
+                    sight_build.build_models(ter, fps, tops)):
             for f in fields(Obstacles):
                 x, y = getattr(got, f.name), getattr(want, f.name)
                 assert x.dtype == y.dtype and np.array_equal(x, y), f.name
