@@ -2,8 +2,8 @@
 hidden beyond detection range, 24.24 Lone Operative), the hidden models per unit, each model's
 area columns and the obstacles of a model pair answer exactly as computed afresh from the full
 model x area matrix, on the seeded random scenes of ``test_los_batch`` (walls, dense areas,
-INFANTRY, Lone Operatives, upper levels, ovals); also (pass stage6) the obstacle rows and the
-unit distance matrices kept across scenes."""
+INFANTRY, Lone Operatives, upper levels, ovals); also (pass stage6) the models' obstacle rows
+kept by footprint."""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ import pytest
 from tests.geometry.test_los_batch import random_scene
 from w40k.geometry import Visibility, scene_from_dict, sight_build
 from w40k.geometry.los import Obstacles
-from w40k.geometry.measure import distance_matrix
 from w40k.geometry.shapes import EPS, HALF_LINE, Circle, Oval, Polygon
 from w40k.geometry.visibility import COVER_KEYWORDS
 
@@ -89,23 +88,6 @@ def test_obstacles_with_the_terrain_part_kept_equal_one_build(seed: int) -> None
             for f in fields(Obstacles):
                 x, y = getattr(got, f.name), getattr(want, f.name)
                 assert x.dtype == y.dtype and np.array_equal(x, y), f.name
-        data["units"][0]["models"][0]["x"] += 0.5
-
-
-@pytest.mark.parametrize("seed", range(3))
-def test_kept_unit_distances_equal_fresh_ones(seed: int) -> None:
-    # R01.04-a: closest base to closest base, the same matrix whether kept from an earlier
-    # scene (by the units' footprints) or computed afresh, after a model moves too
-    data = random_scene(np.random.default_rng(960 + seed))
-    for _ in range(3):
-        v = Visibility(scene_from_dict(data), jit=False)
-        units = v.scene.units
-        for ou, a in enumerate(units):
-            for tu, b in enumerate(units):
-                got = v.unit_distances(ou, tu)
-                want = distance_matrix(a.models, b.models)
-                assert got.dtype == want.dtype and np.array_equal(got, want)
-                assert not got.flags.writeable and v.unit_distances(ou, tu) is got
         data["units"][0]["models"][0]["x"] += 0.5
 
 

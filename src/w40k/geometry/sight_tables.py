@@ -37,14 +37,6 @@ _SIGHT_OF = {
 _CODE_OF = {v: k for k, v in _SIGHT_OF.items()}
 
 
-DISTANCES_LIMIT = 4096
-"""Unit pairs' distance matrices kept (:data:`_DISTANCES`) before the table is emptied."""
-
-_DISTANCES: dict[tuple[tuple[Shape, ...], tuple[Shape, ...]], FloatArray] = {}
-"""``distance_matrix`` of two units by their footprints (read-only arrays), found again in
-the next scenes for the unit pairs that did not move."""
-
-
 class _AreasOf(dict[tuple[int, int], frozenset[int]]):
     """Lazy map (unit, model) -> indices of the terrain areas that hold the model (read from
     the membership matrix of :meth:`SightTables._area_rows`)."""
@@ -113,7 +105,6 @@ class SightTables:
         """Terrain areas holding each model, computed on first use (most are never asked)."""
         self.dense_area = list(part.dense_area)
         self._dist: dict[tuple[int, int], FloatArray] = {}
-        self._unit_fps: dict[int, tuple[Shape, ...]] = {}
         self._pair_cache: dict[tuple[int, int, int, int], ModelSight] = {}
         self._seen_cache: dict[tuple[int, int, int, int], tuple[bool, str]] = {}
         self._obs_cache: dict[tuple[int, int, frozenset[int]], Obstacles] = {}
@@ -188,31 +179,13 @@ class SightTables:
         return hit
 
     def unit_distances(self, ou: int, tu: int) -> FloatArray:
-        """Horizontal distances between every model of two units (cached; read-only)."""
+        """Horizontal distances between every model of two units (cached)."""
         key = (ou, tu)
-        hit = self._dist.get(key)
-        if hit is None:
-            # kept across scenes by the two units' footprints (a pure function of them):
-            # most unit pairs did not move since the last scene
-            fkey = (self._unit_footprints(ou), self._unit_footprints(tu))
-            hit = _DISTANCES.get(fkey)
-            if hit is None:
-                hit = distance_matrix(self.scene.units[ou].models, self.scene.units[tu].models)
-                hit.setflags(write=False)
-                if len(_DISTANCES) >= DISTANCES_LIMIT:
-                    _DISTANCES.clear()
-                _DISTANCES[fkey] = hit
-            self._dist[key] = hit
-        return hit
-
-    def _unit_footprints(self, u: int) -> tuple[Shape, ...]:
-        """The footprints of unit ``u``'s models, in model order (kept per scene)."""
-        hit = self._unit_fps.get(u)
-        if hit is None:
-            fps = self.footprints
-            hit = self._unit_fps[u] = tuple(
-                fps[(u, m)] for m in range(len(self.scene.units[u].models)))
-        return hit
+        if key not in self._dist:
+            self._dist[key] = distance_matrix(
+                self.scene.units[ou].models, self.scene.units[tu].models
+            )
+        return self._dist[key]
 
     def _area_rows(self, gids: np.ndarray) -> np.ndarray:
         """The model x region membership matrix (``TerrainArea.holds``: any part of the

@@ -225,16 +225,19 @@ class Visibility(SightTables):
         stages the other unit pairs whole before any search (:meth:`known_seen`), so every
         search and answer stays the same."""
         pairs: list[tuple[int, int, int, int]] = []
-        near: dict[tuple[int, int], list[int]] = {}
+        near: dict[tuple[int, int], list[int | None]] = {}
         for ou, om, tu in rows:
             if (ou, tu) in self._staged:
                 continue
             hit = near.get((ou, tu))
             if hit is None:
-                d = np.where(self._rule_mask(ou, tu), self.unit_distances(ou, tu), np.inf)
-                hit = near[(ou, tu)] = d.argmin(axis=1).tolist()
+                mask = self._rule_mask(ou, tu)
+                d = np.where(mask, self.unit_distances(ou, tu), np.inf)
+                best = d.argmin(axis=1).tolist()
+                # None: every target model is hidden from this observer model by a rule
+                hit = near[(ou, tu)] = [tm if mask[o, tm] else None for o, tm in enumerate(best)]
             tm = hit[om]
-            if self._rule_mask(ou, tu)[om, tm]:
+            if tm is not None:
                 pairs.append((ou, om, tu, tm))
         self.stage_pairs(pairs)
 
