@@ -277,24 +277,13 @@ class SightTables:
         :func:`batch_sight` on round bases) and returns the uncached pairs left open
         (undecided round-base pairs, then other shapes)."""
         units = self.scene.units
-        return self._batch_pairs([
+        todo = [
             (ou, om, tu, tm)
             for ou, tu in unit_pairs
             for om in range(len(units[ou].models))
             for tm in range(len(units[tu].models))
             if (ou, om, tu, tm) not in self._raw_cache
-        ])
-
-    def stage_pairs(self, pairs: list[tuple[int, int, int, int]]) -> None:
-        """The batched tests of these model pairs only (those not known yet), in one batch:
-        their unit pairs are not marked staged (:meth:`stage` still stages the rest of
-        them). The same answers as :meth:`stage` (each model pair's answer is its own)."""
-        raw = self._raw_cache
-        self._batch_pairs([k for k in dict.fromkeys(pairs) if k not in raw])
-
-    def _batch_pairs(self, todo: list[tuple[int, int, int, int]]
-                     ) -> list[tuple[int, int, int, int]]:
-        """:meth:`_batch_stage` of these model pairs (none of them known yet)."""
+        ]
         if not todo:
             return []
         if self.jit:

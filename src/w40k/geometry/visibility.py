@@ -203,65 +203,14 @@ class Visibility(SightTables):
     def unit_sees(self, ou: int, tu: int) -> bool:
         """06.01 at unit level: some model of unit ``ou`` sees some model of unit ``tu`` (the
         same answer as ``any(visible(ou, om, tu, tm))`` over every model pair, and as
-        ``sight_matrix(...).any()``). A model pair already known to be seen answers at once
-        (some pairs may be staged alone, :meth:`stage_nearest`); otherwise the pair's batch
-        is staged whole first, and the slow per-pair search runs only when no known answer
-        shows the target, up to the first seen pair (:meth:`_search_open`)."""
+        ``sight_matrix(...).any()``). The pair's batch is staged first; a model pair already
+        known to be seen answers at once, and the slow per-pair search runs only when no
+        known answer shows the target, in model order, up to the first seen pair."""
+        self.stage(ou, tu)
         mask = self._rule_mask(ou, tu)
         # 13.09 / 24.24: a masked pair is hidden whatever the sight
-        pairs = [(ou, om, tu, tm) for om in range(mask.shape[0])
-                 for tm in range(mask.shape[1]) if mask[om, tm]]
-        if (ou, tu) not in self._staged and self._known_seen(pairs):
-            return True  # a pair staged alone (:meth:`stage_nearest`) is seen
-        self.stage(ou, tu)
-        return self._any_seen(pairs)
-
-    def stage_nearest(self, rows: list[tuple[int, int, int]]) -> None:
-        """The batched tests (:meth:`stage_pairs`) of one model pair per (observer unit,
-        observer model, target unit) of ``rows`` whose unit pair is not staged yet, ahead of
-        the rest: the observer model with its nearest target model that no rule hides (13.09,
-        24.24). A unit pair one of them shows seen needs no other answer for
-        :meth:`unit_sees`, which reads the known answers before staging the rest; the caller
-        stages the other unit pairs whole before any search (:meth:`known_seen`), so every
-        search and answer stays the same."""
-        pairs: list[tuple[int, int, int, int]] = []
-        near: dict[tuple[int, int], list[int | None]] = {}
-        for ou, om, tu in rows:
-            if (ou, tu) in self._staged:
-                continue
-            hit = near.get((ou, tu))
-            if hit is None:
-                mask = self._rule_mask(ou, tu)
-                d = np.where(mask, self.unit_distances(ou, tu), np.inf)
-                best = d.argmin(axis=1).tolist()
-                # None: every target model is hidden from this observer model by a rule
-                hit = near[(ou, tu)] = [tm if mask[o, tm] else None for o, tm in enumerate(best)]
-            tm = hit[om]
-            if tm is not None:
-                pairs.append((ou, om, tu, tm))
-        self.stage_pairs(pairs)
-
-    def known_seen(self, ou: int, tu: int) -> bool:
-        """Some model pair of the unit pair is already known to be visible (kept visibility or
-        raw sight, 13.09 / 24.24 applied): :meth:`unit_sees` is True."""
-        mask = self._rule_mask(ou, tu)
-        return self._known_seen([(ou, om, tu, tm) for om in range(mask.shape[0])
-                                 for tm in range(mask.shape[1]) if mask[om, tm]])
-
-    def _known_seen(self, pairs: list[tuple[int, int, int, int]]) -> bool:
-        """Some pair of ``pairs`` (none hidden by a rule) is known to be visible."""
-        seen_values = self._seen_values()
-        raw, seen_cache = self._raw_cache, self._seen_cache
-        for k in pairs:
-            known = seen_cache.get(k)
-            if known is not None:
-                if known[0]:
-                    return True
-                continue
-            r = raw.get(k)
-            if r is not None and r.sight in seen_values:
-                return True
-        return False
+        return self._any_seen((ou, om, tu, tm) for om in range(mask.shape[0])
+                              for tm in range(mask.shape[1]) if mask[om, tm])
 
     def model_sees(self, ou: int, om: int, tu: int) -> bool:
         """06.01: observer model ``om`` of unit ``ou`` sees some model of unit ``tu`` (the same

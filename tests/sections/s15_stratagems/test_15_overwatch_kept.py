@@ -70,14 +70,14 @@ def test_the_search_stages_in_bounded_batches_with_the_answers_of_one_batch(
     from w40k.geometry.sight_tables import SightTables
 
     batches: list[int] = []
-    batch_pairs = SightTables._batch_pairs
+    stage_many = SightTables.stage_many
 
-    def counted(self: SightTables, todo: list[tuple[int, int, int, int]]
-                ) -> list[tuple[int, int, int, int]]:
-        batches.append(len(todo))
-        return batch_pairs(self, todo)
+    def counted(self: SightTables, pairs: list[tuple[int, int]]) -> None:
+        units = self.scene.units
+        batches.append(sum(len(units[a].models) * len(units[b].models) for a, b in pairs))
+        stage_many(self, pairs)
 
-    monkeypatch.setattr(SightTables, "_batch_pairs", counted)
+    monkeypatch.setattr(SightTables, "stage_many", counted)
     answers = []
     for limit in (10_000, 25, 1):
         monkeypatch.setattr(interventions, "STAGE_PAIRS", limit)
@@ -85,9 +85,7 @@ def test_the_search_stages_in_bounded_batches_with_the_answers_of_one_batch(
         batches.clear()
         game = _wide_game()
         answers.append([t.answer() for t in interventions._overwatch_search(game.ctx, "blue")])
-        # no model pair staged twice (the nearest target model per observer model first, then
-        # the unit pairs those do not show seen: pass stage6)
-        assert 0 < sum(batches) <= 3 * 2 * 25
+        assert sum(batches) == 3 * 2 * 25  # every candidate pair staged once
         assert all(b <= max(limit, 25) for b in batches)  # a larger unit pair alone
     assert len(answers[0]) == 6 and answers[0] == answers[1] == answers[2]
 

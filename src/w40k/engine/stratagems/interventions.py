@@ -93,28 +93,16 @@ def _stage(vis: Visibility, pairs: list[tuple[int, int]]) -> None:
         vis.stage_many(batch)
 
 
-def _stage_nearest(vis: Visibility, pairs: list[tuple[int, int]]) -> None:
-    """``Visibility.stage_nearest`` of the candidate unit pairs, in batches of at most
-    :data:`STAGE_PAIRS` model pairs."""
-    units = vis.scene.units
-    rows = [(ou, om, tu) for ou, tu in pairs for om in range(len(units[ou].models))]
-    for i in range(0, len(rows), STAGE_PAIRS):
-        vis.stage_nearest(rows[i:i + STAGE_PAIRS])
-
-
 def _overwatch_search(ctx: Context, player: str) -> list[Target]:
     """The search of :func:`_overwatch_targets`."""
     shooters = [ShooterFacts(ctx, u) for u in ctx.state.units_of(player)
                 if not (u.has("TITANIC") or geo.is_engaged(ctx, u))]  # R15.08-a
     reach = [_in_reach(ctx, f) for f in shooters]
     if shooters:
-        # the batched sight tests of every candidate pair first (the same answers): per
-        # observer model its nearest target model, then the whole unit pairs that those do
-        # not already show seen (each unit pair's searches are those of a whole staging)
-        vis = shooters[0].vis
-        pairs = [(f.ou, f.tu(e.id)) for f, es in zip(shooters, reach, strict=True) for e in es]
-        _stage_nearest(vis, pairs)
-        _stage(vis, [p for p in pairs if not vis.known_seen(*p)])
+        # the batched sight tests of every candidate pair first (the same answers)
+        _stage(shooters[0].vis, [(f.ou, f.tu(e.id)) for f, es in zip(shooters, reach,
+                                                                      strict=True)
+                                 for e in es])
     return [Target(f.unit.id, {"enemy": e.id})
             for f, es in zip(shooters, reach, strict=True) for e in es
             if f.unit_visible(e.id)]
