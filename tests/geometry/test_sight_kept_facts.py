@@ -2,7 +2,8 @@
 hidden beyond detection range, 24.24 Lone Operative), the hidden models per unit, each model's
 area columns and the obstacles of a model pair answer exactly as computed afresh from the full
 model x area matrix, on the seeded random scenes of ``test_los_batch`` (walls, dense areas,
-INFANTRY, Lone Operatives, upper levels, ovals)."""
+INFANTRY, Lone Operatives, upper levels, ovals); also (pass stage6) the models' obstacle rows
+kept by footprint."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import pytest
 from tests.geometry.test_los_batch import random_scene
 from w40k.geometry import Visibility, scene_from_dict, sight_build
 from w40k.geometry.los import Obstacles
-from w40k.geometry.shapes import EPS, HALF_LINE, Circle, Oval
+from w40k.geometry.shapes import EPS, HALF_LINE, Circle, Oval, Polygon
 from w40k.geometry.visibility import COVER_KEYWORDS
 
 
@@ -80,8 +81,34 @@ def test_obstacles_with_the_terrain_part_kept_equal_one_build(seed: int) -> None
             for u in v.scene.units for m in u.models for fp in (m.footprint(),)
         ]
         want = Obstacles.build(list(ter) + models)
-        for got in (v.obstacles, sight_build.build(ter, models)):
+        fps = [m.footprint() for u in v.scene.units for m in u.models]
+        tops = [m.top for u in v.scene.units for m in u.models]
+        for got in (v.obstacles, sight_build.build(ter, models),
+                    sight_build.build_models(ter, fps, tops)):
             for f in fields(Obstacles):
                 x, y = getattr(got, f.name), getattr(want, f.name)
                 assert x.dtype == y.dtype and np.array_equal(x, y), f.name
         data["units"][0]["models"][0]["x"] += 0.5
+
+
+def test_model_rows_of_every_footprint_kind_equal_one_build() -> None:
+    # R06.01-a: round bases, ovals and hulls block as their items (COLUMN convention), the
+    # rows kept by footprint joined in order as one build makes them (asked twice: kept)
+    ter = random_scene_items()
+    fps = [Circle(10.0, 10.0, 0.63), Oval(20.0, 12.0, 1.5, 0.9, 0.4),
+           Polygon(((30.0, 30.0), (34.0, 30.0), (34.0, 33.0), (30.0, 33.0))),
+           Circle(10.0, 10.0, 0.63)]
+    tops = [1.5, 2.0, 3.25, 4.0]
+    want = Obstacles.build(list(ter) + [sight_build.model_item(f, t)
+                                        for f, t in zip(fps, tops, strict=True)])
+    for _ in range(2):
+        got = sight_build.build_models(ter, fps, tops)
+        for f in fields(Obstacles):
+            x, y = getattr(got, f.name), getattr(want, f.name)
+            assert x.dtype == y.dtype and np.array_equal(x, y), f.name
+
+
+def random_scene_items() -> tuple[sight_build.Item, ...]:
+    """The terrain items of a seeded random scene."""
+    return Visibility(scene_from_dict(random_scene(np.random.default_rng(990))),
+                      jit=False)._part.items

@@ -2,14 +2,16 @@
 starts with the same terrain items (:mod:`sight_terrain`), so :func:`build` builds those once
 and per scene only the models' items, then joins the two. The arrays are exactly those of
 ``Obstacles.build(terrain_items + model_items)``: the same per-item rows in the same order
-(the build is item by item), the models' obstacle indices shifted by the terrain's count."""
+(the build is item by item), the models' obstacle indices shifted by the terrain's count.
+:func:`build_models` also keeps each model's rows by footprint (a model that did not move
+finds its rows again in the next scene)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from w40k.geometry.los import Obstacles
-from w40k.geometry.shapes import FloatArray
+from w40k.geometry.shapes import HALF_LINE, Circle, FloatArray, Oval, Shape
 
 Item = tuple[FloatArray, float, float]
 """(polygon-or-point (k, 2), grow, top), as :meth:`Obstacles.build` takes them."""
@@ -19,6 +21,73 @@ _TERRAIN: dict[int, tuple[tuple[Item, ...], Obstacles]] = {}
 
 LIMIT = 64
 """Terrains kept before the table is emptied."""
+
+_MODEL_ROWS: dict[Shape, tuple[FloatArray, FloatArray, FloatArray, bool, float]] = {}
+"""Per model footprint: its edge starts, edge ends, vertices, convexity and grow, as
+``Obstacles.build`` makes them for its item (:func:`model_item`)."""
+
+MODEL_ROWS_LIMIT = 8192
+"""Footprints kept before :data:`_MODEL_ROWS` is emptied."""
+
+
+def model_item(fp: Shape, top: float) -> Item:
+    """A model's obstacle item: a column from the ground to its top (COLUMN convention), a
+    round base as its centre grown by its radius, an oval as a 48-gon, a hull as itself."""
+    if isinstance(fp, Circle):
+        return (np.array([[fp.cx, fp.cy]]), fp.r + HALF_LINE, top)
+    if isinstance(fp, Oval):
+        return (fp.outline(48), HALF_LINE, top)
+    return (fp.array(), HALF_LINE, top)
+
+
+def _model_rows(fp: Shape) -> tuple[FloatArray, FloatArray, FloatArray, bool, float]:
+    """The rows of one model's item (the top is per edge, added by the caller)."""
+    hit = _MODEL_ROWS.get(fp)
+    if hit is None:
+        poly, grow, _ = model_item(fp, 0.0)
+        one = Obstacles.build([(poly, grow, 0.0)])
+        assert one.convex is not None
+        for arr in (one.a, one.b, one.verts):
+            arr.setflags(write=False)
+        if len(_MODEL_ROWS) >= MODEL_ROWS_LIMIT:
+            _MODEL_ROWS.clear()
+        hit = _MODEL_ROWS[fp] = (one.a, one.b, one.verts, bool(one.convex[0]), grow)
+    return hit
+
+
+def build_models(terrain_items: tuple[Item, ...], footprints: list[Shape],
+                 tops: list[float]) -> Obstacles:
+    """``build(terrain_items, [model_item(fp, top) ...])``: the same arrays, each model's
+    rows kept by footprint and joined (the per-edge grows, tops and owners repeated per
+    model: the same floats and indices as the item-by-item build)."""
+    if not footprints:
+        return build(terrain_items, [])
+    hit = _TERRAIN.get(id(terrain_items))
+    if hit is None or hit[0] is not terrain_items:
+        if len(_TERRAIN) >= LIMIT:
+            _TERRAIN.clear()
+        hit = _TERRAIN[id(terrain_items)] = (terrain_items, Obstacles.build(list(terrain_items)))
+    ter = hit[1]
+    assert ter.convex is not None
+    rows = [_model_rows(fp) for fp in footprints]
+    n = len(terrain_items)
+    ne = np.fromiter((len(r[0]) for r in rows), dtype=np.int64, count=len(rows))
+    nv = np.fromiter((len(r[2]) for r in rows), dtype=np.int64, count=len(rows))
+    grow = np.array([r[4] for r in rows], dtype=np.float64)
+    top = np.array(tops, dtype=np.float64)
+    owner = np.arange(n, n + len(rows), dtype=np.int64)
+    return Obstacles(
+        np.concatenate([ter.a, *(r[0] for r in rows)]),
+        np.concatenate([ter.b, *(r[1] for r in rows)]),
+        np.concatenate([ter.grow, np.repeat(grow, ne)]),
+        np.concatenate([ter.top, np.repeat(top, ne)]),
+        np.concatenate([ter.owner, np.repeat(owner, ne)]),
+        np.concatenate([ter.verts, *(r[2] for r in rows)]),
+        np.concatenate([ter.vert_grow, np.repeat(grow, nv)]),
+        np.concatenate([ter.vert_top, np.repeat(top, nv)]),
+        np.concatenate([ter.vert_owner, np.repeat(owner, nv)]),
+        np.concatenate([ter.convex, np.array([r[3] for r in rows], dtype=bool)]),
+    )
 
 
 def build(terrain_items: tuple[Item, ...], model_items: list[Item]) -> Obstacles:

@@ -23,7 +23,7 @@ from w40k.geometry.measure import (
     shape_region_distance,
 )
 from w40k.geometry.scene import Scene
-from w40k.geometry.shapes import EPS, HALF_LINE, Circle, FloatArray, Oval
+from w40k.geometry.shapes import EPS, FloatArray, Model, Shape
 from w40k.geometry.sight_terrain import _KIND_CODE, AREA_ROWS_LIMIT, Kind, _terrain_part
 
 if TYPE_CHECKING:
@@ -74,38 +74,33 @@ class SightTables:
         self.convention_visible = convention_visible
         terrain = scene.terrain
         part = self._part = _terrain_part(terrain)
-        items = list(part.items)
-        kinds = list(part.kinds)
-        owner_unit = list(part.owner_unit)
-        owner_area = list(part.owner_area)
+        n_items = len(part.items)
         self.gap_fillers = part.gap_fillers
         """R13.11-b: filled gaps between dense features; column ``A + i`` of the membership
         matrix (a model within one ignores it, as 13.10 ignores areas a model is within)."""
         self.models: list[tuple[int, int]] = []
         self.model_index: dict[tuple[int, int], int] = {}
         self.model_owner: dict[tuple[int, int], int] = {}
+        self.footprints: dict[tuple[int, int], Shape] = {}
+        mods: list[Model] = []
+        owner_unit = list(part.owner_unit)
         for ui, u in enumerate(scene.units):
             for mi, m in enumerate(u.models):
-                self.model_index[(ui, mi)] = len(self.models)
-                self.models.append((ui, mi))
-                fp = m.footprint()
-                # models block as columns from the ground to their top (COLUMN convention)
-                self.model_owner[(ui, mi)] = len(items)
-                if isinstance(fp, Circle):
-                    items.append((np.array([[fp.cx, fp.cy]]), fp.r + HALF_LINE, m.top))
-                elif isinstance(fp, Oval):
-                    items.append((fp.outline(48), HALF_LINE, m.top))
-                else:
-                    items.append((fp.array(), HALF_LINE, m.top))
-                kinds.append(Kind.MODEL)
+                key = (ui, mi)
+                self.model_index[key] = len(self.models)
+                self.model_owner[key] = n_items + len(self.models)
+                self.models.append(key)
+                self.footprints[key] = m.footprint()
+                mods.append(m)
                 owner_unit.append(ui)
-                owner_area.append(-1)
-        self.obstacles = sight_build.build(part.items, items[len(part.items):])
-        self.kinds = kinds
+        fps = list(self.footprints.values())
+        tops = [m.top for m in mods]
+        # models block as columns from the ground to their top (COLUMN convention)
+        self.obstacles = sight_build.build_models(part.items, fps, tops)
+        self.kinds = kinds = [*part.kinds, *([Kind.MODEL] * n_models)]
         self.owner_unit = np.asarray(owner_unit, dtype=np.int64)
-        self.owner_area = np.asarray(owner_area, dtype=np.int64)
+        self.owner_area = np.asarray([*part.owner_area, *([-1] * n_models)], dtype=np.int64)
         self.unit_index = {u.name: i for i, u in enumerate(scene.units)}
-        self.footprints = {k: scene.units[k[0]].models[k[1]].footprint() for k in self.models}
         self.areas_of: dict[tuple[int, int], frozenset[int]] = _AreasOf(self)
         """Terrain areas holding each model, computed on first use (most are never asked)."""
         self.dense_area = list(part.dense_area)
@@ -121,12 +116,7 @@ class SightTables:
         self._in_area_known = np.zeros(len(self.models), dtype=bool)
         # per model the kernels' footprint row (cx, cy, r, top, level, shape, ...) and the
         # polygon table of FRAME hulls (kernel_layout.shape_rows)
-        mods = [scene.units[k[0]].models[k[1]] for k in self.models]
-        self._geo, self._fp = kernel_layout.shape_rows(
-            [self.footprints[k] for k in self.models],
-            [m.top for m in mods],
-            [m.z for m in mods],
-        )
+        self._geo, self._fp = kernel_layout.shape_rows(fps, tops, [m.z for m in mods])
         self._round = self._geo[:, 5] == kernel_layout.ROUND
         self._kscene: kernel_layout.KernelScene | None = None
         self._facts_cache: dict[tuple[int, int], tuple[np.ndarray, FloatArray, np.ndarray]] = {}
@@ -200,11 +190,13 @@ class SightTables:
     def _area_rows(self, gids: np.ndarray) -> np.ndarray:
         """The model x region membership matrix (``TerrainArea.holds``: any part of the
         footprint within the area; columns: the terrain areas, then the R13.11-b gap
-        fillers), filled for these global model indices; round bases at once."""
-        unknown = ~self._in_area_known[gids]
-        if not unknown.any():
+        fillers), filled for these global model indices (and for every other model whose row
+        is not filled yet); round bases at once."""
+        if self._in_area_known[gids].all():
             return self._in_area  # most calls: every row already filled
-        todo = np.unique(gids[unknown])
+        # every row not yet filled, at once (each row is its own, and most are kept by
+        # footprint from the last scenes): the next calls find theirs filled
+        todo = np.nonzero(~self._in_area_known)[0]
         # rows kept by footprint (the same floats: each model's row is computed on its own)
         kept = self._part.area_rows
         fps = [self.footprints[self.models[g]] for g in todo.tolist()]
@@ -306,23 +298,22 @@ class SightTables:
             for k, st, wr in zip(todo, codes.tolist(), w, strict=True):
                 self._raw_cache[k] = _result(st, wr)
             return []
-        fps = self.footprints
-        rows = [
-            k for k in todo if isinstance(fps[k[:2]], Circle) and isinstance(fps[k[2:]], Circle)
-        ]
+        index = self.model_index
+        og_all = np.array([index[k[:2]] for k in todo], dtype=np.int64)
+        tg_all = np.array([index[k[2:]] for k in todo], dtype=np.int64)
+        both = self._round[og_all] & self._round[tg_all]
+        rows = [k for k, r in zip(todo, both.tolist(), strict=True) if r]
         status = np.zeros(len(rows), dtype=np.int8)
         pn = qn = np.zeros((len(rows), 2))
         if rows:
-            oc = np.array([fps[k[:2]].center for k in rows], dtype=np.float64)
-            tc = np.array([fps[k[2:]].center for k in rows], dtype=np.float64)
-            ro = np.array([fps[k[:2]].r for k in rows])  # type: ignore[union-attr]
-            rt = np.array([fps[k[2:]].r for k in rows])  # type: ignore[union-attr]
-            top_o = np.array([units[k[0]].models[k[1]].top for k in rows])
-            top_t = np.array([units[k[2]].models[k[3]].top for k in rows])
+            # the footprint rows (centre, radius, top: the footprints' and models' own floats)
+            og, tg = og_all[both], tg_all[both]
+            geo = self._geo
+            oc, tc = geo[og, :2], geo[tg, :2]
+            ro, rt = geo[og, 2], geo[tg, 2]
+            top_o, top_t = geo[og, 3], geo[tg, 3]
             ou_a = np.array([k[0] for k in rows], dtype=np.int64)
             tu_a = np.array([k[2] for k in rows], dtype=np.int64)
-            og = np.array([self.model_index[k[:2]] for k in rows], dtype=np.int64)
-            tg = np.array([self.model_index[k[2:]] for k in rows], dtype=np.int64)
             owner_unit, owner_area = self.owner_unit, self.owner_area
             has_areas = bool((owner_area >= 0).any())
             in_area = self._area_rows(np.concatenate([og, tg])) if has_areas else None

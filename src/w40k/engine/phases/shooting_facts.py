@@ -91,7 +91,8 @@ class ShooterFacts:
     om: dict[str, int] = field(init=False)
     _visible: dict[tuple[str, str], bool] = field(default_factory=dict)
     _engaged: dict[str, bool] = field(default_factory=dict)
-    _distance: dict[tuple[str, str], float] = field(default_factory=dict)
+    _distance: dict[str, list[float]] = field(default_factory=dict)
+    _range: dict[tuple[str, float, str], WeaponFacts] = field(default_factory=dict)
     _targets: tuple[TargetUnit, ...] | None = None
     _smokeless: dict[frozenset[str], Visibility] = field(default_factory=dict)
 
@@ -107,14 +108,14 @@ class ShooterFacts:
         return self.vis.unit_index[target]
 
     def distance(self, model: str, target: str) -> float:
-        """Closest horizontal distance from one model to the target unit (kept: a listing
-        asks it per weapon)."""
-        key = (model, target)
-        hit = self._distance.get(key)
-        if hit is None:
-            hit = self._distance[key] = float(
-                self.vis.unit_distances(self.ou, self.tu(target))[self.om[model]].min())
-        return hit
+        """Closest horizontal distance from one model to the target unit (kept per target
+        for every model at once: a listing asks it per model and weapon)."""
+        row = self._distance.get(target)
+        if row is None:
+            # the row minima of the unit pair's distances: the same floats as each row's min
+            row = self._distance[target] = self.vis.unit_distances(
+                self.ou, self.tu(target)).min(axis=1).tolist()
+        return row[self.om[model]]
 
     def visible(self, model: str, target: str) -> bool:
         """06.01: some model of the target is visible to this model (hidden and Lone
@@ -156,12 +157,18 @@ class ShooterFacts:
         (visibility only ever adds the R06.01-f violation), so a target refused with these
         facts is refused whatever the sight."""
         assert weapon.range is not None
-        d = self.distance(model, target)
-        # 24.24: measured from the attacking model to the Lone Operative unit's closest model
-        lone = self.vis.scene.units[self.tu(target)].lone_operative
-        return WeaponFacts(visible=True, in_range=d <= weapon.range + EPS,
-                           half_range=d <= weapon.range / 2.0 + EPS,
-                           lone_operative_beyond=lone is not None and d > lone + EPS)
+        key = (model, weapon.range, target)
+        hit = self._range.get(key)
+        if hit is None:
+            d = self.distance(model, target)
+            # 24.24: measured from the attacking model to the Lone Operative unit's closest
+            # model
+            lone = self.vis.scene.units[self.tu(target)].lone_operative
+            hit = self._range[key] = WeaponFacts(
+                visible=True, in_range=d <= weapon.range + EPS,
+                half_range=d <= weapon.range / 2.0 + EPS,
+                lone_operative_beyond=lone is not None and d > lone + EPS)
+        return hit
 
     def engaged_with_unit(self, target: UnitData) -> bool:
         """03.04: the target is engaged with the shooting unit."""
