@@ -413,6 +413,8 @@ def counteroffensive_value(s: GameState, u: UnitData, est: Estimates) -> float:
         return 0.0
     threat = sum(est.melee_outcome(e, u).kills for e in engaged if not e.flag("fought"))
     share = min(1.0, threat / len(u.alive))
+    if share == 0.0:
+        return 0.0  # share x dealt, whatever the unit deals (a finite value)
     dealt = max(value_of(est.melee_outcome(u, e, charged=u.flag("charged")), e)
                 for e in engaged)
     return share * dealt
