@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import cast
+from typing import Any, cast
 
 import pytest
 
@@ -34,13 +34,21 @@ from w40k.agents.heuristic_eval import (
     value_of,
 )
 from w40k.agents.heuristic_plan import _bases, _near
+from w40k.agents.heuristic_stratagems import (
+    STRATAGEM_COSTS,
+    choose_stratagem,
+    cp_threshold,
+    option_value,
+)
 from w40k.core.abilities import CloseQuarters, ExtraAttacks
+from w40k.core.dice import RollKind
 from w40k.core.profiles import WeaponProfile
 from w40k.engine.game import Game
-from w40k.engine.requests import K
+from w40k.engine.requests import K, Request
 from w40k.engine.serial import JSON
 from w40k.engine.state import GameState
-from w40k.io.battle_setup import default_position
+from w40k.engine.stratagems.interventions import FRAY
+from w40k.io.battle_setup import default_position, real_battle_position
 
 
 # -- the declarations, as valued before this pass (each model's weapons afresh) ----------------
@@ -196,3 +204,47 @@ def test_counteroffensive_is_nil_when_no_engaged_enemy_threatens_the_unit() -> N
     assert counteroffensive_value(s, s.unit("red.a"), Estimates(s)) == 0.0
     enemy.flags.pop("fought")
     assert counteroffensive_value(s, s.unit("red.a"), Estimates(s)) > 0.0
+
+
+# -- Fire Overwatch: the snap shooting first -------------------------------------------------
+def _choose_afresh(game: Game, request: Request, est: Estimates) -> JSON | None:
+    """``choose_stratagem`` as before this pass: every option valued in full."""
+    facts = request.context.get("facts", {})
+    assert isinstance(facts, dict)
+    best: tuple[float, str, JSON] | None = None
+    kept: dict[str, Any] = {}
+    for option in request.options:
+        if not (isinstance(option, list) and len(option) == 2 and isinstance(option[1], dict)):
+            continue
+        name, answer = str(option[0]), option[1]
+        if name not in STRATAGEM_COSTS:
+            continue
+        value = option_value(game, request.player, name, answer, facts, est, kept=kept)
+        cost = STRATAGEM_COSTS[name] + (1 if answer.get("mode") == FRAY else 0)
+        charge = name == "Command Re-roll" and facts.get("kind") == RollKind.CHARGE
+        margin = value - cp_threshold(game.state, request.player, cost, charge_reroll=charge)
+        if margin > 0 and (best is None or (margin, str(option)) > best[:2]):
+            best = (margin, str(option), option)
+    return None if best is None else best[2]
+
+
+@pytest.mark.stratagems
+def test_fire_overwatch_valued_snap_shooting_first_chooses_as_the_full_valuation() -> None:
+    # R15.08 windows of a whole real battle (the 1000-point armies, CP to spend): every
+    # reaction's chosen stratagem is the one the full valuation of every option chose.
+    game = Game.new(real_battle_position(rounds=2), 2)
+    agents = {p.name: HeuristicAgent(11 + i, strict=True)
+              for i, p in enumerate(game.state.players)}
+    overwatch = 0
+    while (req := game.pending()) is not None:
+        if req.kind == K.REACTION and any(
+                isinstance(o, list) and o and o[0] == "Fire Overwatch" for o in req.options):
+            overwatch += 1
+            for cp in (0, 1, 2, 6):  # thresholds from nothing to plenty
+                game.state.player(req.player).cp, was = cp, game.state.player(req.player).cp
+                est = Estimates(game.state)
+                assert choose_stratagem(game, req, est) == _choose_afresh(game, req, est)
+                game.state.player(req.player).cp = was
+        game.submit(agents[req.player].choose(game, req), player=req.player,
+                    request_id=req.id)
+    assert overwatch > 0
