@@ -46,9 +46,10 @@ from w40k.core.profiles import WeaponProfile
 from w40k.engine.game import Game
 from w40k.engine.requests import K, Request
 from w40k.engine.serial import JSON
-from w40k.engine.state import GameState
+from w40k.engine.state import GameState, UnitData
 from w40k.engine.stratagems.interventions import FRAY
 from w40k.io.battle_setup import default_position, real_battle_position
+from w40k.rules.primitives import ModelState
 
 
 # -- the declarations, as valued before this pass (each model's weapons afresh) ----------------
@@ -248,3 +249,23 @@ def test_fire_overwatch_valued_snap_shooting_first_chooses_as_the_full_valuation
         game.submit(agents[req.player].choose(game, req), player=req.player,
                     request_id=req.id)
     assert overwatch > 0
+
+
+# -- the math layer's models, built once per profile -------------------------------------------
+def test_kept_model_states_equal_fresh_ones_after_wounds_and_for_an_equal_profile() -> None:
+    import dataclasses
+
+    from w40k.agents.heuristic_eval import _fresh_state, model_states, target_states
+    game = Game.new(real_battle_position(), 1)
+    units = [u for u in game.state.units if u.alive]
+
+    def fresh(u: UnitData) -> tuple[ModelState, ...]:
+        return tuple(_fresh_state(m.profile, m.wounds_lost, m.leader) for m in u.alive)
+    for u in units:
+        assert target_states(u) == fresh(u)
+    big = max(units, key=lambda u: u.alive[0].profile.W)
+    big.alive[0].wounds_lost = 1  # a wound: a new state for that model, the others kept
+    assert target_states(big) == fresh(big) and target_states(big)[0].wounds_lost == 1
+    m = big.alive[0]
+    copy = dataclasses.replace(m.profile)  # equal, another object
+    assert model_states([dataclasses.replace(m, profile=copy)]) == model_states([m])

@@ -28,7 +28,7 @@ from functools import lru_cache
 
 from w40k.core.abilities import CloseQuarters, ExtraAttacks, Stealth
 from w40k.core.dice import DiceExpr
-from w40k.core.profiles import WeaponProfile
+from w40k.core.profiles import ModelProfile, WeaponProfile
 from w40k.engine import field
 from w40k.engine.ability_effects import attack_abilities
 from w40k.engine.options import ruleset
@@ -133,10 +133,36 @@ def target_states(u: UnitData) -> tuple[ModelState, ...]:
 
 def model_states(ms: Iterable[ModelData]) -> tuple[ModelState, ...]:
     """Models as the math layer needs them (no positions: cache hits)."""
-    return tuple(ModelState("m", m.profile.W, m.profile.T, m.profile.Sv, m.profile.InSv,
-                            m.wounds_lost, m.profile.keywords, m.profile.fnp, m.leader,
-                            stealth=any(isinstance(a, Stealth) for a in m.profile.abilities))
-                 for m in ms)
+    return tuple(_model_state(m.profile, m.wounds_lost, m.leader) for m in ms)
+
+
+_States = dict[int, tuple[ModelProfile, dict[tuple[int, bool], ModelState]]]
+_STATES: _States = {}
+"""The math layer's models built so far, by profile object (the entry holds it: an id is not
+reused while kept), then by (wounds lost, leader role). A memo of an immutable profile's
+function, like ``lru_cache`` (not game state: any game reads the same answers); emptied
+past :data:`STATES_LIMIT` profiles."""
+STATES_LIMIT = 1024
+
+
+def _model_state(p: ModelProfile, wounds_lost: int, leader: bool) -> ModelState:
+    """A model as the math layer needs it: it reads the profile (immutable), the wounds lost
+    and the leader role, so each is built once (:data:`_STATES`, the same values)."""
+    hit = _STATES.get(id(p))
+    if hit is None or hit[0] is not p:
+        if len(_STATES) >= STATES_LIMIT:
+            _STATES.clear()
+        hit = _STATES[id(p)] = (p, {})
+    built = hit[1]
+    st = built.get((wounds_lost, leader))
+    if st is None:
+        st = built[(wounds_lost, leader)] = _fresh_state(p, wounds_lost, leader)
+    return st
+
+
+def _fresh_state(p: ModelProfile, wounds_lost: int, leader: bool) -> ModelState:
+    return ModelState("m", p.W, p.T, p.Sv, p.InSv, wounds_lost, p.keywords, p.fnp, leader,
+                      stealth=any(isinstance(a, Stealth) for a in p.abilities))
 
 
 @lru_cache(maxsize=65536)
