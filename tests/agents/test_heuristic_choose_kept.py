@@ -269,3 +269,21 @@ def test_kept_model_states_equal_fresh_ones_after_wounds_and_for_an_equal_profil
     m = big.alive[0]
     copy = dataclasses.replace(m.profile)  # equal, another object
     assert model_states([dataclasses.replace(m, profile=copy)]) == model_states([m])
+
+
+def test_kept_model_values_are_the_wounds_with_characters_counting_double() -> None:
+    import dataclasses
+
+    from w40k.agents.heuristic_eval import Outcome, model_value, unit_value
+    game = Game.new(real_battle_position(), 1)
+    models = [m for u in game.state.units for m in u.alive]
+    assert any(m.profile.is_character for m in models)
+    for m in models:
+        fresh = m.profile.W * (2.0 if m.profile.is_character else 1.0)
+        assert model_value(m) == fresh and model_value(m) == fresh  # computed, then kept
+        other = dataclasses.replace(m, profile=dataclasses.replace(m.profile, W=m.profile.W + 1))
+        assert model_value(other) == fresh + (2.0 if m.profile.is_character else 1.0)
+    for u in game.state.units:
+        if u.alive:  # value_of's average model value is unit_value's
+            o = Outcome(1.0, 0.0, 0.0)
+            assert value_of(o, u) == unit_value(u) / len(u.alive)

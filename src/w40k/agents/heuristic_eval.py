@@ -117,8 +117,22 @@ def centre(u: UnitData) -> tuple[float, float]:
 
 
 def model_value(m: ModelData) -> float:
-    """What losing a model costs: its wounds, characters counting double."""
-    return m.profile.W * (2.0 if m.profile.is_character else 1.0)
+    """What losing a model costs: its wounds, characters counting double (a function of the
+    profile, kept per profile object: :data:`_VALUES`)."""
+    p = m.profile
+    hit = _VALUES.get(id(p))
+    if hit is not None and hit[0] is p:
+        return hit[1]
+    v = p.W * (2.0 if p.is_character else 1.0)
+    if len(_VALUES) >= STATES_LIMIT:
+        _VALUES.clear()
+    _VALUES[id(p)] = (p, v)
+    return v
+
+
+_VALUES: dict[int, tuple[ModelProfile, float]] = {}
+""":func:`model_value` by profile object (the entry holds it: an id is not reused while
+kept; a memo of an immutable profile's function, like :data:`_STATES`)."""
 
 
 def unit_value(u: UnitData) -> float:
@@ -245,7 +259,7 @@ def value_of(o: Outcome, target: UnitData) -> float:
     alive = target.alive
     if not alive:
         return 0.0
-    per_model = unit_value(target) / len(alive)
+    per_model = sum(model_value(m) for m in alive) / len(alive)  # unit_value, one listing
     return o.kills * per_model + 0.2 * o.wounds + 0.5 * o.p_destroy * per_model
 
 
