@@ -287,3 +287,17 @@ def test_kept_model_values_are_the_wounds_with_characters_counting_double() -> N
         if u.alive:  # value_of's average model value is unit_value's
             o = Outcome(1.0, 0.0, 0.0)
             assert value_of(o, u) == unit_value(u) / len(u.alive)
+
+
+def test_the_estimates_kept_contexts_equal_the_ones_built_for_each_estimate() -> None:
+    from w40k.agents.heuristic_eval import _melee_context, _ranged_context
+    from w40k.rules.attack_profile import AttackContext
+    game = Game.new(real_battle_position(), 1)
+    for u in game.state.units:
+        n = len(u.alive)
+        for flag in (False, True):
+            assert _melee_context(u, flag) == AttackContext(
+                charged=flag, attacker_engaged_with_target=True, target_models_at_select=n)
+            for snap in (False, True):
+                assert _ranged_context(u, flag, snap) == AttackContext(
+                    target_models_at_select=n, cover=flag, snap_shooting=snap)

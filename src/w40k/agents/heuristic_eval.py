@@ -311,8 +311,15 @@ def _kept_melee(table: _Table, attacker: UnitData, target: UnitData, charged: bo
 
 
 def _melee_context(target: UnitData, charged: bool) -> AttackContext:
+    return _melee_ctx(charged, len(target.alive))
+
+
+@lru_cache(maxsize=1024)
+def _melee_ctx(charged: bool, models: int) -> AttackContext:
+    """A melee estimate's context (immutable: one per question, not a 24-field build per
+    estimate)."""
     return AttackContext(charged=charged, attacker_engaged_with_target=True,
-                         target_models_at_select=len(target.alive))
+                         target_models_at_select=models)
 
 
 def _kept(table: _Table, extra: object, attacker: UnitData, target: UnitData,
@@ -375,8 +382,13 @@ def _kept_ranged(table: _Table, attacker: UnitData, target: UnitData, distance: 
 
 
 def _ranged_context(target: UnitData, cover: bool, snap: bool) -> AttackContext:
-    return AttackContext(target_models_at_select=len(target.alive), cover=cover,
-                         snap_shooting=snap)
+    return _ranged_ctx(len(target.alive), cover, snap)
+
+
+@lru_cache(maxsize=1024)
+def _ranged_ctx(models: int, cover: bool, snap: bool) -> AttackContext:
+    """A ranged estimate's context (immutable, as :func:`_melee_ctx`)."""
+    return AttackContext(target_models_at_select=models, cover=cover, snap_shooting=snap)
 
 
 def _ranged_outcome(attacker: UnitData, target: UnitData, d: float, cover: bool = False,
