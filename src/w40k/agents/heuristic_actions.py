@@ -12,6 +12,7 @@ started. Deterministic: the option with the most to gain, ties by its text.
 
 from __future__ import annotations
 
+import math
 from typing import cast
 
 from w40k.agents.heuristic_eval import Estimates, max_range, unit_gap, value_of
@@ -26,14 +27,24 @@ VP_VALUE = 1.0
 """What one VP is worth in ``value_of``'s unit (about one wound)."""
 
 
-def shooting_value(game: Game, u: UnitData, est: Estimates | None = None) -> float:
+def shooting_value(game: Game, u: UnitData, est: Estimates | None = None, *,
+                   enough: float = math.inf) -> float:
     """The best expected value of ``u``'s shooting at one enemy unit in range (0: none);
-    ``est``: the player's estimates (default: a fresh view of the state)."""
+    ``est``: the player's estimates (default: a fresh view of the state). ``enough``: the
+    first value at least this is answered without valuing the other units (a caller that
+    only asks whether the best reaches it)."""
     s = game.state
     view = Estimates(s) if est is None else est
     reach = max_range(u)
-    return max((value_of(view.ranged_outcome(u, e), e) for e in s.units_of(s.opponent(u.player))
-                if e.alive and unit_gap(u, e) <= reach), default=0.0)
+    best: float | None = None
+    for e in s.units_of(s.opponent(u.player)):
+        if e.alive and unit_gap(u, e) <= reach:
+            v = value_of(view.ranged_outcome(u, e), e)
+            if best is None or v > best:  # what max() keeps
+                best = v
+                if best >= enough:
+                    break
+    return 0.0 if best is None else best
 
 
 def action_choice(game: Game, request: Request, est: Estimates | None = None) -> JSON | None:
@@ -50,7 +61,12 @@ def action_choice(game: Game, request: Request, est: Estimates | None = None) ->
             continue
         vp = mission_actions.vp_if_completed(game.ctx, str(name), request.player)
         u = game.state.unit(str(cast(dict[str, JSON], answer)["unit"]))
-        gain = VP_VALUE * vp - shooting_value(game, u, est)
-        if vp > 0 and gain > 0 and (best is None or (gain, str(option)) > best[:2]):
+        if not vp > 0:
+            continue  # it scores nothing now: never started, whatever the unit's shooting
+        # only whether the shooting reaches the VP decides, then the gain exactly: a value
+        # at least the VP's ends the valuation (the gain is not positive either way)
+        bar = VP_VALUE * vp
+        gain = bar - shooting_value(game, u, est, enough=bar)
+        if gain > 0 and (best is None or (gain, str(option)) > best[:2]):
             best = (gain, str(option), option)
     return None if best is None else best[2]

@@ -75,17 +75,44 @@ def _count(ws: Sequence[WeaponProfile]) -> dict[WeaponProfile, int]:
     return out
 
 
-def _best_target(state: GameState, u: UnitData, w: WeaponProfile, legal: Sequence[str]) -> str:
+_Values = dict[tuple[WeaponProfile, str], float]
+"""One declaration's values of one attack of a weapon at a target (by target id): the
+unit's models carry the same few weapons, and each value reads only the state, the unit,
+the weapon and the target, unchanged while the declaration is made."""
+
+
+def _best_target(state: GameState, u: UnitData, w: WeaponProfile, legal: Sequence[str],
+                 values: _Values | None = None) -> str:
     def key(t: str) -> tuple[float, str]:
-        return (_weapon_value(state, u, w, 1, state.unit(t)), t)
+        return (_one_shot(state, u, w, t, {} if values is None else values), t)
     return max(legal, key=key)
 
 
+def _one_shot(state: GameState, u: UnitData, w: WeaponProfile, tid: str,
+              values: _Values) -> float:
+    """``_weapon_value`` of one copy of ``w`` at ``tid``, kept in ``values``."""
+    v = values.get((w, tid))
+    if v is None:
+        v = values[(w, tid)] = _weapon_value(state, u, w, 1, state.unit(tid))
+    return v
+
+
+def _one_blow(state: GameState, u: UnitData, w: WeaponProfile, tid: str, charged: bool,
+              values: _Values) -> float:
+    """:func:`_melee_value` of ``w`` at ``tid``, kept in ``values`` (one declaration, one
+    ``charged``)."""
+    v = values.get((w, tid))
+    if v is None:
+        v = values[(w, tid)] = _melee_value(state, u, w, state.unit(tid), charged)
+    return v
+
+
 def _best_melee_target(state: GameState, u: UnitData, m: ModelData, ts: Sequence[str],
-                       charged: bool) -> str:
+                       charged: bool, values: _Values | None = None) -> str:
+    kept: _Values = {} if values is None else values
+
     def key(t: str) -> tuple[float, str]:
-        return (sum(_melee_value(state, u, w, state.unit(t), charged) for w in best_melee(m)),
-                t)
+        return (sum(_one_blow(state, u, w, t, charged, kept) for w in best_melee(m)), t)
     return max(ts, key=key)
 
 
@@ -109,6 +136,7 @@ def shooting_declaration(state: GameState, context: Mapping[str, JSON]) -> dict[
         return {}
     primary = max(sorted(reach), key=lambda t: target_score(state, u, state.unit(t), reach[t]))
     out: dict[str, JSON] = {}
+    values: _Values = {}  # the models' weapons share their values (same floats)
     for mid, per in table.items():
         m = models.get(mid)
         if m is None:
@@ -127,8 +155,9 @@ def shooting_declaration(state: GameState, context: Mapping[str, JSON]) -> dict[
             score = 0.0
             for w in g:
                 legal = per[w.name]
-                tid = primary if primary in legal else _best_target(state, u, w, legal)
-                score += _weapon_value(state, u, w, 1, state.unit(tid))
+                tid = primary if primary in legal else _best_target(state, u, w, legal,
+                                                                    values)
+                score += _one_shot(state, u, w, tid, values)
                 answer.setdefault(w.name, []).append(tid)
             packed = {k: (v[0] if len(v) == 1 else list(v)) for k, v in answer.items()}
             if best is None or score > best[0] + 1e-12:
@@ -159,13 +188,17 @@ def fight_declaration(state: GameState, context: Mapping[str, JSON]) -> dict[str
     if not everyone:
         return {}
 
+    values: _Values = {}  # the models' weapons share their values (same floats)
+    alive = {m.id: m for m in reversed(u.alive)}  # the first model of each id, as next() finds
+    best = {mid: best_melee(m) for mid, m in alive.items()}
+
     def unit_score(tid: str) -> float:
         t = state.unit(tid)
         total = 0.0
         for mid, ts in table.items():
-            m = next((x for x in u.alive if x.id == mid), None)
+            m = alive.get(mid)
             if m is not None and tid in ts:
-                total += sum(_melee_value(state, u, w, t, charged) for w in best_melee(m))
+                total += sum(_one_blow(state, u, w, tid, charged, values) for w in best[mid])
         return total * (OBJECTIVE_BONUS if _on_any_objective(state, t) else 1.0)
 
     primary = max(everyone, key=unit_score)
@@ -174,15 +207,15 @@ def fight_declaration(state: GameState, context: Mapping[str, JSON]) -> dict[str
         ts = table.get(m.id, [])
         if not ts:
             continue
-        tid = primary if primary in ts else _best_melee_target(state, u, m, ts, charged)
-        target = state.unit(tid)
+        tid = primary if primary in ts else _best_melee_target(state, u, m, ts, charged,
+                                                               values)
         melee = [w for w in m.weapons if w.is_melee]
         extra = [w for w in melee if any(isinstance(a, ExtraAttacks) for a in w.abilities)]
         others = [w for w in melee if w not in extra]
         picked = extra[:]
         if others:
             picked.insert(0, max(others, key=lambda w: (
-                _melee_value(state, u, w, target, charged), w.name)))
+                _one_blow(state, u, w, tid, charged, values), w.name)))
         out[m.id] = {w.name: tid for w in picked}
     return out
 

@@ -28,7 +28,7 @@ from functools import lru_cache
 
 from w40k.core.abilities import CloseQuarters, ExtraAttacks, Stealth
 from w40k.core.dice import DiceExpr
-from w40k.core.profiles import WeaponProfile
+from w40k.core.profiles import ModelProfile, WeaponProfile
 from w40k.engine import field
 from w40k.engine.ability_effects import attack_abilities
 from w40k.engine.options import ruleset
@@ -117,8 +117,22 @@ def centre(u: UnitData) -> tuple[float, float]:
 
 
 def model_value(m: ModelData) -> float:
-    """What losing a model costs: its wounds, characters counting double."""
-    return m.profile.W * (2.0 if m.profile.is_character else 1.0)
+    """What losing a model costs: its wounds, characters counting double (a function of the
+    profile, kept per profile object: :data:`_VALUES`)."""
+    p = m.profile
+    hit = _VALUES.get(id(p))
+    if hit is not None and hit[0] is p:
+        return hit[1]
+    v = p.W * (2.0 if p.is_character else 1.0)
+    if len(_VALUES) >= STATES_LIMIT:
+        _VALUES.clear()
+    _VALUES[id(p)] = (p, v)
+    return v
+
+
+_VALUES: dict[int, tuple[ModelProfile, float]] = {}
+""":func:`model_value` by profile object (the entry holds it: an id is not reused while
+kept; a memo of an immutable profile's function, like :data:`_STATES`)."""
 
 
 def unit_value(u: UnitData) -> float:
@@ -133,10 +147,36 @@ def target_states(u: UnitData) -> tuple[ModelState, ...]:
 
 def model_states(ms: Iterable[ModelData]) -> tuple[ModelState, ...]:
     """Models as the math layer needs them (no positions: cache hits)."""
-    return tuple(ModelState("m", m.profile.W, m.profile.T, m.profile.Sv, m.profile.InSv,
-                            m.wounds_lost, m.profile.keywords, m.profile.fnp, m.leader,
-                            stealth=any(isinstance(a, Stealth) for a in m.profile.abilities))
-                 for m in ms)
+    return tuple(_model_state(m.profile, m.wounds_lost, m.leader) for m in ms)
+
+
+_States = dict[int, tuple[ModelProfile, dict[tuple[int, bool], ModelState]]]
+_STATES: _States = {}
+"""The math layer's models built so far, by profile object (the entry holds it: an id is not
+reused while kept), then by (wounds lost, leader role). A memo of an immutable profile's
+function, like ``lru_cache`` (not game state: any game reads the same answers); emptied
+past :data:`STATES_LIMIT` profiles."""
+STATES_LIMIT = 1024
+
+
+def _model_state(p: ModelProfile, wounds_lost: int, leader: bool) -> ModelState:
+    """A model as the math layer needs it: it reads the profile (immutable), the wounds lost
+    and the leader role, so each is built once (:data:`_STATES`, the same values)."""
+    hit = _STATES.get(id(p))
+    if hit is None or hit[0] is not p:
+        if len(_STATES) >= STATES_LIMIT:
+            _STATES.clear()
+        hit = _STATES[id(p)] = (p, {})
+    built = hit[1]
+    st = built.get((wounds_lost, leader))
+    if st is None:
+        st = built[(wounds_lost, leader)] = _fresh_state(p, wounds_lost, leader)
+    return st
+
+
+def _fresh_state(p: ModelProfile, wounds_lost: int, leader: bool) -> ModelState:
+    return ModelState("m", p.W, p.T, p.Sv, p.InSv, wounds_lost, p.keywords, p.fnp, leader,
+                      stealth=any(isinstance(a, Stealth) for a in p.abilities))
 
 
 @lru_cache(maxsize=65536)
@@ -219,7 +259,7 @@ def value_of(o: Outcome, target: UnitData) -> float:
     alive = target.alive
     if not alive:
         return 0.0
-    per_model = unit_value(target) / len(alive)
+    per_model = sum(model_value(m) for m in alive) / len(alive)  # unit_value, one listing
     return o.kills * per_model + 0.2 * o.wounds + 0.5 * o.p_destroy * per_model
 
 
@@ -271,8 +311,15 @@ def _kept_melee(table: _Table, attacker: UnitData, target: UnitData, charged: bo
 
 
 def _melee_context(target: UnitData, charged: bool) -> AttackContext:
+    return _melee_ctx(charged, len(target.alive))
+
+
+@lru_cache(maxsize=1024)
+def _melee_ctx(charged: bool, models: int) -> AttackContext:
+    """A melee estimate's context (immutable: one per question, not a 24-field build per
+    estimate)."""
     return AttackContext(charged=charged, attacker_engaged_with_target=True,
-                         target_models_at_select=len(target.alive))
+                         target_models_at_select=models)
 
 
 def _kept(table: _Table, extra: object, attacker: UnitData, target: UnitData,
@@ -335,8 +382,13 @@ def _kept_ranged(table: _Table, attacker: UnitData, target: UnitData, distance: 
 
 
 def _ranged_context(target: UnitData, cover: bool, snap: bool) -> AttackContext:
-    return AttackContext(target_models_at_select=len(target.alive), cover=cover,
-                         snap_shooting=snap)
+    return _ranged_ctx(len(target.alive), cover, snap)
+
+
+@lru_cache(maxsize=1024)
+def _ranged_ctx(models: int, cover: bool, snap: bool) -> AttackContext:
+    """A ranged estimate's context (immutable, as :func:`_melee_ctx`)."""
+    return AttackContext(target_models_at_select=models, cover=cover, snap_shooting=snap)
 
 
 def _ranged_outcome(attacker: UnitData, target: UnitData, d: float, cover: bool = False,

@@ -20,11 +20,13 @@ from dataclasses import dataclass
 
 from w40k.agents.heuristic_eval import (
     ENGAGEMENT,
+    MARKER_RADIUS,
+    OBJECTIVE_RANGE,
     Estimates,
+    _base_radius,
     centre,
     max_range,
     move_of,
-    on_objective,
     unit_gap,
     value_of,
 )
@@ -56,6 +58,18 @@ def melee_minded(u: UnitData, enemies: list[UnitData], est: Estimates) -> bool:
     return melee > shoot
 
 
+def _bases(u: UnitData) -> list[tuple[float, float, float]]:
+    """The living models' centres and base radii, as :func:`on_objective` reads them."""
+    return [(m.x, m.y, _base_radius(m.profile.base_mm)) for m in u.models if not m.destroyed]
+
+
+def _near(bases: list[tuple[float, float, float]], xy: Point) -> bool:
+    """:func:`on_objective` of a unit from its :func:`_bases` (the same floats)."""
+    ox, oy = xy
+    hypot = math.hypot
+    return any(hypot(x - ox, y - oy) - r - MARKER_RADIUS <= OBJECTIVE_RANGE for x, y, r in bases)
+
+
 def _toward_enemy(u: UnitData, e: UnitData, stop: float) -> Point:
     """A point for ``u``'s centre that brings its closest model about ``stop``" from ``e``."""
     (ux, uy), (ex, ey) = centre(u), centre(e)
@@ -78,14 +92,17 @@ def plan(state: GameState, player: str, rng: random.Random,
     mine = [u for u in state.units_of(player)]
     enemies = state.units_of(state.opponent(player))
     goals: dict[str, Goal] = {}
-    home_y = sum(centre(u)[1] for u in mine) / len(mine) if mine else 0.0
+    centres = {id(u): centre(u) for u in mine}  # each unit's, read once (the same floats)
+    home_y = sum(centres[id(u)][1] for u in mine) / len(mine) if mine else 0.0
     objectives = [(o.name, (o.x, o.y), o.controller) for o in state.objectives]
     held: set[str] = set()
     # 1. hold
+    # each unit's bases read once, in id order: the first on a marker is the holder
+    bases = [(u, _bases(u)) for u in sorted(mine, key=lambda u: u.id)] if objectives else []
     for name, xy, _ in objectives:
-        holders = sorted((u for u in mine if on_objective(u, xy)), key=lambda u: u.id)
-        if holders and holders[0].id not in goals:
-            goals[holders[0].id] = Goal(xy, "hold", name)
+        first = next((u for u, bs in bases if _near(bs, xy)), None)  # on_objective
+        if first is not None and first.id not in goals:
+            goals[first.id] = Goal(xy, "hold", name)
             held.add(name)
     # 2. take and contest
     free = [u for u in mine if u.id not in goals]
@@ -93,7 +110,7 @@ def plan(state: GameState, player: str, rng: random.Random,
     for u in free:
         if u.flag("battle_shocked"):
             continue  # OC 0: it cannot take anything (01.07)
-        cx, cy = centre(u)
+        cx, cy = centres[id(u)]
         m = max(move_of(u), 1.0)
         for name, xy, controller in objectives:
             if name in held:

@@ -149,10 +149,13 @@ def choose_stratagem(game: Game, request: Request, est: Estimates | None = None
         name, answer = str(option[0]), option[1]
         if name not in STRATAGEM_COSTS:
             continue
-        value = option_value(game, request.player, name, answer, facts, est, kept=kept)
         cost = STRATAGEM_COSTS[name] + (1 if answer.get("mode") == FRAY else 0)
         charge = name == "Command Re-roll" and facts.get("kind") == RollKind.CHARGE
-        margin = value - cp_threshold(game.state, request.player, cost, charge_reroll=charge)
+        bar = cp_threshold(game.state, request.player, cost, charge_reroll=charge)
+        if name == "Fire Overwatch" and not _overwatch_may_pay(game, answer, est, bar):
+            continue  # its value cannot beat the CP: the margin below is not positive
+        value = option_value(game, request.player, name, answer, facts, est, kept=kept)
+        margin = value - bar
         if margin > 0 and (best is None or (margin, str(option)) > best[:2]):
             best = (margin, str(option), option)
     return None if best is None else best[2]
@@ -337,6 +340,21 @@ def charge_reroll_value(game: Game, u: UnitData, facts: dict[str, JSON], est: Es
 
 
 # -- the others ---------------------------------------------------------------------------------
+def _overwatch_may_pay(game: Game, answer: dict[str, JSON], est: Estimates, bar: float
+                       ) -> bool:
+    """Whether Fire Overwatch with ``answer`` may be worth more than ``bar`` (a CP
+    threshold, never negative): its value (:func:`option_value`) is the snap shooting's, or
+    nil when the enemy unit is not a likely charger, so a snap shooting worth no more than
+    ``bar`` settles it without the charger's melee estimates; the same snap estimate, kept,
+    then gives the value."""
+    s = game.state
+    u = s.any_unit(str(answer["unit"]))
+    e = s.unit(str(answer["enemy"]))
+    if unit_gap(e, u) > CHARGE_RANGE:
+        return False  # not a likely charger: nil
+    return value_of(est.ranged_outcome(u, e, snap=True), e) - bar > 0
+
+
 def likely_charger(e: UnitData, u: UnitData, est: Estimates) -> bool:
     """The enemy unit ``e`` can charge ``u`` next (within 12") and does more in melee than by
     shooting."""
@@ -413,6 +431,8 @@ def counteroffensive_value(s: GameState, u: UnitData, est: Estimates) -> float:
         return 0.0
     threat = sum(est.melee_outcome(e, u).kills for e in engaged if not e.flag("fought"))
     share = min(1.0, threat / len(u.alive))
+    if share == 0.0:
+        return 0.0  # share x dealt, whatever the unit deals (a finite value)
     dealt = max(value_of(est.melee_outcome(u, e, charged=u.flag("charged")), e)
                 for e in engaged)
     return share * dealt
