@@ -23,6 +23,9 @@ from w40k.core.jsonval import JSON
 from w40k.core.keywords import canonical_keyword, keyword_set
 from w40k.core.transport import Capacity
 
+_CHARACTER = canonical_keyword("CHARACTER")
+"""The CHARACTER keyword's key, built once (``is_character`` is asked ~10k times a game)."""
+
 
 def parse_target(value: object, field: str, *, lo: int = 2, hi: int = 7) -> int:
     """A dice target written ``3+``, ``"3"`` or ``3``, checked to lie in ``lo..hi``."""
@@ -94,7 +97,7 @@ class WeaponProfile:
 
     def abilities_of(self, family: type[WeaponAbility]) -> tuple[WeaponAbility, ...]:
         """Every instance of one ability family (several are duplicates, 24.02)."""
-        return tuple(a for a in self.abilities if isinstance(a, family))
+        return tuple([a for a in self.abilities if isinstance(a, family)])
 
     def to_json(self) -> dict[str, JSON]:
         """The weapon as a datasheet writes it (:meth:`from_json` gives it back exactly)."""
@@ -196,7 +199,7 @@ class ModelProfile:
     @property
     def is_character(self) -> bool:
         """Whether the model has the CHARACTER keyword."""
-        return canonical_keyword("CHARACTER") in self.keys
+        return _CHARACTER in keyword_set(self.keywords)
 
     @property
     def fnp(self) -> int | None:

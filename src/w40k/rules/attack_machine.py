@@ -121,6 +121,25 @@ def _private_copy(state: AttackState) -> AttackState:
     return out
 
 
+_ProfileKey = tuple[int, tuple[tuple[int, str, str], ...]]
+_KEPT_PROFILES: dict[int, tuple[AttackRequest, dict[_ProfileKey, PoolProfile]]] = {}
+"""The pool profiles of the last few requests, by the request object's id (the entry holds the
+request: no id reuse while it is kept), each by (weapon entry, the duplicate choices made). A
+pool profile is a function of the request (frozen) and those choices only, so an attack's
+later ``advance`` calls (one per pause: ~580 a game, most reading the pool's profile again)
+reuse the first one's instead of re-applying every weapon rule."""
+_KEPT_MAX: Final = 16
+
+
+def _kept_profiles(request: AttackRequest) -> dict[_ProfileKey, PoolProfile]:
+    entry = _KEPT_PROFILES.get(id(request))
+    if entry is None or entry[0] is not request:
+        if len(_KEPT_PROFILES) >= _KEPT_MAX:
+            del _KEPT_PROFILES[next(iter(_KEPT_PROFILES))]
+        entry = _KEPT_PROFILES[id(request)] = (request, {})
+    return entry[1]
+
+
 def _faces(dice: Sequence[DieRoll]) -> str:
     return "[" + ", ".join(
         (f"{d.faces[0]}->{d.face}" if d.rerolled else str(d.face)) for d in dice) + "]"
@@ -139,7 +158,7 @@ class _Machine:
         self.target = list(state.target)
         self.attacker = list(state.attacker)
         self.events = list(state.events)
-        self._profiles: dict[int, PoolProfile] = {}
+        self._profiles = _kept_profiles(request)
 
     # -- plumbing -----------------------------------------------------------------------
     def set(self, **changes: object) -> None:
@@ -227,10 +246,12 @@ class _Machine:
 
     def profile(self, e: int) -> PoolProfile:
         """04.03: a weapon's pool profile against the target as it stood at the start."""
-        if e not in self._profiles:
-            self._profiles[e] = pool_profile(self.req.weapons[e], self.req.target,
-                                             self.req.context, self.choices(e))
-        return self._profiles[e]
+        key = (e, self.s.duplicates)
+        got = self._profiles.get(key)
+        if got is None:
+            got = self._profiles[key] = pool_profile(self.req.weapons[e], self.req.target,
+                                                     self.req.context, self.choices(e))
+        return got
 
     @property
     def prof(self) -> PoolProfile:

@@ -299,7 +299,14 @@ def pool_profile(
     keys = unit_keys(target)
     notes: list[str] = []
 
+    # the ability families the weapon holds, once: most families asked below are absent, and
+    # choose_duplicate answers None for a family without an instance (whatever ``choices``)
+    present = {type(a) for a in w.abilities}
+
     def has(family: type[WeaponAbility]) -> WeaponAbility | None:
+        if not present or (family not in present
+                           and not any(issubclass(t, family) for t in present)):
+            return None
         return choose_duplicate(w, family, keys, choices)
 
     half = ctx.half_range if entry.half_range is None else entry.half_range

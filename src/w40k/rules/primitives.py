@@ -228,9 +228,12 @@ def unit_keys(models: Iterable[ModelState]) -> frozenset[str]:
     """Appendix 'Mixed keywords': a unit has every keyword of its models (its living ones:
     a destroyed model is no longer part of the unit, RA-Destroyed-c)."""
     keys: set[str] = set()
+    last: tuple[str, ...] | None = None
     for m in models:
-        if not m.destroyed:
-            keys |= m.keys
+        # the models of a unit mostly carry equal keyword lists: each distinct run read once
+        if m.wounds_lost < m.W and m.keywords != last:
+            last = m.keywords
+            keys |= keyword_set(last)
     return frozenset(keys)
 
 
