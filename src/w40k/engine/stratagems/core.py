@@ -87,9 +87,12 @@ def _explosives_targets(ctx: Context, facts: Facts, player: str) -> list[Target]
     if facts.get("phase") != "shooting":
         return []
     s = ctx.state
-    out: list[Target] = []
+    # (unit, its facts, enemy, its EXPLOSIVES/GRENADES models within 8" of the enemy, in unit
+    # order): the pairs whose sight is asked, staged in one batch below
+    asked: list[tuple[str, ShooterFacts, str, list[str]]] = []
     for u in s.units_of(player):
-        if not (any(_explosive_model(m.keys) for m in u.alive) and not u.flag("advanced")
+        bombs = [m.id for m in u.alive if _explosive_model(m.keys)]
+        if not (bombs and not u.flag("advanced")
                 and can_shoot(ctx, u) and not geo.is_engaged(ctx, u)):
             continue
         facts_u = ShooterFacts(ctx, u)
@@ -101,14 +104,25 @@ def _explosives_targets(ctx: Context, facts: Facts, player: str) -> list[Target]
             if float(facts_u.vis.unit_distances(facts_u.ou, facts_u.tu(e.id)).min()) \
                     > EXPLOSIVES_RANGE + 1e-9:
                 continue
-            # 15.05: one EXPLOSIVES/GRENADES model with the enemy within 8" and visible; the
-            # effect does not depend on which, so one option per enemy unit (the first such
-            # model in unit order, docs/rulings.md R15.05-a).
-            m = next((m for m in u.alive if _explosive_model(m.keys)
-                      and facts_u.distance(m.id, e.id) <= EXPLOSIVES_RANGE + 1e-9
-                      and facts_u.visible(m.id, e.id)), None)
-            if m is not None:
-                out.append(Target(u.id, {"model": m.id, "enemy": e.id}))
+            near = [m for m in bombs
+                    if facts_u.distance(m, e.id) <= EXPLOSIVES_RANGE + 1e-9]
+            if near:
+                asked.append((u.id, facts_u, e.id, near))
+    # the sight of every asked unit pair staged in one batch per scene (``stage_many``: each
+    # model pair's answer is its own, only the per-call cost is shared)
+    batches: dict[int, tuple[ShooterFacts, list[tuple[int, int]]]] = {}
+    for _, f, eid, _ in asked:
+        batches.setdefault(id(f.vis), (f, []))[1].append((f.ou, f.tu(eid)))
+    for f, pairs in batches.values():
+        f.vis.stage_many(pairs)
+    out: list[Target] = []
+    for uid, f, eid, near in asked:
+        # 15.05: one EXPLOSIVES/GRENADES model with the enemy within 8" and visible; the
+        # effect does not depend on which, so one option per enemy unit (the first such
+        # model in unit order, docs/rulings.md R15.05-a).
+        m = next((m for m in near if f.visible(m, eid)), None)
+        if m is not None:
+            out.append(Target(uid, {"model": m, "enemy": eid}))
     return out
 
 
