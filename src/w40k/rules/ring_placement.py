@@ -34,8 +34,8 @@ from w40k.geometry.measure import (
     COHERENCY_NEIGHBOUR,
     point_polygon_distance,
 )
-from w40k.geometry.shapes import Battlefield, FloatArray, Model, Oval
-from w40k.rules.placement import ENGAGEMENT, Check, centre_gaps
+from w40k.geometry.shapes import Battlefield, Circle, FloatArray, Model, Oval
+from w40k.rules.placement import ENGAGEMENT, Check, _outline, centre_gaps
 
 STEP = 0.25
 """The spacing of the candidate spots (inches)."""
@@ -138,13 +138,47 @@ def band(transport: Model, distance: float, battlefield: Battlefield,
     room = np.full(len(pts), np.inf)
     reach = distance + ENGAGEMENT + 2.0
     limits = [0.0] * len(blockers) + [ENGAGEMENT] * len(enemies)
+    near: list[tuple[Model, float]] = []
     for o, limit in zip((*blockers, *enemies), limits, strict=True):
         ox0, oy0, ox1, oy1 = o.footprint().bbox()
         if ox0 > x1 + reach or ox1 < x0 - reach or oy0 > y1 + reach or oy1 < y0 - reach:
             continue  # too far from the hull to matter
-        gap = to_hull if o is transport or o == transport else gaps(pts, o)
-        room = np.minimum(room, gap - limit)  # the hull is a blocker too: measured once
+        if o is transport or o == transport:
+            # the hull is a blocker too: measured once, and first (a minimum of floats is
+            # the same in any order), so that the others can skip what it settles
+            room = np.minimum(room, to_hull - limit)
+        else:
+            near.append((o, limit))
+    for o, limit in near:
+        room = _room_with(room, pts, o, limit)
     return Band(pts, to_hull, room, distance, battlefield)
+
+
+def _room_with(room: FloatArray, pts: FloatArray, o: Model, limit: float) -> FloatArray:
+    """``np.minimum(room, gaps(pts, o) - limit)``, the same floats, measuring the outline of a
+    base that is not round only at the points where it may lower ``room``: outside the
+    outline's box, a point's distance to the outline is at least its distance to the box, so a
+    point whose room is already below that bound (less ``limit``, with 1e-9 to spare for the
+    rounding of either distance) keeps its room. Round bases are cheap: measured everywhere."""
+    if isinstance(o.footprint(), Circle):
+        return np.minimum(room, gaps(pts, o) - limit)
+    poly = _outline(o)
+    bx0, by0 = poly.min(axis=0).tolist()
+    bx1, by1 = poly.max(axis=0).tolist()
+    dx = np.maximum(np.maximum(bx0 - pts[:, 0], pts[:, 0] - bx1), 0.0)
+    dy = np.maximum(np.maximum(by0 - pts[:, 1], pts[:, 1] - by1), 0.0)
+    inside_box = (dx == 0.0) & (dy == 0.0)
+    need = np.flatnonzero(inside_box | (np.hypot(dx, dy) - limit <= room + 1e-9))
+    if len(need) == len(pts):
+        return np.minimum(room, gaps(pts, o) - limit)
+    if len(need) == 0:
+        return room
+    if len(need) == 1:
+        # never one point alone: the one-point forms of the measures are other code
+        need = np.array([need[0], (need[0] + 1) % len(pts)])
+    out = room.copy()
+    out[need] = np.minimum(room[need], gaps(pts[need], o) - limit)
+    return out
 
 
 def ring_placement(models: Sequence[Model], transport: Model, distance: float,
