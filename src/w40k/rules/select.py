@@ -152,7 +152,10 @@ def _has(weapon: WeaponProfile, family: type[object]) -> bool:
 def _eligibility(sel: Selection) -> list[Violation]:
     """10.04-10.07: whether the unit may use the shooting type at all."""
     out: list[Violation] = []
-    weapons = [w for m in sel.models for w in m.weapons]
+
+    def any_weapon(family: type[object]) -> bool:
+        # read only by the shooting types that need a weapon ability (not normal shooting)
+        return any(_has(w, family) for m in sel.models for w in m.weapons)
 
     def bad(rule: str, msg: str) -> None:
         out.append(Violation(rule, "", "", msg))
@@ -162,14 +165,14 @@ def _eligibility(sel: Selection) -> list[Violation]:
         rule = "R17.03-c" if sel.attacker_engaged else "R10.04-a"
         bad(rule, "normal shooting needs an unengaged unit that did not advance")
     elif sel.kind is AttackKind.ASSAULT and (
-        sel.attacker_engaged or not sel.advanced or not any(_has(w, Assault) for w in weapons)
+        sel.attacker_engaged or not sel.advanced or not any_weapon(Assault)
     ):
         bad("R10.05-a", "assault shooting needs an unengaged, advanced unit with [ASSAULT]")
     elif sel.kind is AttackKind.CLOSE_QUARTERS and (
         not sel.attacker_engaged
         or sel.advanced
         or not (
-            any(_has(w, CloseQuarters) for w in weapons)
+            any_weapon(CloseQuarters)
             or any(m.monster_or_vehicle for m in sel.models)
         )
     ):
@@ -179,7 +182,7 @@ def _eligibility(sel: Selection) -> list[Violation]:
             "with [CLOSE-QUARTERS] weapons or MONSTER/VEHICLE",
         )
     elif sel.kind is AttackKind.INDIRECT and (
-        sel.attacker_engaged or sel.advanced or not any(_has(w, IndirectFire) for w in weapons)
+        sel.attacker_engaged or sel.advanced or not any_weapon(IndirectFire)
     ):
         bad(
             "R10.07-a",
@@ -216,7 +219,10 @@ def _resolve_weapons(
 def validate_selection(sel: Selection) -> list[Violation]:
     """Every rule the declaration breaks; empty when it is legal."""
     out = _eligibility(sel)
-    models = {m.name: m for m in sel.models}
+    # a one-model declaration (the shooting listing asks ~750 a game) tables only its model
+    # (the last of that name, as the whole table holds)
+    one = sel.declaration[0].model if len(sel.declaration) == 1 else None
+    models = {m.name: m for m in sel.models if one is None or m.name == one}
     targets = {t.name: t for t in sel.targets}
     fighting = sel.kind is AttackKind.FIGHT
     for choice in sel.declaration:
