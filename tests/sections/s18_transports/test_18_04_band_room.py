@@ -44,7 +44,7 @@ def _full_room(points: np.ndarray, transport: Model, blockers: list[Model],
 
 
 def test_every_spot_has_the_room_of_measuring_every_neighbour_everywhere() -> None:
-    # R18.04-c / R03.02: the spots' room from blockers and enemies, the same floats
+    # R18.04-c / R03.02-a: the spots' room from blockers and enemies, the same floats
     rng = random.Random(7)
     for trial in range(24):
         transport = HULLS[trial % 2]
