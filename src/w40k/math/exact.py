@@ -24,7 +24,6 @@ the caller falls back to simulation and says so (never a silent approximation).
 from __future__ import annotations
 
 import dataclasses
-from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -33,6 +32,7 @@ from operator import attrgetter
 from typing import cast
 
 import numpy as np
+import numpy.typing as npt
 
 from w40k.core.dice import DiceExpr
 from w40k.math.chain import Chain, allocation_chain, mortal_chain, transitions
@@ -41,6 +41,7 @@ from w40k.math.setup import AttackSetup, Gathered, models_at
 from w40k.math.stages import (
     FACES,
     FloatArray,
+    IntArray,
     attack_count_pmf,
     binomial_matrix,
     fnp_pass,
@@ -202,6 +203,9 @@ def clear_exact_caches() -> None:
     """Forget the per-unit tables and pool outcomes kept here (e.g. for cold timings)."""
     _unit.cache_clear()
     _joint.cache_clear()
+    _dead_at.cache_clear()
+    _diagonals.cache_clear()
+    _diagonal_coef.cache_clear()
 
 
 @lru_cache(maxsize=1024)
@@ -407,21 +411,16 @@ class _Engine:
         # x @ [[tb, wb], [0, tb]]. Given k saves left, m of them damaging in the block
         # (Binomial(k, |block| / (7 - lo))), k - m are left for the blocks above:
         # new[c, k - m] += B[k, m] x[c, k] @ M^m, done for every (k, m) at once.
-        ks = np.arange(kmax + 1)
-        jj = ks[:, None]
-        mm = ks[None, :]
-        inside = jj + mm <= kmax
-        kk = np.where(inside, jj + mm, 0)
+        kk, mm, _ = _diagonals(kmax)
         x = np.zeros((ccount, kmax + 1, 2 * size))
         x[:, :, :size] = joint.T[:, :, None] * init[0]
         x[:, :, size:] = joint.T[:, :, None] * init[1]
         for b, (lo, hi) in enumerate(blocks[: last + 1]):
             # M^0..M^K: kept with the plan (other weapons and states on the same chain).
-            powers = plan.powers[b] = _grown(
-                plan.powers[b], np.eye(2 * size), plan.steps[b], kmax
-            )
-            bm = binomial_matrix(kmax, (hi - lo + 1) / (7 - lo))
-            coef = np.where(inside, bm[kk, mm], 0.0)  # [j, m] = B[j + m, m]
+            powers = plan.powers[b]
+            if powers is None or powers.shape[0] <= kmax:
+                powers = plan.powers[b] = _grown(powers, np.eye(2 * size), plan.steps[b], kmax)
+            coef = _diagonal_coef(kmax, (hi - lo + 1) / (7 - lo))  # [j, m] = B[j + m, m]
             # [c, k, m] = x[c, k] @ M^m, one product per m: the same sums as one product with
             # every power side by side, in products small enough that BLAS does not start
             # threads for them (which cost far more CPU than the sums here).
@@ -540,11 +539,45 @@ def _hazard_dists(chain: Chain, law: FloatArray) -> tuple[Dist, Dist]:
     """(wounds lost, models destroyed) of the attacker from the law of its 06.02 position."""
     # The chain covers every living model: position = wounds lost; a model is destroyed once
     # the position passes its last wound.
-    dead = np.searchsorted(np.cumsum(chain.start), np.arange(chain.size), side="right")
+    dead = _dead_at(chain.start)
     return (
         Dist.from_sequence(law.tolist()),
         Dist.from_sequence(np.bincount(dead, weights=law).tolist()),
     )
+
+
+@lru_cache(maxsize=256)
+def _diagonals(kmax: int) -> tuple[IntArray, IntArray, npt.NDArray[np.bool_]]:
+    """For the multi-block save step: ``kk[j, m] = j + m`` where ``inside`` (j + m <= kmax,
+    else 0) and ``mm[0, m] = m``. Read-only."""
+    ks = np.arange(kmax + 1)
+    jj = ks[:, None]
+    mm = ks[None, :]
+    inside = jj + mm <= kmax
+    kk = np.where(inside, jj + mm, 0)
+    for a in (kk, mm, inside):
+        a.flags.writeable = False
+    return kk, mm, inside
+
+
+@lru_cache(maxsize=1024)
+def _diagonal_coef(kmax: int, p: float) -> FloatArray:
+    """``coef[j, m] = B[j + m, m]`` of ``binomial_matrix(kmax, p)`` where j + m <= kmax, else
+    0. Read-only."""
+    kk, mm, inside = _diagonals(kmax)
+    coef: FloatArray = np.where(inside, binomial_matrix(kmax, p)[kk, mm], 0.0)
+    coef.flags.writeable = False
+    return coef
+
+
+@lru_cache(maxsize=1024)
+def _dead_at(start: tuple[int, ...]) -> IntArray:
+    """Models destroyed at each position of a chain whose models have ``start`` wounds left
+    (the position passes a model's last wound). Read-only."""
+    size = sum(start) + 1
+    dead: IntArray = np.searchsorted(np.cumsum(start), np.arange(size), side="right")
+    dead.flags.writeable = False
+    return dead
 
 
 def single_group_kills(
@@ -680,9 +713,12 @@ def single_chain(setup: AttackSetup) -> AttackDistribution | None:
         fails = sum(inflicts_table(pool.ap, m0.Sv, m0.InSv)) / 6.0
         q = joint.T @ binomial_matrix(kmax, fails)  # [c, m]: c devastating, m damaging saves
         # E = c + m events: the anti-diagonal sums of q.
-        c_idx = np.arange(ccount)[:, None]
-        m_idx = np.arange(kmax + 1)[None, :]
-        events = np.bincount((c_idx + m_idx).ravel(), weights=q.ravel())
+        if ccount == 1:
+            events = q[0]  # the one anti-diagonal per m (bincount would add each to 0.0)
+        else:
+            c_idx = np.arange(ccount)[:, None]
+            m_idx = np.arange(kmax + 1)[None, :]
+            events = np.bincount((c_idx + m_idx).ravel(), weights=q.ravel())
         loss = loss_pmf(pool.damage, m0.fnp)
         if k == 0 and len(loss) > 1 and loss[-1] == 1.0:
             # First pool, fixed damage D >= 1 and no Feel No Pain: from the start every event
@@ -742,8 +778,7 @@ def single_chain(setup: AttackSetup) -> AttackDistribution | None:
                 f"more than {MAX_STATES} distinct unit states after pool {k + 1} ({pool.name})"
             )
     prob = x[:size]
-    cum = np.cumsum(chain.start)
-    dead = np.searchsorted(cum, np.arange(size), side="right")  # models destroyed per position
+    dead = _dead_at(chain.start)  # models destroyed per position
     killed = Dist.from_sequence(np.bincount(dead, weights=prob, minlength=len(alive)).tolist())
     hz_wounds, hz_dead = _hazard(setup)
     g = groups[0]
@@ -834,30 +869,28 @@ def summarise(
     the final states."""
     start = setup.start
     groups = _groups(setup.target)
-    killed: dict[int, float] = defaultdict(float)
-    wounds: dict[int, float] = defaultdict(float)
-    per_group: list[dict[int, float]] = [defaultdict(float) for _ in groups]
+    # The same sums in the same order as adding each state's probability to its entries one
+    # state after another: np.bincount adds its weights in input order from 0.0, and the
+    # waste is summed in a plain loop (numpy's sum would pair the terms differently).
+    masses = list(states.values())
+    probs = np.array([m.p for m in masses])
     waste = 0.0
-    total = sum(start)
-    members = [(pg, g.members) for pg, g in zip(per_group, groups, strict=True)]
-    # The same sums in the same order, with less per-state overhead.
-    for state, mass in states.items():
-        p = mass.p
-        dead = [a > 0 and b == 0 for a, b in zip(start, state, strict=True)]
-        killed[dead.count(True)] += p
-        wounds[total - sum(state)] += p
-        for pg, mem in members:
-            pg[[dead[i] for i in mem].count(True)] += p
-        waste += mass.waste
+    for m in masses:
+        waste += m.waste
+    left = np.array(list(states), dtype=np.int64).reshape(len(masses), len(start))
+    dead = (np.array(start) > 0) & (left == 0)
+    killed = _pmf(dead.sum(axis=1), probs)
+    wounds = _pmf(sum(start) - left.sum(axis=1), probs)
+    per_group = [_pmf(dead[:, list(g.members)].sum(axis=1), probs) for g in groups]
     hz_wounds, hz_dead = _hazard(setup)
     return AttackDistribution(
         method="exact" if method == "exact" else "simulation",
         reason=reason,
         target_models=sum(1 for r in start if r > 0),
-        models_destroyed=Dist.from_mapping(killed),
-        wounds_lost=Dist.from_mapping(wounds),
+        models_destroyed=killed,
+        wounds_lost=wounds,
         groups=tuple(
-            GroupResult(g.label(setup.target), len(g.members), g.character, Dist.from_mapping(pg))
+            GroupResult(g.label(setup.target), len(g.members), g.character, pg)
             for g, pg in zip(groups, per_group, strict=True)
         ),
         expected_damage_wasted=waste,
@@ -865,3 +898,9 @@ def summarise(
         attacker_wounds_lost=hz_wounds,
         attacker_models_destroyed=hz_dead,
     )
+
+
+def _pmf(values: IntArray, probs: FloatArray) -> Dist:
+    """``Dist.from_mapping`` of the probabilities summed per value (in input order, from 0.0):
+    the values no state reaches are 0.0 either way, and trailing zeros are dropped."""
+    return Dist.from_sequence(np.bincount(values, weights=probs).tolist())
