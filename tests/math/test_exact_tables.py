@@ -109,3 +109,35 @@ def test_a_replaced_transitions_function_is_not_answered_from_the_kept_tables(
     monkeypatch.undo()
     assert exact_distribution(setup) == right
     assert exact_distribution(setup, fast=False) == right_general
+
+
+def test_kept_save_runs_continue_shorter_ones_with_the_cold_answers() -> None:
+    # R05.03-f, R05.04-a..h: the save step's rows x T^j (one-block and alike units) and the
+    # step powers (a unit mixing saves: several face blocks) are kept per unit and grown when
+    # a later question rolls more saves; every answer must be the cold one, whichever number
+    # of attacks came first.
+    mixed = (
+        *models(4, "marine", W=2, T=4, Sv=3),
+        ModelState("captain", W=5, T=4, Sv=2, InSv=4, keywords=("INFANTRY", "CHARACTER")),
+    )
+    alike = models(4, W=3, T=5, Sv=4, fnp=6)
+    gun = weapon("gun", A=2, S=5, AP=-1, D="D3")
+    setups = [build_setup([WeaponEntry(gun, n)], unit)
+              for unit in (mixed, alike, models(6, W=2, T=4, Sv=3)) for n in (1, 6, 3, 9)]
+    cold = []
+    for s in setups:
+        clear_caches()
+        cold.append((exact_distribution(s), exact_distribution(s, fast=False)))
+    for order in (list(range(len(setups))), list(reversed(range(len(setups))))):
+        clear_caches()
+        warm = {i: (exact_distribution(setups[i]), exact_distribution(setups[i], fast=False))
+                for i in order}
+        assert [warm[i] for i in range(len(setups))] == cold
+    kept = [a for s in setups for pair in exact_mod._unit(s.target).runs.values() for a in pair]
+    kept += [a for s in setups for a in exact_mod._unit(s.target).steps.values()]
+    assert kept
+    for a in kept:
+        with pytest.raises(ValueError):
+            a[(0,) * a.ndim] = 0.5
+    clear_caches()
+    assert exact_mod._unit.cache_info().currsize == 0

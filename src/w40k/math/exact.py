@@ -33,6 +33,7 @@ from operator import attrgetter
 from typing import cast
 
 import numpy as np
+import numpy.typing as npt
 
 from w40k.core.dice import DiceExpr
 from w40k.math.chain import Chain, allocation_chain, mortal_chain, transitions
@@ -41,6 +42,7 @@ from w40k.math.setup import AttackSetup, Gathered, models_at
 from w40k.math.stages import (
     FACES,
     FloatArray,
+    IntArray,
     attack_count_pmf,
     binomial_matrix,
     fnp_pass,
@@ -107,6 +109,34 @@ class _Unit:
     """One-event matrices per (path, transitions function, chain order and start, damage):
     the function is part of the key, so a replaced one (a test's mutant) is never answered
     from another's entries. The arrays are read-only."""
+    saves: dict[tuple[object, ...], _SavePlan] = dataclasses.field(default_factory=dict)
+    """:meth:`_Engine._saves`' face blocks and matrices per (transitions function, chain order
+    and start, damage, AP): what does not depend on the pool's dice or the starting masses."""
+    steps: dict[tuple[object, ...], FloatArray] = dataclasses.field(default_factory=dict)
+    """:func:`single_chain`'s one-event step matrix ``[[T, W], [0, T]]`` per (transitions
+    function, chain order and start, damage, Feel No Pain). Read-only."""
+    runs: dict[tuple[object, ...], tuple[FloatArray, FloatArray]] = dataclasses.field(
+        default_factory=dict
+    )
+    """Sequences of vectors ``x_j = x_{j-1} @ M`` (one damaging event after another) per
+    (the matrix's key, the starting vectors' bytes): the rows 0..K of a longer sequence are
+    the very rows a shorter one computes (:func:`_grown`). Read-only."""
+
+
+@dataclass
+class _SavePlan:
+    """:meth:`_Engine._saves`' work that depends only on the chain, the damage and the AP."""
+
+    blocks: list[tuple[int, int]]
+    """Blocks of consecutive faces judged alike at every chain position."""
+    last: int
+    """Index of the last block with a damaging face (-1: none)."""
+    steps: list[FloatArray]
+    """Per block up to ``last``: the one-block path's ``tb`` and ``wb`` (``last <= 0``), or
+    each block's one-save step matrix ``[[tb, wb], [0, tb]]``. Read-only."""
+    powers: list[FloatArray | None]
+    """Per block of the multi-block path: the step matrix's powers 0..K computed so far
+    (one after another, :func:`_grown`). Read-only."""
 
 
 UNIT_TABLE_LIMIT = 4096
@@ -149,10 +179,34 @@ def _kept_transitions(
     return got
 
 
+def _grown(
+    kept: FloatArray | None, first: FloatArray, step: FloatArray, kmax: int
+) -> FloatArray:
+    """The rows ``x_0 = first``, ``x_j = x_{j-1} @ step`` for j <= ``kmax`` (at least): ``kept``
+    (the rows computed before, possibly fewer) continued one product at a time, the same
+    products as computing them anew. Read-only; ``kept`` itself when it is long enough."""
+    if kept is not None and kept.shape[0] > kmax:
+        return kept
+    rows = np.empty((kmax + 1, *first.shape))
+    if kept is None:
+        rows[0] = first
+        done = 1
+    else:
+        done = kept.shape[0]
+        rows[:done] = kept
+    for j in range(done, kmax + 1):
+        rows[j] = rows[j - 1] @ step
+    rows.flags.writeable = False
+    return rows
+
+
 def clear_exact_caches() -> None:
     """Forget the per-unit tables and pool outcomes kept here (e.g. for cold timings)."""
     _unit.cache_clear()
     _joint.cache_clear()
+    _dead_at.cache_clear()
+    _diagonals.cache_clear()
+    _diagonal_coef.cache_clear()
 
 
 @lru_cache(maxsize=1024)
@@ -244,17 +298,18 @@ class _Engine:
             return
         self._mortals(pool, chain, prob, waste, out)
 
-    def _saves(
-        self,
-        pool: PoolProfile,
-        chain: Chain,
-        joint: FloatArray,
-        init: tuple[FloatArray, FloatArray],
-    ) -> tuple[FloatArray, FloatArray]:
-        """05.03-05.04 for every (n, c): the law of (c, chain position) after normal damage,
-        and the matching expected-waste mass."""
-        kmax = joint.shape[0] - 1
-        ccount = joint.shape[1]
+    def _plan_key(self, pool: PoolProfile, chain: Chain) -> tuple[object, ...]:
+        """What :meth:`_save_plan` depends on besides the unit's models (the function in use
+        is part of it: a test's mutant is never answered from the real one's entries)."""
+        return (transitions, chain.order, chain.start, pool.damage, pool.ap)
+
+    def _save_plan(self, pool: PoolProfile, chain: Chain) -> _SavePlan:
+        """The face blocks and step matrices of :meth:`_saves` for ``pool`` on ``chain``,
+        kept for the unit (they do not depend on the pool's dice or the starting masses)."""
+        key = self._plan_key(pool, chain)
+        got = self._unit.saves.get(key)
+        if got is not None:
+            return got
         size = chain.size
         t, w = self.transitions(chain, pool.damage)
         # 05.04 Check Save Roll against the current group: the chain model's own Sv/InSv
@@ -279,6 +334,40 @@ class _Engine:
         active = [b for b in blocks if any(masks[b[0] - 1])]
         last = blocks.index(active[-1]) if active else -1
         eye = np.eye(size)
+        steps: list[FloatArray] = []
+        if last <= 0:
+            mask = np.array(masks[blocks[0][0] - 1])
+            steps = [np.where(mask[:, None], t, eye), w * mask[:, None]]
+        else:
+            for lo, _ in blocks[: last + 1]:
+                mask = np.array(masks[lo - 1])
+                step = np.zeros((2 * size, 2 * size))
+                step[:size, :size] = np.where(mask[:, None], t, eye)
+                step[:size, size:] = w * mask[:, None]
+                step[size:, size:] = step[:size, :size]
+                steps.append(step)
+        for a in steps:
+            a.flags.writeable = False
+        got = _SavePlan(blocks, last, steps, [None] * len(steps))
+        if len(self._unit.saves) >= UNIT_TABLE_LIMIT:
+            self._unit.saves.clear()
+        self._unit.saves[key] = got
+        return got
+
+    def _saves(
+        self,
+        pool: PoolProfile,
+        chain: Chain,
+        joint: FloatArray,
+        init: tuple[FloatArray, FloatArray],
+    ) -> tuple[FloatArray, FloatArray]:
+        """05.03-05.04 for every (n, c): the law of (c, chain position) after normal damage,
+        and the matching expected-waste mass."""
+        kmax = joint.shape[0] - 1
+        ccount = joint.shape[1]
+        size = chain.size
+        plan = self._save_plan(pool, chain)
+        blocks, last = plan.blocks, plan.last
         # Multiply-adds of the DP below: per block, sum over m of C x (K + 1 - m) x size^2.
         self.work += ccount * (kmax + 1) * (kmax + 2) // 2 * size * size * max(1, last)
         if self.work > MAX_WORK:
@@ -288,43 +377,51 @@ class _Engine:
             )
         if last <= 0:
             # One block decides every save (the usual case): Binomial(n, p) damaging saves,
-            # applied one after another from the starting positions.
+            # applied one after another from the starting positions. The rows depend only on
+            # the plan and the starting masses: kept per unit (other weapons, same chain).
             lo, hi = blocks[0]
-            mask = np.array(masks[lo - 1])
-            tb = np.where(mask[:, None], t, eye)
-            wb = w * mask[:, None]
-            r = np.zeros((kmax + 1, size))
-            rw = np.zeros((kmax + 1, size))
-            r[0], rw[0] = init
-            for j in range(1, kmax + 1):
-                rw[j] = rw[j - 1] @ tb + r[j - 1] @ wb
-                r[j] = r[j - 1] @ tb
+            tb, wb = plan.steps
+            rkey = (*self._plan_key(pool, chain), init[0].tobytes(), init[1].tobytes())
+            kept = self._unit.runs.get(rkey)
+            if kept is None or kept[0].shape[0] <= kmax:
+                r = np.empty((kmax + 1, size))
+                rw = np.empty((kmax + 1, size))
+                if kept is None:
+                    r[0], rw[0] = init
+                    done = 1
+                else:
+                    done = kept[0].shape[0]
+                    r[:done] = kept[0]
+                    rw[:done] = kept[1]
+                for j in range(done, kmax + 1):
+                    rw[j] = rw[j - 1] @ tb + r[j - 1] @ wb
+                    r[j] = r[j - 1] @ tb
+                r.flags.writeable = False
+                rw.flags.writeable = False
+                if len(self._unit.runs) >= UNIT_TABLE_LIMIT:
+                    self._unit.runs.clear()
+                self._unit.runs[rkey] = (r, rw)
+            else:
+                r, rw = kept
+            if r.shape[0] > kmax + 1:
+                r = r[: kmax + 1]
+                rw = rw[: kmax + 1]
             bm = binomial_matrix(kmax, (hi - lo + 1) / (7 - lo) if last == 0 else 0.0)
             return joint.T @ (bm @ r), joint.T @ (bm @ rw)
         # x = [probability | waste] per (c, saves left, position); one damaging save maps x to
         # x @ [[tb, wb], [0, tb]]. Given k saves left, m of them damaging in the block
         # (Binomial(k, |block| / (7 - lo))), k - m are left for the blocks above:
         # new[c, k - m] += B[k, m] x[c, k] @ M^m, done for every (k, m) at once.
-        ks = np.arange(kmax + 1)
-        jj = ks[:, None]
-        mm = ks[None, :]
-        inside = jj + mm <= kmax
-        kk = np.where(inside, jj + mm, 0)
+        kk, mm, _ = _diagonals(kmax)
         x = np.zeros((ccount, kmax + 1, 2 * size))
         x[:, :, :size] = joint.T[:, :, None] * init[0]
         x[:, :, size:] = joint.T[:, :, None] * init[1]
-        step = np.zeros((2 * size, 2 * size))
-        for lo, hi in blocks[: last + 1]:
-            mask = np.array(masks[lo - 1])
-            step[:size, :size] = np.where(mask[:, None], t, eye)
-            step[:size, size:] = w * mask[:, None]
-            step[size:, size:] = step[:size, :size]
-            powers = np.empty((kmax + 1, 2 * size, 2 * size))
-            powers[0] = np.eye(2 * size)
-            for m in range(1, kmax + 1):
-                powers[m] = powers[m - 1] @ step
-            bm = binomial_matrix(kmax, (hi - lo + 1) / (7 - lo))
-            coef = np.where(inside, bm[kk, mm], 0.0)  # [j, m] = B[j + m, m]
+        for b, (lo, hi) in enumerate(blocks[: last + 1]):
+            # M^0..M^K: kept with the plan (other weapons and states on the same chain).
+            powers = plan.powers[b]
+            if powers is None or powers.shape[0] <= kmax:
+                powers = plan.powers[b] = _grown(powers, np.eye(2 * size), plan.steps[b], kmax)
+            coef = _diagonal_coef(kmax, (hi - lo + 1) / (7 - lo))  # [j, m] = B[j + m, m]
             # [c, k, m] = x[c, k] @ M^m, one product per m: the same sums as one product with
             # every power side by side, in products small enough that BLAS does not start
             # threads for them (which cost far more CPU than the sums here).
@@ -443,11 +540,45 @@ def _hazard_dists(chain: Chain, law: FloatArray) -> tuple[Dist, Dist]:
     """(wounds lost, models destroyed) of the attacker from the law of its 06.02 position."""
     # The chain covers every living model: position = wounds lost; a model is destroyed once
     # the position passes its last wound.
-    dead = np.searchsorted(np.cumsum(chain.start), np.arange(chain.size), side="right")
+    dead = _dead_at(chain.start)
     return (
         Dist.from_sequence(law.tolist()),
         Dist.from_sequence(np.bincount(dead, weights=law).tolist()),
     )
+
+
+@lru_cache(maxsize=256)
+def _diagonals(kmax: int) -> tuple[IntArray, IntArray, npt.NDArray[np.bool_]]:
+    """For the multi-block save step: ``kk[j, m] = j + m`` where ``inside`` (j + m <= kmax,
+    else 0) and ``mm[0, m] = m``. Read-only."""
+    ks = np.arange(kmax + 1)
+    jj = ks[:, None]
+    mm = ks[None, :]
+    inside = jj + mm <= kmax
+    kk = np.where(inside, jj + mm, 0)
+    for a in (kk, mm, inside):
+        a.flags.writeable = False
+    return kk, mm, inside
+
+
+@lru_cache(maxsize=1024)
+def _diagonal_coef(kmax: int, p: float) -> FloatArray:
+    """``coef[j, m] = B[j + m, m]`` of ``binomial_matrix(kmax, p)`` where j + m <= kmax, else
+    0. Read-only."""
+    kk, mm, inside = _diagonals(kmax)
+    coef: FloatArray = np.where(inside, binomial_matrix(kmax, p)[kk, mm], 0.0)
+    coef.flags.writeable = False
+    return coef
+
+
+@lru_cache(maxsize=1024)
+def _dead_at(start: tuple[int, ...]) -> IntArray:
+    """Models destroyed at each position of a chain whose models have ``start`` wounds left
+    (the position passes a model's last wound). Read-only."""
+    size = sum(start) + 1
+    dead: IntArray = np.searchsorted(np.cumsum(start), np.arange(size), side="right")
+    dead.flags.writeable = False
+    return dead
 
 
 def single_group_kills(
@@ -563,7 +694,6 @@ def single_chain(setup: AttackSetup) -> AttackDistribution | None:
     # x = [probability | waste] per chain position; one event maps x to x @ [[T, W], [0, T]].
     x = np.zeros(2 * size)
     x[0] = 1.0
-    step = np.zeros((2 * size, 2 * size))
     work = 0
     for k, pool in enumerate(setup.pools):
         # [PRECISION] (24.28) only reorders groups: with one group the chain is the same.
@@ -584,9 +714,12 @@ def single_chain(setup: AttackSetup) -> AttackDistribution | None:
         fails = sum(inflicts_table(pool.ap, m0.Sv, m0.InSv)) / 6.0
         q = joint.T @ binomial_matrix(kmax, fails)  # [c, m]: c devastating, m damaging saves
         # E = c + m events: the anti-diagonal sums of q.
-        c_idx = np.arange(ccount)[:, None]
-        m_idx = np.arange(kmax + 1)[None, :]
-        events = np.bincount((c_idx + m_idx).ravel(), weights=q.ravel())
+        if ccount == 1:
+            events = q[0]  # the one anti-diagonal per m (bincount would add each to 0.0)
+        else:
+            c_idx = np.arange(ccount)[:, None]
+            m_idx = np.arange(kmax + 1)[None, :]
+            events = np.bincount((c_idx + m_idx).ravel(), weights=q.ravel())
         loss = loss_pmf(pool.damage, m0.fnp)
         if k == 0 and len(loss) > 1 and loss[-1] == 1.0:
             # First pool, fixed damage D >= 1 and no Feel No Pain: from the start every event
@@ -609,30 +742,44 @@ def single_chain(setup: AttackSetup) -> AttackDistribution | None:
                 ]
             )
         else:
-            t, w = _kept_transitions(
-                unit, ("alike", pool.damage, m0.fnp), [loss] * len(chain.order), chain
-            )
-            step[:size, :size] = t
-            step[:size, size:] = w
-            step[size:, size:] = t
+            skey = (transitions, chain.order, chain.start, pool.damage, m0.fnp)
+            step = unit.steps.get(skey)
+            if step is None:
+                t, w = _kept_transitions(
+                    unit, ("alike", pool.damage, m0.fnp), [loss] * len(chain.order), chain
+                )
+                step = np.zeros((2 * size, 2 * size))
+                step[:size, :size] = t
+                step[:size, size:] = w
+                step[size:, size:] = t
+                step.flags.writeable = False
+                if len(unit.steps) >= UNIT_TABLE_LIMIT:
+                    unit.steps.clear()
+                unit.steps[skey] = step
             # With no event losing 0 wounds, every event moves on at least one position, so after
             # size - 1 events all the mass has reached the last (absorbing, R05.04-g) position.
             moves = loss[0] == 0.0
             last = len(events) - 1
             if moves:
                 last = min(last, size - 1)
-            rows = np.empty((last + 1, 2 * size))
-            rows[0] = x
-            for e in range(1, last + 1):
-                rows[e] = rows[e - 1] @ step
+            # The rows x T^e depend only on the step and x: kept per unit (other weapons
+            # with the same damage, the same rows; a longer run continues a shorter one).
+            rkey = ("alike", *skey, x.tobytes())
+            kept = unit.runs.get(rkey)
+            rows = _grown(None if kept is None else kept[0], x, step, last)
+            if kept is None or rows is not kept[0]:
+                if len(unit.runs) >= UNIT_TABLE_LIMIT:
+                    unit.runs.clear()
+                unit.runs[rkey] = (rows, rows)
+            if rows.shape[0] > last + 1:
+                rows = rows[: last + 1]
             x = events[: last + 1] @ rows + events[last + 1 :].sum() * rows[last]
         if np.count_nonzero(x[:size] + x[size:]) > MAX_STATES:
             raise TooLarge(
                 f"more than {MAX_STATES} distinct unit states after pool {k + 1} ({pool.name})"
             )
     prob = x[:size]
-    cum = np.cumsum(chain.start)
-    dead = np.searchsorted(cum, np.arange(size), side="right")  # models destroyed per position
+    dead = _dead_at(chain.start)  # models destroyed per position
     killed = Dist.from_sequence(np.bincount(dead, weights=prob, minlength=len(alive)).tolist())
     hz_wounds, hz_dead = _hazard(setup)
     g = groups[0]
