@@ -268,3 +268,30 @@ def test_the_first_violation_and_the_checked_ends_leave_the_answer(
         legal += not whole
         ends_found += bool(ends)
     assert legal >= 10 and ends_found >= 10  # both kinds of answer came up
+
+
+def test_the_kept_standing_engagements_leave_the_answer() -> None:
+    # R09.05-a, R09.07-e: the first engaged enemy model of each model a move leaves where
+    # the scene has it is kept per scene; moving one model after another on the same scene
+    # (as the proposers do) gives the answers of a fresh table each time.
+    rng = random.Random(503)
+    kept_engaged = 0
+    for _ in range(200):
+        scene = _scene(rng)
+        unit = scene.unit("A")
+        movement._DISCS.clear()
+        for _ in range(4):
+            m = rng.choice(unit.models)
+            far = rng.choice((1.0, 3.0))
+            moves = {m.name: [Step(m.x + rng.uniform(-far, far), m.y + rng.uniform(-far, far))]}
+            mt = rng.choice((MoveType.NORMAL, MoveType.FALL_BACK, MoveType.CHARGE))
+            kept = validate_move(scene, "A", moves, mt, 6.0)
+            kept_first = validate_move(scene, "A", moves, mt, 6.0, first=True)
+            table = dict(movement._standing(scene, "A"))
+            movement._DISCS.clear()
+            assert validate_move(scene, "A", moves, mt, 6.0) == kept
+            assert kept_first == kept[:1]
+            movement._DISCS[(id(scene), "A")][3].update(table)  # keep what was found
+            kept_engaged += any(v.rule in ("R09.05-a", "R09.07-e") and v.model != m.name
+                                for v in kept)
+    assert kept_engaged >= 10  # models left where they stand engaged did come up

@@ -398,10 +398,21 @@ def validate_move(
             MoveType.DESPERATE_ESCAPE,
         )
     if must_end_unengaged:
-        for m, around in zip(placed, _near_points(discs, placed, ENGAGEMENT_HORIZONTAL + EPS),
+        # A model the move leaves as it stands in the scene (the same object) has the same
+        # first engaged enemy model in every call on this scene: kept (``_standing``); the
+        # others are measured (``_near_points`` row by row: the same indices for a subset).
+        standing = _standing(scene, unit)
+        fresh = [m for m in placed if m is not by_name[m.name] or m.name not in standing]
+        found: dict[str, Model | None] = {}
+        for m, around in zip(fresh, _near_points(discs, fresh, ENGAGEMENT_HORIZONTAL + EPS),
                              strict=True):
             e = next((others[i][1] for i in around if not others[i][0]
                       and engaged(m, others[i][1])), None)
+            found[m.name] = e
+            if m is by_name[m.name]:
+                standing[m.name] = e
+        for m in placed:
+            e = found[m.name] if m.name in found else standing[m.name]
             if e is not None:
                 rule = (
                     "R09.07-e"
@@ -427,23 +438,41 @@ def _near_points(discs: Discs, models: Sequence[Model], d: float) -> list[list[i
     return [np.flatnonzero(row).tolist() for row in hit]
 
 
-_DISCS: dict[tuple[int, str], tuple[Scene, list[tuple[bool, Model]], Discs]] = {}
+_DISCS: dict[tuple[int, str],
+             tuple[Scene, list[tuple[bool, Model]], Discs, dict[str, Model | None]]] = {}
+""":func:`scene_others`' answers by (scene, unit), with :func:`_standing`'s table; an entry
+holds the scene (its ``id`` is not reused while kept); emptied past 64 entries."""
 
 
 def scene_others(scene: Scene, unit: str, player: str
                  ) -> tuple[list[tuple[bool, Model]], Discs]:
     """Every model not of ``unit`` as (friendly to ``player``, model), and their discs
     (``battlefield.Discs``), kept per scene."""
+    hit = _others_entry(scene, unit, player)
+    return hit[1], hit[2]
+
+
+def _others_entry(scene: Scene, unit: str, player: str
+                  ) -> tuple[Scene, list[tuple[bool, Model]], Discs, dict[str, Model | None]]:
+    """:data:`_DISCS`' entry of (scene, unit), built when missing."""
     key = (id(scene), unit)
     hit = _DISCS.get(key)
     if hit is not None and hit[0] is scene:
-        return hit[1], hit[2]
+        return hit
     others = [(u.player == player, m) for u in scene.units if u.name != unit for m in u.models]
     discs = Discs.of([m for _, m in others])
     if len(_DISCS) >= 64:
         _DISCS.clear()
-    _DISCS[key] = (scene, others, discs)
-    return others, discs
+    hit = _DISCS[key] = (scene, others, discs, {})
+    return hit
+
+
+def _standing(scene: Scene, unit: str) -> dict[str, Model | None]:
+    """Per model of ``unit`` as the scene has it (by name): the first enemy model of
+    :func:`scene_others`' list it is engaged with (``validate_move``'s "ends engaged" test,
+    R09.05-a / R09.07-e), or None; filled by ``validate_move`` as it measures them, kept with
+    the scene's other models (the same list, so the same first model)."""
+    return _others_entry(scene, unit, scene.unit(unit).player)[3]
 
 
 def ending_violations(
