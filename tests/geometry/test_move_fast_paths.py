@@ -226,3 +226,72 @@ def test_skipped_checks_leave_every_other_violation(skip: tuple[str, ...]) -> No
         compared += 1
         dropped += sum(v.rule in skip for v in whole)
     assert compared == 300 and dropped >= 10  # the skipped rules did come up
+
+
+def _finals(scene: Scene, moves: dict[str, list[Step]]) -> list[Model]:
+    unit = scene.unit("A")
+    out = []
+    for m in unit.models:
+        for s in moves.get(m.name, ()):
+            m = m.moved(s.x, s.y)
+        if m.name in moves:
+            out.append(m)
+    return out
+
+
+@pytest.mark.parametrize("skip", [(), ("R03.03-d", "R03.01-c")])
+def test_the_first_violation_and_the_checked_ends_leave_the_answer(
+        skip: tuple[str, ...]) -> None:
+    # R03.01-a, R03.01-c, R03.01-d, R03.01-i, R13.06-c: ``first`` answers the full answer's
+    # first violation alone (empty exactly when it is empty: a proposer asks only whether a
+    # move is legal, ``moves.check_move`` reports only the first); ``ENDS_CHECKED`` (a caller
+    # that measured ``ending_violations`` of the ends) drops those alone, in the same order.
+    rng = random.Random(502)
+    legal = ends_found = 0
+    for _ in range(300):
+        scene = _scene(rng)
+        unit = scene.unit("A")
+        far = rng.choice((1.0, 3.0, 7.0))
+        moves = {}
+        for m in rng.sample(unit.models, rng.randint(1, min(2, len(unit.models)))):
+            moves[m.name] = [Step(m.x + rng.uniform(-far, far), m.y + rng.uniform(-far, far))]
+        mt = rng.choice((MoveType.NORMAL, MoveType.CHARGE, MoveType.PILE_IN,
+                         MoveType.FALL_BACK))
+        whole = validate_move(scene, "A", moves, mt, 6.0, skip=skip)
+        assert validate_move(scene, "A", moves, mt, 6.0, skip=skip, first=True) == whole[:1]
+        ends = [v for e in _finals(scene, moves)
+                for v in movement.ending_violations(scene.terrain, e)]
+        rest = [v for v in whole if v not in ends]
+        checked = (*skip, movement.ENDS_CHECKED)
+        assert validate_move(scene, "A", moves, mt, 6.0, skip=checked) == rest
+        assert validate_move(scene, "A", moves, mt, 6.0, skip=checked, first=True) == rest[:1]
+        legal += not whole
+        ends_found += bool(ends)
+    assert legal >= 10 and ends_found >= 10  # both kinds of answer came up
+
+
+def test_the_kept_standing_engagements_leave_the_answer() -> None:
+    # R09.05-a, R09.07-e: the first engaged enemy model of each model a move leaves where
+    # the scene has it is kept per scene; moving one model after another on the same scene
+    # (as the proposers do) gives the answers of a fresh table each time.
+    rng = random.Random(503)
+    kept_engaged = 0
+    for _ in range(200):
+        scene = _scene(rng)
+        unit = scene.unit("A")
+        movement._DISCS.clear()
+        for _ in range(4):
+            m = rng.choice(unit.models)
+            far = rng.choice((1.0, 3.0))
+            moves = {m.name: [Step(m.x + rng.uniform(-far, far), m.y + rng.uniform(-far, far))]}
+            mt = rng.choice((MoveType.NORMAL, MoveType.FALL_BACK, MoveType.CHARGE))
+            kept = validate_move(scene, "A", moves, mt, 6.0)
+            kept_first = validate_move(scene, "A", moves, mt, 6.0, first=True)
+            table = dict(movement._standing(scene, "A"))
+            movement._DISCS.clear()
+            assert validate_move(scene, "A", moves, mt, 6.0) == kept
+            assert kept_first == kept[:1]
+            movement._DISCS[(id(scene), "A")][3].update(table)  # keep what was found
+            kept_engaged += any(v.rule in ("R09.05-a", "R09.07-e") and v.model != m.name
+                                for v in kept)
+    assert kept_engaged >= 10  # models left where they stand engaged did come up

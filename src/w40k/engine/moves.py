@@ -131,8 +131,8 @@ def check_move(ctx: Context, unit: UnitData, moves: Answer, move_type: MoveType,
                                 rule="R02.02-a")
     violations = validate_move(geo.scene(ctx), unit.id, moves, move_type, max_distance,
                                take_to_skies=take_to_skies,
-                               must_end_unengaged=must_end_unengaged)
-    if violations:
+                               must_end_unengaged=must_end_unengaged, first=True)
+    if violations:  # the first violation only (the one reported)
         v = violations[0]
         who = alive[v.model].name + f" ({v.model})" if v.model in alive else v.model
         raise IllegalChoice(f"{who}: {v.message}", rule=v.rule)

@@ -35,7 +35,7 @@ from w40k.engine.state import UnitData
 from w40k.geometry import Model, Scene, Terrain
 from w40k.geometry.battlefield import coherent_tri, engaged_bounds
 from w40k.geometry.measure import ENGAGEMENT_HORIZONTAL, horizontal_distance
-from w40k.geometry.movement import MoveType, Step, validate_move
+from w40k.geometry.movement import ENDS_CHECKED, MoveType, Step, validate_move
 
 BEARINGS = 16
 TARGET_RINGS = (0.35, 0.7, 1.1, 1.6, 2.2, 3.0)
@@ -133,8 +133,9 @@ def _first_free(scene: Scene, u: UnitData, mid: str, start: Model,
             continue
         if not placed.free(end, ter):
             continue
+        # ``placed.free`` found its ``ending_violations`` empty: not measured again
         if not validate_move(scene, u.id, {mid: [Step(x, y)]}, move_type, budget,
-                             skip=PATH_RULES_IGNORED):
+                             skip=(*PATH_RULES_IGNORED, ENDS_CHECKED), first=True):
             return end
     return None
 

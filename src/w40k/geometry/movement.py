@@ -61,6 +61,11 @@ feature is solid from the ground to its height: a model may end over its footpri
 of it or on one of its listed surfaces (13.06 Setting Up or Ending a Move)."""
 
 
+ENDS_CHECKED = "ends"
+"""A :func:`validate_move` ``skip`` token: the caller has found ``ending_violations`` (03.01
+Ending a Move, R03.01-i, R13.06-e/f/g) empty for every moved model's end (``Occupied.free``,
+``melee_moves.surely_refused``), so they are not measured again."""
+
 CAPSULE_MARGIN = 1e-6
 """Inches beyond a footprint's reach within which :func:`crosses_feature` still measures
 exactly (so a feature the exact test would meet is never ruled out by the cheap one)."""
@@ -201,6 +206,7 @@ def validate_move(
     super_heavy_mobile: bool = False,
     must_end_unengaged: bool | None = None,
     skip: Collection[str] = (),
+    first: bool = False,
 ) -> list[MoveViolation]:
     """Check a proposed move of ``unit``'s models (model name -> waypoints).
 
@@ -210,8 +216,15 @@ def validate_move(
     ``must_end_unengaged`` defaults to True for normal, advance and fall-back moves.
     ``skip`` names end-of-move checks the caller makes itself and does not want measured here:
     ``"R03.03-d"`` (the unit's coherency) and ``"R03.01-c"`` (ending on another model); a
-    proposer placing one model at a time checks those for the whole unit. Every other
-    violation is found as without it."""
+    proposer placing one model at a time checks those for the whole unit; and
+    :data:`ENDS_CHECKED`: the caller found every moved model's ``ending_violations`` empty at
+    its path's end (the same terrain, level and ``take_to_skies``), so they are not measured
+    again. Every other violation is found as without it.
+
+    ``first``: stop at the first violation found (a caller that only asks whether the move
+    is legal, or reads only the first violation): the answer is the full answer's first
+    element alone (violations are only ever appended, in the same order), and empty exactly
+    when the full answer is."""
     out: list[MoveViolation] = []
     the_unit = scene.unit(unit)
     by_name = {m.name: m for m in the_unit.models}
@@ -223,6 +236,8 @@ def validate_move(
     super_heavy = any(a.strip().lower() == "super-heavy walker" for a in the_unit.abilities)
     if take_to_skies and not all(m.has("FLY") for m in the_unit.models):
         out.append(MoveViolation("R21.03-a", unit, "only FLYING units can take to the skies"))
+        if first:
+            return out
     budget = max_distance
     if take_to_skies and not any(a.strip().lower() == "hover" for a in the_unit.abilities):
         budget -= SKIES_PENALTY  # R21.03-a; Hover R21.03-c
@@ -258,6 +273,8 @@ def validate_move(
                             ' 1/2" from any terrain feature',
                         )
                     )
+                    if first:
+                        return out
                 lo, hi = min(cur.z, nz), max(cur.z, nz)
                 for f in near:
                     if f.category is Category.DENSE and not m.has(*CLIMBERS):
@@ -274,6 +291,8 @@ def validate_move(
                                         f'through the floor at {s.height:g}" of {f.name}',
                                     )
                                 )
+                                if first:
+                                    return out
             if horiz > EPS:
                 if not through_all:  # else every feature is passable (passable)
                     bx0, by0, bx1, by1 = sweep_box(cur, nxt)
@@ -291,6 +310,8 @@ def validate_move(
                         if not ok and crosses_feature(cur, nxt, ol):
                             rule = "R24.35-a" if super_heavy else "R13.06-c"
                             out.append(MoveViolation(rule, name, f"step {k + 1}: {why}"))
+                            if first:
+                                return out
                 # only models whose disc meets the swept disc can be moved through (none
                 # is in the way when taking to the skies or in a Desperate Escape)
                 for i in () if past_all else discs.near_segment(
@@ -307,6 +328,8 @@ def validate_move(
                                 rule, name, f"step {k + 1}: moves through enemy model {o.name}"
                             )
                         )
+                        if first:
+                            return out
             x0, y0, x1, y1 = nxt.footprint().bbox()
             if x0 < -EPS or y0 < -EPS or x1 > bf.width + EPS or y1 > bf.depth + EPS:
                 out.append(
@@ -314,17 +337,24 @@ def validate_move(
                         "R03.01-f", name, f"step {k + 1}: the base crosses the battlefield edge"
                     )
                 )
+                if first:
+                    return out
             cur = nxt
         if used > budget + EPS:
             out.append(
                 MoveViolation("R03.01-a", name, f'moves {used:.2f}" but the maximum is {budget:g}"')
             )
+            if first:
+                return out
         finals[name] = cur
     # --- where models end (03.01 Ending a Move, 13.06)
     placed = list(finals.values())
+    ends = ENDS_CHECKED not in skip
     if "R03.01-c" in skip:
-        for name in moves:
+        for name in moves if ends else ():
             out.extend(ending_violations(scene.terrain, finals[name], take_to_skies))
+            if first and out:
+                return out[:1]
     else:
         placed_reach = [(o, o.reach()) for o in placed]  # each model's reach read once
         # the other units' models whose disc meets each moved model's disc, for all at once
@@ -340,8 +370,13 @@ def validate_move(
                         and overlaps(m, o)):
                     out.append(MoveViolation("R03.01-c", name,
                                              f"ends on another model ({o.name})"))
+                    if first:
+                        return out
                     break
-            out.extend(ending_violations(scene.terrain, m, take_to_skies))
+            if ends:
+                out.extend(ending_violations(scene.terrain, m, take_to_skies))
+                if first and out:
+                    return out[:1]
     # --- unit checks
     coh = [] if "R03.03-d" in skip else coherency_breaks(placed)
     for b in coh:
@@ -353,6 +388,8 @@ def validate_move(
                 f"({b.rule}{' vs ' + b.other if b.other else ''})",
             )
         )
+        if first:
+            return out
     if must_end_unengaged is None:
         must_end_unengaged = move_type in (
             MoveType.NORMAL,
@@ -361,10 +398,21 @@ def validate_move(
             MoveType.DESPERATE_ESCAPE,
         )
     if must_end_unengaged:
-        for m, around in zip(placed, _near_points(discs, placed, ENGAGEMENT_HORIZONTAL + EPS),
+        # A model the move leaves as it stands in the scene (the same object) has the same
+        # first engaged enemy model in every call on this scene: kept (``_standing``); the
+        # others are measured (``_near_points`` row by row: the same indices for a subset).
+        standing = _standing(scene, unit)
+        fresh = [m for m in placed if m is not by_name[m.name] or m.name not in standing]
+        found: dict[str, Model | None] = {}
+        for m, around in zip(fresh, _near_points(discs, fresh, ENGAGEMENT_HORIZONTAL + EPS),
                              strict=True):
             e = next((others[i][1] for i in around if not others[i][0]
                       and engaged(m, others[i][1])), None)
+            found[m.name] = e
+            if m is by_name[m.name]:
+                standing[m.name] = e
+        for m in placed:
+            e = found[m.name] if m.name in found else standing[m.name]
             if e is not None:
                 rule = (
                     "R09.07-e"
@@ -372,6 +420,8 @@ def validate_move(
                     else "R09.05-a"
                 )
                 out.append(MoveViolation(rule, m.name, f"ends engaged with {e.name}"))
+                if first:
+                    return out
     return out
 
 
@@ -388,23 +438,41 @@ def _near_points(discs: Discs, models: Sequence[Model], d: float) -> list[list[i
     return [np.flatnonzero(row).tolist() for row in hit]
 
 
-_DISCS: dict[tuple[int, str], tuple[Scene, list[tuple[bool, Model]], Discs]] = {}
+_DISCS: dict[tuple[int, str],
+             tuple[Scene, list[tuple[bool, Model]], Discs, dict[str, Model | None]]] = {}
+""":func:`scene_others`' answers by (scene, unit), with :func:`_standing`'s table; an entry
+holds the scene (its ``id`` is not reused while kept); emptied past 64 entries."""
 
 
 def scene_others(scene: Scene, unit: str, player: str
                  ) -> tuple[list[tuple[bool, Model]], Discs]:
     """Every model not of ``unit`` as (friendly to ``player``, model), and their discs
     (``battlefield.Discs``), kept per scene."""
+    hit = _others_entry(scene, unit, player)
+    return hit[1], hit[2]
+
+
+def _others_entry(scene: Scene, unit: str, player: str
+                  ) -> tuple[Scene, list[tuple[bool, Model]], Discs, dict[str, Model | None]]:
+    """:data:`_DISCS`' entry of (scene, unit), built when missing."""
     key = (id(scene), unit)
     hit = _DISCS.get(key)
     if hit is not None and hit[0] is scene:
-        return hit[1], hit[2]
+        return hit
     others = [(u.player == player, m) for u in scene.units if u.name != unit for m in u.models]
     discs = Discs.of([m for _, m in others])
     if len(_DISCS) >= 64:
         _DISCS.clear()
-    _DISCS[key] = (scene, others, discs)
-    return others, discs
+    hit = _DISCS[key] = (scene, others, discs, {})
+    return hit
+
+
+def _standing(scene: Scene, unit: str) -> dict[str, Model | None]:
+    """Per model of ``unit`` as the scene has it (by name): the first enemy model of
+    :func:`scene_others`' list it is engaged with (``validate_move``'s "ends engaged" test,
+    R09.05-a / R09.07-e), or None; filled by ``validate_move`` as it measures them, kept with
+    the scene's other models (the same list, so the same first model)."""
+    return _others_entry(scene, unit, scene.unit(unit).player)[3]
 
 
 def ending_violations(

@@ -53,7 +53,7 @@ from w40k.geometry.measure import (
     horizontal_distance,
     vertical_distance,
 )
-from w40k.geometry.movement import MoveType, Step, validate_move
+from w40k.geometry.movement import ENDS_CHECKED, MoveType, Step, validate_move
 from w40k.geometry.shapes import EPS, Circle
 
 BEARINGS = 24
@@ -154,7 +154,7 @@ def propose_charge(ctx: Context, u: UnitData, targets: Sequence[UnitData], budge
                     or through_terrain(scene, u.id, start, x, y, MoveType.CHARGE):
                 continue  # R03.01-d, R13.06-c: validate_move refuses it (counted as validated)
             if validate_move(scene, u.id, {m.id: [Step(x, y)]}, MoveType.CHARGE, budget,
-                             skip=PATH_RULES_IGNORED):
+                             skip=(*PATH_RULES_IGNORED, ENDS_CHECKED), first=True):
                 continue
             chosen = (x, y, end, eng)
             break
@@ -650,6 +650,7 @@ def _reach_spot(ctx: Context, u: UnitData, start: Model, mid: str, finals: dict[
         tries += 1
         if tries > MAX_PATH_CHECKS:
             return None
-        if not validate_move(scene, u.id, {mid: [Step(x, y)]}, MoveType.CHARGE, budget):
+        if not validate_move(scene, u.id, {mid: [Step(x, y)]}, MoveType.CHARGE, budget,
+                             skip=(ENDS_CHECKED,), first=True):  # surely_refused: no ending
             return (x, y)
     return None

@@ -60,7 +60,7 @@ from w40k.engine.windows import Window, open_window
 from w40k.geometry import Model, Scene, engaged
 from w40k.geometry.battlefield import Layout, any_engaged
 from w40k.geometry.measure import horizontal_distance
-from w40k.geometry.movement import MoveType, Step, validate_move
+from w40k.geometry.movement import ENDS_CHECKED, MoveType, Step, validate_move
 from w40k.geometry.shapes import Circle, mm
 
 MOVE_TYPES = {"charge": MoveType.CHARGE, "pile_in": MoveType.PILE_IN,
@@ -214,7 +214,8 @@ def can_reach(ctx: Context, u: UnitData, mid: str, finals: Mapping[str, Model],
                 over = surely_overlapping(scene, u.id, mid, start, cands)
             legal = memo[key] = not over[i] \
                 and not surely_refused(scene, u.id, mid, end, move_type) \
-                and not validate_move(scene, u.id, {mid: [Step(x, y)]}, move_type, budget)
+                and not validate_move(scene, u.id, {mid: [Step(x, y)]}, move_type, budget,
+                                      skip=(ENDS_CHECKED,), first=True)
         if legal:
             return True
     return False
@@ -608,7 +609,8 @@ def _can_reach_objective(ctx: Context, u: UnitData, mid: str, finals: Mapping[st
             continue
         if surely_refused(scene, u.id, mid, start.moved(x, y), MoveType.CONSOLIDATE):
             continue
-        if not validate_move(scene, u.id, {mid: [Step(x, y)]}, MoveType.CONSOLIDATE, budget):
+        if not validate_move(scene, u.id, {mid: [Step(x, y)]}, MoveType.CONSOLIDATE, budget,
+                             skip=(ENDS_CHECKED,), first=True):  # surely_refused: no ending
             return True
     return False
 

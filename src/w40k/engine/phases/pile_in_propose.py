@@ -57,6 +57,7 @@ from w40k.geometry.measure import (
     separation,
 )
 from w40k.geometry.movement import (
+    ENDS_CHECKED,
     MoveType,
     Step,
     solid_outlines,
@@ -205,7 +206,7 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
             if through_enemy(scene, u.id, u.player, start, x, y, move_type):
                 continue  # R03.01-d: validate_move refuses the path
             if validate_move(scene, u.id, {m.id: [Step(x, y)]}, move_type, budget,
-                             skip=PATH_RULES_IGNORED):
+                             skip=(*PATH_RULES_IGNORED, ENDS_CHECKED), first=True):
                 continue
             cur[m.id] = moved[m.id] = end
             breaks = n
@@ -557,6 +558,7 @@ def _reach_spot(ctx: Context, u: UnitData, mid: str, cur: dict[str, Model],
             continue
         if mm_.surely_refused(scene, u.id, mid, end, move_type):
             continue
-        if not validate_move(scene, u.id, {mid: [Step(x, y)]}, move_type, budget):
+        if not validate_move(scene, u.id, {mid: [Step(x, y)]}, move_type, budget,
+                             skip=(ENDS_CHECKED,), first=True):  # surely_refused: no ending
             return (x, y)
     return None
