@@ -77,7 +77,11 @@ def batch_sight(
         if not near.all():
             keep = np.zeros(int(obs.owner.max()) + 1, dtype=bool)
             keep[obs.owner[near]] = True
-            obs = obs.subset(keep[obs.owner], np.zeros(len(obs.verts), dtype=bool))
+            kept_e = keep[obs.owner]
+            obs = obs.subset(kept_e, np.zeros(len(obs.verts), dtype=bool))
+            near = near[kept_e]
+    else:
+        near = np.zeros(0, dtype=bool)
     n_e = len(obs.a)
     if n_e == 0:
         status[:] = CLEAR
@@ -97,7 +101,11 @@ def batch_sight(
     # than its grow from the centre segment, and farther than half its grow from the hull
     # sides, which lie within the pair's radius of it: it can neither block the centre line
     # nor join the sides, so the answers are those of any looser prefilter.)
-    slack = rad[None, :] + (obs.grow + 1e-5)[:, None]  # (E, P)
+    # (Only the edges near the box of every pair's centre segment, ``near`` above, are
+    # tried: the others are farther than their slack from every centre segment.)
+    ne = np.nonzero(near)[0]
+    ea_n, eb_n = obs.a[ne], obs.b[ne]
+    slack = rad[None, :] + (obs.grow[ne] + 1e-5)[:, None]  # (E near, P)
     dvec0 = tc - oc
     len0 = np.hypot(dvec0[:, 0], dvec0[:, 1])
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -105,19 +113,20 @@ def batch_sight(
     nrm = np.stack([-u[:, 1], u[:, 0]], axis=1)
     c_n = (nrm * oc).sum(axis=1)
     c_u = (u * oc).sum(axis=1)
-    point = (obs.a == obs.b).all(axis=1)  # model bases: one degenerate edge each
-    across = np.empty((n_e, n_p), dtype=bool)
-    sp_ = obs.a[point] @ nrm.T - c_n  # (E, P) offsets across the line
+    point = (ea_n == eb_n).all(axis=1)  # model bases: one degenerate edge each
+    across = np.empty((len(ne), n_p), dtype=bool)
+    sp_ = ea_n[point] @ nrm.T - c_n  # (E, P) offsets across the line
     across[point] = np.abs(sp_) <= slack[point]
     if not point.all():
-        sa = obs.a[~point] @ nrm.T - c_n
-        sb = obs.b[~point] @ nrm.T - c_n
+        sa = ea_n[~point] @ nrm.T - c_n
+        sb = eb_n[~point] @ nrm.T - c_n
         across[~point] = ((np.minimum(np.abs(sa), np.abs(sb)) <= slack[~point])
                           | ((sa > 0) != (sb > 0)))
-    ei, pi = np.nonzero(across)
-    ua = (obs.a[ei] * u[pi]).sum(axis=1) - c_u[pi]
-    ub = (obs.b[ei] * u[pi]).sum(axis=1) - c_u[pi]
-    sl = slack[ei, pi]
+    en, pi = np.nonzero(across)
+    ei = ne[en]
+    ua = (ea_n[en] * u[pi]).sum(axis=1) - c_u[pi]
+    ub = (eb_n[en] * u[pi]).sum(axis=1) - c_u[pi]
+    sl = slack[en, pi]
     along = (np.maximum(ua, ub) >= -sl) & (np.minimum(ua, ub) <= len0[pi] + sl)
     ei, pi = ei[along], pi[along]
     own = obs.owner[ei]
