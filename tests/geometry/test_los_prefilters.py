@@ -110,20 +110,25 @@ def test_single_wall_proof_answers_as_without_its_pre_test(
     assert 40 < sum(fast) < len(fast) - 40
 
 
-def test_may_meet_both_is_a_necessary_condition() -> None:
+@pytest.mark.parametrize("loop", (0, 10**6))
+def test_may_meet_both_is_a_necessary_condition(
+    loop: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # an obstacle with edges within half its grow of each hull side (exact distances) is
-    # never ruled out by the pre-test
+    # never ruled out by the pre-test (as arrays, loop 0; edge by edge in floats)
+    monkeypatch.setattr(los, "MAY_MEET_LOOP", loop)
     rng = np.random.default_rng(7200)
+    ruled_out = 0
     hits = 0
     for _ in range(400):
         p = rng.uniform(0, 10, size=(2, 2))
         q = p + rng.uniform(-8, 8, size=(2, 2))
         sides = [(p[0], q[0]), (p[1], q[1])]
-        n = int(rng.integers(1, 12))
+        n = int(rng.integers(1, 40))
         a = rng.uniform(-2, 12, size=(n, 2))
         b = a + rng.uniform(-3, 3, size=(n, 2)) * (rng.random((n, 1)) < 0.7)
         # some edges from near a point of one side to near a point of the other
-        k = rng.random(n) < 0.5
+        k = rng.random(n) < (0.5 if rng.random() < 0.5 else 0.02)
         s0, s1 = rng.uniform(-0.2, 1.2, size=(2, n, 1))
         a[k] = (p[0] + (q[0] - p[0]) * s0 + rng.normal(0, 0.3, size=(n, 2)))[k]
         b[k] = (p[1] + (q[1] - p[1]) * s1 + rng.normal(0, 0.3, size=(n, 2)))[k]
@@ -133,7 +138,9 @@ def test_may_meet_both_is_a_necessary_condition() -> None:
                       a[None, :, :], b[None, :, :])
         meets = d <= half[None, :]
         exact = bool(set(own[meets[0]].tolist()) & set(own[meets[1]].tolist()))
+        maybe = los._may_meet_both(sides, a, b, half, own)
         if exact:
             hits += 1
-            assert los._may_meet_both(sides, a, b, half, own)
-    assert hits > 100
+            assert maybe
+        ruled_out += not maybe
+    assert hits > 100 and ruled_out > 50

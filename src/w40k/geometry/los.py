@@ -671,7 +671,9 @@ def _may_meet_both(
     on one side of the side's line, both farther than ``half`` (and a hair, far more than
     rounding) from it, or both before the side's start or both after its end by that much
     along it. False: no obstacle meets both sides, the proof's answer without the exact
-    distances."""
+    distances. (The few edges of most searches in float arithmetic, many as arrays.)"""
+    if len(a) <= MAY_MEET_LOOP:
+        return _may_meet_both1(sides, a, b, half, own)
     p = np.array([sides[0][0], sides[1][0]])  # (2, 2): each side's start, end, unit direction
     q = np.array([sides[0][1], sides[1][1]])
     u = q - p
@@ -689,6 +691,45 @@ def _may_meet_both(
     far = (((fa > lim) & (fb > lim)) | ((fa < -lim) & (fb < -lim))
            | ((ga < -lim) & (gb < -lim)) | ((ga > end) & (gb > end)))
     return not set(own[~far[0]].tolist()).isdisjoint(own[~far[1]].tolist())
+
+
+MAY_MEET_LOOP = 24
+"""Up to this many edges :func:`_may_meet_both` loops in floats (numpy's per-call cost is
+more than the loop's below it)."""
+
+
+def _may_meet_both1(
+    sides: Sequence[tuple[FloatArray, FloatArray]], a: FloatArray, b: FloatArray,
+    half: FloatArray, own: np.ndarray,
+) -> bool:
+    """:func:`_may_meet_both` edge by edge in float arithmetic (the same tests; side 2 only
+    for the obstacles that may meet side 1)."""
+    first: set[int] = set()
+    rows = list(zip(a.tolist(), b.tolist(), half.tolist(), own.tolist(), strict=True))
+    for side, (p, q) in enumerate(sides):
+        px, py = float(p[0]), float(p[1])
+        ux, uy = float(q[0]) - px, float(q[1]) - py
+        slen = math.hypot(ux, uy)
+        if not slen > 1e-9:
+            return True
+        ux, uy = ux / slen, uy / slen
+        for (ax, ay), (bx, by), h, k in rows:
+            if side == 1 and k not in first:
+                continue
+            lim = h + 1e-9
+            ax, ay, bx, by = ax - px, ay - py, bx - px, by - py
+            fa, fb = ux * ay - uy * ax, ux * by - uy * bx
+            if (fa > lim and fb > lim) or (fa < -lim and fb < -lim):
+                continue
+            ga, gb = ux * ax + uy * ay, ux * bx + uy * by
+            if (ga < -lim and gb < -lim) or (ga > slen + lim and gb > slen + lim):
+                continue
+            if side == 1:
+                return True
+            first.add(k)
+        if not first:
+            return False
+    return False
 
 
 STAND_IN_SIDES = 16
