@@ -620,13 +620,15 @@ def _single_wall_separates(
     sides = _outer_sides(o, t) if sides is None else sides  # given: the hull's two sides
     if sides is None:
         return False
-    sp = np.array([sides[0][0], sides[1][0]])[:, None, :]
-    sq = np.array([sides[0][1], sides[1][1]])[:, None, :]
-    side_dist = _seg_dist(sp, sq, a[near][None, :, :], b[near][None, :, :])
-    meets = side_dist <= half[near][None, :]
     if obs.convex is None:
         return False
-    near_own = own[near]
+    an, bn, near_own = a[near], b[near], own[near]
+    if not _may_meet_both(sides, an, bn, half[near], near_own):
+        return False  # (most failures end here, before the exact distances)
+    sp = np.array([sides[0][0], sides[1][0]])[:, None, :]
+    sq = np.array([sides[0][1], sides[1][1]])[:, None, :]
+    side_dist = _seg_dist(sp, sq, an[None, :, :], bn[None, :, :])
+    meets = side_dist <= half[near][None, :]
     # a convex obstacle meeting each side (by any of its edges), or any obstacle (convex or
     # not) with one edge meeting both sides: that edge grown by half its grow is a convex
     # set joining the sides, as a convex obstacle is
@@ -655,6 +657,78 @@ def _single_wall_separates(
         if top > highest + 1e-12 or _above_every_line(orig_o, top_o, orig_t, top_t,
                                                        ea, eb, grow, top):
             return True
+    return False
+
+
+def _may_meet_both(
+    sides: Sequence[tuple[FloatArray, FloatArray]], a: FloatArray, b: FloatArray,
+    half: FloatArray, own: np.ndarray,
+) -> bool:
+    """A cheap necessary condition for :func:`_single_wall_separates`'s "some obstacle meets
+    both hull sides": some obstacle ``own`` has an edge ``a``-``b`` that may come within
+    ``half`` of side 1 and one that may come within ``half`` of side 2. An edge is farther
+    than ``half`` from a side (and so than its exact distance's test) when its two ends lie
+    on one side of the side's line, both farther than ``half`` (and a hair, far more than
+    rounding) from it, or both before the side's start or both after its end by that much
+    along it. False: no obstacle meets both sides, the proof's answer without the exact
+    distances. (The few edges of most searches in float arithmetic, many as arrays.)"""
+    if len(a) <= MAY_MEET_LOOP:
+        return _may_meet_both1(sides, a, b, half, own)
+    p = np.array([sides[0][0], sides[1][0]])  # (2, 2): each side's start, end, unit direction
+    q = np.array([sides[0][1], sides[1][1]])
+    u = q - p
+    slen = np.hypot(u[:, 0], u[:, 1])
+    if not bool((slen > 1e-9).all()):
+        return True
+    u = u / slen[:, None]
+    ux, uy = u[:, 0:1], u[:, 1:2]
+    ax, ay = a[None, :, 0] - p[:, 0:1], a[None, :, 1] - p[:, 1:2]  # (2, N)
+    bx, by = b[None, :, 0] - p[:, 0:1], b[None, :, 1] - p[:, 1:2]
+    fa, fb = ux * ay - uy * ax, ux * by - uy * bx  # across the side's line
+    ga, gb = ux * ax + uy * ay, ux * bx + uy * by  # along it
+    lim = half[None, :] + 1e-9
+    end = slen[:, None] + lim
+    far = (((fa > lim) & (fb > lim)) | ((fa < -lim) & (fb < -lim))
+           | ((ga < -lim) & (gb < -lim)) | ((ga > end) & (gb > end)))
+    return not set(own[~far[0]].tolist()).isdisjoint(own[~far[1]].tolist())
+
+
+MAY_MEET_LOOP = 24
+"""Up to this many edges :func:`_may_meet_both` loops in floats (numpy's per-call cost is
+more than the loop's below it)."""
+
+
+def _may_meet_both1(
+    sides: Sequence[tuple[FloatArray, FloatArray]], a: FloatArray, b: FloatArray,
+    half: FloatArray, own: np.ndarray,
+) -> bool:
+    """:func:`_may_meet_both` edge by edge in float arithmetic (the same tests; side 2 only
+    for the obstacles that may meet side 1)."""
+    first: set[int] = set()
+    rows = list(zip(a.tolist(), b.tolist(), half.tolist(), own.tolist(), strict=True))
+    for side, (p, q) in enumerate(sides):
+        px, py = float(p[0]), float(p[1])
+        ux, uy = float(q[0]) - px, float(q[1]) - py
+        slen = math.hypot(ux, uy)
+        if not slen > 1e-9:
+            return True
+        ux, uy = ux / slen, uy / slen
+        for (ax, ay), (bx, by), h, k in rows:
+            if side == 1 and k not in first:
+                continue
+            lim = h + 1e-9
+            ax, ay, bx, by = ax - px, ay - py, bx - px, by - py
+            fa, fb = ux * ay - uy * ax, ux * by - uy * bx
+            if (fa > lim and fb > lim) or (fa < -lim and fb < -lim):
+                continue
+            ga, gb = ux * ax + uy * ay, ux * bx + uy * by
+            if (ga < -lim and gb < -lim) or (ga > slen + lim and gb > slen + lim):
+                continue
+            if side == 1:
+                return True
+            first.add(k)
+        if not first:
+            return False
     return False
 
 

@@ -66,17 +66,22 @@ def batch_sight(
     rad = np.maximum(ro, rt)
     if len(obs.a):
         # whole obstacles with no edge near the box of every pair's centre segment (by the
-        # slack of the prefilter below) are left out: they can meet no pair's reach, and the
-        # others keep every edge and their indices (the same couples, tests and answers)
-        slack0 = float(rad.max()) + float(obs.grow.max()) + 1e-5
-        box_lo = np.minimum(oc.min(axis=0), tc.min(axis=0)) - slack0
-        box_hi = np.maximum(oc.max(axis=0), tc.max(axis=0)) + slack0
-        near = ((np.maximum(obs.a, obs.b) >= box_lo) & (np.minimum(obs.a, obs.b) <= box_hi)
-                ).all(axis=1)
+        # edge's slack in the prefilter below, ``rad.max() + grow + 1e-5``) are left out:
+        # they can meet no pair's reach, and the others keep every edge and their indices
+        # (the same couples, tests and answers)
+        slack0 = (float(rad.max()) + 1e-5 + obs.grow)[:, None]
+        box_lo = np.minimum(oc.min(axis=0), tc.min(axis=0))
+        box_hi = np.maximum(oc.max(axis=0), tc.max(axis=0))
+        near = ((np.maximum(obs.a, obs.b) + slack0 >= box_lo)
+                & (np.minimum(obs.a, obs.b) - slack0 <= box_hi)).all(axis=1)
         if not near.all():
             keep = np.zeros(int(obs.owner.max()) + 1, dtype=bool)
             keep[obs.owner[near]] = True
-            obs = obs.subset(keep[obs.owner], np.zeros(len(obs.verts), dtype=bool))
+            kept_e = keep[obs.owner]
+            obs = obs.subset(kept_e, np.zeros(len(obs.verts), dtype=bool))
+            near = near[kept_e]
+    else:
+        near = np.zeros(0, dtype=bool)
     n_e = len(obs.a)
     if n_e == 0:
         status[:] = CLEAR
@@ -90,8 +95,17 @@ def batch_sight(
 
     # ---- (pair, edge) couples that may come within reach of the centre segment: a
     # prefilter by the edge end points' offsets across and along the centre line (two small
-    # matrix products), with a margin; the exact relevance test below decides
-    slack = float(rad.max()) + float(obs.grow.max()) + 1e-5
+    # matrix products), with a margin: the couple's ``slack`` = the pair's radius + the
+    # edge's grow + 1e-5, more than its reach ``rad + grow + 1e-9`` in the exact relevance
+    # test below, which decides. (An edge of a relevant obstacle left out here is farther
+    # than its grow from the centre segment, and farther than half its grow from the hull
+    # sides, which lie within the pair's radius of it: it can neither block the centre line
+    # nor join the sides, so the answers are those of any looser prefilter.)
+    # (Only the edges near the box of every pair's centre segment, ``near`` above, are
+    # tried: the others are farther than their slack from every centre segment.)
+    ne = np.nonzero(near)[0]
+    ea_n, eb_n = obs.a[ne], obs.b[ne]
+    slack = rad[None, :] + (obs.grow[ne] + 1e-5)[:, None]  # (E near, P)
     dvec0 = tc - oc
     len0 = np.hypot(dvec0[:, 0], dvec0[:, 1])
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -99,18 +113,21 @@ def batch_sight(
     nrm = np.stack([-u[:, 1], u[:, 0]], axis=1)
     c_n = (nrm * oc).sum(axis=1)
     c_u = (u * oc).sum(axis=1)
-    point = (obs.a == obs.b).all(axis=1)  # model bases: one degenerate edge each
-    across = np.empty((n_e, n_p), dtype=bool)
-    sp_ = obs.a[point] @ nrm.T - c_n  # (E, P) offsets across the line
-    across[point] = np.abs(sp_) <= slack
+    point = (ea_n == eb_n).all(axis=1)  # model bases: one degenerate edge each
+    across = np.empty((len(ne), n_p), dtype=bool)
+    sp_ = ea_n[point] @ nrm.T - c_n  # (E, P) offsets across the line
+    across[point] = np.abs(sp_) <= slack[point]
     if not point.all():
-        sa = obs.a[~point] @ nrm.T - c_n
-        sb = obs.b[~point] @ nrm.T - c_n
-        across[~point] = (np.minimum(np.abs(sa), np.abs(sb)) <= slack) | ((sa > 0) != (sb > 0))
-    ei, pi = np.nonzero(across)
-    ua = (obs.a[ei] * u[pi]).sum(axis=1) - c_u[pi]
-    ub = (obs.b[ei] * u[pi]).sum(axis=1) - c_u[pi]
-    along = (np.maximum(ua, ub) >= -slack) & (np.minimum(ua, ub) <= len0[pi] + slack)
+        sa = ea_n[~point] @ nrm.T - c_n
+        sb = eb_n[~point] @ nrm.T - c_n
+        across[~point] = ((np.minimum(np.abs(sa), np.abs(sb)) <= slack[~point])
+                          | ((sa > 0) != (sb > 0)))
+    en, pi = np.nonzero(across)
+    ei = ne[en]
+    ua = (ea_n[en] * u[pi]).sum(axis=1) - c_u[pi]
+    ub = (eb_n[en] * u[pi]).sum(axis=1) - c_u[pi]
+    sl = slack[en, pi]
+    along = (np.maximum(ua, ub) >= -sl) & (np.minimum(ua, ub) <= len0[pi] + sl)
     ei, pi = ei[along], pi[along]
     own = obs.owner[ei]
     if allowed is not None and len(pi):
@@ -254,13 +271,33 @@ def _single_wall_blocked(
         cosv = (ro - rt) / length
     sv = np.sqrt(np.maximum(1.0 - cosv * cosv, 0.0))
     half = 0.5 * obs.grow[we]
+    wa, wb = obs.a[we], obs.b[we]
     meets = []
     for sign in (1.0, -1.0):
         nx = hx * cosv - sign * hy * sv
         ny = hy * cosv + sign * hx * sv
-        sp = np.stack([oc[:, 0] + ro * nx, oc[:, 1] + ro * ny], axis=1)
-        sq = np.stack([tc[:, 0] + rt * nx, tc[:, 1] + rt * ny], axis=1)
-        meets.append(_seg_dist(sp[wp], sq[wp], obs.a[we], obs.b[we]) <= half)
+        spx, spy = oc[:, 0] + ro * nx, oc[:, 1] + ro * ny
+        sqx, sqy = tc[:, 0] + rt * nx, tc[:, 1] + rt * ny
+        # an edge whose two ends lie on one side of the side's line (unit normal ``n``, through
+        # both tangent points), both more than half its grow (and a hair) away, is farther
+        # than that from the side; so is one whose two ends lie, along the side (unit
+        # direction ``n`` turned a quarter, its length ``slen``), both before its start or
+        # both after its end by that much: the exact distances only for the other couples
+        wx, wy = spx[wp], spy[wp]
+        ax_, ay_, bx_, by_ = wa[:, 0] - wx, wa[:, 1] - wy, wb[:, 0] - wx, wb[:, 1] - wy
+        nxw, nyw = nx[wp], ny[wp]
+        fa, fb = nxw * ax_ + nyw * ay_, nxw * bx_ + nyw * by_
+        ga, gb = nxw * ay_ - nyw * ax_, nxw * by_ - nyw * bx_
+        g_end = (nx * (sqy - spy) - ny * (sqx - spx))[wp]  # the side's far end, along it
+        lim = half + 1e-9
+        g_lo, g_hi = np.minimum(g_end, 0.0) - lim, np.maximum(g_end, 0.0) + lim
+        maybe = np.nonzero(~(((fa > lim) & (fb > lim)) | ((fa < -lim) & (fb < -lim))
+                             | ((ga < g_lo) & (gb < g_lo)) | ((ga > g_hi) & (gb > g_hi))))[0]
+        sp = np.stack([spx, spy], axis=1)
+        sq = np.stack([sqx, sqy], axis=1)
+        m = np.zeros(len(wp), dtype=bool)
+        m[maybe] = _seg_dist(sp[wp[maybe]], sq[wp[maybe]], wa[maybe], wb[maybe]) <= half[maybe]
+        meets.append(m)
     n_own = int(obs.owner.max()) + 1
     own = obs.owner[we]
     convex = obs.convex[own]
