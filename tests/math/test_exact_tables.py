@@ -1,4 +1,5 @@
-"""The exact computation's kept tables (``exact._unit``, ``exact._joint``) change no answer.
+"""The exact computation's kept tables (``exact_tables.unit_tables``, ``kept_joint``) change no
+answer.
 
 What depends only on a target's models (allocation chains, Toughness, one-event matrices) and
 on a pool (the joint law of wounds needing saves and devastating wounds) is kept across calls.
@@ -14,7 +15,7 @@ import numpy as np
 import pytest
 
 from tests.math.math_helpers import models, weapon
-from w40k.math import build_setup, clear_caches, exact_distribution
+from w40k.math import build_setup, clear_caches, exact_distribution, exact_tables
 from w40k.math import exact as exact_mod
 from w40k.math.chain import Chain
 from w40k.math.setup import AttackSetup
@@ -69,18 +70,18 @@ def test_kept_arrays_are_read_only() -> None:
     setups = _setups()
     for s in setups:
         exact_distribution(s)
-    arrays = [a for s in setups for pair in exact_mod._unit(s.target).trans.values()
+    arrays = [a for s in setups for pair in exact_tables.unit_tables(s.target).trans.values()
               for a in pair]
     pool = setups[0].pools[0]
-    arrays.append(exact_mod._joint(exact_mod.pool_outcomes, pool, setups[0].gathered[0], 4,
+    arrays.append(exact_tables.kept_joint(exact_mod.pool_outcomes, pool, setups[0].gathered[0], 4,
                                    setups[0].lethal_auto))
     assert arrays
     for a in arrays:
         with pytest.raises(ValueError):
             a[(0,) * a.ndim] = 0.5
     clear_caches()
-    assert exact_mod._unit.cache_info().currsize == 0
-    assert exact_mod._joint.cache_info().currsize == 0
+    assert exact_tables.unit_tables.cache_info().currsize == 0
+    assert exact_tables.kept_joint.cache_info().currsize == 0
 
 
 def test_a_replaced_transitions_function_is_not_answered_from_the_kept_tables(
@@ -133,11 +134,12 @@ def test_kept_save_runs_continue_shorter_ones_with_the_cold_answers() -> None:
         warm = {i: (exact_distribution(setups[i]), exact_distribution(setups[i], fast=False))
                 for i in order}
         assert [warm[i] for i in range(len(setups))] == cold
-    kept = [a for s in setups for pair in exact_mod._unit(s.target).runs.values() for a in pair]
-    kept += [a for s in setups for a in exact_mod._unit(s.target).steps.values()]
+    kept = [a for s in setups for pair in exact_tables.unit_tables(s.target).runs.values()
+            for a in pair]
+    kept += [a for s in setups for a in exact_tables.unit_tables(s.target).steps.values()]
     assert kept
     for a in kept:
         with pytest.raises(ValueError):
             a[(0,) * a.ndim] = 0.5
     clear_caches()
-    assert exact_mod._unit.cache_info().currsize == 0
+    assert exact_tables.unit_tables.cache_info().currsize == 0

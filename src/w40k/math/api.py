@@ -13,7 +13,8 @@ from functools import lru_cache
 from typing import Literal
 
 from w40k.math.distributions import AttackDistribution
-from w40k.math.exact import TooLarge, clear_exact_caches, exact_distribution
+from w40k.math.exact import TooLarge, exact_distribution
+from w40k.math.exact_tables import clear_exact_caches
 from w40k.math.montecarlo import simulate
 from w40k.math.setup import AttackSetup, build_setup, clear_setup_caches
 from w40k.math.stages import clear_stage_caches

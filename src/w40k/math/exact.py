@@ -25,24 +25,32 @@ from __future__ import annotations
 
 import dataclasses
 from collections import defaultdict
-from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
 from math import comb
 from operator import attrgetter
-from typing import cast
 
 import numpy as np
-import numpy.typing as npt
 
 from w40k.core.dice import DiceExpr
 from w40k.math.chain import Chain, allocation_chain, mortal_chain, transitions
 from w40k.math.distributions import AttackDistribution, Dist, GroupResult
-from w40k.math.setup import AttackSetup, Gathered, models_at
+from w40k.math.exact_tables import (
+    UNIT_TABLE_LIMIT,
+    SavePlan,
+    State,
+    dead_at,
+    diagonal_coef,
+    diagonals,
+    groups_of,
+    grown,
+    kept_joint,
+    kept_transitions,
+    unit_tables,
+)
+from w40k.math.setup import AttackSetup, models_at
 from w40k.math.stages import (
     FACES,
     FloatArray,
-    IntArray,
     attack_count_pmf,
     binomial_matrix,
     fnp_pass,
@@ -59,7 +67,6 @@ from w40k.rules.primitives import (
     ModelState,
     attack_toughness,
     hazard_mortal_wounds,
-    make_groups,
     wound_threshold,
 )
 
@@ -68,9 +75,6 @@ MAX_STATES = 20_000
 MAX_WORK = 3_000_000_000
 """Most multiply-adds the save dynamic programme may take in all (numpy does them in batched
 matrix products: about 1.5e9 a second here, so about 2 s at worst)."""
-
-State = tuple[int, ...]
-"""Remaining wounds of every model of a unit."""
 
 
 class TooLarge(Exception):
@@ -94,125 +98,6 @@ def _add(acc: dict[State, _Mass], state: State, p: float, waste: float) -> None:
         m.waste += waste
 
 
-@dataclass
-class _Unit:
-    """What the computations on one unit's models share (every entry is a pure function of
-    the models and its key, so equal models share it; cleared by :func:`clear_exact_caches`)."""
-
-    facts: dict[tuple[State, bool], tuple[Chain, int, list[State]]] = dataclasses.field(
-        default_factory=dict
-    )
-    """:meth:`_Engine.facts` per (state, [PRECISION])."""
-    trans: dict[tuple[object, ...], tuple[FloatArray, FloatArray]] = dataclasses.field(
-        default_factory=dict
-    )
-    """One-event matrices per (path, transitions function, chain order and start, damage):
-    the function is part of the key, so a replaced one (a test's mutant) is never answered
-    from another's entries. The arrays are read-only."""
-    saves: dict[tuple[object, ...], _SavePlan] = dataclasses.field(default_factory=dict)
-    """:meth:`_Engine._saves`' face blocks and matrices per (transitions function, chain order
-    and start, damage, AP): what does not depend on the pool's dice or the starting masses."""
-    steps: dict[tuple[object, ...], FloatArray] = dataclasses.field(default_factory=dict)
-    """:func:`single_chain`'s one-event step matrix ``[[T, W], [0, T]]`` per (transitions
-    function, chain order and start, damage, Feel No Pain). Read-only."""
-    runs: dict[tuple[object, ...], tuple[FloatArray, FloatArray]] = dataclasses.field(
-        default_factory=dict
-    )
-    """Sequences of vectors ``x_j = x_{j-1} @ M`` (one damaging event after another) per
-    (the matrix's key, the starting vectors' bytes): the rows 0..K of a longer sequence are
-    the very rows a shorter one computes (:func:`_grown`). Read-only."""
-
-
-@dataclass
-class _SavePlan:
-    """:meth:`_Engine._saves`' work that depends only on the chain, the damage and the AP."""
-
-    blocks: list[tuple[int, int]]
-    """Blocks of consecutive faces judged alike at every chain position."""
-    last: int
-    """Index of the last block with a damaging face (-1: none)."""
-    steps: list[FloatArray]
-    """Per block up to ``last``: the one-block path's ``tb`` and ``wb`` (``last <= 0``), or
-    each block's one-save step matrix ``[[tb, wb], [0, tb]]``. Read-only."""
-    powers: list[FloatArray | None]
-    """Per block of the multi-block path: the step matrix's powers 0..K computed so far
-    (one after another, :func:`_grown`). Read-only."""
-
-
-UNIT_TABLE_LIMIT = 4096
-"""Most entries a table of :class:`_Unit` keeps (emptied past it: memory stays bounded)."""
-
-
-@lru_cache(maxsize=256)
-def _unit(models: tuple[ModelState, ...]) -> _Unit:
-    """The shared tables of a unit's models."""
-    return _Unit()
-
-
-@lru_cache(maxsize=4096)
-def _joint(
-    outcomes: object, pool: PoolProfile, gathered: Gathered, threshold: int, lethal_auto: bool
-) -> FloatArray:
-    """:func:`~w40k.math.stages.pool_outcomes` (passed as ``outcomes``: the key holds the
-    function), kept: the same pool against the same wound roll recurs across targets. The
-    array is read-only."""
-    fn = cast(Callable[[PoolProfile, Gathered, int, bool], FloatArray], outcomes)
-    got = fn(pool, gathered, threshold, lethal_auto)
-    got.flags.writeable = False
-    return got
-
-
-def _kept_transitions(
-    unit: _Unit, key: tuple[object, ...], loss: list[FloatArray], chain: Chain
-) -> tuple[FloatArray, FloatArray]:
-    """:func:`~w40k.math.chain.transitions` of ``chain`` with the losses ``loss`` (which
-    ``key`` determines for the unit), kept in ``unit`` (the function looked up now)."""
-    full = (transitions, chain.order, chain.start, *key)
-    got = unit.trans.get(full)
-    if got is None:
-        t, w = transitions(chain, loss)
-        t.flags.writeable = False
-        w.flags.writeable = False
-        if len(unit.trans) >= UNIT_TABLE_LIMIT:
-            unit.trans.clear()
-        got = unit.trans[full] = (t, w)
-    return got
-
-
-def _grown(
-    kept: FloatArray | None, first: FloatArray, step: FloatArray, kmax: int
-) -> FloatArray:
-    """The rows ``x_0 = first``, ``x_j = x_{j-1} @ step`` for j <= ``kmax`` (at least): ``kept``
-    (the rows computed before, possibly fewer) continued one product at a time, the same
-    products as computing them anew. Read-only; ``kept`` itself when it is long enough."""
-    if kept is not None and kept.shape[0] > kmax:
-        return kept
-    rows = np.empty((kmax + 1, *first.shape))
-    if kept is None:
-        rows[0] = first
-        done = 1
-    else:
-        done = kept.shape[0]
-        rows[:done] = kept
-    for j in range(done, kmax + 1):
-        rows[j] = rows[j - 1] @ step
-    rows.flags.writeable = False
-    return rows
-
-
-def clear_exact_caches() -> None:
-    """Forget the per-unit tables and pool outcomes kept here (e.g. for cold timings)."""
-    _unit.cache_clear()
-    _joint.cache_clear()
-    _dead_at.cache_clear()
-    _diagonals.cache_clear()
-    _diagonal_coef.cache_clear()
-
-
-@lru_cache(maxsize=1024)
-def _groups(models: tuple[ModelState, ...]) -> tuple[AllocationGroup, ...]:
-    """:func:`~w40k.rules.primitives.make_groups` of a unit's models (kept per unit)."""
-    return make_groups(models)
 
 
 class _Engine:
@@ -224,7 +109,7 @@ class _Engine:
         self.setup = setup
         self.models = setup.target
         self.work = 0
-        self._unit = _unit(setup.target)
+        self._unit = unit_tables(setup.target)
         self._facts = self._unit.facts
         self._joint: dict[tuple[int, int], FloatArray] = {}
         # Mortal-wound chains met so far: a state on a chain continues along its suffix.
@@ -255,8 +140,9 @@ class _Engine:
         key = (chain.order, chain.start, damage)
         got = self._trans.get(key)
         if got is None:
-            got = self._trans[key] = _kept_transitions(
-                self._unit, ("chain", damage), self.losses(chain, damage), chain
+            got = self._trans[key] = kept_transitions(
+                self._unit, ("chain", damage), self.losses(chain, damage), chain,
+                transitions,
             )
         return got
 
@@ -264,7 +150,7 @@ class _Engine:
         """J[n, c] for pool ``k`` needing ``thr`` to wound."""
         key = (k, thr)
         if key not in self._joint:
-            self._joint[key] = _joint(
+            self._joint[key] = kept_joint(
                 pool_outcomes, pool, self.setup.gathered[k], thr, self.setup.lethal_auto
             )
         return self._joint[key]
@@ -303,7 +189,7 @@ class _Engine:
         is part of it: a test's mutant is never answered from the real one's entries)."""
         return (transitions, chain.order, chain.start, pool.damage, pool.ap)
 
-    def _save_plan(self, pool: PoolProfile, chain: Chain) -> _SavePlan:
+    def _save_plan(self, pool: PoolProfile, chain: Chain) -> SavePlan:
         """The face blocks and step matrices of :meth:`_saves` for ``pool`` on ``chain``,
         kept for the unit (they do not depend on the pool's dice or the starting masses)."""
         key = self._plan_key(pool, chain)
@@ -348,7 +234,7 @@ class _Engine:
                 steps.append(step)
         for a in steps:
             a.flags.writeable = False
-        got = _SavePlan(blocks, last, steps, [None] * len(steps))
+        got = SavePlan(blocks, last, steps, [None] * len(steps))
         if len(self._unit.saves) >= UNIT_TABLE_LIMIT:
             self._unit.saves.clear()
         self._unit.saves[key] = got
@@ -412,7 +298,7 @@ class _Engine:
         # x @ [[tb, wb], [0, tb]]. Given k saves left, m of them damaging in the block
         # (Binomial(k, |block| / (7 - lo))), k - m are left for the blocks above:
         # new[c, k - m] += B[k, m] x[c, k] @ M^m, done for every (k, m) at once.
-        kk, mm, _ = _diagonals(kmax)
+        kk, mm, _ = diagonals(kmax)
         x = np.zeros((ccount, kmax + 1, 2 * size))
         x[:, :, :size] = joint.T[:, :, None] * init[0]
         x[:, :, size:] = joint.T[:, :, None] * init[1]
@@ -420,8 +306,8 @@ class _Engine:
             # M^0..M^K: kept with the plan (other weapons and states on the same chain).
             powers = plan.powers[b]
             if powers is None or powers.shape[0] <= kmax:
-                powers = plan.powers[b] = _grown(powers, np.eye(2 * size), plan.steps[b], kmax)
-            coef = _diagonal_coef(kmax, (hi - lo + 1) / (7 - lo))  # [j, m] = B[j + m, m]
+                powers = plan.powers[b] = grown(powers, np.eye(2 * size), plan.steps[b], kmax)
+            coef = diagonal_coef(kmax, (hi - lo + 1) / (7 - lo))  # [j, m] = B[j + m, m]
             # [c, k, m] = x[c, k] @ M^m, one product per m: the same sums as one product with
             # every power side by side, in products small enough that BLAS does not start
             # threads for them (which cost far more CPU than the sums here).
@@ -540,45 +426,13 @@ def _hazard_dists(chain: Chain, law: FloatArray) -> tuple[Dist, Dist]:
     """(wounds lost, models destroyed) of the attacker from the law of its 06.02 position."""
     # The chain covers every living model: position = wounds lost; a model is destroyed once
     # the position passes its last wound.
-    dead = _dead_at(chain.start)
+    dead = dead_at(chain.start)
     return (
         Dist.from_sequence(law.tolist()),
         Dist.from_sequence(np.bincount(dead, weights=law).tolist()),
     )
 
 
-@lru_cache(maxsize=256)
-def _diagonals(kmax: int) -> tuple[IntArray, IntArray, npt.NDArray[np.bool_]]:
-    """For the multi-block save step: ``kk[j, m] = j + m`` where ``inside`` (j + m <= kmax,
-    else 0) and ``mm[0, m] = m``. Read-only."""
-    ks = np.arange(kmax + 1)
-    jj = ks[:, None]
-    mm = ks[None, :]
-    inside = jj + mm <= kmax
-    kk = np.where(inside, jj + mm, 0)
-    for a in (kk, mm, inside):
-        a.flags.writeable = False
-    return kk, mm, inside
-
-
-@lru_cache(maxsize=1024)
-def _diagonal_coef(kmax: int, p: float) -> FloatArray:
-    """``coef[j, m] = B[j + m, m]`` of ``binomial_matrix(kmax, p)`` where j + m <= kmax, else
-    0. Read-only."""
-    kk, mm, inside = _diagonals(kmax)
-    coef: FloatArray = np.where(inside, binomial_matrix(kmax, p)[kk, mm], 0.0)
-    coef.flags.writeable = False
-    return coef
-
-
-@lru_cache(maxsize=1024)
-def _dead_at(start: tuple[int, ...]) -> IntArray:
-    """Models destroyed at each position of a chain whose models have ``start`` wounds left
-    (the position passes a model's last wound). Read-only."""
-    size = sum(start) + 1
-    dead: IntArray = np.searchsorted(np.cumsum(start), np.arange(size), side="right")
-    dead.flags.writeable = False
-    return dead
 
 
 def single_group_kills(
@@ -611,7 +465,7 @@ def single_group_kills(
         return None
     if any(fnp_pass(f) != 0.0 for f in {m.fnp for m in models}):
         return None
-    groups = _groups(models)
+    groups = groups_of(models)
     if len(groups) != 1 or len(groups[0].members) != len(models):
         return None
     m0 = models[0]
@@ -683,11 +537,11 @@ def single_chain(setup: AttackSetup) -> AttackDistribution | None:
     alive = [i for i, r in enumerate(start) if r > 0]
     if not alive or not alike(models, alive):
         return None
-    groups = _groups(models)
+    groups = groups_of(models)
     if len(groups) != 1:
         return None
     chain = alike_chain(models, start)
-    unit = _unit(models)
+    unit = unit_tables(models)
     m0 = models[alive[0]]
     thr_of_models = attack_toughness(models)
     size = chain.size
@@ -697,7 +551,7 @@ def single_chain(setup: AttackSetup) -> AttackDistribution | None:
     work = 0
     for k, pool in enumerate(setup.pools):
         # [PRECISION] (24.28) only reorders groups: with one group the chain is the same.
-        joint = _joint(
+        joint = kept_joint(
             pool_outcomes, pool, setup.gathered[k], wound_threshold(pool.strength, thr_of_models),
             setup.lethal_auto,
         )
@@ -745,8 +599,9 @@ def single_chain(setup: AttackSetup) -> AttackDistribution | None:
             skey = (transitions, chain.order, chain.start, pool.damage, m0.fnp)
             step = unit.steps.get(skey)
             if step is None:
-                t, w = _kept_transitions(
-                    unit, ("alike", pool.damage, m0.fnp), [loss] * len(chain.order), chain
+                t, w = kept_transitions(
+                    unit, ("alike", pool.damage, m0.fnp), [loss] * len(chain.order), chain,
+                    transitions,
                 )
                 step = np.zeros((2 * size, 2 * size))
                 step[:size, :size] = t
@@ -766,7 +621,7 @@ def single_chain(setup: AttackSetup) -> AttackDistribution | None:
             # with the same damage, the same rows; a longer run continues a shorter one).
             rkey = ("alike", *skey, x.tobytes())
             kept = unit.runs.get(rkey)
-            rows = _grown(None if kept is None else kept[0], x, step, last)
+            rows = grown(None if kept is None else kept[0], x, step, last)
             if kept is None or rows is not kept[0]:
                 if len(unit.runs) >= UNIT_TABLE_LIMIT:
                     unit.runs.clear()
@@ -779,7 +634,7 @@ def single_chain(setup: AttackSetup) -> AttackDistribution | None:
                 f"more than {MAX_STATES} distinct unit states after pool {k + 1} ({pool.name})"
             )
     prob = x[:size]
-    dead = _dead_at(chain.start)  # models destroyed per position
+    dead = dead_at(chain.start)  # models destroyed per position
     killed = Dist.from_sequence(np.bincount(dead, weights=prob, minlength=len(alive)).tolist())
     hz_wounds, hz_dead = _hazard(setup)
     g = groups[0]
@@ -869,7 +724,7 @@ def summarise(
     """Distributions of models destroyed / wounds lost (overall and per group) from the law of
     the final states."""
     start = setup.start
-    groups = _groups(setup.target)
+    groups = groups_of(setup.target)
     killed: dict[int, float] = defaultdict(float)
     wounds: dict[int, float] = defaultdict(float)
     per_group: list[dict[int, float]] = [defaultdict(float) for _ in groups]
