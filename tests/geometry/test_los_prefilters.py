@@ -1,7 +1,7 @@
 """The sight7 pass's cheaper prefilters answer exactly as the code they replace: the batch
 line of sight's per-edge slack and its hull-side pre-test (``los_batch.batch_sight``, against
 the pre-pass copy in ``los_batch_reference``), and the single-wall proof's "some obstacle may
-meet both hull sides" pre-test (``los._may_meet_both``), on seeded random scenes."""
+meet both hull sides" pre-test (``los_sides._may_meet_both``), on seeded random scenes."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 
 from tests.geometry.los_batch_reference import reference_batch_sight
 from tests.geometry.random_obstacles import random_obstacles
-from w40k.geometry import los
+from w40k.geometry import los, los_sides
 from w40k.geometry.los import Obstacles
 from w40k.geometry.los_batch import BLOCKED, CLEAR, UNDECIDED, batch_sight
 from w40k.geometry.los_dist import _seg_dist
@@ -116,7 +116,7 @@ def test_may_meet_both_is_a_necessary_condition(
 ) -> None:
     # an obstacle with edges within half its grow of each hull side (exact distances) is
     # never ruled out by the pre-test (as arrays, loop 0; edge by edge in floats)
-    monkeypatch.setattr(los, "MAY_MEET_LOOP", loop)
+    monkeypatch.setattr(los_sides, "MAY_MEET_LOOP", loop)
     rng = np.random.default_rng(7200)
     ruled_out = 0
     hits = 0

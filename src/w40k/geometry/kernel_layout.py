@@ -24,7 +24,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from w40k.geometry.kernel_cache import AVAILABLE, NUMBA_INSTALLED
-from w40k.geometry.los import TOUCH, Obstacles, _circumradius
+from w40k.geometry.los_obstacles import TOUCH, Obstacles
+from w40k.geometry.los_sides import _circumradius
 from w40k.geometry.shapes import Circle, FloatArray, Oval, Polygon, Shape
 
 __all__ = ["AVAILABLE", "NUMBA_INSTALLED", "TOUCH"]

@@ -31,13 +31,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from w40k.geometry.los import (
-    TOUCH,
-    Obstacles,
-    _hull_stand_in,
-    _outer_sides,
-)
 from w40k.geometry.los_dist import _ring, _seg_dist
+from w40k.geometry.los_obstacles import TOUCH, Obstacles
+from w40k.geometry.los_sides import _hull_stand_in, _outer_sides
 from w40k.geometry.shapes import Circle, FloatArray, Polygon, Shape
 
 REACH_MARGIN = 1e-8

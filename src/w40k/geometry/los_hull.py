@@ -10,8 +10,9 @@ import math
 
 import numpy as np
 
-from w40k.geometry.los import TOUCH, Obstacles, _circumradius
 from w40k.geometry.los_dist import _seg_dist
+from w40k.geometry.los_obstacles import TOUCH, Obstacles
+from w40k.geometry.los_sides import _circumradius
 from w40k.geometry.measure import point_in_polygon
 from w40k.geometry.shapes import FloatArray, Shape
 
