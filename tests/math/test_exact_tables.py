@@ -143,3 +143,28 @@ def test_kept_save_runs_continue_shorter_ones_with_the_cold_answers() -> None:
             a[(0,) * a.ndim] = 0.5
     clear_caches()
     assert exact_tables.unit_tables.cache_info().currsize == 0
+
+
+def test_large_step_powers_are_not_kept_and_change_no_answer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # R05.03-f, R05.04-a..h: a unit mixing saves (a Captain's 4++ among 3+ models) takes the
+    # multi-block save step; its step powers are kept only up to POWERS_KEPT_BYTES (memory
+    # bound), and one computed afresh for every question gives the same answers.
+    mixed = (
+        *models(4, "marine", W=2, T=4, Sv=3),
+        ModelState("captain", W=5, T=4, Sv=2, InSv=4, keywords=("INFANTRY", "CHARACTER")),
+    )
+    gun = weapon("gun", A=2, S=5, AP=-1, D="D3")
+    setups = [build_setup([WeaponEntry(gun, n)], mixed) for n in (1, 6, 3, 9)]
+    clear_caches()
+    kept = [exact_distribution(s) for s in setups]
+    plans = exact_tables.unit_tables(setups[0].target).saves.values()
+    assert any(p is not None for plan in plans for p in plan.powers)
+    clear_caches()
+    monkeypatch.setattr(exact_mod, "POWERS_KEPT_BYTES", 0)
+    fresh = [exact_distribution(s) for s in setups]
+    assert fresh == kept
+    plans = exact_tables.unit_tables(setups[0].target).saves.values()
+    assert plans and all(p is None for plan in plans for p in plan.powers)
+    clear_caches()

@@ -35,6 +35,7 @@ from w40k.core.dice import DiceExpr
 from w40k.math.chain import Chain, allocation_chain, mortal_chain, transitions
 from w40k.math.distributions import AttackDistribution, Dist, GroupResult
 from w40k.math.exact_tables import (
+    POWERS_KEPT_BYTES,
     UNIT_TABLE_LIMIT,
     SavePlan,
     State,
@@ -303,10 +304,13 @@ class _Engine:
         x[:, :, :size] = joint.T[:, :, None] * init[0]
         x[:, :, size:] = joint.T[:, :, None] * init[1]
         for b, (lo, hi) in enumerate(blocks[: last + 1]):
-            # M^0..M^K: kept with the plan (other weapons and states on the same chain).
+            # M^0..M^K: kept with the plan (other weapons and states on the same chain) when
+            # small; larger ones are computed for this call only (the same products either way)
             powers = plan.powers[b]
             if powers is None or powers.shape[0] <= kmax:
-                powers = plan.powers[b] = grown(powers, np.eye(2 * size), plan.steps[b], kmax)
+                powers = grown(powers, np.eye(2 * size), plan.steps[b], kmax)
+                if powers.nbytes <= POWERS_KEPT_BYTES:
+                    plan.powers[b] = powers
             coef = diagonal_coef(kmax, (hi - lo + 1) / (7 - lo))  # [j, m] = B[j + m, m]
             # [c, k, m] = x[c, k] @ M^m, one product per m: the same sums as one product with
             # every power side by side, in products small enough that BLAS does not start

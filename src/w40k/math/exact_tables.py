@@ -72,6 +72,11 @@ class SavePlan:
     (one after another, :func:`grown`). Read-only."""
 
 
+POWERS_KEPT_BYTES = 64 * 1024
+"""The largest step-matrix powers a :class:`SavePlan` keeps: a 1000-point battle's larger ones
+(up to ~0.7 MB each, ~10 MB in all) would take ``w40k battle`` over its 100 MB memory target
+for a few milliseconds of CPU; they are computed again when asked (the same products)."""
+
 UNIT_TABLE_LIMIT = 4096
 """Most entries a table of :class:`UnitTables` keeps (emptied past it: memory stays bounded)."""
 
