@@ -55,6 +55,17 @@ def _model_rows(fp: Shape) -> tuple[FloatArray, FloatArray, FloatArray, bool, fl
     return hit
 
 
+def _terrain_part(terrain_items: tuple[Item, ...]) -> Obstacles:
+    """``Obstacles.build(list(terrain_items))``, kept per terrain tuple (held by its entry, so
+    an ``id`` is not reused while kept)."""
+    hit = _TERRAIN.get(id(terrain_items))
+    if hit is None or hit[0] is not terrain_items:
+        if len(_TERRAIN) >= LIMIT:
+            _TERRAIN.clear()
+        hit = _TERRAIN[id(terrain_items)] = (terrain_items, Obstacles.build(list(terrain_items)))
+    return hit[1]
+
+
 def build_models(terrain_items: tuple[Item, ...], footprints: list[Shape],
                  tops: list[float]) -> Obstacles:
     """``build(terrain_items, [model_item(fp, top) ...])``: the same arrays, each model's
@@ -62,12 +73,7 @@ def build_models(terrain_items: tuple[Item, ...], footprints: list[Shape],
     model: the same floats and indices as the item-by-item build)."""
     if not footprints:
         return build(terrain_items, [])
-    hit = _TERRAIN.get(id(terrain_items))
-    if hit is None or hit[0] is not terrain_items:
-        if len(_TERRAIN) >= LIMIT:
-            _TERRAIN.clear()
-        hit = _TERRAIN[id(terrain_items)] = (terrain_items, Obstacles.build(list(terrain_items)))
-    ter = hit[1]
+    ter = _terrain_part(terrain_items)
     assert ter.convex is not None
     rows = [_model_rows(fp) for fp in footprints]
     n = len(terrain_items)
@@ -92,12 +98,7 @@ def build_models(terrain_items: tuple[Item, ...], footprints: list[Shape],
 
 def build(terrain_items: tuple[Item, ...], model_items: list[Item]) -> Obstacles:
     """``Obstacles.build(list(terrain_items) + model_items)``, the terrain's part kept."""
-    hit = _TERRAIN.get(id(terrain_items))
-    if hit is None or hit[0] is not terrain_items:
-        if len(_TERRAIN) >= LIMIT:
-            _TERRAIN.clear()
-        hit = _TERRAIN[id(terrain_items)] = (terrain_items, Obstacles.build(list(terrain_items)))
-    ter = hit[1]
+    ter = _terrain_part(terrain_items)
     mod = Obstacles.build(model_items)
     n = len(terrain_items)
     assert ter.convex is not None and mod.convex is not None
