@@ -167,22 +167,20 @@ def _monotone_chain(points: list[list[float]]) -> list[tuple[float, float]]:
     pts = sorted({(x, y) for x, y in points})
     if len(pts) <= 2:
         return pts
-    lower: list[tuple[float, float]] = []
+    lower, upper = _half_hull(pts), _half_hull(pts[::-1])
+    return lower[:-1] + upper[:-1]
+
+
+def _half_hull(pts: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """One chain of :func:`_monotone_chain` over the points in this order (the lower hull for
+    the sorted points, the upper one for them reversed)."""
+    chain: list[tuple[float, float]] = []
     for p in pts:
         px, py = p
-        while len(lower) >= 2:
-            (ox, oy), (ax, ay) = lower[-2], lower[-1]
+        while len(chain) >= 2:
+            (ox, oy), (ax, ay) = chain[-2], chain[-1]
             if (ax - ox) * (py - oy) - (ay - oy) * (px - ox) > 0:
                 break
-            lower.pop()
-        lower.append(p)
-    upper: list[tuple[float, float]] = []
-    for p in reversed(pts):
-        px, py = p
-        while len(upper) >= 2:
-            (ox, oy), (ax, ay) = upper[-2], upper[-1]
-            if (ax - ox) * (py - oy) - (ay - oy) * (px - ox) > 0:
-                break
-            upper.pop()
-        upper.append(p)
-    return lower[:-1] + upper[:-1]
+            chain.pop()
+        chain.append(p)
+    return chain

@@ -538,6 +538,24 @@ def centre_in_solid(solid: Sequence[Outline], x: float, y: float) -> bool:
                for o in solid)
 
 
+def disc_in_solid(solid: Sequence[Outline], x: float, y: float, r: float) -> bool:
+    """A round base of radius ``r`` centred at (x, y), at the level ``solid`` was found for
+    (:func:`solid_outlines`), meets one of those features' footprints more than
+    touching: ``ending_violations``' own test of such a feature (its box test, then
+    ``Outline.disc_meets`` of the disc less 1e-6"), so it surely refuses the base there
+    (partway through a feature with no surface at that level, R03.01-i / R13.06-g). Every
+    centre :func:`centre_in_solid` finds is found here too (the disc holds its centre);
+    False says nothing about the other features."""
+    x0, y0, x1, y1 = x - r, y - r, x + r, y + r
+    rr = max(r - 1e-6, 0.0)
+    for o in solid:
+        if x1 < o.x0 or x0 > o.x1 or y1 < o.y0 or y0 > o.y1:
+            continue  # the boxes are apart (as ending_violations)
+        if o.disc_meets(x, y, rr):
+            return True
+    return False
+
+
 def _on_listed_surface(fp: Shape, z: float, f: TerrainFeature) -> bool:
     """The footprint stands wholly on one of ``f``'s listed surfaces (a ruin's floor) at ``z``."""
     return any(

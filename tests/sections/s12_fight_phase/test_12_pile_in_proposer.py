@@ -331,14 +331,18 @@ def test_a_round_base_centred_inside_a_solid_feature_ends_partway_through_it_R03
 
 
 def test_a_round_base_meeting_a_solid_feature_ends_partway_through_it_R03_01_i() -> None:
-    # R03.01-i / R13.06-g: where pile_in_bounds.disc_in_solid says a round base meets a
+    # R03.01-i / R13.06-g: where movement.disc_in_solid says a round base meets a
     # feature it cannot stand in at its level (centre inside or not), ending_violations
     # refuses the base there; and every centre movement.centre_in_solid finds, it finds too
     # (the pile-in placement passes such spots over before building them).
     from w40k.engine import geo
-    from w40k.engine.phases.pile_in_bounds import disc_in_solid
     from w40k.geometry import Model
-    from w40k.geometry.movement import centre_in_solid, ending_violations, solid_outlines
+    from w40k.geometry.movement import (
+        centre_in_solid,
+        disc_in_solid,
+        ending_violations,
+        solid_outlines,
+    )
     from w40k.io.battle_setup import real_battle_position
     game = Game.new(real_battle_position(), 1)
     _, ter = geo.terrain(game.ctx)

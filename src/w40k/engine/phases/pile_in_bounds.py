@@ -12,8 +12,7 @@ it) are gathered once per model (:class:`Fixed`).
 
 A bound only settles a spot where it proves the exact answer (by :data:`battlefield.MARGIN`);
 every other spot is measured exactly by the caller, so the answers are those of the exact
-tests. :func:`disc_in_solid` is ``ending_violations``' own test of the features a round base
-cannot stand in at its level, run before the caller builds the moved model.
+tests.
 """
 
 from __future__ import annotations
@@ -32,7 +31,6 @@ from w40k.geometry.measure import (
     ENGAGEMENT_VERTICAL,
     vertical_distance,
 )
-from w40k.geometry.outlines import Outline
 from w40k.geometry.shapes import EPS, Polygon
 
 Row = tuple[float, float, float, float]
@@ -180,21 +178,3 @@ def candidates(start: Model, spots: Sequence[tuple[float, float]], fx: Fixed,
     out_idx: list[int] = idx.tolist()
     out_code: list[int] = code[idx].tolist()
     return out_idx, out_code
-
-
-def disc_in_solid(solid: Sequence[Outline], x: float, y: float, r: float) -> bool:
-    """A round base of radius ``r`` centred at (x, y), at the level ``solid`` was found for
-    (``movement.solid_outlines``), meets one of those features' footprints more than
-    touching: ``ending_violations``' own test of such a feature (its box test, then
-    ``Outline.disc_meets`` of the disc less 1e-6"), so it surely refuses the base there
-    (partway through a feature with no surface at that level, R03.01-i / R13.06-g). Every
-    centre ``movement.centre_in_solid`` finds is found here too (the disc holds its centre);
-    False says nothing about the other features."""
-    x0, y0, x1, y1 = x - r, y - r, x + r, y + r
-    rr = max(r - 1e-6, 0.0)
-    for o in solid:
-        if x1 < o.x0 or x0 > o.x1 or y1 < o.y0 or y0 > o.y1:
-            continue  # the boxes are apart (as ending_violations)
-        if o.disc_meets(x, y, rr):
-            return True
-    return False

@@ -60,6 +60,7 @@ from w40k.geometry.movement import (
     ENDS_CHECKED,
     MoveType,
     Step,
+    disc_in_solid,
     solid_outlines,
     validate_move,
 )
@@ -178,13 +179,13 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
                                    start_gap[m.id] - CLOSER, keep, CLEARANCE)
         # A round base meeting a solid feature (no surface at its level) is refused by
         # Occupied.free (ending_violations, the same test): such a spot is passed over
-        # before it is built (pile_in_bounds.disc_in_solid).
+        # before it is built (movement.disc_in_solid).
         fp = start.footprint()
         solid = solid_outlines(ter, start.z) if type(fp) is Circle else ()
         r = cast(Circle, fp).r if solid else 0.0
         for i, code in zip(idx, codes, strict=True):
             x, y = spots[i]
-            if solid and pb.disc_in_solid(solid, x, y, r):
+            if solid and disc_in_solid(solid, x, y, r):
                 continue  # 03.01 Ending a Move: partway through a feature (R03.01-i)
             end = start.moved(x, y)
             if t is not None:
