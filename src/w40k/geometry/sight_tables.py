@@ -109,7 +109,8 @@ class SightTables:
         self._seen_cache: dict[tuple[int, int, int, int], tuple[bool, str]] = {}
         self._obs_cache: dict[tuple[int, int, frozenset[int]], Obstacles] = {}
         self._raw_cache: dict[tuple[int, int, int, int], SightResult] = {}
-        """Raw sight answers computed by the batched path (:meth:`prepare`)."""
+        """Raw sight answers known in this scene (the batched path and the searches), kept
+        under both orders of the pair (:meth:`_keep_raw`)."""
         self._in_area = np.zeros(
             (len(self.models), len(terrain.areas) + len(self.gap_fillers)), dtype=bool
         )
@@ -143,7 +144,7 @@ class SightTables:
         (and R13.11-b gap fillers either model is in)."""
         og, tg = self.model_index[(ou, om)], self.model_index[(tu, tm)]
         ex_areas = self._regions(og) | self._regions(tg)
-        key = (ou, tu, ex_areas)
+        key = (min(ou, tu), max(ou, tu), ex_areas)
         cached = self._obs_cache.get(key)
         if cached is not None:
             return cached
@@ -252,7 +253,7 @@ class SightTables:
         exact search for the pairs they leave open and for other shapes.
         Answers are exactly those of :meth:`raw_sight` computed pair by pair."""
         for k in self._batch_stage(unit_pairs):
-            self._raw_cache[k] = self._exact_sight(*k)
+            self._keep_raw(k, self._exact_sight(*k))
 
     def stage(self, ou: int, tu: int) -> None:
         """Decide at once (once per unit pair) the raw sight of the unit pair's model pairs
@@ -275,15 +276,17 @@ class SightTables:
         """The batched stage of :meth:`prepare` only: caches the raw sight of every model pair
         of these unit pairs that it decides (the compiled kernels: all of them; otherwise
         :func:`batch_sight` on round bases) and returns the uncached pairs left open
-        (undecided round-base pairs, then other shapes)."""
+        (undecided round-base pairs, then other shapes). Each pair is computed in its
+        canonical order (:meth:`_keep_raw`), and so returned."""
         units = self.scene.units
-        todo = [
-            (ou, om, tu, tm)
+        raw = self._raw_cache
+        todo = list(dict.fromkeys(
+            (ou, om, tu, tm) if ou <= tu else (tu, tm, ou, om)
             for ou, tu in unit_pairs
             for om in range(len(units[ou].models))
             for tm in range(len(units[tu].models))
-            if (ou, om, tu, tm) not in self._raw_cache
-        ]
+            if (ou, om, tu, tm) not in raw
+        ))
         if not todo:
             return []
         if self.jit:
@@ -296,7 +299,7 @@ class SightTables:
                 False,
             )
             for k, st, wr in zip(todo, codes.tolist(), w, strict=True):
-                self._raw_cache[k] = _result(st, wr)
+                self._keep_raw(k, _result(st, wr))
             return []
         index = self.model_index
         og_all = np.array([index[k[:2]] for k in todo], dtype=np.int64)
@@ -333,9 +336,9 @@ class SightTables:
         for i, k in enumerate(rows):
             if status[i] == CLEAR:
                 line = ((float(pn[i, 0]), float(pn[i, 1])), (float(qn[i, 0]), float(qn[i, 1])))
-                self._raw_cache[k] = SightResult(Sight.CLEAR, line)
+                self._keep_raw(k, SightResult(Sight.CLEAR, line))
             elif status[i] == BLOCKED:
-                self._raw_cache[k] = SightResult(Sight.BLOCKED)
+                self._keep_raw(k, _BLOCKED)
             else:
                 left.append(k)
         left_set = set(left)
@@ -424,7 +427,9 @@ class SightTables:
 
     def _exact_sight(self, ou: int, om: int, tu: int, tm: int) -> SightResult:
         """The per-pair exact search (:func:`line_of_sight`, or its compiled twin), kept
-        across scenes (:mod:`sight_memo`)."""
+        across scenes (:mod:`sight_memo`), in the pair's canonical order (:meth:`_keep_raw`)."""
+        if tu < ou:
+            return _reversed(self._exact_sight(tu, tm, ou, om))
         if self._walled_apart(ou, tu):
             return _BLOCKED
         key = ("raw", self._memo_key(ou, om, tu, tm))
@@ -433,7 +438,19 @@ class SightTables:
             key, self._search_sight(ou, om, tu, tm))
         if out.sight is Sight.BLOCKED:
             self._walled_due.add((ou, tu))
+        self._keep_raw((ou, om, tu, tm), out)
         return out
+
+    def _keep_raw(self, k: tuple[int, int, int, int], r: SightResult) -> None:
+        """Keep the raw sight of pair ``k``, computed in its canonical order (the observer's
+        unit first in the scene), under both orders. 06.01 is symmetric: a line joins some
+        part of each model, and the exact search treats the two alike (the line's height
+        joins the two tops; the areas either model is within and the two units' models are
+        left out), so it gives one answer both ways (``tests/geometry/test_sight_symmetric``);
+        the other order takes the witness line turned round. Overwatch at the end of a
+        Movement phase asks the pairs the next Shooting phase's listing asks the other way."""
+        self._raw_cache[k] = r
+        self._raw_cache[(k[2], k[3], k[0], k[1])] = _reversed(r)
 
     def _walled_apart(self, ou: int, tu: int) -> bool:
         """One wall separates the two units (:mod:`sight_units`): every model pair's raw
@@ -726,6 +743,12 @@ def _compiled() -> ModuleType:
 
 
 _BLOCKED = SightResult(Sight.BLOCKED)
+
+
+def _reversed(r: SightResult) -> SightResult:
+    """The same answer for the pair the other way round: the witness line turned round."""
+    w = r.witness
+    return r if w is None else SightResult(r.sight, (w[1], w[0]))
 
 
 def _result(status: int, w: FloatArray) -> SightResult:
