@@ -695,6 +695,21 @@ class SightTables:
         kinds = {self.kinds[int(k)] for k in owners}
         return (1 if kinds else 0) | (2 if kinds & {Kind.FEATURE, Kind.AREA} else 0)
 
+    def _raw_rows(self, ou: int, tu: int) -> tuple[np.ndarray, FloatArray]:
+        """The kept raw sight of every model pair of two units, flattened: the codes and the
+        witness rows (x0, y0, x1, y1; NaN without one)."""
+        units = self.scene.units
+        keys = [(ou, om, tu, tm) for om in range(len(units[ou].models))
+                for tm in range(len(units[tu].models))]
+        status = np.zeros(len(keys), dtype=np.int64)
+        w = np.full((len(keys), 4), np.nan)
+        for i, k in enumerate(keys):
+            r = self._raw_cache[k]
+            status[i] = _CODE_OF[r.sight]
+            if r.witness is not None:
+                w[i] = (*r.witness[0], *r.witness[1])
+        return status, w
+
     def _pair_tables(self, ou: int, tu: int) -> tuple[np.ndarray, FloatArray, np.ndarray]:
         """For every (observer model, target model) of two units: the raw sight code
         (``kernel_layout.CLEAR`` ...), the witness row (x0, y0, x1, y1; NaN without one) and the
@@ -718,18 +733,14 @@ class SightTables:
             w[status != kernel_layout.CLEAR] = np.nan
             for k in np.nonzero((flags & 1 != 0) & (status == kernel_layout.CLEAR))[0].tolist():
                 flags[k] = self._refine_flags(ou, k // nt, tu, k % nt, int(flags[k]))
+            if tu < ou:  # the raw answers computed in the pair's canonical order (_keep_raw)
+                self._batch_stage([key])
+                status, w = self._raw_rows(ou, tu)
         else:
             self.prepare([key])
-            status = np.zeros(no * nt, dtype=np.int64)
-            w = np.full((no * nt, 4), np.nan)
-            flags = np.zeros(no * nt, dtype=np.int64)
-            for i in range(no * nt):
-                om, tm = divmod(i, nt)
-                r = self._raw_cache[(ou, om, tu, tm)]
-                status[i] = _CODE_OF[r.sight]
-                if r.witness is not None:
-                    w[i] = (*r.witness[0], *r.witness[1])
-                flags[i] = self._hull_flags(ou, om, tu, tm)
+            status, w = self._raw_rows(ou, tu)
+            flags = np.array([self._hull_flags(ou, om, tu, tm) for om in range(no)
+                              for tm in range(nt)], dtype=np.int64)
         out = (status.reshape(no, nt), w.reshape(no, nt, 4), flags.reshape(no, nt))
         self._facts_cache[key] = out
         return out
