@@ -54,6 +54,7 @@ from w40k.geometry.los_sides import _hull_stand_in as _hull_stand_in
 from w40k.geometry.los_sides import _may_meet_both as _may_meet_both
 from w40k.geometry.los_sides import _outer_sides as _outer_sides
 from w40k.geometry.los_sides import _outer_sides_of as _outer_sides_of
+from w40k.geometry.los_sweep import shadows_cover
 from w40k.geometry.shapes import Circle, FloatArray, Oval, Polygon, Shape
 from w40k.geometry.tangents import (
     disc_tangents,
@@ -469,9 +470,12 @@ def line_of_sight(
     wall_owner: np.ndarray = np.zeros(0, dtype=np.int64)
     for stage in (1, 2):
         if stage == 2:
-            # before the vertex-vertex lines (most of the lines): a chain of walls that
-            # separates the footprints proves BLOCKED, the answer the search would give
+            # before the vertex-vertex lines (most of the lines): the walls' shadows covering
+            # every line between the footprints (los_sweep), or a chain of walls that
+            # separates them, prove BLOCKED, the answer the search would give
             wall_owner = _wall_owners(o, top_o, t, top_t, obs)
+            if shadows_cover(o, t, obs, wall_owner):
+                return SightResult(Sight.BLOCKED)
             from w40k.geometry.los_chain import walls_separate  # (los_chain imports los)
 
             if walls_separate(o, t, obs, wall_owner):
