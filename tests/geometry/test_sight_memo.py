@@ -97,3 +97,38 @@ def test_staged_unit_pairs_give_the_pair_by_pair_sight(seed: int) -> None:
                     assert (staged.raw_sight(ou, om, tu, tm).sight
                             is plain._search_sight(ou, om, tu, tm).sight), (ou, om, tu, tm)
                     assert staged.visible(ou, om, tu, tm) == plain.visible(ou, om, tu, tm)
+
+
+def test_equal_memo_keys_name_equal_obstacles_across_scenes() -> None:
+    # R06.01-a, R13.10-a: the memo key names the pair's obstacles by tokens (the terrain's,
+    # each other unit's) and the regions the pair ignores; equal keys must mean equal
+    # obstacle arrays (their digest), in every scene: a model removed (the indices shift),
+    # a model moved, a unit gone
+    sight_memo.forget()
+    data = random_scene(np.random.default_rng(507))
+    removed = copy.deepcopy(data)
+    del removed["units"][0]["models"][0]
+    moved = copy.deepcopy(data)
+    moved["units"][4]["models"][1]["x"] += 0.7
+    gone = copy.deepcopy(data)
+    del gone["units"][1]
+    seen: dict[tuple[Any, ...], bytes] = {}
+    terrain: dict[tuple[Any, ...], bytes] = {}
+    for scene in (data, removed, moved, gone):
+        v = Visibility(scene_from_dict(scene), jit=False)
+        units = v.scene.units
+        for ou, a in enumerate(units):
+            for tu, b in enumerate(units):
+                if ou == tu:
+                    continue
+                for om in range(len(a.models)):
+                    for tm in range(len(b.models)):
+                        key = v._memo_key(ou, om, tu, tm)[-2:]
+                        obs = v._obstacles_for(ou, om, tu, tm)
+                        got = sight_memo.digest(obs, v._kind_code)
+                        assert seen.setdefault(key, got) == got
+                        tkey = (key[0][0], key[1])
+                        ter = sight_memo.digest(v._terrain_of(obs), v._kind_code)
+                        assert terrain.setdefault(tkey, ter) == ter
+    # the keys tell apart what differs (one scene's pairs have several obstacle sets)
+    assert len(set(seen.values())) > 4 and len(seen) >= len(set(seen.values()))

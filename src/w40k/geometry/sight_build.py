@@ -66,6 +66,11 @@ def _terrain_part(terrain_items: tuple[Item, ...]) -> Obstacles:
     return hit[1]
 
 
+def terrain_obstacles(terrain_items: tuple[Item, ...]) -> Obstacles:
+    """The terrain's part of every scene's obstacles (built once per terrain tuple)."""
+    return _terrain_part(terrain_items)
+
+
 def build_models(terrain_items: tuple[Item, ...], footprints: list[Shape],
                  tops: list[float]) -> Obstacles:
     """``build(terrain_items, [model_item(fp, top) ...])``: the same arrays, each model's

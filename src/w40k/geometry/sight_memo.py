@@ -67,6 +67,23 @@ def digest(obs: Obstacles, kind_codes: np.ndarray) -> bytes:
     return out
 
 
+_TOKENS: dict[Hashable, int] = {}
+_NEXT_TOKEN = [0]
+
+
+def token(content: Hashable) -> int:
+    """A small int for ``content``: the same for equal content while kept, and never given
+    to other content (a new token follows every token given before, even after the table
+    is emptied), so a key holding tokens matches only keys of equal content."""
+    hit = _TOKENS.get(content)
+    if hit is None:
+        if len(_TOKENS) >= LIMIT:
+            _TOKENS.clear()
+        hit = _TOKENS[content] = _NEXT_TOKEN[0]
+        _NEXT_TOKEN[0] += 1
+    return hit
+
+
 def get(key: Hashable) -> object | None:
     """The kept answer for ``key`` (None when there is none)."""
     return _ANSWERS.get(key)
@@ -84,3 +101,4 @@ def forget() -> None:
     """Empty the tables (tests compare kept and fresh answers)."""
     _ANSWERS.clear()
     _DIGESTS.clear()
+    _TOKENS.clear()

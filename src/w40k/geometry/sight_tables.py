@@ -129,6 +129,9 @@ class SightTables:
         self._ter_cache: dict[int, tuple[Obstacles, Obstacles]] = {}
         self._ter_tests: dict[tuple[int, int, int, int], tuple[bool, FloatArray | None]] = {}
         self._memo_keys: dict[tuple[int, int, int, int], tuple[object, ...]] = {}
+        self._unit_tokens: list[int] = []
+        """:meth:`_others_token`'s terrain token, then one token per unit."""
+        self._others: dict[tuple[int, int], tuple[int, ...]] = {}
         self._walled: dict[tuple[int, int], bool] = {}
         self._walled_due: set[tuple[int, int]] = set()
         self._regions_of: dict[int, frozenset[int]] = {}
@@ -172,11 +175,38 @@ class SightTables:
         hit = self._memo_keys.get(key)
         if hit is None:
             o, t = self.scene.units[ou].models[om], self.scene.units[tu].models[tm]
-            obs = self._obstacles_for(ou, om, tu, tm)
+            og, tg = self.model_index[(ou, om)], self.model_index[(tu, tm)]
             hit = self._memo_keys[key] = (
                 self.jit, self.footprints[(ou, om)], o.z, o.top, self.footprints[(tu, tm)],
-                t.z, t.top, sight_memo.digest(obs, self._kind_code),
+                t.z, t.top, self._others_token(ou, tu), self._regions(og) | self._regions(tg),
             )
+        return hit
+
+    def _others_token(self, ou: int, tu: int) -> tuple[int, ...]:
+        """What the obstacles of every model pair of units ``ou`` and ``tu`` are made of,
+        before the areas a pair ignores (:meth:`_obstacles_for` leaves out the two units'
+        models and the regions either model is within, and keeps the rest in order): the
+        terrain's token, then each other unit's (:func:`sight_memo.token`: equal tokens, equal
+        content). With the pair's ignored regions it names the pair's obstacles exactly, as
+        :func:`sight_memo.digest` of the arrays would, without building and hashing them."""
+        key = (ou, tu) if ou <= tu else (tu, ou)
+        hit = self._others.get(key)
+        if hit is None:
+            if not self._unit_tokens:
+                part = self._part
+                # the terrain's items (their arrays and kinds) and which region owns each
+                terrain = sight_build.terrain_obstacles(part.items)
+                codes = np.array([_KIND_CODE[k] for k in part.kinds], dtype=np.int64)
+                self._unit_tokens.append(sight_memo.token(
+                    (sight_memo.digest(terrain, codes), part.owner_area)))
+                fps = self.footprints
+                for ui, u in enumerate(self.scene.units):
+                    # a model's obstacle is its footprint as a column up to its top
+                    self._unit_tokens.append(sight_memo.token(tuple(
+                        (fps[(ui, mi)], m.top) for mi, m in enumerate(u.models))))
+            toks = self._unit_tokens
+            hit = self._others[key] = (toks[0], *(x for u, x in enumerate(toks[1:])
+                                                  if u not in key))
         return hit
 
     def unit_distances(self, ou: int, tu: int) -> FloatArray:
@@ -582,13 +612,17 @@ class SightTables:
             return hit
         o, t = self.scene.units[ou].models[om], self.scene.units[tu].models[tm]
         fo, ft = self.footprints[(ou, om)], self.footprints[(tu, tm)]
-        ter = self._terrain_of(self._obstacles_for(ou, om, tu, tm))
         cv = self.convention_visible
-        mkey = ("terrain", cv, fo, o.top, ft, t.z, sight_memo.digest(ter, self._kind_code))
+        # the pair's terrain features and areas: the terrain's items but the regions either
+        # model is within (the terrain's token and those regions name them)
+        og, tg = self.model_index[(ou, om)], self.model_index[(tu, tm)]
+        mkey = ("terrain", cv, fo, o.top, ft, t.z, self._others_token(ou, tu)[0],
+                self._regions(og) | self._regions(tg))
         memo = sight_memo.get(mkey)
         if isinstance(memo, tuple):
             out: tuple[bool, FloatArray | None] = memo
         else:
+            ter = self._terrain_of(self._obstacles_for(ou, om, tu, tm))
             out = sight_memo.put(mkey, hidden_facing_point(fo, o.top, ft, t.z, ter, cv))
         self._ter_tests[key] = out
         return out

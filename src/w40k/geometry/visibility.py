@@ -147,14 +147,15 @@ class Visibility(SightTables):
         if hit is not None:
             return hit
         units = self.scene.units
-        d = self.unit_distances(ou, tu)
-        mask = np.ones(d.shape, dtype=bool)
+        mask = np.ones((len(units[ou].models), len(units[tu].models)), dtype=bool)
         hidden = self._hidden_models(tu)
-        if hidden.any():
-            mask &= ~(hidden[None, :] & (d > units[tu].detection_range + EPS))
         lone = units[tu].lone_operative
+        # the distances only where a rule reads them (most unit pairs: none)
+        if hidden.any():
+            d = self.unit_distances(ou, tu)
+            mask &= ~(hidden[None, :] & (d > units[tu].detection_range + EPS))
         if lone is not None:
-            mask &= ~(d.min(axis=1) > lone + EPS)[:, None]
+            mask &= ~(self.unit_distances(ou, tu).min(axis=1) > lone + EPS)[:, None]
         mask.setflags(write=False)
         self._masks[(ou, tu)] = mask
         return mask
@@ -301,8 +302,8 @@ class Visibility(SightTables):
         )
         if not seen:
             reason = BLOCKED_REASON if res.sight is Sight.BLOCKED else PARTIAL_REASON
-        d = float(self.unit_distances(ou, tu)[om, tm])
-        if seen and self.hidden(tu, tm) and d > units[tu].detection_range + EPS:
+        if (seen and self.hidden(tu, tm)
+                and float(self.unit_distances(ou, tu)[om, tm]) > units[tu].detection_range + EPS):
             seen, reason = False, _hidden_reason(units[tu])
         lone = units[tu].lone_operative
         # 24.24: measured from the observer to the Lone Operative unit (closest model)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 
 from tests.engine.shooting_helpers import (
@@ -20,6 +21,9 @@ from tests.engine.shooting_helpers import (
     wall,
     weapon,
 )
+from tests.geometry.test_los_batch import random_scene
+from w40k.engine.phases.shooting_facts import box_gap, unit_box
+from w40k.geometry import scene_from_dict
 from w40k.geometry.visibility import Visibility
 
 
@@ -85,3 +89,41 @@ def test_r06_01_f_the_listing_matches_every_target_checked_with_its_visibility()
     assert req.context["targets"] == {
         "red.a.1": {"boltgun": ["blue.y"], "frag missile": ["blue.y"]},
         "red.a.2": {"boltgun": ["blue.hid", "blue.y"]}}
+
+
+def test_r04_02_a_a_unit_beyond_every_range_is_left_out_without_measuring_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # R04.02-a: blue.far is 50" away, beyond the 36" of every weapon of red.a: its boxes'
+    # gap proves it, so its model distances are never measured; blue.y (within range of the
+    # boxes) is measured and listed
+    g = start(position(
+        unit("red.a", [model("red.a.1", 30, 10, BOLTGUN), model("red.a.2", 20, 10, BOLTGUN)]),
+        unit("blue.y", row("blue.y", 1, 20, 20, BOLTGUN)),
+        unit("blue.far", row("blue.far", 1, 30, 60, BOLTGUN))))
+    select(g, "red.a")
+    measured: list[str] = []
+    original = Visibility.unit_distances
+
+    def spy(self: Visibility, ou: int, tu: int) -> Any:
+        measured.append(self.scene.units[tu].name)
+        return original(self, ou, tu)
+
+    monkeypatch.setattr(Visibility, "unit_distances", spy)
+    req = g.pending()
+    assert req is not None
+    assert req.context["targets"] == {"red.a.1": {"boltgun": ["blue.y"]},
+                                      "red.a.2": {"boltgun": ["blue.y"]}}
+    assert "blue.y" in measured and "blue.far" not in measured
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_r04_02_a_the_box_gap_never_exceeds_a_model_distance(seed: int) -> None:
+    # R04.02-a: the bound the listing skips out-of-range units with is a lower bound of every
+    # model distance (round bases, ovals, hulls of the random scenes)
+    v = Visibility(scene_from_dict(random_scene(np.random.default_rng(700 + seed))), jit=False)
+    units = v.scene.units
+    for ou in range(len(units)):
+        for tu in range(len(units)):
+            if ou != tu and units[ou].models and units[tu].models:
+                gap = box_gap(unit_box(v, ou), unit_box(v, tu))
+                assert gap <= float(v.unit_distances(ou, tu).min()) + 1e-9

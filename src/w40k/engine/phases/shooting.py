@@ -194,6 +194,12 @@ def _listing(facts: ShooterFacts, kind: AttackKind,
     # the unit's part of every one-weapon selection, built once (the unit does not change
     # during a listing): only the facts and the declaration differ
     base = _selection(facts, kind, {}, ())
+    # 04.02: an enemy unit beyond the longest range of the unit's weapons is in range of
+    # none (its distances are then never needed)
+    longest = max((w.range for m in u.alive for w in m.weapons
+                   if not w.is_melee and w.range is not None), default=0.0)
+    near = [e for e in facts.enemies if snap in (None, e.id)  # R15.09-a: snap: the one unit
+            and not facts.beyond(e.id, longest)]
     for m in u.alive:
         names = list(dict.fromkeys(w.name for w in m.weapons if not w.is_melee))
         models[m.id] = list[JSON](names)
@@ -201,9 +207,7 @@ def _listing(facts: ShooterFacts, kind: AttackKind,
         for name in names:
             w = next(x for x in m.weapons if x.name == name)
             ok: list[str] = []
-            for e in facts.enemies:
-                if snap not in (None, e.id):
-                    continue  # R15.09-a: snap shooting targets only the one unit
+            for e in near:
                 f = facts.range_facts(m.id, w, e.id)
                 if f.in_range and not validate_selection(_one(base, m.id, name, e.id, f)):
                     ok.append(e.id)

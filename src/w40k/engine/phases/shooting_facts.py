@@ -9,6 +9,7 @@ answer to it and the resolution that follows share it).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from w40k.core.abilities import Assault, CloseQuarters, IndirectFire, WeaponAbility
@@ -79,6 +80,10 @@ def heavy_condition(ctx: Context, u: UnitData) -> bool:
             and u.max_move <= 3.0 + EPS)
 
 
+Box = tuple[float, float, float, float]
+"""(xmin, ymin, xmax, ymax)."""
+
+
 @dataclass
 class ShooterFacts:
     """Lazy facts about one shooting unit against the enemy units (one Visibility)."""
@@ -93,6 +98,8 @@ class ShooterFacts:
     _engaged: dict[str, bool] = field(default_factory=dict)
     _distance: dict[str, list[float]] = field(default_factory=dict)
     _range: dict[tuple[str, float, str], WeaponFacts] = field(default_factory=dict)
+    _lone: dict[str, float | None] = field(default_factory=dict)
+    _boxes: dict[int, Box] = field(default_factory=dict)
     _targets: tuple[TargetUnit, ...] | None = None
     _smokeless: dict[frozenset[str], Visibility] = field(default_factory=dict)
 
@@ -116,6 +123,17 @@ class ShooterFacts:
             row = self._distance[target] = self.vis.unit_distances(
                 self.ou, self.tu(target)).min(axis=1).tolist()
         return row[self.om[model]]
+
+    def beyond(self, target: str, reach: float) -> bool:
+        """Every model of the target is farther than ``reach`` (04.02: a weapon's range,
+        +EPS) from every model of this unit, proven by the boxes that hold each unit's
+        footprints (:func:`box_gap`, with a 1e-6 margin over the rounding):
+        ``range_facts`` would find no weapon of at most that range in range of it."""
+        boxes = self._boxes
+        for u in (self.ou, self.tu(target)):
+            if u not in boxes:
+                boxes[u] = unit_box(self.vis, u)
+        return box_gap(boxes[self.ou], boxes[self.tu(target)]) > reach + EPS + 1e-6
 
     def visible(self, model: str, target: str) -> bool:
         """06.01: some model of the target is visible to this model (hidden and Lone
@@ -163,7 +181,9 @@ class ShooterFacts:
             d = self.distance(model, target)
             # 24.24: measured from the attacking model to the Lone Operative unit's closest
             # model
-            lone = self.vis.scene.units[self.tu(target)].lone_operative
+            if target not in self._lone:  # (a parsed property: kept per target)
+                self._lone[target] = self.vis.scene.units[self.tu(target)].lone_operative
+            lone = self._lone[target]
             hit = self._range[key] = WeaponFacts(
                 visible=True, in_range=d <= weapon.range + EPS,
                 half_range=d <= weapon.range / 2.0 + EPS,
@@ -231,6 +251,22 @@ class ShooterFacts:
                 if any(self.vis.visible(fu, om, tu, tm) for tm in range(n)):
                     return True
         return False
+
+
+def unit_box(vis: Visibility, u: int) -> Box:
+    """The box that holds every footprint of scene unit ``u``."""
+    fps = vis.footprints
+    boxes = [fps[(u, i)].bbox() for i in range(len(vis.scene.units[u].models))]
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes),
+            max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
+def box_gap(a: Box, b: Box) -> float:
+    """The distance between two boxes: no horizontal distance between a point of one and a
+    point of the other is less (so no distance between the models they hold)."""
+    dx = max(0.0, a[0] - b[2], b[0] - a[2])
+    dy = max(0.0, a[1] - b[3], b[1] - a[3])
+    return math.hypot(dx, dy)
 
 
 def attacking_models(u: UnitData) -> tuple[AttackingModel, ...]:
