@@ -19,6 +19,12 @@ from w40k.geometry.shapes import HALF_LINE, Circle, Oval, Shape
 def _scene(seed: int) -> tuple[Shape, float, Shape, float, Obstacles]:
     """An observer near x = 4 and a target near x = 14 (round or oval), with walls, low
     boxes and third-party bases scattered between them."""
+    o, top_o, t, level, obs, _ = _scene_parts(seed)
+    return o, top_o, t, level, obs
+
+
+def _scene_parts(seed: int) -> tuple[Shape, float, Shape, float, Obstacles, Obstacles]:
+    """:func:`_scene` and, last, its walls and boxes alone (the terrain: a subset)."""
     rng = np.random.default_rng(seed)
 
     def footprint(x: float) -> Shape:
@@ -34,10 +40,11 @@ def _scene(seed: int) -> tuple[Shape, float, Shape, float, Obstacles]:
         w, h = rng.uniform(0.1, 1.5), rng.uniform(0.1, 3.0)
         box = np.array([[cx - w, cy - h], [cx + w, cy - h], [cx + w, cy + h], [cx - w, cy + h]])
         items.append((box, HALF_LINE, float(rng.choice([0.5, 1.5, 5.0, np.inf]))))
+    walls = list(items)
     for _ in range(int(rng.integers(0, 4))):
         items.append((np.array([[rng.uniform(7, 11), rng.uniform(7, 13)]]),
                       float(rng.choice([0.63, 1.0])) + HALF_LINE, 1.6))
-    return o, 2.0, t, 0.0, Obstacles.build(items)
+    return o, 2.0, t, 0.0, Obstacles.build(items), Obstacles.build(walls)
 
 
 def _definition(o: Shape, top_o: float, t: Shape, level: float, obs: Obstacles,
@@ -108,3 +115,30 @@ def test_the_exact_search_order_puts_the_middle_of_a_run_first() -> None:
     # only the order of the exact searches changes (how soon a hidden point is found)
     assert fv._spread(np.arange(10)).tolist() == [0, 8, 4, 2, 6, 1, 3, 5, 7, 9]
     assert fv._deepest_first(np.array([2, 3, 4, 5, 8]), 10).tolist() == [3, 4, 2, 5, 8]
+
+
+def test_a_point_the_terrain_alone_hides_answers_for_every_obstacle() -> None:
+    # R06.01-c, R13.08-a: a facing point hidden by the walls alone is hidden with the third
+    # bases too; named as ``prefer`` it gives the search's answer (not fully visible) at once
+    # when it is one of the base sample, and is tried first otherwise
+    asked = 0
+    for seed in range(60):
+        o, top_o, t, level, obs, walls = _scene_parts(seed)
+        for cv in (False, True):
+            hidden = fv.hidden_facing_point(o, top_o, t, level, walls, cv)[1]
+            if hidden is None:
+                continue
+            staged = fv._facing_base(o, top_o, t, level, obs)
+            assert staged is not None
+            in_base = bool(np.all(staged[1][sorted(staged[3])] == hidden, axis=1).any())
+            asked += in_base
+            expected = fv.hidden_facing_point(o, top_o, t, level, obs, cv)
+            fully, point = fv.hidden_facing_point(o, top_o, t, level, obs, cv, hidden)
+            assert fully is expected[0] is False
+            assert point is not None
+            if in_base:
+                assert bool(np.all(point == hidden))
+            tp = Circle(float(point[0]), float(point[1]), 0.0)
+            seen = {Sight.CLEAR} | ({Sight.CONVENTION} if cv else set())
+            assert line_of_sight(o, top_o, tp, level, obs).sight not in seen
+    assert asked >= 10

@@ -194,12 +194,20 @@ def hidden_facing_point(
     tested facing point that is hidden. The base sample is a part of the tested points, so
     when the batched test proves one of its points BLOCKED (round observer) the answer is
     known without the cuts (the common tangents, most of the cost with many obstacles);
-    else every tested point goes through :func:`first_hidden` (``prefer``: its hint)."""
+    else every tested point goes through :func:`first_hidden`. ``prefer``: a facing point of
+    ``t`` known hidden among a subset of ``obs`` (the terrain alone): it is hidden among
+    ``obs`` too (a line clear among ``obs`` is clear among any subset of it), so when it is
+    one of the base sample (tested here too: the sample depends on the two shapes only) the
+    answer is no without a search; else it is tried first."""
     staged = _facing_base(o, top_o, t, level_t, obs)
     if staged is None:
         return True, None
     owners, pts, facing, base = staged
     base_rows = np.array(sorted(base), dtype=np.int64)
+    if prefer is not None:
+        at = np.all(pts[base_rows] == prefer, axis=1)
+        if at.any():
+            return False, pts[base_rows[int(np.argmax(at))]].copy()
     known: _Known | None = None
     if isinstance(o, Circle):
         status, wit = _batch(o, top_o, pts[base_rows], level_t, obs)

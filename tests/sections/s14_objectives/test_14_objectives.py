@@ -200,3 +200,25 @@ def test_no_unit_is_controlling_an_objective_nobody_controls() -> None:
     game = at_centre([2], [2])
     assert controller(game) is None
     assert controlling_units(game, "centre") == []
+
+
+def test_the_level_of_control_counts_exactly_the_models_in_range_at_the_3_inch_edge() -> None:
+    # R14.02-b, RA-Marker-a: update_objectives skips a model whose disc is more than 3" from
+    # the marker's before measuring it; the level is still the sum over every model that
+    # geo.in_objective_range finds in range, at and around the edge (a 32 mm base's centre
+    # 3" + 20 mm + 16 mm from the marker's centre, give or take a hair)
+    from w40k.engine import geo
+    from w40k.geometry import mm
+
+    edge = 3.0 + mm(20) + mm(16)
+    offsets = [-1e-3, -1e-6, -1e-9, 0.0, 1e-9, 1e-7, 1e-6, 1.1e-6, 1e-3]
+    red = [model(f"red.a.{i}", 30 + (edge + d) * 0.6, 22 + (edge + d) * 0.8, OC=1 << i)
+           for i, d in enumerate(offsets)]
+    game = Game.new(position([unit("red.a", "red", red)], objectives=[marker("centre", 30, 22)],
+                             round=1, turn_player="red", phase="command"), 1)
+    update_objectives(game)
+    s = game.state
+    expected = sum(1 << i for i, m in enumerate(s.units[0].models)
+                   if geo.in_objective_range(game.ctx, m, s.objectives[0]))
+    assert 0 < expected < (1 << len(offsets)) - 1  # some in range, some not
+    assert events(game, "objective_control")[-1]["levels"] == {"red": expected, "blue": 0}
