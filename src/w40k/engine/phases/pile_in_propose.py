@@ -401,7 +401,7 @@ def _kept_ring(start: Model, t: Model, base: float, budget: float | None
     out = _touching_ring(start, t, base, budget)
     if len(_RINGS) >= RINGS_LIMIT:
         _RINGS.clear()
-    hit = _RINGS[key] = (start, t, out, np.array(out, dtype=np.float64).reshape(-1, 4))
+    hit = _RINGS[key] = (start, t, out, pb.table(out, 4))
     return hit
 
 
