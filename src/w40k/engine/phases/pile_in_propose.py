@@ -42,7 +42,7 @@ from w40k.engine import field, geo
 from w40k.engine.context import Context
 from w40k.engine.phases import melee_moves as mm_
 from w40k.engine.phases import pile_in_bounds as pb
-from w40k.engine.propose_moves import bearings, occupied_around, ring, through_enemy
+from w40k.engine.propose_moves import bearings, occupied_around, ring
 from w40k.engine.serial import JSON
 from w40k.engine.state import ModelData, ObjectiveData, UnitData, placement_count
 from w40k.geometry import Model, engaged
@@ -209,8 +209,10 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
             n = len(coherency_breaks(list({**cur, m.id: end}.values())))
             if n > breaks:
                 continue  # R03.03-d
-            if through_enemy(scene, u.id, u.player, start, x, y, move_type):
-                continue  # R03.01-d: validate_move refuses the path
+            # the path (R03.01-d through an enemy model, terrain, the edge): validate_move
+            # alone (propose_moves.through_enemy, a pre-test of one of its refusals, cost
+            # more here than the few validate_move calls it saved: most spots reaching this
+            # point are accepted)
             if validate_move(scene, u.id, {m.id: [Step(x, y)]}, move_type, budget,
                              skip=(*PATH_RULES_IGNORED, ENDS_CHECKED), first=True):
                 continue
