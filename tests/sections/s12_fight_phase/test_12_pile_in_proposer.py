@@ -234,7 +234,7 @@ def _tri(sure: object, fails: object) -> list[int]:
     return out
 
 
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("seed", range(12))
 def test_the_pile_in_spot_bounds_settle_the_spots_as_each_test_s_bounds(seed: int) -> None:
     # R12.03-d / R12.03-e / 03.01: the pile-in placement's one-matrix pre-tests
     # (pile_in_bounds.candidates) keep the same spots, with the same tests left to measure,
@@ -272,6 +272,9 @@ def test_the_pile_in_spot_bounds_settle_the_spots_as_each_test_s_bounds(seed: in
         than = rng.uniform(0.0, 3.0)
         keep = rng.random() < 0.7
         no_target = rng.random() < 0.15
+        # the placement's clearance, and another (pile_in_bounds merges the clear test's
+        # refusals with Occupied.taken's only where the two clearances are one)
+        gap = rng.choice([pp.CLEARANCE, pp.CLEARANCE, 0.05])
         pts = np.asarray(spots, dtype=np.float64)
         n = len(spots)
         if no_target:
@@ -291,15 +294,15 @@ def test_the_pile_in_spot_bounds_settle_the_spots_as_each_test_s_bounds(seed: in
         clear = [1] * n
         if friends:
             lower, upper = spot_bounds(start, pts, friends)
-            clear = _tri((lower > pp.CLEARANCE + MARGIN).all(axis=1),
-                         (upper <= pp.CLEARANCE - MARGIN).any(axis=1))
+            clear = _tri((lower > gap + MARGIN).all(axis=1),
+                         (upper <= gap - MARGIN).any(axis=1))
         taken = Occupied(others).taken(start, spots, budget + 1.0)
         want = [(i, (pb.CLOSER if closer[i] < 0 else 0) | (pb.STILL if still[i] < 0 else 0)
                  | (pb.CLEAR if clear[i] < 0 else 0))
                 for i in range(n) if closer[i] and still[i] and clear[i] and not taken[i]]
         fx = pb.fixed(start, None if no_target else targets, groups if keep else (),
                       pb.discs(others), budget + 1.0)
-        idx, codes = pb.candidates(start, spots, fx, friends, than, keep, pp.CLEARANCE)
+        idx, codes = pb.candidates(start, spots, fx, friends, than, keep, gap)
         assert list(zip(idx, codes, strict=True)) == want
         seen.update(codes)
         refused += n - len(idx)

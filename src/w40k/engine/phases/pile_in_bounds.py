@@ -18,8 +18,9 @@ tests.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import chain
 
 import numpy as np
 
@@ -63,6 +64,14 @@ def row(m: Model) -> Row:
         _ROWS.clear()
     _ROWS[id(m)] = (m, out)
     return out
+
+
+def table(rows: Sequence[Iterable[float]], width: int) -> np.ndarray:
+    """``rows`` (each ``width`` floats) as an (n, ``width``) array: the same floats as
+    ``np.array(rows, dtype=np.float64).reshape(-1, width)``, read with ``np.fromiter`` from
+    the rows one after the other (a few times faster for the short lists of tuples here)."""
+    return np.fromiter(chain.from_iterable(rows), dtype=np.float64,
+                       count=len(rows) * width).reshape(-1, width)
 
 
 @dataclass(frozen=True)
@@ -114,7 +123,7 @@ def fixed(start: Model, targets: Sequence[Model] | None, groups: Sequence[Sequen
     hypot = math.hypot
     rows += [row(o) for x, y, r, o in occupied if hypot(x - sx, y - sy) <= reach + r]
     v += [False] * (len(rows) - a)
-    return Fixed(np.array(rows, dtype=np.float64).reshape(-1, 4),
+    return Fixed(table(rows, 4),
                  -1 if targets is None else len(targets), tuple(spans), (a, len(rows)),
                  np.array(v, dtype=bool))
 
@@ -128,51 +137,63 @@ def candidates(start: Model, spots: Sequence[tuple[float, float]], fx: Fixed,
     every spot is measured), ``_engaged_tri`` (``keep``: the move keeps its engagements),
     ``_clear_tri`` (``friends``, kept ``clearance`` apart) and ``Occupied.taken``."""
     k = len(spots)
-    pts = np.asarray(spots, dtype=np.float64)
+    pts = table(spots, 2)
     nf = len(fx.cols)
-    cols = np.concatenate((fx.cols, np.array([row(f) for f in friends], dtype=np.float64)
-                           .reshape(-1, 4))) if len(friends) else fx.cols
+    cols = np.concatenate((fx.cols, table([row(f) for f in friends], 4))) \
+        if len(friends) else fx.cols
     fp = start.footprint()
     cx, cy = fp.center
     ox, oy = cx - start.x, cy - start.y  # the footprint's centre moves with the model
+    # the same elementwise operations in the same order as
+    # sqrt(dx * dx + dy * dy), max(0, d - r - r2) and max(0, d - s_in - r3), in place
     dx = pts[:, 0, None] + ox - cols[None, :, 0]
     dy = pts[:, 1, None] + oy - cols[None, :, 1]
-    d = np.sqrt(dx * dx + dy * dy)
+    dx *= dx
+    dy *= dy
+    dx += dy
+    d = np.sqrt(dx, out=dx)
     s_in = -math.inf if isinstance(fp, Polygon) else inner_radius(fp)
-    lower = np.maximum(0.0, d - bounding_radius(fp) - cols[None, :, 2])
-    upper = np.maximum(0.0, d - s_in - cols[None, :, 3])
+    lower = d - bounding_radius(fp)
+    lower -= cols[None, :, 2]
+    np.maximum(lower, 0.0, out=lower)
+    upper = d - s_in
+    upper -= cols[None, :, 3]
+    np.maximum(upper, 0.0, out=upper)
+    # Each test's "refused" needs no "and not sure": a spot its lower bound refuses is never
+    # sure by its upper bound (lower <= upper column by column, the model's and each
+    # column's bounding radius being at least the inner one, and float subtraction
+    # monotone), so the refusals below are the reference's.
     refused = np.zeros(k, dtype=bool)
     code = np.zeros(k, dtype=np.int64)
     nt = fx.targets
     if nt > 0:  # _closer_tri
-        sure = upper[:, :nt].min(axis=1) < than - MARGIN
-        refused |= ~sure & (lower[:, :nt].min(axis=1) >= than + MARGIN)
-        code |= np.where(sure, 0, CLOSER)
+        refused |= lower[:, :nt].min(axis=1) >= than + MARGIN
+        code[upper[:, :nt].min(axis=1) >= than - MARGIN] = CLOSER
     elif nt == 0:
         refused[:] = True
     else:
-        code |= CLOSER
+        code[:] = CLOSER
     if keep and fx.groups:  # _engaged_tri
         limit = ENGAGEMENT_HORIZONTAL + EPS
         sure_all = np.ones(k, dtype=bool)
-        fails = np.zeros(k, dtype=bool)
         for a, b in fx.groups:
             if a == b:
                 sure_all[:] = False
-                fails[:] = True
+                refused[:] = True
                 continue
-            v = fx.v_ok[None, a:b]
+            v = fx.v_ok[a:b]
             sure_all &= ((upper[:, a:b] <= limit - MARGIN) & v).any(axis=1)
-            fails |= ~((lower[:, a:b] <= limit + MARGIN) & v).any(axis=1)
-        refused |= ~sure_all & fails
-        code |= np.where(sure_all, 0, STILL)
-    if len(friends):  # _clear_tri
-        fl, fu = lower[:, nf:], upper[:, nf:]
-        sure = (fl > clearance + MARGIN).all(axis=1)
-        refused |= ~sure & (fu <= clearance - MARGIN).any(axis=1)
-        code |= np.where(sure, 0, CLEAR)
+            refused |= ~((lower[:, a:b] <= limit + MARGIN) & v).any(axis=1)
+        code[~sure_all] |= STILL
     a, b = fx.near
-    if b > a:  # Occupied.taken
+    if len(friends):  # _clear_tri
+        code[(lower[:, nf:] <= clearance + MARGIN).any(axis=1)] |= CLEAR
+        if clearance == TAKEN_CLEARANCE:
+            a = a if b > a else nf  # the near models' columns end where the friends' begin
+            b = len(cols)
+        else:
+            refused |= (upper[:, nf:] <= clearance - MARGIN).any(axis=1)
+    if b > a:  # Occupied.taken (and the clear test's refusals, where the clearance is one)
         refused |= (upper[:, a:b] <= TAKEN_CLEARANCE - MARGIN).any(axis=1)
     idx = np.flatnonzero(~refused)
     out_idx: list[int] = idx.tolist()

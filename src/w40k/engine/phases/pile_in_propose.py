@@ -42,7 +42,7 @@ from w40k.engine import field, geo
 from w40k.engine.context import Context
 from w40k.engine.phases import melee_moves as mm_
 from w40k.engine.phases import pile_in_bounds as pb
-from w40k.engine.propose_moves import bearings, occupied_around, ring, through_enemy
+from w40k.engine.propose_moves import bearings, occupied_around, ring
 from w40k.engine.serial import JSON
 from w40k.engine.state import ModelData, ObjectiveData, UnitData, placement_count
 from w40k.geometry import Model, engaged
@@ -120,28 +120,33 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
     keep = mt == "pile_in" or d.mode == "ongoing"
     scene = geo.scene(ctx)
     _, ter = geo.terrain(ctx)
-    occupied = occupied_around(ctx, u, shared=True)  # measured against, never added to
     enemies = [e for e in ctx.state.units if e.player != u.player and not e.destroyed]
     starts = {m.id: geo.model_shape(m) for m in u.alive}
     cur: dict[str, Model] = dict(starts)
+    movers = [m for m in u.alive if not (locked and mm_.base_contact_enemy(ctx, u, m))]
+    # A model in base contact with an enemy model stays (R12.03-c, R12.08-b): its closest
+    # target, gap and engagements are never asked (the moved models' only, below and in
+    # _repair), so they are measured for the movers alone.
     closest: dict[str, UnitData | None] = {
-        mid: min(targets, key=lambda t: mm_.model_to_unit(s, t)) if targets else None
-        for mid, s in starts.items()}
-    start_gap = {mid: _gap(ctx, s, closest[mid], obj) for mid, s in starts.items()}
-    if keep:
+        m.id: min(targets, key=lambda t: mm_.model_to_unit(starts[m.id], t))
+        if targets else None for m in movers}
+    start_gap = {m.id: _gap(ctx, starts[m.id], closest[m.id], obj) for m in movers}
+    if keep and movers:
         # An enemy unit whose layout box is out of engagement range of the unit's box (1e-3"
         # to spare: the boxes hold every bounding disc, so their gap is a lower bound of
         # every pair's distance) is engaged with none of its models: not measured (03.04).
         box = field.layout(u)
         near = [e for e in enemies if box.box_gap(field.layout(e)) <= ENGAGE_SCREEN]
         groups = {e.id: mm_.Group.of_unit(e) for e in near}
-        was_engaged = {mid: [groups[e.id] for e in near if mm_.engaged_with_unit(s, e)]
-                       for mid, s in starts.items()}
+        was_engaged = {m.id: [groups[e.id] for e in near
+                              if mm_.engaged_with_unit(starts[m.id], e)] for m in movers}
     else:
         was_engaged = {}
-    movers = [m for m in u.alive if not (locked and mm_.base_contact_enemy(ctx, u, m))]
     movers.sort(key=lambda m: (start_gap[m.id], m.id))
     jitter = rng.uniform(-0.5, 0.5) * attempt * 2 * math.pi / BEARINGS
+    if not movers:
+        return None  # every model in base contact stays: none moves (after the same draw)
+    occupied = occupied_around(ctx, u, shared=True)  # measured against, never added to
     moved: dict[str, Model] = {}
     fixed: dict[str, pb.Fixed] = {}
     occupied_discs = pb.discs(occupied.models)
@@ -204,8 +209,10 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
             n = len(coherency_breaks(list({**cur, m.id: end}.values())))
             if n > breaks:
                 continue  # R03.03-d
-            if through_enemy(scene, u.id, u.player, start, x, y, move_type):
-                continue  # R03.01-d: validate_move refuses the path
+            # the path (R03.01-d through an enemy model, terrain, the edge): validate_move
+            # alone (propose_moves.through_enemy, a pre-test of one of its refusals, cost
+            # more here than the few validate_move calls it saved: most spots reaching this
+            # point are accepted)
             if validate_move(scene, u.id, {m.id: [Step(x, y)]}, move_type, budget,
                              skip=(*PATH_RULES_IGNORED, ENDS_CHECKED), first=True):
                 continue
@@ -396,7 +403,7 @@ def _kept_ring(start: Model, t: Model, base: float, budget: float | None
     out = _touching_ring(start, t, base, budget)
     if len(_RINGS) >= RINGS_LIMIT:
         _RINGS.clear()
-    hit = _RINGS[key] = (start, t, out, np.array(out, dtype=np.float64).reshape(-1, 4))
+    hit = _RINGS[key] = (start, t, out, pb.table(out, 4))
     return hit
 
 
