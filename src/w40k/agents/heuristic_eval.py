@@ -284,8 +284,28 @@ def value_bound(target: UnitData) -> float:
 
 def best_melee(m: ModelData) -> list[WeaponProfile]:
     """A model's melee weapons for an estimate: its strongest ordinary one (average A x S x D,
-    AP counting) plus every [EXTRA ATTACKS] weapon (24.11)."""
-    melee = [w for w in m.weapons if w.is_melee]
+    AP counting) plus every [EXTRA ATTACKS] weapon (24.11). A function of the model's
+    weapons (an immutable tuple): kept per tuple object (:data:`_MELEE_PICKS`), a new list each
+    call."""
+    ws = m.weapons
+    if type(ws) is not tuple:  # a list could change: not kept
+        return _best_melee(tuple(ws))
+    hit = _MELEE_PICKS.get(id(ws))
+    if hit is None or hit[0] is not ws:
+        if len(_MELEE_PICKS) >= STATES_LIMIT:
+            _MELEE_PICKS.clear()
+        hit = _MELEE_PICKS[id(ws)] = (ws, _best_melee(ws))
+    return list(hit[1])
+
+
+_MELEE_PICKS: dict[int, tuple[tuple[WeaponProfile, ...], list[WeaponProfile]]] = {}
+""":func:`best_melee` by weapons tuple object (the entry holds it: an id is not reused while
+kept): a memo of an immutable tuple's function, like :data:`_STATES`, emptied past
+:data:`STATES_LIMIT`."""
+
+
+def _best_melee(weapons: tuple[WeaponProfile, ...]) -> list[WeaponProfile]:
+    melee = [w for w in weapons if w.is_melee]
     extra = [w for w in melee if any(isinstance(a, ExtraAttacks) for a in w.abilities)]
     others = [w for w in melee if w not in extra]
     if not others:
@@ -368,11 +388,32 @@ def _melee_outcome(attacker: UnitData, target: UnitData, charged: bool,
 
 def ranged_weapons(m: ModelData) -> list[WeaponProfile]:
     """A model's ranged weapons for an estimate: its [PISTOL] ones or the others, whichever
-    has more average attacks (24.07), each copy listed."""
-    ranged = [w for w in m.weapons if not w.is_melee]
+    has more average attacks (24.07), each copy listed. A function of the model's weapons
+    and profile (immutable): kept per pair of objects (:data:`_RANGED_PICKS`), a new list each
+    call."""
+    ws, p = m.weapons, m.profile
+    if type(ws) is not tuple:  # a list could change: not kept
+        return _ranged_weapons(tuple(ws), p)
+    key = (id(ws), id(p))
+    hit = _RANGED_PICKS.get(key)
+    if hit is None or hit[0] is not ws or hit[1] is not p:
+        if len(_RANGED_PICKS) >= STATES_LIMIT:
+            _RANGED_PICKS.clear()
+        hit = _RANGED_PICKS[key] = (ws, p, _ranged_weapons(ws, p))
+    return list(hit[2])
+
+
+_RANGED_PICKS: dict[tuple[int, int], tuple[tuple[WeaponProfile, ...], ModelProfile,
+                                          list[WeaponProfile]]] = {}
+""":func:`ranged_weapons` by (weapons tuple, profile) objects (as :data:`_MELEE_PICKS`)."""
+
+
+def _ranged_weapons(weapons: tuple[WeaponProfile, ...], p: ModelProfile
+                    ) -> list[WeaponProfile]:
+    ranged = [w for w in weapons if not w.is_melee]
     cq = [w for w in ranged if any(isinstance(a, CloseQuarters) for a in w.abilities)]
     other = [w for w in ranged if w not in cq]
-    if m.profile.keys & {"MONSTER", "VEHICLE"}:
+    if p.keys & {"MONSTER", "VEHICLE"}:
         return ranged
     return max((other, cq), key=lambda g: sum(mean(w.A) * mean(w.D) for w in g))
 
