@@ -1,7 +1,7 @@
 """The heuristic player values only what may decide (issue 10, pass heur8): a target's whole
-value bounds every estimate on it (``value_bound``), so the hunt's prey, the primary shooting
-target, the unit to fight, the charge and the fall-back's guns test skip the candidates whose
-bound is below the best found, and choose what the full valuation chose. The per-call
+value bounds every estimate on it (``value_bound``), so the hunt's prey, the charge and the
+fall-back's guns test skip the candidates whose bound is below the best found, and choose
+what the full valuation chose. The per-call
 shortcuts (kept weapon picks, the pool profile the exact maths keep, the 2" links from plain
 floats) give the same values."""
 
@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Mapping
 from typing import cast
 
 import pytest
@@ -22,7 +21,7 @@ from w40k.agents.heuristic import (
     charge_bound,
     charge_choice,
 )
-from w40k.agents.heuristic_attacks import _links, _primary, target_score
+from w40k.agents.heuristic_attacks import _links
 from w40k.agents.heuristic_eval import (
     ENGAGEMENT,
     Estimates,
@@ -97,32 +96,6 @@ def _prey_afresh(u: UnitData, near: list[UnitData], est: Estimates) -> UnitData:
                                     - 0.1 * unit_gap(u, x), x.id))
 
 
-def _primary_afresh(state: GameState, context: Mapping[str, JSON]) -> str | None:
-    u = state.unit(str(context["unit"]))
-    table = cast(dict[str, dict[str, list[str]]], context["targets"])
-    reach: dict[str, list[WeaponProfile]] = {}
-    for m in u.alive:
-        per = table.get(m.id, {})
-        for w in m.weapons:
-            for tid in per.get(w.name, []) if not w.is_melee else []:
-                reach.setdefault(tid, []).append(w)
-    if not reach:
-        return None
-    return max(sorted(reach), key=lambda t: target_score(state, u, state.unit(t), reach[t]))
-
-
-def _select_fight_afresh(s: GameState, r: Request, est: Estimates) -> JSON:
-    acting = [o for o in r.options if o not in DECLINES]
-
-    def key(o: JSON) -> tuple[float, str]:
-        u = s.unit(str(o))
-        foes = [e for e in s.units_of(s.opponent(u.player)) if unit_gap(u, e) <= 5.0]
-        v = max((value_of(est.melee_outcome(u, e, charged=u.flag("charged")), e)
-                 for e in foes), default=0.0)
-        return (-v, str(o))
-    return min(acting, key=key)
-
-
 def _select_charge_afresh(s: GameState, r: Request, est: Estimates) -> JSON:
     best: tuple[float, str] | None = None
     for o in r.options:
@@ -163,8 +136,8 @@ def _falls_back_afresh(s: GameState, u: UnitData, est: Estimates) -> bool | None
 @pytest.mark.parametrize("battle", ["default", "real"])
 def test_choices_valued_within_their_bounds_are_the_full_valuations(battle: str) -> None:
     # A whole battle: at every request the heuristic's bounded choices (the hunt's prey of
-    # each unit, the primary shooting target, the unit to fight, the unit to charge, the
-    # fall-back of an engaged unit offered Ordered Retreat) equal the full valuation's.
+    # each unit, the unit to charge, the fall-back of an engaged unit offered Ordered
+    # Retreat) equal the full valuation's.
     if battle == "default":
         game = Game.new(default_position(), 3)
     else:
@@ -185,21 +158,6 @@ def test_choices_valued_within_their_bounds_are_the_full_valuations(battle: str)
                     near = [e for e in enemies if unit_gap(u, e) <= reach] or enemies
                     assert prey(u, near, est) is _prey_afresh(u, near, est)
                     seen["prey"] = seen.get("prey", 0) + 1
-        elif kind == K.DECLARE_SHOOTING:
-            want = _primary_afresh(s, req.context)
-            if want is not None:
-                u = s.unit(str(req.context["unit"]))
-                table = cast(dict[str, dict[str, list[str]]], req.context["targets"])
-                reach: dict[str, list[WeaponProfile]] = {}
-                for m in u.alive:
-                    for w in m.weapons:
-                        for tid in table.get(m.id, {}).get(w.name, []) if not w.is_melee else []:
-                            reach.setdefault(tid, []).append(w)
-                assert _primary(s, u, reach) == want
-                seen[kind] = seen.get(kind, 0) + 1
-        elif kind == K.SELECT_UNIT_TO_FIGHT and any(o not in DECLINES for o in req.options):
-            assert agent._select_fight(game, req) == _select_fight_afresh(s, req, est)
-            seen[kind] = seen.get(kind, 0) + 1
         elif kind == K.SELECT_UNIT_TO_CHARGE:
             assert agent._select_charge(game, req) == _select_charge_afresh(s, req, est)
             seen[kind] = seen.get(kind, 0) + 1
@@ -211,9 +169,8 @@ def test_choices_valued_within_their_bounds_are_the_full_valuations(battle: str)
                 assert (answer == "fall_back_ordered") == want_back
                 seen[kind] = seen.get(kind, 0) + 1
         game.submit(agent.choose(game, req), player=req.player, request_id=req.id)
-    assert seen.get("prey", 0) > 5 and seen.get(K.DECLARE_SHOOTING, 0) > 3
+    assert seen.get("prey", 0) > 5 and seen.get(K.SELECT_UNIT_TO_CHARGE, 0) > 0
     if battle == "real":
-        assert seen.get(K.SELECT_UNIT_TO_CHARGE, 0) > 0 and seen.get(K.SELECT_UNIT_TO_FIGHT, 0) > 0
         assert seen.get(K.MOVE_TYPE, 0) > 0
 
 

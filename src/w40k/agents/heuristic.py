@@ -403,26 +403,13 @@ class HeuristicAgent:
         if not acting:
             return r.options[0]
 
-        # the unit that deals the most to an enemy unit within 5" (the least id of the
-        # best): min(acting, key=(-best value, id)). The units are valued in the order of
-        # their bound (their foes' greatest value_bound); once it is below the best value
-        # found, neither that unit nor those after it can be the answer.
-        units = [s.unit(str(o)) for o in acting]
-        foes = [[e for e in s.units_of(s.opponent(u.player)) if unit_gap(u, e) <= 5.0]
-                for u in units]
-        bounded = sorted(((max((value_bound(e) for e in fs), default=0.0), i)
-                          for i, fs in enumerate(foes)), key=lambda c: -c[0])
-        best = (math.inf, "")  # (-value, id): the least wins
-        chosen = acting[0]
-        for bound, i in bounded:
-            if bound < -best[0]:
-                break
-            u = units[i]
-            v = max((value_of(self.estimates.melee_outcome(u, e, charged=u.flag("charged")),
-                              e) for e in foes[i]), default=0.0)
-            if (-v, str(acting[i])) < best:
-                best, chosen = (-v, str(acting[i])), acting[i]
-        return chosen
+        def key(o: JSON) -> tuple[float, str]:
+            u = s.unit(str(o))
+            foes = [e for e in s.units_of(s.opponent(u.player)) if unit_gap(u, e) <= 5.0]
+            v = max((value_of(self.estimates.melee_outcome(u, e, charged=u.flag("charged")), e)
+                     for e in foes), default=0.0)
+            return (-v, str(o))
+        return min(acting, key=key)
 
     def _declare_fight(self, game: Game, r: Request) -> JSON:
         answer: JSON = fight_declaration(game.state, r.context)

@@ -23,7 +23,6 @@ from w40k.agents.heuristic_eval import (
     on_objective,
     radius,
     unit_gap,
-    value_bound,
     value_of,
 )
 from w40k.core.abilities import CloseQuarters, ExtraAttacks
@@ -118,30 +117,6 @@ def _best_melee_target(state: GameState, u: UnitData, m: ModelData, ts: Sequence
     return max(ts, key=key)
 
 
-def _primary(state: GameState, u: UnitData, reach: Mapping[str, list[WeaponProfile]]) -> str:
-    """The primary target: ``max(sorted(reach), key=target_score)`` (the first of the best).
-    The targets are scored in the order of their bound (:func:`value_bound` times the
-    objective bonus, never below the score); once a bound is below the best score found,
-    neither that target nor those after it can be the answer, so they are not scored."""
-    order = sorted(reach)
-    bounded = sorted(((value_bound(state.unit(t)) * _bonus(state, state.unit(t)), -i)
-                      for i, t in enumerate(order)), reverse=True)
-    best = (-math.inf, 0)  # (score, -index): the earlier wins a tie
-    for bound, neg in bounded:
-        if bound < best[0]:
-            break
-        t = order[-neg]
-        key = (target_score(state, u, state.unit(t), reach[t]), neg)
-        if key > best:
-            best = key
-    return order[-best[1]]
-
-
-def _bonus(state: GameState, target: UnitData) -> float:
-    """The objective bonus :func:`target_score` multiplies by."""
-    return OBJECTIVE_BONUS if _on_any_objective(state, target) else 1.0
-
-
 def shooting_declaration(state: GameState, context: Mapping[str, JSON]) -> dict[str, JSON]:
     """A declaration for a ``declare_shooting`` request (docs/battle.md), from its context's
     legal targets per model and weapon."""
@@ -160,7 +135,7 @@ def shooting_declaration(state: GameState, context: Mapping[str, JSON]) -> dict[
                 reach.setdefault(tid, []).append(w)
     if not reach:
         return {}
-    primary = _primary(state, u, reach)
+    primary = max(sorted(reach), key=lambda t: target_score(state, u, state.unit(t), reach[t]))
     out: dict[str, JSON] = {}
     values: _Values = {}  # the models' weapons share their values (same floats)
     for mid, per in table.items():
