@@ -1,9 +1,8 @@
 """The heuristic player values only what may decide (issue 10, pass heur8): a target's whole
 value bounds every estimate on it (``value_bound``), so the hunt's prey, the charge and the
 fall-back's guns test skip the candidates whose bound is below the best found, and choose
-what the full valuation chose. The per-call
-shortcuts (kept weapon picks, the pool profile the exact maths keep, the 2" links from plain
-floats) give the same values."""
+what the full valuation chose. The per-call shortcuts (kept weapon picks, the pool profile
+the exact maths keep, the 2" links from plain floats) give the same values."""
 
 from __future__ import annotations
 
@@ -175,12 +174,12 @@ def test_choices_valued_within_their_bounds_are_the_full_valuations(battle: str)
 
 
 def test_the_bounded_choices_follow_a_changed_best() -> None:
-    # A bound below the best found skips a candidate; the same candidate made the best (its
-    # rival destroyed) is chosen: nothing is kept between the calls.
+    # The best prey destroyed (its bound now 0, its gap infinite), another unit is the prey,
+    # the one the full valuation picks: nothing is kept between the calls.
     game = Game.new(real_battle_position(), 1)
     s = game.state
     est = Estimates(s)
-    u = s.units_of("red")[0] if s.units_of("red") else s.units[0]
+    u = s.units_of(s.players[0].name)[0]
     enemies = s.units_of(s.opponent(u.player))
     first = prey(u, enemies, est)
     assert first is _prey_afresh(u, enemies, est)
