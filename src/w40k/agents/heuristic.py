@@ -54,6 +54,7 @@ from w40k.agents.heuristic_eval import (
     on_objective,
     p_charge,
     unit_gap,
+    value_bound,
     value_of,
 )
 from w40k.agents.heuristic_moves import farther_move
@@ -114,6 +115,19 @@ def charge_choice(state: GameState, u: UnitData, e: UnitData, est: Estimates | N
                 on_objective(f, xy) for f in state.units_of(u.player) if f.id != u.id):
             gain -= 2.0
     return p, p * gain
+
+
+def charge_bound(p: float, dealt: float, on_target: list[bool]) -> float:
+    """An upper bound of :func:`charge_choice`'s expected gain, in the same float operations:
+    ``p`` times ``dealt`` (at least what the unit deals) plus 1 per objective the target
+    stands on (``on_target``, in the state's order). What is taken back is never negative and
+    leaving an objective only subtracts, so the gain is at most this (each rounded step is
+    monotone: a bound of the floats, not only of the exact values)."""
+    gain = dealt
+    for on in on_target:
+        if on:
+            gain += 1.0
+    return p * gain
 
 
 class HeuristicAgent:
@@ -255,12 +269,15 @@ class HeuristicAgent:
             # the same answer as computing all of them).
             if not theirs > 1.5 * mine:
                 return "remain_stationary"
-            guns = max((value_of(est.ranged_outcome(u, e, distance=12.0), e) for e in enemies),
-                       default=0.0)
-            held = guns > mine and any(
+            # whether its guns are worth more (max of the enemies' values > mine): the first
+            # enemy unit they are worth more against settles it, and one whose whole value
+            # (value_bound) is not more cannot (the same answer as the max)
+            outgunned = any(value_bound(e) > mine and value_of(
+                est.ranged_outcome(u, e, distance=12.0), e) > mine for e in enemies)
+            held = outgunned and any(
                 on_objective(u, (o.x, o.y)) and oc_on(u, (o.x, o.y)) > sum(
                     oc_on(e, (o.x, o.y)) for e in engaged) for o in s.objectives)
-            if guns > mine and not held:
+            if outgunned and not held:
                 return "fall_back_ordered"
             return "remain_stationary"
         goal = plan(s, u.player, random.Random(self.rng.random()), only=(u.id,),
@@ -339,7 +356,11 @@ class HeuristicAgent:
     # -- charge ---------------------------------------------------------------------------
     def _select_charge(self, game: Game, r: Request) -> JSON:
         s = game.state
+        est = self.estimates
         best: tuple[float, str] | None = None
+
+        def may_win(bound: float) -> bool:  # a gain of at most ``bound`` may be chosen
+            return bound >= MIN_CHARGE_VALUE and (best is None or bound > best[0])
         for o in r.options:
             if o in DECLINES:
                 continue
@@ -348,7 +369,15 @@ class HeuristicAgent:
                 d = unit_gap(u, e)
                 if d > 12.0 or p_charge(d) < MIN_CHARGE_P:
                     continue  # out of reach, or too unlikely whatever the exchange
-                p, ev = charge_choice(s, u, e, self.estimates)
+                # the exchange only when its bound may be chosen: with the target's whole
+                # value dealt, then with what is dealt, nothing taken back (charge_bound)
+                bonus = [on_objective(e, (ob.x, ob.y)) for ob in s.objectives]
+                if not may_win(charge_bound(p_charge(d), value_bound(e), bonus)):
+                    continue
+                dealt = value_of(est.melee_outcome(u, e, charged=True), e)
+                if not may_win(charge_bound(p_charge(d), dealt, bonus)):
+                    continue
+                p, ev = charge_choice(s, u, e, est)
                 if p >= MIN_CHARGE_P and ev >= MIN_CHARGE_VALUE and (
                         best is None or ev > best[0]):
                     best = (ev, str(o))

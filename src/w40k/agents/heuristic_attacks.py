@@ -21,6 +21,7 @@ from w40k.agents.heuristic_eval import (
     gap,
     model_value,
     on_objective,
+    radius,
     unit_gap,
     value_of,
 )
@@ -297,12 +298,18 @@ def _links(models: Sequence[ModelData]) -> list[list[int]] | None:
     difference at exactly 2"): then :func:`groups` decides by the order it visits them."""
     n = len(models)
     out: list[list[int]] = [[] for _ in range(n)]
+    # each model's centre and radius read once; gap(a, b) and gap(b, a) in the same float
+    # operations as gap() (the centres' distance is the same both ways: a - b is -(b - a)
+    # exactly and hypot reads magnitudes; the radii subtracted in each order)
+    bases = [(m.x, m.y, radius(m)) for m in models]
+    hypot = math.hypot
     for i in range(n):
-        a = models[i]
+        ax, ay, ra = bases[i]
         for j in range(i + 1, n):
-            b = models[j]
-            ab = gap(a, b) <= COHERENCY
-            if ab != (gap(b, a) <= COHERENCY):
+            bx, by, rb = bases[j]
+            h = hypot(ax - bx, ay - by)
+            ab = max(0.0, h - ra - rb) <= COHERENCY
+            if ab != (max(0.0, h - rb - ra) <= COHERENCY):
                 return None
             if ab:
                 out[i].append(j)

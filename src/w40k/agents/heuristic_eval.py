@@ -263,10 +263,49 @@ def value_of(o: Outcome, target: UnitData) -> float:
     return o.kills * per_model + 0.2 * o.wounds + 0.5 * o.p_destroy * per_model
 
 
+BOUND_SLACK = 1e-9
+"""The relative and absolute slack :func:`value_bound` adds: the means of a computed law may
+exceed their exact bounds by a few units in the last place."""
+
+
+def value_bound(target: UnitData) -> float:
+    """An upper bound of :func:`value_of` of any outcome on ``target`` as it stands: every
+    living model destroyed, every wound it has left lost and the unit destroyed for sure
+    (an outcome's means cannot exceed them), plus :data:`BOUND_SLACK`. A candidate whose
+    bound is below a value already found cannot beat it, so its estimate is not needed."""
+    alive = target.alive
+    if not alive:
+        return 0.0
+    per_model = sum(model_value(m) for m in alive) / len(alive)
+    wounds = sum(max(0, m.profile.W - m.wounds_lost) for m in alive)
+    bound = len(alive) * per_model + 0.2 * wounds + 0.5 * per_model
+    return bound * (1.0 + BOUND_SLACK) + BOUND_SLACK
+
+
 def best_melee(m: ModelData) -> list[WeaponProfile]:
     """A model's melee weapons for an estimate: its strongest ordinary one (average A x S x D,
-    AP counting) plus every [EXTRA ATTACKS] weapon (24.11)."""
-    melee = [w for w in m.weapons if w.is_melee]
+    AP counting) plus every [EXTRA ATTACKS] weapon (24.11). A function of the model's
+    weapons (an immutable tuple): kept per tuple object (:data:`_MELEE_PICKS`), a new list each
+    call."""
+    ws = m.weapons
+    if type(ws) is not tuple:  # a list could change: not kept
+        return _best_melee(tuple(ws))
+    hit = _MELEE_PICKS.get(id(ws))
+    if hit is None or hit[0] is not ws:
+        if len(_MELEE_PICKS) >= STATES_LIMIT:
+            _MELEE_PICKS.clear()
+        hit = _MELEE_PICKS[id(ws)] = (ws, _best_melee(ws))
+    return list(hit[1])
+
+
+_MELEE_PICKS: dict[int, tuple[tuple[WeaponProfile, ...], list[WeaponProfile]]] = {}
+""":func:`best_melee` by weapons tuple object (the entry holds it: an id is not reused while
+kept): a memo of an immutable tuple's function, like :data:`_STATES`, emptied past
+:data:`STATES_LIMIT`."""
+
+
+def _best_melee(weapons: tuple[WeaponProfile, ...]) -> list[WeaponProfile]:
+    melee = [w for w in weapons if w.is_melee]
     extra = [w for w in melee if any(isinstance(a, ExtraAttacks) for a in w.abilities)]
     others = [w for w in melee if w not in extra]
     if not others:
@@ -349,11 +388,32 @@ def _melee_outcome(attacker: UnitData, target: UnitData, charged: bool,
 
 def ranged_weapons(m: ModelData) -> list[WeaponProfile]:
     """A model's ranged weapons for an estimate: its [PISTOL] ones or the others, whichever
-    has more average attacks (24.07), each copy listed."""
-    ranged = [w for w in m.weapons if not w.is_melee]
+    has more average attacks (24.07), each copy listed. A function of the model's weapons
+    and profile (immutable): kept per pair of objects (:data:`_RANGED_PICKS`), a new list each
+    call."""
+    ws, p = m.weapons, m.profile
+    if type(ws) is not tuple:  # a list could change: not kept
+        return _ranged_weapons(tuple(ws), p)
+    key = (id(ws), id(p))
+    hit = _RANGED_PICKS.get(key)
+    if hit is None or hit[0] is not ws or hit[1] is not p:
+        if len(_RANGED_PICKS) >= STATES_LIMIT:
+            _RANGED_PICKS.clear()
+        hit = _RANGED_PICKS[key] = (ws, p, _ranged_weapons(ws, p))
+    return list(hit[2])
+
+
+_RANGED_PICKS: dict[tuple[int, int], tuple[tuple[WeaponProfile, ...], ModelProfile,
+                                          list[WeaponProfile]]] = {}
+""":func:`ranged_weapons` by (weapons tuple, profile) objects (as :data:`_MELEE_PICKS`)."""
+
+
+def _ranged_weapons(weapons: tuple[WeaponProfile, ...], p: ModelProfile
+                    ) -> list[WeaponProfile]:
+    ranged = [w for w in weapons if not w.is_melee]
     cq = [w for w in ranged if any(isinstance(a, CloseQuarters) for a in w.abilities)]
     other = [w for w in ranged if w not in cq]
-    if m.profile.keys & {"MONSTER", "VEHICLE"}:
+    if p.keys & {"MONSTER", "VEHICLE"}:
         return ranged
     return max((other, cq), key=lambda g: sum(mean(w.A) * mean(w.D) for w in g))
 

@@ -28,6 +28,7 @@ from w40k.agents.heuristic_eval import (
     max_range,
     move_of,
     unit_gap,
+    value_bound,
     value_of,
 )
 from w40k.engine.state import GameState, UnitData
@@ -56,6 +57,27 @@ def melee_minded(u: UnitData, enemies: list[UnitData], est: Estimates) -> bool:
     melee = value_of(est.melee_outcome(u, e, charged=True), e)
     shoot = value_of(est.ranged_outcome(u, e, distance=min(max_range(u), 12.0)), e)
     return melee > shoot
+
+
+def prey(u: UnitData, near: list[UnitData], est: Estimates) -> UnitData:
+    """The enemy unit ``u`` hunts among ``near`` (not empty): the most melee value (charging)
+    less a tenth of the distance, ties to the greater id, i.e.
+    ``max(near, key=lambda x: (value_of(melee_outcome(u, x, charged=True), x) - 0.1 * gap,
+    x.id))``. The candidates are valued in the order of their :func:`value_bound`; once a
+    candidate's bound is below the best value found, neither it nor those after it can win,
+    so their estimates are not made (the same unit: the key includes the id, no two equal)."""
+    bounded = sorted(((value_bound(x) - 0.1 * unit_gap(u, x), i) for i, x in enumerate(near)),
+                     reverse=True)
+    best = (-math.inf, "")
+    chosen = near[0]
+    for bound, i in bounded:
+        if bound < best[0]:
+            break
+        x = near[i]
+        key = (value_of(est.melee_outcome(u, x, charged=True), x) - 0.1 * unit_gap(u, x), x.id)
+        if key > best:
+            best, chosen = key, x
+    return chosen
 
 
 def _bases(u: UnitData) -> list[tuple[float, float, float]]:
@@ -137,8 +159,7 @@ def plan(state: GameState, player: str, rng: random.Random,
         if melee_minded(u, enemies, est):
             reach = move_of(u) * 2 + 12.0
             near = [e for e in enemies if unit_gap(u, e) <= reach] or enemies
-            e = max(near, key=lambda x: (value_of(est.melee_outcome(u, x, charged=True), x)
-                                         - 0.1 * unit_gap(u, x), x.id))
+            e = prey(u, near, est)
             goals[u.id] = Goal(_toward_enemy(u, e, ENGAGEMENT + 0.3), "hunt", e.id)
         else:
             e = min(enemies, key=lambda x: (unit_gap(u, x), x.id))

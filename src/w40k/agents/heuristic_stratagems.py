@@ -84,7 +84,8 @@ from w40k.engine.serial import JSON
 from w40k.engine.state import GameState, ModelData, UnitData
 from w40k.engine.stratagems.interventions import FRAY, INTO_THE_FRAY_REACH, heroic_roll
 from w40k.engine.units import best_leadership
-from w40k.rules.attack_profile import AttackContext, PoolProfile, pool_profile
+from w40k.math.api import profile as kept_profile
+from w40k.rules.attack_profile import AttackContext, PoolProfile
 from w40k.rules.primitives import (
     Outcome as Roll,
 )
@@ -231,7 +232,8 @@ def _die_facts(game: Game, facts: dict[str, JSON]) -> _DieFacts | None:
     st, req = frame_state(f), frame_request(f)
     if not st.pools or st.pool >= len(st.pools):
         return None
-    prof = pool_profile(req.weapons[st.pools[st.pool][0]], req.target, req.context)
+    # the pool's profile, as the exact maths keep it (math.api.profile: pool_profile's)
+    prof = kept_profile(req.weapons[st.pools[st.pool][0]], req.target, req.context)
     target = game.state.unit(f.target)
     if not target.alive:
         return _DieFacts(prof, 0, None)
