@@ -90,3 +90,25 @@ def test_a_chain_screens_few_spots_when_the_first_ones_pass() -> None:
                               key=lambda s: s[0]) if _keep(s[1], s[2])][:3]
     assert [s for _, s in first] == want
     assert len(calls) < 20  # of ~300 spots within the move
+
+
+def test_the_engaged_mask_leaving_far_models_out_matches_every_pair() -> None:
+    # R11.04-d (engaged with no other enemy unit), R03.04: the spots' engagement with the
+    # other enemy models, measured only against the models near the spots' box, is the
+    # engagement with every model (round, oval and hull movers; models near and far).
+    from w40k.engine.phases.charge_propose import _engaged_mask
+    from w40k.geometry import engaged
+
+    rng = random.Random(9)
+    hits = 0
+    for n in range(30):
+        start = Model("a", rng.uniform(20, 30), rng.uniform(20, 30), base_mm=32.0) \
+            if n % 2 else _model(rng, "a", rng.uniform(20, 30), rng.uniform(20, 30))
+        others = [_model(rng, f"o{i}", rng.uniform(0, 60), rng.uniform(0, 44))
+                  for i in range(40)]
+        spots = [(start.x + rng.uniform(-6, 6), start.y + rng.uniform(-6, 6))
+                 for _ in range(120)]
+        want = [any(engaged(start.moved(x, y), o) for o in others) for x, y in spots]
+        assert _engaged_mask(start, spots, others) == want
+        hits += sum(want)
+    assert 100 < hits < 30 * 120  # both answers come up

@@ -47,7 +47,15 @@ from w40k.engine.propose_moves import (
 from w40k.engine.serial import JSON
 from w40k.engine.state import UnitData, placement_count
 from w40k.geometry import Model, engaged
-from w40k.geometry.battlefield import MARGIN, coherent_tri, engaged_spots, gap_tri, spot_bounds
+from w40k.geometry.battlefield import (
+    MARGIN,
+    _rows,
+    bounding_radius,
+    coherent_tri,
+    engaged_spots,
+    gap_tri,
+    spot_bounds,
+)
 from w40k.geometry.measure import (
     ENGAGEMENT_HORIZONTAL,
     ENGAGEMENT_VERTICAL,
@@ -315,20 +323,58 @@ def _engaged_mask(start: Model,
                   others: Sequence[Model]) -> list[bool]:
     """For each spot, whether ``start`` moved there is engaged with one of ``others`` (03.04):
     measured all at once for round bases; for other shapes by ``engaged_spots`` (bounds
-    settle most pairs; the others are measured exactly)."""
+    settle most pairs; the others are measured exactly). Only the models that come within
+    engagement range of the spots' bounding box (:func:`_box_near`) are measured: the others
+    are engaged with no spot."""
     out = [False] * len(spots)
     if not len(spots) or not others:
         return out
     pts = np.asarray(spots, dtype=np.float64)
     o, others_rest = _round_split(others) if _round(start) else (None, others)
+    fp = start.footprint()
+    box = _box(pts, fp.center[0] - start.x, fp.center[1] - start.y, bounding_radius(fp))
     if o is not None:
-        r = cast(Circle, start.footprint()).r
+        o = o[_box_near(box, o[:, 0], o[:, 1], o[:, 2])]
+        r = cast(Circle, fp).r
         d = np.hypot(pts[:, 0, None] - o[None, :, 0], pts[:, 1, None] - o[None, :, 1]) \
             - r - o[None, :, 2]
         out = np.asarray((d <= ENGAGEMENT_HORIZONTAL + EPS).any(axis=1)).tolist()
     rest = others_rest if o is not None else others
     if rest:
+        oc, outer, _ = _rows(rest)
+        near = _box_near(box, oc[:, 0], oc[:, 1], outer).tolist()
+        rest = [m for m, k in zip(rest, near, strict=True) if k]
+    if rest:
         out = [a or b for a, b in zip(out, engaged_spots(start, pts, rest), strict=True)]
+    return out
+
+
+BOX_SLACK = 1e-6
+"""Inches beyond engagement range (and ``battlefield.MARGIN``) a model must be from the
+spots' box before :func:`_engaged_mask` leaves it out (far more than the rounding)."""
+
+
+def _box(pts: npt.NDArray[np.float64], ox: float, oy: float, reach: float
+         ) -> tuple[float, float, float, float, float]:
+    """The bounding box of the footprint centres of a model at the spots (rows (x, y);
+    the centre ``(ox, oy)`` from the model's position) and the footprint's bounding radius."""
+    xs, ys = pts[:, 0] + ox, pts[:, 1] + oy
+    return float(xs.min()), float(ys.min()), float(xs.max()), float(ys.max()), reach
+
+
+def _box_near(box: tuple[float, float, float, float, float], cx: npt.NDArray[np.float64],
+              cy: npt.NDArray[np.float64], radii: npt.NDArray[np.float64]
+              ) -> npt.NDArray[np.bool_]:
+    """Per model (footprint centre and bounding radius): whether it may be engaged with
+    the model at one of the spots of ``box`` (:func:`_box`). A model left out is farther
+    from every spot's footprint centre than the box is, so ``spot_bounds``' lower bound (the
+    centre distance less both bounding radii) and every exact measure put it out of
+    engagement range (R03.04) with a margin."""
+    x0, y0, x1, y1, reach = box
+    dx = np.maximum(0.0, np.maximum(x0 - cx, cx - x1))
+    dy = np.maximum(0.0, np.maximum(y0 - cy, cy - y1))
+    gap = np.sqrt(dx * dx + dy * dy) - reach - radii
+    out: npt.NDArray[np.bool_] = gap <= ENGAGEMENT_HORIZONTAL + EPS + MARGIN + BOX_SLACK
     return out
 
 
