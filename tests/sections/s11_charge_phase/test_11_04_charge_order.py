@@ -112,3 +112,35 @@ def test_the_engaged_mask_leaving_far_models_out_matches_every_pair() -> None:
         assert _engaged_mask(start, spots, others) == want
         hits += sum(want)
     assert 100 < hits < 30 * 120  # both answers come up
+
+
+def test_the_round_spots_come_in_the_sorted_order() -> None:
+    # R11.04-b/c, R03.03-a/b: round bases' spots are keyed at once and ordered by numpy's
+    # stable lexsort: the same spots, keys and targets as sorting the scored list, less the
+    # refused ones; spots given twice (equal keys) come in the order given.
+    import numpy as np
+
+    from w40k.engine.phases.charge_propose import _scored
+
+    rng = random.Random(13)
+    compared = 0
+    for n in range(30):
+        start = Model("a", rng.uniform(10, 20), rng.uniform(10, 20), base_mm=32.0)
+        ends = [Model(f"e{i}", rng.uniform(10, 20), rng.uniform(10, 20), base_mm=32.0)
+                for i in range(rng.randrange(0, 4))]
+        targets = [(f"t{i % 2}", Model(f"t{i}", rng.uniform(12, 22), rng.uniform(12, 22),
+                                       base_mm=rng.choice((25.0, 32.0, 40.0))))
+                   for i in range(rng.randrange(1, 5))]
+        spots = [(rng.uniform(8, 24), rng.uniform(8, 24)) for _ in range(200)]
+        spots += rng.sample(spots, 30)
+        start_d = {tid: min(horizontal_distance(start, t) for k, t in targets if k == tid)
+                   for tid in {k for k, _ in targets}}
+        engaged_targets = {"t0"} if n % 3 else set()
+        pts = np.array(spots)
+        want = sorted(_scored(start, pts, ends, targets, engaged_targets, 7.0, start_d),
+                      key=lambda s: s[0])
+        want = [s for s in want if _keep(s[1], s[2])]
+        got = list(_ordered(start, pts, ends, targets, engaged_targets, 7.0, start_d, _keep))
+        assert got == want
+        compared += len(got)
+    assert compared > 300  # spots were kept and compared

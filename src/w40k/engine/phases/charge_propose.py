@@ -394,6 +394,34 @@ def _scored(start: Model, spots: Sequence[tuple[float, float]] | npt.NDArray[np.
     if not all(_round(m) for m in shapes):
         return _scored_mixed(start, [(x, y) for x, y in pts.tolist()], ends, tshapes,
                              engaged_targets, budget, start_d)
+    k = _round_keys(start, pts, ends, tshapes, engaged_targets, budget, start_d)
+    if k is None:
+        return []
+    return [((c, f, n3, d), x, y, k.engs(i)) for i, ((x, y), c, f, n3, d) in enumerate(zip(
+        k.xy, k.cls, k.fresh, k.near3, k.moved, strict=True))]
+
+
+class _RoundKeys:
+    """:func:`_round_keys`' answer: the kept spots (x, y), their keys' parts and engaged
+    target models, in the spots' order."""
+
+    def __init__(self, xy: list[list[float]], cls: list[int], fresh: list[int],
+                 near3: list[float], moved: list[float], eng: list[list[bool]],
+                 eng_any: list[bool], tids: list[str]) -> None:
+        self.xy, self.cls, self.fresh, self.near3, self.moved = xy, cls, fresh, near3, moved
+        self.eng, self.eng_any, self.tids = eng, eng_any, tids
+
+    def engs(self, i: int) -> set[str]:
+        """Kept spot ``i``'s engaged target units (``compress`` of its row; a set built only
+        where it has one)."""
+        return set(compress(self.tids, self.eng[i])) if self.eng_any[i] else set()
+
+
+def _round_keys(start: Model, pts: npt.NDArray[np.float64], ends: Sequence[Model],
+                tshapes: Sequence[tuple[str, Model]], engaged_targets: set[str],
+                budget: float, start_d: dict[str, float]) -> _RoundKeys | None:
+    """:func:`_scored`'s measures of round bases at ground level, for every spot at once: the
+    kept spots and their keys' parts (None if none is kept)."""
     r = cast(Circle, start.footprint()).r
     moved = np.hypot(pts[:, 0] - start.x, pts[:, 1] - start.y)
     keep = moved <= budget - SLACK
@@ -407,7 +435,7 @@ def _scored(start: Model, spots: Sequence[tuple[float, float]] | npt.NDArray[np.
                                   pts[:, 1, None] - t[None, :, 1]) - r - t[None, :, 2])
     eng_all = dt <= ENGAGEMENT_HORIZONTAL + EPS
     near_all = dt.min(axis=1)
-    closer = np.zeros(len(spots), dtype=bool)
+    closer = np.zeros(len(pts), dtype=bool)
     for tid, d0 in start_d.items():  # R11.04-b: closer to some target unit
         cols = [j for j, (k, _) in enumerate(tshapes) if k == tid]
         if cols:
@@ -415,7 +443,7 @@ def _scored(start: Model, spots: Sequence[tuple[float, float]] | npt.NDArray[np.
     keep &= closer
     rows = np.flatnonzero(keep)
     if not len(rows):
-        return []
+        return None
     tids = [tid for tid, _ in tshapes]
     eng_kept = eng_all[rows]
     near = near_all[rows]
@@ -427,13 +455,8 @@ def _scored(start: Model, spots: Sequence[tuple[float, float]] | npt.NDArray[np.
     new_cols = [j for j, tid in enumerate(tids) if tid not in engaged_targets]
     fresh = np.where(eng_kept[:, new_cols].any(axis=1), 0, 1).tolist() if new_cols \
         else [1] * len(rows)
-    # each kept spot's engaged target units (a set built only where it has one: the same
-    # sets as ``compress`` of the row)
-    engs = [set(compress(tids, row)) if a else set()
-            for row, a in zip(eng_kept.tolist(), eng_any.tolist(), strict=True)]
-    return [((c, f, n3, d), x, y, e) for (x, y), c, f, n3, d, e in zip(
-        pts[rows].tolist(), cls, fresh, _round3(near), moved[rows].tolist(), engs,
-        strict=True)]
+    return _RoundKeys(pts[rows].tolist(), cls, fresh, _round3(near), moved[rows].tolist(),
+                      eng_kept.tolist(), eng_any.tolist(), tids)
 
 
 def _ordered(start: Model, pts: npt.NDArray[np.float64], ends: Sequence[Model],
@@ -448,9 +471,20 @@ def _ordered(start: Model, pts: npt.NDArray[np.float64], ends: Sequence[Model],
     if not all(_round(m) for m in (start, *ends, *(t for _, t in tshapes))):
         return _ordered_mixed(start, [(x, y) for x, y in pts.tolist()], ends, tshapes,
                               engaged_targets, budget, start_d, keep)
-    scored = _scored(start, pts, ends, tshapes, engaged_targets, budget, start_d)
-    scored.sort(key=lambda s: s[0])
-    return (s for s in scored if keep(s[1], s[2]))
+    k = _round_keys(start, pts, ends, tshapes, engaged_targets, budget, start_d)
+    return iter(()) if k is None else _round_order(k, keep)
+
+
+def _round_order(k: _RoundKeys, keep: Callable[[float, float], bool]) -> Iterator[Scored]:
+    """The kept round-base spots of ``k`` in the stable sort's order of their keys (numpy's
+    ``lexsort``, stable, on the same ints and floats, the last key first), less those
+    ``keep`` refuses; each spot's key and targets built only as it comes."""
+    order = np.lexsort((np.array(k.moved), np.array(k.near3), np.array(k.fresh),
+                        np.array(k.cls))).tolist()
+    for i in order:
+        x, y = k.xy[i]
+        if keep(x, y):
+            yield ((k.cls[i], k.fresh[i], k.near3[i], k.moved[i]), x, y, k.engs(i))
 
 
 def _round3(a: npt.NDArray[np.float64]) -> list[float]:
