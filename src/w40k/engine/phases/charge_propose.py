@@ -23,9 +23,10 @@ The caller still validates the answer with ``check_move``: nothing here decides 
 
 from __future__ import annotations
 
+import heapq
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from itertools import compress
 from typing import cast
 
@@ -46,7 +47,15 @@ from w40k.engine.propose_moves import (
 from w40k.engine.serial import JSON
 from w40k.engine.state import UnitData, placement_count
 from w40k.geometry import Model, engaged
-from w40k.geometry.battlefield import MARGIN, coherent_tri, engaged_spots, gap_tri, spot_bounds
+from w40k.geometry.battlefield import (
+    MARGIN,
+    _rows,
+    bounding_radius,
+    coherent_tri,
+    engaged_spots,
+    gap_tri,
+    spot_bounds,
+)
 from w40k.geometry.measure import (
     ENGAGEMENT_HORIZONTAL,
     ENGAGEMENT_VERTICAL,
@@ -130,23 +139,18 @@ def propose_charge(ctx: Context, u: UnitData, targets: Sequence[UnitData], budge
         if len(pts):
             bad = _engaged_mask(start, pts, non_targets.models)  # R11.04-d
             pts = pts[~np.asarray(bad, dtype=bool)]
-        # An oval or hull's scores are exact measures (``_scored_mixed``): the spots where
-        # it may not end (``Occupied.free``, skipped below without counting as a try) are
-        # dropped first, as the taken ones; a round base's are scored at once, and only the
-        # first few of them are ever screened.
-        prefree = len(pts) > 0 and not _round(start)
-        if prefree:
-            pts = pts[np.array([placed.free(start.moved(x, y), ter) for x, y in pts.tolist()],
-                               dtype=bool)]
-        scored = _scored(start, pts, list(ends.values()), tshapes, engaged_targets, budget,
-                         start_d[m.id])
-        scored.sort(key=lambda s: s[0])
+
+        def free(x: float, y: float, s: Model = start) -> bool:
+            return placed.free(s.moved(x, y), ter)
+
+        # the spots in their keys' order (a stable sort), less those where the model may not
+        # end (``Occupied.free``: skipped without counting as a try); an oval or hull's
+        # keys are exact measures, made only for the spots that can come next
         chosen = None
         tries = 0
-        for _, x, y, eng in scored:
+        for _, x, y, eng in _ordered(start, pts, list(ends.values()), tshapes,
+                                     engaged_targets, budget, start_d[m.id], free):
             end = start.moved(x, y)
-            if not prefree and not placed.free(end, ter):
-                continue
             tries += 1
             if tries > MAX_SPOT_CHECKS:
                 break  # the best spots' paths are blocked: give this chain up
@@ -319,20 +323,58 @@ def _engaged_mask(start: Model,
                   others: Sequence[Model]) -> list[bool]:
     """For each spot, whether ``start`` moved there is engaged with one of ``others`` (03.04):
     measured all at once for round bases; for other shapes by ``engaged_spots`` (bounds
-    settle most pairs; the others are measured exactly)."""
+    settle most pairs; the others are measured exactly). Only the models that come within
+    engagement range of the spots' bounding box (:func:`_box_near`) are measured: the others
+    are engaged with no spot."""
     out = [False] * len(spots)
     if not len(spots) or not others:
         return out
     pts = np.asarray(spots, dtype=np.float64)
     o, others_rest = _round_split(others) if _round(start) else (None, others)
+    fp = start.footprint()
+    box = _box(pts, fp.center[0] - start.x, fp.center[1] - start.y, bounding_radius(fp))
     if o is not None:
-        r = cast(Circle, start.footprint()).r
+        o = o[_box_near(box, o[:, 0], o[:, 1], o[:, 2])]
+        r = cast(Circle, fp).r
         d = np.hypot(pts[:, 0, None] - o[None, :, 0], pts[:, 1, None] - o[None, :, 1]) \
             - r - o[None, :, 2]
         out = np.asarray((d <= ENGAGEMENT_HORIZONTAL + EPS).any(axis=1)).tolist()
     rest = others_rest if o is not None else others
     if rest:
+        oc, outer, _ = _rows(rest)
+        near = _box_near(box, oc[:, 0], oc[:, 1], outer).tolist()
+        rest = [m for m, k in zip(rest, near, strict=True) if k]
+    if rest:
         out = [a or b for a, b in zip(out, engaged_spots(start, pts, rest), strict=True)]
+    return out
+
+
+BOX_SLACK = 1e-6
+"""Inches beyond engagement range (and ``battlefield.MARGIN``) a model must be from the
+spots' box before :func:`_engaged_mask` leaves it out (far more than the rounding)."""
+
+
+def _box(pts: npt.NDArray[np.float64], ox: float, oy: float, reach: float
+         ) -> tuple[float, float, float, float, float]:
+    """The bounding box of the footprint centres of a model at the spots (rows (x, y);
+    the centre ``(ox, oy)`` from the model's position) and the footprint's bounding radius."""
+    xs, ys = pts[:, 0] + ox, pts[:, 1] + oy
+    return float(xs.min()), float(ys.min()), float(xs.max()), float(ys.max()), reach
+
+
+def _box_near(box: tuple[float, float, float, float, float], cx: npt.NDArray[np.float64],
+              cy: npt.NDArray[np.float64], radii: npt.NDArray[np.float64]
+              ) -> npt.NDArray[np.bool_]:
+    """Per model (footprint centre and bounding radius): whether it may be engaged with
+    the model at one of the spots of ``box`` (:func:`_box`). A model left out is farther
+    from every spot's footprint centre than the box is, so ``spot_bounds``' lower bound (the
+    centre distance less both bounding radii) and every exact measure put it out of
+    engagement range (R03.04) with a margin."""
+    x0, y0, x1, y1, reach = box
+    dx = np.maximum(0.0, np.maximum(x0 - cx, cx - x1))
+    dy = np.maximum(0.0, np.maximum(y0 - cy, cy - y1))
+    gap = np.sqrt(dx * dx + dy * dy) - reach - radii
+    out: npt.NDArray[np.bool_] = gap <= ENGAGEMENT_HORIZONTAL + EPS + MARGIN + BOX_SLACK
     return out
 
 
@@ -352,6 +394,34 @@ def _scored(start: Model, spots: Sequence[tuple[float, float]] | npt.NDArray[np.
     if not all(_round(m) for m in shapes):
         return _scored_mixed(start, [(x, y) for x, y in pts.tolist()], ends, tshapes,
                              engaged_targets, budget, start_d)
+    k = _round_keys(start, pts, ends, tshapes, engaged_targets, budget, start_d)
+    if k is None:
+        return []
+    return [((c, f, n3, d), x, y, k.engs(i)) for i, ((x, y), c, f, n3, d) in enumerate(zip(
+        k.xy, k.cls, k.fresh, k.near3, k.moved, strict=True))]
+
+
+class _RoundKeys:
+    """:func:`_round_keys`' answer: the kept spots (x, y), their keys' parts and engaged
+    target models, in the spots' order."""
+
+    def __init__(self, xy: list[list[float]], cls: list[int], fresh: list[int],
+                 near3: list[float], moved: list[float], eng: list[list[bool]],
+                 eng_any: list[bool], tids: list[str]) -> None:
+        self.xy, self.cls, self.fresh, self.near3, self.moved = xy, cls, fresh, near3, moved
+        self.eng, self.eng_any, self.tids = eng, eng_any, tids
+
+    def engs(self, i: int) -> set[str]:
+        """Kept spot ``i``'s engaged target units (``compress`` of its row; a set built only
+        where it has one)."""
+        return set(compress(self.tids, self.eng[i])) if self.eng_any[i] else set()
+
+
+def _round_keys(start: Model, pts: npt.NDArray[np.float64], ends: Sequence[Model],
+                tshapes: Sequence[tuple[str, Model]], engaged_targets: set[str],
+                budget: float, start_d: dict[str, float]) -> _RoundKeys | None:
+    """:func:`_scored`'s measures of round bases at ground level, for every spot at once: the
+    kept spots and their keys' parts (None if none is kept)."""
     r = cast(Circle, start.footprint()).r
     moved = np.hypot(pts[:, 0] - start.x, pts[:, 1] - start.y)
     keep = moved <= budget - SLACK
@@ -365,7 +435,7 @@ def _scored(start: Model, spots: Sequence[tuple[float, float]] | npt.NDArray[np.
                                   pts[:, 1, None] - t[None, :, 1]) - r - t[None, :, 2])
     eng_all = dt <= ENGAGEMENT_HORIZONTAL + EPS
     near_all = dt.min(axis=1)
-    closer = np.zeros(len(spots), dtype=bool)
+    closer = np.zeros(len(pts), dtype=bool)
     for tid, d0 in start_d.items():  # R11.04-b: closer to some target unit
         cols = [j for j, (k, _) in enumerate(tshapes) if k == tid]
         if cols:
@@ -373,7 +443,7 @@ def _scored(start: Model, spots: Sequence[tuple[float, float]] | npt.NDArray[np.
     keep &= closer
     rows = np.flatnonzero(keep)
     if not len(rows):
-        return []
+        return None
     tids = [tid for tid, _ in tshapes]
     eng_kept = eng_all[rows]
     near = near_all[rows]
@@ -385,13 +455,36 @@ def _scored(start: Model, spots: Sequence[tuple[float, float]] | npt.NDArray[np.
     new_cols = [j for j, tid in enumerate(tids) if tid not in engaged_targets]
     fresh = np.where(eng_kept[:, new_cols].any(axis=1), 0, 1).tolist() if new_cols \
         else [1] * len(rows)
-    # each kept spot's engaged target units (a set built only where it has one: the same
-    # sets as ``compress`` of the row)
-    engs = [set(compress(tids, row)) if a else set()
-            for row, a in zip(eng_kept.tolist(), eng_any.tolist(), strict=True)]
-    return [((c, f, n3, d), x, y, e) for (x, y), c, f, n3, d, e in zip(
-        pts[rows].tolist(), cls, fresh, _round3(near), moved[rows].tolist(), engs,
-        strict=True)]
+    return _RoundKeys(pts[rows].tolist(), cls, fresh, _round3(near), moved[rows].tolist(),
+                      eng_kept.tolist(), eng_any.tolist(), tids)
+
+
+def _ordered(start: Model, pts: npt.NDArray[np.float64], ends: Sequence[Model],
+             tshapes: Sequence[tuple[str, Model]], engaged_targets: set[str], budget: float,
+             start_d: dict[str, float], keep: Callable[[float, float], bool]
+             ) -> Iterator[Scored]:
+    """:func:`_scored`'s spots sorted by their keys (a stable sort), less the spots ``keep``
+    refuses (asked in that order, as the spots come): round bases scored at once, other
+    shapes lazily (:func:`_ordered_mixed`)."""
+    if not len(pts):
+        return iter(())
+    if not all(_round(m) for m in (start, *ends, *(t for _, t in tshapes))):
+        return _ordered_mixed(start, [(x, y) for x, y in pts.tolist()], ends, tshapes,
+                              engaged_targets, budget, start_d, keep)
+    k = _round_keys(start, pts, ends, tshapes, engaged_targets, budget, start_d)
+    return iter(()) if k is None else _round_order(k, keep)
+
+
+def _round_order(k: _RoundKeys, keep: Callable[[float, float], bool]) -> Iterator[Scored]:
+    """The kept round-base spots of ``k`` in the stable sort's order of their keys (numpy's
+    ``lexsort``, stable, on the same ints and floats, the last key first), less those
+    ``keep`` refuses; each spot's key and targets built only as it comes."""
+    order = np.lexsort((np.array(k.moved), np.array(k.near3), np.array(k.fresh),
+                        np.array(k.cls))).tolist()
+    for i in order:
+        x, y = k.xy[i]
+        if keep(x, y):
+            yield ((k.cls[i], k.fresh[i], k.near3[i], k.moved[i]), x, y, k.engs(i))
 
 
 def _round3(a: npt.NDArray[np.float64]) -> list[float]:
@@ -437,41 +530,110 @@ def _scored_mixed(start: Model, spots: Sequence[tuple[float, float]], ends: Sequ
     model) and the distance to the nearest target measured only to the target models that
     can be the nearest (the least upper bound is not below their lower bound): the same
     minimum, the same keys, the same order."""
-    out: list[Scored] = []
-    spots = [(x, y) for x, y in spots if math.hypot(x - start.x, y - start.y) <= budget - SLACK]
-    if not spots:
-        return out
-    pts = np.asarray(spots, dtype=np.float64)
-    tmodels = [t for _, t in tshapes]
-    lower, upper = spot_bounds(start, pts, tmodels)
-    coherent = coherent_tri(start, pts, ends, COHERENCY_MARGIN, ALL_MARGIN) if ends \
-        else [1] * len(spots)
-    v_ok = np.array([vertical_distance(start, t) <= ENGAGEMENT_VERTICAL + EPS
-                     for t in tmodels], dtype=bool)[None, :]
-    limit = ENGAGEMENT_HORIZONTAL + EPS
-    eng_sure = ((upper <= limit - MARGIN) & v_ok).tolist()
-    eng_maybe = ((lower <= limit + MARGIN) & v_ok).tolist()
-    nearest = (lower <= upper.min(axis=1)[:, None] + MARGIN).tolist()
-    cols = {tid: [j for j, (k, _) in enumerate(tshapes) if k == tid] for tid in start_d}
-    low, up = lower.tolist(), upper.tolist()
-    for i, (x, y) in enumerate(spots):
-        if not coherent[i]:
+    sc = _MixedScores(start, spots, ends, tshapes, engaged_targets, budget, start_d)
+    return [s for s in map(sc.score, range(len(sc.spots))) if s is not None]
+
+
+def _ordered_mixed(start: Model, spots: Sequence[tuple[float, float]],
+                   ends: Sequence[Model], tshapes: Sequence[tuple[str, Model]],
+                   engaged_targets: set[str], budget: float, start_d: dict[str, float],
+                   keep: Callable[[float, float], bool]) -> Iterator[Scored]:
+    """``sorted(_scored_mixed(...), key=lambda s: s[0])`` less the spots ``keep`` refuses,
+    lazily: each spot's exact tests and key (exact oval and hull measures) only when it can
+    come next. A heap holds every spot under a lower bound of its key (the class 0 where the
+    bounds allow a target within 1", the class 1 where they allow an engaged target, the
+    fresh target where they allow one, the nearest distance's lower bound rounded: rounding
+    is monotone, so each part is at most the exact one) and its index; a spot popped under
+    its bound is measured (``keep``, then :meth:`_MixedScores.score`) and pushed back under
+    its exact key; one popped under its exact key comes next: every spot left has a bound,
+    or a key, not below it with a larger index where equal, so the order is the stable
+    sort's (key, then the spots' order)."""
+    sc = _MixedScores(start, spots, ends, tshapes, engaged_targets, budget, start_d)
+    n = len(sc.spots)
+    if not n:
+        return
+    near_lo = np.maximum(0.0, sc.lower.min(axis=1) - KEY_SLACK)
+    maybe = sc.eng_maybe_arr
+    cls = np.where(near_lo <= 1.0 + mm_.EPS, 0, np.where(maybe.any(axis=1), 1, 2)).tolist()
+    new_cols = [j for j, (tid, _) in enumerate(tshapes) if tid not in engaged_targets]
+    fresh = np.where(maybe[:, new_cols].any(axis=1), 0, 1).tolist() if new_cols else [1] * n
+    heap: list[tuple[tuple[int, int, float, float], int, int]] = [
+        ((c, f, round(d, 3), mv), i, 0) for i, (c, f, d, mv, coh) in enumerate(zip(
+            cls, fresh, near_lo.tolist(), sc.moved, sc.coherent, strict=True)) if coh]
+    heapq.heapify(heap)
+    exact: dict[int, Scored] = {}
+    while heap:
+        _, i, done = heapq.heappop(heap)
+        if done:
+            yield exact.pop(i)
             continue
-        end = start.moved(x, y)
-        if coherent[i] < 0 and not _coherent_with(end, ends):
+        x, y = sc.spots[i]
+        if not keep(x, y):
             continue
-        if not any(_closer(end, tmodels, cols[tid], low[i], up[i], d0 - mm_.EPS)
-                   for tid, d0 in start_d.items()):
-            continue  # R11.04-b
+        s = sc.score(i)
+        if s is not None:
+            exact[i] = s
+            heapq.heappush(heap, (s[0], i, 1))
+
+
+KEY_SLACK = 1e-6
+"""Inches taken off ``spot_bounds``' lower bound of the nearest distance for
+:func:`_ordered_mixed`'s key bounds (its rounding is far smaller)."""
+
+
+class _MixedScores:
+    """:func:`_scored_mixed`'s measures of every spot within the move, made at once, and
+    :meth:`score`, one spot's exact tests and key."""
+
+    def __init__(self, start: Model, spots: Sequence[tuple[float, float]],
+                 ends: Sequence[Model], tshapes: Sequence[tuple[str, Model]],
+                 engaged_targets: set[str], budget: float, start_d: dict[str, float]
+                 ) -> None:
+        self.start, self.ends, self.tshapes = start, ends, tshapes
+        self.engaged_targets, self.start_d = engaged_targets, start_d
+        sx, sy, lim = start.x, start.y, budget - SLACK
+        moved = [math.hypot(x - sx, y - sy) for x, y in spots]
+        self.spots = [p for p, d in zip(spots, moved, strict=True) if d <= lim]
+        self.moved = [d for d in moved if d <= lim]
+        self.tmodels = [t for _, t in tshapes]
+        if not self.spots:
+            return
+        pts = np.asarray(self.spots, dtype=np.float64)
+        self.lower, upper = spot_bounds(start, pts, self.tmodels)
+        self.coherent = coherent_tri(start, pts, ends, COHERENCY_MARGIN, ALL_MARGIN) if ends \
+            else [1] * len(self.spots)
+        v_ok = np.array([vertical_distance(start, t) <= ENGAGEMENT_VERTICAL + EPS
+                         for t in self.tmodels], dtype=bool)[None, :]
+        limit = ENGAGEMENT_HORIZONTAL + EPS
+        self.eng_sure = ((upper <= limit - MARGIN) & v_ok).tolist()
+        self.eng_maybe_arr = (self.lower <= limit + MARGIN) & v_ok
+        self.eng_maybe = self.eng_maybe_arr.tolist()
+        self.nearest = (self.lower <= upper.min(axis=1)[:, None] + MARGIN).tolist()
+        self.cols = {tid: [j for j, (k, _) in enumerate(tshapes) if k == tid]
+                     for tid in start_d}
+        self.low, self.up = self.lower.tolist(), upper.tolist()
+
+    def score(self, i: int) -> Scored | None:
+        """Spot ``i``'s key, x, y and engaged targets (:data:`Scored`), or None where the
+        unit is not coherent (R03.03-a/b) or the model ends closer to no target (R11.04-b)."""
+        if not self.coherent[i]:
+            return None
+        x, y = self.spots[i]
+        end = self.start.moved(x, y)
+        if self.coherent[i] < 0 and not _coherent_with(end, self.ends):
+            return None
+        tmodels, low, up = self.tmodels, self.low[i], self.up[i]
+        if not any(_closer(end, tmodels, self.cols[tid], low, up, d0 - mm_.EPS)
+                   for tid, d0 in self.start_d.items()):
+            return None  # R11.04-b
         near = min(horizontal_distance(end, tmodels[j])
-                   for j, n in enumerate(nearest[i]) if n)
-        eng = {tshapes[j][0] for j in range(len(tmodels))
-               if eng_sure[i][j] or (eng_maybe[i][j] and engaged(end, tmodels[j]))}
+                   for j, n in enumerate(self.nearest[i]) if n)
+        sure, maybe = self.eng_sure[i], self.eng_maybe[i]
+        eng = {self.tshapes[j][0] for j in range(len(tmodels))
+               if sure[j] or (maybe[j] and engaged(end, tmodels[j]))}
         cls = 0 if near <= 1.0 + mm_.EPS else 1 if eng else 2
-        fresh = 0 if eng - engaged_targets else 1  # a target not engaged yet first
-        out.append(((cls, fresh, round(near, 3), math.hypot(x - start.x, y - start.y)),
-                    x, y, eng))
-    return out
+        fresh = 0 if eng - self.engaged_targets else 1  # a target not engaged yet first
+        return ((cls, fresh, round(near, 3), self.moved[i]), x, y, eng)
 
 
 def _closer(end: Model, tmodels: Sequence[Model], cols: Sequence[int], low: Sequence[float],

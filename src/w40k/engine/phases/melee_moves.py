@@ -187,7 +187,7 @@ def can_reach(ctx: Context, u: UnitData, mid: str, finals: Mapping[str, Model],
         return False
     from w40k.geometry.battlefield import engaged_bounds, gap_tri
     memo = {} if memo is None else memo
-    avoid_group = Group(avoid) if avoid else None
+    avoid_group: Group | None = None  # built when a spot needs it (most searches none)
     scene: Scene | None = None
     # Both spot tests for every candidate at once where bounds settle them (1: passes,
     # 0: fails, -1: measured exactly below; the same answers).
@@ -204,8 +204,11 @@ def can_reach(ctx: Context, u: UnitData, mid: str, finals: Mapping[str, Model],
         end = start.moved(x, y)
         if k < 0 and not any(horizontal_distance(end, t) <= gap + EPS for t in targets):
             continue
-        if c < 0 and avoid_group is not None and avoid_group.engaged_any(end):
-            continue
+        if c < 0:
+            if avoid_group is None:
+                avoid_group = Group(avoid)
+            if avoid_group.engaged_any(end):
+                continue
         key = (mid, x, y)
         legal = memo.get(key)
         if legal is None:
