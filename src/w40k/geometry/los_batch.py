@@ -64,37 +64,41 @@ def batch_sight(
     if n_p == 0:
         return status, pn, qn
     rad = np.maximum(ro, rt)
-    if len(obs.a):
-        # whole obstacles with no edge near the box of every pair's centre segment (by the
-        # edge's slack in the prefilter below, ``rad.max() + grow + 1e-5``) are left out:
-        # they can meet no pair's reach, and the others keep every edge and their indices
-        # (the same couples, tests and answers)
-        slack0 = (float(rad.max()) + 1e-5 + obs.grow)[:, None]
-        box_lo = np.minimum(oc.min(axis=0), tc.min(axis=0))
-        box_hi = np.maximum(oc.max(axis=0), tc.max(axis=0))
-        near = ((np.maximum(obs.a, obs.b) + slack0 >= box_lo)
-                & (np.minimum(obs.a, obs.b) - slack0 <= box_hi)).all(axis=1)
-        if not near.all():
-            keep = np.zeros(int(obs.owner.max()) + 1, dtype=bool)
-            keep[obs.owner[near]] = True
-            kept_e = keep[obs.owner]
-            obs = obs.subset(kept_e, np.zeros(len(obs.verts), dtype=bool))
-            near = near[kept_e]
-    else:
-        near = np.zeros(0, dtype=bool)
-    n_e = len(obs.a)
-    if n_e == 0:
+    if len(obs.a) == 0:
         status[:] = CLEAR
         return status, pn, qn
+    sc = _scene_arrays(obs)
+    # whole obstacles with no edge near the box of every pair's centre segment (by the
+    # edge's slack in the prefilter below, ``rad.max() + grow + 1e-5``) are left out:
+    # they can meet no pair's reach, and the others keep every edge and their indices
+    # (the same couples, tests and answers). The obstacle arrays are not cut down: the
+    # couples below index the scene's own edges, and the whole obstacles of the kept ones
+    # are the same edges (owners are not renumbered).
+    box_lo = np.minimum(oc.min(axis=0), tc.min(axis=0))
+    box_hi = np.maximum(oc.max(axis=0), tc.max(axis=0))
+    slack0 = float(rad.max()) + 1e-5 + sc.grow_col
+    near = ((sc.e_hi + slack0 >= box_lo) & (sc.e_lo - slack0 <= box_hi)).all(axis=1)
+    if not near.any():
+        status[:] = CLEAR
+        return status, pn, qn
+    if not sc.contiguous and not near.all():
+        # (a scene whose obstacles' edges are not in owner order: cut down as before, for
+        # the single-wall proof's contiguity test on the kept obstacles)
+        keep = np.zeros(sc.n_own, dtype=bool)
+        keep[obs.owner[near]] = True
+        kept_e = keep[obs.owner]
+        obs = obs.subset(kept_e, np.zeros(len(obs.verts), dtype=bool))
+        near = near[kept_e]
+        sc = _SceneArrays(obs)
     lowest = np.minimum(top_o, top_t)
     highest = np.maximum(top_o, top_t)
     seg_lo = np.minimum(oc, tc)
     seg_hi = np.maximum(oc, tc)
-    e_lo = np.minimum(obs.a, obs.b)
-    e_hi = np.maximum(obs.a, obs.b)
+    e_lo = sc.e_lo
+    e_hi = sc.e_hi
 
     # ---- (pair, edge) couples that may come within reach of the centre segment: a
-    # prefilter by the edge end points' offsets across and along the centre line (two small
+    # prefilter by the edge end points' offsets across and along the centre line (small
     # matrix products), with a margin: the couple's ``slack`` = the pair's radius + the
     # edge's grow + 1e-5, more than its reach ``rad + grow + 1e-9`` in the exact relevance
     # test below, which decides. (An edge of a relevant obstacle left out here is farther
@@ -102,10 +106,13 @@ def batch_sight(
     # sides, which lie within the pair's radius of it: it can neither block the centre line
     # nor join the sides, so the answers are those of any looser prefilter.)
     # (Only the edges near the box of every pair's centre segment, ``near`` above, are
-    # tried: the others are farther than their slack from every centre segment.)
-    ne = np.nonzero(near)[0]
+    # tried: the others are farther than their slack from every centre segment. The model
+    # bases' one-point edges first, then the walls' edges: the couples' order changes
+    # nothing below, every step being per couple, per pair or per obstacle.)
+    ne_pt = sc.point_idx[near[sc.point_idx]]
+    ne_wall = sc.wall_idx[near[sc.wall_idx]]
+    ne = np.concatenate([ne_pt, ne_wall])
     ea_n, eb_n = obs.a[ne], obs.b[ne]
-    slack = rad[None, :] + (obs.grow[ne] + 1e-5)[:, None]  # (E near, P)
     dvec0 = tc - oc
     len0 = np.hypot(dvec0[:, 0], dvec0[:, 1])
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -113,20 +120,21 @@ def batch_sight(
     nrm = np.stack([-u[:, 1], u[:, 0]], axis=1)
     c_n = (nrm * oc).sum(axis=1)
     c_u = (u * oc).sum(axis=1)
-    point = (ea_n == eb_n).all(axis=1)  # model bases: one degenerate edge each
-    across = np.empty((len(ne), n_p), dtype=bool)
-    sp_ = ea_n[point] @ nrm.T - c_n  # (E, P) offsets across the line
-    across[point] = np.abs(sp_) <= slack[point]
-    if not point.all():
-        sa = ea_n[~point] @ nrm.T - c_n
-        sb = eb_n[~point] @ nrm.T - c_n
-        across[~point] = ((np.minimum(np.abs(sa), np.abs(sb)) <= slack[~point])
-                          | ((sa > 0) != (sb > 0)))
+    slack_pt = rad[None, :] + (obs.grow[ne_pt] + 1e-5)[:, None]
+    across_pt = np.abs(obs.a[ne_pt] @ nrm.T - c_n) <= slack_pt  # (E, P) offsets across
+    if len(ne_wall):
+        slack_w = rad[None, :] + (obs.grow[ne_wall] + 1e-5)[:, None]
+        sa = obs.a[ne_wall] @ nrm.T - c_n
+        sb = obs.b[ne_wall] @ nrm.T - c_n
+        across_w = ((np.minimum(np.abs(sa), np.abs(sb)) <= slack_w) | ((sa > 0) != (sb > 0)))
+        across = np.concatenate([across_pt, across_w])
+    else:
+        across = across_pt
     en, pi = np.nonzero(across)
     ei = ne[en]
     ua = (ea_n[en] * u[pi]).sum(axis=1) - c_u[pi]
     ub = (eb_n[en] * u[pi]).sum(axis=1) - c_u[pi]
-    sl = slack[en, pi]
+    sl = rad[pi] + (obs.grow[ei] + 1e-5)
     along = (np.maximum(ua, ub) >= -sl) & (np.minimum(ua, ub) <= len0[pi] + sl)
     ei, pi = ei[along], pi[along]
     own = obs.owner[ei]
@@ -142,8 +150,7 @@ def batch_sight(
     rel_pi, rel_ei = pi[box], ei[box]
     dist = _seg_dist(oc[rel_pi], tc[rel_pi], obs.a[rel_ei], obs.b[rel_ei])
     close = dist <= reach[box]
-    n_own = int(obs.owner.max(initial=-1)) + 1
-    rel_owner = np.zeros((n_p, max(n_own, 1)), dtype=bool)
+    rel_owner = np.zeros((n_p, max(sc.n_own, 1)), dtype=bool)
     rel_owner[rel_pi[close], obs.owner[rel_ei[close]]] = True
     # whole obstacles are kept; those no higher than the lower top never block
     top_e = obs.top[ei]
@@ -194,8 +201,40 @@ def batch_sight(
     # ---- the single-wall proof of BLOCKED
     todo = any_kept & ~centre_clear
     if todo.any():
-        status[_single_wall_blocked(oc, ro, tc, rt, highest, obs, kp, ke, todo)] = BLOCKED
+        status[_single_wall_blocked(oc, ro, tc, rt, highest, obs, kp, ke, todo, sc)] = BLOCKED
     return status, pn, qn
+
+
+class _SceneArrays:
+    """What :func:`batch_sight` reads off a scene's obstacles whatever the pairs (the edges'
+    boxes, the one-point edges of the model bases and the walls' edges, the owners), kept
+    for the scene's next calls (:func:`_scene_arrays`)."""
+
+    def __init__(self, obs: Obstacles) -> None:
+        self.obs = obs
+        self.e_lo = np.minimum(obs.a, obs.b)
+        self.e_hi = np.maximum(obs.a, obs.b)
+        self.grow_col = obs.grow[:, None]
+        point = (obs.a == obs.b).all(axis=1)  # model bases: one degenerate edge each
+        self.point_idx = np.nonzero(point)[0]
+        self.wall_idx = np.nonzero(~point)[0]
+        self.n_own = int(obs.owner.max(initial=-1)) + 1
+        # edges of one obstacle contiguous, for the single-wall proof's per-obstacle
+        # reductions
+        self.contiguous = not bool((np.diff(obs.owner) < 0).any())
+
+
+_SCENE: list[_SceneArrays] = []
+"""The last scene's arrays (a scene's obstacles are asked many times, then left)."""
+
+
+def _scene_arrays(obs: Obstacles) -> _SceneArrays:
+    """:class:`_SceneArrays` of these obstacles, kept while the same obstacles are asked."""
+    if _SCENE and _SCENE[0].obs is obs:
+        return _SCENE[0]
+    sc = _SceneArrays(obs)
+    _SCENE[:] = [sc]
+    return sc
 
 
 def _centre_chords(
@@ -245,6 +284,7 @@ def _single_wall_blocked(
     kp: np.ndarray,
     ke: np.ndarray,
     todo: np.ndarray,
+    sc: _SceneArrays,
 ) -> np.ndarray:
     """Vectorised ``_single_wall_separates`` for disc pairs over their kept edges (kp, ke):
     an obstacle higher than both tops, convex and within half its grow of both outer hull
@@ -255,7 +295,7 @@ def _single_wall_blocked(
     out = np.zeros(n_p, dtype=bool)
     if obs.convex is None or len(obs.owner) == 0:
         return out
-    if bool((np.diff(obs.owner) < 0).any()):
+    if not sc.contiguous:
         return out  # edges of one obstacle must be contiguous for the per-obstacle reductions
     dx = tc[:, 0] - oc[:, 0]
     dy = tc[:, 1] - oc[:, 1]
@@ -298,7 +338,7 @@ def _single_wall_blocked(
         m = np.zeros(len(wp), dtype=bool)
         m[maybe] = _seg_dist(sp[wp[maybe]], sq[wp[maybe]], wa[maybe], wb[maybe]) <= half[maybe]
         meets.append(m)
-    n_own = int(obs.owner.max()) + 1
+    n_own = sc.n_own
     own = obs.owner[we]
     convex = obs.convex[own]
     m0, m1 = meets[0] & convex, meets[1] & convex
