@@ -21,7 +21,7 @@ from collections.abc import Callable
 import numpy as np
 
 from w40k.geometry.los import TOUCH, Obstacles
-from w40k.geometry.los_dist import _seg_dist
+from w40k.geometry.los_dist import _seg_dist, _seg_dist_xy
 from w40k.geometry.shapes import FloatArray
 
 UNDECIDED = 0
@@ -106,13 +106,10 @@ def batch_sight(
     # sides, which lie within the pair's radius of it: it can neither block the centre line
     # nor join the sides, so the answers are those of any looser prefilter.)
     # (Only the edges near the box of every pair's centre segment, ``near`` above, are
-    # tried: the others are farther than their slack from every centre segment. The model
-    # bases' one-point edges first, then the walls' edges: the couples' order changes
-    # nothing below, every step being per couple, per pair or per obstacle.)
-    ne_pt = sc.point_idx[near[sc.point_idx]]
-    ne_wall = sc.wall_idx[near[sc.wall_idx]]
-    ne = np.concatenate([ne_pt, ne_wall])
-    ea_n, eb_n = obs.a[ne], obs.b[ne]
+    # tried: the others are farther than their slack from every centre segment. The
+    # prefilter's floats need not be those of the exact tests: its margin, 1e-5 - 1e-9,
+    # is far more than their rounding.)
+    ne = np.nonzero(near)[0]
     dvec0 = tc - oc
     len0 = np.hypot(dvec0[:, 0], dvec0[:, 1])
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -120,21 +117,24 @@ def batch_sight(
     nrm = np.stack([-u[:, 1], u[:, 0]], axis=1)
     c_n = (nrm * oc).sum(axis=1)
     c_u = (u * oc).sum(axis=1)
-    slack_pt = rad[None, :] + (obs.grow[ne_pt] + 1e-5)[:, None]
-    across_pt = np.abs(obs.a[ne_pt] @ nrm.T - c_n) <= slack_pt  # (E, P) offsets across
-    if len(ne_wall):
-        slack_w = rad[None, :] + (obs.grow[ne_wall] + 1e-5)[:, None]
-        sa = obs.a[ne_wall] @ nrm.T - c_n
-        sb = obs.b[ne_wall] @ nrm.T - c_n
-        across_w = ((np.minimum(np.abs(sa), np.abs(sb)) <= slack_w) | ((sa > 0) != (sb > 0)))
-        across = np.concatenate([across_pt, across_w])
-    else:
-        across = across_pt
+    # the edge ends' offsets across the centre lines, element by element (no matrix
+    # product: a large one goes to the threaded BLAS, slower here than the plain products);
+    # an edge crosses a band of half-width ``slack`` about the line where its two offsets
+    # across are not both beyond it on one side (a model base's one point: the offset
+    # within the slack)
+    ax, ay = obs.a[ne, 0], obs.a[ne, 1]
+    bx, by = obs.b[ne, 0], obs.b[ne, 1]
+    nx, ny = nrm[:, 0], nrm[:, 1]
+    slack = rad[None, :] + (obs.grow[ne] + 1e-5)[:, None]  # (E near, P)
+    sa = ax[:, None] * nx + ay[:, None] * ny - c_n
+    sb = bx[:, None] * nx + by[:, None] * ny - c_n
+    across = (np.maximum(sa, sb) >= -slack) & (np.minimum(sa, sb) <= slack)
     en, pi = np.nonzero(across)
     ei = ne[en]
-    ua = (ea_n[en] * u[pi]).sum(axis=1) - c_u[pi]
-    ub = (eb_n[en] * u[pi]).sum(axis=1) - c_u[pi]
-    sl = rad[pi] + (obs.grow[ei] + 1e-5)
+    ux, uy = u[pi, 0], u[pi, 1]
+    ua = ax[en] * ux + ay[en] * uy - c_u[pi]
+    ub = bx[en] * ux + by[en] * uy - c_u[pi]
+    sl = slack[en, pi]
     along = (np.maximum(ua, ub) >= -sl) & (np.minimum(ua, ub) <= len0[pi] + sl)
     ei, pi = ei[along], pi[along]
     own = obs.owner[ei]
@@ -222,7 +222,18 @@ class _SceneArrays:
         # edges of one obstacle contiguous, for the single-wall proof's per-obstacle
         # reductions
         self.contiguous = not bool((np.diff(obs.owner) < 0).any())
+        if self.contiguous:
+            # each obstacle's edges (start, stop), and each edge's vector and squared
+            # length (at least 1e-300), for the single-wall proof's clearance test
+            ids = np.arange(self.n_own)
+            self.own_start = np.searchsorted(obs.owner, ids, side="left")
+            self.own_stop = np.searchsorted(obs.owner, ids, side="right")
+            self.ab = obs.b - obs.a
+            self.den = np.maximum((self.ab * self.ab).sum(axis=1), 1e-300)
 
+
+_SIGNS = np.array([[1.0], [-1.0]])
+"""The two outer hull sides' signs, as a column (:func:`_single_wall_blocked`)."""
 
 _SCENE: list[_SceneArrays] = []
 """The last scene's arrays (a scene's obstacles are asked many times, then left)."""
@@ -312,62 +323,65 @@ def _single_wall_blocked(
     sv = np.sqrt(np.maximum(1.0 - cosv * cosv, 0.0))
     half = 0.5 * obs.grow[we]
     wa, wb = obs.a[we], obs.b[we]
-    meets = []
-    for sign in (1.0, -1.0):
-        nx = hx * cosv - sign * hy * sv
-        ny = hy * cosv + sign * hx * sv
-        spx, spy = oc[:, 0] + ro * nx, oc[:, 1] + ro * ny
-        sqx, sqy = tc[:, 0] + rt * nx, tc[:, 1] + rt * ny
-        # an edge whose two ends lie on one side of the side's line (unit normal ``n``, through
-        # both tangent points), both more than half its grow (and a hair) away, is farther
-        # than that from the side; so is one whose two ends lie, along the side (unit
-        # direction ``n`` turned a quarter, its length ``slen``), both before its start or
-        # both after its end by that much: the exact distances only for the other couples
-        wx, wy = spx[wp], spy[wp]
-        ax_, ay_, bx_, by_ = wa[:, 0] - wx, wa[:, 1] - wy, wb[:, 0] - wx, wb[:, 1] - wy
-        nxw, nyw = nx[wp], ny[wp]
-        fa, fb = nxw * ax_ + nyw * ay_, nxw * bx_ + nyw * by_
-        ga, gb = nxw * ay_ - nyw * ax_, nxw * by_ - nyw * bx_
-        g_end = (nx * (sqy - spy) - ny * (sqx - spx))[wp]  # the side's far end, along it
-        lim = half + 1e-9
-        g_lo, g_hi = np.minimum(g_end, 0.0) - lim, np.maximum(g_end, 0.0) + lim
-        maybe = np.nonzero(~(((fa > lim) & (fb > lim)) | ((fa < -lim) & (fb < -lim))
-                             | ((ga < g_lo) & (gb < g_lo)) | ((ga > g_hi) & (gb > g_hi))))[0]
-        sp = np.stack([spx, spy], axis=1)
-        sq = np.stack([sqx, sqy], axis=1)
-        m = np.zeros(len(wp), dtype=bool)
-        m[maybe] = _seg_dist(sp[wp[maybe]], sq[wp[maybe]], wa[maybe], wb[maybe]) <= half[maybe]
-        meets.append(m)
+    # both sides at once, row 0 the side of sign +1, row 1 that of sign -1 (the same
+    # operations element by element as side by side, so the same floats)
+    sign = _SIGNS
+    nx = hx * cosv - sign * hy * sv  # (2, P)
+    ny = hy * cosv + sign * hx * sv
+    spx, spy = oc[:, 0] + ro * nx, oc[:, 1] + ro * ny
+    sqx, sqy = tc[:, 0] + rt * nx, tc[:, 1] + rt * ny
+    # an edge whose two ends lie on one side of the side's line (unit normal ``n``, through
+    # both tangent points), both more than half its grow (and a hair) away, is farther
+    # than that from the side; so is one whose two ends lie, along the side (unit
+    # direction ``n`` turned a quarter, its length ``slen``), both before its start or
+    # both after its end by that much: the exact distances only for the other couples
+    wx, wy = spx[:, wp], spy[:, wp]  # (2, W)
+    ax_, ay_, bx_, by_ = wa[:, 0] - wx, wa[:, 1] - wy, wb[:, 0] - wx, wb[:, 1] - wy
+    nxw, nyw = nx[:, wp], ny[:, wp]
+    fa, fb = nxw * ax_ + nyw * ay_, nxw * bx_ + nyw * by_
+    ga, gb = nxw * ay_ - nyw * ax_, nxw * by_ - nyw * bx_
+    g_end = (nx * (sqy - spy) - ny * (sqx - spx))[:, wp]  # the side's far end, along it
+    lim = half + 1e-9
+    g_lo, g_hi = np.minimum(g_end, 0.0) - lim, np.maximum(g_end, 0.0) + lim
+    si, wi = np.nonzero(~(((fa > lim) & (fb > lim)) | ((fa < -lim) & (fb < -lim))
+                          | ((ga < g_lo) & (gb < g_lo)) | ((ga > g_hi) & (gb > g_hi))))
+    pw = wp[wi]
+    meets = np.zeros((2, len(wp)), dtype=bool)
+    meets[si, wi] = _seg_dist_xy(spx[si, pw], spy[si, pw], sqx[si, pw], sqy[si, pw],
+                                 wa[wi, 0], wa[wi, 1], wb[wi, 0], wb[wi, 1]) <= half[wi]
     n_own = sc.n_own
     own = obs.owner[we]
     convex = obs.convex[own]
+    # the (pair, obstacle) candidates: a convex obstacle with edges meeting both sides, or
+    # one edge meeting both (that edge grown by half the grow is convex); as a pair x
+    # obstacle matrix, read in (pair, obstacle) order
     m0, m1 = meets[0] & convex, meets[1] & convex
-    key0 = np.unique(wp[m0] * n_own + own[m0])
-    key1 = np.unique(wp[m1] * n_own + own[m1])
-    # one edge meeting both sides: that edge grown by half the grow is convex
     one = meets[0] & meets[1]
-    cand = np.union1d(np.intersect1d(key0, key1, assume_unique=True),
-                      wp[one] * n_own + own[one])
-    if len(cand) == 0:
+    side0 = np.zeros((n_p, n_own), dtype=bool)
+    side1 = np.zeros((n_p, n_own), dtype=bool)
+    both = np.zeros((n_p, n_own), dtype=bool)
+    side0[wp[m0], own[m0]] = True
+    side1[wp[m1], own[m1]] = True
+    both[wp[one], own[one]] = True
+    both |= side0 & side1
+    cp, ck = np.nonzero(both)
+    if len(cp) == 0:
         return out
-    cp, ck = cand // n_own, cand % n_own
     # every edge of each candidate obstacle
-    start = np.searchsorted(obs.owner, ck, side="left")
-    stop = np.searchsorted(obs.owner, ck, side="right")
-    count = stop - start
-    rep = np.repeat(np.arange(len(cand)), count)
-    offs = np.arange(len(rep)) - np.repeat(np.cumsum(count) - count, count)
-    edge = start[rep] + offs
-    ea, eb = obs.a[edge], obs.b[edge]
-    gap = obs.grow[start] + 1e-6
+    start = sc.own_start[ck]
+    count = sc.own_stop[ck] - start
     first = np.cumsum(count) - count
-    ok = np.ones(len(cand), dtype=bool)
+    rep = np.repeat(np.arange(len(cp)), count)
+    edge = start[rep] + (np.arange(len(rep)) - first[rep])
+    ea, eb = obs.a[edge], obs.b[edge]
+    ab, den = sc.ab[edge], sc.den[edge]
+    gap = obs.grow[start] + 1e-6
+    cpr = cp[rep]
+    ok = np.ones(len(cp), dtype=bool)
     for c, r in ((oc, ro), (tc, rt)):
-        p = c[cp[rep]]
-        ab = eb - ea
+        p = c[cpr]
         ap = p - ea
-        den = np.maximum((ab * ab).sum(axis=1), 1e-300)
-        u = np.clip((ap * ab).sum(axis=1) / den, 0.0, 1.0)
+        u = np.minimum(np.maximum((ap * ab).sum(axis=1) / den, 0.0), 1.0)
         off = ap - ab * u[:, None]
         dist = np.sqrt((off * off).sum(axis=1))
         ok &= np.minimum.reduceat(dist, first) > r[cp] + gap
