@@ -207,7 +207,7 @@ def batch_sight(
 
 class _SceneArrays:
     """What :func:`batch_sight` reads off a scene's obstacles whatever the pairs (the edges'
-    boxes, the one-point edges of the model bases and the walls' edges, the owners), kept
+    boxes, vectors and squared lengths, the owners and each obstacle's edge range), kept
     for the scene's next calls (:func:`_scene_arrays`)."""
 
     def __init__(self, obs: Obstacles) -> None:
@@ -215,9 +215,6 @@ class _SceneArrays:
         self.e_lo = np.minimum(obs.a, obs.b)
         self.e_hi = np.maximum(obs.a, obs.b)
         self.grow_col = obs.grow[:, None]
-        point = (obs.a == obs.b).all(axis=1)  # model bases: one degenerate edge each
-        self.point_idx = np.nonzero(point)[0]
-        self.wall_idx = np.nonzero(~point)[0]
         self.n_own = int(obs.owner.max(initial=-1)) + 1
         # edges of one obstacle contiguous, for the single-wall proof's per-obstacle
         # reductions
