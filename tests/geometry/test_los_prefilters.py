@@ -5,6 +5,7 @@ meet both hull sides" pre-test (``los_sides._may_meet_both``), on seeded random 
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -76,6 +77,33 @@ def test_batch_sight_answers_as_before_its_tighter_prefilters(seed: int) -> None
         for s in new[0].tolist():
             seen[s] += 1
     assert all(v > 30 for v in seen.values()), seen
+
+
+
+@pytest.mark.parametrize("seed", (0, 1))
+def test_batch_sight_answers_as_before_with_its_kept_scene_arrays(seed: int) -> None:
+    # R06.01-a: the batch9 pass keeps each scene's edge arrays for the scene's next calls,
+    # reads no cut-down obstacles and multiplies no matrices: several batches on one scene
+    # (the kept arrays), a large batch (once a threaded matrix product), and a scene whose
+    # edges are not in owner order (the cut-down path) answer as the reference, bit for bit
+    rng = np.random.default_rng(9100 + seed)
+    for trial in range(12):
+        size = float(rng.choice([24.0, 48.0]))
+        obs = _items(rng, int(rng.integers(20, 80)), size)
+        if trial % 4 == 3:  # edges shuffled: one obstacle's edges not contiguous
+            perm = rng.permutation(len(obs.a))
+            obs = dataclasses.replace(obs, a=obs.a[perm], b=obs.b[perm], grow=obs.grow[perm],
+                                      top=obs.top[perm], owner=obs.owner[perm])
+        for n in (1, 7, 40, 450 if trial % 4 == 0 else 60):
+            pairs = _pairs(rng, n, size)
+            allowed = None
+            if n % 2 == 0:
+                def allowed(pi: np.ndarray, own: np.ndarray) -> np.ndarray:
+                    return np.asarray((pi + own) % 5 != 0, dtype=bool)
+            new = batch_sight(*pairs, obs, allowed)
+            old = reference_batch_sight(*pairs, obs, allowed)
+            for x, y in zip(new, old, strict=True):
+                assert x.dtype == y.dtype and np.array_equal(x, y)
 
 
 def _footprint(rng: np.random.Generator, cx: float, cy: float, kind: int) -> Shape:

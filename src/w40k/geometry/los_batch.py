@@ -21,7 +21,7 @@ from collections.abc import Callable
 import numpy as np
 
 from w40k.geometry.los import TOUCH, Obstacles
-from w40k.geometry.los_dist import _seg_dist
+from w40k.geometry.los_dist import _seg_dist, _seg_dist_xy
 from w40k.geometry.shapes import FloatArray
 
 UNDECIDED = 0
@@ -64,37 +64,41 @@ def batch_sight(
     if n_p == 0:
         return status, pn, qn
     rad = np.maximum(ro, rt)
-    if len(obs.a):
-        # whole obstacles with no edge near the box of every pair's centre segment (by the
-        # edge's slack in the prefilter below, ``rad.max() + grow + 1e-5``) are left out:
-        # they can meet no pair's reach, and the others keep every edge and their indices
-        # (the same couples, tests and answers)
-        slack0 = (float(rad.max()) + 1e-5 + obs.grow)[:, None]
-        box_lo = np.minimum(oc.min(axis=0), tc.min(axis=0))
-        box_hi = np.maximum(oc.max(axis=0), tc.max(axis=0))
-        near = ((np.maximum(obs.a, obs.b) + slack0 >= box_lo)
-                & (np.minimum(obs.a, obs.b) - slack0 <= box_hi)).all(axis=1)
-        if not near.all():
-            keep = np.zeros(int(obs.owner.max()) + 1, dtype=bool)
-            keep[obs.owner[near]] = True
-            kept_e = keep[obs.owner]
-            obs = obs.subset(kept_e, np.zeros(len(obs.verts), dtype=bool))
-            near = near[kept_e]
-    else:
-        near = np.zeros(0, dtype=bool)
-    n_e = len(obs.a)
-    if n_e == 0:
+    if len(obs.a) == 0:
         status[:] = CLEAR
         return status, pn, qn
+    sc = _scene_arrays(obs)
+    # whole obstacles with no edge near the box of every pair's centre segment (by the
+    # edge's slack in the prefilter below, ``rad.max() + grow + 1e-5``) are left out:
+    # they can meet no pair's reach, and the others keep every edge and their indices
+    # (the same couples, tests and answers). The obstacle arrays are not cut down: the
+    # couples below index the scene's own edges, and the whole obstacles of the kept ones
+    # are the same edges (owners are not renumbered).
+    box_lo = np.minimum(oc.min(axis=0), tc.min(axis=0))
+    box_hi = np.maximum(oc.max(axis=0), tc.max(axis=0))
+    slack0 = float(rad.max()) + 1e-5 + sc.grow_col
+    near = ((sc.e_hi + slack0 >= box_lo) & (sc.e_lo - slack0 <= box_hi)).all(axis=1)
+    if not near.any():
+        status[:] = CLEAR
+        return status, pn, qn
+    if not sc.contiguous and not near.all():
+        # (a scene whose obstacles' edges are not in owner order: cut down as before, for
+        # the single-wall proof's contiguity test on the kept obstacles)
+        keep = np.zeros(sc.n_own, dtype=bool)
+        keep[obs.owner[near]] = True
+        kept_e = keep[obs.owner]
+        obs = obs.subset(kept_e, np.zeros(len(obs.verts), dtype=bool))
+        near = near[kept_e]
+        sc = _SceneArrays(obs)
     lowest = np.minimum(top_o, top_t)
     highest = np.maximum(top_o, top_t)
     seg_lo = np.minimum(oc, tc)
     seg_hi = np.maximum(oc, tc)
-    e_lo = np.minimum(obs.a, obs.b)
-    e_hi = np.maximum(obs.a, obs.b)
+    e_lo = sc.e_lo
+    e_hi = sc.e_hi
 
     # ---- (pair, edge) couples that may come within reach of the centre segment: a
-    # prefilter by the edge end points' offsets across and along the centre line (two small
+    # prefilter by the edge end points' offsets across and along the centre line (small
     # matrix products), with a margin: the couple's ``slack`` = the pair's radius + the
     # edge's grow + 1e-5, more than its reach ``rad + grow + 1e-9`` in the exact relevance
     # test below, which decides. (An edge of a relevant obstacle left out here is farther
@@ -102,10 +106,10 @@ def batch_sight(
     # sides, which lie within the pair's radius of it: it can neither block the centre line
     # nor join the sides, so the answers are those of any looser prefilter.)
     # (Only the edges near the box of every pair's centre segment, ``near`` above, are
-    # tried: the others are farther than their slack from every centre segment.)
+    # tried: the others are farther than their slack from every centre segment. The
+    # prefilter's floats need not be those of the exact tests: its margin, 1e-5 - 1e-9,
+    # is far more than their rounding.)
     ne = np.nonzero(near)[0]
-    ea_n, eb_n = obs.a[ne], obs.b[ne]
-    slack = rad[None, :] + (obs.grow[ne] + 1e-5)[:, None]  # (E near, P)
     dvec0 = tc - oc
     len0 = np.hypot(dvec0[:, 0], dvec0[:, 1])
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -113,19 +117,23 @@ def batch_sight(
     nrm = np.stack([-u[:, 1], u[:, 0]], axis=1)
     c_n = (nrm * oc).sum(axis=1)
     c_u = (u * oc).sum(axis=1)
-    point = (ea_n == eb_n).all(axis=1)  # model bases: one degenerate edge each
-    across = np.empty((len(ne), n_p), dtype=bool)
-    sp_ = ea_n[point] @ nrm.T - c_n  # (E, P) offsets across the line
-    across[point] = np.abs(sp_) <= slack[point]
-    if not point.all():
-        sa = ea_n[~point] @ nrm.T - c_n
-        sb = eb_n[~point] @ nrm.T - c_n
-        across[~point] = ((np.minimum(np.abs(sa), np.abs(sb)) <= slack[~point])
-                          | ((sa > 0) != (sb > 0)))
+    # the edge ends' offsets across the centre lines, element by element (no matrix
+    # product: a large one goes to the threaded BLAS, slower here than the plain products);
+    # an edge crosses a band of half-width ``slack`` about the line where its two offsets
+    # across are not both beyond it on one side (a model base's one point: the offset
+    # within the slack)
+    ax, ay = obs.a[ne, 0], obs.a[ne, 1]
+    bx, by = obs.b[ne, 0], obs.b[ne, 1]
+    nx, ny = nrm[:, 0], nrm[:, 1]
+    slack = rad[None, :] + (obs.grow[ne] + 1e-5)[:, None]  # (E near, P)
+    sa = ax[:, None] * nx + ay[:, None] * ny - c_n
+    sb = bx[:, None] * nx + by[:, None] * ny - c_n
+    across = (np.maximum(sa, sb) >= -slack) & (np.minimum(sa, sb) <= slack)
     en, pi = np.nonzero(across)
     ei = ne[en]
-    ua = (ea_n[en] * u[pi]).sum(axis=1) - c_u[pi]
-    ub = (eb_n[en] * u[pi]).sum(axis=1) - c_u[pi]
+    ux, uy = u[pi, 0], u[pi, 1]
+    ua = ax[en] * ux + ay[en] * uy - c_u[pi]
+    ub = bx[en] * ux + by[en] * uy - c_u[pi]
     sl = slack[en, pi]
     along = (np.maximum(ua, ub) >= -sl) & (np.minimum(ua, ub) <= len0[pi] + sl)
     ei, pi = ei[along], pi[along]
@@ -142,8 +150,7 @@ def batch_sight(
     rel_pi, rel_ei = pi[box], ei[box]
     dist = _seg_dist(oc[rel_pi], tc[rel_pi], obs.a[rel_ei], obs.b[rel_ei])
     close = dist <= reach[box]
-    n_own = int(obs.owner.max(initial=-1)) + 1
-    rel_owner = np.zeros((n_p, max(n_own, 1)), dtype=bool)
+    rel_owner = np.zeros((n_p, max(sc.n_own, 1)), dtype=bool)
     rel_owner[rel_pi[close], obs.owner[rel_ei[close]]] = True
     # whole obstacles are kept; those no higher than the lower top never block
     top_e = obs.top[ei]
@@ -194,8 +201,48 @@ def batch_sight(
     # ---- the single-wall proof of BLOCKED
     todo = any_kept & ~centre_clear
     if todo.any():
-        status[_single_wall_blocked(oc, ro, tc, rt, highest, obs, kp, ke, todo)] = BLOCKED
+        status[_single_wall_blocked(oc, ro, tc, rt, highest, obs, kp, ke, todo, sc)] = BLOCKED
     return status, pn, qn
+
+
+class _SceneArrays:
+    """What :func:`batch_sight` reads off a scene's obstacles whatever the pairs (the edges'
+    boxes, vectors and squared lengths, the owners and each obstacle's edge range), kept
+    for the scene's next calls (:func:`_scene_arrays`)."""
+
+    def __init__(self, obs: Obstacles) -> None:
+        self.obs = obs
+        self.e_lo = np.minimum(obs.a, obs.b)
+        self.e_hi = np.maximum(obs.a, obs.b)
+        self.grow_col = obs.grow[:, None]
+        self.n_own = int(obs.owner.max(initial=-1)) + 1
+        # edges of one obstacle contiguous, for the single-wall proof's per-obstacle
+        # reductions
+        self.contiguous = not bool((np.diff(obs.owner) < 0).any())
+        if self.contiguous:
+            # each obstacle's edges (start, stop), and each edge's vector and squared
+            # length (at least 1e-300), for the single-wall proof's clearance test
+            ids = np.arange(self.n_own)
+            self.own_start = np.searchsorted(obs.owner, ids, side="left")
+            self.own_stop = np.searchsorted(obs.owner, ids, side="right")
+            self.ab = obs.b - obs.a
+            self.den = np.maximum((self.ab * self.ab).sum(axis=1), 1e-300)
+
+
+_SIGNS = np.array([[1.0], [-1.0]])
+"""The two outer hull sides' signs, as a column (:func:`_single_wall_blocked`)."""
+
+_SCENE: list[_SceneArrays] = []
+"""The last scene's arrays (a scene's obstacles are asked many times, then left)."""
+
+
+def _scene_arrays(obs: Obstacles) -> _SceneArrays:
+    """:class:`_SceneArrays` of these obstacles, kept while the same obstacles are asked."""
+    if _SCENE and _SCENE[0].obs is obs:
+        return _SCENE[0]
+    sc = _SceneArrays(obs)
+    _SCENE[:] = [sc]
+    return sc
 
 
 def _centre_chords(
@@ -245,6 +292,7 @@ def _single_wall_blocked(
     kp: np.ndarray,
     ke: np.ndarray,
     todo: np.ndarray,
+    sc: _SceneArrays,
 ) -> np.ndarray:
     """Vectorised ``_single_wall_separates`` for disc pairs over their kept edges (kp, ke):
     an obstacle higher than both tops, convex and within half its grow of both outer hull
@@ -255,7 +303,7 @@ def _single_wall_blocked(
     out = np.zeros(n_p, dtype=bool)
     if obs.convex is None or len(obs.owner) == 0:
         return out
-    if bool((np.diff(obs.owner) < 0).any()):
+    if not sc.contiguous:
         return out  # edges of one obstacle must be contiguous for the per-obstacle reductions
     dx = tc[:, 0] - oc[:, 0]
     dy = tc[:, 1] - oc[:, 1]
@@ -272,62 +320,65 @@ def _single_wall_blocked(
     sv = np.sqrt(np.maximum(1.0 - cosv * cosv, 0.0))
     half = 0.5 * obs.grow[we]
     wa, wb = obs.a[we], obs.b[we]
-    meets = []
-    for sign in (1.0, -1.0):
-        nx = hx * cosv - sign * hy * sv
-        ny = hy * cosv + sign * hx * sv
-        spx, spy = oc[:, 0] + ro * nx, oc[:, 1] + ro * ny
-        sqx, sqy = tc[:, 0] + rt * nx, tc[:, 1] + rt * ny
-        # an edge whose two ends lie on one side of the side's line (unit normal ``n``, through
-        # both tangent points), both more than half its grow (and a hair) away, is farther
-        # than that from the side; so is one whose two ends lie, along the side (unit
-        # direction ``n`` turned a quarter, its length ``slen``), both before its start or
-        # both after its end by that much: the exact distances only for the other couples
-        wx, wy = spx[wp], spy[wp]
-        ax_, ay_, bx_, by_ = wa[:, 0] - wx, wa[:, 1] - wy, wb[:, 0] - wx, wb[:, 1] - wy
-        nxw, nyw = nx[wp], ny[wp]
-        fa, fb = nxw * ax_ + nyw * ay_, nxw * bx_ + nyw * by_
-        ga, gb = nxw * ay_ - nyw * ax_, nxw * by_ - nyw * bx_
-        g_end = (nx * (sqy - spy) - ny * (sqx - spx))[wp]  # the side's far end, along it
-        lim = half + 1e-9
-        g_lo, g_hi = np.minimum(g_end, 0.0) - lim, np.maximum(g_end, 0.0) + lim
-        maybe = np.nonzero(~(((fa > lim) & (fb > lim)) | ((fa < -lim) & (fb < -lim))
-                             | ((ga < g_lo) & (gb < g_lo)) | ((ga > g_hi) & (gb > g_hi))))[0]
-        sp = np.stack([spx, spy], axis=1)
-        sq = np.stack([sqx, sqy], axis=1)
-        m = np.zeros(len(wp), dtype=bool)
-        m[maybe] = _seg_dist(sp[wp[maybe]], sq[wp[maybe]], wa[maybe], wb[maybe]) <= half[maybe]
-        meets.append(m)
-    n_own = int(obs.owner.max()) + 1
+    # both sides at once, row 0 the side of sign +1, row 1 that of sign -1 (the same
+    # operations element by element as side by side, so the same floats)
+    sign = _SIGNS
+    nx = hx * cosv - sign * hy * sv  # (2, P)
+    ny = hy * cosv + sign * hx * sv
+    spx, spy = oc[:, 0] + ro * nx, oc[:, 1] + ro * ny
+    sqx, sqy = tc[:, 0] + rt * nx, tc[:, 1] + rt * ny
+    # an edge whose two ends lie on one side of the side's line (unit normal ``n``, through
+    # both tangent points), both more than half its grow (and a hair) away, is farther
+    # than that from the side; so is one whose two ends lie, along the side (unit
+    # direction ``n`` turned a quarter, its length ``slen``), both before its start or
+    # both after its end by that much: the exact distances only for the other couples
+    wx, wy = spx[:, wp], spy[:, wp]  # (2, W)
+    ax_, ay_, bx_, by_ = wa[:, 0] - wx, wa[:, 1] - wy, wb[:, 0] - wx, wb[:, 1] - wy
+    nxw, nyw = nx[:, wp], ny[:, wp]
+    fa, fb = nxw * ax_ + nyw * ay_, nxw * bx_ + nyw * by_
+    ga, gb = nxw * ay_ - nyw * ax_, nxw * by_ - nyw * bx_
+    g_end = (nx * (sqy - spy) - ny * (sqx - spx))[:, wp]  # the side's far end, along it
+    lim = half + 1e-9
+    g_lo, g_hi = np.minimum(g_end, 0.0) - lim, np.maximum(g_end, 0.0) + lim
+    si, wi = np.nonzero(~(((fa > lim) & (fb > lim)) | ((fa < -lim) & (fb < -lim))
+                          | ((ga < g_lo) & (gb < g_lo)) | ((ga > g_hi) & (gb > g_hi))))
+    pw = wp[wi]
+    meets = np.zeros((2, len(wp)), dtype=bool)
+    meets[si, wi] = _seg_dist_xy(spx[si, pw], spy[si, pw], sqx[si, pw], sqy[si, pw],
+                                 wa[wi, 0], wa[wi, 1], wb[wi, 0], wb[wi, 1]) <= half[wi]
+    n_own = sc.n_own
     own = obs.owner[we]
     convex = obs.convex[own]
+    # the (pair, obstacle) candidates: a convex obstacle with edges meeting both sides, or
+    # one edge meeting both (that edge grown by half the grow is convex); as a pair x
+    # obstacle matrix, read in (pair, obstacle) order
     m0, m1 = meets[0] & convex, meets[1] & convex
-    key0 = np.unique(wp[m0] * n_own + own[m0])
-    key1 = np.unique(wp[m1] * n_own + own[m1])
-    # one edge meeting both sides: that edge grown by half the grow is convex
     one = meets[0] & meets[1]
-    cand = np.union1d(np.intersect1d(key0, key1, assume_unique=True),
-                      wp[one] * n_own + own[one])
-    if len(cand) == 0:
+    side0 = np.zeros((n_p, n_own), dtype=bool)
+    side1 = np.zeros((n_p, n_own), dtype=bool)
+    both = np.zeros((n_p, n_own), dtype=bool)
+    side0[wp[m0], own[m0]] = True
+    side1[wp[m1], own[m1]] = True
+    both[wp[one], own[one]] = True
+    both |= side0 & side1
+    cp, ck = np.nonzero(both)
+    if len(cp) == 0:
         return out
-    cp, ck = cand // n_own, cand % n_own
     # every edge of each candidate obstacle
-    start = np.searchsorted(obs.owner, ck, side="left")
-    stop = np.searchsorted(obs.owner, ck, side="right")
-    count = stop - start
-    rep = np.repeat(np.arange(len(cand)), count)
-    offs = np.arange(len(rep)) - np.repeat(np.cumsum(count) - count, count)
-    edge = start[rep] + offs
-    ea, eb = obs.a[edge], obs.b[edge]
-    gap = obs.grow[start] + 1e-6
+    start = sc.own_start[ck]
+    count = sc.own_stop[ck] - start
     first = np.cumsum(count) - count
-    ok = np.ones(len(cand), dtype=bool)
+    rep = np.repeat(np.arange(len(cp)), count)
+    edge = start[rep] + (np.arange(len(rep)) - first[rep])
+    ea, eb = obs.a[edge], obs.b[edge]
+    ab, den = sc.ab[edge], sc.den[edge]
+    gap = obs.grow[start] + 1e-6
+    cpr = cp[rep]
+    ok = np.ones(len(cp), dtype=bool)
     for c, r in ((oc, ro), (tc, rt)):
-        p = c[cp[rep]]
-        ab = eb - ea
+        p = c[cpr]
         ap = p - ea
-        den = np.maximum((ab * ab).sum(axis=1), 1e-300)
-        u = np.clip((ap * ab).sum(axis=1) / den, 0.0, 1.0)
+        u = np.minimum(np.maximum((ap * ab).sum(axis=1) / den, 0.0), 1.0)
         off = ap - ab * u[:, None]
         dist = np.sqrt((off * off).sum(axis=1))
         ok &= np.minimum.reduceat(dist, first) > r[cp] + gap

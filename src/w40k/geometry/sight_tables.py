@@ -363,11 +363,12 @@ class SightTables:
 
             status, pn, qn = batch_sight(oc, ro, top_o, tc, rt, top_t, self.obstacles, allowed)
         left: list[tuple[int, int, int, int]] = []
-        for i, k in enumerate(rows):
-            if status[i] == CLEAR:
-                line = ((float(pn[i, 0]), float(pn[i, 1])), (float(qn[i, 0]), float(qn[i, 1])))
-                self._keep_raw(k, SightResult(Sight.CLEAR, line))
-            elif status[i] == BLOCKED:
+        # (Python floats and ints off the arrays at once: the same values as float() of
+        # each element)
+        for k, st, p, q in zip(rows, status.tolist(), pn.tolist(), qn.tolist(), strict=True):
+            if st == CLEAR:
+                self._keep_raw(k, SightResult(Sight.CLEAR, ((p[0], p[1]), (q[0], q[1]))))
+            elif st == BLOCKED:
                 self._keep_raw(k, _BLOCKED)
             else:
                 left.append(k)
