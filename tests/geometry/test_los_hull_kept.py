@@ -10,6 +10,7 @@ import numpy as np
 
 from tests.geometry.random_obstacles import random_obstacles
 from w40k.geometry import los_hull
+from w40k.geometry.los_obstacles import TOUCH, Obstacles
 from w40k.geometry.shapes import Circle, Oval, Polygon, Shape, convex_hull
 
 
@@ -64,3 +65,71 @@ def test_kept_blockers_are_those_computed_afresh() -> None:
             assert not got.flags.writeable
             reused += int(got.size > 0)
     assert reused > 100
+
+
+def _blockers_before(
+    o: Shape, t: Shape, level: float, top_o: float, obs: Obstacles
+) -> np.ndarray:
+    """``_blockers`` as it was before the cover9 pass (the whole subset, every edge's ramp,
+    the point as a 0-long segment of ``_seg_dist``): the reference."""
+    from w40k.geometry.los_dist import _seg_dist
+    from w40k.geometry.los_sides import _circumradius
+    from w40k.geometry.measure import point_in_polygon
+
+    if len(obs.a) == 0:
+        return np.zeros(0, dtype=np.int64)
+    hull_pts = los_hull._hull_of(o, t)
+    lo_h, hi_h = hull_pts.min(axis=0), hull_pts.max(axis=0)
+    emin = np.minimum(obs.a, obs.b) - obs.grow[:, None]
+    emax = np.maximum(obs.a, obs.b) + obs.grow[:, None]
+    near = ((emax >= lo_h) & (emin <= hi_h)).all(axis=1)
+    if not near.all():
+        obs = obs.subset(near, np.zeros(len(obs.verts), dtype=bool))
+        if len(obs.a) == 0:
+            return np.zeros(0, dtype=np.int64)
+        emin, emax = emin[near], emax[near]
+    hb = np.concatenate([hull_pts[1:], hull_pts[:1]])
+    hmin, hmax = np.minimum(hull_pts, hb), np.maximum(hull_pts, hb)
+    ei, hi = np.nonzero(
+        (emax[:, None, 0] >= hmin[None, :, 0]) & (emin[:, None, 0] <= hmax[None, :, 0])
+        & (emax[:, None, 1] >= hmin[None, :, 1]) & (emin[:, None, 1] <= hmax[None, :, 1]))
+    close = np.zeros(len(obs.a), dtype=bool)
+    if len(ei):
+        dist = _seg_dist(obs.a[ei], obs.b[ei], hull_pts[hi], hb[hi])
+        close[ei[dist < obs.grow[ei] - TOUCH]] = True
+    meets = point_in_polygon(obs.a, hull_pts) | close
+    if not meets.any():
+        return np.zeros(0, dtype=np.int64)
+    tc, oc = np.asarray(t.center), np.asarray(o.center)
+    rt, ro = _circumradius(t), _circumradius(o)
+    gap = max(float(np.hypot(*(tc - oc))) - rt - ro, 1e-9)
+    dt = _seg_dist(tc[None, :], tc[None, :], obs.a, obs.b) - rt - obs.grow
+    ramp = level + (top_o - level) * np.clip(dt / gap, 0.0, 1.0)
+    return np.unique(obs.owner[meets & (obs.top > ramp + 1e-9)])
+
+
+def test_blockers_are_those_of_the_former_formulas() -> None:
+    """HULL_RAMP's blockers with the edges culled by index, the kept edge boxes and the ramp
+    for the meeting edges only (cover9) are those of the former whole-array formulas, and the
+    point-to-segment distance is ``_seg_dist`` of the point as a 0-long segment, bit for bit
+    (R06.01-c: the obstacles that may stop a model being fully visible)."""
+    from w40k.geometry.los_dist import _seg_dist
+
+    rng = np.random.default_rng(11)
+    found = 0
+    for trial in range(400):
+        o = _footprint(rng, 0.0, float(rng.uniform(-3, 3)), trial % 3)
+        t = _footprint(rng, float(rng.uniform(4, 25)), float(rng.uniform(-3, 23)),
+                       (trial // 3) % 3)
+        level, top = float(rng.choice([0.0, 1.0])), float(rng.choice([1.5, 2.0, 3.0]))
+        obs = random_obstacles(rng, int(rng.integers(1, 12)))
+        for _ in range(2):  # the second time with the edge boxes kept
+            got = los_hull._blockers(o, t, level, top, obs)
+            want = _blockers_before(o, t, level, top, obs)
+            assert np.array_equal(got, want) and got.dtype == want.dtype
+        found += int(len(want) > 0)
+        c = np.array([float(rng.uniform(-5, 25)), float(rng.uniform(-5, 25))])
+        d = los_hull._point_seg_dist(float(c[0]), float(c[1]), obs.a[:, 0], obs.a[:, 1],
+                                     obs.b[:, 0], obs.b[:, 1])
+        assert np.array_equal(d, _seg_dist(c[None, :], c[None, :], obs.a, obs.b))
+    assert found > 100

@@ -75,38 +75,35 @@ def _kept_answer(obs0: Obstacles, owners0: np.ndarray, obs: Obstacles) -> np.nda
 def _blockers(
     o: Shape, t: Shape, target_level: float, top_o: float, obs: Obstacles
 ) -> np.ndarray:
-    """:func:`hull_blockers` computed."""
+    """:func:`hull_blockers` computed. Per edge its own answer, so the edges are culled by
+    index (only the five arrays read, not the whole :meth:`Obstacles.subset`), the edge boxes
+    are kept per obstacles object, the hull's per pair, and the ramp is computed for the
+    edges that meet the hull only: the same values edge by edge."""
     if len(obs.a) == 0:
-        return np.zeros(0, dtype=np.int64)
-    hull_pts = _hull_outline(o, t)
+        return _NONE
+    hull_pts, hb, hmin, hmax, lo_h, hi_h = _hull_parts(o, t)
+    emin, emax = _edge_boxes(obs)
     # cull edges whose box, grown by their ``grow``, misses the hull's box: they can neither
     # come within ``grow`` of the hull nor start inside it (same answer, far fewer pairs)
-    lo_h, hi_h = hull_pts.min(axis=0), hull_pts.max(axis=0)
-    emin = np.minimum(obs.a, obs.b) - obs.grow[:, None]
-    emax = np.maximum(obs.a, obs.b) + obs.grow[:, None]
-    near = ((emax >= lo_h) & (emin <= hi_h)).all(axis=1)
-    if not near.all():
-        obs = obs.subset(near, np.zeros(len(obs.verts), dtype=bool))
-        if len(obs.a) == 0:
-            return np.zeros(0, dtype=np.int64)
-        emin, emax = emin[near], emax[near]
-    hb = np.concatenate([hull_pts[1:], hull_pts[:1]])  # the next vertex (np.roll, cheaper)
+    idx = np.nonzero(((emax >= lo_h) & (emin <= hi_h)).all(axis=1))[0]
+    if len(idx) == 0:
+        return _NONE
+    a, b, grow = obs.a[idx], obs.b[idx], obs.grow[idx]
+    emin, emax = emin[idx], emax[idx]
     # only (edge, hull edge) pairs whose boxes come within the edge's grow can be that close
-    hmin, hmax = np.minimum(hull_pts, hb), np.maximum(hull_pts, hb)
     ei, hi = np.nonzero(
         (emax[:, None, 0] >= hmin[None, :, 0])
         & (emin[:, None, 0] <= hmax[None, :, 0])
         & (emax[:, None, 1] >= hmin[None, :, 1])
         & (emin[:, None, 1] <= hmax[None, :, 1])
     )
-    close = np.zeros(len(obs.a), dtype=bool)
+    meets = point_in_polygon(a, hull_pts)
     if len(ei):
-        dist = _seg_dist(obs.a[ei], obs.b[ei], hull_pts[hi], hb[hi])
-        close[ei[dist < obs.grow[ei] - TOUCH]] = True
-    inside = point_in_polygon(obs.a, hull_pts)
-    meets = inside | close
-    if not meets.any():
-        return np.zeros(0, dtype=np.int64)
+        dist = _seg_dist(a[ei], b[ei], hull_pts[hi], hb[hi])
+        meets = meets | np.bincount(ei[dist < grow[ei] - TOUCH], minlength=len(a)).astype(bool)
+    m = np.nonzero(meets)[0]
+    if len(m) == 0:
+        return _NONE
     # containment of the hull inside an obstacle polygon is covered by edge distances since
     # the footprints themselves are never inside a blocker.
     tc = np.asarray(t.center)
@@ -114,11 +111,78 @@ def _blockers(
     rt = _circumradius(t)
     ro = _circumradius(o)
     gap = max(float(np.hypot(*(tc - oc))) - rt - ro, 1e-9)
-    dt = _seg_dist(tc[None, :], tc[None, :], obs.a, obs.b) - rt - obs.grow
+    am, bm = a[m], b[m]
+    dt = _point_seg_dist(float(tc[0]), float(tc[1]), am[:, 0], am[:, 1], bm[:, 0], bm[:, 1])
+    dt = dt - rt - grow[m]
     frac = np.clip(dt / gap, 0.0, 1.0)
     ramp = target_level + (top_o - target_level) * frac
-    counts = meets & (obs.top > ramp + 1e-9)
-    return np.unique(obs.owner[counts])
+    counts = obs.top[idx[m]] > ramp + 1e-9
+    return np.unique(obs.owner[idx[m[counts]]])
+
+
+_NONE = np.zeros(0, dtype=np.int64)
+_NONE.setflags(write=False)
+"""No blockers (read only)."""
+
+
+def _point_seg_dist(
+    cx: float, cy: float, ax: FloatArray, ay: FloatArray, bx: FloatArray, by: FloatArray
+) -> FloatArray:
+    """``_seg_dist(c, c, a, b)`` (the point ``c`` as a segment of length 0) with the terms
+    that are the same or vanish for a point left out: the same floats. There, segment p is
+    0 long (``pden`` 1e-300, each of its two point-segment terms is then the squared distance
+    to an end: t is +-0, so ``dx = b1x - 0 * t`` is ``b1x``), the two point-segment terms
+    from p1 and p2 to segment q are one, and the orientation products are +-0 (never a
+    crossing)."""
+    qx, qy = bx - ax, by - ay
+    qden = np.maximum(qx ** 2 + qy ** 2, 1e-300)
+    a1x, a1y = cx - ax, cy - ay
+    t = (a1x * qx + a1y * qy) / qden
+    t = np.minimum(np.maximum(t, 0.0), 1.0)
+    dx = a1x - qx * t
+    dy = a1y - qy * t
+    b1x, b1y = ax - cx, ay - cy
+    b2x, b2y = bx - cx, by - cy
+    d2 = np.minimum(dx * dx + dy * dy, np.minimum(b1x * b1x + b1y * b1y, b2x * b2x + b2y * b2y))
+    out: FloatArray = np.sqrt(d2)
+    return out
+
+
+def _edge_boxes(obs: Obstacles) -> tuple[FloatArray, FloatArray]:
+    """Each edge's box grown by its ``grow`` (low and high corners), kept per obstacles
+    object (a scene's pair obstacles are shared by many model pairs)."""
+    hit = _BOXES.get(id(obs))
+    if hit is not None and hit[0] is obs:
+        return hit[1], hit[2]
+    emin = np.minimum(obs.a, obs.b) - obs.grow[:, None]
+    emax = np.maximum(obs.a, obs.b) + obs.grow[:, None]
+    if len(_BOXES) >= _BOXES_LIMIT:
+        _BOXES.clear()
+    _BOXES[id(obs)] = (obs, emin, emax)
+    return emin, emax
+
+
+_BOXES: dict[int, tuple[Obstacles, FloatArray, FloatArray]] = {}
+""":func:`_edge_boxes` per obstacles object (the object kept with them: an id is only
+trusted while its object is alive)."""
+
+_BOXES_LIMIT = 256
+"""Entries of :data:`_BOXES` before it is emptied (each keeps its obstacles alive)."""
+
+
+@functools.lru_cache(maxsize=1024)
+def _hull_parts(
+    o: Shape, t: Shape
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray, FloatArray]:
+    """The pair hull (:func:`_hull_outline`), the next vertex of each, each hull edge's box
+    corners and the hull's box corners (kept per footprint pair, read only)."""
+    hull_pts = _hull_outline(o, t)
+    hb = np.concatenate([hull_pts[1:], hull_pts[:1]])  # the next vertex (np.roll, cheaper)
+    out = (hull_pts, hb, np.minimum(hull_pts, hb), np.maximum(hull_pts, hb),
+           hull_pts.min(axis=0), hull_pts.max(axis=0))
+    for x in out:
+        x.setflags(write=False)
+    return out
 
 
 @functools.lru_cache(maxsize=1024)
