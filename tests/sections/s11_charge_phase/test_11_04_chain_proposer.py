@@ -122,7 +122,8 @@ def test_the_spots_scored_at_once_for_round_bases_match_the_one_by_one_scores() 
     # vectorised measure of round bases gives the same spots, classes and distances.
     import random
 
-    from w40k.engine.phases.charge_propose import _engaged_mask, _scored, _scored_each
+    from w40k.engine.phases.charge_order import _scored, _scored_each
+    from w40k.engine.phases.charge_propose import _engaged_mask
     from w40k.geometry import Model, engaged
     from w40k.geometry.measure import horizontal_distance
 
@@ -157,7 +158,7 @@ def test_the_spots_scored_with_bounds_for_ovals_and_hulls_match_the_one_by_one_s
     # the same order, with the same nearest distances.
     import random
 
-    from w40k.engine.phases.charge_propose import _scored_each, _scored_mixed
+    from w40k.engine.phases.charge_order import _scored_each, _scored_mixed
     from w40k.geometry import Model
     from w40k.geometry.measure import horizontal_distance
 

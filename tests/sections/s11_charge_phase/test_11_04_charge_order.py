@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from w40k.engine.phases.charge_propose import _ordered, _ordered_mixed, _scored_mixed
+from w40k.engine.phases.charge_order import _ordered, _ordered_mixed, _scored_mixed
 from w40k.geometry import Model
 from w40k.geometry.measure import horizontal_distance
 
@@ -65,7 +65,7 @@ def test_a_chain_screens_few_spots_when_the_first_ones_pass() -> None:
     # taking the first few spots measures far fewer than all of them (the same first ones).
     import numpy as np
 
-    from w40k.engine.phases import charge_propose as cp
+    from w40k.engine.phases import charge_order as cp
 
     rng = random.Random(3)
     start = Model("a", 15.0, 15.0, base_mm=32.0)
@@ -120,7 +120,7 @@ def test_the_round_spots_come_in_the_sorted_order() -> None:
     # refused ones; spots given twice (equal keys) come in the order given.
     import numpy as np
 
-    from w40k.engine.phases.charge_propose import _scored
+    from w40k.engine.phases.charge_order import _scored
 
     rng = random.Random(13)
     compared = 0
