@@ -175,3 +175,25 @@ def test_base_contact_with_an_enemy_measures_only_near_models_and_answers_as_the
             answers.append(base_contact_enemy(game.ctx, red, m))
             assert answers[-1] == plain(), (k, gap)
     assert True in answers and False in answers
+
+
+def test_the_kept_scene_follows_the_units_flags_and_attachment() -> None:
+    # The scene is kept while no model is placed and each unit's attachment, recent ranged
+    # attacks and model count are the same: a change of any one of them makes it again.
+    game = Game.new(scaled_position(1), 5)
+    u = game.state.units[0]
+    first = geo.scene(game)
+    assert geo.scene(game) is first
+    assert not first.unit(u.id).ranged_attacks_recently
+    u.flags["ranged_attacks_last_turn"] = True
+    second = geo.scene(game)
+    assert second is not first and second.unit(u.id).ranged_attacks_recently
+    assert geo.scene(game) is second
+    u.flags["ranged_attacks_last_turn"] = False
+    u.flags["ranged_attacks_this_turn"] = True
+    third = geo.scene(game)
+    assert third is not second and third.unit(u.id).ranged_attacks_recently
+    u.attached = not u.attached
+    fourth = geo.scene(game)
+    assert fourth is not third and fourth.unit(u.id).attached == u.attached
+    assert geo.scene(game) is fourth
