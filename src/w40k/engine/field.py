@@ -12,9 +12,8 @@ only caches what ``engine/geo.py`` derives from it, so it never changes an answe
   destroyed flag is set, in any game, so a move, a removal or a load drops them all;
 * once the count has changed, a unit's layout is still kept when each of its models has the
   same id, position, level, facing, destroyed flag and profile as when it was made, and the
-  engagement answers of a pair of units, and a unit's engaged enemies, are kept while the
-  layouts involved are the very objects they were measured on (only the units that moved are
-  measured again).
+  engagement answers of a pair of units are kept while both layouts are the very objects they
+  were measured on (only the units that moved are measured again).
 
 Entries hold the objects they describe (so an ``id`` is never reused while cached) and each
 table is emptied when it grows past :data:`LIMIT` entries. Nothing here is saved.
@@ -44,8 +43,7 @@ _LAYOUTS: dict[int, tuple[UnitData, int, int, _Placed, Layout]] = {}
 _PAIRS: dict[tuple[int, int], tuple[UnitData, UnitData, int, Layout, Layout, bool]] = {}
 _MODEL_PAIRS: dict[tuple[int, int],
                    tuple[UnitData, UnitData, int, Layout, Layout, list[bool]]] = {}
-_ENEMIES: dict[int, tuple[UnitData, int, list[UnitData], int, list[UnitData], Layout,
-                          tuple[tuple[UnitData, Layout], ...]]] = {}
+_ENEMIES: dict[int, tuple[UnitData, int, list[UnitData], int, list[UnitData]]] = {}
 _SCENES: dict[int, tuple[object, int, tuple[tuple[Any, ...], ...], Scene]] = {}
 _DISTANCES: dict[tuple[int, int, Callable[[UnitData, UnitData], float]],
                  tuple[UnitData, UnitData, int, int, int, Layout, Layout, float]] = {}
@@ -113,18 +111,13 @@ def units_engaged(a: UnitData, b: UnitData) -> bool:
     hit = _PAIRS.get(key)
     if hit is not None and hit[0] is a and hit[1] is b and hit[2] == now:
         return hit[5]
-    return _engaged(a, b, layout(a), layout(b), now, hit)
-
-
-def _engaged(a: UnitData, b: UnitData, la: Layout, lb: Layout, now: int,
-             hit: tuple[UnitData, UnitData, int, Layout, Layout, bool] | None) -> bool:
-    """:func:`units_engaged` once the layouts are known (``hit``: the pair's kept entry)."""
+    la, lb = layout(a), layout(b)
     if hit is not None and hit[0] is a and hit[1] is b and hit[3] is la and hit[4] is lb:
         result = hit[5]  # neither unit's models moved: the same layouts, the same answer
     else:
         result = any_engaged(la, lb)
     _room(_PAIRS)
-    _PAIRS[(id(a), id(b))] = (a, b, now, la, lb, result)
+    _PAIRS[key] = (a, b, now, la, lb, result)
     return result
 
 
@@ -168,49 +161,17 @@ def engaged_models(a: UnitData, b: UnitData) -> list[bool]:
 
 def engaged_enemies(ctx: Context, u: UnitData) -> list[UnitData]:
     """The enemy units engaged with ``u``, in the state's order (kept until a model is
-    placed, and after that while the unit's and every other player's unit's layouts are the
-    objects it was measured on)."""
+    placed)."""
     now = placement_count()
     units = ctx.state.units
-    player = u.player
     hit = _ENEMIES.get(id(u))
-    if hit is not None and hit[0] is u and hit[2] is units and hit[3] == len(units):
-        if hit[1] == now:
-            return list(hit[4])
-        # A model was placed since: when the unit's layout and every other player's unit's
-        # layout are the very objects the answer was measured on, those units stand as they
-        # did (same models, places and destroyed flags), so the same enemies are engaged.
-        la = layout(u)
-        if la is hit[5]:
-            others = hit[6]
-            i = 0
-            n = len(others)
-            for e in units:
-                if e.player != player:
-                    if i == n or others[i][0] is not e or layout(e) is not others[i][1]:
-                        break
-                    i += 1
-            else:
-                if i == n:
-                    _ENEMIES[id(u)] = (u, now, units, len(units), hit[4], la, others)
-                    return list(hit[4])
-    la = layout(u)
-    measured: list[tuple[UnitData, Layout]] = []
-    out: list[UnitData] = []
-    for e in units:
-        if e.player != player:
-            le = layout(e)
-            measured.append((e, le))
-            if not e.destroyed:
-                pair = _PAIRS.get((id(u), id(e)))  # units_engaged(u, e), layouts known
-                if pair is not None and pair[0] is u and pair[1] is e and pair[2] == now:
-                    engaged = pair[5]
-                else:
-                    engaged = _engaged(u, e, la, le, now, pair)
-                if engaged:
-                    out.append(e)
+    if (hit is not None and hit[0] is u and hit[1] == now and hit[2] is units
+            and hit[3] == len(units)):
+        return list(hit[4])
+    out = [e for e in units if e.player != u.player and not e.destroyed
+           and units_engaged(u, e)]
     _room(_ENEMIES)
-    _ENEMIES[id(u)] = (u, now, units, len(units), out, la, tuple(measured))
+    _ENEMIES[id(u)] = (u, now, units, len(units), out)
     return list(out)
 
 
