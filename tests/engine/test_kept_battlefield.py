@@ -175,3 +175,45 @@ def test_base_contact_with_an_enemy_measures_only_near_models_and_answers_as_the
             answers.append(base_contact_enemy(game.ctx, red, m))
             assert answers[-1] == plain(), (k, gap)
     assert True in answers and False in answers
+
+
+def test_the_kept_scene_follows_the_units_flags_and_attachment() -> None:
+    # The scene is kept while no model is placed and each unit's attachment, recent ranged
+    # attacks and model count are the same: a change of any one of them makes it again.
+    game = Game.new(scaled_position(1), 5)
+    u = game.state.units[0]
+    first = geo.scene(game)
+    assert geo.scene(game) is first
+    assert not first.unit(u.id).ranged_attacks_recently
+    u.flags["ranged_attacks_last_turn"] = True
+    second = geo.scene(game)
+    assert second is not first and second.unit(u.id).ranged_attacks_recently
+    assert geo.scene(game) is second
+    u.flags["ranged_attacks_last_turn"] = False
+    u.flags["ranged_attacks_this_turn"] = True
+    third = geo.scene(game)
+    assert third is not second and third.unit(u.id).ranged_attacks_recently
+    u.attached = not u.attached
+    fourth = geo.scene(game)
+    assert fourth is not third and fourth.unit(u.id).attached == u.attached
+    assert geo.scene(game) is fourth
+
+
+def test_a_rebuilt_scene_keeps_the_units_that_did_not_move_and_sees_the_moved_one() -> None:
+    # A model placed makes the scene again; a unit whose layout is the same object keeps its
+    # geometry unit, the moved unit's is made again at the model's new place (R03.04-a reads it).
+    game = Game.new(scaled_position(1), 5)
+    mover, still = game.state.units[0], game.state.units[1]
+    first = geo.scene(game)
+    m = mover.alive[0]
+    m.x += 1.0
+    second = geo.scene(game)
+    assert second is not first
+    assert second.unit(still.id) is first.unit(still.id)
+    moved = second.unit(mover.id)
+    assert moved is not first.unit(mover.id)
+    assert [(s.x, s.y) for s in moved.models] == [(q.x, q.y) for q in mover.alive]
+    assert moved.abilities == first.unit(mover.id).abilities
+    m.destroyed = True
+    assert [s.name for s in geo.scene(game).unit(mover.id).models] == [
+        q.id for q in mover.alive]

@@ -247,3 +247,38 @@ def test_a_mission_without_primary_scores_take_and_hold(monkeypatch: pytest.Monk
     assert [(e["round"], e["vp"], e["objectives"]) for e in events(game, "score")] == [
         (2, 5, ["centre"])]
     assert "rule" not in events(game, "score")[0]
+
+
+def test_the_kept_vp_totals_follow_new_events_and_a_restore(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The battle caps read the VP scored so far (engine/scoring.py _totals, kept between calls
+    # and summing only the events appended since): after new score events, after a restore
+    # cuts the log back and other events are appended, and for a copied log, the totals are
+    # those of a fresh pass over the events.
+    from w40k.engine import scoring
+    m = mission(rule("hold", "each_objective", 5, battle_cap=12),
+                rule("more", "more_objectives", 2), cap=15)
+    game = play(monkeypatch, [on("red.a", 30, 21, "red")], m, rounds=4,
+                objectives=[marker("centre", 30, 22)])
+    s = game.state
+
+    def fresh() -> dict[tuple[str, str], int]:
+        scoring._TOTALS.clear()
+        return scoring._totals(game.ctx)
+
+    assert scoring._totals(game.ctx) == fresh() == {
+        ("red", "hold"): 11, ("red", "kind:primary"): 15, ("red", "more"): 4}
+    kept = scoring._totals(game.ctx)
+    kept[("red", "hold")] = 99  # the caller's own dict
+    assert scoring._totals(game.ctx)[("red", "hold")] == 11
+    cp = s.checkpoint()
+    game.ctx.log("score", vp=3, rule="more", kind="primary", scorer="red", total=0)
+    assert scoring._totals(game.ctx) == fresh()
+    assert scoring._totals(game.ctx)[("red", "more")] == 7
+    s.restore(cp)  # cut back: the new event is gone
+    game.ctx.log("score", vp=1, rule="hold", kind="primary", scorer="blue", total=0)
+    assert scoring._totals(game.ctx)[("red", "more")] == 4
+    assert scoring._totals(game.ctx) == fresh()
+    s.events = list(s.events[:-1])  # another list (a loaded game's)
+    assert scoring._totals(game.ctx) == fresh() == {
+        ("red", "hold"): 11, ("red", "kind:primary"): 15, ("red", "more"): 4}

@@ -15,12 +15,13 @@ from __future__ import annotations
 from shapely.geometry import Point, Polygon
 from shapely.ops import nearest_points
 
-from w40k.engine import geo, offtable
+from w40k.engine import field, geo, offtable
 from w40k.engine.actions import Action
 from w40k.engine.context import Context
 from w40k.engine.state import UnitData
 from w40k.engine.windows import Window
 from w40k.geometry import Terrain, TerrainArea
+from w40k.geometry.battlefield import Layout
 
 
 def _zone(ctx: Context, player: str) -> Polygon | None:
@@ -53,12 +54,27 @@ def _outside(ctx: Context, ter: Terrain, player: str) -> tuple[TerrainArea, ...]
     return areas
 
 
+_AREAS: dict[int, tuple[UnitData, Layout, tuple[TerrainArea, ...], list[str]]] = {}
+"""The last answer of :func:`device_areas` per unit, with the unit's kept layout
+(``engine/field.py``) and the areas it was measured against: the start-of-phase window asks
+it for every unit again and again (options, the request, the answer's check) while no model
+moves; the same layout object means the same models at the same places."""
+
+
 def device_areas(ctx: Context, u: UnitData) -> list[str]:
     """The terrain areas ``u`` is within that are not within its player's deployment zone."""
     _, ter = geo.terrain(ctx)
+    areas = _outside(ctx, ter, u.player)
+    lay = field.layout(u)
+    hit = _AREAS.get(id(u))
+    if hit is not None and hit[0] is u and hit[1] is lay and hit[2] is areas:
+        return list(hit[3])
     shapes = [geo.model_shape(m) for m in u.alive]
-    return [area.name for area in _outside(ctx, ter, u.player)
-            if any(area.holds(s) for s in shapes)]
+    out = [area.name for area in areas if any(area.holds(s) for s in shapes)]
+    if len(_AREAS) >= field.LIMIT:
+        _AREAS.clear()
+    _AREAS[id(u)] = (u, lay, areas, out)
+    return list(out)
 
 
 def may_deploy_device(ctx: Context, u: UnitData) -> bool:

@@ -185,13 +185,21 @@ def scene(ctx: Context, build: Callable[[], Scene]) -> Scene:
     the scene reads are the same; ``build`` makes it when needed."""
     s = ctx.state
     now = placement_count()
-    key = tuple((u, u.attached, u.flag("ranged_attacks_this_turn"),
-                 u.flag("ranged_attacks_last_turn"), len(u.models)) for u in s.units)
+    units = s.units
     hit = _SCENES.get(id(s))
-    if (hit is not None and hit[0] is s and hit[1] == now and len(hit[2]) == len(key)
-            and all(x[0] is y[0] and x[1:] == y[1:]
-                    for x, y in zip(hit[2], key, strict=True))):
-        return hit[3]
+    if hit is not None and hit[0] is s and hit[1] == now and len(hit[2]) == len(units):
+        # the key below, compared entry by entry without building it (most calls hit)
+        for x, u in zip(hit[2], units, strict=True):
+            flags = u.flags
+            if (x[0] is not u or x[1] != u.attached
+                    or x[2] != flags.get("ranged_attacks_this_turn", False)
+                    or x[3] != flags.get("ranged_attacks_last_turn", False)
+                    or x[4] != len(u.models)):
+                break
+        else:
+            return hit[3]
+    key = tuple((u, u.attached, u.flag("ranged_attacks_this_turn"),
+                 u.flag("ranged_attacks_last_turn"), len(u.models)) for u in units)
     sc = build()
     _room(_SCENES)
     _SCENES[id(s)] = (s, now, key, sc)

@@ -18,6 +18,7 @@ from w40k.geometry import (
     in_range_of_marker,
     scene_from_dict,
 )
+from w40k.geometry.battlefield import Layout
 from w40k.geometry.measure import MARKER_DIAMETER_MM, MARKER_RANGE_HORIZONTAL
 from w40k.geometry.shapes import mm
 
@@ -63,13 +64,28 @@ def unit_shapes(u: UnitData) -> list[Model]:
     return field.shapes(u)
 
 
+_UNITS: dict[int, tuple[UnitData, Layout, str, str, object, object, Unit]] = {}
+"""The last :func:`geo_unit` answer per unit, with the unit's kept layout (``engine/field.py``)
+and the other values it is made of: the scene is made again whenever a model is placed, and
+most units have not moved (the same layout object: the same models, places and profiles)."""
+
+
 def geo_unit(u: UnitData) -> Unit:
     """A unit as geometry sees it (abilities and hidden bookkeeping included)."""
+    lay = field.layout(u)
+    recent = u.flag("ranged_attacks_this_turn") or u.flag("ranged_attacks_last_turn")
+    attached = u.attached
+    hit = _UNITS.get(id(u))
+    if (hit is not None and hit[0] is u and hit[1] is lay and hit[2] == u.id
+            and hit[3] == u.player and hit[4] is recent and hit[5] is attached):
+        return hit[6]
     abilities = tuple(dict.fromkeys(str(a) for m in u.alive for a in m.profile.abilities))
-    return Unit(u.id, u.player, tuple(unit_shapes(u)), abilities,
-                ranged_attacks_recently=u.flag("ranged_attacks_this_turn")
-                or u.flag("ranged_attacks_last_turn"),
-                attached=u.attached)
+    out = Unit(u.id, u.player, lay.models, abilities, ranged_attacks_recently=recent,
+               attached=attached)
+    if len(_UNITS) >= field.LIMIT:
+        _UNITS.clear()
+    _UNITS[id(u)] = (u, lay, u.id, u.player, recent, attached, out)
+    return out
 
 
 def scene(ctx: Context) -> Scene:

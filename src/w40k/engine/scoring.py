@@ -83,15 +83,32 @@ def score(ctx: Context, when: str, player: str | None = None) -> None:
             _apply(ctx, rule, kind, who, when, primary, totals)
 
 
+_TOTALS: list[tuple[list[dict[str, JSON]], int, object, dict[tuple[str, str], int]]] = []
+"""The last :func:`_totals` answer: the event list it summed, how many events, the last of
+them (the object) and the sums. The event log only grows (``state._GROWING``; a restore cuts
+it back, and what is appended after is new objects), so while the list is the same object,
+at least as long, and holds the same last event at that place, its first events are the
+ones summed: only the events after them are read."""
+
+
 def _totals(ctx: Context) -> dict[tuple[str, str], int]:
     """VP scored so far per (scorer, rule name) and per (scorer, ``"kind:primary"``), from the
-    score events (one pass: the battle-long caps)."""
+    score events (one pass: the battle-long caps; a new dict, the caller's own)."""
+    events = ctx.state.events
+    n = len(events)
     out: dict[tuple[str, str], int] = {}
-    for e in ctx.state.events:
+    start = 0
+    if _TOTALS:
+        seen, m, last, sums = _TOTALS[0]
+        if seen is events and m <= n and (m == 0 or events[m - 1] is last):
+            start, out = m, dict(sums)
+    for i in range(start, n):
+        e = events[i]
         if e["event"] == "score" and "scorer" in e:
             who, vp = str(e["scorer"]), int(cast(int, e["vp"]))
             for key in ((who, str(e["rule"])), (who, f"kind:{e['kind']}")):
                 out[key] = out.get(key, 0) + vp
+    _TOTALS[:] = [(events, n, events[n - 1] if n else None, dict(out))]
     return out
 
 

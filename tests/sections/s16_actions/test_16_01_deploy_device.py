@@ -73,3 +73,33 @@ def test_deploy_device_starts_in_the_shooting_phase_and_sets_a_marker_in_the_are
     ev = events(game, "device_deployed")[0]
     assert ev["area"] == "middle" and ev["unit"] == "red.a"
     assert 25 <= float(ev["x"]) <= 35 and 18 <= float(ev["y"]) <= 26  # type: ignore[arg-type]
+
+
+def test_the_kept_device_areas_follow_moves_and_removals_R16_01_f() -> None:
+    # R16.01-f: device_areas is kept per unit while its layout (engine/field.py) is the same
+    # object; a move into or out of an area, a move put back, another unit's move and a
+    # removal each give the answer a fresh measure gives.
+    from w40k.engine import deploy_device
+    game = Game.new(_position(30.0, 22.0), seed=1)
+    ctx = game.ctx
+    red, blue = game.state.unit("red.a"), game.state.unit("blue.x")
+    m = red.models[0]
+
+    def fresh() -> list[str]:
+        deploy_device._AREAS.clear()
+        return deploy_device.device_areas(ctx, red)
+
+    steps: list[list[str]] = []
+    for x, y in [(30.0, 22.0), (45.0, 22.0), (10.0, 6.0), (30.0, 22.0), (30.0, 22.0)]:
+        m.x, m.y = x, y
+        kept = deploy_device.device_areas(ctx, red)
+        assert deploy_device.device_areas(ctx, red) == kept == fresh()
+        steps.append(kept)
+    assert steps == [["middle"], [], [], ["middle"], ["middle"]]
+    blue.models[0].x = 26.0  # another unit's move: red's answer stays right
+    assert deploy_device.device_areas(ctx, red) == ["middle"] == fresh()
+    kept = deploy_device.device_areas(ctx, red)
+    kept.append("changed")  # a caller's list is its own
+    assert deploy_device.device_areas(ctx, red) == ["middle"]
+    m.destroyed = True  # R16.01-f: a unit with no model on the battlefield is within none
+    assert deploy_device.device_areas(ctx, red) == [] == fresh()

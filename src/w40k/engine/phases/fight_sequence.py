@@ -86,9 +86,9 @@ def engaged_targets(ctx: Context, u: UnitData) -> dict[str, list[str]]:
 def attackable_targets(ctx: Context, u: UnitData) -> dict[str, list[str]]:
     """:func:`engaged_targets` without the pairs 23.04 forbids (``aircraft.melee_refusal``)."""
     out: dict[str, list[str]] = {}
+    engaged = engaged_targets(ctx, u)  # once, not per model: nothing moves in this loop
     for m in u.alive:
-        ts = engaged_targets(ctx, u)[m.id]
-        out[m.id] = [t for t in ts if melee_refusal(u, m, ctx.state.unit(t)) is None]
+        out[m.id] = [t for t in engaged[m.id] if melee_refusal(u, m, ctx.state.unit(t)) is None]
     return out
 
 
