@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from w40k.geometry.kernel_cache import AVAILABLE, NUMBA_INSTALLED
-from w40k.geometry.los_obstacles import TOUCH, Obstacles
+from w40k.geometry.los_obstacles import TOUCH, Obstacles, Sight, SightResult
 from w40k.geometry.los_sides import _circumradius
 from w40k.geometry.shapes import Circle, FloatArray, Oval, Polygon, Shape
 
@@ -142,3 +142,17 @@ class KernelScene:
             vstart,
             np.ascontiguousarray(oinfo.reshape(-1, 4)),
         )
+
+
+SIGHT_OF = {CLEAR: Sight.CLEAR, BLOCKED: Sight.BLOCKED, CONVENTION: Sight.CONVENTION}
+"""The sight answer of each kernel status code."""
+CODE_OF = {v: k for k, v in SIGHT_OF.items()}
+"""The kernel status code of each sight answer."""
+
+
+def sight_result(status: int, w: FloatArray) -> SightResult:
+    """A kernel status and witness row (x0, y0, x1, y1) as a :class:`SightResult`."""
+    sight = SIGHT_OF[status]
+    if sight is Sight.CLEAR:
+        return SightResult(sight, ((float(w[0]), float(w[1])), (float(w[2]), float(w[3]))))
+    return SightResult(sight)

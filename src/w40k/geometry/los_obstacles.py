@@ -153,3 +153,9 @@ class SightResult:
     """CLEAR, BLOCKED or CONVENTION."""
     witness: tuple[tuple[float, float], tuple[float, float]] | None = None
     """Plan end points (observer side, target side) of a clear line."""
+
+    def turned(self) -> SightResult:
+        """The same answer for the pair the other way round (raw sight is symmetric, 06.01):
+        the witness line turned round."""
+        w = self.witness
+        return self if w is None else SightResult(self.sight, (w[1], w[0]))

@@ -29,14 +29,6 @@ from w40k.geometry.sight_terrain import _KIND_CODE, AREA_ROWS_LIMIT, Kind, _terr
 if TYPE_CHECKING:
     from w40k.geometry.visibility import ModelSight
 
-_SIGHT_OF = {
-    kernel_layout.CLEAR: Sight.CLEAR,
-    kernel_layout.BLOCKED: Sight.BLOCKED,
-    kernel_layout.CONVENTION: Sight.CONVENTION,
-}
-_CODE_OF = {v: k for k, v in _SIGHT_OF.items()}
-
-
 class _AreasOf(dict[tuple[int, int], frozenset[int]]):
     """Lazy map (unit, model) -> indices of the terrain areas that hold the model (read from
     the membership matrix of :meth:`SightTables._area_rows`)."""
@@ -329,7 +321,7 @@ class SightTables:
                 False,
             )
             for k, st, wr in zip(todo, codes.tolist(), w, strict=True):
-                self._keep_raw(k, _result(st, wr))
+                self._keep_raw(k, kernel_layout.sight_result(st, wr))
             return []
         index = self.model_index
         og_all = np.array([index[k[:2]] for k in todo], dtype=np.int64)
@@ -460,7 +452,7 @@ class SightTables:
         """The per-pair exact search (:func:`line_of_sight`, or its compiled twin), kept
         across scenes (:mod:`sight_memo`), in the pair's canonical order (:meth:`_keep_raw`)."""
         if tu < ou:
-            return _reversed(self._exact_sight(tu, tm, ou, om))
+            return self._exact_sight(tu, tm, ou, om).turned()
         if self._walled_apart(ou, tu):
             return _BLOCKED
         key = ("raw", self._memo_key(ou, om, tu, tm))
@@ -481,7 +473,7 @@ class SightTables:
         the other order takes the witness line turned round. Overwatch at the end of a
         Movement phase asks the pairs the next Shooting phase's listing asks the other way."""
         self._raw_cache[k] = r
-        self._raw_cache[(k[2], k[3], k[0], k[1])] = _reversed(r)
+        self._raw_cache[(k[2], k[3], k[0], k[1])] = r.turned()
 
     def _walled_apart(self, ou: int, tu: int) -> bool:
         """One wall separates the two units (:mod:`sight_units`): every model pair's raw
@@ -531,7 +523,7 @@ class SightTables:
                 self._fp,
                 w,
             )
-            return _result(int(status), w)
+            return kernel_layout.sight_result(int(status), w)
         o = self.scene.units[ou].models[om]
         t = self.scene.units[tu].models[tm]
         return line_of_sight(
@@ -740,7 +732,7 @@ class SightTables:
         w = np.full((len(keys), 4), np.nan)
         for i, k in enumerate(keys):
             r = self._raw_cache[k]
-            status[i] = _CODE_OF[r.sight]
+            status[i] = kernel_layout.CODE_OF[r.sight]
             if r.witness is not None:
                 w[i] = (*r.witness[0], *r.witness[1])
         return status, w
@@ -789,17 +781,3 @@ def _compiled() -> ModuleType:
 
 
 _BLOCKED = SightResult(Sight.BLOCKED)
-
-
-def _reversed(r: SightResult) -> SightResult:
-    """The same answer for the pair the other way round: the witness line turned round."""
-    w = r.witness
-    return r if w is None else SightResult(r.sight, (w[1], w[0]))
-
-
-def _result(status: int, w: FloatArray) -> SightResult:
-    """A kernel status and witness row as a :class:`SightResult`."""
-    sight = _SIGHT_OF[status]
-    if sight is Sight.CLEAR:
-        return SightResult(sight, ((float(w[0]), float(w[1])), (float(w[2]), float(w[3]))))
-    return SightResult(sight)
