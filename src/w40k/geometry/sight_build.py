@@ -55,7 +55,7 @@ def _model_rows(fp: Shape) -> tuple[FloatArray, FloatArray, FloatArray, bool, fl
     return hit
 
 
-def _terrain_part(terrain_items: tuple[Item, ...]) -> Obstacles:
+def terrain_obstacles(terrain_items: tuple[Item, ...]) -> Obstacles:
     """``Obstacles.build(list(terrain_items))``, kept per terrain tuple (held by its entry, so
     an ``id`` is not reused while kept)."""
     hit = _TERRAIN.get(id(terrain_items))
@@ -66,11 +66,6 @@ def _terrain_part(terrain_items: tuple[Item, ...]) -> Obstacles:
     return hit[1]
 
 
-def terrain_obstacles(terrain_items: tuple[Item, ...]) -> Obstacles:
-    """The terrain's part of every scene's obstacles (built once per terrain tuple)."""
-    return _terrain_part(terrain_items)
-
-
 def build_models(terrain_items: tuple[Item, ...], footprints: list[Shape],
                  tops: list[float]) -> Obstacles:
     """``build(terrain_items, [model_item(fp, top) ...])``: the same arrays, each model's
@@ -78,7 +73,7 @@ def build_models(terrain_items: tuple[Item, ...], footprints: list[Shape],
     model: the same floats and indices as the item-by-item build)."""
     if not footprints:
         return build(terrain_items, [])
-    ter = _terrain_part(terrain_items)
+    ter = terrain_obstacles(terrain_items)
     assert ter.convex is not None
     rows = [_model_rows(fp) for fp in footprints]
     n = len(terrain_items)
@@ -103,7 +98,7 @@ def build_models(terrain_items: tuple[Item, ...], footprints: list[Shape],
 
 def build(terrain_items: tuple[Item, ...], model_items: list[Item]) -> Obstacles:
     """``Obstacles.build(list(terrain_items) + model_items)``, the terrain's part kept."""
-    ter = _terrain_part(terrain_items)
+    ter = terrain_obstacles(terrain_items)
     mod = Obstacles.build(model_items)
     n = len(terrain_items)
     assert ter.convex is not None and mod.convex is not None

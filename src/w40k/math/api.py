@@ -16,7 +16,7 @@ from w40k.math.distributions import AttackDistribution
 from w40k.math.exact import TooLarge, exact_distribution
 from w40k.math.exact_tables import clear_exact_caches
 from w40k.math.montecarlo import simulate
-from w40k.math.setup import AttackSetup, _profile, _seen, build_setup, clear_setup_caches
+from w40k.math.setup import AttackSetup, build_setup, clear_setup_caches, kept_profile
 from w40k.math.stages import clear_stage_caches
 from w40k.rules.attack_profile import AttackContext, PoolProfile, WeaponEntry
 from w40k.rules.primitives import ModelState
@@ -81,10 +81,8 @@ def _exact_only(setup: AttackSetup) -> AttackDistribution:
 def profile(entry: WeaponEntry, target: Sequence[ModelState], ctx: AttackContext
             ) -> PoolProfile:
     """``rules.attack_profile.pool_profile(entry, target, ctx)`` (the same profile), from the
-    pool profiles :func:`distribution`'s setups keep (``math.setup``: per weapon, half
-    range, what the profile reads of the target's models, context)."""
-    models = tuple(target)
-    return _profile(entry, models, _seen(models), ctx)
+    pool profiles :func:`distribution`'s setups keep (``math.setup.kept_profile``)."""
+    return kept_profile(entry, target, ctx)
 
 
 def expected_models_destroyed(

@@ -121,6 +121,15 @@ PROFILE_LIMIT = 8192
 """Kept pool profiles (emptied past it)."""
 
 
+def kept_profile(entry: WeaponEntry, target: Sequence[ModelState], ctx: AttackContext
+                 ) -> PoolProfile:
+    """``rules.attack_profile.pool_profile(entry, target, ctx)`` (the same profile), from the
+    pool profiles the setups keep (:func:`_profile`: per weapon, half range, what the profile
+    reads of the target's models, context)."""
+    models = tuple(target)
+    return _profile(entry, models, _seen(models), ctx)
+
+
 def _profile(entry: WeaponEntry, models: tuple[ModelState, ...],
              seen: tuple[frozenset[tuple[str, ...]], bool], ctx: AttackContext) -> PoolProfile:
     """``pool_profile(entry, models, ctx)``, kept per weapon, half range, :func:`_seen` of
