@@ -47,6 +47,7 @@ from typing import cast
 
 import numpy as np
 
+from w40k.agents import deploy_grid
 from w40k.agents.heuristic_eval import (
     Estimates,
     centre,
@@ -202,6 +203,19 @@ class Piece:
     box: tuple[float, float, float, float]
 
 
+Seg = tuple[float, float, float, float, float, float, float]
+
+
+def _segs(edges: tuple[tuple[Point, Point], ...]) -> tuple[Seg, ...]:
+    """Each edge ``a``-``b`` as ``(ax, ay, bx, by, dx, dy, n)``: its ends, ``b - a`` and
+    ``|b - a|²`` (what :func:`_seg_dist` and the crossing test compute per call)."""
+    out: list[Seg] = []
+    for (ax, ay), (bx, by) in edges:
+        dx, dy = bx - ax, by - ay
+        out.append((ax, ay, bx, by, dx, dy, dx * dx + dy * dy))
+    return tuple(out)
+
+
 _PIECES: dict[int, tuple[object, tuple[Piece, ...]]] = {}
 """The pieces of a terrain section, kept by its identity (a state's terrain never changes)."""
 
@@ -254,34 +268,55 @@ def cover_distance(state: GameState, p: Point) -> float:
     """How far ``p`` is from the nearest terrain piece that gives cover (dense or light; 0
     inside one)."""
     best = math.inf
-    for t in _pieces(state):
-        if t.category not in ("dense", "light"):
-            continue
-        x0, y0, x1, y1 = t.box
-        if math.hypot(max(x0 - p[0], 0.0, p[0] - x1), max(y0 - p[1], 0.0, p[1] - y1)) >= best:
+    px, py = p
+    for poly, (x0, y0, x1, y1), segs in _kept(state)[0]:
+        if math.hypot(max(x0 - px, 0.0, px - x1), max(y0 - py, 0.0, py - y1)) >= best:
             continue  # its box is farther than the best so far
-        if point_in_polygon(p, t.poly):
+        if point_in_polygon(p, poly):
             return 0.0
-        best = min(best, min(_seg_dist(p, a, b) for a, b in t.edges))
+        for ax, ay, _, _, dx, dy, n in segs:  # _seg_dist(p, a, b), inlined
+            rx, ry = px - ax, py - ay
+            t = 0.0 if n == 0 else max(0.0, min(1.0, (rx * dx + ry * dy) / n))
+            d = math.hypot(rx - t * dx, ry - t * dy)
+            if d < best:
+                best = d
     return best
 
 
-def _crosses(p: Point, q: Point, a: Point, b: Point) -> bool:
-    def side(u: Point, v: Point, w: Point) -> float:
-        return (v[0] - u[0]) * (w[1] - u[1]) - (v[1] - u[1]) * (w[0] - u[0])
-    return (side(p, q, a) * side(p, q, b) < 0) and (side(a, b, p) * side(a, b, q) < 0)
+_KEPT: dict[int, tuple[object, tuple[list[Kept], list[Kept]]]] = {}
+"""Per terrain section (by identity): the cover pieces and the dense pieces, each as
+``(poly, box, segs)`` (what :func:`cover_distance` and :func:`clear_lane` walk)."""
+Kept = tuple[tuple[Point, ...], tuple[float, float, float, float], tuple[Seg, ...]]
+
+
+def _kept(state: GameState) -> tuple[list[Kept], list[Kept]]:
+    kept = _KEPT.get(id(state.terrain))
+    if kept is not None and kept[0] is state.terrain:
+        return kept[1]
+    pieces = _pieces(state)
+    out = ([(t.poly, t.box, _segs(t.edges)) for t in pieces if t.category in ("dense", "light")],
+           [(t.poly, t.box, _segs(t.edges)) for t in pieces if t.category == "dense"])
+    if len(_KEPT) > 8:
+        _KEPT.clear()
+    _KEPT[id(state.terrain)] = (state.terrain, out)
+    return out
 
 
 def clear_lane(state: GameState, p: Point, q: Point) -> bool:
     """Whether the segment ``p``-``q`` crosses no dense terrain piece (a wall that blocks
     sight; a rough, horizontal estimate of a firing lane)."""
-    lo_x, hi_x, lo_y, hi_y = min(p[0], q[0]), max(p[0], q[0]), min(p[1], q[1]), max(p[1], q[1])
-    for t in _pieces(state):
-        x0, y0, x1, y1 = t.box
-        if t.category != "dense" or x1 < lo_x or x0 > hi_x or y1 < lo_y or y0 > hi_y:
+    px, py = p
+    qx, qy = q
+    lo_x, hi_x, lo_y, hi_y = min(px, qx), max(px, qx), min(py, qy), max(py, qy)
+    ex, ey = qx - px, qy - py
+    for _, (x0, y0, x1, y1), segs in _kept(state)[1]:
+        if x1 < lo_x or x0 > hi_x or y1 < lo_y or y0 > hi_y:
             continue
-        if any(_crosses(p, q, a, b) for a, b in t.edges):
-            return False
+        for ax, ay, bx, by, dx, dy, _ in segs:  # segments p-q and a-b cross properly
+            if ((ex * (ay - py) - ey * (ax - px)) * (ex * (by - py) - ey * (bx - px)) < 0
+                    and (dx * (py - ay) - dy * (px - ax)) * (dx * (qy - ay) - dy * (qx - ax))
+                    < 0):
+                return False
     return True
 
 
@@ -490,10 +525,15 @@ def place(ctx: Context, u: UnitData, rng: random.Random, *, zone_only: bool = Fa
              if lo_x < m.x < hi_x and lo_y < m.y < hi_y]
     blocks = [t.box for t in _pieces(s)]
     shooters, lanes = _shooters(s, u.player), lane_targets(s)
-    for a in _anchors(np.array(area), bf.width, bf.depth, rng):
+    anchors = _anchors(np.array(area), bf.width, bf.depth, rng)
+    ax = np.array([a[0] for a in anchors], dtype=float)
+    ay = np.array([a[1] for a in anchors], dtype=float)
+    open_ = [deploy_grid.open_blocks(ax, ay, box, area, taken, blocks).tolist()
+             for _, box in boxes]  # _fits and not _crowded, for every anchor at once
+    for i, a in enumerate(anchors):
         score: float | None = None
-        for shape, box in boxes:
-            if not _fits(a, box, area) or _crowded(a, box, taken, blocks):
+        for j, (shape, box) in enumerate(boxes):
+            if not open_[j][i]:
                 continue
             if infiltrate and not _far_from(a, box, foes, opp_poly):
                 continue
@@ -513,13 +553,18 @@ def place(ctx: Context, u: UnitData, rng: random.Random, *, zone_only: bool = Fa
     # gap beside a wall) is scored too
     fine: list[tuple[float, Point, Shape]] = []
     steps = [i * FINE_STEP for i in range(-FINE_REACH, FINE_REACH + 1)]
+    offsets = [(dx, dy) for dx in steps for dy in steps]
+    fx = np.array([o[0] for o in offsets], dtype=float)
+    fy = np.array([o[1] for o in offsets], dtype=float)
     for _, a, shape in cands[:FINE_AROUND]:
-        for dx in steps:
-            for dy in steps:
-                p = (a[0] + dx, a[1] + dy)
-                if (dx or dy) and usable(p, shape):
-                    fine.append((_score(s, u, kind, p, goal, guard, shooters, lanes), p,
-                                 shape))
+        box = box_of[shape]
+        near = deploy_grid.open_blocks(a[0] + fx, a[1] + fy, box, area, taken,
+                                       blocks).tolist()  # usable's first two tests
+        for (dx, dy), ok in zip(offsets, near, strict=True):
+            p = (a[0] + dx, a[1] + dy)
+            if (dx or dy) and ok and (not infiltrate or _far_from(p, box, foes, opp_poly)):
+                fine.append((_score(s, u, kind, p, goal, guard, shooters, lanes), p,
+                             shape))
     fine.sort(key=lambda t: t[0])
     rest = cands[TRIES:]
     tries = sorted(fine[:FINE_AROUND] + cands[:TRIES], key=lambda t: t[0]) + rest[
