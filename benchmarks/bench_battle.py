@@ -8,7 +8,11 @@ sides, whose games charge and fight; heuristic: the objective player, agents/heu
 Prints the stratagems used, reaction requests and CP left per game. ``--battle real`` plays
 the 1000-point battle (``w40k.io.battle_setup.real_battle_position``: ``strike_force`` against
 ``waaagh_band`` on flank-assault, set up once before the timing, ``--rounds`` battle rounds or
-the mission's length); ``--games-detail`` prints each game's CPU time and record digest.
+the mission's length); ``--battle cli`` plays ``w40k battle``'s own game move for move (the
+same battle from the pre-battle sequence: the players declare reserves and deploy; the agents
+seeded and the garbage collector set as the command does; default seed 1, whose record digest
+is that of ``w40k battle``'s ``record.json``); ``--games-detail`` prints each game's CPU time
+and record digest.
 
 Growth: ``--scale K`` plays scales k = 1..K (k times the default armies on the same table,
 ``w40k.io.battle_scale``; ``--only`` plays scale K alone) with the random and the greedy
@@ -29,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import gc
 import hashlib
 import json
 import math
@@ -39,6 +44,7 @@ from typing import cast
 from w40k.agents.greedy import GreedyAgent
 from w40k.agents.heuristic import HeuristicAgent
 from w40k.agents.random_agent import RandomAgent
+from w40k.cli.battle import GC_THRESHOLD
 from w40k.engine.game import Game
 from w40k.io.battle_scale import scaled_position
 from w40k.io.battle_setup import real_battle_position
@@ -51,19 +57,25 @@ AGENTS: dict[str, type[GreedyAgent] | type[HeuristicAgent] | type[RandomAgent]] 
 def one_game(seed: int, agent: str = "random", scale: int = 1,
              stratagems: bool = True, extras: bool = True,
              digests: list[str] | None = None,
-             position: dict[str, object] | None = None) -> dict[str, float]:
+             position: dict[str, object] | None = None, cli: bool = False) -> dict[str, float]:
     """One game's figures; ``extras``: also time replay, save/load and clone (a replay costs
     about a game, so the growth table leaves them out); ``digests``: append the sha256 of the
     game's record (to check that a speed-up changes no choice or event); ``position``: play
-    this starting position (a copy) instead of the scaled default."""
+    this starting position (a copy) instead of the scaled default; ``cli``: seed the agents
+    and set the garbage collector as ``w40k battle`` does (its game, move for move)."""
     pos = copy.deepcopy(position) if position is not None else scaled_position(scale)
-    pos["options"] = {**cast(dict[str, object], pos.get("options") or {}),
-                      "stratagems": stratagems}
+    if not cli:  # w40k battle leaves the position's options as they are
+        pos["options"] = {**cast(dict[str, object], pos.get("options") or {}),
+                          "stratagems": stratagems}
+    kept_gc = gc.get_threshold()
+    if cli:
+        gc.set_threshold(*GC_THRESHOLD)
     c0 = time.process_time()
     t0 = time.perf_counter()
     game = Game.new(pos, seed)
     kind = AGENTS[agent]
-    agents = {p.name: kind(seed * 101 + i) for i, p in enumerate(game.state.players)}
+    agents = {p.name: kind(seed * 2 + i + 1 if cli else seed * 101 + i)
+              for i, p in enumerate(game.state.players)}
     engine = choose = 0.0
     n = reactions = 0
     while True:
@@ -82,6 +94,7 @@ def one_game(seed: int, agent: str = "random", scale: int = 1,
         n += 1
     total = time.perf_counter() - t0
     cpu = time.process_time() - c0
+    gc.set_threshold(*kept_gc)
     if digests is not None:
         text = json.dumps(game.record(), sort_keys=True, default=str)
         digests.append(hashlib.sha256(text.encode()).hexdigest()[:16])
@@ -161,8 +174,9 @@ def main() -> None:
                     help="with --scale: print each game's CPU time and record digest")
     ap.add_argument("--no-stratagems", action="store_true",
                     help="play without stratagems (option 'stratagems': false)")
-    ap.add_argument("--battle", choices=("default", "real"), default="default",
-                    help="the default position, or the 1000-point battle")
+    ap.add_argument("--battle", choices=("default", "real", "cli"), default="default",
+                    help="the default position, the 1000-point battle set up, or w40k "
+                         "battle's own game (the same battle deployed by the players)")
     ap.add_argument("--rounds", type=int, default=None,
                     help="with --battle real: battle rounds (default: the mission's length)")
     args = ap.parse_args()
@@ -170,15 +184,18 @@ def main() -> None:
         growth(args.scale, args.only, args.games or 5, args.seed,
                [args.agent] if args.agent else ["random", "greedy"], args.games_detail)
         return
-    real = args.battle == "real"
+    cli = args.battle == "cli"
+    real = args.battle == "real" or cli
     args.games = args.games or (5 if real else 20)
     args.agent = args.agent or ("heuristic" if real else "random")
-    position = real_battle_position(rounds=args.rounds) if real else None
+    if cli and args.seed == 0:
+        args.seed = 1  # w40k battle's default seed
+    position = real_battle_position(rounds=args.rounds, pre_battle=cli) if real else None
     digests: list[str] = []
     runs = []
     for i in range(args.games):
         runs.append(one_game(args.seed + i, args.agent, 1, not args.no_stratagems,
-                             extras=not real, digests=digests, position=position))
+                             extras=not real, digests=digests, position=position, cli=cli))
         if args.games_detail:
             r = runs[-1]
             print(f"  {args.agent} seed {args.seed + i}: cpu {r['cpu']:.2f} s, wall "
@@ -190,7 +207,8 @@ def main() -> None:
 
     total, n = med("total"), med("decisions")
     dps = statistics.median(r["decisions"] / r["total"] for r in runs)
-    print(f"{'1000-point battle' if real else 'default position'}, {args.games} {args.agent} "
+    name = "w40k battle's game" if cli else "1000-point battle" if real else "default position"
+    print(f"{name}, {args.games} {args.agent} "
           f"games (seeds {args.seed}..{args.seed + args.games - 1}), stratagems "
           f"{'off' if args.no_stratagems else 'on'}")
     print(f"  stratagems used per game       {statistics.mean(r['stratagems'] for r in runs):9.1f}"
