@@ -387,3 +387,37 @@ def test_units_whose_boxes_are_out_of_engagement_range_have_no_model_engaged_R12
             screened += 1
             assert not any(engaged(x, y) for x in a for y in b)
     assert screened > 50
+
+
+def test_the_placement_s_free_test_is_occupied_free_on_the_near_models_R03_01_c() -> None:
+    # R03.01-c / R03.01-i (03.01 Ending a Move): pile_in_bounds.free, measured against the
+    # models pile_in_bounds.fixed keeps near the start (no Occupied built), answers as
+    # Occupied(every other model).free for spots within the move, on the real battle's
+    # terrain at several levels (ovals, crowded scenes: both answers come up).
+    from w40k.engine import geo
+    from w40k.engine.phases import pile_in_bounds as pb
+    from w40k.engine.propose_moves import Occupied
+    from w40k.geometry import Model
+    from w40k.io.battle_setup import real_battle_position
+    game = Game.new(real_battle_position(), 1)
+    _, ter = geo.terrain(game.ctx)
+    rng = random.Random(11)
+    bases: list[float | tuple[float, float]] = [25.0, 32.0, 40.0, 60.0, (75.0, 42.0)]
+    answers: set[bool] = set()
+    for _ in range(60):
+        sx, sy = rng.uniform(4, 56), rng.uniform(4, 40)
+        z = rng.choice([0.0, 0.0, 3.0, 6.0])
+        start = Model("s", sx, sy, z=z, base_mm=rng.choice(bases), facing=rng.uniform(0, 6.3))
+        others = [Model(f"o{i}", sx + rng.uniform(-12, 12), sy + rng.uniform(-12, 12),
+                        z=rng.choice([0.0, z]), base_mm=rng.choice(bases),
+                        facing=rng.uniform(0, 6.3)) for i in range(rng.randint(0, 60))]
+        budget = rng.choice([3.0, 6.0])
+        fx = pb.fixed(start, None, (), pb.discs(others), budget + 1.0)
+        occ = Occupied(others)
+        for _ in range(40):
+            a, r = rng.uniform(0, 2 * math.pi), budget * math.sqrt(rng.random())
+            end = start.moved(sx + r * math.cos(a), sy + r * math.sin(a))
+            want = occ.free(end, ter)
+            assert pb.free(fx, end, ter) == want
+            answers.add(want)
+    assert answers == {True, False}

@@ -42,7 +42,7 @@ from w40k.engine import field, geo
 from w40k.engine.context import Context
 from w40k.engine.phases import melee_moves as mm_
 from w40k.engine.phases import pile_in_bounds as pb
-from w40k.engine.propose_moves import bearings, occupied_around, ring
+from w40k.engine.propose_moves import bearings, ring
 from w40k.engine.serial import JSON
 from w40k.engine.state import ModelData, ObjectiveData, UnitData, placement_count
 from w40k.geometry import Model, engaged
@@ -146,10 +146,12 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
     jitter = rng.uniform(-0.5, 0.5) * attempt * 2 * math.pi / BEARINGS
     if not movers:
         return None  # every model in base contact stays: none moves (after the same draw)
-    occupied = occupied_around(ctx, u, shared=True)  # measured against, never added to
+    # every living model of the other units, in the state's order (``occupied_around``'s
+    # models: pb.free measures a spot against them as its Occupied.free would)
+    occupied_discs = pb.discs(o for e in ctx.state.units if e.id != u.id and not e.destroyed
+                              for o in geo.unit_shapes(e))
     moved: dict[str, Model] = {}
     fixed: dict[str, pb.Fixed] = {}
-    occupied_discs = pb.discs(occupied.models)
     breaks = len(coherency_breaks(list(cur.values())))
 
     def place(m: ModelData) -> bool:
@@ -204,7 +206,7 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
             if code & pb.STILL and not all(g.engaged_any(end) for g in was_engaged[m.id]):
                 continue  # R12.03-e / R12.08-f: still engaged with the same units
             if (code & pb.CLEAR and not _clear_of_friends(end, m.id, cur)) \
-                    or not occupied.free(end, ter):
+                    or not pb.free(fx, end, ter):
                 continue  # 03.01 Ending a Move
             n = len(coherency_breaks(list({**cur, m.id: end}.values())))
             if n > breaks:
