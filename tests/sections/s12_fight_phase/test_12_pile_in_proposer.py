@@ -367,7 +367,8 @@ def test_a_round_base_meeting_a_solid_feature_ends_partway_through_it_R03_01_i()
 
 
 def test_units_whose_boxes_are_out_of_engagement_range_have_no_model_engaged_R12_03_e() -> None:
-    # R12.03-e: the pile-in placement looks for the units each model started engaged with
+    # R12.03-e / R12.08-f: the pile-in placement, and check_move's still-engaged test
+    # (melee_moves._check_toward), look for the units each model started engaged with
     # (03.04) only among those whose layout box comes within ENGAGE_SCREEN of its unit's box;
     # past that gap no pair of models is engaged (random round and oval bases, close and far).
     from w40k.engine.phases.pile_in_propose import ENGAGE_SCREEN

@@ -51,7 +51,6 @@ from w40k.geometry.battlefield import (
     inner_radius,
 )
 from w40k.geometry.measure import (
-    ENGAGEMENT_HORIZONTAL,
     coherency_breaks,
     horizontal_distance,
     separation,
@@ -97,9 +96,9 @@ CLOSER = 1e-3
 demands more than ``melee_moves.EPS``)."""
 CLEARANCE = 1e-4
 """Inches kept between bases (as ``Occupied``)."""
-ENGAGE_SCREEN = ENGAGEMENT_HORIZONTAL + 1e-3
+ENGAGE_SCREEN = mm_.ENGAGE_SCREEN
 """Inches between two units' layout boxes past which no model of one is engaged with a
-model of the other (03.04; as ``melee_measure.Group.engaged_any``'s screen)."""
+model of the other (03.04; ``melee_moves.ENGAGE_SCREEN``, ``check_move``'s screen too)."""
 PATH_RULES_IGNORED = ("R03.03-d", "R03.01-c")
 """Checked here for the whole unit (``validate_move`` sees one model moved, the rest at their
 starts): coherency and ending on a model."""
@@ -522,10 +521,9 @@ def _repair(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, starts: dict[str, 
         t = closest[mid]
         end = cur[mid]
         if t is not None:
-            tshapes = geo.unit_shapes(t)
-            if any(engaged(end, s) for s in tshapes):
+            if mm_.Group.of_unit(t).engaged_any(end):  # engaged over t's models, R12.03-d
                 continue
-            if not mm_.can_reach(ctx, u, mid, cur, tshapes, 2.0, budget, move_type):
+            if not mm_.can_reach(ctx, u, mid, cur, geo.unit_shapes(t), 2.0, budget, move_type):
                 continue
         else:
             assert obj is not None
