@@ -422,3 +422,35 @@ def test_the_placement_s_free_test_is_occupied_free_on_the_near_models_R03_01_c(
             assert pb.free(fx, end, ter) == want
             answers.add(want)
     assert answers == {True, False}
+
+
+def test_the_kept_first_placement_counts_the_draws_the_generator_made_R12_03_d() -> None:
+    # R12.03-d / R12.08-d: first_toward counts the placement's draws from the code (its one
+    # jitter draw, made when the frame has a target unit or an objective) instead of the
+    # generator's states; the count is what the generator shows (_draws): with targets,
+    # with an objective, with neither.
+    import dataclasses
+
+    from w40k.engine.phases import pile_in_propose as pp
+    red = _u("red.a", "red", [10.0 + 1.5 * i for i in range(5)], 10.0, flags=FF)
+    blue = _u("blue.b", "blue", [11.0 + 1.5 * i for i in range(3)], 10.0 + BASE + 2.5)
+    game = Game.new(fight_phase([red, blue], objectives=[marker("o", 12.0, 16.0)]), seed=1)
+    game.submit("red.a")
+    if pending(game).kind == "pile_in_targets":
+        game.submit(pending(game).options[0])
+    frame = game.ctx.top
+    assert isinstance(frame, MeleeMoveFrame) and frame.targets
+    u = game.state.unit("red.a")
+    frames = [frame, dataclasses.replace(frame, targets=()),
+              dataclasses.replace(frame, targets=(), move_type="consolidate",
+                                  mode="objective", objective="o")]
+    counts = []
+    for f in frames:
+        pp._FIRST.clear()
+        rng = random.Random(3)
+        before = rng.getstate()
+        pp.first_toward(game.ctx, u, f, rng)
+        (entry,) = pp._FIRST.values()
+        assert entry[2] == pp._draws(before, rng)
+        counts.append(entry[2])
+    assert counts == [1, 0, 1]

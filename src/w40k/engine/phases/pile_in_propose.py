@@ -110,10 +110,9 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
     None when no model moves."""
     budget = d.max_distance
     mt = d.move_type
-    targets = [ctx.state.unit(t) for t in d.targets or ()]
-    obj = next((o for o in ctx.state.objectives if o.name == d.objective), None)
+    targets, obj = _goals(ctx, d)
     if not targets and obj is None:
-        return None
+        return None  # before the one draw (first_toward counts on it)
     move_type = mm_.MOVE_TYPES[mt]
     locked = mt == "pile_in" or d.mode == "ongoing"
     keep = mt == "pile_in" or d.mode == "ongoing"
@@ -142,7 +141,8 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
     else:
         was_engaged = {}
     movers.sort(key=lambda m: (start_gap[m.id], m.id))
-    jitter = rng.uniform(-0.5, 0.5) * attempt * 2 * math.pi / BEARINGS
+    # the generator's only use here (first_toward replays it: JITTER_DRAW)
+    jitter = rng.uniform(*JITTER_DRAW) * attempt * 2 * math.pi / BEARINGS
     if not movers:
         return None  # every model in base contact stays: none moves (after the same draw)
     # every living model of the other units, in the state's order (``occupied_around``'s
@@ -234,11 +234,23 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
     return {mid: [[round(e.x, 6), round(e.y, 6)]] for mid, e in moved.items()}
 
 
+JITTER_DRAW = (-0.5, 0.5)
+"""The bounds of :func:`propose_toward`'s one draw, ``rng.uniform`` of them (its bearings'
+jitter), made once it has a target unit or an objective (:func:`_goals`) and never else."""
+
+
+def _goals(ctx: Context, d: mm_.MeleeMoveFrame
+           ) -> tuple[list[UnitData], ObjectiveData | None]:
+    """The frame's target units and its objective (None: none, or not in the state)."""
+    return ([ctx.state.unit(t) for t in d.targets or ()],
+            next((o for o in ctx.state.objectives if o.name == d.objective), None))
+
+
 _FIRST: dict[tuple[int, int, int],
              tuple[object, object, int, dict[str, JSON] | None, object]] = {}
-"""Attempt 0s of :func:`propose_toward` by (state, frame, ``placement_count``): the draws of
-``random()`` they made and their answer (an entry holds the state and the frame, so their
-``id`` is not reused while it is kept; a few entries: a player asks again at once)."""
+"""Attempt 0s of :func:`propose_toward` by (state, frame, ``placement_count``): the draws
+(:data:`JITTER_DRAW`) they made and their answer (an entry holds the state and the frame, so
+their ``id`` is not reused while it is kept; a few entries: a player asks again at once)."""
 
 
 def first_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random.Random
@@ -248,21 +260,22 @@ def first_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random.R
     state and frame give the same answer: an answer found before (a move, or None) is given
     again, as a new copy, after the same number of draws (a player that asks again, e.g. the
     heuristic's retries of a declined melee move, gets the answer and the random stream it
-    would have got)."""
+    would have got). The draws are counted from the code, not the generator's states (two
+    ``getstate`` copies and a probe generator cost more than a small search): the one
+    :data:`JITTER_DRAW` where the frame has a target unit or an objective, none else."""
     key = (id(ctx.state), id(d), placement_count())
     hit = _FIRST.get(key)
     scene = geo.scene(ctx)  # the same scene too (the units' flags it reads)
     if hit is not None and hit[0] is ctx.state and hit[1] is d and hit[4] is scene:
         for _ in range(hit[2]):
-            rng.random()
+            rng.uniform(*JITTER_DRAW)
         return _copied(hit[3])
-    before = rng.getstate()
+    targets, obj = _goals(ctx, d)
+    n = 1 if targets or obj is not None else 0
     out = propose_toward(ctx, u, d, rng, 0)
-    n = _draws(before, rng)
-    if n is not None:
-        if len(_FIRST) >= 8:
-            _FIRST.clear()
-        _FIRST[key] = (ctx.state, d, n, _copied(out), scene)
+    if len(_FIRST) >= 8:
+        _FIRST.clear()
+    _FIRST[key] = (ctx.state, d, n, _copied(out), scene)
     return out
 
 
@@ -276,7 +289,7 @@ def _copied(answer: dict[str, JSON] | None) -> dict[str, JSON] | None:
 
 def _draws(before: tuple[object, ...], rng: random.Random, most: int = 8) -> int | None:
     """How many ``random()`` calls take a generator from state ``before`` to ``rng``'s (None:
-    more than ``most - 1``, or other kinds of draws)."""
+    more than ``most - 1``, or other kinds of draws; ``charge_propose.first_chain``'s)."""
     probe = random.Random()
     probe.setstate(before)
     after = rng.getstate()
