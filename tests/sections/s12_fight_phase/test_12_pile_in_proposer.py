@@ -367,7 +367,8 @@ def test_a_round_base_meeting_a_solid_feature_ends_partway_through_it_R03_01_i()
 
 
 def test_units_whose_boxes_are_out_of_engagement_range_have_no_model_engaged_R12_03_e() -> None:
-    # R12.03-e: the pile-in placement looks for the units each model started engaged with
+    # R12.03-e / R12.08-f: the pile-in placement, and check_move's still-engaged test
+    # (melee_moves._check_toward), look for the units each model started engaged with
     # (03.04) only among those whose layout box comes within ENGAGE_SCREEN of its unit's box;
     # past that gap no pair of models is engaged (random round and oval bases, close and far).
     from w40k.engine.phases.pile_in_propose import ENGAGE_SCREEN
@@ -387,3 +388,69 @@ def test_units_whose_boxes_are_out_of_engagement_range_have_no_model_engaged_R12
             screened += 1
             assert not any(engaged(x, y) for x in a for y in b)
     assert screened > 50
+
+
+def test_the_placement_s_free_test_is_occupied_free_on_the_near_models_R03_01_c() -> None:
+    # R03.01-c / R03.01-i (03.01 Ending a Move): pile_in_bounds.free, measured against the
+    # models pile_in_bounds.fixed keeps near the start (no Occupied built), answers as
+    # Occupied(every other model).free for spots within the move, on the real battle's
+    # terrain at several levels (ovals, crowded scenes: both answers come up).
+    from w40k.engine import geo
+    from w40k.engine.phases import pile_in_bounds as pb
+    from w40k.engine.propose_moves import Occupied
+    from w40k.geometry import Model
+    from w40k.io.battle_setup import real_battle_position
+    game = Game.new(real_battle_position(), 1)
+    _, ter = geo.terrain(game.ctx)
+    rng = random.Random(11)
+    bases: list[float | tuple[float, float]] = [25.0, 32.0, 40.0, 60.0, (75.0, 42.0)]
+    answers: set[bool] = set()
+    for _ in range(60):
+        sx, sy = rng.uniform(4, 56), rng.uniform(4, 40)
+        z = rng.choice([0.0, 0.0, 3.0, 6.0])
+        start = Model("s", sx, sy, z=z, base_mm=rng.choice(bases), facing=rng.uniform(0, 6.3))
+        others = [Model(f"o{i}", sx + rng.uniform(-12, 12), sy + rng.uniform(-12, 12),
+                        z=rng.choice([0.0, z]), base_mm=rng.choice(bases),
+                        facing=rng.uniform(0, 6.3)) for i in range(rng.randint(0, 60))]
+        budget = rng.choice([3.0, 6.0])
+        fx = pb.fixed(start, None, (), pb.discs(others), budget + 1.0)
+        occ = Occupied(others)
+        for _ in range(40):
+            a, r = rng.uniform(0, 2 * math.pi), budget * math.sqrt(rng.random())
+            end = start.moved(sx + r * math.cos(a), sy + r * math.sin(a))
+            want = occ.free(end, ter)
+            assert pb.free(fx, end, ter) == want
+            answers.add(want)
+    assert answers == {True, False}
+
+
+def test_the_kept_first_placement_counts_the_draws_the_generator_made_R12_03_d() -> None:
+    # R12.03-d / R12.08-d: first_toward counts the placement's draws from the code (its one
+    # jitter draw, made when the frame has a target unit or an objective) instead of the
+    # generator's states; the count is what the generator shows (_draws): with targets,
+    # with an objective, with neither.
+    import dataclasses
+
+    from w40k.engine.phases import pile_in_propose as pp
+    red = _u("red.a", "red", [10.0 + 1.5 * i for i in range(5)], 10.0, flags=FF)
+    blue = _u("blue.b", "blue", [11.0 + 1.5 * i for i in range(3)], 10.0 + BASE + 2.5)
+    game = Game.new(fight_phase([red, blue], objectives=[marker("o", 12.0, 16.0)]), seed=1)
+    game.submit("red.a")
+    if pending(game).kind == "pile_in_targets":
+        game.submit(pending(game).options[0])
+    frame = game.ctx.top
+    assert isinstance(frame, MeleeMoveFrame) and frame.targets
+    u = game.state.unit("red.a")
+    frames = [frame, dataclasses.replace(frame, targets=()),
+              dataclasses.replace(frame, targets=(), move_type="consolidate",
+                                  mode="objective", objective="o")]
+    counts = []
+    for f in frames:
+        pp._FIRST.clear()
+        rng = random.Random(3)
+        before = rng.getstate()
+        pp.first_toward(game.ctx, u, f, rng)
+        (entry,) = pp._FIRST.values()
+        assert entry[2] == pp._draws(before, rng)
+        counts.append(entry[2])
+    assert counts == [1, 0, 1]

@@ -59,7 +59,7 @@ from w40k.engine.state import ModelData, ObjectiveData, UnitData, placement_coun
 from w40k.engine.windows import Window, open_window
 from w40k.geometry import Model, Scene, engaged
 from w40k.geometry.battlefield import Layout, any_engaged
-from w40k.geometry.measure import horizontal_distance
+from w40k.geometry.measure import ENGAGEMENT_HORIZONTAL, horizontal_distance
 from w40k.geometry.movement import ENDS_CHECKED, MoveType, Step, validate_move
 from w40k.geometry.shapes import Circle, mm
 
@@ -68,6 +68,9 @@ MOVE_TYPES = {"charge": MoveType.CHARGE, "pile_in": MoveType.PILE_IN,
 DECLINE = {"charge": "fail", "pile_in": "skip", "consolidate": "skip", "surge": "skip"}
 """The answer that declines each move."""
 BEARINGS = 24
+ENGAGE_SCREEN = ENGAGEMENT_HORIZONTAL + 1e-3
+"""Inches between two units' layout boxes past which no model of one is engaged with a
+model of the other (03.04; as ``melee_measure.Group.engaged_any``'s screen)."""
 
 
 _TARGETS_KIND = {"charge": K.CHARGE_TARGETS, "pile_in": K.PILE_IN_TARGETS,
@@ -548,9 +551,10 @@ def _check_toward(ctx: Context, u: UnitData, moves: Mapping[str, Sequence[Step]]
             out.append((toward_rule, f"{m.id} does not end closer to the closest target "
                                      f"{closest.id}"))
             continue
-        cshapes = geo.unit_shapes(closest)
-        if not any(engaged(end, t) for t in cshapes) and can_reach(
-                ctx, u, m.id, finals, cshapes, 2.0, budget, move_type):
+        # engaged with a model of the closest target (Group.engaged_any: measured only
+        # where the bounding discs come within range, the answer of engaged over them all)
+        if not Group.of_unit(closest).engaged_any(end) and can_reach(
+                ctx, u, m.id, finals, geo.unit_shapes(closest), 2.0, budget, move_type):
             out.append((toward_rule, f"{m.id} can end engaged with {closest.id} but does not"))
     if out:
         return out
@@ -561,7 +565,13 @@ def _check_toward(ctx: Context, u: UnitData, moves: Mapping[str, Sequence[Step]]
         # R12.03-e (R12.08-f reading for ongoing consolidation): a model that started engaged
         # with an enemy unit is still engaged with it.
         rule = "R12.03-e" if pile else "R12.08-f"
-        groups = [(e, Group.of_unit(e)) for e in _enemies(ctx, u)]
+        # An enemy unit whose layout box is out of engagement range of the unit's box (1e-3"
+        # to spare: the boxes hold every bounding disc, so their gap is a lower bound of
+        # every pair's distance) is engaged with none of its models' starts (03.04): it
+        # adds no entry, so it is not measured (as pile_in_propose screens them).
+        box = field.layout(u)
+        groups = [(e, Group.of_unit(e)) for e in _enemies(ctx, u)
+                  if box.box_gap(field.layout(e)) <= ENGAGE_SCREEN]
         for m in u.alive:
             start, end = geo.model_shape(m), finals[m.id]
             if end is start:

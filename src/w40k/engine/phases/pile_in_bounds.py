@@ -25,14 +25,19 @@ from itertools import chain
 import numpy as np
 
 from w40k.engine.propose_moves import CLEARANCE as TAKEN_CLEARANCE
-from w40k.geometry import Model
+from w40k.geometry import Model, Terrain
 from w40k.geometry.battlefield import MARGIN, bounding_radius, inner_radius
 from w40k.geometry.measure import (
     ENGAGEMENT_HORIZONTAL,
     ENGAGEMENT_VERTICAL,
+    separation,
     vertical_distance,
 )
+from w40k.geometry.movement import ending_violations
 from w40k.geometry.shapes import EPS, Polygon
+
+Disc = tuple[float, float, float, Model]
+"""A model's position (x, y), its reach (``Model.reach``) and the model."""
 
 Row = tuple[float, float, float, float]
 """A model's footprint centre (x, y), bounding radius and inner radius (-inf for a hull): the
@@ -90,13 +95,12 @@ class Fixed:
     """The other units' nearby models' columns (from, to)."""
     v_ok: np.ndarray
     """Per column: within engagement range vertically of the model's start (groups only)."""
+    discs: tuple[Disc, ...]
+    """The other units' nearby models' :data:`Disc` (the ``near`` columns' models, in
+    order): every model :func:`free` measures a spot within the move against."""
 
 
-Disc = tuple[float, float, float, Model]
-"""A model's position (x, y), its reach (``Model.reach``) and the model."""
-
-
-def discs(models: Sequence[Model]) -> list[Disc]:
+def discs(models: Iterable[Model]) -> list[Disc]:
     """Each model's :data:`Disc` (``Occupied``'s discs), for :func:`fixed`."""
     return [(m.x, m.y, m.reach(), m) for m in models]
 
@@ -121,11 +125,33 @@ def fixed(start: Model, targets: Sequence[Model] | None, groups: Sequence[Sequen
     sx, sy = start.x, start.y
     a = len(rows)
     hypot = math.hypot
-    rows += [row(o) for x, y, r, o in occupied if hypot(x - sx, y - sy) <= reach + r]
+    near = tuple(dc for dc in occupied if hypot(dc[0] - sx, dc[1] - sy) <= reach + dc[2])
+    rows += [row(dc[3]) for dc in near]
     v += [False] * (len(rows) - a)
     return Fixed(table(rows, 4),
                  -1 if targets is None else len(targets), tuple(spans), (a, len(rows)),
-                 np.array(v, dtype=bool))
+                 np.array(v, dtype=bool), near)
+
+
+def free(fx: Fixed, cand: Model, terrain: Terrain) -> bool:
+    """03.01 Ending a Move: ``Occupied(models).free(cand, terrain)`` for ``cand``, the model
+    of :func:`fixed`'s ``start`` moved at most ``budget`` (its ``budget`` less the 1.0 it is
+    given), where :func:`discs` of ``models`` were its ``occupied``. The same answer with
+    no ``Occupied`` built: a model ``Occupied.free`` refuses ``cand`` for passes its disc
+    test, ``hypot(o - cand) - r_o - r <= CLEARANCE + MARGIN`` (the same floats), so its
+    centre is within ``r_o + r + 1e-4`` (and a rounding) of the spot, within ``budget + r
+    + r_o + 1e-4`` of the start: among ``fx.discs``, which hold every model within ``budget
+    + r + 1.0 + r_o`` (the moved model's reach is the start's). The answer is a boolean
+    (the order in which the models are measured changes nothing); the terrain test is
+    ``Occupied.free``'s own (``ending_violations``)."""
+    x, y, r = cand.x, cand.y, cand.reach()
+    fp = cand.footprint()
+    hypot = math.hypot
+    for ox, oy, orr, o in fx.discs:
+        if hypot(ox - x, oy - y) - orr - r <= TAKEN_CLEARANCE + MARGIN \
+                and separation(fp, o.footprint()) <= TAKEN_CLEARANCE:
+            return False
+    return not ending_violations(terrain, cand)
 
 
 def candidates(start: Model, spots: Sequence[tuple[float, float]], fx: Fixed,

@@ -42,7 +42,7 @@ from w40k.engine import field, geo
 from w40k.engine.context import Context
 from w40k.engine.phases import melee_moves as mm_
 from w40k.engine.phases import pile_in_bounds as pb
-from w40k.engine.propose_moves import bearings, occupied_around, ring
+from w40k.engine.propose_moves import bearings, ring
 from w40k.engine.serial import JSON
 from w40k.engine.state import ModelData, ObjectiveData, UnitData, placement_count
 from w40k.geometry import Model, engaged
@@ -51,7 +51,6 @@ from w40k.geometry.battlefield import (
     inner_radius,
 )
 from w40k.geometry.measure import (
-    ENGAGEMENT_HORIZONTAL,
     coherency_breaks,
     horizontal_distance,
     separation,
@@ -97,9 +96,9 @@ CLOSER = 1e-3
 demands more than ``melee_moves.EPS``)."""
 CLEARANCE = 1e-4
 """Inches kept between bases (as ``Occupied``)."""
-ENGAGE_SCREEN = ENGAGEMENT_HORIZONTAL + 1e-3
+ENGAGE_SCREEN = mm_.ENGAGE_SCREEN
 """Inches between two units' layout boxes past which no model of one is engaged with a
-model of the other (03.04; as ``melee_measure.Group.engaged_any``'s screen)."""
+model of the other (03.04; ``melee_moves.ENGAGE_SCREEN``, ``check_move``'s screen too)."""
 PATH_RULES_IGNORED = ("R03.03-d", "R03.01-c")
 """Checked here for the whole unit (``validate_move`` sees one model moved, the rest at their
 starts): coherency and ending on a model."""
@@ -111,10 +110,9 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
     None when no model moves."""
     budget = d.max_distance
     mt = d.move_type
-    targets = [ctx.state.unit(t) for t in d.targets or ()]
-    obj = next((o for o in ctx.state.objectives if o.name == d.objective), None)
+    targets, obj = _goals(ctx, d)
     if not targets and obj is None:
-        return None
+        return None  # before the one draw (first_toward counts on it)
     move_type = mm_.MOVE_TYPES[mt]
     locked = mt == "pile_in" or d.mode == "ongoing"
     keep = mt == "pile_in" or d.mode == "ongoing"
@@ -143,13 +141,16 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
     else:
         was_engaged = {}
     movers.sort(key=lambda m: (start_gap[m.id], m.id))
-    jitter = rng.uniform(-0.5, 0.5) * attempt * 2 * math.pi / BEARINGS
+    # the generator's only use here (first_toward replays it: JITTER_DRAW)
+    jitter = rng.uniform(*JITTER_DRAW) * attempt * 2 * math.pi / BEARINGS
     if not movers:
         return None  # every model in base contact stays: none moves (after the same draw)
-    occupied = occupied_around(ctx, u, shared=True)  # measured against, never added to
+    # every living model of the other units, in the state's order (``occupied_around``'s
+    # models: pb.free measures a spot against them as its Occupied.free would)
+    occupied_discs = pb.discs(o for e in ctx.state.units if e.id != u.id and not e.destroyed
+                              for o in geo.unit_shapes(e))
     moved: dict[str, Model] = {}
     fixed: dict[str, pb.Fixed] = {}
-    occupied_discs = pb.discs(occupied.models)
     breaks = len(coherency_breaks(list(cur.values())))
 
     def place(m: ModelData) -> bool:
@@ -204,7 +205,7 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
             if code & pb.STILL and not all(g.engaged_any(end) for g in was_engaged[m.id]):
                 continue  # R12.03-e / R12.08-f: still engaged with the same units
             if (code & pb.CLEAR and not _clear_of_friends(end, m.id, cur)) \
-                    or not occupied.free(end, ter):
+                    or not pb.free(fx, end, ter):
                 continue  # 03.01 Ending a Move
             n = len(coherency_breaks(list({**cur, m.id: end}.values())))
             if n > breaks:
@@ -233,11 +234,23 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
     return {mid: [[round(e.x, 6), round(e.y, 6)]] for mid, e in moved.items()}
 
 
+JITTER_DRAW = (-0.5, 0.5)
+"""The bounds of :func:`propose_toward`'s one draw, ``rng.uniform`` of them (its bearings'
+jitter), made once it has a target unit or an objective (:func:`_goals`) and never else."""
+
+
+def _goals(ctx: Context, d: mm_.MeleeMoveFrame
+           ) -> tuple[list[UnitData], ObjectiveData | None]:
+    """The frame's target units and its objective (None: none, or not in the state)."""
+    return ([ctx.state.unit(t) for t in d.targets or ()],
+            next((o for o in ctx.state.objectives if o.name == d.objective), None))
+
+
 _FIRST: dict[tuple[int, int, int],
              tuple[object, object, int, dict[str, JSON] | None, object]] = {}
-"""Attempt 0s of :func:`propose_toward` by (state, frame, ``placement_count``): the draws of
-``random()`` they made and their answer (an entry holds the state and the frame, so their
-``id`` is not reused while it is kept; a few entries: a player asks again at once)."""
+"""Attempt 0s of :func:`propose_toward` by (state, frame, ``placement_count``): the draws
+(:data:`JITTER_DRAW`) they made and their answer (an entry holds the state and the frame, so
+their ``id`` is not reused while it is kept; a few entries: a player asks again at once)."""
 
 
 def first_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random.Random
@@ -247,21 +260,22 @@ def first_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random.R
     state and frame give the same answer: an answer found before (a move, or None) is given
     again, as a new copy, after the same number of draws (a player that asks again, e.g. the
     heuristic's retries of a declined melee move, gets the answer and the random stream it
-    would have got)."""
+    would have got). The draws are counted from the code, not the generator's states (two
+    ``getstate`` copies and a probe generator cost more than a small search): the one
+    :data:`JITTER_DRAW` where the frame has a target unit or an objective, none else."""
     key = (id(ctx.state), id(d), placement_count())
     hit = _FIRST.get(key)
     scene = geo.scene(ctx)  # the same scene too (the units' flags it reads)
     if hit is not None and hit[0] is ctx.state and hit[1] is d and hit[4] is scene:
         for _ in range(hit[2]):
-            rng.random()
+            rng.uniform(*JITTER_DRAW)
         return _copied(hit[3])
-    before = rng.getstate()
+    targets, obj = _goals(ctx, d)
+    n = 1 if targets or obj is not None else 0
     out = propose_toward(ctx, u, d, rng, 0)
-    n = _draws(before, rng)
-    if n is not None:
-        if len(_FIRST) >= 8:
-            _FIRST.clear()
-        _FIRST[key] = (ctx.state, d, n, _copied(out), scene)
+    if len(_FIRST) >= 8:
+        _FIRST.clear()
+    _FIRST[key] = (ctx.state, d, n, _copied(out), scene)
     return out
 
 
@@ -275,7 +289,7 @@ def _copied(answer: dict[str, JSON] | None) -> dict[str, JSON] | None:
 
 def _draws(before: tuple[object, ...], rng: random.Random, most: int = 8) -> int | None:
     """How many ``random()`` calls take a generator from state ``before`` to ``rng``'s (None:
-    more than ``most - 1``, or other kinds of draws)."""
+    more than ``most - 1``, or other kinds of draws; ``charge_propose.first_chain``'s)."""
     probe = random.Random()
     probe.setstate(before)
     after = rng.getstate()
@@ -520,10 +534,9 @@ def _repair(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, starts: dict[str, 
         t = closest[mid]
         end = cur[mid]
         if t is not None:
-            tshapes = geo.unit_shapes(t)
-            if any(engaged(end, s) for s in tshapes):
+            if mm_.Group.of_unit(t).engaged_any(end):  # engaged over t's models, R12.03-d
                 continue
-            if not mm_.can_reach(ctx, u, mid, cur, tshapes, 2.0, budget, move_type):
+            if not mm_.can_reach(ctx, u, mid, cur, geo.unit_shapes(t), 2.0, budget, move_type):
                 continue
         else:
             assert obj is not None
