@@ -277,14 +277,22 @@ class SightTables:
         for k in self._batch_stage(unit_pairs):
             self._keep_raw(k, self._exact_sight(*k))
 
+    def _stage_mask(self, ou: int, tu: int) -> np.ndarray | None:
+        """``mask[om, tm]``: the model pairs of a unit pair that :meth:`stage` decides; None:
+        every pair. :class:`~w40k.geometry.visibility.Visibility` leaves out the pairs a rule
+        hides whatever the sight (13.09, 24.24), whose raw sight its visibility questions
+        never read."""
+        return None
+
     def stage(self, ou: int, tu: int) -> None:
         """Decide at once (once per unit pair) the raw sight of the unit pair's model pairs
-        that the batched tests decide (:meth:`_batch_stage`); the pairs they leave open are
-        searched when asked. The same sight codes as :meth:`raw_sight` pair by pair (a CLEAR
-        pair's witness line may be another clear line)."""
+        (those :meth:`_stage_mask` keeps) that the batched tests decide
+        (:meth:`_batch_stage`); the pairs they leave open are searched when asked. The same
+        sight codes as :meth:`raw_sight` pair by pair (a CLEAR pair's witness line may be
+        another clear line)."""
         if (ou, tu) not in self._staged:
             self._staged.add((ou, tu))
-            self._batch_stage([(ou, tu)])
+            self._batch_stage([(ou, tu)], [self._stage_mask(ou, tu)])
 
     def stage_many(self, unit_pairs: list[tuple[int, int]]) -> None:
         """:meth:`stage` for several unit pairs in one batch (each model pair's answer is its
@@ -292,23 +300,30 @@ class SightTables:
         todo = [p for p in dict.fromkeys(unit_pairs) if p not in self._staged]
         self._staged.update(todo)
         if todo:
-            self._batch_stage(todo)
+            self._batch_stage(todo, [self._stage_mask(*p) for p in todo])
 
-    def _batch_stage(self, unit_pairs: list[tuple[int, int]]) -> list[tuple[int, int, int, int]]:
+    def _batch_stage(self, unit_pairs: list[tuple[int, int]],
+                     masks: list[np.ndarray | None] | None = None
+                     ) -> list[tuple[int, int, int, int]]:
         """The batched stage of :meth:`prepare` only: caches the raw sight of every model pair
-        of these unit pairs that it decides (the compiled kernels: all of them; otherwise
+        of these unit pairs (``masks``: of each unit pair, only the model pairs its mask
+        keeps; None: all) that it decides (the compiled kernels: all of them; otherwise
         :func:`batch_sight` on round bases) and returns the uncached pairs left open
         (undecided round-base pairs, then other shapes). Each pair is computed in its
         canonical order (:meth:`_keep_raw`), and so returned."""
         units = self.scene.units
         raw = self._raw_cache
-        todo = list(dict.fromkeys(
-            (ou, om, tu, tm) if ou <= tu else (tu, tm, ou, om)
-            for ou, tu in unit_pairs
-            for om in range(len(units[ou].models))
-            for tm in range(len(units[tu].models))
-            if (ou, om, tu, tm) not in raw
-        ))
+        wanted: dict[tuple[int, int, int, int], None] = {}
+        for i, (ou, tu) in enumerate(unit_pairs):
+            kept = None if masks is None else masks[i]
+            mask = None if kept is None else kept.tolist()
+            nt = len(units[tu].models)
+            for om in range(len(units[ou].models)):
+                row = None if mask is None else mask[om]
+                for tm in range(nt):
+                    if (row is None or row[tm]) and (ou, om, tu, tm) not in raw:
+                        wanted[(ou, om, tu, tm) if ou <= tu else (tu, tm, ou, om)] = None
+        todo = list(wanted)
         if not todo:
             return []
         if self.jit:

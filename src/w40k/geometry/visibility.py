@@ -138,6 +138,18 @@ class Visibility(SightTables):
             self._hidden_of[tu] = hit
         return hit
 
+    def _stage_mask(self, ou: int, tu: int) -> np.ndarray:
+        """The batched stage decides only the model pairs no rule hides (:meth:`_rule_mask`):
+        the visibility questions never read the raw sight of the others (13.09, 24.24), and
+        cover reads it only for target models outside every terrain area, which 13.09 never
+        hides (a hidden model is within an area) and 24.24 hides from no model that sees
+        its unit."""
+        return self._rule_mask(ou, tu)
+
+    def staged_size(self, ou: int, tu: int) -> int:
+        """How many model pairs :meth:`stage` decides of the unit pair (those no rule hides)."""
+        return int(np.count_nonzero(self._rule_mask(ou, tu)))
+
     def _rule_mask(self, ou: int, tu: int) -> np.ndarray:
         """``mask[om, tm]``: False where a rule hides target model ``tm`` from observer model
         ``om`` whatever the raw sight (13.09 hidden beyond detection range, 24.24 Lone
@@ -284,7 +296,10 @@ class Visibility(SightTables):
 
     def visible(self, ou: int, om: int, tu: int, tm: int) -> bool:
         """06.01 with 13.09 and 24.24: is target model ``tm`` visible to observer model
-        ``om``? (``model_sight(...).visible`` without computing full visibility and cover.)"""
+        ``om``? (``model_sight(...).visible`` without computing full visibility and cover; a
+        pair a rule hides (:meth:`_rule_mask`) is not, whatever its raw sight.)"""
+        if not self._rule_mask(ou, tu)[om, tm]:
+            return False
         return self._seen(ou, om, tu, tm)[0]
 
     def _seen(self, ou: int, om: int, tu: int, tm: int) -> tuple[bool, str]:

@@ -78,12 +78,12 @@ def _overwatch_targets(ctx: Context, facts: Facts, player: str) -> list[Target]:
 
 def _stage(vis: Visibility, pairs: list[tuple[int, int]]) -> None:
     """The batched sight tests of the candidate (observer, target) unit pairs, in batches of
-    at most :data:`STAGE_PAIRS` model pairs (a larger unit pair alone)."""
-    units = vis.scene.units
+    at most :data:`STAGE_PAIRS` model pairs staged (a larger unit pair alone; the pairs a
+    rule hides are not staged, ``Visibility.staged_size``)."""
     batch: list[tuple[int, int]] = []
     n = 0
     for pair in pairs:
-        size = len(units[pair[0]].models) * len(units[pair[1]].models)
+        size = vis.staged_size(*pair)
         if batch and n + size > STAGE_PAIRS:
             vis.stage_many(batch)
             batch, n = [], 0
