@@ -318,6 +318,33 @@ def test_rings_built_from_shared_bearings_are_ring_s_floats() -> None:
             assert [(cx + d * c, cy + d * s) for c, s in cs] == ring(cx, cy, d, base, n)
 
 
+@pytest.mark.parametrize("seed", [3, 4])
+def test_taken_one_spot_at_a_time_answers_as_taken_R03_01_c(seed: int) -> None:
+    # R03.01-c: ``Occupied.taken_test`` (the greedy move's spots, tried in order) is
+    # ``Occupied.taken`` spot by spot: the same near models, the same floats.
+    rng = random.Random(seed)
+    hits = 0
+    hull = ((-2.0, -1.0), (2.0, -1.0), (2.5, 0.0), (2.0, 1.0), (-2.0, 1.0))
+    for game in _games(seed):
+        shapes = [s for u in game.state.units if not u.destroyed for s in geo.unit_shapes(u)]
+        s0 = shapes[0]  # an oval and a hull among them, moving and placed
+        shapes += [Model("oval", s0.x + 1.5, s0.y, base_mm=(90.0, 52.0)),
+                   Model("hull", s0.x, s0.y + 2.0, base_mm=None, height=3.0, hull=hull)]
+        occupied = Occupied(shapes)
+        for _ in range(30):
+            start = rng.choice([*shapes, *shapes[-2:] * 5])
+            budget = rng.choice([0.5, 3.0, 8.0])
+            spots = [(start.x + rng.uniform(-budget, budget),
+                      start.y + rng.uniform(-budget, budget)) for _ in range(40)]
+            spots += [(s.x, s.y) for s in rng.sample(shapes, 5)]  # on a model
+            whole = occupied.taken(start, spots, budget)
+            one = occupied.taken_test(start, budget)
+            assert [one(x, y) for x, y in spots] == whole
+            hits += sum(whole)
+    assert hits
+    assert not any(Occupied(()).taken_test(shapes[0], 3.0)(x, y) for x, y in spots)
+
+
 def _plain_overlapping(scene: Scene, unit: str, mid: str, start: Model,
                        spots: Sequence[tuple[float, float]]) -> list[bool]:
     """``surely_overlapping`` of a round ``start`` as it was written: every round model of

@@ -9,7 +9,7 @@ returns the same first legal candidate as before: agents choose exactly as they 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -145,6 +145,36 @@ class Occupied:
         out: list[bool] = np.asarray((upper <= CLEARANCE - MARGIN).any(axis=1)).tolist()
         return out
 
+    def taken_test(self, start: Model, budget: float) -> Callable[[float, float], bool]:
+        """:meth:`taken` of one spot at a time (for a caller that needs the first spots
+        only): the same models near the start, the same float operations in the same order
+        (Python's floats are numpy's float64; the upper bound's ``max(0, .)`` left out, the
+        threshold being above 0, and no NaN arising), so the same answer per spot."""
+        if not self.models:
+            return _never
+        reach = budget + start.reach() + 1.0
+        sx, sy = start.x, start.y
+        discs = self._discs
+        near = [self._bounds[i] for i in range(len(discs))
+                if math.hypot(discs[i][0] - sx, discs[i][1] - sy) <= reach + discs[i][2]]
+        if not near:
+            return _never
+        fp = start.footprint()
+        cx, cy = fp.center
+        ox, oy = cx - sx, cy - sy
+        s_in = -math.inf if isinstance(fp, Polygon) else inner_radius(fp)
+        limit = CLEARANCE - MARGIN
+        sqrt = math.sqrt
+
+        def test(x: float, y: float) -> bool:
+            px, py = x + ox, y + oy
+            for bx, by, b_in in near:
+                dx, dy = px - bx, py - by
+                if sqrt(dx * dx + dy * dy) - s_in - b_in <= limit:
+                    return True
+            return False
+        return test
+
     def free(self, cand: Model, terrain: Terrain) -> bool:
         """03.01 Ending a Move: on no other model (more than :data:`CLEARANCE` apart), and not
         partway through a terrain feature (``ending_violations``)."""
@@ -164,6 +194,11 @@ class Occupied:
                     and separation(fp, self.models[i].footprint()) <= CLEARANCE:
                 return False
         return not ending_violations(terrain, cand)
+
+
+def _never(x: float, y: float) -> bool:
+    """:meth:`Occupied.taken_test` where no model is near: no spot is taken."""
+    return False
 
 
 _AROUND: dict[tuple[int, str], tuple[object, int, int, Occupied]] = {}

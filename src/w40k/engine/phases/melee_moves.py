@@ -725,9 +725,9 @@ def _greedy(ctx: Context, u: UnitData, d: MeleeMoveFrame, budget: float,
         elif obj is not None:
             spots = _objective_spots(ctx, obj, _radius(start))
         chosen: tuple[float, float] | None = None
-        taken = placed.taken(start, spots, budget + 2.0)
-        for i, (x, y) in enumerate(spots):
-            if math.hypot(x - start.x, y - start.y) > budget - 1e-4 or taken[i]:
+        taken = placed.taken_test(start, budget + 2.0)  # ``taken`` of the spots tried only
+        for x, y in spots:
+            if math.hypot(x - start.x, y - start.y) > budget - 1e-4 or taken(x, y):
                 continue
             if free(start.moved(x, y)):
                 chosen = (x, y)
