@@ -23,13 +23,15 @@ from w40k.engine.propose_moves import (
     Occupied,
     occupied_around,
     ring,
+    surely_overlapping,
     translation_refused,
 )
 from w40k.engine.serial import JSON
-from w40k.geometry import Model, MoveType
+from w40k.geometry import Model, MoveType, Scene
 from w40k.geometry.battlefield import MARGIN, spot_bounds
 from w40k.geometry.measure import coherency_breaks, horizontal_distance, separation
-from w40k.geometry.movement import ending_violations
+from w40k.geometry.movement import _standing, ending_violations, scene_others
+from w40k.geometry.shapes import EPS, Circle
 from w40k.io.battle_scale import scaled_position
 
 
@@ -314,3 +316,85 @@ def test_rings_built_from_shared_bearings_are_ring_s_floats() -> None:
         cs = bearings(base, n)
         for d in (rng.uniform(0.5, 3), rng.uniform(0.5, 3)):
             assert [(cx + d * c, cy + d * s) for c, s in cs] == ring(cx, cy, d, base, n)
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_taken_one_spot_at_a_time_answers_as_taken_R03_01_c(seed: int) -> None:
+    # R03.01-c: ``Occupied.taken_test`` (the greedy move's spots, tried in order) is
+    # ``Occupied.taken`` spot by spot: the same near models, the same floats.
+    rng = random.Random(seed)
+    hits = 0
+    hull = ((-2.0, -1.0), (2.0, -1.0), (2.5, 0.0), (2.0, 1.0), (-2.0, 1.0))
+    for game in _games(seed):
+        shapes = [s for u in game.state.units if not u.destroyed for s in geo.unit_shapes(u)]
+        s0 = shapes[0]  # an oval and a hull among them, moving and placed
+        shapes += [Model("oval", s0.x + 1.5, s0.y, base_mm=(90.0, 52.0)),
+                   Model("hull", s0.x, s0.y + 2.0, base_mm=None, height=3.0, hull=hull)]
+        occupied = Occupied(shapes)
+        for _ in range(30):
+            start = rng.choice([*shapes, *shapes[-2:] * 5])
+            budget = rng.choice([0.5, 3.0, 8.0])
+            spots = [(start.x + rng.uniform(-budget, budget),
+                      start.y + rng.uniform(-budget, budget)) for _ in range(40)]
+            spots += [(s.x, s.y) for s in rng.sample(shapes, 5)]  # on a model
+            whole = occupied.taken(start, spots, budget)
+            one = occupied.taken_test(start, budget)
+            assert [one(x, y) for x, y in spots] == whole
+            hits += sum(whole)
+    assert hits
+    assert not any(Occupied(()).taken_test(shapes[0], 3.0)(x, y) for x, y in spots)
+
+
+def _plain_overlapping(scene: Scene, unit: str, mid: str, start: Model,
+                       spots: Sequence[tuple[float, float]]) -> list[bool]:
+    """``surely_overlapping`` of a round ``start`` as it was written: every round model of
+    the scene (its unit's others and every other unit's) measured."""
+    fp = start.footprint()
+    assert isinstance(fp, Circle)
+    rows = [(f.cx, f.cy, f.r) for gu in scene.units for m in gu.models
+            for f in [m.footprint()]
+            if m.name != mid and type(f) is Circle and not start.top <= m.z + EPS
+            and not m.top <= start.z + EPS]
+    if not rows:
+        return [False] * len(spots)
+    c = np.array(rows, dtype=np.float64)
+    pts = np.asarray(spots, dtype=np.float64)
+    dx = pts[:, 0, None] + (fp.cx - start.x) - c[None, :, 0]
+    dy = pts[:, 1, None] + (fp.cy - start.y) - c[None, :, 1]
+    sep = np.sqrt(dx * dx + dy * dy) - fp.r - c[None, :, 2]
+    return np.asarray((sep < -1e-6 - MARGIN).any(axis=1)).tolist()
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_scene_with_the_unit_moved_shares_the_others_and_overlaps_as_measured_R03_01_c(
+        seed: int) -> None:
+    # R03.01-c: ``melee_moves._scene_with`` enters the base scene's list and discs of the
+    # other units' models as its own (the same models in the same order as building them),
+    # with a table of standing engagements of its own; ``surely_overlapping`` keeps the
+    # other models' round rows per list and answers as measuring every model.
+    rng = random.Random(seed)
+    hits = 0
+    for game in _games(seed):
+        base = geo.scene(game.ctx)
+        for u in [u for u in game.state.units if not u.destroyed]:
+            shapes = {m.id: geo.model_shape(m) for m in u.alive}
+            finals = {k: s.moved(s.x + rng.uniform(-2, 2), s.y + rng.uniform(-2, 2))
+                      for k, s in shapes.items()}
+            mid = rng.choice(sorted(shapes))
+            scene = mm_._scene_with(game.ctx, u, finals, keep=mid)
+            others, discs = scene_others(scene, u.id, u.player)
+            assert others == [(e.player == u.player, m) for e in scene.units
+                              if e.name != u.id for m in e.models]
+            assert np.array_equal(discs.xs, np.array([m.x for _, m in others]))
+            assert np.array_equal(discs.rs, np.array([m.reach() for _, m in others]))
+            assert _standing(scene, u.id) is not _standing(base, u.id)
+            start = shapes[mid]
+            if not isinstance(start.footprint(), Circle):
+                continue
+            spots = [(start.x + rng.uniform(-4, 4), start.y + rng.uniform(-4, 4))
+                     for _ in range(40)]
+            for sc in (scene, base):
+                got = surely_overlapping(sc, u.id, mid, start, spots)
+                assert got == _plain_overlapping(sc, u.id, mid, start, spots)
+                hits += sum(got)
+    assert hits

@@ -9,7 +9,7 @@ returns the same first legal candidate as before: agents choose exactly as they 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -145,6 +145,36 @@ class Occupied:
         out: list[bool] = np.asarray((upper <= CLEARANCE - MARGIN).any(axis=1)).tolist()
         return out
 
+    def taken_test(self, start: Model, budget: float) -> Callable[[float, float], bool]:
+        """:meth:`taken` of one spot at a time (for a caller that needs the first spots
+        only): the same models near the start, the same float operations in the same order
+        (Python's floats are numpy's float64; the upper bound's ``max(0, .)`` left out, the
+        threshold being above 0, and no NaN arising), so the same answer per spot."""
+        if not self.models:
+            return _never
+        reach = budget + start.reach() + 1.0
+        sx, sy = start.x, start.y
+        discs = self._discs
+        near = [self._bounds[i] for i in range(len(discs))
+                if math.hypot(discs[i][0] - sx, discs[i][1] - sy) <= reach + discs[i][2]]
+        if not near:
+            return _never
+        fp = start.footprint()
+        cx, cy = fp.center
+        ox, oy = cx - sx, cy - sy
+        s_in = -math.inf if isinstance(fp, Polygon) else inner_radius(fp)
+        limit = CLEARANCE - MARGIN
+        sqrt = math.sqrt
+
+        def test(x: float, y: float) -> bool:
+            px, py = x + ox, y + oy
+            for bx, by, b_in in near:
+                dx, dy = px - bx, py - by
+                if sqrt(dx * dx + dy * dy) - s_in - b_in <= limit:
+                    return True
+            return False
+        return test
+
     def free(self, cand: Model, terrain: Terrain) -> bool:
         """03.01 Ending a Move: on no other model (more than :data:`CLEARANCE` apart), and not
         partway through a terrain feature (``ending_violations``)."""
@@ -164,6 +194,11 @@ class Occupied:
                     and separation(fp, self.models[i].footprint()) <= CLEARANCE:
                 return False
         return not ending_violations(terrain, cand)
+
+
+def _never(x: float, y: float) -> bool:
+    """:meth:`Occupied.taken_test` where no model is near: no spot is taken."""
+    return False
 
 
 _AROUND: dict[tuple[int, str], tuple[object, int, int, Occupied]] = {}
@@ -220,21 +255,59 @@ def surely_overlapping(scene: Scene, unit: str, mid: str, start: Model,
     gu = scene.unit(unit)
     others, _ = scene_others(scene, unit, gu.player)
     a0, a1 = start.z, start.top
-    rows = []
-    for m in (*gu.models, *(o for _, o in others)):
-        f = m.footprint()
-        if m.name == mid or type(f) is not Circle or a1 <= m.z + EPS or m.top <= a0 + EPS:
-            continue  # not round, or apart in height (``overlaps``)
-        rows.append((f.cx, f.cy, f.r))
-    if not rows:
+    rows = [r for r in _round_rows(gu.models, a0, a1) if r[3] != mid]
+    far = _others_rows(others, a0, a1, mid)
+    if not rows and far is None:
         return [False] * k
-    c = np.array(rows, dtype=np.float64)
+    c = np.array([r[:3] for r in rows], dtype=np.float64).reshape(-1, 3)
+    if far is not None:
+        c = np.concatenate((c, far)) if rows else far
     pts = np.asarray(spots, dtype=np.float64)
     dx = pts[:, 0, None] + (fp.cx - start.x) - c[None, :, 0]
     dy = pts[:, 1, None] + (fp.cy - start.y) - c[None, :, 1]
     sep = np.sqrt(dx * dx + dy * dy) - radius - c[None, :, 2]
     out: list[bool] = np.asarray((sep < -1e-6 - margin).any(axis=1)).tolist()
     return out
+
+
+def _round_rows(models: Iterable[Model], a0: float, a1: float
+                ) -> list[tuple[float, float, float, str]]:
+    """The round bases among ``models`` that a model standing from ``a0`` to ``a1`` can
+    overlap (``measure.overlaps``: not apart in height), as (cx, cy, r, name), in order."""
+    out = []
+    for m in models:
+        f = m.footprint()
+        if type(f) is not Circle or a1 <= m.z + EPS or m.top <= a0 + EPS:
+            continue  # not round, or apart in height (``overlaps``)
+        out.append((f.cx, f.cy, f.r, m.name))
+    return out
+
+
+_OTHERS_ROWS: dict[tuple[int, float, float],
+                   tuple[object, npt.NDArray[np.float64] | None, frozenset[str]]] = {}
+""":func:`_others_rows`' answers by (list of other models, height band), with the list (an
+entry holds it, so its ``id`` is not reused while kept; ``scene_others`` keeps one list per
+scene and unit, never changed) and the names of its round rows; emptied past 64 entries."""
+
+
+def _others_rows(others: list[tuple[bool, Model]], a0: float, a1: float, mid: str
+                 ) -> npt.NDArray[np.float64] | None:
+    """:func:`_round_rows` of the models of ``others`` (``scene_others``' list) but one
+    named ``mid``, as rows (cx, cy, r), None if there are none: kept per list and band (the
+    charge's repair and ``can_reach`` ask it per model and search, on scenes sharing the
+    list: ``melee_moves._scene_with``)."""
+    key = (id(others), a0, a1)
+    hit = _OTHERS_ROWS.get(key)
+    if hit is None or hit[0] is not others:
+        rows = _round_rows((o for _, o in others), a0, a1)
+        arr = np.array([r[:3] for r in rows], dtype=np.float64) if rows else None
+        if len(_OTHERS_ROWS) >= 64:
+            _OTHERS_ROWS.clear()
+        hit = _OTHERS_ROWS[key] = (others, arr, frozenset(r[3] for r in rows))
+    if mid not in hit[2]:
+        return hit[1]
+    kept = [r[:3] for r in _round_rows((o for _, o in others), a0, a1) if r[3] != mid]
+    return np.array(kept, dtype=np.float64) if kept else None  # a name shared: as before
 
 
 MELEE_MOVES = (MoveType.CHARGE, MoveType.PILE_IN, MoveType.CONSOLIDATE)

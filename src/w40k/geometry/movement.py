@@ -467,6 +467,22 @@ def _others_entry(scene: Scene, unit: str, player: str
     return hit
 
 
+def share_others(scene: Scene, base: Scene, unit: str) -> None:
+    """Enter :func:`scene_others`' list and discs of ``base`` (and ``unit``) as ``scene``'s:
+    the caller built ``scene`` from ``base`` with only ``unit``'s models changed (the other
+    units the same objects, in the same order), so the list it would build is the same and
+    ``Discs.of`` it the same arrays. :func:`_standing`'s table is ``scene``'s own (new): it
+    depends on where ``unit``'s models stand."""
+    key = (id(scene), unit)
+    hit = _DISCS.get(key)
+    if hit is not None and hit[0] is scene:
+        return
+    _, others, discs, _ = _others_entry(base, unit, base.unit(unit).player)
+    if len(_DISCS) >= 64:
+        _DISCS.clear()
+    _DISCS[key] = (scene, others, discs, {})
+
+
 def _standing(scene: Scene, unit: str) -> dict[str, Model | None]:
     """Per model of ``unit`` as the scene has it (by name): the first enemy model of
     :func:`scene_others`' list it is engaged with (``validate_move``'s "ends engaged" test,

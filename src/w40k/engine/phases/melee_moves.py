@@ -60,7 +60,13 @@ from w40k.engine.windows import Window, open_window
 from w40k.geometry import Model, Scene, engaged
 from w40k.geometry.battlefield import Layout, any_engaged
 from w40k.geometry.measure import ENGAGEMENT_HORIZONTAL, horizontal_distance
-from w40k.geometry.movement import ENDS_CHECKED, MoveType, Step, validate_move
+from w40k.geometry.movement import (
+    ENDS_CHECKED,
+    MoveType,
+    Step,
+    share_others,
+    validate_move,
+)
 from w40k.geometry.shapes import Circle, mm
 
 MOVE_TYPES = {"charge": MoveType.CHARGE, "pile_in": MoveType.PILE_IN,
@@ -114,12 +120,17 @@ def _scene_with(ctx: Context, u: UnitData, finals: Mapping[str, Model],
     """The scene with ``u``'s models at ``finals`` (except ``keep``, left where it is)."""
     base = geo.scene(ctx)
     units = []
+    found = False
     for gu in base.units:
         if gu.name == u.id:
             gu = dataclasses.replace(gu, models=tuple(
                 m if m.name == keep else finals[m.name] for m in gu.models))
+            found = True
         units.append(gu)
-    return Scene(base.battlefield, base.terrain, tuple(units))
+    out = Scene(base.battlefield, base.terrain, tuple(units))
+    if found:
+        share_others(out, base, u.id)  # the other units are base's: the same others' discs
+    return out
 
 
 # -- "can": a search over straight-line moves ----------------------------------------------
@@ -724,9 +735,9 @@ def _greedy(ctx: Context, u: UnitData, d: MeleeMoveFrame, budget: float,
         elif obj is not None:
             spots = _objective_spots(ctx, obj, _radius(start))
         chosen: tuple[float, float] | None = None
-        taken = placed.taken(start, spots, budget + 2.0)
-        for i, (x, y) in enumerate(spots):
-            if math.hypot(x - start.x, y - start.y) > budget - 1e-4 or taken[i]:
+        taken = placed.taken_test(start, budget + 2.0)  # ``taken`` of the spots tried only
+        for x, y in spots:
+            if math.hypot(x - start.x, y - start.y) > budget - 1e-4 or taken(x, y):
                 continue
             if free(start.moved(x, y)):
                 chosen = (x, y)
