@@ -17,8 +17,9 @@ outline it changes from visible to hidden only where its last clear line is tang
 {the observer, the grown obstacles}, so the outline is cut at every common tangent of those
 discs (the observer as discs: a circle, a hull's vertices, an oval's 64-gon; the obstacles as
 their vertices grown by the line's half width), and one point between each two cuts is
-tested, with a base sample of the facing arc. Tested points go through the batched
-:func:`batch_sight` when the observer is round, then a few cheap lines through each point
+tested, with a base sample of the facing arc. For a round observer the walls' shadows
+(:mod:`cover_shadows`) are tried on the base sample first; tested points go through the
+batched :func:`batch_sight` when the observer is round, then a few cheap lines through each point
 (:mod:`cover_lines`), then the per-point search for what is left open. Docs:
 docs/geometry.md "Fully visible" and "Full visibility proven cheaply".
 """
@@ -30,6 +31,7 @@ import math
 import numpy as np
 
 from w40k.geometry.cover_lines import clear_through_points
+from w40k.geometry.cover_shadows import shadowed_points
 from w40k.geometry.los import (
     Obstacles,
     Sight,
@@ -192,9 +194,10 @@ def hidden_facing_point(
 ) -> tuple[bool, FloatArray | None]:
     """06.01 fully visible (the answer of :func:`fully_visible`) and, when it is not, a
     tested facing point that is hidden. The base sample is a part of the tested points, so
-    when the batched test proves one of its points BLOCKED (round observer) the answer is
-    known without the cuts (the common tangents, most of the cost with many obstacles);
-    else every tested point goes through :func:`first_hidden`. ``prefer``: a facing point of
+    when the walls' shadows prove one of its points hidden (round observer,
+    :func:`cover_shadows.shadowed_points`: the exact search's BLOCKED) the answer is known
+    without the cuts (the common tangents) and the batched test; else every tested point
+    goes through :func:`first_hidden` (one batched call for them all). ``prefer``: a facing point of
     ``t`` known hidden among a subset of ``obs`` (the terrain alone): it is hidden among
     ``obs`` too (a line clear among ``obs`` is clear among any subset of it), so when it is
     one of the base sample (tested here too: the sample depends on the two shapes only) the
@@ -208,25 +211,17 @@ def hidden_facing_point(
         at = np.all(pts[base_rows] == prefer, axis=1)
         if at.any():
             return False, pts[base_rows[int(np.argmax(at))]].copy()
-    known: _Known | None = None
     if isinstance(o, Circle):
-        status, wit = _batch(o, top_o, pts[base_rows], level_t, obs)
-        blocked = status == BLOCKED
-        if blocked.any():
-            return False, pts[base_rows[int(np.argmax(blocked))]].copy()
-        known = (base_rows, status, wit)
+        # the walls' shadows (a few small array passes) instead of the base sample's own
+        # batched call: in the battles they prove a hidden base point wherever that call's
+        # BLOCKED did, and the batch of first_hidden answers the base rows as it did
+        hid = shadowed_points(o, top_o, pts[base_rows], level_t, obs)
+        if hid.any():
+            return False, pts[base_rows[int(np.argmax(hid))]].copy()
     rows = _tested_rows(o, obs, owners, pts, facing, base)
-    if known is not None:
-        # the batched answers of the base sample, by their places among the tested rows
-        known = (np.searchsorted(rows, known[0]), known[1], known[2])
     tested = pts[rows]
-    k = first_hidden(o, top_o, tested, level_t, obs, convention_visible, prefer, known)
+    k = first_hidden(o, top_o, tested, level_t, obs, convention_visible, prefer)
     return (True, None) if k is None else (False, tested[k].copy())
-
-
-_Known = tuple[np.ndarray, np.ndarray, FloatArray]
-"""Batched answers already known for some rows: (row indices, status, observer-side
-witness points)."""
 
 
 def _batch(
@@ -276,7 +271,6 @@ def first_hidden(
     obs: Obstacles,
     convention_visible: bool,
     prefer: FloatArray | None = None,
-    known: _Known | None = None,
 ) -> int | None:
     """The index of a point (at height ``level_t``) not visible from ``o``, or None when
     every point is. The batched answer first (a BLOCKED point ends the search), then a few
@@ -284,23 +278,13 @@ def first_hidden(
     line proves the point visible), then the exact search point by point for the rows left,
     starting with the point equal to ``prefer`` if there is one (a point known hidden by
     fewer obstacles), then deepest in a run of points not shown first: the answer is the
-    same in any order, a hidden point is only found sooner. ``known``: batched answers of
-    some rows already computed (a round observer)."""
+    same in any order, a hidden point is only found sooner."""
     n = len(pts)
     open_rows = np.arange(n)
     anchors: list[FloatArray] = []
     if isinstance(o, Circle):
-        # each row's batched answer is its own (whichever rows share the batch): the rows
-        # whose answers are ``known`` are not batched again
-        status = np.zeros(n, dtype=np.int8)
-        wit = pts.copy()
-        todo = np.arange(n)
-        if known is not None:
-            status[known[0]] = known[1]
-            wit[known[0]] = known[2]
-            todo = np.setdiff1d(todo, known[0])
-        if len(todo):
-            status[todo], wit[todo] = _batch(o, top_o, pts[todo], level_t, obs)
+        # each row's batched answer is its own (whichever rows share the batch)
+        status, wit = _batch(o, top_o, pts, level_t, obs)
         blocked = status == BLOCKED
         if blocked.any():
             return int(np.argmax(blocked))

@@ -364,9 +364,10 @@ class Visibility(SightTables):
         target = self.scene.units[tu]
         if target.stealth:
             return True
-        # every model must have cover, so the order of the checks changes no answer: the
-        # cheap ones first (raw sight and HULL_RAMP flags), then the terrain-only full
-        # visibility test, and the test with every obstacle only for the models left
+        # every model must have cover, so the order of the checks changes no answer: per
+        # model the cheap ones (raw sight and HULL_RAMP flags), then for a model they leave
+        # open the terrain-only full visibility test at once (a "no cover" there spares the
+        # later models' flags), and the test with every obstacle only for the models left
         rest = [tm for tm, in_area in enumerate(self._cover_models(tu)) if not in_area]
         hard: list[int] = []
         for tm in rest:
@@ -385,9 +386,9 @@ class Visibility(SightTables):
             if covered is False:
                 return False
             if covered is None:
+                if self._terrain_alone_shows(ou, om, tu, tm):
+                    return False
                 hard.append(tm)
-        if any(self._terrain_alone_shows(ou, om, tu, tm) for tm in hard):
-            return False
         return all(self.terrain_hides(ou, om, tu, tm) for tm in hard)
 
     def unit_fully_visible(self, ou: int, om: int, tu: int) -> bool:
