@@ -50,7 +50,48 @@ def _seg_dist_xy(p1x: FloatArray, p1y: FloatArray, p2x: FloatArray, p2y: FloatAr
                  q1x: FloatArray, q1y: FloatArray, q2x: FloatArray, q2y: FloatArray
                  ) -> FloatArray:
     """:func:`_seg_dist` on the coordinate components (arrays or floats, broadcasting): the
-    same operations, so the same floats, without building the (..., 2) point arrays."""
+    same operations, so the same floats, without building the (..., 2) point arrays. Up to
+    :data:`SMALL_PAIRS` segment pairs are measured one by one in floats
+    (:func:`_seg_dist_small`: the same floats, without the ~90 numpy calls of the arrays)."""
+    if isinstance(p1x, np.ndarray) and isinstance(q1x, np.ndarray):
+        small = _seg_dist_small(p1x, p1y, p2x, p2y, q1x, q1y, q2x, q2y)
+        if small is not None:
+            return small
+    return _seg_dist_arrays(p1x, p1y, p2x, p2y, q1x, q1y, q2x, q2y)
+
+
+SMALL_PAIRS = 12
+"""Broadcast sizes up to which :func:`_seg_dist_xy` measures pair by pair in floats (about
+where the per-pair Python cost meets numpy's per-call cost)."""
+
+
+def _seg_dist_small(p1x: FloatArray, p1y: FloatArray, p2x: FloatArray, p2y: FloatArray,
+                    q1x: FloatArray, q1y: FloatArray, q2x: FloatArray, q2y: FloatArray
+                    ) -> FloatArray | None:
+    """:func:`_seg_dist_arrays` for float64 arrays of at most :data:`SMALL_PAIRS` broadcast
+    elements, element by element by :func:`_seg_dist1` (the same operations in the same
+    order, so the same floats); None for other inputs (larger, empty, not float64)."""
+    args = (p1x, p1y, p2x, p2y, q1x, q1y, q2x, q2y)
+    if p1x.dtype != np.float64 or q1x.dtype != np.float64:
+        return None
+    shape = np.broadcast_shapes(p1x.shape, q1x.shape)
+    size = math.prod(shape)
+    if size == 0 or size > SMALL_PAIRS:
+        return None
+    for x in args:
+        if not isinstance(x, np.ndarray) or x.dtype != np.float64 or (
+            x.shape != p1x.shape and x.shape != q1x.shape
+        ):
+            return None
+    rows = np.array(np.broadcast_arrays(*args)).reshape(8, size).T.tolist()
+    out = np.array([_seg_dist1(*r) for r in rows], dtype=np.float64).reshape(shape)
+    return out
+
+
+def _seg_dist_arrays(p1x: FloatArray, p1y: FloatArray, p2x: FloatArray, p2y: FloatArray,
+                     q1x: FloatArray, q1y: FloatArray, q2x: FloatArray, q2y: FloatArray
+                     ) -> FloatArray:
+    """:func:`_seg_dist_xy` as arrays (every size)."""
     qx, qy = q2x - q1x, q2y - q1y  # segment q, from q1
     px, py = p2x - p1x, p2y - p1y  # segment p, from p1
     qden = np.maximum(qx ** 2 + qy ** 2, 1e-300)
