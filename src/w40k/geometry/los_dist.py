@@ -70,22 +70,40 @@ def _seg_dist_small(p1x: FloatArray, p1y: FloatArray, p2x: FloatArray, p2y: Floa
                     ) -> FloatArray | None:
     """:func:`_seg_dist_arrays` for float64 arrays of at most :data:`SMALL_PAIRS` broadcast
     elements, element by element by :func:`_seg_dist1` (the same operations in the same
-    order, so the same floats); None for other inputs (larger, empty, not float64)."""
-    args = (p1x, p1y, p2x, p2y, q1x, q1y, q2x, q2y)
-    if p1x.dtype != np.float64 or q1x.dtype != np.float64:
+    order, so the same floats); None for other inputs (larger, empty, not float64, or
+    shapes other than: the four ``p`` arrays of one shape and the four ``q`` of one, the
+    two shapes equal or one of them a single element no wider than the other)."""
+    ps, qs = (p1x, p1y, p2x, p2y), (q1x, q1y, q2x, q2y)
+    pshape, qshape = p1x.shape, q1x.shape
+    for x in ps:
+        if not isinstance(x, np.ndarray) or x.dtype != np.float64 or x.shape != pshape:
+            return None
+    for x in qs:
+        if not isinstance(x, np.ndarray) or x.dtype != np.float64 or x.shape != qshape:
+            return None
+    if pshape == qshape:
+        shape = pshape
+    elif p1x.size == 1 and len(pshape) <= len(qshape):
+        shape = qshape
+    elif q1x.size == 1 and len(qshape) <= len(pshape):
+        shape = pshape
+    else:
         return None
-    shape = np.broadcast_shapes(p1x.shape, q1x.shape)
     size = math.prod(shape)
     if size == 0 or size > SMALL_PAIRS:
         return None
-    for x in args:
-        if not isinstance(x, np.ndarray) or x.dtype != np.float64 or (
-            x.shape != p1x.shape and x.shape != q1x.shape
-        ):
-            return None
-    rows = np.array(np.broadcast_arrays(*args)).reshape(8, size).T.tolist()
-    out = np.array([_seg_dist1(*r) for r in rows], dtype=np.float64).reshape(shape)
-    return out
+    if p1x.size == 1 and size > 1:
+        pa, pb, pc, pd = (float(x.flat[0]) for x in ps)
+        qq = [x.ravel().tolist() for x in qs]
+        out = [_seg_dist1(pa, pb, pc, pd, e, f, g, h) for e, f, g, h in zip(*qq, strict=True)]
+    elif q1x.size == 1 and size > 1:
+        qa, qb, qc, qd = (float(x.flat[0]) for x in qs)
+        pp = [x.ravel().tolist() for x in ps]
+        out = [_seg_dist1(e, f, g, h, qa, qb, qc, qd) for e, f, g, h in zip(*pp, strict=True)]
+    else:
+        vals = [x.ravel().tolist() for x in (*ps, *qs)]
+        out = [_seg_dist1(*v) for v in zip(*vals, strict=True)]
+    return np.array(out, dtype=np.float64).reshape(shape)
 
 
 def _seg_dist_arrays(p1x: FloatArray, p1y: FloatArray, p2x: FloatArray, p2y: FloatArray,
