@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from tests.geometry.random_obstacles import random_obstacles
-from w40k.geometry import los, tangents
+from w40k.geometry import los, los_dist, tangents
 from w40k.geometry.los_dist import _seg_dist1, _seg_dist_xy
 from w40k.geometry.shapes import Circle, FloatArray, Oval, Polygon, Shape
 
@@ -38,6 +38,38 @@ def test_one_segment_pair_in_floats_is_the_numpy_distance_bit_for_bit() -> None:
         want = float(_seg_dist_xy(*(np.array([x]) for x in v))[0])
         got = _seg_dist1(*(float(x) for x in v))
         assert got == want and math.copysign(1.0, got) == math.copysign(1.0, want)
+
+
+def test_small_segment_batches_in_floats_are_the_array_distances_bit_for_bit() -> None:
+    """``_seg_dist_xy`` measures up to ``SMALL_PAIRS`` broadcast pairs one by one in floats
+    (branch sight10): the same floats and shape as the array formula, for one segment
+    against a few edges, a few segments against one, (2, 1) x (1, n) grids, degenerate
+    (point) and integer (touching, collinear, crossing) segments."""
+    rng = np.random.default_rng(2)
+    shapes = [((1,), (5,)), ((5,), (1,)), ((3,), (3,)), ((2, 1), (1, 6)), ((1,), (12,)),
+              ((1,), (1,)), ((), ()), ((2, 1), (1, 7)), ((1,), (0,))]
+    for trial in range(3000):
+        ps, qs = shapes[trial % len(shapes)]
+        p = rng.uniform(-5, 5, size=(4, *ps))
+        q = rng.uniform(-5, 5, size=(4, *qs))
+        if trial % 5 == 1:
+            p[2:4] = p[0:2]
+        elif trial % 5 == 2:
+            q[2:4] = q[0:2]
+        elif trial % 5 == 3:
+            p, q = np.round(p), np.round(q)
+        args = (*p, *q)
+        want = los_dist._seg_dist_arrays(*args)
+        got = _seg_dist_xy(*args)
+        assert got.shape == want.shape and got.dtype == want.dtype
+        assert np.array_equal(got, want)
+        assert np.array_equal(np.signbit(got), np.signbit(want))
+    # the small path is taken for these sizes (and only these)
+    one = np.zeros(1)
+    assert los_dist._seg_dist_small(one, one, one, one, *(np.zeros(los_dist.SMALL_PAIRS),) * 4
+                                    ) is not None
+    assert los_dist._seg_dist_small(one, one, one, one,
+                                    *(np.zeros(los_dist.SMALL_PAIRS + 1),) * 4) is None
 
 
 def test_candidate_pairs_per_stage_are_the_selected_triu_pairs() -> None:

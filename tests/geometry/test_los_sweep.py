@@ -149,3 +149,47 @@ def test_a_wall_behind_the_observer_casts_no_shadow() -> None:
     o, t = Circle(5.0, 10.0, 0.8), Circle(15.0, 10.0, 0.8)
     assert not los_sweep.shadows_cover(o, t, obs, np.array([0]))
     assert line_of_sight(o, 1.5, t, 1.5, obs).sight is Sight.CLEAR
+
+
+def _oval_scene(rng: np.random.Generator) -> Scene:
+    """A shadow scene whose observer or target (or both) is an oval."""
+    while True:
+        c = _shadow_scene(rng)
+        if isinstance(c[0], Oval) or isinstance(c[2], Oval):
+            return c
+
+
+def test_proofs_before_an_ovals_tangents_answer_as_the_full_search(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # R06.01-a, R13.10-b: with an oval footprint the shadow and chain proofs are tried after
+    # stage 1's disc lines and before the oval's numeric tangents (branch sight10); a proof
+    # holds only where no candidate line is clear, so the answers and witnesses are those of
+    # the full search with neither proof
+    rng = np.random.default_rng(4242)
+    cases = [_oval_scene(rng) for _ in range(160)]
+    with_proofs = [line_of_sight(*c) for c in cases]
+    proved = [_proved(c) for c in cases]
+    monkeypatch.setattr(los, "shadows_cover", lambda *a: False)
+    monkeypatch.setattr(los_chain, "walls_separate", lambda *a: False)
+    without = [line_of_sight(*c) for c in cases]
+    assert [repr(r) for r in with_proofs] == [repr(r) for r in without]
+    assert sum(proved) >= 10
+    assert any(r.sight is Sight.CLEAR for r in without)
+
+
+def test_a_proved_oval_search_skips_the_ovals_tangents(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # R06.01-a: an oval behind two walls that shade every line (no clear line in stage 1's
+    # disc lines) is proved BLOCKED without the oval's numeric tangents
+    rng = np.random.default_rng(4243)
+    cases = [c for c in (_oval_scene(rng) for _ in range(120)) if _proved(c)]
+    assert cases
+    expected = [line_of_sight(*c) for c in cases]
+
+    def no_tangents(*a: object) -> tuple[np.ndarray, np.ndarray]:
+        raise AssertionError("an oval's tangents computed for a proved search")
+
+    monkeypatch.setattr(los, "oval_circle_tangents", no_tangents)
+    monkeypatch.setattr(los, "numeric_tangents", no_tangents)
+    assert all(r.sight is Sight.BLOCKED for r in expected)
+    assert [repr(line_of_sight(*c)) for c in cases] == [repr(r) for r in expected]

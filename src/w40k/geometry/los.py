@@ -166,6 +166,15 @@ def _tangent_groups(
     tangents with the other footprint and with the obstacles' discs, :data:`OVAL_CHUNK` discs
     at a time (each line is computed element by element, so the same bits in any group).
     Made lazily: a caller that stops at its first clear line skips the rest."""
+    yield from _disc_groups(o, t, obs, stage)
+    yield from _oval_groups(o, t, obs, stage)
+
+
+def _disc_groups(
+    o: Shape, t: Shape, obs: Obstacles, stage: int
+) -> Iterator[tuple[FloatArray, FloatArray]]:
+    """The first part of :func:`_tangent_groups`: the common tangents of the disc pairs (the
+    footprints' discs, the obstacles' grown vertices) of the stage, in one group."""
     prims_c: list[FloatArray] = []
     prims_r: list[FloatArray] = []
     odisc, tdisc = _as_discs(o), _as_discs(t)
@@ -183,6 +192,13 @@ def _tangent_groups(
         # stage 1: lines touching the observer or target; stage 2: vertex-vertex lines
         i, j = _pairs(n, n_ot, stage)
         yield disc_tangents(cc[i], rr[i], cc[j], rr[j])
+
+
+def _oval_groups(
+    o: Shape, t: Shape, obs: Obstacles, stage: int
+) -> Iterator[tuple[FloatArray, FloatArray]]:
+    """The rest of :func:`_tangent_groups` (stages 0 and 1 only): per oval footprint its
+    tangents with the other footprint and with the obstacles' discs, in chunks."""
     ovals = [s for s in (o, t) if isinstance(s, Oval)] if stage in (0, 1) else []
     for ov in ovals:
         other = t if ov is o else o
@@ -467,27 +483,33 @@ def line_of_sight(
     # the candidate lines of stages 1 and 2 in their order, group by group: the first clear
     # one is the witness (each line is evaluated on its own, so the same answer and witness
     # as all at once; the centre line, first of each stage, is not clear)
-    wall_owner: np.ndarray = np.zeros(0, dtype=np.int64)
+    wall_owner: np.ndarray | None = None
+    has_oval = isinstance(o, Oval) or isinstance(t, Oval)
     for stage in (1, 2):
-        if stage == 2:
-            # before the vertex-vertex lines (most of the lines): the walls' shadows covering
-            # every line between the footprints (los_sweep), or a chain of walls that
-            # separates them, prove BLOCKED, the answer the search would give
-            wall_owner = _wall_owners(o, top_o, t, top_t, obs)
-            if shadows_cover(o, t, obs, wall_owner):
-                return SightResult(Sight.BLOCKED)
-            from w40k.geometry.los_chain import walls_separate  # (los_chain imports los)
+        for part in (_disc_groups, _oval_groups):
+            if wall_owner is None and (stage == 2 or (part is _oval_groups and has_oval)):
+                # before the vertex-vertex lines (most of the lines), and before an oval's
+                # numeric tangents (stage 1's costliest lines): the walls' shadows covering
+                # every line between the footprints (los_sweep), or a chain of walls that
+                # separates them, prove BLOCKED, the answer the search would give (a proof
+                # holds only when no candidate line is clear, so where it is tried changes
+                # no answer, and a BLOCKED answer has no witness)
+                wall_owner = _wall_owners(o, top_o, t, top_t, obs)
+                if shadows_cover(o, t, obs, wall_owner):
+                    return SightResult(Sight.BLOCKED)
+                from w40k.geometry.los_chain import walls_separate  # (los_chain imports los)
 
-            if walls_separate(o, t, obs, wall_owner):
-                return SightResult(Sight.BLOCKED)
-        for nn, oo in _tangent_groups(o, t, obs, stage):
-            if len(nn) == 0:
-                continue
-            a, d = _lines(nn, oo)
-            clear, pn, qn = evaluate_lines(o, top_o, t, top_t, obs, a, d)
-            if clear.any():
-                k = int(np.argmax(clear))
-                return SightResult(Sight.CLEAR, _pts(pn[k], qn[k]))
+                if walls_separate(o, t, obs, wall_owner):
+                    return SightResult(Sight.BLOCKED)
+            for nn, oo in part(o, t, obs, stage):
+                if len(nn) == 0:
+                    continue
+                a, d = _lines(nn, oo)
+                clear, pn, qn = evaluate_lines(o, top_o, t, top_t, obs, a, d)
+                if clear.any():
+                    k = int(np.argmax(clear))
+                    return SightResult(Sight.CLEAR, _pts(pn[k], qn[k]))
+    assert wall_owner is not None  # (stage 2 computed it)
     wall = np.isin(obs.owner, wall_owner)
     if wall.all():
         return SightResult(Sight.BLOCKED)

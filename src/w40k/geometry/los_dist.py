@@ -50,7 +50,66 @@ def _seg_dist_xy(p1x: FloatArray, p1y: FloatArray, p2x: FloatArray, p2y: FloatAr
                  q1x: FloatArray, q1y: FloatArray, q2x: FloatArray, q2y: FloatArray
                  ) -> FloatArray:
     """:func:`_seg_dist` on the coordinate components (arrays or floats, broadcasting): the
-    same operations, so the same floats, without building the (..., 2) point arrays."""
+    same operations, so the same floats, without building the (..., 2) point arrays. Up to
+    :data:`SMALL_PAIRS` segment pairs are measured one by one in floats
+    (:func:`_seg_dist_small`: the same floats, without the ~90 numpy calls of the arrays)."""
+    if isinstance(p1x, np.ndarray) and isinstance(q1x, np.ndarray):
+        small = _seg_dist_small(p1x, p1y, p2x, p2y, q1x, q1y, q2x, q2y)
+        if small is not None:
+            return small
+    return _seg_dist_arrays(p1x, p1y, p2x, p2y, q1x, q1y, q2x, q2y)
+
+
+SMALL_PAIRS = 12
+"""Broadcast sizes up to which :func:`_seg_dist_xy` measures pair by pair in floats (about
+where the per-pair Python cost meets numpy's per-call cost)."""
+
+
+def _seg_dist_small(p1x: FloatArray, p1y: FloatArray, p2x: FloatArray, p2y: FloatArray,
+                    q1x: FloatArray, q1y: FloatArray, q2x: FloatArray, q2y: FloatArray
+                    ) -> FloatArray | None:
+    """:func:`_seg_dist_arrays` for float64 arrays of at most :data:`SMALL_PAIRS` broadcast
+    elements, element by element by :func:`_seg_dist1` (the same operations in the same
+    order, so the same floats); None for other inputs (larger, empty, not float64, or
+    shapes other than: the four ``p`` arrays of one shape and the four ``q`` of one, the
+    two shapes equal or one of them a single element no wider than the other)."""
+    ps, qs = (p1x, p1y, p2x, p2y), (q1x, q1y, q2x, q2y)
+    pshape, qshape = p1x.shape, q1x.shape
+    for x in ps:
+        if not isinstance(x, np.ndarray) or x.dtype != np.float64 or x.shape != pshape:
+            return None
+    for x in qs:
+        if not isinstance(x, np.ndarray) or x.dtype != np.float64 or x.shape != qshape:
+            return None
+    if pshape == qshape:
+        shape = pshape
+    elif p1x.size == 1 and len(pshape) <= len(qshape):
+        shape = qshape
+    elif q1x.size == 1 and len(qshape) <= len(pshape):
+        shape = pshape
+    else:
+        return None
+    size = math.prod(shape)
+    if size == 0 or size > SMALL_PAIRS:
+        return None
+    if p1x.size == 1 and size > 1:
+        pa, pb, pc, pd = (float(x.flat[0]) for x in ps)
+        qq = [x.ravel().tolist() for x in qs]
+        out = [_seg_dist1(pa, pb, pc, pd, e, f, g, h) for e, f, g, h in zip(*qq, strict=True)]
+    elif q1x.size == 1 and size > 1:
+        qa, qb, qc, qd = (float(x.flat[0]) for x in qs)
+        pp = [x.ravel().tolist() for x in ps]
+        out = [_seg_dist1(e, f, g, h, qa, qb, qc, qd) for e, f, g, h in zip(*pp, strict=True)]
+    else:
+        vals = [x.ravel().tolist() for x in (*ps, *qs)]
+        out = [_seg_dist1(*v) for v in zip(*vals, strict=True)]
+    return np.array(out, dtype=np.float64).reshape(shape)
+
+
+def _seg_dist_arrays(p1x: FloatArray, p1y: FloatArray, p2x: FloatArray, p2y: FloatArray,
+                     q1x: FloatArray, q1y: FloatArray, q2x: FloatArray, q2y: FloatArray
+                     ) -> FloatArray:
+    """:func:`_seg_dist_xy` as arrays (every size)."""
     qx, qy = q2x - q1x, q2y - q1y  # segment q, from q1
     px, py = p2x - p1x, p2y - p1y  # segment p, from p1
     qden = np.maximum(qx ** 2 + qy ** 2, 1e-300)
