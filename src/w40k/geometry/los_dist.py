@@ -106,7 +106,7 @@ def _seg_dist_small(p1x: FloatArray, p1y: FloatArray, p2x: FloatArray, p2y: Floa
     return np.array(out, dtype=np.float64).reshape(shape)
 
 
-STACKED_MAX = 4096
+STACKED_MAX = 512
 """Broadcast sizes up to which :func:`_seg_dist_arrays` stacks its four point-segment
 distances (:func:`_seg_dist_stacked`); above, the stacked copies would cost memory for no
 gain (numpy's per-call cost is then small beside the work)."""
