@@ -140,27 +140,25 @@ def _seg_dist_stacked(shape: tuple[int, ...],
     is most of the time on the searches' tens of segment pairs). The orientation tests are
     the same stacked rows (``bx * ay - by * ax`` is ``qx * a1y - qy * a1x`` for row 0, and so
     on)."""
-    qx, qy = q2x - q1x, q2y - q1y  # segment q, from q1
-    px, py = p2x - p1x, p2y - p1y  # segment p, from p1
-    qden = np.maximum(qx ** 2 + qy ** 2, 1e-300)
-    pden = np.maximum(px ** 2 + py ** 2, 1e-300)
-    # rows: p1 from q1, p2 from q1 (against q); q1 from p1, q2 from p1 (against p)
-    a = np.empty((2, 4, *shape))
-    a[0, 0] = p1x - q1x
-    a[0, 1] = p2x - q1x
-    a[0, 2] = q1x - p1x
-    a[0, 3] = q2x - p1x
-    a[1, 0] = p1y - q1y
-    a[1, 1] = p2y - q1y
-    a[1, 2] = q1y - p1y
-    a[1, 3] = q2y - p1y
+    # the segment vectors (rows 0, 1: q; rows 2, 3: p) and their squared lengths
     b = np.empty((3, 4, *shape))
-    b[0, :2] = qx
-    b[0, 2:] = px
-    b[1, :2] = qy
-    b[1, 2:] = py
-    b[2, :2] = qden
-    b[2, 2:] = pden
+    np.subtract(q2x, q1x, out=b[0, 0])
+    np.subtract(q2y, q1y, out=b[1, 0])
+    np.subtract(p2x, p1x, out=b[0, 2])
+    np.subtract(p2y, p1y, out=b[1, 2])
+    b[:2, 1] = b[:2, 0]
+    b[:2, 3] = b[:2, 2]
+    np.maximum(b[0] ** 2 + b[1] ** 2, 1e-300, out=b[2])
+    # the points from the segments' starts: p1, p2 from q1; q1, q2 from p1
+    a = np.empty((2, 4, *shape))
+    np.subtract(p1x, q1x, out=a[0, 0])
+    np.subtract(p2x, q1x, out=a[0, 1])
+    np.subtract(q1x, p1x, out=a[0, 2])
+    np.subtract(q2x, p1x, out=a[0, 3])
+    np.subtract(p1y, q1y, out=a[1, 0])
+    np.subtract(p2y, q1y, out=a[1, 1])
+    np.subtract(q1y, p1y, out=a[1, 2])
+    np.subtract(q2y, p1y, out=a[1, 3])
     ax, ay = a[0], a[1]
     bx, by = b[0], b[1]
     t = (ax * bx + ay * by) / b[2]
