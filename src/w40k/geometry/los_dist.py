@@ -136,7 +136,7 @@ def _seg_dist_stacked(shape: tuple[int, ...],
     """:func:`_seg_dist_plain` on float64 inputs of broadcast shape ``shape``, its four
     point-segment distances as one (4, ...) computation: each element goes through the same
     float64 operations in the same order (the inputs copied into the stacked arrays
-    unchanged), so the same floats, with a third of the numpy calls (each call's fixed cost
+    unchanged), so the same floats, with half the numpy calls (each call's fixed cost
     is most of the time on the searches' tens of segment pairs). The orientation tests are
     the same stacked rows (``bx * ay - by * ax`` is ``qx * a1y - qy * a1x`` for row 0, and so
     on)."""
