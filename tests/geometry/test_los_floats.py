@@ -59,7 +59,7 @@ def test_small_segment_batches_in_floats_are_the_array_distances_bit_for_bit() -
         elif trial % 5 == 3:
             p, q = np.round(p), np.round(q)
         args = (*p, *q)
-        want = los_dist._seg_dist_arrays(*args)
+        want = los_dist._seg_dist_plain(*args)
         got = _seg_dist_xy(*args)
         assert got.shape == want.shape and got.dtype == want.dtype
         assert np.array_equal(got, want)
@@ -70,6 +70,43 @@ def test_small_segment_batches_in_floats_are_the_array_distances_bit_for_bit() -
                                     ) is not None
     assert los_dist._seg_dist_small(one, one, one, one,
                                     *(np.zeros(los_dist.SMALL_PAIRS + 1),) * 4) is None
+
+
+def test_stacked_segment_distances_are_the_plain_ones_bit_for_bit() -> None:
+    """``_seg_dist_arrays`` stacks its four point-segment distances for float64 inputs up to
+    ``STACKED_MAX`` broadcast elements (branch sight11): the same floats, shape and signs of
+    zeros as the four one after the other (``_seg_dist_plain``), for one segment against
+    many edges, (2, 1) x (1, n) grids, equal shapes, scalars, degenerate (point) and
+    integer-valued (touching, collinear, crossing) segments; integer arrays, Python floats
+    mixed with arrays and sizes above the bound take the plain path."""
+    rng = np.random.default_rng(3)
+    shapes = [((1,), (40,)), ((40,), (1,)), ((25,), (25,)), ((2, 1), (1, 30)), ((1,), (13,)),
+              ((2, 1, 1), (1, 3, 20)), ((), ()), ((), (17,)), ((1,), (0,)), ((3, 1), (1, 64))]
+    for trial in range(3000):
+        ps, qs = shapes[trial % len(shapes)]
+        p = rng.uniform(-30, 30, size=(4, *ps))
+        q = rng.uniform(-30, 30, size=(4, *qs))
+        if trial % 5 == 1:
+            p[2:4] = p[0:2]
+        elif trial % 5 == 2:
+            q[2:4] = q[0:2]
+        elif trial % 5 == 3:
+            p, q = np.round(p / 10), np.round(q / 10)
+        args = (*p, *q)
+        want = los_dist._seg_dist_plain(*args)
+        got = los_dist._seg_dist_arrays(*args)
+        assert got.shape == want.shape and got.dtype == want.dtype
+        assert np.array_equal(got, want)
+        assert np.array_equal(np.signbit(got), np.signbit(want))
+        if ps == ():  # Python floats for the p segment (the stacked path takes them)
+            floats = (*(float(x) for x in p), *q)
+            assert np.array_equal(los_dist._seg_dist_arrays(*floats),
+                                  los_dist._seg_dist_plain(*floats))
+    ints = tuple(rng.integers(-5, 5, size=(4, 9)))
+    assert np.array_equal(los_dist._seg_dist_arrays(*ints[:2], *ints[2:], *ints),
+                          los_dist._seg_dist_plain(*ints[:2], *ints[2:], *ints))
+    big = tuple(rng.uniform(-5, 5, size=(8, los_dist.STACKED_MAX + 1)))
+    assert np.array_equal(los_dist._seg_dist_arrays(*big), los_dist._seg_dist_plain(*big))
 
 
 def test_candidate_pairs_per_stage_are_the_selected_triu_pairs() -> None:

@@ -106,10 +106,78 @@ def _seg_dist_small(p1x: FloatArray, p1y: FloatArray, p2x: FloatArray, p2y: Floa
     return np.array(out, dtype=np.float64).reshape(shape)
 
 
+STACKED_MAX = 512
+"""Broadcast sizes up to which :func:`_seg_dist_arrays` stacks its four point-segment
+distances (:func:`_seg_dist_stacked`); above, the stacked copies would cost memory for no
+gain (numpy's per-call cost is then small beside the work)."""
+
+
 def _seg_dist_arrays(p1x: FloatArray, p1y: FloatArray, p2x: FloatArray, p2y: FloatArray,
                      q1x: FloatArray, q1y: FloatArray, q2x: FloatArray, q2y: FloatArray
                      ) -> FloatArray:
-    """:func:`_seg_dist_xy` as arrays (every size)."""
+    """:func:`_seg_dist_xy` as arrays (every size): :func:`_seg_dist_stacked` for float64
+    inputs of at most :data:`STACKED_MAX` broadcast elements, else :func:`_seg_dist_plain`
+    (the same floats)."""
+    args = (p1x, p1y, p2x, p2y, q1x, q1y, q2x, q2y)
+    for x in args:
+        kind: object = type(x)
+        if not ((isinstance(x, np.ndarray) and x.dtype == np.float64) or kind is float):
+            return _seg_dist_plain(*args)
+    shape = np.broadcast_shapes(*(np.shape(x) for x in args))
+    if math.prod(shape) > STACKED_MAX:
+        return _seg_dist_plain(*args)
+    return _seg_dist_stacked(shape, *args)
+
+
+def _seg_dist_stacked(shape: tuple[int, ...],
+                      p1x: FloatArray, p1y: FloatArray, p2x: FloatArray, p2y: FloatArray,
+                      q1x: FloatArray, q1y: FloatArray, q2x: FloatArray, q2y: FloatArray
+                      ) -> FloatArray:
+    """:func:`_seg_dist_plain` on float64 inputs of broadcast shape ``shape``, its four
+    point-segment distances as one (4, ...) computation: each element goes through the same
+    float64 operations in the same order (the inputs copied into the stacked arrays
+    unchanged), so the same floats, with half the numpy calls (each call's fixed cost
+    is most of the time on the searches' tens of segment pairs). The orientation tests are
+    the same stacked rows (``bx * ay - by * ax`` is ``qx * a1y - qy * a1x`` for row 0, and so
+    on)."""
+    # the segment vectors (rows 0, 1: q; rows 2, 3: p) and their squared lengths
+    b = np.empty((3, 4, *shape))
+    np.subtract(q2x, q1x, out=b[0, 0])
+    np.subtract(q2y, q1y, out=b[1, 0])
+    np.subtract(p2x, p1x, out=b[0, 2])
+    np.subtract(p2y, p1y, out=b[1, 2])
+    b[:2, 1] = b[:2, 0]
+    b[:2, 3] = b[:2, 2]
+    np.maximum(b[0] ** 2 + b[1] ** 2, 1e-300, out=b[2])
+    # the points from the segments' starts: p1, p2 from q1; q1, q2 from p1
+    a = np.empty((2, 4, *shape))
+    np.subtract(p1x, q1x, out=a[0, 0])
+    np.subtract(p2x, q1x, out=a[0, 1])
+    np.subtract(q1x, p1x, out=a[0, 2])
+    np.subtract(q2x, p1x, out=a[0, 3])
+    np.subtract(p1y, q1y, out=a[1, 0])
+    np.subtract(p2y, q1y, out=a[1, 1])
+    np.subtract(q1y, p1y, out=a[1, 2])
+    np.subtract(q2y, p1y, out=a[1, 3])
+    ax, ay = a[0], a[1]
+    bx, by = b[0], b[1]
+    t = (ax * bx + ay * by) / b[2]
+    t = np.minimum(np.maximum(t, 0.0), 1.0)
+    dx = ax - bx * t
+    dy = ay - by * t
+    sq = dx * dx + dy * dy
+    d = np.sqrt(np.minimum(np.minimum(sq[0], sq[1]), np.minimum(sq[2], sq[3])))
+    # orientations: of p1, p2 about segment q (rows 0, 1), of q1, q2 about segment p (2, 3)
+    turn = bx * ay - by * ax
+    cross = (turn[0] * turn[1] < 0) & (turn[2] * turn[3] < 0)
+    return np.asarray(np.where(cross, 0.0, d), dtype=np.float64)
+
+
+def _seg_dist_plain(p1x: FloatArray, p1y: FloatArray, p2x: FloatArray, p2y: FloatArray,
+                    q1x: FloatArray, q1y: FloatArray, q2x: FloatArray, q2y: FloatArray
+                    ) -> FloatArray:
+    """:func:`_seg_dist_xy` as arrays, the four point-segment distances one after the other
+    (every input; the reference of :func:`_seg_dist_stacked`)."""
     qx, qy = q2x - q1x, q2y - q1y  # segment q, from q1
     px, py = p2x - p1x, p2y - p1y  # segment p, from p1
     qden = np.maximum(qx ** 2 + qy ** 2, 1e-300)
