@@ -398,3 +398,45 @@ def test_a_scene_with_the_unit_moved_shares_the_others_and_overlaps_as_measured_
                 assert got == _plain_overlapping(sc, u.id, mid, start, spots)
                 hits += sum(got)
     assert hits
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_spots_screened_as_walled_are_refused_by_through_terrain_R13_06_c(seed: int) -> None:
+    # R13.06-c: terrain_crossed (every spot of the charge chain at once) answers as
+    # through_terrain spot by spot for a round base (its own disc and segment tests,
+    # elementwise): round VEHICLE and MONSTER models at random points of the real battle's
+    # terrain (some against or within a wall), INFANTRY (passes every feature), ovals (not
+    # screened: all False).
+    from w40k.engine.propose_moves import terrain_crossed, through_terrain
+    from w40k.geometry.outlines import outlines
+    from w40k.io.battle_setup import real_battle_position
+    rng = random.Random(seed)
+    game = Game.new(real_battle_position(), seed)
+    scene = geo.scene(game.ctx)
+    u = next(u for u in game.state.units if not u.destroyed)
+    walls = [ol for ol in outlines(scene.terrain) if ol.feature.height > 2.0]
+    crossed = kept = 0
+    for n in range(120):
+        if n % 3 == 0:  # next to (or on) a wall
+            ol = rng.choice(walls)
+            x, y = rng.uniform(ol.x0 - 1.5, ol.x1 + 1.5), rng.uniform(ol.y0 - 1.5, ol.y1 + 1.5)
+        else:
+            x, y = rng.uniform(2.0, 42.0), rng.uniform(2.0, 58.0)
+        kind = rng.choice(["VEHICLE", "MONSTER", "INFANTRY", "oval"])
+        start = Model("m", x, y, base_mm=(90.0, 52.0) if kind == "oval"
+                      else rng.choice([25.0, 60.0, 90.0]), height=4.0,
+                      keywords=frozenset({"VEHICLE" if kind == "oval" else kind}))
+        reach = rng.choice([1.0, 6.0, 12.0])
+        pts = np.array([(x + rng.uniform(-reach, reach), y + rng.uniform(-reach, reach))
+                        for _ in range(60)] + [(x, y)], dtype=np.float64)
+        got = terrain_crossed(scene, u.id, start, pts, MoveType.CHARGE).tolist()
+        want = [through_terrain(scene, u.id, start, px, py, MoveType.CHARGE)
+                for px, py in pts.tolist()]
+        if kind == "oval":
+            assert not any(got)
+        else:
+            assert got == want
+        crossed += sum(got)
+        kept += sum(w and not g for g, w in zip(got, want, strict=True))
+    assert crossed > 100  # walls met
+    assert kept > 0  # the ovals' refusals, left to through_terrain

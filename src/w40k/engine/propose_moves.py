@@ -368,6 +368,71 @@ def through_terrain(scene: Scene, unit: str, start: Model, x: float, y: float,
     return False
 
 
+def terrain_crossed(scene: Scene, unit: str, start: Model, pts: npt.NDArray[np.float64],
+                    move_type: MoveType) -> npt.NDArray[np.bool_]:
+    """Per spot of ``pts`` (rows x, y): True where :func:`through_terrain` answers True for
+    the straight move of ``start`` (a model of ``unit``) there (R13.06-c, R24.35-a), for
+    every spot at once; False says nothing. Only a round base is screened, by
+    ``crosses_feature``'s own tests of it on the features it may not move through (the same
+    features, level and ``passable`` tests): its disc at the start meeting the feature
+    (``disc_meets``, every spot), or its centre's path within the radius less 1e-6 of an
+    edge (``segment_within``: the edge's ``_crossing`` and its four ``point_segment``
+    distances, the same float operations elementwise, numpy's float64 arithmetic and square
+    root being Python's). Either lies within the swept box (1e-6" inside it), so
+    ``through_terrain``'s box test keeps the feature."""
+    n = len(pts)
+    out = np.zeros(n, dtype=bool)
+    fa = start.footprint()
+    if not n or type(fa) is not Circle or fa.r <= 1e-3 or start.has(*CLIMBERS, "MOBILE"):
+        return out
+    super_heavy = any(a.strip().lower() == "super-heavy walker"
+                      for a in scene.unit(unit).abilities)
+    sx, sy, r, z = fa.cx, fa.cy, fa.r, start.z
+    t = r - 1e-6
+    xs, ys = pts[:, 0], pts[:, 1]
+    bx0, by0 = min(sx, float(xs.min())) - r, min(sy, float(ys.min())) - r
+    bx1, by1 = max(sx, float(xs.max())) + r, max(sy, float(ys.max())) + r
+    for ol in outlines(scene.terrain):
+        if ol.misses(bx0, by0, bx1, by1):
+            continue  # apart from every spot's swept box
+        f = ol.feature
+        if z >= f.height - EPS or passable(start, f, move_type, False, False, super_heavy)[0]:
+            continue
+        if ol.disc_meets(sx, sy, t):
+            out[:] = True  # the disc at the start meets it: every path does
+            break
+        for ax, ay, bx, by in ol.edges:
+            d1 = (bx - ax) * (sy - ay) - (by - ay) * (sx - ax)
+            d2 = (bx - ax) * (ys - ay) - (by - ay) * (xs - ax)
+            d3 = (xs - sx) * (ay - sy) - (ys - sy) * (ax - sx)
+            d4 = (xs - sx) * (by - sy) - (ys - sy) * (bx - sx)
+            cross = ((d1 > 0) != (d2 > 0)) & ((d3 > 0) != (d4 > 0)) & (d3 != 0)
+            if d1 == 0:
+                cross[:] = False
+            near = (_point_segment(xs, ys, ax, ay, bx, by) < t) \
+                | (_point_segment(ax, ay, sx, sy, xs, ys) < t) \
+                | (_point_segment(bx, by, sx, sy, xs, ys) < t)
+            if point_segment(sx, sy, ax, ay, bx, by) < t:
+                near[:] = True
+            out |= cross | near
+    # through_terrain's own first test: no horizontal step, no path test (numpy's hypot is
+    # within a few ulps of math.hypot: 2 * EPS to spare)
+    out &= np.hypot(xs - sx, ys - sy) > 2 * EPS
+    return out
+
+
+def _point_segment(px: npt.ArrayLike, py: npt.ArrayLike, ax: npt.ArrayLike, ay: npt.ArrayLike,
+                   bx: npt.ArrayLike, by: npt.ArrayLike) -> npt.NDArray[np.float64]:
+    """``measure.point_segment`` elementwise (the same operations in the same order, so the
+    same floats)."""
+    abx, aby = np.subtract(bx, ax), np.subtract(by, ay)
+    apx, apy = np.subtract(px, ax), np.subtract(py, ay)
+    denom = np.maximum(abx * abx + aby * aby, 1e-300)
+    u = np.minimum(np.maximum((apx * abx + apy * aby) / denom, 0.0), 1.0)
+    dx, dy = apx - abx * u, apy - aby * u
+    return np.asarray(np.sqrt(dx * dx + dy * dy), dtype=np.float64)
+
+
 UNENGAGED_MOVES = (MoveType.NORMAL, MoveType.ADVANCE, MoveType.FALL_BACK,
                    MoveType.DESPERATE_ESCAPE)
 """Move types that must end unengaged (``validate_move``'s default; R09.05-a, R09.07-e)."""

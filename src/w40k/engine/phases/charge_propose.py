@@ -46,6 +46,7 @@ from w40k.engine.propose_moves import (
     occupied_around,
     ring,
     surely_overlapping,
+    terrain_crossed,
     through_enemy,
     through_terrain,
 )
@@ -134,6 +135,15 @@ def propose_charge(ctx: Context, u: UnitData, targets: Sequence[UnitData], budge
         if len(pts):
             bad = _engaged_mask(start, pts, non_targets.models)  # R11.04-d
             pts = pts[~np.asarray(bad, dtype=bool)]
+        # The spots whose straight path surely crosses a feature the model may not move
+        # through (R13.06-c: ``through_terrain`` says so, checked below spot by spot): with
+        # every spot among them each try below is refused, so no model placement is found
+        # (a one-model VEHICLE or MONSTER walled off from its target: the same None, after
+        # the same draw); else they are refused without their path tests.
+        crossed = terrain_crossed(scene, u.id, start, pts, MoveType.CHARGE)
+        if crossed.all():
+            return None
+        walled = {(x, y) for x, y in pts[crossed].tolist()} if crossed.any() else set()
 
         def free(x: float, y: float, s: Model = start) -> bool:
             return placed.free(s.moved(x, y), ter)
@@ -149,7 +159,8 @@ def propose_charge(ctx: Context, u: UnitData, targets: Sequence[UnitData], budge
             tries += 1
             if tries > MAX_SPOT_CHECKS:
                 break  # the best spots' paths are blocked: give this chain up
-            if through_enemy(scene, u.id, u.player, start, x, y, MoveType.CHARGE) \
+            if (x, y) in walled \
+                    or through_enemy(scene, u.id, u.player, start, x, y, MoveType.CHARGE) \
                     or through_terrain(scene, u.id, start, x, y, MoveType.CHARGE):
                 continue  # R03.01-d, R13.06-c: validate_move refuses it (counted as validated)
             if validate_move(scene, u.id, {m.id: [Step(x, y)]}, MoveType.CHARGE, budget,
