@@ -111,3 +111,23 @@ def test_cuts_leave_out_only_lines_clear_of_the_outline() -> None:
         c = np.where(rng.random(lines) < 0.3, ext + ulp * np.spacing(ext), c)
         got = full_visibility._flip_rows(pts, n, c)
         assert np.array_equal(got, _whole_flips(pts, n, c))
+
+
+def test_cuts_with_one_line_near_the_outline() -> None:
+    # R06.01-c: one line a few floats from the outline's extreme point among far ones (a
+    # one-line product would take numpy's matrix-vector path, other floats): the same flips.
+    rng = np.random.default_rng(12)
+    for _ in range(400):
+        ang_o = np.linspace(0.0, 2 * np.pi, 256, endpoint=False)
+        cx, cy = rng.uniform(0, 60, 2)
+        rx, ry = rng.uniform(0.4, 3.0, 2)
+        pts = np.stack([cx + rx * np.cos(ang_o), cy + ry * np.sin(ang_o)], axis=1)
+        far = int(rng.integers(0, 6))
+        ang = rng.uniform(0, 2 * np.pi, far + 1)
+        n = np.stack([np.cos(ang), np.sin(ang)], axis=1)
+        ext = (pts @ n.T).max(axis=0)
+        c = ext + rng.uniform(20.0, 40.0, far + 1)  # far lines
+        c[0] = ext[0] + int(rng.integers(-3, 4)) * np.spacing(ext[0])
+        order = rng.permutation(far + 1)
+        n, c = n[order], c[order]
+        assert np.array_equal(full_visibility._flip_rows(pts, n, c), _whole_flips(pts, n, c))
