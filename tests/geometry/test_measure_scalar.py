@@ -80,3 +80,54 @@ def test_cuts_in_row_blocks_equal_the_whole_product() -> None:
         side = pts @ n.T - c[None, :] > 0.0  # the former whole-array form
         want = np.unique(np.nonzero(side != np.roll(side, -1, axis=0))[0])
         assert np.array_equal(full_visibility._flip_rows(pts, n, c), want)
+
+
+def _whole_flips(pts: np.ndarray, n: np.ndarray, c: np.ndarray) -> np.ndarray:
+    side = pts @ n.T - c[None, :] > 0.0  # the former whole-array form, every line
+    return np.unique(np.nonzero(side != np.roll(side, -1, axis=0))[0])
+
+
+def test_cuts_leave_out_only_lines_clear_of_the_outline() -> None:
+    # R06.01-c: the cuts of the fully-visible test. Lines through the outline's box, tangent
+    # to it, a few floats and 1e-12 .. 1e-6 outside or inside it, among many far ones: the
+    # flips with the far lines left out are the whole product's, to the last bit.
+    rng = np.random.default_rng(11)
+    for it in range(160):
+        ang_o = np.linspace(0.0, 2 * np.pi, 256, endpoint=False)
+        cx, cy = rng.uniform(0, 60, 2)
+        rx, ry = rng.uniform(0.4, 3.0, 2)
+        pts = np.stack([cx + rx * np.cos(ang_o), cy + ry * np.sin(ang_o)], axis=1)
+        if it % 5 == 0:
+            pts = np.round(pts * 4) / 4
+        lines = int(rng.integers(1, 4000 if it % 2 else 12))  # few: each flip is seen
+        ang = rng.uniform(0, 2 * np.pi, lines)
+        if it % 3 == 0:
+            ang[: lines // 2] = rng.choice([0.0, np.pi / 2, np.pi, -np.pi / 2], lines // 2)
+        n = np.stack([np.cos(ang), np.sin(ang)], axis=1)
+        ext = (pts @ n.T).max(axis=0)  # each line's support of the points
+        off = rng.choice([0.0, 1e-12, -1e-12, 1e-9, -1e-9, 1e-6, -1e-6, -0.5, 5.0, 40.0], lines)
+        c = ext + off
+        ulp = rng.integers(-3, 4, lines)  # a few floats either side of the extreme point
+        c = np.where(rng.random(lines) < 0.3, ext + ulp * np.spacing(ext), c)
+        got = full_visibility._flip_rows(pts, n, c)
+        assert np.array_equal(got, _whole_flips(pts, n, c))
+
+
+def test_cuts_with_one_line_near_the_outline() -> None:
+    # R06.01-c: one line a few floats from the outline's extreme point among far ones (a
+    # one-line product would take numpy's matrix-vector path, other floats): the same flips.
+    rng = np.random.default_rng(12)
+    for _ in range(400):
+        ang_o = np.linspace(0.0, 2 * np.pi, 256, endpoint=False)
+        cx, cy = rng.uniform(0, 60, 2)
+        rx, ry = rng.uniform(0.4, 3.0, 2)
+        pts = np.stack([cx + rx * np.cos(ang_o), cy + ry * np.sin(ang_o)], axis=1)
+        far = int(rng.integers(0, 6))
+        ang = rng.uniform(0, 2 * np.pi, far + 1)
+        n = np.stack([np.cos(ang), np.sin(ang)], axis=1)
+        ext = (pts @ n.T).max(axis=0)
+        c = ext + rng.uniform(20.0, 40.0, far + 1)  # far lines
+        c[0] = ext[0] + int(rng.integers(-3, 4)) * np.spacing(ext[0])
+        order = rng.permutation(far + 1)
+        n, c = n[order], c[order]
+        assert np.array_equal(full_visibility._flip_rows(pts, n, c), _whole_flips(pts, n, c))
