@@ -14,8 +14,9 @@ from w40k.io.display import clean, plain
 from w40k.io.outputs import write_with
 from w40k.io.scenario import Scenario, volley_attacks
 from w40k.io.work import exact_states, fallback_trials
-from w40k.math import comparison_table, distribution, plot_distribution, render, to_json
+from w40k.math import distribution, plot_distribution
 from w40k.math.distributions import AttackDistribution
+from w40k.math.report import comparison_table, render, to_json
 
 
 def _plot(r: AttackDistribution, path: Path, *, title: str) -> None:

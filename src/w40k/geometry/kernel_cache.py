@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import importlib.metadata
 import importlib.util
 import os
 import subprocess
@@ -51,6 +50,8 @@ def cache_dir() -> Path:
 def stamp() -> str:
     """numba's version and each kernel module's size and modification time: the marker is
     valid only for the sources and numba it was written with."""
+    import importlib.metadata  # here, not at import: ~10 ms that most commands never need
+
     here = Path(__file__).resolve().parent
     parts = [importlib.metadata.version("numba") if NUMBA_INSTALLED else "none"]
     for name in KERNEL_MODULES:
