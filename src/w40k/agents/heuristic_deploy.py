@@ -47,7 +47,8 @@ from typing import cast
 
 import numpy as np
 
-from w40k.agents import deploy_grid
+from w40k.agents import deploy_grid, deploy_scores
+from w40k.agents.deploy_scores import Kept, Seg, point_in_polygon
 from w40k.agents.heuristic_eval import (
     Estimates,
     centre,
@@ -203,9 +204,6 @@ class Piece:
     box: tuple[float, float, float, float]
 
 
-Seg = tuple[float, float, float, float, float, float, float]
-
-
 def _segs(edges: tuple[tuple[Point, Point], ...]) -> tuple[Seg, ...]:
     """Each edge ``a``-``b`` as ``(ax, ay, bx, by, dx, dy, n)``: its ends, ``b - a`` and
     ``|b - a|²`` (what :func:`_seg_dist` and the crossing test compute per call)."""
@@ -240,18 +238,6 @@ def _pieces(state: GameState) -> tuple[Piece, ...]:
     return tuple(out)
 
 
-def point_in_polygon(p: Point, poly: Sequence[Point]) -> bool:
-    """Even-odd rule (a point on the boundary may fall either way)."""
-    x, y = p
-    inside = False
-    n = len(poly)
-    for i in range(n):
-        (x1, y1), (x2, y2) = poly[i], poly[(i + 1) % n]
-        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
-            inside = not inside
-    return inside
-
-
 def _seg_dist(p: Point, a: Point, b: Point) -> float:
     ax, ay = a
     dx, dy = b[0] - ax, b[1] - ay
@@ -266,27 +252,13 @@ def _edges(poly: Sequence[Point]) -> list[tuple[Point, Point]]:
 
 def cover_distance(state: GameState, p: Point) -> float:
     """How far ``p`` is from the nearest terrain piece that gives cover (dense or light; 0
-    inside one)."""
-    best = math.inf
-    px, py = p
-    for poly, (x0, y0, x1, y1), segs in _kept(state)[0]:
-        if math.hypot(max(x0 - px, 0.0, px - x1), max(y0 - py, 0.0, py - y1)) >= best:
-            continue  # its box is farther than the best so far
-        if point_in_polygon(p, poly):
-            return 0.0
-        for ax, ay, _, _, dx, dy, n in segs:  # _seg_dist(p, a, b), inlined
-            rx, ry = px - ax, py - ay
-            t = 0.0 if n == 0 else max(0.0, min(1.0, (rx * dx + ry * dy) / n))
-            d = math.hypot(rx - t * dx, ry - t * dy)
-            if d < best:
-                best = d
-    return best
+    inside one): :func:`~w40k.agents.deploy_scores.cover_one` of the cover pieces."""
+    return deploy_scores.cover_one(_kept(state)[0], p)
 
 
 _KEPT: dict[int, tuple[object, tuple[list[Kept], list[Kept]]]] = {}
 """Per terrain section (by identity): the cover pieces and the dense pieces, each as
 ``(poly, box, segs)`` (what :func:`cover_distance` and :func:`clear_lane` walk)."""
-Kept = tuple[tuple[Point, ...], tuple[float, float, float, float], tuple[Seg, ...]]
 
 
 def _kept(state: GameState) -> tuple[list[Kept], list[Kept]]:
@@ -304,20 +276,9 @@ def _kept(state: GameState) -> tuple[list[Kept], list[Kept]]:
 
 def clear_lane(state: GameState, p: Point, q: Point) -> bool:
     """Whether the segment ``p``-``q`` crosses no dense terrain piece (a wall that blocks
-    sight; a rough, horizontal estimate of a firing lane)."""
-    px, py = p
-    qx, qy = q
-    lo_x, hi_x, lo_y, hi_y = min(px, qx), max(px, qx), min(py, qy), max(py, qy)
-    ex, ey = qx - px, qy - py
-    for _, (x0, y0, x1, y1), segs in _kept(state)[1]:
-        if x1 < lo_x or x0 > hi_x or y1 < lo_y or y0 > hi_y:
-            continue
-        for ax, ay, bx, by, dx, dy, _ in segs:  # segments p-q and a-b cross properly
-            if ((ex * (ay - py) - ey * (ax - px)) * (ex * (by - py) - ey * (bx - px)) < 0
-                    and (dx * (py - ay) - dy * (px - ax)) * (dx * (qy - ay) - dy * (qx - ax))
-                    < 0):
-                return False
-    return True
+    sight; a rough, horizontal estimate of a firing lane):
+    :func:`~w40k.agents.deploy_scores.clear_one` of the dense pieces."""
+    return deploy_scores.clear_one(_kept(state)[1], p, q)
 
 
 def lane_targets(state: GameState) -> list[Point]:
@@ -364,16 +325,7 @@ def _anchors(zone: FloatArray, bf_w: float, bf_d: float, rng: random.Random) -> 
     """Grid points inside ``zone`` (offset by a random fraction of a step)."""
     ox, oy = rng.uniform(0, ANCHOR_STEP), rng.uniform(0, ANCHOR_STEP)
     poly = [(float(x), float(y)) for x, y in zone]
-    out: list[Point] = []
-    x = ox
-    while x < bf_w:
-        y = oy
-        while y < bf_d:
-            if point_in_polygon((x, y), poly):
-                out.append((x, y))
-            y += ANCHOR_STEP
-        x += ANCHOR_STEP
-    return out
+    return deploy_scores.grid(ox, oy, ANCHOR_STEP, bf_w, bf_d, poly)
 
 
 def _forward_goal(state: GameState, player: str, zone: FloatArray) -> Point:
@@ -436,6 +388,28 @@ def _score(state: GameState, u: UnitData, kind: str, p: Point, goal: Point,
     return dist + 3.0 * _exposed(state, foes, p) + 0.2 * min(cover_distance(state, p), 6.0)
 
 
+
+def _scores(state: GameState, u: UnitData, kind: str, points: Sequence[Point], goal: Point,
+            guard: Point | None, shooters: list[tuple[Point, float]], lanes: list[Point]
+            ) -> list[float]:
+    """``[_score(state, u, kind, p, goal, guard, shooters, lanes) for p in points]``, the
+    same floats: the cover distances, lanes and exposures of every point at once
+    (agents/deploy_scores.py), the sums as :func:`_score` adds them."""
+    if kind == "character" and guard is not None:
+        return [math.hypot(p[0] - guard[0], p[1] - guard[1]) for p in points]
+    xs = [p[0] for p in points]
+    ys = [p[1] for p in points]
+    cover, dense = _kept(state)
+    capped = deploy_scores.cover_distances(cover, xs, ys, cap=6.0)  # min(cover_distance, 6.0)
+    if kind == "shooter":
+        seen, exposed = deploy_scores.lanes_and_exposure(dense, shooters, lanes, xs, ys)
+        return [c - 2.0 * n + 0.5 * e for c, n, e in zip(capped, seen, exposed, strict=True)]
+    _, exposed = deploy_scores.lanes_and_exposure(dense, shooters, None, xs, ys)
+    gx, gy = goal
+    return [math.hypot(x - gx, y - gy) + 3.0 * e + 0.2 * c
+            for x, y, c, e in zip(xs, ys, capped, exposed, strict=True)]
+
+
 Shape = tuple[int, bool]
 """A block's shape: models per row, and whether the rows run along y instead of x."""
 SHAPES: tuple[Shape, ...] = ((5, False), (5, True), (4, False), (4, True), (6, False),
@@ -491,6 +465,18 @@ def _far_from(p: Point, box: tuple[float, float, float, float], points: list[Poi
     return min(_seg_dist(p, a, b) for a, b in _edges(poly)) > reach - 1.0
 
 
+def _far_from_all(pts: Sequence[Point], box: tuple[float, float, float, float],
+                  points: list[Point], poly: list[Point] | None) -> list[bool]:
+    """``[_far_from(p, box, points, poly) for p in pts]``: numpy's answer where it settles
+    it (agents/deploy_scores.py), the scalar's where it does not."""
+    x0, y0, x1, y1 = box
+    bound = max(x1 - x0, y1 - y0) / 2 + 8.0 - 1.0  # _far_from's reach - 1.0
+    sure = deploy_scores.far_from([p[0] for p in pts], [p[1] for p in pts], bound, points,
+                                  poly)
+    return [_far_from(p, box, points, poly) if v is None else v
+            for p, v in zip(pts, sure, strict=True)]
+
+
 def place(ctx: Context, u: UnitData, rng: random.Random, *, zone_only: bool = False,
           est: Estimates | None = None) -> dict[str, JSON] | None:
     """The best legal placement of ``u`` (``{model id: [x, y]}``) for its role, or None:
@@ -530,17 +516,19 @@ def place(ctx: Context, u: UnitData, rng: random.Random, *, zone_only: bool = Fa
     ay = np.array([a[1] for a in anchors], dtype=float)
     open_ = [deploy_grid.open_blocks(ax, ay, box, area, taken, blocks).tolist()
              for _, box in boxes]  # _fits and not _crowded, for every anchor at once
-    for i, a in enumerate(anchors):
-        score: float | None = None
-        for j, (shape, box) in enumerate(boxes):
-            if not open_[j][i]:
-                continue
-            if infiltrate and not _far_from(a, box, foes, opp_poly):
-                continue
-            if score is None:
-                score = _score(s, u, kind, a, goal, guard, shooters, lanes) + rng.uniform(0.0, 0.3)
-            cands.append((score, a, shape))
-            break  # the first shape that fits (the most compact first)
+    first: list[Shape | None] = [None] * len(anchors)  # the first shape that fits (the most
+    for j, (shape, box) in enumerate(boxes):  # compact first), shape by shape
+        idx = [i for i, ok in enumerate(open_[j]) if ok and first[i] is None]
+        far = _far_from_all([anchors[i] for i in idx], box, foes, opp_poly) if infiltrate \
+            else [True] * len(idx)
+        for i, ok in zip(idx, far, strict=True):
+            if ok:
+                first[i] = shape
+    scored = [(a, shape) for a, shape in zip(anchors, first, strict=True) if shape is not None]
+    # each scored anchor's jitter drawn in the anchors' order, after its score
+    for (a, shape), score in zip(scored, _scores(s, u, kind, [a for a, _ in scored], goal,
+                                                 guard, shooters, lanes), strict=True):
+        cands.append((score + rng.uniform(0.0, 0.3), a, shape))
     cands.sort(key=lambda t: t[0])
     box_of = dict(boxes)
 
@@ -560,11 +548,13 @@ def place(ctx: Context, u: UnitData, rng: random.Random, *, zone_only: bool = Fa
         box = box_of[shape]
         near = deploy_grid.open_blocks(a[0] + fx, a[1] + fy, box, area, taken,
                                        blocks).tolist()  # usable's first two tests
-        for (dx, dy), ok in zip(offsets, near, strict=True):
-            p = (a[0] + dx, a[1] + dy)
-            if (dx or dy) and ok and (not infiltrate or _far_from(p, box, foes, opp_poly)):
-                fine.append((_score(s, u, kind, p, goal, guard, shooters, lanes), p,
-                             shape))
+        pts = [(a[0] + dx, a[1] + dy) for (dx, dy), ok in zip(offsets, near, strict=True)
+               if (dx or dy) and ok]
+        if infiltrate:
+            pts = [p for p, ok in zip(pts, _far_from_all(pts, box, foes, opp_poly),
+                                      strict=True) if ok]
+        fine.extend((score, p, shape) for p, score in zip(
+            pts, _scores(s, u, kind, pts, goal, guard, shooters, lanes), strict=True))
     fine.sort(key=lambda t: t[0])
     rest = cands[TRIES:]
     tries = sorted(fine[:FINE_AROUND] + cands[:TRIES], key=lambda t: t[0]) + rest[
