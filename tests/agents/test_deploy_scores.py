@@ -17,10 +17,31 @@ from w40k.agents import deploy_scores as ds
 from w40k.agents import heuristic_deploy as hd
 from w40k.engine.game import Game
 from w40k.engine.phases.deployment import zone_of
+from w40k.engine.state import GameState
 from w40k.io.battle_setup import real_battle_position
 from w40k.io.missions import mission_names
 
 Point = tuple[float, float]
+
+
+def _exposed(state: GameState, shooters: list[tuple[Point, float]], p: Point) -> int:
+    """The plain count of enemy shooters that see ``p``: within reach, along a clear lane."""
+    return sum(1 for c, reach in shooters
+               if math.hypot(c[0] - p[0], c[1] - p[1]) <= reach and hd.clear_lane(state, c, p))
+
+
+def _score(state: GameState, kind: str, p: Point, goal: Point, guard: Point | None,
+           shooters: list[tuple[Point, float]], lanes: list[Point]) -> float:
+    """The placement score of one point, as ``heuristic_deploy`` computed it point by point
+    before ``_scores`` (the reference: the same sums in the same order)."""
+    if kind == "shooter":
+        return (min(hd.cover_distance(state, p), 6.0)
+                - 2.0 * sum(hd.clear_lane(state, p, q) for q in lanes)
+                + 0.5 * _exposed(state, shooters, p))
+    if kind == "character" and guard is not None:
+        return math.hypot(p[0] - guard[0], p[1] - guard[1])
+    dist = math.hypot(p[0] - goal[0], p[1] - goal[1])
+    return dist + 3.0 * _exposed(state, shooters, p) + 0.2 * min(hd.cover_distance(state, p), 6.0)
 
 
 def _piece(poly: list[Point]) -> ds.Kept:
@@ -164,7 +185,7 @@ def test_the_anchor_grid_equals_the_point_by_point_walk() -> None:
 @pytest.mark.parametrize("mission", mission_names())
 def test_the_scores_of_a_grid_equal_score_one_point_at_a_time(mission: str) -> None:
     """03.02: every role's placement score on each shipped layout, for points of both zones
-    and the pieces' corners, equals ``_score`` point by point (enemy shooters placed at
+    and the pieces' corners, equals the plain score point by point (enemy shooters placed at
     random, the lanes to the objectives and the centre)."""
     state = Game.new(real_battle_position(mission, pre_battle=True), 1).state
     rng = random.Random(mission)
@@ -177,10 +198,8 @@ def test_the_scores_of_a_grid_equal_score_one_point_at_a_time(mission: str) -> N
                 for _ in range(4)]
     shooters.append((corners[0], 30.0))
     lanes = hd.lane_targets(state)
-    u = state.units[0]
     for kind, guard in (("shooter", None), ("melee", None), ("transport", None),
                         ("character", (30.0, 10.0)), ("character", None)):
-        got = hd._scores(state, u, kind, pts, (30.0, 22.0), guard, shooters, lanes)
-        want = [hd._score(state, u, kind, p, (30.0, 22.0), guard, shooters, lanes)
-                for p in pts]
+        got = hd._scores(state, kind, pts, (30.0, 22.0), guard, shooters, lanes)
+        want = [_score(state, kind, p, (30.0, 22.0), guard, shooters, lanes) for p in pts]
         assert got == want, kind

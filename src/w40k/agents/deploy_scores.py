@@ -1,6 +1,6 @@
 """The heuristic deployment's terrain scores, for a whole grid of anchors at once.
 
-``heuristic_deploy.place`` scores every anchor that fits (``_score``): the distance to the
+``heuristic_deploy.place`` scores every anchor that fits (``_scores``): the distance to the
 nearest cover (:func:`cover_one`), the lanes to the objectives and the enemy shooters' lanes
 to it (``clear_lane``). Asked one point at a time that is ~2300 Python calls of ~25 us a
 pre-battle; here numpy answers a grid, with the scalar answers exactly:
@@ -250,8 +250,8 @@ def lanes_and_exposure(cover_dense: Sequence[Kept], shooters: Sequence[tuple[Poi
                        ys: Sequence[float]) -> tuple[list[int], list[int]]:
     """For every point ``p``: how many ``targets`` it sees along a clear lane
     (``sum(clear_lane(state, p, q) for q in targets)``; zeros without targets) and how many
-    ``shooters`` see it (``heuristic_deploy._exposed``: within their reach and along a clear
-    lane from their centre), as Python ints."""
+    ``shooters`` see it (within their reach, ``math.hypot(c - p) <= reach``, and along a
+    clear lane from their centre), as Python ints."""
     px = np.array(xs, dtype=float)
     py = np.array(ys, dtype=float)
     lanes = np.zeros(px.shape, dtype=np.int64)

@@ -347,15 +347,9 @@ def _forward_goal(state: GameState, player: str, zone: FloatArray) -> Point:
     return min(objs, key=lambda o: (claimed.get(o, 0), math.hypot(o[0] - zx, o[1] - zy)))
 
 
-def _exposure(state: GameState, player: str, p: Point) -> int:
-    """The enemy shooters on the table that see ``p`` along a clear lane within their
-    range and a move."""
-    return _exposed(state, _shooters(state, player), p)
-
-
 def _shooters(state: GameState, player: str) -> list[tuple[Point, float]]:
-    """The enemy's shooters on the table: centre and range plus move (what
-    :func:`_exposure` measures against; read once per placement)."""
+    """The enemy's shooters on the table: centre and range plus move (what a placement's
+    exposure is measured against, :func:`_scores`; read once per placement)."""
     out: list[tuple[Point, float]] = []
     for e in state.units_of(state.opponent(player)):
         reach = max_range(e)
@@ -364,37 +358,17 @@ def _shooters(state: GameState, player: str) -> list[tuple[Point, float]]:
     return out
 
 
-def _exposed(state: GameState, shooters: list[tuple[Point, float]], p: Point) -> int:
-    """:func:`_exposure` against the :func:`_shooters` read beforehand."""
-    return sum(1 for c, reach in shooters
-               if math.hypot(c[0] - p[0], c[1] - p[1]) <= reach and clear_lane(state, c, p))
-
-
-def _score(state: GameState, u: UnitData, kind: str, p: Point, goal: Point,
-           guard: Point | None, shooters: list[tuple[Point, float]] | None = None,
-           lanes: list[Point] | None = None) -> float:
-    """Smaller is better: where ``u`` (of ``kind``) should stand, its anchor at ``p``
-    (``shooters``/``lanes``: :func:`_shooters` and :func:`lane_targets`, read once by the
-    caller; the same answer)."""
-    foes = _shooters(state, u.player) if shooters is None else shooters
-    if kind == "shooter":
-        targets = lane_targets(state) if lanes is None else lanes
-        return (min(cover_distance(state, p), 6.0)
-                - 2.0 * sum(clear_lane(state, p, q) for q in targets)
-                + 0.5 * _exposed(state, foes, p))
-    if kind == "character" and guard is not None:
-        return math.hypot(p[0] - guard[0], p[1] - guard[1])
-    dist = math.hypot(p[0] - goal[0], p[1] - goal[1])
-    return dist + 3.0 * _exposed(state, foes, p) + 0.2 * min(cover_distance(state, p), 6.0)
-
-
-
-def _scores(state: GameState, u: UnitData, kind: str, points: Sequence[Point], goal: Point,
+def _scores(state: GameState, kind: str, points: Sequence[Point], goal: Point,
             guard: Point | None, shooters: list[tuple[Point, float]], lanes: list[Point]
             ) -> list[float]:
-    """``[_score(state, u, kind, p, goal, guard, shooters, lanes) for p in points]``, the
-    same floats: the cover distances, lanes and exposures of every point at once
-    (agents/deploy_scores.py), the sums as :func:`_score` adds them."""
+    """Smaller is better: where a unit of ``kind`` should stand, its anchor at each of
+    ``points`` (module docstring; ``shooters``/``lanes``: :func:`_shooters` and
+    :func:`lane_targets`, read once by the caller). A shooter: the distance to cover (at
+    most 6") less 2 per open lane to a target, plus 0.5 per enemy shooter that sees the
+    point; a character with a guard: the distance to it; the others: the distance to
+    ``goal``, plus 3 per enemy shooter that sees the point and 0.2 x the distance to cover
+    (at most 6"). Every point at once (agents/deploy_scores.py), the same floats as the
+    point-by-point formula (kept in tests/agents/test_deploy_scores.py)."""
     if kind == "character" and guard is not None:
         return [math.hypot(p[0] - guard[0], p[1] - guard[1]) for p in points]
     xs = [p[0] for p in points]
@@ -526,7 +500,7 @@ def place(ctx: Context, u: UnitData, rng: random.Random, *, zone_only: bool = Fa
                 first[i] = shape
     scored = [(a, shape) for a, shape in zip(anchors, first, strict=True) if shape is not None]
     # each scored anchor's jitter drawn in the anchors' order, after its score
-    for (a, shape), score in zip(scored, _scores(s, u, kind, [a for a, _ in scored], goal,
+    for (a, shape), score in zip(scored, _scores(s, kind, [a for a, _ in scored], goal,
                                                  guard, shooters, lanes), strict=True):
         cands.append((score + rng.uniform(0.0, 0.3), a, shape))
     cands.sort(key=lambda t: t[0])
@@ -554,7 +528,7 @@ def place(ctx: Context, u: UnitData, rng: random.Random, *, zone_only: bool = Fa
             pts = [p for p, ok in zip(pts, _far_from_all(pts, box, foes, opp_poly),
                                       strict=True) if ok]
         fine.extend((score, p, shape) for p, score in zip(
-            pts, _scores(s, u, kind, pts, goal, guard, shooters, lanes), strict=True))
+            pts, _scores(s, kind, pts, goal, guard, shooters, lanes), strict=True))
     fine.sort(key=lambda t: t[0])
     rest = cands[TRIES:]
     tries = sorted(fine[:FINE_AROUND] + cands[:TRIES], key=lambda t: t[0]) + rest[
