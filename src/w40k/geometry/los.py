@@ -46,6 +46,7 @@ from w40k.geometry.los_obstacles import TOUCH as TOUCH
 from w40k.geometry.los_obstacles import Obstacles as Obstacles
 from w40k.geometry.los_obstacles import Sight as Sight
 from w40k.geometry.los_obstacles import SightResult as SightResult
+from w40k.geometry.los_obstacles import unique_ids
 from w40k.geometry.los_sides import _as_discs as _as_discs
 from w40k.geometry.los_sides import _box as _box
 from w40k.geometry.los_sides import _box_of as _box_of
@@ -608,7 +609,7 @@ def _wall_owners(o: Shape, top_o: float, t: Shape, top_t: float, obs: Obstacles)
     ``hl + (hu - hl) * R_L / (R_L + d_U)``; the bound is maximised over the obstacle's
     vertices and edges' closest points to the higher model."""
     highest = max(top_o, top_t)
-    owners = np.unique(obs.owner)
+    owners = unique_ids(obs.owner)
     walls: list[int] = []
     for k in owners:
         sel = obs.owner == k

@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 from w40k.geometry.los_dist import _seg_dist
-from w40k.geometry.los_obstacles import TOUCH, Obstacles
+from w40k.geometry.los_obstacles import TOUCH, Obstacles, unique_ids
 from w40k.geometry.los_sides import _circumradius
 from w40k.geometry.measure import point_in_polygon
 from w40k.geometry.shapes import FloatArray, Shape
@@ -117,7 +117,7 @@ def _blockers(
     frac = np.clip(dt / gap, 0.0, 1.0)
     ramp = target_level + (top_o - target_level) * frac
     counts = obs.top[idx[m]] > ramp + 1e-9
-    return np.unique(obs.owner[idx[m[counts]]])
+    return unique_ids(obs.owner[idx[m[counts]]])
 
 
 _NONE = np.zeros(0, dtype=np.int64)

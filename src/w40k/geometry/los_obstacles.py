@@ -16,6 +16,19 @@ TOUCH = 1e-7
 """Lines that come within ``grow - TOUCH`` of an obstacle are blocked; touching is clear."""
 
 
+def unique_ids(ids: np.ndarray) -> np.ndarray:
+    """``np.unique`` of a 1-D integer array (sorted distinct values, the same array). numpy
+    2.4's ``np.unique`` imports ``numpy.ma`` on its first call (7-30 ms inside the first game
+    that asks an obstacle's owners); this sort-and-compare does not."""
+    s = np.sort(ids, kind="stable")
+    if len(s) < 2:
+        return s
+    keep = np.empty(len(s), dtype=bool)
+    keep[0] = True
+    np.not_equal(s[1:], s[:-1], out=keep[1:])
+    return s[keep]
+
+
 class Sight(Enum):
     """Three-valued line-of-sight answer."""
 

@@ -21,7 +21,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from w40k.geometry.los import Obstacles
+from w40k.geometry.los_obstacles import Obstacles, unique_ids
 
 LIMIT = 65536
 """Entries before the table is emptied."""
@@ -47,7 +47,7 @@ def digest(obs: Obstacles, kind_codes: np.ndarray) -> bytes:
     hit = _DIGESTS.get(id(obs))
     if hit is not None and hit[0]() is obs:
         return hit[1]
-    owners = np.unique(np.concatenate([obs.owner, obs.vert_owner]))
+    owners = unique_ids(np.concatenate([obs.owner, obs.vert_owner]))
     h = hashlib.blake2b(digest_size=20)
     parts = (
         obs.a, obs.b, obs.grow, obs.top, np.searchsorted(owners, obs.owner),
