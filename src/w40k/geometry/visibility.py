@@ -12,13 +12,15 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from w40k.geometry import kernel_layout
+from w40k.geometry import kernel_layout, sight_build
+from w40k.geometry.cover_far import terrain_far
 from w40k.geometry.los import Sight
+from w40k.geometry.los_hull import _edge_boxes
 from w40k.geometry.measure import (
     ENGAGEMENT_HORIZONTAL,
     engaged,
 )
-from w40k.geometry.scene import Unit
+from w40k.geometry.scene import Scene, Unit
 from w40k.geometry.shapes import EPS, Model
 from w40k.geometry.sight_order import Tally, next_pair
 from w40k.geometry.sight_tables import SightTables
@@ -94,6 +96,16 @@ class PairReport:
 class Visibility(SightTables):
     """Per-scene cache answering visibility questions (prepare once, ask thousands): the
     rules (06.01, 13.08-13.10, 22.05, 24.24, 24.33) read off the :class:`SightTables`."""
+
+    def __init__(
+        self, scene: Scene, convention_visible: bool = False, jit: bool | None = None
+    ) -> None:
+        super().__init__(scene, convention_visible, jit)
+        self._far: dict[tuple[int, int], np.ndarray] = {}
+        """:meth:`_terrain_far` per unit pair."""
+        self._no_cover_at: dict[tuple[int, int], int] = {}
+        """Per unit pair, the target model that last answered "no cover" in
+        :meth:`cover_against` (tried first for the next observer model: an order only)."""
 
     def hidden(self, tu: int, tm: int) -> bool:
         """13.09: INFANTRY/BEASTS/SWARM within an area with a dense feature, and its unit made
@@ -367,29 +379,72 @@ class Visibility(SightTables):
         # every model must have cover, so the order of the checks changes no answer: per
         # model the cheap ones (raw sight and HULL_RAMP flags), then for a model they leave
         # open the terrain-only full visibility test at once (a "no cover" there spares the
-        # later models' flags), and the test with every obstacle only for the models left
+        # later models' flags), and the test with every obstacle only for the models left.
+        # The models most likely to answer "no cover" cheaply come first: the one that
+        # answered it for the unit's last observer model, then those seen CLEAR (known
+        # already), then those whose sight is not known yet, then the others
         rest = [tm for tm, in_area in enumerate(self._cover_models(tu)) if not in_area]
-        hard: list[int] = []
+        far = self._terrain_far(ou, tu)
+        raw = self._raw_cache
+        seen: list[int] = []
+        open_: list[int] = []
+        unseen: list[int] = []
         for tm in rest:
+            r = raw.get((ou, om, tu, tm))
+            if r is None:
+                open_.append(tm)
+            elif r.sight is not Sight.CLEAR:
+                unseen.append(tm)
+            elif far is not None and far[om, tm]:
+                # R13.08-a: seen CLEAR with no terrain near the pair: no cover, nor for its unit
+                return False
+            else:
+                seen.append(tm)
+        order = seen + open_ + unseen
+        last = self._no_cover_at.get((ou, tu))
+        if last is not None and last in order and order[0] != last:
+            order.remove(last)
+            order.insert(0, last)
+        hard: list[int] = []
+        for tm in order:
             key = (ou, om, tu, tm)
             cached = self._pair_cache.get(key)
             if cached is not None:
                 covered: bool | None = cached.terrain_cover
             elif self.raw_sight(ou, om, tu, tm).sight is not Sight.CLEAR:
                 covered = bool(_terrain_cover(self._ramp_flags(ou, om, tu, tm), False))
-            elif not self._ramp_flags(ou, om, tu, tm) & 2:
+            elif (far is not None and far[om, tm]) or not self._ramp_flags(ou, om, tu, tm) & 2:
+                # no terrain near the pair (:mod:`cover_far`), or HULL_RAMP names none
                 covered = False
             elif key in self._refined:
                 covered = bool(self._refined[key] & 2)
             else:
                 covered = None
+            if covered is None and self._terrain_alone_shows(ou, om, tu, tm):
+                covered = False
             if covered is False:
+                self._no_cover_at[(ou, tu)] = tm
                 return False
             if covered is None:
-                if self._terrain_alone_shows(ou, om, tu, tm):
-                    return False
                 hard.append(tm)
         return all(self.terrain_hides(ou, om, tu, tm) for tm in hard)
+
+    def _terrain_far(self, ou: int, tu: int) -> np.ndarray | None:
+        """``far[om, tm]``: no terrain feature, obscuring area or gap filler comes near the
+        box of the two models' outlines, so HULL_RAMP's bit 2 is 0 for that pair
+        (:func:`cover_far.terrain_far`; kept per unit pair). None with the compiled kernels,
+        whose flags cost less than this test."""
+        if self.jit:
+            return None
+        hit = self._far.get((ou, tu))
+        if hit is None:
+            ter = sight_build.terrain_obstacles(self._part.items)
+            emin, emax = _edge_boxes(ter)
+            units, fps = self.scene.units, self.footprints
+            hit = self._far[(ou, tu)] = terrain_far(
+                ter, emin, emax, [fps[(ou, m)] for m in range(len(units[ou].models))],
+                [fps[(tu, m)] for m in range(len(units[tu].models))])
+        return hit
 
     def unit_fully_visible(self, ou: int, om: int, tu: int) -> bool:
         """06.01 unit fully visible: every model of unit ``tu`` is fully visible to model
