@@ -15,8 +15,8 @@ from tests.geometry.test_los_batch import random_scene
 from w40k.geometry import Visibility, scene_from_dict
 from w40k.geometry.cover_far import outline_box, terrain_far
 from w40k.geometry.los import Obstacles
-from w40k.geometry.los_hull import _edge_boxes, hull_blockers
-from w40k.geometry.shapes import Circle, Oval, Shape
+from w40k.geometry.los_hull import _edge_boxes, _outline48, hull_blockers
+from w40k.geometry.shapes import Circle, Oval, Polygon, Shape
 
 
 def _shape(rng: np.random.Generator) -> Shape:
@@ -80,6 +80,19 @@ def test_no_terrain_near_the_outlines_means_no_hull_ramp_blocker(seed: int) -> N
                 for level, top_o in ((0.0, 1.6), (0.0, 8.0), (3.0, 1.0)):
                     assert len(hull_blockers(o, t, level, top_o, ter)) == 0
                     assert len(hull_blockers(o, t, level, top_o, part)) == 0
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_outline_box_holds_the_48_gon(seed: int) -> None:
+    # the pair hull's vertices are points of the two 48-gons (los_hull._outline48)
+    rng = np.random.default_rng(9100 + seed)
+    shapes = [_shape(rng) for _ in range(50)]
+    shapes.append(Polygon(((0.0, 0.0), (2.0, 0.5), (1.0, 3.0))))
+    for s in shapes:
+        xlo, ylo, xhi, yhi = outline_box(s)
+        p = _outline48(s)
+        assert (p[:, 0] >= xlo).all() and (p[:, 0] <= xhi).all()
+        assert (p[:, 1] >= ylo).all() and (p[:, 1] <= yhi).all()
 
 
 def test_the_proof_clears_pairs_with_terrain_just_outside_and_not_inside() -> None:

@@ -102,6 +102,8 @@ class Visibility(SightTables):
     ) -> None:
         super().__init__(scene, convention_visible, jit)
         self._far: dict[tuple[int, int], np.ndarray] = {}
+        self._cover_of: dict[int, np.ndarray] = {}
+        """:meth:`_cover_models` per unit."""
         """:meth:`_terrain_far` per unit pair."""
         self._no_cover_at: dict[tuple[int, int], int] = {}
         """Per unit pair, the target model that last answered "no cover" in
@@ -361,14 +363,19 @@ class Visibility(SightTables):
         return self.visible(ou, observer[1], tu, target[1])
 
     def _cover_models(self, tu: int) -> np.ndarray:
-        """13.08 (i) per target model: INFANTRY/BEASTS/SWARM within a terrain area."""
-        return np.array(
-            [
-                m.has(*COVER_KEYWORDS) and bool(self.areas_of[(tu, tm)])
-                for tm, m in enumerate(self.scene.units[tu].models)
-            ],
-            dtype=bool,
-        )
+        """13.08 (i) per target model: INFANTRY/BEASTS/SWARM within a terrain area (a function
+        of the scene: kept per unit, read-only)."""
+        hit = self._cover_of.get(tu)
+        if hit is None:
+            hit = self._cover_of[tu] = np.array(
+                [
+                    m.has(*COVER_KEYWORDS) and bool(self.areas_of[(tu, tm)])
+                    for tm, m in enumerate(self.scene.units[tu].models)
+                ],
+                dtype=bool,
+            )
+            hit.setflags(write=False)
+        return hit
 
     def cover_against(self, ou: int, om: int, tu: int) -> bool:
         """13.08 and 24.33: does unit ``tu`` have the benefit of cover against a ranged attack
