@@ -13,7 +13,7 @@ import pytest
 
 from tests.geometry.test_los_batch import random_scene
 from w40k.geometry import Visibility, scene_from_dict
-from w40k.geometry.cover_far import outline_box, terrain_far
+from w40k.geometry.cover_far import outline_disc, terrain_far
 from w40k.geometry.los import Obstacles
 from w40k.geometry.los_hull import _edge_boxes, _outline48, hull_blockers
 from w40k.geometry.shapes import Circle, Oval, Polygon, Shape
@@ -25,6 +25,11 @@ def _shape(rng: np.random.Generator) -> Shape:
         return Circle(x, y, float(rng.uniform(0.5, 1.5)))
     return Oval(x, y, float(rng.uniform(0.8, 2.0)), float(rng.uniform(0.4, 0.8)),
                 float(rng.uniform(0, math.pi)))
+
+
+def _box(s: Shape) -> tuple[float, float, float, float]:
+    cx, cy, reach = outline_disc(s)
+    return (cx - reach, cy - reach, cx + reach, cy + reach)
 
 
 def _near_walls(rng: np.random.Generator, boxes: list[tuple[float, float, float, float]],
@@ -68,7 +73,7 @@ def test_no_terrain_near_the_outlines_means_no_hull_ramp_blocker(seed: int) -> N
     rng = np.random.default_rng(9000 + seed)
     observers = [_shape(rng) for _ in range(5)]
     targets = [_shape(rng) for _ in range(4)]
-    boxes = [outline_box(s) for s in observers + targets]
+    boxes = [_box(s) for s in observers + targets]
     ter = Obstacles.build(_near_walls(rng, boxes, 25))
     emin, emax = _edge_boxes(ter)
     far = terrain_far(ter, emin, emax, observers, targets)
@@ -83,29 +88,57 @@ def test_no_terrain_near_the_outlines_means_no_hull_ramp_blocker(seed: int) -> N
 
 
 @pytest.mark.parametrize("seed", range(20))
-def test_the_outline_box_holds_the_48_gon(seed: int) -> None:
+def test_the_outline_disc_holds_the_48_gon(seed: int) -> None:
     # the pair hull's vertices are points of the two 48-gons (los_hull._outline48)
     rng = np.random.default_rng(9100 + seed)
     shapes = [_shape(rng) for _ in range(50)]
     shapes.append(Polygon(((0.0, 0.0), (2.0, 0.5), (1.0, 3.0))))
     for s in shapes:
-        xlo, ylo, xhi, yhi = outline_box(s)
+        cx, cy, reach = outline_disc(s)
         p = _outline48(s)
-        assert (p[:, 0] >= xlo).all() and (p[:, 0] <= xhi).all()
-        assert (p[:, 1] >= ylo).all() and (p[:, 1] <= yhi).all()
+        assert (np.hypot(p[:, 0] - cx, p[:, 1] - cy) <= reach).all()
 
 
 def test_the_proof_clears_pairs_with_terrain_just_outside_and_not_inside() -> None:
     # a wall whose grown box ends 1e-6" short of the pair's outlines' box is cleared; one
     # that reaches 1e-12" into it is not
     o, t = Circle(0.0, 0.0, 0.5), Circle(10.0, 0.0, 0.5)
-    ylo = outline_box(o)[1]
+    ylo = _box(o)[1]
     for gap, want in ((1e-6, True), (-1e-12, False)):
         wall = np.array([[4.0, ylo - 0.02 - 1.0 - gap], [5.0, ylo - 0.02 - 1.0 - gap],
                          [5.0, ylo - 0.02 - gap], [4.0, ylo - 0.02 - gap]])
         ter = Obstacles.build([(wall, 0.02, 6.0)])
         emin, emax = _edge_boxes(ter)
         assert bool(terrain_far(ter, emin, emax, [o], [t])[0, 0]) is want
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_walls_along_the_capsule_edge(seed: int) -> None:
+    # walls parallel to the centre segment, 1e-12 .. 1e-3 inside or outside the capsule
+    # edge (its radius plus their grow): those the proof clears have no HULL_RAMP blocker
+    # (one inside the capsule may still be cleared by the discs' boxes), and those 1e-6 or
+    # more outside it are cleared
+    rng = np.random.default_rng(9200 + seed)
+    o, t = _shape(rng), _shape(rng)
+    (ox, oy, ro), (tx, ty, rt) = outline_disc(o), outline_disc(t)
+    ln = math.hypot(tx - ox, ty - oy)
+    if ln < 1e-3:
+        return
+    ux, uy = (tx - ox) / ln, (ty - oy) / ln
+    for off in (1e-3, 1e-6, 1e-8, 1e-12, -1e-12, -1e-8, -1e-3):
+        for side in (1.0, -1.0):
+            grow = float(rng.choice([1e-6, 0.02, 0.5]))
+            d = side * (max(ro, rt) + grow + off)
+            s0 = float(rng.uniform(0.0, 0.8)) * ln
+            p = np.array([[ox + ux * s0 - uy * d, oy + uy * s0 + ux * d],
+                          [ox + ux * (s0 + 1.0) - uy * d, oy + uy * (s0 + 1.0) + ux * d]])
+            ter = Obstacles.build([(p, grow, 6.0)])
+            emin, emax = _edge_boxes(ter)
+            far = bool(terrain_far(ter, emin, emax, [o], [t])[0, 0])
+            if far:
+                assert len(hull_blockers(o, t, 0.0, 1.6, ter)) == 0
+            if off >= 1e-6:
+                assert far
 
 
 def _sparse_scene(seed: int) -> dict[str, Any]:

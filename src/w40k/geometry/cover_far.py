@@ -3,14 +3,15 @@
 A target model whose raw sight is CLEAR has the benefit of cover from terrain only when
 HULL_RAMP (:func:`w40k.geometry.los_hull.hull_blockers`) names a terrain feature or an
 obscuring area among the obstacles that may stop it being fully visible (06.01), and that
-convention counts an edge only if its box, grown by its ``grow``, meets the box of the pair
-hull (``_blockers``' first cull: ``emax >= lo`` and ``emin <= hi`` on both axes). The pair
-hull is the convex hull of the two footprints' 48-gons, so its vertices are points of those
-outlines (the same floats) and its box lies within any box that holds the two outlines
-(:func:`outline_box`). An edge whose grown box misses that box (here by more than 1e-9
-besides) therefore counts for no obstacle set that holds it: a pair with no such terrain
-edge near has no terrain among its HULL_RAMP blockers, whatever areas it ignores (13.10)
-and whichever models stand between.
+convention counts an edge only if it starts inside the pair hull or comes within its
+``grow`` (less ``TOUCH``) of it. The pair hull is the convex hull of the two footprints'
+48-gons, whose vertices lie within ``reach`` of each footprint's centre
+(:func:`outline_disc`), so the hull lies within the capsule of radius
+``max(reach_o, reach_t)`` around the segment joining the two centres. An edge farther than
+its ``grow`` (+1e-9, a margin over the roundings) from that capsule therefore counts for
+no obstacle set that holds it: a pair with no such terrain edge near has no terrain among
+its HULL_RAMP blockers, whatever areas it ignores (13.10) and whichever models stand
+between. (The compiled kernel's first pass culls by the same capsule.)
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import math
 
 import numpy as np
 
+from w40k.geometry.los_dist import _seg_dist
 from w40k.geometry.los_obstacles import Obstacles
 from w40k.geometry.shapes import Circle, FloatArray, Polygon, Shape
 
@@ -28,18 +30,18 @@ MARGIN = 1e-9
 
 
 @functools.lru_cache(maxsize=4096)
-def outline_box(s: Shape) -> tuple[float, float, float, float]:
-    """(xmin, ymin, xmax, ymax) of a box that holds the shape's 48-gon (the outline the pair
-    hull is built from; kept per shape): a round base's 48-gon has its vertices at
-    ``r / cos(pi / 48)`` from the centre and an oval's within its long semi-axis scaled so
-    (1e-9 added for the roundings of ``Circle.outline`` / ``Oval.outline``); a polygon's
-    box is its vertices'."""
+def outline_disc(s: Shape) -> tuple[float, float, float]:
+    """(cx, cy, reach): the shape's centre and a radius that holds its 48-gon (the outline
+    the pair hull is built from; kept per shape): a round base's 48-gon has its vertices
+    at ``r / cos(pi / 48)`` from the centre and an oval's within its long semi-axis scaled
+    so; a polygon's outline is its vertices. 1e-9 is added for the roundings."""
+    cx, cy = s.center
     if isinstance(s, Polygon):
         p = s.array()
-        lo, hi = p.min(axis=0), p.max(axis=0)
-        return (float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1]))
-    reach = (s.r if isinstance(s, Circle) else max(s.a, s.b)) / _SCALE + 1e-9
-    return (s.cx - reach, s.cy - reach, s.cx + reach, s.cy + reach)
+        reach = float(np.hypot(p[:, 0] - cx, p[:, 1] - cy).max())
+    else:
+        reach = (s.r if isinstance(s, Circle) else max(s.a, s.b)) / _SCALE
+    return (float(cx), float(cy), reach + 1e-9)
 
 
 _SCALE = math.cos(math.pi / 48)
@@ -51,25 +53,35 @@ def terrain_far(
     observers: list[Shape], targets: list[Shape],
 ) -> np.ndarray:
     """``far[i, j]``: no edge of ``terrain`` (its grown boxes ``emin`` / ``emax``, (E, 2)
-    each) comes within ``MARGIN`` of the box that holds the 48-gons of ``observers[i]`` and
-    ``targets[j]``: then HULL_RAMP counts no terrain edge for that pair (module docstring),
-    so its bit 2 is 0 and a target model seen CLEAR has no cover from terrain."""
-    ob = np.array([outline_box(s) for s in observers], dtype=np.float64).reshape(-1, 4)
-    tb = np.array([outline_box(s) for s in targets], dtype=np.float64).reshape(-1, 4)
-    far = np.ones((len(ob), len(tb)), dtype=bool)
+    each) comes within its ``grow`` + ``MARGIN`` of the capsule that holds the pair hull of
+    ``observers[i]`` and ``targets[j]``: then HULL_RAMP counts no terrain edge for that pair
+    (module docstring), so its bit 2 is 0 and a target model seen CLEAR has no cover from
+    terrain."""
+    od = np.array([outline_disc(s) for s in observers], dtype=np.float64).reshape(-1, 3)
+    td = np.array([outline_disc(s) for s in targets], dtype=np.float64).reshape(-1, 3)
+    far = np.ones((len(od), len(td)), dtype=bool)
     if len(terrain.a) == 0 or far.size == 0:
         return far
-    # the edges near the box of every outline of both units first (most are not)
+    # the discs' boxes: an edge whose grown box misses a pair's two boxes' box (by MARGIN)
+    # is farther than its grow from the capsule; the edges near every disc of both units
+    # first (most are not), then per pair
+    ob = np.concatenate([od[:, :2] - od[:, 2:], od[:, :2] + od[:, 2:]], axis=1)
+    tb = np.concatenate([td[:, :2] - td[:, 2:], td[:, :2] + td[:, 2:]], axis=1)
     lo = np.minimum(ob[:, :2].min(axis=0), tb[:, :2].min(axis=0)) - MARGIN
     hi = np.maximum(ob[:, 2:].max(axis=0), tb[:, 2:].max(axis=0)) + MARGIN
     near = np.nonzero(((emax >= lo) & (emin <= hi)).all(axis=1))[0]
     if len(near) == 0:
         return far
     en, ex = emin[near], emax[near]
-    # per pair the box of the two outlines: (no, nt) corners
     plo = np.minimum(ob[:, None, :2], tb[None, :, :2]) - MARGIN
     phi = np.maximum(ob[:, None, 2:], tb[None, :, 2:]) + MARGIN
-    meets = ((ex[:, None, None, :] >= plo[None]) & (en[:, None, None, :] <= phi[None])).all(
-        axis=3)
-    far &= ~meets.any(axis=0)
+    e, i, j = np.nonzero(
+        ((ex[:, None, None, :] >= plo[None]) & (en[:, None, None, :] <= phi[None])).all(axis=3))
+    if len(e) == 0:
+        return far
+    # the distance from each such edge to the segment joining the pair's centres
+    k = near[e]
+    d = _seg_dist(terrain.a[k], terrain.b[k], od[i, :2], td[j, :2])
+    hit = d <= np.maximum(od[i, 2], td[j, 2]) + terrain.grow[k] + MARGIN
+    far[i[hit], j[hit]] = False
     return far
