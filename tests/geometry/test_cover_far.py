@@ -113,11 +113,11 @@ def test_the_proof_clears_pairs_with_terrain_just_outside_and_not_inside() -> No
 
 
 @pytest.mark.parametrize("seed", range(20))
-def test_walls_along_the_capsule_edge(seed: int) -> None:
-    # walls parallel to the centre segment, 1e-12 .. 1e-3 inside or outside the capsule
-    # edge (its radius plus their grow): those the proof clears have no HULL_RAMP blocker
-    # (one inside the capsule may still be cleared by the discs' boxes), and those 1e-6 or
-    # more outside it are cleared
+def test_walls_along_the_strip_edge(seed: int) -> None:
+    # walls parallel to the centre segment, 1e-12 .. 1e-3 inside or outside the strip's
+    # edge (its half-width plus their grow): those the proof clears have no HULL_RAMP
+    # blocker (one inside the strip may still be cleared by the discs' boxes), and those
+    # 1e-6 or more outside it are cleared
     rng = np.random.default_rng(9200 + seed)
     o, t = _shape(rng), _shape(rng)
     (ox, oy, ro), (tx, ty, rt) = outline_disc(o), outline_disc(t)

@@ -6,12 +6,14 @@ obscuring area among the obstacles that may stop it being fully visible (06.01),
 convention counts an edge only if it starts inside the pair hull or comes within its
 ``grow`` (less ``TOUCH``) of it. The pair hull is the convex hull of the two footprints'
 48-gons, whose vertices lie within ``reach`` of each footprint's centre
-(:func:`outline_disc`), so the hull lies within the capsule of radius
-``max(reach_o, reach_t)`` around the segment joining the two centres. An edge farther than
-its ``grow`` (+1e-9, a margin over the roundings) from that capsule therefore counts for
-no obstacle set that holds it: a pair with no such terrain edge near has no terrain among
-its HULL_RAMP blockers, whatever areas it ignores (13.10) and whichever models stand
-between. (The compiled kernel's first pass culls by the same capsule.)
+(:func:`outline_disc`), so the hull lies within the box of those two discs and within the
+strip of half-width ``max(reach_o, reach_t)`` around the line through the two centres (the
+capsule the compiled kernel's first pass culls by lies within it). An edge whose grown box
+misses that box, or that keeps to one side of the line with both ends farther from it than
+the strip's half-width plus its ``grow`` (+1e-9 either way, a margin over the roundings),
+therefore counts for no obstacle set that holds it: a pair with no other terrain edge has
+no terrain among its HULL_RAMP blockers, whatever areas it ignores (13.10) and whichever
+models stand between.
 """
 
 from __future__ import annotations
@@ -21,7 +23,6 @@ import math
 
 import numpy as np
 
-from w40k.geometry.los_dist import _seg_dist
 from w40k.geometry.los_obstacles import Obstacles
 from w40k.geometry.shapes import Circle, FloatArray, Polygon, Shape
 
@@ -53,17 +54,17 @@ def terrain_far(
     observers: list[Shape], targets: list[Shape],
 ) -> np.ndarray:
     """``far[i, j]``: no edge of ``terrain`` (its grown boxes ``emin`` / ``emax``, (E, 2)
-    each) comes within its ``grow`` + ``MARGIN`` of the capsule that holds the pair hull of
-    ``observers[i]`` and ``targets[j]``: then HULL_RAMP counts no terrain edge for that pair
-    (module docstring), so its bit 2 is 0 and a target model seen CLEAR has no cover from
-    terrain."""
+    each) comes within its ``grow`` + ``MARGIN`` of both the box and the strip that hold the
+    pair hull of ``observers[i]`` and ``targets[j]``: then HULL_RAMP counts no terrain edge
+    for that pair (module docstring), so its bit 2 is 0 and a target model seen CLEAR has
+    no cover from terrain."""
     od = np.array([outline_disc(s) for s in observers], dtype=np.float64).reshape(-1, 3)
     td = np.array([outline_disc(s) for s in targets], dtype=np.float64).reshape(-1, 3)
     far = np.ones((len(od), len(td)), dtype=bool)
     if len(terrain.a) == 0 or far.size == 0:
         return far
     # the discs' boxes: an edge whose grown box misses a pair's two boxes' box (by MARGIN)
-    # is farther than its grow from the capsule; the edges near every disc of both units
+    # is farther than its grow from the hull; the edges near every disc of both units
     # first (most are not), then per pair
     ob = np.concatenate([od[:, :2] - od[:, 2:], od[:, :2] + od[:, 2:]], axis=1)
     tb = np.concatenate([td[:, :2] - td[:, 2:], td[:, :2] + td[:, 2:]], axis=1)
@@ -79,9 +80,18 @@ def terrain_far(
         ((ex[:, None, None, :] >= plo[None]) & (en[:, None, None, :] <= phi[None])).all(axis=3))
     if len(e) == 0:
         return far
-    # the distance from each such edge to the segment joining the pair's centres
+    # each such edge against the line through the pair's centres: an edge that does not
+    # cross it and whose two ends are farther from it than the capsule's radius + its grow
+    # (+MARGIN) is that far from the segment (the distance from a line is linear along an
+    # edge that stays on one side)
     k = near[e]
-    d = _seg_dist(terrain.a[k], terrain.b[k], od[i, :2], td[j, :2])
-    hit = d <= np.maximum(od[i, 2], td[j, 2]) + terrain.grow[k] + MARGIN
+    ax, ay, bx, by = terrain.a[k, 0], terrain.a[k, 1], terrain.b[k, 0], terrain.b[k, 1]
+    ox, oy = od[i, 0], od[i, 1]
+    dx, dy = td[j, 0] - ox, td[j, 1] - oy
+    ln = np.hypot(dx, dy)
+    sa = ((ax - ox) * dy - (ay - oy) * dx) / np.maximum(ln, 1e-300)
+    sb = ((bx - ox) * dy - (by - oy) * dx) / np.maximum(ln, 1e-300)
+    lim = np.maximum(od[i, 2], td[j, 2]) + terrain.grow[k] + MARGIN
+    hit = (ln <= 1e-6) | (sa * sb <= 0.0) | (np.minimum(np.abs(sa), np.abs(sb)) <= lim)
     far[i[hit], j[hit]] = False
     return far
