@@ -70,8 +70,9 @@ BEARINGS = 24
 TARGET_GAPS = (0.01, 0.5, 1.0, 1.5, 1.9)
 """Edge-to-edge gaps of the rings around target models (base contact first, within
 ``melee_moves.CONTACT``; all engaged)."""
-_GAPS = np.array(TARGET_GAPS, dtype=np.float64)[:, None]
-""":data:`TARGET_GAPS` as a column (:func:`_target_chunks`)."""
+_GAPS_XY = np.array(TARGET_GAPS, dtype=np.float64)[:, None, None]
+""":data:`TARGET_GAPS` as a (gaps, 1, 1) array (:func:`_target_chunks`: each gap times a
+ring's cosines and sines)."""
 FRIEND_GAPS = (0.1, 0.7, 1.3, 1.85)
 """Edge-to-edge gaps of the rings around the unit's other models (within 2", R03.03-a): a
 model too far to reach its target keeps near the others as it closes in."""
@@ -368,16 +369,16 @@ def _target_chunks(start: Model, tshapes: Sequence[Model], budget: float, jitter
         rings = np.concatenate([_contact_rows(start, t, math.atan2(start.y - t.y,
                                                                     start.x - t.x)
                                               + jitter, budget) for t in near])
-        gaps = _GAPS
-        xs = (rings[None, :, 0] + gaps * rings[None, :, 2]).ravel()
-        ys = (rings[None, :, 1] + gaps * rings[None, :, 3]).ravel()
+        # (x + g * c, y + g * s) gap by gap, ring by ring, as (n, 2) rows
+        every = (rings[None, :, :2] + _GAPS_XY * rings[None, :, 2:]).reshape(-1, 2)
         limit = budget - SLACK
         sx, sy = start.x, start.y
-        d = np.hypot(xs - sx, ys - sy)
+        d = np.hypot(every[:, 0] - sx, every[:, 1] - sy)
         keep = d <= limit - 1e-9
         for i in np.flatnonzero(np.abs(d - limit) <= 1e-9).tolist():
-            keep[i] = math.hypot(float(xs[i]) - sx, float(ys[i]) - sy) <= limit
-        spots = np.stack((xs[keep], ys[keep]), axis=1)
+            x, y = every[i].tolist()
+            keep[i] = math.hypot(x - sx, y - sy) <= limit
+        spots = every[keep]
     t0 = min(dist_to, key=lambda p: p[0])[1]
     dist = math.hypot(t0.x - start.x, t0.y - start.y)
     if dist > 0:
