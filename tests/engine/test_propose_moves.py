@@ -247,8 +247,8 @@ def test_the_pile_in_target_chunks_are_the_target_spots(seed: int) -> None:
                 budget = rng.choice([3.0, 6.0, 12.0])
                 jitter = rng.uniform(-0.2, 0.2)
                 tshapes = geo.unit_shapes(t)
-                joined = [p for c in pp._target_chunks(start, tshapes, budget, jitter)
-                          for p in c]
+                joined = [(x, y) for c in pp._target_chunks(start, tshapes, budget, jitter)
+                          for x, y in c.tolist()]
                 assert joined == _plain_target_spots(start, tshapes, budget, jitter)
                 seen += len(joined) > 3
     assert seen > 0

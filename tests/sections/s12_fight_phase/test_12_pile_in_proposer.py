@@ -228,6 +228,42 @@ def test_an_oval_contact_ring_skips_only_bearings_the_move_cannot_reach(
     assert skipped > 0 and kept > 0
 
 
+@pytest.mark.parametrize("seed", [3, 4])
+def test_a_round_contact_ring_leaves_out_only_bearings_the_move_cannot_reach(seed: int) -> None:
+    # R12.03-d: the pile-in proposer's contact ring around a round base, given the move,
+    # is a prefix of the whole ring (the same floats), and no ring spot of a bearing past it
+    # (at any of TARGET_GAPS) is within the move's reach; starts near and far, jittered
+    # bearings, 3" and 6" moves, and the bearings right at the limit.
+    from w40k.engine.phases import pile_in_propose as pp
+    from w40k.engine.propose_moves import _offsets
+    from w40k.geometry import Model
+    assert _offsets(pp.BEARINGS) == pp._OFFS
+    rng = random.Random(seed)
+    cut_any = kept_all = close = 0
+    for _ in range(400):
+        t = Model("t", 30.0, 20.0, base_mm=rng.choice([25.0, 32.0, 40.0, 60.0]))
+        a = rng.uniform(-math.pi, math.pi)
+        dist = rng.uniform(0.5, 9.0)
+        start = Model("s", 30.0 + dist * math.cos(a), 20.0 + dist * math.sin(a),
+                      base_mm=rng.choice([25.0, 32.0, 40.0]))
+        jitter = rng.choice([0.0, rng.uniform(-0.5, 0.5) * 2 * math.pi / pp.BEARINGS,
+                             rng.uniform(-4.0, 4.0)])
+        base = math.atan2(start.y - t.y, start.x - t.x) + jitter
+        budget = rng.choice([3.0, 6.0])
+        full = pp._touching_ring(start, t, base)
+        cut = pp._touching_ring(start, t, base, budget)
+        assert cut == full[:len(cut)]
+        limit = budget - pp.SLACK
+        for x, y, c, s in full[len(cut):]:
+            for g in pp.TARGET_GAPS:
+                d = math.hypot(x + g * c - start.x, y + g * s - start.y)
+                assert d > limit
+                close += d < limit + 0.05
+        cut_any += len(cut) < len(full)
+        kept_all += len(cut) == len(full)
+    assert cut_any > 50 and kept_all > 20 and close > 0
+
+
 def _tri(sure: object, fails: object) -> list[int]:
     import numpy as np
     out: list[int] = np.where(sure, 1, np.where(fails, 0, -1)).tolist()

@@ -154,16 +154,17 @@ def free(fx: Fixed, cand: Model, terrain: Terrain) -> bool:
     return not ending_violations(terrain, cand)
 
 
-def candidates(start: Model, spots: Sequence[tuple[float, float]], fx: Fixed,
+def candidates(start: Model, spots: Sequence[tuple[float, float]] | np.ndarray, fx: Fixed,
                friends: Sequence[Model], than: float, keep: bool, clearance: float
                ) -> tuple[list[int], list[int]]:
     """The spots of ``spots`` that no bound refuses, in order, and per spot the code of the
     tests still to be measured exactly (:data:`CLOSER` | :data:`STILL` | :data:`CLEAR`); the
     same spots and codes as ``pile_in_propose``'s ``_closer_tri`` (``than``; with no target
     every spot is measured), ``_engaged_tri`` (``keep``: the move keeps its engagements),
-    ``_clear_tri`` (``friends``, kept ``clearance`` apart) and ``Occupied.taken``."""
+    ``_clear_tri`` (``friends``, kept ``clearance`` apart) and ``Occupied.taken``.
+    ``spots`` may be an (n, 2) array of them (the same floats)."""
     k = len(spots)
-    pts = table(spots, 2)
+    pts = spots if isinstance(spots, np.ndarray) else table(spots, 2)
     nf = len(fx.cols)
     cols = np.concatenate((fx.cols, table([row(f) for f in friends], 4))) \
         if len(friends) else fx.cols

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import math
 import random
+from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from typing import cast
 
@@ -69,8 +70,9 @@ BEARINGS = 24
 TARGET_GAPS = (0.01, 0.5, 1.0, 1.5, 1.9)
 """Edge-to-edge gaps of the rings around target models (base contact first, within
 ``melee_moves.CONTACT``; all engaged)."""
-_GAPS = np.array(TARGET_GAPS, dtype=np.float64)[:, None]
-""":data:`TARGET_GAPS` as a column (:func:`_target_chunks`)."""
+_GAPS_XY = np.array(TARGET_GAPS, dtype=np.float64)[:, None, None]
+""":data:`TARGET_GAPS` as a (gaps, 1, 1) array (:func:`_target_chunks`: each gap times a
+ring's cosines and sines)."""
 FRIEND_GAPS = (0.1, 0.7, 1.3, 1.85)
 """Edge-to-edge gaps of the rings around the unit's other models (within 2", R03.03-a): a
 model too far to reach its target keeps near the others as it closes in."""
@@ -99,6 +101,11 @@ CLEARANCE = 1e-4
 ENGAGE_SCREEN = mm_.ENGAGE_SCREEN
 """Inches between two units' layout boxes past which no model of one is engaged with a
 model of the other (03.04; ``melee_moves.ENGAGE_SCREEN``, ``check_move``'s screen too)."""
+Spots = list[tuple[float, float]] | np.ndarray
+"""A chunk of candidate spots: (x, y) tuples, or an (n, 2) array of them
+(:func:`_target_chunks`)."""
+
+
 PATH_RULES_IGNORED = ("R03.03-d", "R03.01-c")
 """Checked here for the whole unit (``validate_move`` sees one model moved, the rest at their
 starts): coherency and ending on a model."""
@@ -162,12 +169,11 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
         start = starts[m.id]
         t = closest[m.id]
         for spots in _spot_chunks(ctx, start, m.id, t, obj, cur, budget, jitter):
-            if spots and place_among(m, start, t, spots):
+            if len(spots) and place_among(m, start, t, spots):
                 return True
         return False
 
-    def place_among(m: ModelData, start: Model, t: UnitData | None,
-                    spots: list[tuple[float, float]]) -> bool:
+    def place_among(m: ModelData, start: Model, t: UnitData | None, spots: Spots) -> bool:
         """:func:`place`'s tests of a chunk of spots, in order: the first that passes
         them all is where ``m`` goes (True)."""
         nonlocal breaks
@@ -189,8 +195,9 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
         fp = start.footprint()
         solid = solid_outlines(ter, start.z) if type(fp) is Circle else ()
         r = cast(Circle, fp).r if solid else 0.0
-        for i, code in zip(idx, codes, strict=True):
-            x, y = spots[i]
+        # the spots left, as floats (an array's rows read as a list: the same floats)
+        left = spots[idx].tolist() if isinstance(spots, np.ndarray) else [spots[i] for i in idx]
+        for (x, y), code in zip(left, codes, strict=True):
             if solid and disc_in_solid(solid, x, y, r):
                 continue  # 03.01 Ending a Move: partway through a feature (R03.01-i)
             end = start.moved(x, y)
@@ -302,15 +309,16 @@ def _draws(before: tuple[object, ...], rng: random.Random, most: int = 8) -> int
 
 def _spot_chunks(ctx: Context, start: Model, mid: str, t: UnitData | None,
                  obj: ObjectiveData | None, cur: dict[str, Model], budget: float,
-                 jitter: float) -> Iterator[list[tuple[float, float]]]:
+                 jitter: float) -> Iterator[Spots]:
     """:func:`place`'s candidate spots in order, a chunk at a time: with a closest target,
     :func:`_target_chunks`; else the objective's spots; then :func:`_friend_spots` around
     the last of those (built only when asked for)."""
     last: tuple[float, float] | None = None
     if t is not None:
         for chunk in _target_chunks(start, geo.unit_shapes(t), budget, jitter):
-            if chunk:
-                last = chunk[-1]
+            if len(chunk):
+                x, y = chunk[-1].tolist()
+                last = (x, y)
                 yield chunk
     else:
         assert obj is not None
@@ -342,41 +350,47 @@ def _reachable(start: Model, spots: list[tuple[float, float]], budget: float
 
 
 def _target_chunks(start: Model, tshapes: Sequence[Model], budget: float, jitter: float
-                   ) -> Iterator[list[tuple[float, float]]]:
-    """The target spots, as one chunk: rings around the nearest target models, gap by gap
-    (base contact first), then the straight move toward the nearest one. The rings'
-    spots are computed for every gap and bearing at once (``x + g * c``: the same floats
-    elementwise, gap by gap, ring by ring); the move's limit is settled by ``np.hypot``
-    away from it and by ``math.hypot``, as :func:`_reachable` measures, within 1e-9" of
-    it."""
+                   ) -> Iterator[np.ndarray]:
+    """The target spots, as one chunk (an (n, 2) array of the spots' x and y): rings around
+    the nearest target models, gap by gap (base contact first), then the straight move
+    toward the nearest one. The rings' spots are computed for every gap and bearing at
+    once (``x + g * c``: the same floats elementwise, gap by gap, ring by ring; a round
+    ring holds only its bearings some spot of which the move may reach,
+    :func:`_reached`); the move's limit is settled by ``np.hypot`` away from it and by
+    ``math.hypot``, as :func:`_reachable` measures, within 1e-9" of it. The spots stay in
+    the array (the same floats as a list of them): :func:`place` reads the few it tests."""
     # each target model's distance measured once (the same floats as measuring it for the
     # sort, the reach filter and the straight move's nearest model)
     dist_to = [(horizontal_distance(start, t), t) for t in tshapes]
     by_gap = sorted(dist_to, key=lambda p: p[0])  # stable: ties keep the unit's order
     near = [t for h, t in by_gap[:NEAREST] if h <= budget + 2.0 + mm_.EPS]
-    spots: list[tuple[float, float]] = []
+    spots = _NO_SPOTS
     if near:
         rings = np.concatenate([_contact_rows(start, t, math.atan2(start.y - t.y,
                                                                     start.x - t.x)
                                               + jitter, budget) for t in near])
-        gaps = _GAPS
-        xs = (rings[None, :, 0] + gaps * rings[None, :, 2]).ravel()
-        ys = (rings[None, :, 1] + gaps * rings[None, :, 3]).ravel()
+        # (x + g * c, y + g * s) gap by gap, ring by ring, as (n, 2) rows
+        every = (rings[None, :, :2] + _GAPS_XY * rings[None, :, 2:]).reshape(-1, 2)
         limit = budget - SLACK
         sx, sy = start.x, start.y
-        d = np.hypot(xs - sx, ys - sy)
+        d = np.hypot(every[:, 0] - sx, every[:, 1] - sy)
         keep = d <= limit - 1e-9
-        px, py = xs.tolist(), ys.tolist()
         for i in np.flatnonzero(np.abs(d - limit) <= 1e-9).tolist():
-            keep[i] = math.hypot(px[i] - sx, py[i] - sy) <= limit
-        spots = [(px[i], py[i]) for i in np.flatnonzero(keep).tolist()]
+            x, y = every[i].tolist()
+            keep[i] = math.hypot(x - sx, y - sy) <= limit
+        spots = every[keep]
     t0 = min(dist_to, key=lambda p: p[0])[1]
     dist = math.hypot(t0.x - start.x, t0.y - start.y)
     if dist > 0:
         k = min(1.0, (budget - SLACK) / dist)
-        spots += [(start.x + f * k * (t0.x - start.x), start.y + f * k * (t0.y - start.y))
-                  for f in STRAIGHT]
+        spots = np.concatenate((spots, pb.table(
+            [(start.x + f * k * (t0.x - start.x), start.y + f * k * (t0.y - start.y))
+             for f in STRAIGHT], 2)))
     yield spots
+
+
+_NO_SPOTS = np.empty((0, 2), dtype=np.float64)
+"""No spot (:func:`_target_chunks`: no target model near)."""
 
 
 _RINGS: dict[tuple[int, int, float, float | None],
@@ -436,7 +450,9 @@ def _touching_ring(start: Model, t: Model, base: float, budget: float | None = N
     if not oval:  # round bases: the loop below with nothing skipped or sought (same floats)
         tx, ty = t.x, t.y
         atan2, cos, sin = math.atan2, math.cos, math.sin
-        for x, y in ring(tx, ty, r, base, BEARINGS):
+        offs = _OFFS if budget is None else _OFFS[:_reached(start, t, r, base, budget)]
+        for o in offs:
+            x, y = tx + r * cos(base + o), ty + r * sin(base + o)  # ring()'s spot
             a = atan2(y - ty, x - tx)
             c, s = cos(a), sin(a)
             out.append((tx + r * c, ty + r * s, c, s))
@@ -468,6 +484,43 @@ def _touching_ring(start: Model, t: Model, base: float, budget: float | None = N
                 d -= h
         out.append((t.x + d * c, t.y + d * s, c, s))
     return out
+
+
+_OFFS = tuple((k + 1) // 2 * (1 if k % 2 else -1) * 2 * math.pi / BEARINGS
+              for k in range(BEARINGS))
+"""``propose_moves.ring``'s bearing offsets from its base (``_offsets(BEARINGS)``, the same
+expression: the same floats), in ring order; their sizes never decrease."""
+_SIZES = [abs(o) for o in _OFFS]
+
+
+def _reached(start: Model, t: Model, r: float, base: float, budget: float) -> int:
+    """How many leading bearings of a round contact ring (:data:`_OFFS` from ``base``,
+    radius ``r`` around ``t``'s centre) may have a ring spot the move reaches; every
+    later bearing has none (R12.03-d: :func:`_target_chunks` would drop its spots).
+
+    A ring spot at gap ``g`` lies ``rho = r + g`` from ``t``'s centre (``TARGET_GAPS``:
+    ``rho`` in [r1, r2]), on a bearing at angle ``delta`` from the start's (at ``dist``
+    from ``t``): it is within ``L`` of the start only if ``cos(delta) >= (dist**2 + rho**2
+    - L**2) / (2 * dist * rho)`` for some such ``rho``; that bound's least value on [r1,
+    r2] is at ``rho = sqrt(dist**2 - L**2)`` clamped (where ``dist > L``; else at r1), so
+    past ``acos`` of it no spot is reached. The bearing ``k`` is ``base + _OFFS[k]`` and
+    ``base`` is the start's bearing plus ``j``: ``delta >= |_OFFS[k]| - |j|`` (a ring's
+    offsets are at most pi). ``L`` is the move's limit plus 1e-6" and the angle 1e-6 more:
+    far beyond the floats' rounding (1e-14) in the spots, the bearings and here."""
+    sx, sy, tx, ty = start.x, start.y, t.x, t.y
+    dist = math.hypot(sx - tx, sy - ty)
+    if dist == 0.0:
+        return BEARINGS
+    far = budget - SLACK + 1e-6
+    r1, r2 = r + TARGET_GAPS[0], r + TARGET_GAPS[-1]
+    rho = min(max(math.sqrt(max(dist * dist - far * far, 0.0)), r1), r2)
+    least = (dist * dist + rho * rho - far * far) / (2.0 * dist * rho)
+    if least <= -1.0:
+        return BEARINGS
+    if least > 1.0 + 1e-9:
+        return 0
+    j = abs(math.remainder(base - math.atan2(sy - ty, sx - tx), 2 * math.pi))
+    return bisect_right(_SIZES, math.acos(min(least, 1.0)) + j + 1e-6)
 
 
 def _objective_spots(ctx: Context, start: Model, obj: ObjectiveData, budget: float,
