@@ -66,27 +66,36 @@ def test_the_search_stages_in_bounded_batches_with_the_answers_of_one_batch(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # R15.08-a, R15.09-a: the batched sight tests run in batches of at most STAGE_PAIRS model
     # pairs (memory); each model pair's answer is its own, so the selections are the same
+    import numpy as np
+
+    from w40k.engine.stratagems import overwatch_sight
     from w40k.geometry import sight_memo
     from w40k.geometry.sight_tables import SightTables
 
     batches: list[int] = []
-    stage_many = SightTables.stage_many
+    batch_stage = SightTables._batch_stage
 
-    def counted(self: SightTables, pairs: list[tuple[int, int]]) -> None:
+    def counted(self: SightTables, pairs: list[tuple[int, int]],
+                masks: list[np.ndarray | None] | None = None) -> list[tuple[int, int, int, int]]:
         units = self.scene.units
-        batches.append(sum(len(units[a].models) * len(units[b].models) for a, b in pairs))
-        stage_many(self, pairs)
+        batches.append(sum(len(units[a].models) * len(units[b].models) if m is None
+                           else int(np.count_nonzero(m))
+                           for (a, b), m in zip(pairs, masks or [None] * len(pairs),
+                                                strict=True)))
+        return batch_stage(self, pairs, masks)
 
-    monkeypatch.setattr(SightTables, "stage_many", counted)
+    monkeypatch.setattr(SightTables, "_batch_stage", counted)
     answers = []
     for limit in (10_000, 25, 1):
-        monkeypatch.setattr(interventions, "STAGE_PAIRS", limit)
+        monkeypatch.setattr(overwatch_sight, "STAGE_PAIRS", limit)
         sight_memo.forget()
         batches.clear()
         game = _wide_game()
         answers.append([t.answer() for t in interventions._overwatch_search(game.ctx, "blue")])
-        assert sum(batches) == 3 * 2 * 25  # every candidate pair staged once
-        assert all(b <= max(limit, 25) for b in batches)  # a larger unit pair alone
+        # every candidate pair's first round (the 4 nearest model pairs) staged once; these
+        # pairs see each other at once, so nothing more is staged
+        assert sum(batches) == 3 * 2 * 4
+        assert all(b <= max(limit, 4) for b in batches)  # a larger unit pair's round alone
     assert len(answers[0]) == 6 and answers[0] == answers[1] == answers[2]
 
 

@@ -16,6 +16,7 @@ from w40k.engine import geo
 from w40k.engine.phases.melee_moves import units_within
 from w40k.engine.phases.shooting_facts import ShooterFacts, visibility
 from w40k.engine.stratagems.model import Stratagem, Target, TurnKey
+from w40k.engine.stratagems.overwatch_sight import seen_pairs
 from w40k.engine.windows import Facts, Window
 
 if TYPE_CHECKING:
@@ -50,11 +51,6 @@ def snap_targets(ctx: Context, u: UnitData) -> list[str]:
     return [e.id for e in _in_reach(ctx, facts) if facts.unit_visible(e.id)]
 
 
-STAGE_PAIRS = 256
-"""The most model pairs one batched sight test of the search stages at once: the batch holds
-(pair x edge) arrays, so one batch of every candidate pair of a 1000-point battle peaked at
-~8 MB; smaller batches give the same answers (each model pair's answer is its own)."""
-
 _KEPT: list[tuple[weakref.ref[Visibility], str, tuple[Target, ...]]] = []
 """The last Fire Overwatch selections: (the battlefield's Visibility, weakly: the kept answer
 never keeps an old battlefield's caches alive; player, targets)."""
@@ -76,36 +72,19 @@ def _overwatch_targets(ctx: Context, facts: Facts, player: str) -> list[Target]:
     return out
 
 
-def _stage(vis: Visibility, pairs: list[tuple[int, int]]) -> None:
-    """The batched sight tests of the candidate (observer, target) unit pairs, in batches of
-    at most :data:`STAGE_PAIRS` model pairs staged (a larger unit pair alone; the pairs a
-    rule hides are not staged, ``Visibility.staged_size``)."""
-    batch: list[tuple[int, int]] = []
-    n = 0
-    for pair in pairs:
-        size = vis.staged_size(*pair)
-        if batch and n + size > STAGE_PAIRS:
-            vis.stage_many(batch)
-            batch, n = [], 0
-        batch.append(pair)
-        n += size
-    if batch:
-        vis.stage_many(batch)
-
-
 def _overwatch_search(ctx: Context, player: str) -> list[Target]:
     """The search of :func:`_overwatch_targets`."""
     shooters = [ShooterFacts(ctx, u) for u in ctx.state.units_of(player)
                 if not (u.has("TITANIC") or geo.is_engaged(ctx, u))]  # R15.08-a
     reach = [_in_reach(ctx, f) for f in shooters]
-    if shooters:
-        # the batched sight tests of every candidate pair first (the same answers)
-        _stage(shooters[0].vis, [(f.ou, f.tu(e.id)) for f, es in zip(shooters, reach,
-                                                                      strict=True)
-                                 for e in es])
+    if not shooters:
+        return []
+    # R15.09-a: some model of the unit sees some model of the enemy (06.01), the batched
+    # sight tests of the candidate pairs staged in two rounds (the same answers)
+    pairs = [(f, e) for f, es in zip(shooters, reach, strict=True) for e in es]
+    seen = seen_pairs(shooters[0].vis, [(f.ou, f.tu(e.id)) for f, e in pairs])
     return [Target(f.unit.id, {"enemy": e.id})
-            for f, es in zip(shooters, reach, strict=True) for e in es
-            if f.unit_visible(e.id)]
+            for (f, e), ok in zip(pairs, seen, strict=True) if ok]
 
 
 def _overwatch_effect(ctx: Context, facts: Facts, player: str, target: Target) -> None:
