@@ -45,8 +45,8 @@ from w40k.engine.context import Context
 from w40k.engine.propose_moves import translation_refused
 from w40k.engine.requests import Request
 from w40k.engine.serial import JSON, in_order
-from w40k.engine.state import UnitData
-from w40k.geometry import MoveType, Step, validate_move, within
+from w40k.engine.state import UnitData, placement_count
+from w40k.geometry import MoveType, Scene, Step, validate_move, within
 
 Answer = dict[str, list[Step]]
 """A parsed positions answer: model id -> waypoints."""
@@ -112,6 +112,30 @@ def can_take_to_skies(u: UnitData) -> bool:
     return u.every_model("FLY")
 
 
+_PASSED: dict[tuple[object, ...], tuple[object, UnitData, Scene]] = {}
+""":func:`check_move`'s legal answers by (state, unit, ``placement_count``, scene, moves,
+move type, maximum, ``take_to_skies``, budgets, ``must_end_unengaged``), with the state, the
+unit and the scene they were checked in (an entry holds them, so their ``id`` is not reused
+while kept); a few entries: a proposer checks its answer (``propose_move``, the heuristic's
+``farther_move``), then the frame checks the same answer when it is submitted."""
+
+
+def _moves_key(moves: Answer) -> tuple[tuple[str, tuple[Step, ...]], ...] | None:
+    """``moves`` as a key, by model id (whether a move is legal does not depend on the order
+    of its models: each model's path is tested on its own, and the ends, coherency and
+    engagement tests read every model, in the unit's order; a proposer's answer is parsed
+    in sorted order, the submitted one in the unit's), or None where a waypoint holds a
+    zero (0.0 and -0.0 are equal keys but not the same float: such a move is measured)."""
+    out = []
+    for mid in sorted(moves):
+        path = moves[mid]
+        for s in path:
+            if 0.0 in (s.x, s.y, s.z, s.facing):
+                return None
+        out.append((mid, tuple(path)))
+    return tuple(out)
+
+
 def check_move(ctx: Context, unit: UnitData, moves: Answer, move_type: MoveType,
                max_distance: float, *, take_to_skies: bool = False,
                model_budgets: Mapping[str, float] | None = None,
@@ -119,7 +143,32 @@ def check_move(ctx: Context, unit: UnitData, moves: Answer, move_type: MoveType,
     """Raise :class:`IllegalChoice` (with the violated rule's ID, naming the model) unless the
     move is legal. ``max_distance`` is the move type's maximum before 21.03's -2";
     ``model_budgets`` optionally caps each model's own distance (RA-Move-a; 0 = cannot move,
-    R02.02-a)."""
+    R02.02-a). A move found legal before with the same arguments, in the same state and
+    scene while no model is placed (``placement_count``), is legal again without being
+    measured (:data:`_PASSED`: everything the answer reads is in its key)."""
+    scene = geo.scene(ctx)
+    mk = _moves_key(moves)
+    key: tuple[object, ...] | None = None
+    if mk is not None:
+        key = (id(ctx.state), id(unit), placement_count(), id(scene), mk, move_type,
+               max_distance, take_to_skies, must_end_unengaged,
+               None if model_budgets is None else tuple(sorted(model_budgets.items())))
+        hit = _PASSED.get(key)
+        if hit is not None and hit[0] is ctx.state and hit[1] is unit and hit[2] is scene:
+            return
+    _check_move(ctx, unit, moves, move_type, max_distance, take_to_skies=take_to_skies,
+                model_budgets=model_budgets, must_end_unengaged=must_end_unengaged)
+    if key is not None:  # legal (else raised)
+        if len(_PASSED) >= 8:
+            _PASSED.clear()
+        _PASSED[key] = (ctx.state, unit, scene)
+
+
+def _check_move(ctx: Context, unit: UnitData, moves: Answer, move_type: MoveType,
+                max_distance: float, *, take_to_skies: bool,
+                model_budgets: Mapping[str, float] | None,
+                must_end_unengaged: bool | None) -> None:
+    """:func:`check_move`, measured."""
     alive = {m.id: m for m in unit.alive}
     for mid in moves:
         if mid not in alive:

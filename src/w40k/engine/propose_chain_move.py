@@ -29,13 +29,14 @@ import numpy as np
 from w40k.engine import geo
 from w40k.engine.context import Context
 from w40k.engine.phases.melee_moves import Group
-from w40k.engine.propose_moves import Occupied, occupied_around
+from w40k.engine.propose_moves import Occupied, occupied_around, terrain_crossed
 from w40k.engine.serial import JSON
 from w40k.engine.state import UnitData
 from w40k.geometry import Model, Scene, Terrain
 from w40k.geometry.battlefield import coherent_tri, engaged_bounds
 from w40k.geometry.measure import ENGAGEMENT_HORIZONTAL, horizontal_distance
 from w40k.geometry.movement import ENDS_CHECKED, MoveType, Step, validate_move
+from w40k.geometry.shapes import Oval
 
 BEARINGS = 16
 TARGET_RINGS = (0.35, 0.7, 1.1, 1.6, 2.2, 3.0)
@@ -120,8 +121,15 @@ def _first_free(scene: Scene, u: UnitData, mid: str, start: Model,
     sure, maybe = engaged_bounds(start, pts, near)
     unengaged = np.where(sure, 0, np.where(maybe, -1, 1)).tolist()
     taken = placed.taken(start, spots, budget)
+    # An oval's spots whose straight path surely crosses a feature it may not move through
+    # (``terrain_crossed``: ``validate_move`` refuses them, R13.06-c), passed over before
+    # the exact tests (round bases are seldom walled in here: not screened).
+    crossed = terrain_crossed(scene, u.id, start, pts, move_type, ovals=True).tolist() \
+        if type(start.footprint()) is Oval else None
     for i, (x, y) in enumerate(spots):
         if not coherent[i] or not unengaged[i] or taken[i]:
+            continue
+        if crossed is not None and crossed[i]:
             continue
         end = start.moved(x, y)
         x0, y0, x1, y1 = end.footprint().bbox()

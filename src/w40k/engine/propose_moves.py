@@ -369,26 +369,43 @@ def through_terrain(scene: Scene, unit: str, start: Model, x: float, y: float,
 
 
 def terrain_crossed(scene: Scene, unit: str, start: Model, pts: npt.NDArray[np.float64],
-                    move_type: MoveType) -> npt.NDArray[np.bool_]:
+                    move_type: MoveType, *, ovals: bool = False) -> npt.NDArray[np.bool_]:
     """Per spot of ``pts`` (rows x, y): True where :func:`through_terrain` answers True for
     the straight move of ``start`` (a model of ``unit``) there (R13.06-c, R24.35-a), for
-    every spot at once; False says nothing. Only a round base is screened, by
+    every spot at once; False says nothing. A round base is screened by
     ``crosses_feature``'s own tests of it on the features it may not move through (the same
     features, level and ``passable`` tests): its disc at the start meeting the feature
     (``disc_meets``, every spot), or its centre's path within the radius less 1e-6 of an
     edge (``segment_within``: the edge's ``_crossing`` and its four ``point_segment``
     distances, the same float operations elementwise, numpy's float64 arithmetic and square
     root being Python's). Either lies within the swept box (1e-6" inside it), so
-    ``through_terrain``'s box test keeps the feature."""
+    ``through_terrain``'s box test keeps the feature.
+
+    With ``ovals``, an oval base is screened by the disc of its smaller semi-axis around its
+    centre, less :data:`OVAL_SLACK` (the oval holds that disc at any facing): where that
+    smaller disc's capsule meets a feature, the oval, moved without turning, enters the
+    feature by more than ``OVAL_SLACK`` on the way, so ``crosses_feature``'s exact sweep
+    (its reach capsule holds the smaller one; ``swept_region_distance`` finds the edge the
+    swept-back oval meets, or the sweep's centre inside) meets it too: True still says
+    ``through_terrain`` refuses the spot (the converse is not claimed). Hulls (and ovals
+    without ``ovals``): all False."""
     n = len(pts)
     out = np.zeros(n, dtype=bool)
     fa = start.footprint()
-    if not n or type(fa) is not Circle or fa.r <= 1e-3 or start.has(*CLIMBERS, "MOBILE"):
+    if not n or start.has(*CLIMBERS, "MOBILE"):
+        return out
+    if type(fa) is Circle:
+        r, slack = fa.r, 1e-6
+    elif ovals and type(fa) is Oval:
+        r, slack = min(fa.a, fa.b), OVAL_SLACK
+    else:
+        return out
+    t = r - slack
+    if r <= 1e-3 or t <= 0.0:
         return out
     super_heavy = any(a.strip().lower() == "super-heavy walker"
                       for a in scene.unit(unit).abilities)
-    sx, sy, r, z = fa.cx, fa.cy, fa.r, start.z
-    t = r - 1e-6
+    sx, sy, z = fa.cx, fa.cy, start.z
     xs, ys = pts[:, 0], pts[:, 1]
     bx0, by0 = min(sx, float(xs.min())) - r, min(sy, float(ys.min())) - r
     bx1, by1 = max(sx, float(xs.max())) + r, max(sy, float(ys.max())) + r
