@@ -9,28 +9,12 @@ import random
 
 import pytest
 
-from w40k.agents.greedy import GreedyAgent
+from tests.engine.snapshot_helpers import greedy_snapshots
 from w40k.core.errors import IllegalChoice
 from w40k.engine import moves as mv
 from w40k.engine.game import Game
 from w40k.engine.moves import Answer, check_move
 from w40k.geometry import MoveType, Step
-from w40k.io.battle_scale import scaled_position
-
-
-def _games(seed: int) -> list[Game]:
-    """Snapshots of a seeded greedy game every 50 decisions (armies closing in)."""
-    game = Game.new(scaled_position(2), seed)
-    agents = {p.name: GreedyAgent(seed + i) for i, p in enumerate(game.state.players)}
-    out = []
-    for n in range(400):
-        req = game.pending()
-        if req is None:
-            break
-        if n % 50 == 0:
-            out.append(game.clone())
-        game.submit(agents[req.player].choose(game, req))
-    return out
 
 
 def _verdict(game: Game, u: object, moves: Answer, mt: MoveType, d: float,
@@ -53,7 +37,7 @@ def test_a_kept_legal_move_is_the_measured_answer_in_any_order_R03_01_a(seed: in
     # and engagement read every model: the verdict does not depend on the models' order.
     rng = random.Random(seed)
     legal = refused = 0
-    for game in _games(seed):
+    for game in greedy_snapshots(seed, every=50):
         for u in [u for u in game.state.units if not u.destroyed]:
             for _ in range(4):
                 a, d = rng.uniform(-math.pi, math.pi), rng.uniform(0.3, 7.0)
@@ -77,7 +61,7 @@ def test_a_kept_legal_move_is_the_measured_answer_in_any_order_R03_01_a(seed: in
 def test_a_kept_legal_move_is_measured_again_once_a_model_is_placed_R03_01_c() -> None:
     # R03.01-c: a model of another unit set down on the move's end refuses it; the kept
     # answer (keyed on the placement count) is not used.
-    game = _games(3)[0]
+    game = greedy_snapshots(3, every=50)[0]
     u = next(u for u in game.state.units if not u.destroyed and len(u.alive) > 1)
     other = next(e for e in game.state.units if e is not u and not e.destroyed)
     for a in range(24):

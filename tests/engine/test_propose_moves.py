@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
-from w40k.agents.greedy import GreedyAgent
+from tests.engine.snapshot_helpers import greedy_snapshots
 from w40k.core.errors import IllegalChoice
 from w40k.engine import geo
 from w40k.engine.game import Game
@@ -32,22 +32,6 @@ from w40k.geometry.battlefield import MARGIN, spot_bounds
 from w40k.geometry.measure import coherency_breaks, horizontal_distance, separation
 from w40k.geometry.movement import _standing, ending_violations, scene_others
 from w40k.geometry.shapes import EPS, Circle
-from w40k.io.battle_scale import scaled_position
-
-
-def _games(seed: int) -> list[Game]:
-    """Snapshots of a seeded greedy game every 40 decisions (armies closing in)."""
-    game = Game.new(scaled_position(2), seed)
-    agents = {p.name: GreedyAgent(seed + i) for i, p in enumerate(game.state.players)}
-    out = []
-    for n in range(400):
-        req = game.pending()
-        if req is None:
-            break
-        if n % 40 == 0:
-            out.append(game.clone())
-        game.submit(agents[req.player].choose(game, req))
-    return out
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -56,7 +40,7 @@ def test_a_skipped_translation_is_one_the_full_check_refuses(seed: int) -> None:
     # R03.01-i / R13.06-g (ending partway through terrain)
     rng = random.Random(seed)
     skipped = 0
-    for game in _games(seed):
+    for game in greedy_snapshots(seed):
         for u in [u for u in game.state.units if not u.destroyed]:
             for _ in range(6):
                 a, d = rng.uniform(-math.pi, math.pi), rng.uniform(0.5, 12.0)
@@ -74,7 +58,7 @@ def test_a_skipped_translation_is_one_the_full_check_refuses(seed: int) -> None:
 @pytest.mark.parametrize("seed", [3, 4])
 def test_occupied_free_answers_as_measuring_every_model(seed: int) -> None:
     rng = random.Random(seed)
-    for game in _games(seed):
+    for game in greedy_snapshots(seed):
         _, ter = geo.terrain(game)
         shapes = [s for u in game.state.units if not u.destroyed for s in geo.unit_shapes(u)]
         occupied = Occupied(shapes[:-3])
@@ -108,7 +92,7 @@ def test_unit_distances_are_the_minimum_over_every_pair(seed: int) -> None:
     # minimum of ``horizontal_distance`` over every pair (the same float; the shortcut
     # measures the pairs nearest by bounding discs first).
     rng = random.Random(seed)
-    for game in _games(seed):
+    for game in greedy_snapshots(seed):
         units = [u for u in game.state.units if not u.destroyed]
         for a in units:
             for b in units:
@@ -126,7 +110,7 @@ def test_a_lonely_end_is_refused_as_coherency_breaks_refuses_it(seed: int) -> No
     # before measuring coherency; ``coherency_breaks`` breaks there too.
     rng = random.Random(seed)
     lonely = 0
-    for game in _games(seed):
+    for game in greedy_snapshots(seed):
         scene = geo.scene(game)
         for u in [u for u in game.state.units if not u.destroyed and len(u.alive) > 1]:
             s = rng.choice(geo.unit_shapes(u))
@@ -145,7 +129,7 @@ def test_occupied_taken_answers_as_spot_bounds_over_the_near_models(seed: int) -
     # 03.01 Ending a Move: ``Occupied.taken`` keeps each model's centre and inner radius;
     # its answers are ``battlefield.spot_bounds``' over the models near the start.
     rng = random.Random(seed)
-    for game in _games(seed):
+    for game in greedy_snapshots(seed):
         shapes = [s for u in game.state.units if not u.destroyed for s in geo.unit_shapes(u)]
         occupied = Occupied(shapes[:-2])
         for s in shapes[-2:]:
@@ -168,7 +152,7 @@ def test_the_kept_occupied_answers_as_one_built_again(seed: int) -> None:
     # 03.01 Ending a Move: ``occupied_around`` copies the kept ``Occupied`` of the other
     # units' models; a copy appended to leaves the kept one as it was.
     rng = random.Random(seed)
-    for game in _games(seed):
+    for game in greedy_snapshots(seed):
         _, ter = geo.terrain(game)
         for u in [u for u in game.state.units if not u.destroyed][:3]:
             fresh = Occupied(s for e in game.state.units if e.id != u.id and not e.destroyed
@@ -194,7 +178,7 @@ def test_the_kept_occupied_answers_as_one_built_again(seed: int) -> None:
 def test_a_kept_base_contact_answer_is_the_measured_one(seed: int) -> None:
     # R12.03-c: in base contact with an enemy model, kept while no model is placed; so is
     # a model's distance to a unit (R12.03-d's closest target).
-    for game in _games(seed):
+    for game in greedy_snapshots(seed):
         units = [u for u in game.state.units if not u.destroyed]
         for u in units:
             for m in u.alive:
@@ -237,7 +221,7 @@ def test_the_pile_in_target_chunks_are_the_target_spots(seed: int) -> None:
     from w40k.engine.phases import pile_in_propose as pp
     rng = random.Random(seed)
     seen = 0
-    for game in _games(seed):
+    for game in greedy_snapshots(seed):
         units = [u for u in game.state.units if not u.destroyed]
         for u in units:
             enemies = [e for e in units if e.player != u.player]
@@ -262,7 +246,7 @@ def test_a_path_through_an_enemy_model_is_one_validate_move_refuses_R03_01_d(see
     from w40k.geometry.movement import Step, validate_move
     rng = random.Random(seed)
     refused = 0
-    for game in _games(seed):
+    for game in greedy_snapshots(seed):
         scene = geo.scene(game.ctx)
         for u in [u for u in game.state.units if not u.destroyed]:
             enemies = [s for e in game.state.units if e.player != u.player and not e.destroyed
@@ -325,7 +309,7 @@ def test_taken_one_spot_at_a_time_answers_as_taken_R03_01_c(seed: int) -> None:
     rng = random.Random(seed)
     hits = 0
     hull = ((-2.0, -1.0), (2.0, -1.0), (2.5, 0.0), (2.0, 1.0), (-2.0, 1.0))
-    for game in _games(seed):
+    for game in greedy_snapshots(seed):
         shapes = [s for u in game.state.units if not u.destroyed for s in geo.unit_shapes(u)]
         s0 = shapes[0]  # an oval and a hull among them, moving and placed
         shapes += [Model("oval", s0.x + 1.5, s0.y, base_mm=(90.0, 52.0)),
@@ -374,7 +358,7 @@ def test_a_scene_with_the_unit_moved_shares_the_others_and_overlaps_as_measured_
     # other models' round rows per list and answers as measuring every model.
     rng = random.Random(seed)
     hits = 0
-    for game in _games(seed):
+    for game in greedy_snapshots(seed):
         base = geo.scene(game.ctx)
         for u in [u for u in game.state.units if not u.destroyed]:
             shapes = {m.id: geo.model_shape(m) for m in u.alive}
