@@ -7,10 +7,14 @@ from collections.abc import Iterable, Sequence
 from typing import Any, cast
 
 from tests.engine.core_helpers import scripted
+from w40k.engine import geo
 from w40k.engine.game import Game
 from w40k.engine.requests import Request
 from w40k.engine.serial import JSON
 from w40k.engine.state import FORMAT
+from w40k.geometry import Scene
+from w40k.geometry.outlines import Outline, outlines
+from w40k.io.battle_setup import real_battle_position
 
 
 def model(mid: str, x: float, y: float, *, M: int | None = 6, W: int = 1, Ld: int = 7,
@@ -81,3 +85,12 @@ def answer(game: Game, *choices: JSON) -> Request:
     req = game.pending()
     assert req is not None
     return req
+
+
+def real_battle_walls(seed: int) -> tuple[Scene, str, list[Outline]]:
+    """The 1000-point battle's scene (``real_battle_position``), the id of a unit in it (whose
+    moves are tested) and the outlines of its terrain features above 2" (the walls)."""
+    game = Game.new(real_battle_position(), seed)
+    scene = geo.scene(game.ctx)
+    u = next(u for u in game.state.units if not u.destroyed)
+    return scene, u.id, [ol for ol in outlines(scene.terrain) if ol.feature.height > 2.0]

@@ -10,12 +10,9 @@ import random
 import numpy as np
 import pytest
 
-from w40k.engine import geo
-from w40k.engine.game import Game
+from tests.engine.movement_helpers import real_battle_walls
 from w40k.engine.propose_moves import terrain_crossed, through_terrain
 from w40k.geometry import Model, MoveType
-from w40k.geometry.outlines import outlines
-from w40k.io.battle_setup import real_battle_position
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -26,10 +23,7 @@ def test_an_oval_screened_as_walled_is_refused_by_through_terrain_R13_06_c(seed:
     # the screen's limit: every screened spot is one through_terrain refuses; round bases
     # answer as without ``ovals``.
     rng = random.Random(seed)
-    game = Game.new(real_battle_position(), seed)
-    scene = geo.scene(game.ctx)
-    u = next(u for u in game.state.units if not u.destroyed)
-    walls = [ol for ol in outlines(scene.terrain) if ol.feature.height > 2.0]
+    scene, uid, walls = real_battle_walls(seed)
     screened = refused = 0
     for n in range(90):
         if n % 2 == 0:
@@ -56,14 +50,14 @@ def test_an_oval_screened_as_walled_is_refused_by_through_terrain_R13_06_c(seed:
                     reach = d * math.cos(math.asin(g / d)) + 3.0
                     spots.append((x + reach * math.cos(a), y + reach * math.sin(a)))
         pts = np.array(spots, dtype=np.float64)
-        got = terrain_crossed(scene, u.id, start, pts, MoveType.NORMAL, ovals=True).tolist()
-        want = [through_terrain(scene, u.id, start, px, py, MoveType.NORMAL)
+        got = terrain_crossed(scene, uid, start, pts, MoveType.NORMAL, ovals=True).tolist()
+        want = [through_terrain(scene, uid, start, px, py, MoveType.NORMAL)
                 for px, py in pts.tolist()]
         if round_base:
-            assert got == terrain_crossed(scene, u.id, start, pts, MoveType.NORMAL).tolist()
+            assert got == terrain_crossed(scene, uid, start, pts, MoveType.NORMAL).tolist()
             assert got == want
             continue
-        assert not any(terrain_crossed(scene, u.id, start, pts, MoveType.NORMAL))
+        assert not any(terrain_crossed(scene, uid, start, pts, MoveType.NORMAL))
         for g, wnt in zip(got, want, strict=True):
             assert wnt or not g  # screened: refused
         screened += sum(got)

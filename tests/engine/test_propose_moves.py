@@ -12,6 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
+from tests.engine.movement_helpers import real_battle_walls
 from tests.engine.snapshot_helpers import greedy_snapshots
 from w40k.core.errors import IllegalChoice
 from w40k.engine import geo
@@ -392,13 +393,8 @@ def test_spots_screened_as_walled_are_refused_by_through_terrain_R13_06_c(seed: 
     # terrain (some against or within a wall), INFANTRY (passes every feature), ovals (not
     # screened: all False).
     from w40k.engine.propose_moves import terrain_crossed, through_terrain
-    from w40k.geometry.outlines import outlines
-    from w40k.io.battle_setup import real_battle_position
     rng = random.Random(seed)
-    game = Game.new(real_battle_position(), seed)
-    scene = geo.scene(game.ctx)
-    u = next(u for u in game.state.units if not u.destroyed)
-    walls = [ol for ol in outlines(scene.terrain) if ol.feature.height > 2.0]
+    scene, uid, walls = real_battle_walls(seed)
     crossed = kept = 0
     for n in range(120):
         if n % 3 == 0:  # next to (or on) a wall
@@ -413,8 +409,8 @@ def test_spots_screened_as_walled_are_refused_by_through_terrain_R13_06_c(seed: 
         reach = rng.choice([1.0, 6.0, 12.0])
         pts = np.array([(x + rng.uniform(-reach, reach), y + rng.uniform(-reach, reach))
                         for _ in range(60)] + [(x, y)], dtype=np.float64)
-        got = terrain_crossed(scene, u.id, start, pts, MoveType.CHARGE).tolist()
-        want = [through_terrain(scene, u.id, start, px, py, MoveType.CHARGE)
+        got = terrain_crossed(scene, uid, start, pts, MoveType.CHARGE).tolist()
+        want = [through_terrain(scene, uid, start, px, py, MoveType.CHARGE)
                 for px, py in pts.tolist()]
         if kind == "oval":
             assert not any(got)

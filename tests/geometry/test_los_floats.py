@@ -8,7 +8,7 @@ random-obstacle scenes."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import numpy as np
 import pytest
@@ -40,6 +40,26 @@ def test_one_segment_pair_in_floats_is_the_numpy_distance_bit_for_bit() -> None:
         assert got == want and math.copysign(1.0, got) == math.copysign(1.0, want)
 
 
+def _segment_cases(rng: np.random.Generator, shapes: list[tuple[tuple[int, ...], ...]],
+                   scale: float, unit: float) -> Iterator[tuple[tuple[int, ...], FloatArray,
+                                                               FloatArray]]:
+    """3000 random segment batches (the p shape, p and q: x0, y0, x1, y1 stacked, uniform in
+    +-``scale``), the shapes taken in turn; every fifth from the second on p degenerate (a
+    point), then q, then both divided by ``unit`` and rounded to integers (touching,
+    collinear and crossing segments)."""
+    for trial in range(3000):
+        ps, qs = shapes[trial % len(shapes)]
+        p = rng.uniform(-scale, scale, size=(4, *ps))
+        q = rng.uniform(-scale, scale, size=(4, *qs))
+        if trial % 5 == 1:
+            p[2:4] = p[0:2]
+        elif trial % 5 == 2:
+            q[2:4] = q[0:2]
+        elif trial % 5 == 3:
+            p, q = np.round(p / unit), np.round(q / unit)
+        yield ps, p, q
+
+
 def test_small_segment_batches_in_floats_are_the_array_distances_bit_for_bit() -> None:
     """``_seg_dist_xy`` measures up to ``SMALL_PAIRS`` broadcast pairs one by one in floats
     (branch sight10): the same floats and shape as the array formula, for one segment
@@ -48,16 +68,7 @@ def test_small_segment_batches_in_floats_are_the_array_distances_bit_for_bit() -
     rng = np.random.default_rng(2)
     shapes = [((1,), (5,)), ((5,), (1,)), ((3,), (3,)), ((2, 1), (1, 6)), ((1,), (12,)),
               ((1,), (1,)), ((), ()), ((2, 1), (1, 7)), ((1,), (0,))]
-    for trial in range(3000):
-        ps, qs = shapes[trial % len(shapes)]
-        p = rng.uniform(-5, 5, size=(4, *ps))
-        q = rng.uniform(-5, 5, size=(4, *qs))
-        if trial % 5 == 1:
-            p[2:4] = p[0:2]
-        elif trial % 5 == 2:
-            q[2:4] = q[0:2]
-        elif trial % 5 == 3:
-            p, q = np.round(p), np.round(q)
+    for _, p, q in _segment_cases(rng, shapes, 5.0, 1.0):
         args = (*p, *q)
         want = los_dist._seg_dist_plain(*args)
         got = _seg_dist_xy(*args)
@@ -82,16 +93,7 @@ def test_stacked_segment_distances_are_the_plain_ones_bit_for_bit() -> None:
     rng = np.random.default_rng(3)
     shapes = [((1,), (40,)), ((40,), (1,)), ((25,), (25,)), ((2, 1), (1, 30)), ((1,), (13,)),
               ((2, 1, 1), (1, 3, 20)), ((), ()), ((), (17,)), ((1,), (0,)), ((3, 1), (1, 64))]
-    for trial in range(3000):
-        ps, qs = shapes[trial % len(shapes)]
-        p = rng.uniform(-30, 30, size=(4, *ps))
-        q = rng.uniform(-30, 30, size=(4, *qs))
-        if trial % 5 == 1:
-            p[2:4] = p[0:2]
-        elif trial % 5 == 2:
-            q[2:4] = q[0:2]
-        elif trial % 5 == 3:
-            p, q = np.round(p / 10), np.round(q / 10)
+    for ps, p, q in _segment_cases(rng, shapes, 30.0, 10.0):
         args = (*p, *q)
         want = los_dist._seg_dist_plain(*args)
         got = los_dist._seg_dist_arrays(*args)

@@ -87,16 +87,21 @@ def _whole_flips(pts: np.ndarray, n: np.ndarray, c: np.ndarray) -> np.ndarray:
     return np.unique(np.nonzero(side != np.roll(side, -1, axis=0))[0])
 
 
+def _oval_outline(rng: np.random.Generator) -> np.ndarray:
+    """256 points around a random oval (centre on the table, semi-axes 0.4-3")."""
+    ang_o = np.linspace(0.0, 2 * np.pi, 256, endpoint=False)
+    cx, cy = rng.uniform(0, 60, 2)
+    rx, ry = rng.uniform(0.4, 3.0, 2)
+    return np.stack([cx + rx * np.cos(ang_o), cy + ry * np.sin(ang_o)], axis=1)
+
+
 def test_cuts_leave_out_only_lines_clear_of_the_outline() -> None:
     # R06.01-c: the cuts of the fully-visible test. Lines through the outline's box, tangent
     # to it, a few floats and 1e-12 .. 1e-6 outside or inside it, among many far ones: the
     # flips with the far lines left out are the whole product's, to the last bit.
     rng = np.random.default_rng(11)
     for it in range(160):
-        ang_o = np.linspace(0.0, 2 * np.pi, 256, endpoint=False)
-        cx, cy = rng.uniform(0, 60, 2)
-        rx, ry = rng.uniform(0.4, 3.0, 2)
-        pts = np.stack([cx + rx * np.cos(ang_o), cy + ry * np.sin(ang_o)], axis=1)
+        pts = _oval_outline(rng)
         if it % 5 == 0:
             pts = np.round(pts * 4) / 4
         lines = int(rng.integers(1, 4000 if it % 2 else 12))  # few: each flip is seen
@@ -118,10 +123,7 @@ def test_cuts_with_one_line_near_the_outline() -> None:
     # one-line product would take numpy's matrix-vector path, other floats): the same flips.
     rng = np.random.default_rng(12)
     for _ in range(400):
-        ang_o = np.linspace(0.0, 2 * np.pi, 256, endpoint=False)
-        cx, cy = rng.uniform(0, 60, 2)
-        rx, ry = rng.uniform(0.4, 3.0, 2)
-        pts = np.stack([cx + rx * np.cos(ang_o), cy + ry * np.sin(ang_o)], axis=1)
+        pts = _oval_outline(rng)
         far = int(rng.integers(0, 6))
         ang = rng.uniform(0, 2 * np.pi, far + 1)
         n = np.stack([np.cos(ang), np.sin(ang)], axis=1)

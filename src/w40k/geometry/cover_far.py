@@ -81,9 +81,9 @@ def terrain_far(
     if len(e) == 0:
         return far
     # each such edge against the line through the pair's centres: an edge that does not
-    # cross it and whose two ends are farther from it than the capsule's radius + its grow
-    # (+MARGIN) is that far from the segment (the distance from a line is linear along an
-    # edge that stays on one side)
+    # cross it and whose two ends are farther from it than the strip's half-width + its grow
+    # (+MARGIN) is that far from the whole strip (the distance from a line is linear along
+    # an edge that stays on one side)
     k = near[e]
     ax, ay, bx, by = terrain.a[k, 0], terrain.a[k, 1], terrain.b[k, 0], terrain.b[k, 1]
     ox, oy = od[i, 0], od[i, 1]

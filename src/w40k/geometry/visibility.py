@@ -102,9 +102,9 @@ class Visibility(SightTables):
     ) -> None:
         super().__init__(scene, convention_visible, jit)
         self._far: dict[tuple[int, int], np.ndarray] = {}
+        """:meth:`_terrain_far` per unit pair."""
         self._cover_of: dict[int, np.ndarray] = {}
         """:meth:`_cover_models` per unit."""
-        """:meth:`_terrain_far` per unit pair."""
         self._no_cover_at: dict[tuple[int, int], int] = {}
         """Per unit pair, the target model that last answered "no cover" in
         :meth:`cover_against` (tried first for the next observer model: an order only)."""

@@ -20,6 +20,7 @@ stage with masks of its own (the first rounds); it changes nothing there.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -44,22 +45,19 @@ Pair = tuple[int, int]
 """(observer unit, target unit): scene indices."""
 
 
-def _batches(vis: Visibility, pairs: list[Pair], masks: list[np.ndarray]) -> None:
-    """Stage the model pairs of ``masks`` (one per unit pair) in batches of at most
-    :data:`STAGE_PAIRS` model pairs."""
-    batch: list[Pair] = []
-    kept: list[np.ndarray | None] = []
+def _batches(sizes: list[int]) -> Iterator[list[int]]:
+    """Consecutive runs of the indices of ``sizes`` (model pairs to stage per unit pair)
+    holding at most :data:`STAGE_PAIRS` model pairs (a larger unit pair alone)."""
+    batch: list[int] = []
     n = 0
-    for pair, mask in zip(pairs, masks, strict=True):
-        size = int(np.count_nonzero(mask))
+    for i, size in enumerate(sizes):
         if batch and n + size > STAGE_PAIRS:
-            vis._batch_stage(batch, kept)
-            batch, kept, n = [], [], 0
-        batch.append(pair)
-        kept.append(mask)
+            yield batch
+            batch, n = [], 0
+        batch.append(i)
         n += size
     if batch:
-        vis._batch_stage(batch, kept)
+        yield batch
 
 
 def _centres(vis: Visibility, u: int, kept: dict[int, np.ndarray]) -> np.ndarray:
@@ -96,7 +94,9 @@ def seen_pairs(vis: Visibility, pairs: list[Pair]) -> list[bool]:
     for high in ROUNDS:
         live = [i for i, p in enumerate(todo) if p not in shown]
         masks = [(ranks[i] >= low) & (ranks[i] < high) for i in live]  # low >= 0
-        _batches(vis, [todo[i] for i in live], masks)
+        for idx in _batches([int(np.count_nonzero(m)) for m in masks]):
+            kept: list[np.ndarray | None] = [masks[k] for k in idx]
+            vis._batch_stage([todo[live[k]] for k in idx], kept)
         for i, mask in zip(live, masks, strict=True):
             ou, tu = todo[i]
             oms, tms = np.nonzero(mask)
@@ -108,17 +108,9 @@ def seen_pairs(vis: Visibility, pairs: list[Pair]) -> list[bool]:
     # the last round: ``stage_many`` of the unit pairs not shown seen (each staged whole: its
     # model pairs not yet kept, those the batch left open in a first round again), in
     # batches of about STAGE_PAIRS model pairs not staged yet
-    batch: list[Pair] = []
-    n = 0
-    for i, p in enumerate(todo):
-        if p in shown:
-            continue
-        size = vis.staged_size(*p) - int(np.count_nonzero((ranks[i] >= 0) & (ranks[i] < low)))
-        if batch and n + size > STAGE_PAIRS:
-            vis.stage_many(batch)
-            batch, n = [], 0
-        batch.append(p)
-        n += size
-    if batch:
-        vis.stage_many(batch)
+    rest = [i for i, p in enumerate(todo) if p not in shown]
+    sizes = [vis.staged_size(*todo[i]) - int(np.count_nonzero((ranks[i] >= 0) & (ranks[i] < low)))
+             for i in rest]
+    for idx in _batches(sizes):
+        vis.stage_many([todo[rest[k]] for k in idx])
     return [p in shown or vis.unit_sees(*p) for p in pairs]
