@@ -50,7 +50,7 @@ def ring(cx: float, cy: float, dist: float, base: float, n: int
     alternately either side): the candidate spots of the chain proposers."""
     offs = _OFFSETS.get(n)
     if offs is None:
-        offs = _OFFSETS[n] = _offsets(n)
+        offs = _OFFSETS[n] = ring_offsets(n)
     cos, sin = math.cos, math.sin
     return [(cx + dist * cos(base + o), cy + dist * sin(base + o)) for o in offs]
 
@@ -61,7 +61,7 @@ def bearings(base: float, n: int) -> list[tuple[float, float]]:
     :func:`ring`'s floats."""
     offs = _OFFSETS.get(n)
     if offs is None:
-        offs = _OFFSETS[n] = _offsets(n)
+        offs = _OFFSETS[n] = ring_offsets(n)
     cos, sin = math.cos, math.sin
     return [(cos(base + o), sin(base + o)) for o in offs]
 
@@ -70,7 +70,7 @@ _OFFSETS: dict[int, tuple[float, ...]] = {}
 """:func:`ring`'s bearing offsets from ``base`` by ``n`` (constants)."""
 
 
-def _offsets(n: int) -> tuple[float, ...]:
+def ring_offsets(n: int) -> tuple[float, ...]:
     """The offsets ``(k + 1) // 2 * (+-1) * 2 * pi / n`` of :func:`ring`'s bearings, each the
     float the expression ``base + (k + 1) // 2 * (1 if k % 2 else -1) * 2 * math.pi / n``
     adds to ``base`` (it is evaluated before the addition: the same bearings)."""

@@ -43,7 +43,7 @@ from w40k.engine import field, geo
 from w40k.engine.context import Context
 from w40k.engine.phases import melee_moves as mm_
 from w40k.engine.phases import pile_in_bounds as pb
-from w40k.engine.propose_moves import bearings, ring
+from w40k.engine.propose_moves import bearings, ring, ring_offsets
 from w40k.engine.serial import JSON
 from w40k.engine.state import ModelData, ObjectiveData, UnitData, placement_count
 from w40k.geometry import Model, engaged
@@ -486,10 +486,9 @@ def _touching_ring(start: Model, t: Model, base: float, budget: float | None = N
     return out
 
 
-_OFFS = tuple((k + 1) // 2 * (1 if k % 2 else -1) * 2 * math.pi / BEARINGS
-              for k in range(BEARINGS))
-"""``propose_moves.ring``'s bearing offsets from its base (``_offsets(BEARINGS)``, the same
-expression: the same floats), in ring order; their sizes never decrease."""
+_OFFS = ring_offsets(BEARINGS)
+"""``propose_moves.ring``'s bearing offsets from its base, in ring order; their sizes never
+decrease."""
 _SIZES = [abs(o) for o in _OFFS]
 
 
