@@ -355,9 +355,21 @@ def _chord1(s: Shape, ax: float, ay: float, dx: float, dy: float) -> tuple[float
     return float(lo[0]), float(hi[0]), bool(okk[0])
 
 
+EdgeRow = tuple[float, float, float, float, float, float]
+"""One obstacle edge in Python floats: its ends ``ax, ay, bx, by``, grow and top."""
+
+
+def _edge_rows(obs: Obstacles) -> list[EdgeRow]:
+    """The obstacle edges as :data:`EdgeRow` rows (the arrays' own floats), for the float
+    line tests of :func:`_line_clear`."""
+    return [(qa[0], qa[1], qb[0], qb[1], g, h)
+            for qa, qb, g, h in zip(obs.a.tolist(), obs.b.tolist(), obs.grow.tolist(),
+                                    obs.top.tolist(), strict=True)]
+
+
 def _line_clear(
     o: Shape, top_o: float, t: Shape, top_t: float, obs: Obstacles,
-    ax: float, ay: float, dx: float, dy: float,
+    ax: float, ay: float, dx: float, dy: float, rows: list[EdgeRow] | None = None,
 ) -> tuple[tuple[float, float], tuple[float, float]] | None:
     """:func:`evaluate_lines` for one line (the centre line, asked first by every search):
     its (observer side, target side) plan points when it is clear, else None. The line's
@@ -365,7 +377,8 @@ def _line_clear(
     same order as the (lines x edges) arrays of :func:`evaluate_lines` (``max``/``min`` keep
     the first of equal values as ``np.maximum``/``np.minimum`` do; the distance is
     :func:`_seg_dist1`), so the same floats and the same answer, without numpy's per-call
-    cost on the few dozen edges near the pair."""
+    cost on the few dozen edges near the pair. ``rows``: ``_edge_rows(obs)`` when the caller
+    has them."""
     o0, o1, ook = _chord1(o, ax, ay, dx, dy)
     t0, t1, tok = _chord1(t, ax, ay, dx, dy)
     if not (ook and tok):
@@ -390,8 +403,7 @@ def _line_clear(
     sloped = abs(dz) > 1e-12
     lowest = min(top_o, top_t) + 1e-12
     inf = math.inf
-    for (qax, qay), (qbx, qby), g, h in zip(obs.a.tolist(), obs.b.tolist(),
-                                            obs.grow.tolist(), obs.top.tolist(), strict=True):
+    for qax, qay, qbx, qby, g, h in _edge_rows(obs) if rows is None else rows:
         if lowest >= h and math.isfinite(h):  # never blocks (not above both tops)
             continue
         lo, hi = o1, t0
@@ -416,6 +428,51 @@ def _line_clear(
                       qax, qay, qbx, qby) < g - TOUCH:
             return None
     return pts
+
+
+FIRST_LINES = 8
+"""Stage 1's first lines that :func:`_first_clear` tries one by one in floats (most searches
+that find a clear line find it among these)."""
+
+
+def _first_clear(
+    o: Circle, top_o: float, t: Circle, top_t: float, obs: Obstacles, rows: list[EdgeRow],
+) -> tuple[tuple[float, float], tuple[float, float]] | None:
+    """The first :data:`FIRST_LINES` lines of stage 1 (round footprints), one by one in
+    floats: the witness of the first clear one, or None (then none of them is clear). They
+    are the first lines of :func:`disc_tangents`' first group (the outer tangents of sign
+    +1 of the pairs of :func:`_pairs`, stage 1, in order, the pairs of coincident centres
+    or nested discs left out), each made by the same operations in the same order as there
+    and in :func:`_lines` (a two-element ``sum`` is one addition; ``sign * dp * sv`` with
+    ``sign`` 1.0), and tested by :func:`_line_clear` (the floats of
+    :func:`evaluate_lines`). So the same line, answer and witness as the arrays give for
+    it: the first clear line among them is the search's first clear line of stage 1."""
+    od, td = (o.cx, o.cy, o.r), (t.cx, t.cy, t.r)
+    verts = [(v[0], v[1], g) for v, g in zip(obs.verts.tolist(), obs.vert_grow.tolist(),
+                                             strict=True)]
+    made = 0
+    # the pairs (observer, target), (observer, each vertex), (target, each vertex)
+    for (c1x, c1y, r1), others in ((od, [td, *verts]), (td, verts)):
+        for c2x, c2y, r2 in others:
+            dx, dy = c2x - c1x, c2y - c1y
+            length = math.sqrt(dx * dx + dy * dy)
+            if not length > 1e-12:
+                continue
+            cosv = (r1 - r2) / length
+            if not abs(cosv) <= 1.0:
+                continue
+            dhx, dhy = dx / length, dy / length
+            sv = math.sqrt(max(1.0 - cosv * cosv, 0.0))
+            nx = dhx * cosv + 1.0 * -dhy * sv
+            ny = dhy * cosv + 1.0 * dhx * sv
+            off = nx * c1x + ny * c1y + r1
+            hit = _line_clear(o, top_o, t, top_t, obs, nx * off, ny * off, -ny, nx, rows)
+            if hit is not None:
+                return hit
+            made += 1
+            if made == FIRST_LINES:
+                return None
+    return None
 
 
 def relevant(o: Shape, t: Shape, obs: Obstacles) -> Obstacles:
@@ -472,34 +529,49 @@ def line_of_sight(
         return SightResult(Sight.CLEAR, (_centre(o), _centre(t)))
     dvec = tc - oc
     L = float(np.hypot(*dvec))
+    rows = _edge_rows(obs)
     if L > 1e-12:
         d = dvec / L
         hit = _line_clear(o, top_o, t, top_t, obs, float(oc[0]), float(oc[1]), float(d[0]),
-                          float(d[1]))
+                          float(d[1]), rows)
         if hit is not None:
             return SightResult(Sight.CLEAR, hit)
-    # after the centre line: a clear centre line means no wall separates (the proof is sound)
-    if _single_wall_separates(o, top_o, t, top_t, obs):
+    round_pair = isinstance(o, Circle) and isinstance(t, Circle)
+    if isinstance(o, Circle) and isinstance(t, Circle):
+        # stage 1's first lines one by one (the first clear one is the search's witness)
+        hit = _first_clear(o, top_o, t, top_t, obs, rows)
+        if hit is not None:
+            return SightResult(Sight.CLEAR, hit)
+    # after the centre line: a clear centre line means no wall separates (the proof is
+    # sound); round footprints leave it to the shadows' proof below, which proves those
+    # cases too and many more (the batch tried the proof on most of them already)
+    elif _single_wall_separates(o, top_o, t, top_t, obs):
         return SightResult(Sight.BLOCKED)
     # the candidate lines of stages 1 and 2 in their order, group by group: the first clear
     # one is the witness (each line is evaluated on its own, so the same answer and witness
-    # as all at once; the centre line, first of each stage, is not clear)
-    wall_owner: np.ndarray | None = None
+    # as all at once; the centre line, first of each stage, is not clear). The proofs of
+    # BLOCKED are tried before some groups (a proof holds only when no candidate line is
+    # clear, so where it is tried changes no answer, and a BLOCKED answer has no witness):
+    # the walls' shadows covering every line between the footprints (los_sweep), then a
+    # chain of walls that separates them (los_chain), before the vertex-vertex lines (most
+    # of the lines) and before an oval's numeric tangents (stage 1's costliest lines); with
+    # round footprints, the shadows before all of stage 1's arrays (after its first lines)
+    # and the chain before stage 2
     has_oval = isinstance(o, Oval) or isinstance(t, Oval)
+    first = ((1, _disc_groups) if round_pair else (1, _oval_groups) if has_oval
+             else (2, _disc_groups))
+    chain_at = (2, _disc_groups) if round_pair else first
+    wall_owner: np.ndarray | None = None
     for stage in (1, 2):
         for part in (_disc_groups, _oval_groups):
-            if wall_owner is None and (stage == 2 or (part is _oval_groups and has_oval)):
-                # before the vertex-vertex lines (most of the lines), and before an oval's
-                # numeric tangents (stage 1's costliest lines): the walls' shadows covering
-                # every line between the footprints (los_sweep), or a chain of walls that
-                # separates them, prove BLOCKED, the answer the search would give (a proof
-                # holds only when no candidate line is clear, so where it is tried changes
-                # no answer, and a BLOCKED answer has no witness)
+            if (stage, part) == first:
                 wall_owner = _wall_owners(o, top_o, t, top_t, obs)
                 if shadows_cover(o, t, obs, wall_owner):
                     return SightResult(Sight.BLOCKED)
+            if (stage, part) == chain_at:
                 from w40k.geometry.los_chain import walls_separate  # (los_chain imports los)
 
+                assert wall_owner is not None
                 if walls_separate(o, t, obs, wall_owner):
                     return SightResult(Sight.BLOCKED)
             for nn, oo in part(o, t, obs, stage):
