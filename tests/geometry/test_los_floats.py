@@ -277,9 +277,10 @@ def _footprint(rng: np.random.Generator, cx: float, cy: float, kind: int) -> Sha
 
 
 def _line_clear_ref(o: Shape, top_o: float, t: Shape, top_t: float, obs: los.Obstacles,
-                    ax: float, ay: float, dx: float, dy: float
+                    ax: float, ay: float, dx: float, dy: float, rows: object = None,
                     ) -> tuple[tuple[float, float], tuple[float, float]] | None:
-    """The centre line by ``evaluate_lines`` (what ``_line_clear`` stands for)."""
+    """The centre line (or another line: ``_first_clear``'s) by ``evaluate_lines`` (what
+    ``_line_clear`` stands for; ``rows``, the edges' floats, unused)."""
     clear, pn, qn = los.evaluate_lines(o, top_o, t, top_t, obs, np.array([[ax, ay]]),
                                        np.array([[dx, dy]]))
     return los._pts(pn[0], qn[0]) if clear[0] else None
