@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from w40k.engine import geo
+from w40k.engine import field, geo
 from w40k.engine.aircraft import visible_enemies
 from w40k.engine.context import Context
 from w40k.engine.phases import fight_sequence as fs
@@ -31,11 +31,11 @@ from w40k.engine.phases.fight_frames import (
     FightStep,
     MeleeStepFrame,
 )
+from w40k.engine.phases.melee_measure import _shapes_distance
 from w40k.engine.phases.melee_moves import (
     objective_distance,
     push_move,
     subsets,
-    unit_distance,
     units_within,
 )
 from w40k.engine.registry import Handler
@@ -52,33 +52,45 @@ CONSOLIDATE_REACH = 3.0
 
 
 # -- eligibility --
-def eligible_to_fight(ctx: Context, u: UnitData) -> bool:
+def eligible_to_fight(ctx: Context, u: UnitData, pd: FightFrame | None = None) -> bool:
     """12.04 (R12.04-a): not yet selected to fight this phase, and engaged, or engaged at the
-    start of the Fight step, or charged this turn."""
+    start of the Fight step, or charged this turn. ``pd``: the phase frame, when the caller
+    has it."""
     if u.destroyed or u.flag("selected_to_fight"):
         return False
-    pd = fs.phase_data(ctx)
-    return (geo.is_engaged(ctx, u) or u.flag("charged")
-            or u.id in (pd.engaged_at_start or ()))
+    if pd is None:
+        pd = fs.phase_data(ctx)
+    # the flag and the start-of-step record first: an "or" of side-effect-free tests, so the
+    # same answer, without measuring whether a charged or start-engaged unit is engaged now
+    return (u.flag("charged") or u.id in (pd.engaged_at_start or ())
+            or geo.is_engaged(ctx, u))
 
 
 def fight_eligible(ctx: Context) -> list[UnitData]:
     """Every unit eligible to fight now, army order."""
-    return [u for u in ctx.state.units if eligible_to_fight(ctx, u)]
+    pd = fs.phase_data(ctx)
+    return [u for u in ctx.state.units if eligible_to_fight(ctx, u, pd)]
 
 
-def may_pass(ctx: Context, player: str) -> bool:
-    """RA-Unable-a: every eligible unit of the player is more than 5" from all enemy units."""
-    mine = [u for u in fight_eligible(ctx) if u.player == player]
-    enemies = [geo.unit_shapes(e) for e in ctx.state.units_of(ctx.state.opponent(player))]
-    return all(unit_distance(geo.unit_shapes(u), es) > UNABLE_DISTANCE
-               for u in mine for es in enemies)
+def may_pass(ctx: Context, player: str, eligible: list[UnitData] | None = None) -> bool:
+    """RA-Unable-a: every eligible unit of the player is more than 5" from all enemy units.
+    ``eligible``: :func:`fight_eligible`'s answer in this state, when the caller has it."""
+    if eligible is None:
+        eligible = fight_eligible(ctx)
+    mine = [u for u in eligible if u.player == player]
+    enemies = ctx.state.units_of(ctx.state.opponent(player))
+    # ``unit_distance`` over both units' shapes, kept while neither unit's models move
+    # (``field.unit_distance`` with ``_shapes_distance``: the same float)
+    return all(field.unit_distance(u, e, _shapes_distance) > UNABLE_DISTANCE
+               for u in mine for e in enemies)
 
 
-def _remember_eligible(ctx: Context) -> None:
+def _remember_eligible(ctx: Context, eligible: list[UnitData] | None = None) -> None:
+    """R12.08-a: record the units eligible to fight now (``eligible``: :func:`fight_eligible`'s
+    answer in this state, when the caller has it)."""
     pd = fs.phase_data(ctx)
     seen = list(pd.ever_eligible)
-    for u in fight_eligible(ctx):
+    for u in fight_eligible(ctx) if eligible is None else eligible:
         if u.id not in seen:
             seen.append(u.id)
     if len(seen) != len(pd.ever_eligible):
@@ -117,7 +129,8 @@ def _can_pile_in(ctx: Context, u: UnitData) -> bool:
     """R12.03-a: engaged or charged this turn (overruns pile in inside their fight)."""
     if u.destroyed or u.flag("surged"):  # R21.02-c
         return False
-    return (geo.is_engaged(ctx, u) or u.flag("charged")) and fs.pile_in_options(ctx, u)
+    # the flag before the measure (the same "or"): a charged unit is not measured here
+    return (u.flag("charged") or geo.is_engaged(ctx, u)) and fs.pile_in_options(ctx, u)
 
 
 def consolidation_mode(ctx: Context, u: UnitData) -> tuple[str, list[str]]:
@@ -139,11 +152,24 @@ def consolidation_mode(ctx: Context, u: UnitData) -> tuple[str, list[str]]:
     return "", []
 
 
+def _has_consolidation(ctx: Context, u: UnitData) -> bool:
+    """``bool(consolidation_mode(ctx, u)[0])``: the same tests in the same order, each
+    stopping at its first yes (``any``), without the lists of targets or objectives."""
+    s = ctx.state
+    enemies = visible_enemies(u, s.units_of(s.opponent(u.player)))  # R23.02-d
+    if any(geo.units_engaged(u, e) for e in enemies):
+        return True  # R12.08-b
+    if any(units_within(u, e, CONSOLIDATE_REACH) for e in enemies):
+        return True  # R12.08-c
+    return any(objective_distance(ctx, geo.model_shape(m), o) <= CONSOLIDATE_REACH + 1e-9
+               for o in s.objectives for m in u.alive)  # R12.08-d
+
+
 def _can_consolidate(ctx: Context, u: UnitData) -> bool:
     """R12.08-a: the unit was eligible to fight this phase, and a mode applies."""
     if u.destroyed or u.flag("surged"):  # R21.02-c
         return False
-    return u.id in fs.phase_data(ctx).ever_eligible and bool(consolidation_mode(ctx, u)[0])
+    return u.id in fs.phase_data(ctx).ever_eligible and _has_consolidation(ctx, u)
 
 
 def _step_units(ctx: Context, frame: MeleeStepFrame, player: str) -> list[UnitData]:
@@ -207,16 +233,18 @@ def _seq(ctx: Context, frame: FightSeqFrame) -> Request | None:
     if resolving is not None:
         # A fight was resolved: the other player selects next; after a Remaining Combats
         # fight, back to Fights First if a Fights First unit is eligible (R12.04-e).
+        # one answer for both: replacing this frame changes nothing eligibility reads
+        now = fight_eligible(ctx)
         mode = frame.mode
-        if mode is FightMode.REMAINING and any(fs.is_fights_first(u)
-                                               for u in fight_eligible(ctx)):
+        if mode is FightMode.REMAINING and any(fs.is_fights_first(u) for u in now):
             mode = FightMode.FIGHTS_FIRST
         ctx.replace(frame, replace(frame, resolving=None, passed=(),
                                    chooser=s.opponent(resolving), mode=mode))
-        _remember_eligible(ctx)
+        _remember_eligible(ctx, now)
         return None
     eligible = fight_eligible(ctx)
-    if frame.ended:
+    ended = frame.ended
+    if ended:
         eligible = []
         new = replace(frame, mode=FightMode.REMAINING)
         ctx.replace(frame, new)
@@ -237,7 +265,7 @@ def _seq(ctx: Context, frame: FightSeqFrame) -> Request | None:
         rule = "R12.04-b"
     else:
         if not eligible:
-            _remember_eligible(ctx)
+            _remember_eligible(ctx, None if ended else eligible)
             ctx.log("fight_step_end")
             ctx.pop()
             return None
@@ -248,7 +276,7 @@ def _seq(ctx: Context, frame: FightSeqFrame) -> Request | None:
         rule = "R12.04-d"
     options: list[JSON] = [u.id for u in pool]
     labels = [u.name for u in pool]
-    if may_pass(ctx, chooser):
+    if may_pass(ctx, chooser, eligible):  # the same state: ``eligible`` is fight_eligible's
         options.append("pass")
         labels.append("pass")
         rule = "RA-Unable-a"

@@ -37,10 +37,10 @@ from w40k.engine.phases.fight_frames import FightFrame
 from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON
-from w40k.engine.state import UnitData
+from w40k.engine.state import UnitData, placement_count
 from w40k.engine.stratagems.effects import epic_challenge_model
 from w40k.engine.windows import Window, open_window
-from w40k.rules.attack_profile import AttackContext
+from w40k.rules.attack_profile import AttackContext, WeaponEntry
 from w40k.rules.select import (
     AttackingModel,
     AttackKind,
@@ -183,6 +183,12 @@ def selection(ctx: Context, u: UnitData, declaration: tuple[ModelChoice, ...]) -
 
 def check_declaration(ctx: Context, u: UnitData, choice: JSON) -> Selection:
     """Parse and validate; IllegalChoice names the first rule broken."""
+    return _checked(ctx, u, choice).sel
+
+
+def _check_declaration(ctx: Context, u: UnitData, choice: JSON
+                       ) -> tuple[Selection, dict[str, tuple[WeaponEntry, ...]]]:
+    """:func:`check_declaration`, checked; with ``gather_requests``' entries."""
     decl = parse_declaration(u, choice)
     models = {m.id: m for m in u.alive}
     enemies = {e.id: e for e in ctx.state.units if e.player != u.player}
@@ -197,13 +203,99 @@ def check_declaration(ctx: Context, u: UnitData, choice: JSON) -> Selection:
                                         "(AIRCRAFT fight only FLYING units; only FLYING models "
                                         "fight AIRCRAFT)", rule=why)
     sel = selection(ctx, u, decl)
-    gather_requests(sel)  # raises the first violation
+    per_target = gather_requests(sel)  # raises the first violation
     listed = {c.model for c in decl}
     for mid, ts in attackable_targets(ctx, u).items():
         if ts and mid not in listed and _melee_names(u)[mid]:
             raise IllegalChoice(f"{mid}: a model with an enemy unit engaged with it must "
                                 "select its melee weapons and targets", rule="R04.02-e")
-    return sel
+    return sel, per_target
+
+
+@dataclass(frozen=True)
+class _Checked:
+    """A declaration :func:`check_declaration` accepted, and everything its answer read."""
+
+    state: object
+    """The game state it was checked in (held: its ``id`` is not reused while kept)."""
+    unit: UnitData
+    """The fighting unit."""
+    count: int
+    """``placement_count()`` then: every model's place, level, facing, profile (keywords)
+    and destroyed flag, so the engagement answers and the living models."""
+    units: tuple[UnitData, ...]
+    """The state's units then (the same objects in the same order: the enemies)."""
+    models: tuple[object, ...]
+    """The unit's models and each one's weapons tuple then (the same objects)."""
+    challenger: str | None
+    """15.03 Epic Challenge's model then (the stratagems used this phase)."""
+    choice: tuple[object, ...]
+    """The declaration (:func:`_choice_key`)."""
+    sel: Selection
+    """The answer."""
+    per_target: dict[str, tuple[WeaponEntry, ...]]
+    """``gather_requests(sel)`` (the attacks step's entries)."""
+
+
+_CHECKED: dict[tuple[int, int], _Checked] = {}
+"""The last declaration accepted per (state, unit): the proposer (or an agent) checks its
+answer, the frame checks it again when it is submitted and once more when the attacks are
+made, in the same state (a Targets Selected window between them may change it: then it is
+checked again)."""
+
+
+def _choice_key(choice: JSON) -> tuple[object, ...] | None:
+    """The declaration as nested tuples, each key and value with its type (``1``, ``1.0``
+    and ``True`` are equal but parse differently); None for a shape that is not kept."""
+    if not isinstance(choice, dict):
+        return None
+    out: list[object] = []
+    for mid, weapons in choice.items():
+        if not isinstance(weapons, dict):
+            return None
+        per: list[object] = []
+        for name, tgt in weapons.items():
+            if isinstance(tgt, dict):
+                per.append((type(name), name, tuple((type(t), t, type(n), n)
+                                                    for t, n in tgt.items())))
+            elif isinstance(tgt, str) or tgt is None:
+                per.append((type(name), name, tgt))
+            else:
+                return None
+        out.append((type(mid), mid, tuple(per)))
+    return tuple(out)
+
+
+def _model_key(u: UnitData) -> tuple[object, ...]:
+    return tuple(x for m in u.models for x in (m, m.weapons))
+
+
+def _checked(ctx: Context, u: UnitData, choice: JSON) -> _Checked:
+    """:func:`check_declaration`'s answer and its gathered entries: the kept one when the same
+    declaration of the same unit was accepted in the same state with nothing it reads
+    changed since (the same objects, placement count and Epic Challenge model), else
+    checked (a copy of the entries for the caller either way)."""
+    s = ctx.state
+    key = (id(s), id(u))
+    hit = _CHECKED.get(key)
+    choice_key = _choice_key(choice)
+    if (hit is not None and choice_key is not None and hit.state is s and hit.unit is u
+            and hit.count == placement_count() and hit.choice == choice_key
+            and len(hit.units) == len(s.units)
+            and all(a is b for a, b in zip(hit.units, s.units, strict=True))
+            and len(hit.models) == 2 * len(u.models)
+            and all(a is b for a, b in zip(hit.models, _model_key(u), strict=True))
+            and hit.challenger == epic_challenge_model(ctx, u.id)):
+        return hit
+    count = placement_count()
+    sel, per_target = _check_declaration(ctx, u, choice)
+    out = _Checked(s, u, count, tuple(s.units), _model_key(u),
+                   epic_challenge_model(ctx, u.id), choice_key or (), sel, per_target)
+    if choice_key is not None and count == placement_count():
+        if len(_CHECKED) >= 16:
+            _CHECKED.clear()
+        _CHECKED[key] = out
+    return out
 
 
 def default_declaration(ctx: Context, u: UnitData, rng: random.Random | None = None
@@ -310,8 +402,7 @@ def _run(ctx: Context, frame: FightUnitFrame) -> Request | None:
                                 "answer": '{"<model id>": {"<weapon>": "<target unit id>" | '
                                           '{"<target unit id>": attacks}}}'})
     if step is FightUnitStep.ATTACKS:
-        sel = check_declaration(ctx, u, _from_pairs(frame.declaration))
-        per_target = gather_requests(sel)
+        per_target = dict(_checked(ctx, u, _from_pairs(frame.declaration)).per_target)
         ctx.replace(frame, replace(frame, step=FightUnitStep.DONE))
         # 04.03: one target's attacks resolve before the next (the stack runs the last first).
         for tid, entries in reversed(list(per_target.items())):
