@@ -162,6 +162,39 @@ def test_explosives_measures_from_the_grenades_model_not_the_closest_squad_mate(
         ["Explosives", {"unit": "red.g", "model": "red.g.2", "enemy": "blue.t"}],)
 
 
+@pytest.mark.parametrize("dx", [0.0, 3.0, 7.5])
+def test_explosives_box_pre_test_answers_as_the_model_distances_R15_05_a(
+        dx: float, monkeypatch: pytest.MonkeyPatch) -> None:
+    # R15.05-a: the boxes of the two units only refuse an enemy unit farther than 8" (+EPS, +1e-6)
+    # from every model; the options equal those of the plain measure (every unit pair's
+    # distances, the box test switched off), the enemy from 1e-3" inside to 1e-3" outside the
+    # 8" edge, 1e-9" apart around it, straight ahead and diagonally (a box gap below the
+    # model distance).
+    from w40k.engine.stratagems import core
+
+    gun = sh.weapon("gun")
+
+    def options(gap: float) -> tuple[str, tuple[JSON, ...]]:
+        red = sh.unit("red.g", [
+            sh.model("red.g.1", 10, 10, gun, keywords=("INFANTRY", "GRENADES")),
+            sh.model("red.g.2", 12, 10, gun, keywords=("INFANTRY",))])
+        # the enemy's first model ``gap`` (base to base) from red.g.1, ``dx`` to the side
+        far = (gap + BASE) ** 2 - dx ** 2
+        blue = sh.unit("blue.t", sh.row("blue.t", 3, 10 + dx, 10 + far ** 0.5, dx=1.5))
+        pos = _turn_at(_set_cp(sh.position(red, blue), 1, 0), "red", 3)
+        req = pending(Game.new(pos, seed=1))
+        return str(req.kind), req.options
+
+    for off in (-1e-3, -1e-6, -2e-9, -1e-9, 0.0, 1e-9, 2e-9, 1e-6, 2e-6, 1e-3):
+        fast = options(8.0 + off)
+        with monkeypatch.context() as m:
+            m.setattr(core, "box_gap", lambda a, b: 0.0)
+            plain = options(8.0 + off)
+        assert fast == plain, off
+    # both answers met
+    assert options(8.0 - 1e-3)[0] == "reaction" and options(8.0 + 1e-3)[0] != "reaction"
+
+
 def test_explosives_not_offered_in_the_opponents_shooting_phase() -> None:
     # R15.01-e: 'Your Shooting phase'.
     gun = sh.weapon("gun")

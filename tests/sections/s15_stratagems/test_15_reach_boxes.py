@@ -1,0 +1,47 @@
+"""Fire Overwatch's 24" and Heroic Intervention's 12" unit reach (R15.09-a, R15.11-a): the box
+pre-test of ``interventions._within`` answers as ``units_within`` (the closest models, 01.04)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from w40k.engine import field
+from w40k.engine.game import Game
+from w40k.engine.phases.melee_moves import units_within
+from w40k.engine.stratagems.interventions import HEROIC_RANGE, SNAP_RANGE, _within
+from w40k.io.battle_scale import scaled_position
+
+pytestmark = pytest.mark.stratagems
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_reach_box_pre_test_answers_as_units_within_R15_09_a_R15_11_a(seed: int) -> None:
+    # every pair of enemy units of a battle (round bases, ovals, hulls), one unit shifted at
+    # random, at 12" and 24", at the pair's own distance and 1e-9" to 1e-3" around it, and at
+    # the boxes' gap and around it (where the pre-test decides): the same answer
+    rng = random.Random(seed)
+    game = Game.new(scaled_position(2), seed)
+    units = game.state.units
+    decided = 0
+    for _ in range(6):
+        u = rng.choice(units)
+        dx, dy = rng.uniform(-12.0, 12.0), rng.uniform(-12.0, 12.0)
+        for m in u.models:
+            m.x += dx
+            m.y += dy
+        for a in units:
+            for b in units:
+                if a.player == b.player or a.destroyed or b.destroyed:
+                    continue
+                gap = field.layout(a).box_gap(field.layout(b))
+                # the pre-test's edge: gap - 1e-6 (EPS) - 1e-7 (MARGIN)
+                edge = (gap, gap - 1e-6, gap - 1.1e-6, gap - 1.2e-6)
+                near = [d for d in (SNAP_RANGE, HEROIC_RANGE, *edge) if d >= 0.0]
+                for dist in near:
+                    for off in (-1e-3, -1e-6, -1e-9, 0.0, 1e-9, 1e-6, 1e-3):
+                        d = max(0.0, dist + off)
+                        assert _within(a, b, d) == units_within(a, b, d), (a.id, b.id, d)
+                        decided += not units_within(a, b, d) and gap > d + 1.2e-6
+    assert decided > 100  # the pre-test is met (the boxes alone refuse those)
