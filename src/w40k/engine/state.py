@@ -161,6 +161,16 @@ class ModelData:
 MODEL_FIELDS = frozenset(ModelData.__dataclass_fields__)
 """The :class:`ModelData` fields (its constructor sets each: not logged by :class:`_Undo`)."""
 
+_KEPT_LIMIT = 4096
+"""Entries of :data:`_UNIT_KEYS` before it is emptied."""
+
+_UNIT_KEYS: dict[int, tuple[UnitData, int, list[ModelData], frozenset[str]]] = {}
+""":attr:`UnitData.keys` per unit: the unit (held, so its id is not reused while kept), the
+:class:`_Placement` count and a copy of its model list when measured, and the keys. Exact:
+the keys read only which models the list holds (compared by identity), their destroyed flags
+and their profiles (frozen; setting either field bumps the count, as does a restore). Never
+saved (a derived cache, like ``engine/field.py``'s)."""
+
 
 UNIT_FLAGS = (
     "battle_shocked", "remained_stationary", "moved", "advanced", "fell_back",
@@ -221,32 +231,33 @@ class UnitData:
 
     @property
     def keys(self) -> frozenset[str]:
-        """Appendix 'Mixed keywords': the unit has all of its living models' keywords."""
+        """Appendix 'Mixed keywords': the unit has all of its living models' keywords (with
+        none living, all of its models'). Kept (:data:`_UNIT_KEYS`) while no model is placed
+        and the unit holds the same model objects."""
+        hit = _UNIT_KEYS.get(id(self))
+        models = self.models
+        if (hit is not None and hit[0] is self and hit[1] == _Placement.count
+                and hit[2] == models):  # the same models, by identity first (list ==)
+            return hit[3]
         out: set[str] = set()
         last: tuple[str, ...] | None = None
-        for m in self.alive or self.models:
-            words = m.profile.keywords
-            if words != last:  # each run of models with the same keywords read once
-                last = words
-                out |= keyword_set(words)
-        return frozenset(out)
-
-    def has(self, keyword: str) -> bool:
-        """Whether the unit has a keyword (02.05: any number): ``keyword in self.keys``,
-        without building the set (some living model has it; with none living, some model)."""
-        k = canonical_keyword(keyword)
-        models = [m for m in self.models if not m.destroyed] or self.models
-        last: tuple[str, ...] | None = None
-        for m in models:
+        for m in [m for m in models if not m.destroyed] or models:
             # the models of a unit share a few keyword lists (each model has its own profile
-            # object, an equal one): each list is asked once, by equality (a tuple compare,
-            # cheaper than finding its key set)
+            # object, an equal one): each list is read once, by equality
             words = m.profile.keywords
             if words != last:
-                if k in keyword_set(words):
-                    return True
                 last = words
-        return False
+                out |= keyword_set(words)
+        keys = frozenset(out)
+        if len(_UNIT_KEYS) >= _KEPT_LIMIT:
+            _UNIT_KEYS.clear()
+        _UNIT_KEYS[id(self)] = (self, _Placement.count, list(models), keys)
+        return keys
+
+    def has(self, keyword: str) -> bool:
+        """Whether the unit has a keyword (02.05: any number): ``keyword in self.keys``
+        (some living model has it; with none living, some model)."""
+        return canonical_keyword(keyword) in self.keys
 
     def every_model(self, keyword: str) -> bool:
         """Whether each living model has a keyword (e.g. 06.03 MONSTER/VEHICLE)."""
