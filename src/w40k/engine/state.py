@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import chain
 from operator import attrgetter
-from typing import cast
+from typing import ClassVar, NamedTuple, cast
 
 from w40k.core.errors import DataError
 from w40k.core.keywords import canonical_keyword, keyword_set
@@ -42,10 +42,51 @@ class _Placement:
     state and is valid only while this count is unchanged. Never saved."""
 
     count = 0
+    since = 0
+    """The count at which :attr:`placed` starts."""
+    placed: ClassVar[list[int]] = []
+    """The ``id`` of the model set at each count after :attr:`since` (``placed[i]`` at count
+    ``since + i + 1``; :func:`placed_since`). Emptied (``since`` moved to the count) when a
+    restore sets fields back without :meth:`ModelData.__setattr__`, and when it grows past
+    :data:`PLACED_LIMIT`."""
 
 
-PLACEMENT_FIELDS = frozenset({"x", "y", "z", "facing", "destroyed", "profile"})
-"""The ``ModelData`` fields that the battlefield geometry reads."""
+PLACED_LIMIT = 4096
+"""Entries of :attr:`_Placement.placed` before it is emptied."""
+
+
+def _placed_by(model: object) -> None:
+    """A placement field of ``model`` is set: one count more, logged."""
+    p = _Placement
+    p.count += 1
+    if len(p.placed) >= PLACED_LIMIT:
+        p.since = p.count - 1
+        p.placed = []
+    p.placed.append(id(model))
+
+
+def _placed_by_restore() -> None:
+    """A restore set the models' fields back: one count more, the log starts again."""
+    p = _Placement
+    p.count += 1
+    p.since = p.count
+    p.placed = []
+
+
+def placed_since(count: int, ids: frozenset[int]) -> bool:
+    """Whether a model whose ``id`` is in ``ids`` may have been placed after ``count`` (a
+    :func:`placement_count`): False only when the log covers every count since and names
+    none of them (an ``id`` reused by another model since only answers True: the caller
+    measures again)."""
+    start = count - _Placement.since
+    if start < 0:
+        return True
+    return not ids.isdisjoint(_Placement.placed[start:])
+
+
+PLACEMENT_FIELDS = frozenset({"id", "x", "y", "z", "facing", "destroyed", "profile"})
+"""The ``ModelData`` fields that the battlefield geometry reads (the id only at construction,
+where the other fields bump the count too)."""
 
 
 def placement_count() -> int:
@@ -58,14 +99,15 @@ _MISSING = object()
 
 
 class _UndoLog(threading.local):
-    """The undo log of model fields (:meth:`GameState.checkpoint`): while a checkpoint is open,
-    every field a :class:`ModelData` already had that is set again is logged with its old
-    value (``(model, name, old)``), so a restore writes back only what changed instead of
-    copying every model before every answer. A model being built (its dataclass fields not
-    set yet) is not logged. Never saved. One log per thread: games played in other threads
-    neither write to it nor close it."""
+    """The undo log of model and unit fields (:meth:`GameState.checkpoint`): while a
+    checkpoint is open, every field a :class:`ModelData` or :class:`UnitData` already had that
+    is set again is logged with its old value (``(model, name, old)``), so a restore writes
+    back only what changed instead of copying every model and unit before every answer (a
+    unit's flags and model list, changed in place, are still copied). One being built (its
+    dataclass fields not set yet) is not logged. Never saved. One log per thread: games played
+    in other threads neither write to it nor close it."""
 
-    log: list[tuple[ModelData, str, object]] | None = None
+    log: list[tuple[ModelData | UnitData, str, object]] | None = None
     """The entries since the outermost open checkpoint, or None when none is open."""
     depth = 0
     """Open checkpoints."""
@@ -81,7 +123,7 @@ class ModelData:
 
     def __setattr__(self, name: str, value: object) -> None:
         if name in PLACEMENT_FIELDS:
-            _Placement.count += 1  # invalidates engine/field.py's kept battlefield model
+            _placed_by(self)  # invalidates engine/field.py's kept battlefield model
         log = _Undo.log
         if log is not None:  # a checkpoint is open: log the old value (_Undo)
             d = self.__dict__
@@ -187,6 +229,16 @@ UNIT_FLAGS = (
 @dataclass
 class UnitData:
     """One unit (an attached unit is one unit, 19.01)."""
+
+    def __setattr__(self, name: str, value: object) -> None:
+        log = _Undo.log
+        if log is not None:  # a checkpoint is open: log the old value (_Undo)
+            d = self.__dict__
+            if name in d:
+                log.append((self, name, d[name]))
+            elif name not in UNIT_FIELDS:  # not a field being set by the constructor
+                log.append((self, name, _MISSING))
+        object.__setattr__(self, name, value)
 
     id: str
     """Unique id (``red.boyz``)."""
@@ -421,6 +473,10 @@ _FLAGS = attrgetter("flags")
 _SHOTS = attrgetter("one_shots_used")
 
 
+UNIT_FIELDS = frozenset(UnitData.__dataclass_fields__)
+"""The :class:`UnitData` fields (its constructor sets each: not logged by :class:`_Undo`)."""
+
+
 def _copy_model(m: ModelData) -> ModelData:
     """A copy sharing only the immutable parts (profile, weapons)."""
     out = ModelData.__new__(ModelData)
@@ -445,13 +501,14 @@ checkpoint keeps their lengths, and :meth:`GameState.restore` cuts them back (th
 grows to thousands of entries: a copy per submit cost more than the rest of the lists)."""
 
 
-@dataclass(frozen=True)
-class Checkpoint:
-    """:meth:`GameState.checkpoint`: the state's fields and, for each player, unit and
-    objective, its fields (mutable ones copied); for the models, the contents of their one
-    mutable field (``one_shots_used``) and where the undo log of their other fields starts.
-    Written back by :meth:`GameState.restore`, or dropped by :meth:`GameState.release`: one
-    of the two must follow (the undo log is kept while a checkpoint is open)."""
+class Checkpoint(NamedTuple):
+    """:meth:`GameState.checkpoint`: the state's fields and, for each player and objective,
+    its fields (mutable ones copied); for each unit, its flags and model list; for the models,
+    the contents of their one mutable field (``one_shots_used``); and where the undo log of
+    the units' and models' other fields starts. Written back by :meth:`GameState.restore`, or
+    dropped by :meth:`GameState.release`: one of the two must follow (the undo log is kept
+    while a checkpoint is open). A named tuple: typed, immutable, and made at every submit
+    (a frozen dataclass's constructor cost ten ``object.__setattr__`` calls)."""
 
     top: dict[str, object]
     """The state's own fields."""
@@ -459,8 +516,6 @@ class Checkpoint:
     """Each player and objective and its fields."""
     units: list[UnitData]
     """The units (on and off the battlefield)."""
-    unit_fields: list[dict[str, object]]
-    """Each unit's fields."""
     flags: list[dict[str, bool]]
     """A copy of each unit's flags."""
     models: list[list[ModelData]]
@@ -583,10 +638,10 @@ class GameState:
 
     def checkpoint(self) -> Checkpoint:
         """What :meth:`restore` needs to put this state back as it is now, in place (taken
-        before every answer is applied): the state's lists, its players, units and
-        objectives' fields, and for the models only their ``one_shots_used`` contents: their
-        other fields are logged when set (:class:`_Undo`) until :meth:`restore` or
-        :meth:`release`."""
+        before every answer is applied): the state's lists, its players' and objectives'
+        fields, the units' flags and model lists, and for the models only their
+        ``one_shots_used`` contents: the units' and models' other fields are logged when set
+        (:class:`_Undo`) until :meth:`restore` or :meth:`release`."""
         top = self.__dict__.copy()
         for k in _LISTS:
             top[k] = list(top[k])
@@ -603,8 +658,8 @@ class GameState:
         units = [*self.units, *self.off_table]
         models = list(map(list.copy, map(_MODELS, units)))
         shots = list(map(_SHOTS, chain.from_iterable(models)))
-        return Checkpoint(top, kept, units, list(map(dict.copy, map(vars, units))),
-                          list(map(dict.copy, map(_FLAGS, units))), models, shots,
+        return Checkpoint(top, kept, units, list(map(dict.copy, map(_FLAGS, units))), models,
+                          shots,
                           [(s, tuple(s)) for s in filter(None, shots)],
                           tuple([len(cast(list[object], top[k])) for k in _GROWING]),
                           _open_undo())
@@ -619,8 +674,10 @@ class GameState:
         objective it had (the same objects, their fields as then) and its lists."""
         log = _Undo.log
         if log is not None:
-            # the models the state had then (a model made or copied since is not touched)
+            # the units and models the state had then (one made or copied since is not
+            # touched)
             known = {id(m) for models in checkpoint.models for m in models}
+            known.update(map(id, checkpoint.units))
             entries = log[checkpoint.mark:]
             del log[checkpoint.mark:]
             for model, name, old in reversed(entries):  # the latest change first
@@ -629,7 +686,7 @@ class GameState:
                         model.__dict__.pop(name, None)
                     else:
                         model.__dict__[name] = old
-            # an enclosing checkpoint still needs the other models' entries
+            # an enclosing checkpoint still needs the other units' and models' entries
             log += [e for e in entries if id(e[0]) not in known]
         for shots in checkpoint.shots:
             if shots:
@@ -639,17 +696,16 @@ class GameState:
         for obj, d in checkpoint.kept:
             vars(obj).clear()
             vars(obj).update(d)
-        for unit, d, flags, models in zip(checkpoint.units, checkpoint.unit_fields,
-                                          checkpoint.flags, checkpoint.models, strict=True):
-            vars(unit).clear()
-            vars(unit).update(d)
+        for unit, flags, models in zip(checkpoint.units, checkpoint.flags, checkpoint.models,
+                                       strict=True):
+            # its other fields were set back from the undo log
             unit.__dict__["flags"] = flags
             unit.__dict__["models"] = models
         self.__dict__.clear()
         self.__dict__.update(checkpoint.top)
         for k, n in zip(_GROWING, checkpoint.lengths, strict=True):
             del self.__dict__[k][n:]  # the same list objects as then: cut back to that length
-        _Placement.count += 1  # the models' fields were set back: derived caches are stale
+        _placed_by_restore()  # the models' fields were set back: derived caches are stale
         _close_undo()
 
     def to_json(self) -> dict[str, JSON]:
