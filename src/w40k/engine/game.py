@@ -51,58 +51,6 @@ def _copy(value: dict[str, JSON]) -> dict[str, JSON]:
     return cast(dict[str, JSON], json.loads(json.dumps(value)))
 
 
-class _NotPlain(Exception):
-    """:func:`_copy_answer`'s way out: a part that is not a plain dict, list or atom, or a
-    container met twice (shared or cyclic)."""
-
-
-def _copy_answer(value: JSON) -> JSON:
-    """``copy.deepcopy`` of an answer, written out for plain JSON trees (about three times
-    faster): dicts with string keys, lists, and str, int, float, bool and None, each
-    container met once. The copy is the one deepcopy makes (new dicts and lists, the same
-    atoms, which deepcopy does not copy either); for anything else (a tuple, a subclass, a
-    container shared or cyclic, whose sharing deepcopy keeps) deepcopy itself."""
-    t = type(value)
-    if t is str or t is int or value is None or t is float or t is bool:
-        return value
-    try:
-        return _copy_tree(value, set())
-    except _NotPlain:
-        return cast(JSON, copy.deepcopy(value))
-
-
-def _copy_tree(value: object, seen: set[int]) -> JSON:
-    t = type(value)
-    if t is str or t is int or value is None or t is float or t is bool:
-        return cast(JSON, value)
-    if t is dict:
-        if id(value) in seen:
-            raise _NotPlain
-        seen.add(id(value))
-        out: dict[str, JSON] = {}
-        for k, v in cast(dict[object, object], value).items():
-            if type(k) is not str:
-                raise _NotPlain
-            out[k] = _copy_tree(v, seen)
-        return out
-    if t is list:
-        if id(value) in seen:
-            raise _NotPlain
-        seen.add(id(value))
-        return [_copy_tree(v, seen) for v in cast(list[object], value)]
-    raise _NotPlain
-
-
-def _numbered(asked: Request, number: int) -> Request:
-    """``dataclasses.replace(asked, id=number)``, the fields written out for the one request
-    type (its generic field walk cost twice the construction)."""
-    if type(asked) is not Request:
-        return dataclasses.replace(asked, id=number)
-    return Request(asked.kind, asked.player, asked.rule, asked.prompt, asked.options,
-                   asked.default, asked.labels, asked.free_form, asked.context, asked.groups,
-                   number)
-
-
 _Counting = CountingDice
 """The older name of :class:`~w40k.engine.context.CountingDice`."""
 
@@ -222,14 +170,14 @@ class Game:
             asked = handler.run(self.ctx, top)
             if asked is not None:
                 # 01.03: the numbering continues across save/load: one request per choice.
-                self._pending = _numbered(asked, len(self.state.choices) + 1)
+                self._pending = dataclasses.replace(asked, id=len(self.state.choices) + 1)
         return self._pending
 
     def submit(self, choice: JSON, *, player: str | None = None,
                request_id: int | None = None) -> None:
         """Answer the pending request. Refused answers leave the game untouched. ``player``
         and ``request_id``, when given, must name the pending request's player and id."""
-        choice = _copy_answer(choice)  # the game keeps its own copy (record, frames)
+        choice = copy.deepcopy(choice)  # the game keeps its own copy (record, frames)
         request = self.pending()
         if request is None:
             raise GameOver("the battle is over: nothing to decide")
