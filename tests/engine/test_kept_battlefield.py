@@ -6,15 +6,12 @@ from __future__ import annotations
 
 import json
 import math
-import random
-from dataclasses import replace
 
 import pytest
 
 from w40k.agents.greedy import GreedyAgent
 from w40k.agents.random_agent import RandomAgent
 from w40k.engine import field, geo
-from w40k.engine import state as state_module
 from w40k.engine.game import Game
 from w40k.engine.state import ModelData, UnitData
 from w40k.geometry import Model, engaged, in_coherency
@@ -220,66 +217,3 @@ def test_a_rebuilt_scene_keeps_the_units_that_did_not_move_and_sees_the_moved_on
     m.destroyed = True
     assert [s.name for s in geo.scene(game).unit(mover.id).models] == [
         q.id for q in mover.alive]
-
-
-def _plain_layout(u: UnitData) -> list[Model]:
-    return [_plain_shape(m) for m in u.alive]
-
-
-@pytest.mark.parametrize("limit", [4096, 5])
-def test_a_layout_kept_by_the_log_of_placed_models_equals_a_fresh_one(
-        limit: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    # R03.04-a, R03.03-a read the kept layouts: after each random change (a model moved,
-    # turned, raised, removed, given another profile, a model object put in place of another,
-    # a refused answer's restore) every unit's kept layout is a fresh one, and a unit none of
-    # whose models was placed keeps the same object (the log answers for it); a short log
-    # (limit 5) is emptied often and must answer the same
-    monkeypatch.setattr(state_module, "PLACED_LIMIT", limit)
-    rng = random.Random(limit)
-    game = Game.new(scaled_position(1), 3)
-    s = game.state
-    units = s.units
-    # models made now, each put in a unit at most once (no model in two units)
-    spares = [ModelData(f"spare.{i}", "spare", m.profile, x=m.x + 0.3, y=m.y)
-              for i, m in enumerate(rng.choice(rng.choice(units).models) for _ in range(300))]
-    kept = {u.id: field.layout(u) for u in units}
-    cp = None
-    for step in range(300):
-        u = rng.choice(units)
-        m = rng.choice(u.models)
-        touched = {u.id}
-        op = rng.randrange(8)
-        if op == 0:
-            m.x += rng.uniform(-1.0, 1.0)
-        elif op == 1:
-            m.facing = rng.uniform(0.0, 6.0)
-        elif op == 2:
-            m.z = rng.choice((0.0, 3.0))
-        elif op == 3:
-            m.destroyed = not m.destroyed
-        elif op == 4:
-            m.profile = replace(m.profile, base_mm=rng.choice((25.0, 32.0, 40.0)))
-        elif op == 5:
-            # another model object in its place (made before: no count for it now), then
-            # another unit's model moves (the count goes up: the log names only that model)
-            u.models[u.models.index(m)] = spares.pop()
-            w = rng.choice([v for v in units if v is not u])
-            w.models[0].y += 0.5
-            touched.add(w.id)
-        elif op == 6 and cp is None:
-            cp = s.checkpoint()
-            touched = set()
-        elif op == 7 and cp is not None:
-            s.restore(cp)
-            cp = None
-            touched = {v.id for v in units}
-        else:
-            touched = set()
-        for v in units:
-            lay = field.layout(v)
-            assert list(lay.models) == _plain_layout(v), (step, op, v.id)
-            if v.id not in touched:
-                assert lay is kept[v.id], (step, op, v.id)
-            kept[v.id] = lay
-    if cp is not None:
-        s.release(cp)

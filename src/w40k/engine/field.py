@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from w40k.engine.state import ModelData, UnitData, placed_since, placement_count
+from w40k.engine.state import ModelData, UnitData, placement_count
 from w40k.geometry import Model, Scene
 from w40k.geometry.battlefield import Layout, any_engaged, coherent, engaged_with
 
@@ -39,8 +39,7 @@ _SHAPES: dict[int, tuple[ModelData, float, float, float, float, object, Model]] 
 _Placed = tuple[tuple[str, float, float, float, float, bool, object], ...]
 """What a unit's layout is made of: per model its id, x, y, z, facing, destroyed flag and
 profile (:func:`_placed`)."""
-_LAYOUTS: dict[int, tuple[UnitData, int, int, _Placed, Layout, list[ModelData],
-                          frozenset[int]]] = {}
+_LAYOUTS: dict[int, tuple[UnitData, int, int, _Placed, Layout]] = {}
 _PAIRS: dict[tuple[int, int], tuple[UnitData, UnitData, int, Layout, Layout, bool]] = {}
 _MODEL_PAIRS: dict[tuple[int, int],
                    tuple[UnitData, UnitData, int, Layout, Layout, list[bool]]] = {}
@@ -85,26 +84,18 @@ def layout(u: UnitData) -> Layout:
     and put back, leaves it: the same object, so the answers kept for it stay valid)."""
     now = placement_count()
     hit = _LAYOUTS.get(id(u))
-    models = u.models
     if hit is not None and hit[0] is u:
-        if hit[1] == now and hit[2] == len(models):
-            return hit[4]
-        if hit[5] == models and not placed_since(hit[1], hit[6]):
-            # the same model objects (list ==, identity first) and none of them placed since
-            # (the state's log of placements): each field _placed reads is as it was
-            _LAYOUTS[id(u)] = (u, now, hit[2], hit[3], hit[4], hit[5], hit[6])
+        if hit[1] == now and hit[2] == len(u.models):
             return hit[4]
         placed = _placed(u)
         if placed == hit[3]:  # profiles compared by identity first (tuple ==)
-            _LAYOUTS[id(u)] = (u, now, len(models), placed, hit[4], list(models),
-                               frozenset(map(id, models)))
+            _LAYOUTS[id(u)] = (u, now, len(u.models), placed, hit[4])
             return hit[4]
     else:
         placed = _placed(u)
     lay = Layout.of([shape(m) for m in u.alive])
     _room(_LAYOUTS)
-    _LAYOUTS[id(u)] = (u, now, len(models), placed, lay, list(models),
-                       frozenset(map(id, models)))
+    _LAYOUTS[id(u)] = (u, now, len(u.models), placed, lay)
     return lay
 
 

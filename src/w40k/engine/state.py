@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import chain
 from operator import attrgetter
-from typing import ClassVar, NamedTuple, cast
+from typing import NamedTuple, cast
 
 from w40k.core.errors import DataError
 from w40k.core.keywords import canonical_keyword, keyword_set
@@ -42,51 +42,10 @@ class _Placement:
     state and is valid only while this count is unchanged. Never saved."""
 
     count = 0
-    since = 0
-    """The count at which :attr:`placed` starts."""
-    placed: ClassVar[list[int]] = []
-    """The ``id`` of the model set at each count after :attr:`since` (``placed[i]`` at count
-    ``since + i + 1``; :func:`placed_since`). Emptied (``since`` moved to the count) when a
-    restore sets fields back without :meth:`ModelData.__setattr__`, and when it grows past
-    :data:`PLACED_LIMIT`."""
 
 
-PLACED_LIMIT = 4096
-"""Entries of :attr:`_Placement.placed` before it is emptied."""
-
-
-def _placed_by(model: object) -> None:
-    """A placement field of ``model`` is set: one count more, logged."""
-    p = _Placement
-    p.count += 1
-    if len(p.placed) >= PLACED_LIMIT:
-        p.since = p.count - 1
-        p.placed = []
-    p.placed.append(id(model))
-
-
-def _placed_by_restore() -> None:
-    """A restore set the models' fields back: one count more, the log starts again."""
-    p = _Placement
-    p.count += 1
-    p.since = p.count
-    p.placed = []
-
-
-def placed_since(count: int, ids: frozenset[int]) -> bool:
-    """Whether a model whose ``id`` is in ``ids`` may have been placed after ``count`` (a
-    :func:`placement_count`): False only when the log covers every count since and names
-    none of them (an ``id`` reused by another model since only answers True: the caller
-    measures again)."""
-    start = count - _Placement.since
-    if start < 0:
-        return True
-    return not ids.isdisjoint(_Placement.placed[start:])
-
-
-PLACEMENT_FIELDS = frozenset({"id", "x", "y", "z", "facing", "destroyed", "profile"})
-"""The ``ModelData`` fields that the battlefield geometry reads (the id only at construction,
-where the other fields bump the count too)."""
+PLACEMENT_FIELDS = frozenset({"x", "y", "z", "facing", "destroyed", "profile"})
+"""The ``ModelData`` fields that the battlefield geometry reads."""
 
 
 def placement_count() -> int:
@@ -123,7 +82,7 @@ class ModelData:
 
     def __setattr__(self, name: str, value: object) -> None:
         if name in PLACEMENT_FIELDS:
-            _placed_by(self)  # invalidates engine/field.py's kept battlefield model
+            _Placement.count += 1  # invalidates engine/field.py's kept battlefield model
         log = _Undo.log
         if log is not None:  # a checkpoint is open: log the old value (_Undo)
             d = self.__dict__
@@ -705,7 +664,7 @@ class GameState:
         self.__dict__.update(checkpoint.top)
         for k, n in zip(_GROWING, checkpoint.lengths, strict=True):
             del self.__dict__[k][n:]  # the same list objects as then: cut back to that length
-        _placed_by_restore()  # the models' fields were set back: derived caches are stale
+        _Placement.count += 1  # the models' fields were set back: derived caches are stale
         _close_undo()
 
     def to_json(self) -> dict[str, JSON]:
