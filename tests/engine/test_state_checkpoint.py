@@ -236,3 +236,37 @@ def test_a_refused_answer_that_rolled_dice_puts_the_dice_back_and_one_that_did_n
     assert json.dumps(game.dice.to_json()) == before and game.dice.drawn == drawn
     assert game.ctx.dice is game.dice
     assert game.dice.disarm() is None  # nothing kept once the answer is settled
+
+
+def test_a_restore_undoes_the_units_fields_from_the_log_and_leaves_units_made_since_alone(
+) -> None:
+    # the units' fields are logged when set, as the models' are; their flags and model lists
+    # (changed in place) are copied by the checkpoint
+    game = _mid_game()
+    s = game.state
+    before = json.dumps(s.to_json())
+    u, v = s.units[0], s.units[1]
+    flags, models = u.flags, u.models
+    cp = s.checkpoint()
+    u.max_move = 7.5
+    u.max_move = 9.0  # two sets: the first old value wins
+    u.location, u.embarked_in = "embarked", "a transport"
+    u.flags = {"advanced": True}  # a new dict ...
+    flags["fell_back"] = True  # ... and the old one changed in place
+    u.models = []  # a new list ...
+    models.pop()  # ... and the old one changed in place
+    v.starting_strength += 3
+    v.note = "an attribute it did not have"  # type: ignore[attr-defined]
+    made = dataclasses.replace(u, max_move=1.0)  # made while the checkpoint is open
+    made.max_move = 2.0
+    s.units.append(made)
+    inner = s.checkpoint()
+    v.attached = not v.attached
+    s.restore(inner)  # nested: the outer checkpoint's entries stay
+    assert _Undo.log is not None
+    s.restore(cp)
+    assert json.dumps(s.to_json()) == before
+    assert not hasattr(v, "note") and "fell_back" not in u.flags
+    assert len(u.models) == len(models) + 1  # the list's contents at the checkpoint
+    assert made.max_move == 2.0  # not the state's at the checkpoint: untouched
+    assert _Undo.log is None

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import chain
 from operator import attrgetter
-from typing import cast
+from typing import NamedTuple, cast
 
 from w40k.core.errors import DataError
 from w40k.core.keywords import canonical_keyword, keyword_set
@@ -58,14 +58,15 @@ _MISSING = object()
 
 
 class _UndoLog(threading.local):
-    """The undo log of model fields (:meth:`GameState.checkpoint`): while a checkpoint is open,
-    every field a :class:`ModelData` already had that is set again is logged with its old
-    value (``(model, name, old)``), so a restore writes back only what changed instead of
-    copying every model before every answer. A model being built (its dataclass fields not
-    set yet) is not logged. Never saved. One log per thread: games played in other threads
-    neither write to it nor close it."""
+    """The undo log of model and unit fields (:meth:`GameState.checkpoint`): while a
+    checkpoint is open, every field a :class:`ModelData` or :class:`UnitData` already had that
+    is set again is logged with its old value (``(model, name, old)``), so a restore writes
+    back only what changed instead of copying every model and unit before every answer (a
+    unit's flags and model list, changed in place, are still copied). One being built (its
+    dataclass fields not set yet) is not logged. Never saved. One log per thread: games played
+    in other threads neither write to it nor close it."""
 
-    log: list[tuple[ModelData, str, object]] | None = None
+    log: list[tuple[ModelData | UnitData, str, object]] | None = None
     """The entries since the outermost open checkpoint, or None when none is open."""
     depth = 0
     """Open checkpoints."""
@@ -161,6 +162,16 @@ class ModelData:
 MODEL_FIELDS = frozenset(ModelData.__dataclass_fields__)
 """The :class:`ModelData` fields (its constructor sets each: not logged by :class:`_Undo`)."""
 
+_KEPT_LIMIT = 4096
+"""Entries of :data:`_UNIT_KEYS` before it is emptied."""
+
+_UNIT_KEYS: dict[int, tuple[UnitData, int, list[ModelData], frozenset[str]]] = {}
+""":attr:`UnitData.keys` per unit: the unit (held, so its id is not reused while kept), the
+:class:`_Placement` count and a copy of its model list when measured, and the keys. Exact:
+the keys read only which models the list holds (compared by identity), their destroyed flags
+and their profiles (frozen; setting either field bumps the count, as does a restore). Never
+saved (a derived cache, like ``engine/field.py``'s)."""
+
 
 UNIT_FLAGS = (
     "battle_shocked", "remained_stationary", "moved", "advanced", "fell_back",
@@ -177,6 +188,16 @@ UNIT_FLAGS = (
 @dataclass
 class UnitData:
     """One unit (an attached unit is one unit, 19.01)."""
+
+    def __setattr__(self, name: str, value: object) -> None:
+        log = _Undo.log
+        if log is not None:  # a checkpoint is open: log the old value (_Undo)
+            d = self.__dict__
+            if name in d:
+                log.append((self, name, d[name]))
+            elif name not in UNIT_FIELDS:  # not a field being set by the constructor
+                log.append((self, name, _MISSING))
+        object.__setattr__(self, name, value)
 
     id: str
     """Unique id (``red.boyz``)."""
@@ -221,32 +242,33 @@ class UnitData:
 
     @property
     def keys(self) -> frozenset[str]:
-        """Appendix 'Mixed keywords': the unit has all of its living models' keywords."""
+        """Appendix 'Mixed keywords': the unit has all of its living models' keywords (with
+        none living, all of its models'). Kept (:data:`_UNIT_KEYS`) while no model is placed
+        and the unit holds the same model objects."""
+        hit = _UNIT_KEYS.get(id(self))
+        models = self.models
+        if (hit is not None and hit[0] is self and hit[1] == _Placement.count
+                and hit[2] == models):  # the same models, by identity first (list ==)
+            return hit[3]
         out: set[str] = set()
         last: tuple[str, ...] | None = None
-        for m in self.alive or self.models:
-            words = m.profile.keywords
-            if words != last:  # each run of models with the same keywords read once
-                last = words
-                out |= keyword_set(words)
-        return frozenset(out)
-
-    def has(self, keyword: str) -> bool:
-        """Whether the unit has a keyword (02.05: any number): ``keyword in self.keys``,
-        without building the set (some living model has it; with none living, some model)."""
-        k = canonical_keyword(keyword)
-        models = [m for m in self.models if not m.destroyed] or self.models
-        last: tuple[str, ...] | None = None
-        for m in models:
+        for m in [m for m in models if not m.destroyed] or models:
             # the models of a unit share a few keyword lists (each model has its own profile
-            # object, an equal one): each list is asked once, by equality (a tuple compare,
-            # cheaper than finding its key set)
+            # object, an equal one): each list is read once, by equality
             words = m.profile.keywords
             if words != last:
-                if k in keyword_set(words):
-                    return True
                 last = words
-        return False
+                out |= keyword_set(words)
+        keys = frozenset(out)
+        if len(_UNIT_KEYS) >= _KEPT_LIMIT:
+            _UNIT_KEYS.clear()
+        _UNIT_KEYS[id(self)] = (self, _Placement.count, list(models), keys)
+        return keys
+
+    def has(self, keyword: str) -> bool:
+        """Whether the unit has a keyword (02.05: any number): ``keyword in self.keys``
+        (some living model has it; with none living, some model)."""
+        return canonical_keyword(keyword) in self.keys
 
     def every_model(self, keyword: str) -> bool:
         """Whether each living model has a keyword (e.g. 06.03 MONSTER/VEHICLE)."""
@@ -410,6 +432,10 @@ _FLAGS = attrgetter("flags")
 _SHOTS = attrgetter("one_shots_used")
 
 
+UNIT_FIELDS = frozenset(UnitData.__dataclass_fields__)
+"""The :class:`UnitData` fields (its constructor sets each: not logged by :class:`_Undo`)."""
+
+
 def _copy_model(m: ModelData) -> ModelData:
     """A copy sharing only the immutable parts (profile, weapons)."""
     out = ModelData.__new__(ModelData)
@@ -434,13 +460,14 @@ checkpoint keeps their lengths, and :meth:`GameState.restore` cuts them back (th
 grows to thousands of entries: a copy per submit cost more than the rest of the lists)."""
 
 
-@dataclass(frozen=True)
-class Checkpoint:
-    """:meth:`GameState.checkpoint`: the state's fields and, for each player, unit and
-    objective, its fields (mutable ones copied); for the models, the contents of their one
-    mutable field (``one_shots_used``) and where the undo log of their other fields starts.
-    Written back by :meth:`GameState.restore`, or dropped by :meth:`GameState.release`: one
-    of the two must follow (the undo log is kept while a checkpoint is open)."""
+class Checkpoint(NamedTuple):
+    """:meth:`GameState.checkpoint`: the state's fields and, for each player and objective,
+    its fields (mutable ones copied); for each unit, its flags and model list; for the models,
+    the contents of their one mutable field (``one_shots_used``); and where the undo log of
+    the units' and models' other fields starts. Written back by :meth:`GameState.restore`, or
+    dropped by :meth:`GameState.release`: one of the two must follow (the undo log is kept
+    while a checkpoint is open). A named tuple: typed, immutable, and made at every submit
+    (a frozen dataclass's constructor cost ten ``object.__setattr__`` calls)."""
 
     top: dict[str, object]
     """The state's own fields."""
@@ -448,8 +475,6 @@ class Checkpoint:
     """Each player and objective and its fields."""
     units: list[UnitData]
     """The units (on and off the battlefield)."""
-    unit_fields: list[dict[str, object]]
-    """Each unit's fields."""
     flags: list[dict[str, bool]]
     """A copy of each unit's flags."""
     models: list[list[ModelData]]
@@ -572,10 +597,10 @@ class GameState:
 
     def checkpoint(self) -> Checkpoint:
         """What :meth:`restore` needs to put this state back as it is now, in place (taken
-        before every answer is applied): the state's lists, its players, units and
-        objectives' fields, and for the models only their ``one_shots_used`` contents: their
-        other fields are logged when set (:class:`_Undo`) until :meth:`restore` or
-        :meth:`release`."""
+        before every answer is applied): the state's lists, its players' and objectives'
+        fields, the units' flags and model lists, and for the models only their
+        ``one_shots_used`` contents: the units' and models' other fields are logged when set
+        (:class:`_Undo`) until :meth:`restore` or :meth:`release`."""
         top = self.__dict__.copy()
         for k in _LISTS:
             top[k] = list(top[k])
@@ -592,8 +617,8 @@ class GameState:
         units = [*self.units, *self.off_table]
         models = list(map(list.copy, map(_MODELS, units)))
         shots = list(map(_SHOTS, chain.from_iterable(models)))
-        return Checkpoint(top, kept, units, list(map(dict.copy, map(vars, units))),
-                          list(map(dict.copy, map(_FLAGS, units))), models, shots,
+        return Checkpoint(top, kept, units, list(map(dict.copy, map(_FLAGS, units))), models,
+                          shots,
                           [(s, tuple(s)) for s in filter(None, shots)],
                           tuple([len(cast(list[object], top[k])) for k in _GROWING]),
                           _open_undo())
@@ -608,8 +633,10 @@ class GameState:
         objective it had (the same objects, their fields as then) and its lists."""
         log = _Undo.log
         if log is not None:
-            # the models the state had then (a model made or copied since is not touched)
+            # the units and models the state had then (one made or copied since is not
+            # touched)
             known = {id(m) for models in checkpoint.models for m in models}
+            known.update(map(id, checkpoint.units))
             entries = log[checkpoint.mark:]
             del log[checkpoint.mark:]
             for model, name, old in reversed(entries):  # the latest change first
@@ -618,7 +645,7 @@ class GameState:
                         model.__dict__.pop(name, None)
                     else:
                         model.__dict__[name] = old
-            # an enclosing checkpoint still needs the other models' entries
+            # an enclosing checkpoint still needs the other units' and models' entries
             log += [e for e in entries if id(e[0]) not in known]
         for shots in checkpoint.shots:
             if shots:
@@ -628,10 +655,9 @@ class GameState:
         for obj, d in checkpoint.kept:
             vars(obj).clear()
             vars(obj).update(d)
-        for unit, d, flags, models in zip(checkpoint.units, checkpoint.unit_fields,
-                                          checkpoint.flags, checkpoint.models, strict=True):
-            vars(unit).clear()
-            vars(unit).update(d)
+        for unit, flags, models in zip(checkpoint.units, checkpoint.flags, checkpoint.models,
+                                       strict=True):
+            # its other fields were set back from the undo log
             unit.__dict__["flags"] = flags
             unit.__dict__["models"] = models
         self.__dict__.clear()
