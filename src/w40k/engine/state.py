@@ -162,8 +162,10 @@ class ModelData:
 MODEL_FIELDS = frozenset(ModelData.__dataclass_fields__)
 """The :class:`ModelData` fields (its constructor sets each: not logged by :class:`_Undo`)."""
 
-_KEPT_LIMIT = 4096
-"""Entries of :data:`_UNIT_KEYS` before it is emptied."""
+_KEPT_LIMIT = 256
+"""Entries of :data:`_UNIT_KEYS` before it is emptied (an entry holds its unit and model list;
+a game asks a few dozen units, and an entry of an older game never matches: any placement
+bumps the count)."""
 
 _UNIT_KEYS: dict[int, tuple[UnitData, int, list[ModelData], frozenset[str]]] = {}
 """:attr:`UnitData.keys` per unit: the unit (held, so its id is not reused while kept), the
