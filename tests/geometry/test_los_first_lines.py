@@ -28,14 +28,7 @@ def _reference_search(o: Shape, top_o: float, t: Shape, top_t: float,
     """``line_of_sight`` as it was before (5853c31): the centre line, the single-wall proof,
     then stage 1's lines by arrays, the shadows' and chain proofs before stage 2 (or an
     oval's tangents), stage 2, and the walls alone."""
-    obs = obstacles
-    lowest = min(top_o, top_t)
-    if len(obs.a):
-        owners = los._owner_mask(obs, los._relevant_edges(o, t, obs))
-        keep = owners[obs.owner] & ~((obs.top <= lowest + 1e-12) & np.isfinite(obs.top))
-        vkeep = owners[obs.vert_owner] & ~(
-            (obs.vert_top <= lowest + 1e-12) & np.isfinite(obs.vert_top))
-        obs = obs.subset(keep, vkeep)
+    obs = los.relevant_obstacles(o, t, min(top_o, top_t), obstacles)
     oc = np.asarray(_centre(o), dtype=np.float64)
     tc = np.asarray(_centre(t), dtype=np.float64)
     if len(obs.a) == 0:

@@ -76,6 +76,18 @@ _Undo = _UndoLog()
 """This thread's undo log."""
 
 
+def _log_old(log: list[tuple[ModelData | UnitData, str, object]], obj: ModelData | UnitData,
+             name: str, fields: frozenset[str]) -> None:
+    """Log ``obj``'s value of ``name`` before it is set (:class:`_UndoLog`): its old value, or
+    ``_MISSING`` for a new attribute; nothing for one of ``fields`` being set by the
+    constructor."""
+    d = obj.__dict__
+    if name in d:
+        log.append((obj, name, d[name]))
+    elif name not in fields:
+        log.append((obj, name, _MISSING))
+
+
 @dataclass
 class ModelData:
     """One model on (or off) the battlefield."""
@@ -85,11 +97,7 @@ class ModelData:
             _Placement.count += 1  # invalidates engine/field.py's kept battlefield model
         log = _Undo.log
         if log is not None:  # a checkpoint is open: log the old value (_Undo)
-            d = self.__dict__
-            if name in d:
-                log.append((self, name, d[name]))
-            elif name not in MODEL_FIELDS:  # not a field being set by the constructor
-                log.append((self, name, _MISSING))
+            _log_old(log, self, name, MODEL_FIELDS)
         object.__setattr__(self, name, value)
 
     id: str
@@ -194,11 +202,7 @@ class UnitData:
     def __setattr__(self, name: str, value: object) -> None:
         log = _Undo.log
         if log is not None:  # a checkpoint is open: log the old value (_Undo)
-            d = self.__dict__
-            if name in d:
-                log.append((self, name, d[name]))
-            elif name not in UNIT_FIELDS:  # not a field being set by the constructor
-                log.append((self, name, _MISSING))
+            _log_old(log, self, name, UNIT_FIELDS)
         object.__setattr__(self, name, value)
 
     id: str

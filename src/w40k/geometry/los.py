@@ -509,13 +509,10 @@ def _owner_mask(obs: Obstacles, edges: np.ndarray) -> np.ndarray:
     return owners
 
 
-def line_of_sight(
-    o: Shape, top_o: float, t: Shape, top_t: float, obstacles: Obstacles
-) -> SightResult:
-    """Whether a 1 mm line of sight joins the two columns among the obstacles (exact up to
-    the PARTIAL_HEIGHT convention, see module docstring)."""
+def relevant_obstacles(o: Shape, t: Shape, lowest: float, obstacles: Obstacles) -> Obstacles:
+    """The obstacles a line between the two footprints can meet: those with an edge near the
+    pair, less the parts no higher than the lower column (``lowest``: a line over them)."""
     obs = obstacles
-    lowest = min(top_o, top_t)
     if len(obs.a):
         owners = _owner_mask(obs, _relevant_edges(o, t, obs))
         keep = owners[obs.owner] & ~((obs.top <= lowest + 1e-12) & np.isfinite(obs.top))
@@ -523,6 +520,15 @@ def line_of_sight(
             (obs.vert_top <= lowest + 1e-12) & np.isfinite(obs.vert_top)
         )
         obs = obs.subset(keep, vkeep)
+    return obs
+
+
+def line_of_sight(
+    o: Shape, top_o: float, t: Shape, top_t: float, obstacles: Obstacles
+) -> SightResult:
+    """Whether a 1 mm line of sight joins the two columns among the obstacles (exact up to
+    the PARTIAL_HEIGHT convention, see module docstring)."""
+    obs = relevant_obstacles(o, t, min(top_o, top_t), obstacles)
     oc = np.asarray(_centre(o), dtype=np.float64)
     tc = np.asarray(_centre(t), dtype=np.float64)
     if len(obs.a) == 0:
