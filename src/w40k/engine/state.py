@@ -623,9 +623,8 @@ class GameState:
         units = [*self.units, *self.off_table]
         models = list(map(list.copy, map(_MODELS, units)))
         shots = list(map(_SHOTS, chain.from_iterable(models)))
-        return Checkpoint(top, kept, units, list(map(dict.copy, map(_FLAGS, units))), models,
-                          shots,
-                          [(s, tuple(s)) for s in filter(None, shots)],
+        return Checkpoint(top, kept, units, list(map(dict.copy, map(_FLAGS, units))),
+                          models, shots, [(s, tuple(s)) for s in filter(None, shots)],
                           tuple([len(cast(list[object], top[k])) for k in _GROWING]),
                           _open_undo())
 
@@ -645,12 +644,12 @@ class GameState:
             known.update(map(id, checkpoint.units))
             entries = log[checkpoint.mark:]
             del log[checkpoint.mark:]
-            for model, name, old in reversed(entries):  # the latest change first
-                if id(model) in known:
+            for owner, name, old in reversed(entries):  # the latest change first
+                if id(owner) in known:
                     if old is _MISSING:
-                        model.__dict__.pop(name, None)
+                        owner.__dict__.pop(name, None)
                     else:
-                        model.__dict__[name] = old
+                        owner.__dict__[name] = old
             # an enclosing checkpoint still needs the other units' and models' entries
             log += [e for e in entries if id(e[0]) not in known]
         for shots in checkpoint.shots:

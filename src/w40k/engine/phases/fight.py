@@ -17,10 +17,11 @@ Requests:
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
-from w40k.engine import field, geo
+from w40k.engine import geo
 from w40k.engine.aircraft import visible_enemies
 from w40k.engine.context import Context
 from w40k.engine.phases import fight_sequence as fs
@@ -31,7 +32,7 @@ from w40k.engine.phases.fight_frames import (
     FightStep,
     MeleeStepFrame,
 )
-from w40k.engine.phases.melee_measure import _shapes_distance
+from w40k.engine.phases.melee_measure import units_distance
 from w40k.engine.phases.melee_moves import (
     objective_distance,
     push_move,
@@ -79,10 +80,9 @@ def may_pass(ctx: Context, player: str, eligible: list[UnitData] | None = None) 
         eligible = fight_eligible(ctx)
     mine = [u for u in eligible if u.player == player]
     enemies = ctx.state.units_of(ctx.state.opponent(player))
-    # ``unit_distance`` over both units' shapes, kept while neither unit's models move
-    # (``field.unit_distance`` with ``_shapes_distance``: the same float)
-    return all(field.unit_distance(u, e, _shapes_distance) > UNABLE_DISTANCE
-               for u in mine for e in enemies)
+    # the closest models' distance, kept while neither unit's models move (the same float
+    # as ``unit_distance`` over both units' shapes)
+    return all(units_distance(u, e) > UNABLE_DISTANCE for u in mine for e in enemies)
 
 
 def _remember_eligible(ctx: Context, eligible: list[UnitData] | None = None) -> None:
@@ -133,36 +133,33 @@ def _can_pile_in(ctx: Context, u: UnitData) -> bool:
     return (u.flag("charged") or geo.is_engaged(ctx, u)) and fs.pile_in_options(ctx, u)
 
 
+def _consolidation_modes(ctx: Context, u: UnitData) -> Iterator[tuple[str, Iterator[str]]]:
+    """12.08 Before moving, in the order they are tried: each mode with its candidate
+    targets or objectives, found lazily."""
+    s = ctx.state
+    enemies = visible_enemies(u, s.units_of(s.opponent(u.player)))  # R23.02-d
+    yield "ongoing", (e.id for e in enemies if geo.units_engaged(u, e))  # R12.08-b
+    yield "engaging", (e.id for e in enemies
+                       if units_within(u, e, CONSOLIDATE_REACH))  # R12.08-c
+    yield "objective", (o.name for o in s.objectives
+                        if any(objective_distance(ctx, geo.model_shape(m), o)
+                               <= CONSOLIDATE_REACH + 1e-9 for m in u.alive))  # R12.08-d
+
+
 def consolidation_mode(ctx: Context, u: UnitData) -> tuple[str, list[str]]:
     """12.08 Before moving: (mode, candidate targets/objectives); ('', []) when none applies
     (R12.08-e)."""
-    s = ctx.state
-    enemies = visible_enemies(u, s.units_of(s.opponent(u.player)))  # R23.02-d
-    engaged_with = [e.id for e in enemies if geo.units_engaged(u, e)]
-    if engaged_with:
-        return "ongoing", engaged_with  # R12.08-b
-    near = [e.id for e in enemies if units_within(u, e, CONSOLIDATE_REACH)]
-    if near:
-        return "engaging", near  # R12.08-c
-    objs = [o.name for o in s.objectives
-            if any(objective_distance(ctx, geo.model_shape(m), o) <= CONSOLIDATE_REACH + 1e-9
-                   for m in u.alive)]
-    if objs:
-        return "objective", objs  # R12.08-d
+    for mode, names in _consolidation_modes(ctx, u):
+        found = list(names)
+        if found:
+            return mode, found
     return "", []
 
 
 def _has_consolidation(ctx: Context, u: UnitData) -> bool:
-    """``bool(consolidation_mode(ctx, u)[0])``: the same tests in the same order, each
-    stopping at its first yes (``any``), without the lists of targets or objectives."""
-    s = ctx.state
-    enemies = visible_enemies(u, s.units_of(s.opponent(u.player)))  # R23.02-d
-    if any(geo.units_engaged(u, e) for e in enemies):
-        return True  # R12.08-b
-    if any(units_within(u, e, CONSOLIDATE_REACH) for e in enemies):
-        return True  # R12.08-c
-    return any(objective_distance(ctx, geo.model_shape(m), o) <= CONSOLIDATE_REACH + 1e-9
-               for o in s.objectives for m in u.alive)  # R12.08-d
+    """``bool(consolidation_mode(ctx, u)[0])``, each mode's search stopping at its first
+    candidate."""
+    return any(next(names, None) is not None for _, names in _consolidation_modes(ctx, u))
 
 
 def _can_consolidate(ctx: Context, u: UnitData) -> bool:

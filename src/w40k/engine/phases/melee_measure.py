@@ -155,10 +155,15 @@ def _shapes_distance(a: UnitData, b: UnitData) -> float:
                                                                 lb.models[k % nb]))
 
 
+def units_distance(a: UnitData, b: UnitData) -> float:
+    """The distance between units ``a`` and ``b`` (closest models, 01.04), kept until a model
+    is placed (``engine/field.py``)."""
+    return field.unit_distance(a, b, _shapes_distance)
+
+
 def units_within(a: UnitData, b: UnitData, dist: float) -> bool:
-    """Unit ``a`` within ``dist`` of unit ``b`` (closest models, 01.04; the distance is kept
-    until a model is placed, ``engine/field.py``)."""
-    return field.unit_distance(a, b, _shapes_distance) <= dist + EPS
+    """Unit ``a`` within ``dist`` of unit ``b`` (:func:`units_distance`)."""
+    return units_distance(a, b) <= dist + EPS
 
 
 def objective_distance(ctx: Context, m: Model, obj: ObjectiveData) -> float:
