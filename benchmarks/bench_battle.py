@@ -2,7 +2,7 @@
 
 Run: ``.venv/bin/python benchmarks/bench_battle.py [--games N] [--seed S]
 [--agent random|greedy|heuristic] [--no-stratagems] [--battle default|real] [--rounds R]
-[--games-detail]`` (greedy: the baseline player on both
+[--games-detail] [--gc python|cli]`` (greedy: the baseline player on both
 sides, whose games charge and fight; heuristic: the objective player, agents/heuristic.py;
 ``--no-stratagems``: the position's option ``stratagems`` false, so no window offers any).
 Prints the stratagems used, reaction requests and CP left per game. ``--battle real`` plays
@@ -20,7 +20,11 @@ agents (or ``--agent``), prints per scale the median time per game (of ``--games
 5), decisions per second and engine versus agent time, then the growth exponent: the slope of
 log(time) against log(models) fitted by least squares over the scales played (for wall and
 for CPU time; replay, save/load and clone are not timed at scales; ``--games-detail`` prints
-each game's CPU time and the sha256 of its record, to compare before/after). ``cpu ms`` is
+each game's CPU time and the sha256 of its record, to compare before/after). ``--gc cli``
+runs the games with the garbage collector as ``w40k battle``'s process has it (the objects the
+imports made frozen, ``gc.freeze``; ``gc.set_threshold(*GC_THRESHOLD)`` during a game), the way
+a batch of battles is best run; the default, ``--gc python``, keeps Python's own settings (what
+a library caller gets without setting anything). ``cpu ms`` is
 the process's CPU time per game (less sensitive than wall time to other load on the
 machine). Prints the median
 time per full game, decisions per second, where the time goes (engine ``pending``/``submit``
@@ -57,18 +61,20 @@ AGENTS: dict[str, type[GreedyAgent] | type[HeuristicAgent] | type[RandomAgent]] 
 def one_game(seed: int, agent: str = "random", scale: int = 1,
              stratagems: bool = True, extras: bool = True,
              digests: list[str] | None = None,
-             position: dict[str, object] | None = None, cli: bool = False) -> dict[str, float]:
+             position: dict[str, object] | None = None, cli: bool = False,
+             tuned_gc: bool = False) -> dict[str, float]:
     """One game's figures; ``extras``: also time replay, save/load and clone (a replay costs
     about a game, so the growth table leaves them out); ``digests``: append the sha256 of the
     game's record (to check that a speed-up changes no choice or event); ``position``: play
     this starting position (a copy) instead of the scaled default; ``cli``: seed the agents
-    and set the garbage collector as ``w40k battle`` does (its game, move for move)."""
+    and set the garbage collector as ``w40k battle`` does (its game, move for move);
+    ``tuned_gc``: set the collector's thresholds as ``w40k battle`` does (``cli`` implies it)."""
     pos = copy.deepcopy(position) if position is not None else scaled_position(scale)
     if not cli:  # w40k battle leaves the position's options as they are
         pos["options"] = {**cast(dict[str, object], pos.get("options") or {}),
                           "stratagems": stratagems}
     kept_gc = gc.get_threshold()
-    if cli:
+    if cli or tuned_gc:
         gc.set_threshold(*GC_THRESHOLD)
     c0 = time.process_time()
     t0 = time.perf_counter()
@@ -119,10 +125,11 @@ def one_game(seed: int, agent: str = "random", scale: int = 1,
 
 
 def growth(scale: int, only: bool, games: int, seed: int, agents: list[str],
-           show_games: bool = False) -> None:
+           show_games: bool = False, tuned_gc: bool = False) -> None:
     """Time per game at each scale and the fitted exponent of time against models."""
     scales = [scale] if only else list(range(1, scale + 1))
-    print(f"{games} games per scale and agent (seeds {seed}..{seed + games - 1}); median ms")
+    print(f"{games} games per scale and agent (seeds {seed}..{seed + games - 1}); median ms; "
+          f"collector: {'w40k battle' if tuned_gc else 'python'}'s settings")
     print("agent   k models  ms/game  cpu ms/game  decisions  dec/s  engine  agents")
     fits: dict[str, list[tuple[float, float]]] = {a: [] for a in agents}
     cpu_fits: dict[str, list[tuple[float, float]]] = {a: [] for a in agents}
@@ -131,8 +138,8 @@ def growth(scale: int, only: bool, games: int, seed: int, agents: list[str],
                      for u in cast(list[dict[str, object]], scaled_position(k)["units"]))
         for agent in agents:
             digests: list[str] = []
-            runs = [one_game(seed + i, agent, k, extras=False, digests=digests)
-                    for i in range(games)]
+            runs = [one_game(seed + i, agent, k, extras=False, digests=digests,
+                             tuned_gc=tuned_gc) for i in range(games)]
             if show_games:
                 for i, (r, d) in enumerate(zip(runs, digests, strict=True)):
                     print(f"  {agent} k={k} seed {seed + i}: cpu {r['cpu']:.2f} s, "
@@ -179,10 +186,16 @@ def main() -> None:
                          "battle's own game (the same battle deployed by the players)")
     ap.add_argument("--rounds", type=int, default=None,
                     help="with --battle real: battle rounds (default: the mission's length)")
+    ap.add_argument("--gc", choices=("python", "cli"), default="python",
+                    help="the garbage collector: Python's settings, or w40k battle's "
+                         "(imports frozen, GC_THRESHOLD during games)")
     args = ap.parse_args()
+    tuned = args.gc == "cli"
+    if tuned:
+        gc.freeze()  # as w40k battle's process after its imports (cli/main.py _import)
     if args.scale is not None:
         growth(args.scale, args.only, args.games or 5, args.seed,
-               [args.agent] if args.agent else ["random", "greedy"], args.games_detail)
+               [args.agent] if args.agent else ["random", "greedy"], args.games_detail, tuned)
         return
     cli = args.battle == "cli"
     real = args.battle == "real" or cli
@@ -195,7 +208,8 @@ def main() -> None:
     runs = []
     for i in range(args.games):
         runs.append(one_game(args.seed + i, args.agent, 1, not args.no_stratagems,
-                             extras=not real, digests=digests, position=position, cli=cli))
+                             extras=not real, digests=digests, position=position, cli=cli,
+                             tuned_gc=tuned))
         if args.games_detail:
             r = runs[-1]
             print(f"  {args.agent} seed {args.seed + i}: cpu {r['cpu']:.2f} s, wall "
