@@ -1,9 +1,10 @@
-"""The declare_shooting listing (04.02, 06.01) on a kept Visibility (pass listing14): a unit's
+"""The declare_shooting listing (04.02, 06.01) with what it keeps (pass listing14): a unit's
 facts read the kept Visibility of a scene that differs only in its own player's 13.09 / 24.24
-flags (``shooting_facts.blind_to``: a unit of the same player shot since). The listing is the
-plain one: every ranged weapon of every model checked against every enemy unit with its own
-facts on a fresh Visibility; and such a kept Visibility answers every question about the
-other player's units as a fresh one."""
+flags (``shooting_facts.blind_to``: a unit of the same player shot since), and the listing
+keeps one verdict per weapon profile, model keyword, used [ONE SHOT], target and facts. The
+listing is the plain one: every ranged weapon of every model checked against every enemy unit
+with its own facts on a fresh Visibility; and such a kept Visibility answers every question
+about the other player's units as a fresh one."""
 
 from __future__ import annotations
 
@@ -13,6 +14,17 @@ from typing import cast
 import numpy as np
 import pytest
 
+from tests.engine.shooting_helpers import (
+    BOLTGUN,
+    CHOPPA,
+    model,
+    position,
+    row,
+    select,
+    start,
+    unit,
+    weapon,
+)
 from tests.geometry.test_los_batch import random_scene
 from w40k.agents.greedy import GreedyAgent
 from w40k.engine import geo
@@ -136,3 +148,36 @@ def test_r06_01_a_blind_to_refuses_a_moved_model_and_another_unit_list() -> None
     assert not blind_to(old, replace(old, units=old.units[1:]), u.player)
     other = replace(old.units[-1], abilities=(*old.units[-1].abilities, "Stealth"))
     assert not blind_to(old, replace(old, units=(*old.units[:-1], other)), u.player)
+
+
+def test_r24_26_a_the_listing_keeps_a_verdict_per_weapon_profile_keywords_and_one_shot() -> None:
+    # the listing checks each one-weapon selection once per weapon profile, MONSTER/VEHICLE
+    # keyword, used [ONE SHOT] (R24.26-a), target and facts: models that differ in any of
+    # them get their own verdicts (a used missile; a same-named [BLAST] launcher against an
+    # engaged VEHICLE, R17.03-b, which the missile may shoot, R17.03-a; a VEHICLE model), as
+    # the plain check gives
+    missile = weapon("missile", range=36, abilities=("ONE SHOT",))
+    blast = weapon("missile", range=36, abilities=("BLAST",))
+    g = start(position(
+        unit("red.a", [model("red.a.1", 30, 10, missile, BOLTGUN, one_shots_used=("missile",)),
+                       model("red.a.2", 32, 10, missile, BOLTGUN),
+                       model("red.a.3", 34, 10, blast, BOLTGUN),
+                       model("red.a.4", 36, 10, blast, BOLTGUN, keywords=("VEHICLE",),
+                             base_mm=60)]),
+        unit("red.b", row("red.b", 1, 10, 25, CHOPPA)),
+        unit("red.c", row("red.c", 1, 40, 25, CHOPPA)),
+        unit("blue.x", row("blue.x", 2, 10, 26.5, BOLTGUN)),
+        unit("blue.tank", [model("blue.tank.1", 40, 27.5, BOLTGUN, keywords=("VEHICLE",),
+                                 T=10, Sv=3, W=12, base_mm=60)]),
+        unit("blue.y", row("blue.y", 3, 30, 20, BOLTGUN))))
+    select(g, "red.a")
+    req = g.pending()
+    assert req is not None and req.kind == "declare_shooting"
+    u = g.ctx.state.unit("red.a")
+    listing = req.context["targets"]
+    assert listing == _plain(g.ctx, u, AttackKind(str(req.context["type"])), None)
+    assert listing["red.a.1"]["missile"] == []  # R24.26-a: used
+    assert listing["red.a.2"]["missile"] == ["blue.tank", "blue.y"]
+    assert listing["red.a.3"]["missile"] == ["blue.y"]  # R17.03-b: [BLAST], engaged
+    assert listing["red.a.4"]["missile"] == ["blue.y"]
+    assert "blue.x" not in listing["red.a.2"]["boltgun"]  # R04.02-a: engaged

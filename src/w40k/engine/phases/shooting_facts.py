@@ -112,6 +112,11 @@ def heavy_condition(ctx: Context, u: UnitData) -> bool:
             and u.max_move <= 3.0 + EPS)
 
 
+_RANGE_FACTS = {(r, h, lo): WeaponFacts(visible=True, in_range=r, half_range=h,
+                                        lone_operative_beyond=lo)
+                for r in (False, True) for h in (False, True) for lo in (False, True)}
+"""``range_facts``' answers by (in range, half range, Lone Operative beyond): frozen, shared."""
+
 Box = tuple[float, float, float, float]
 """(xmin, ymin, xmax, ymax)."""
 
@@ -218,10 +223,9 @@ class ShooterFacts:
             if target not in self._lone:  # (a parsed property: kept per target)
                 self._lone[target] = self.vis.scene.units[self.tu(target)].lone_operative
             lone = self._lone[target]
-            hit = self._range[key] = WeaponFacts(
-                visible=True, in_range=d <= weapon.range + EPS,
-                half_range=d <= weapon.range / 2.0 + EPS,
-                lone_operative_beyond=lone is not None and d > lone + EPS)
+            hit = self._range[key] = _RANGE_FACTS[(
+                d <= weapon.range + EPS, d <= weapon.range / 2.0 + EPS,
+                lone is not None and d > lone + EPS)]
         return hit
 
     def engaged_with_unit(self, target: UnitData) -> bool:
