@@ -190,10 +190,26 @@ def _listing(facts: ShooterFacts, kind: AttackKind,
     u = facts.unit
     models: dict[str, JSON] = {}
     targets: dict[str, JSON] = {}
-    left: list[tuple[str, str, WeaponProfile, list[str]]] = []
+    left: list[tuple[str, str, WeaponProfile, tuple[int, bool, bool], list[str]]] = []
     # the unit's part of every one-weapon selection, built once (the unit does not change
     # during a listing): only the facts and the declaration differ
     base = _selection(facts, kind, {}, ())
+    # whether a one-weapon selection breaks a rule is a function of the weapon, its model's
+    # MONSTER/VEHICLE keyword, whether it is a used [ONE SHOT] (24.26), the target and the
+    # facts (the rest is ``base``: 04.01, 04.02, 10.04-10.07, 17.03, 24.05, 24.07, 24.24):
+    # kept per listing, as a unit's models mostly carry the same weapons
+    vehicle = {a.name: a.monster_or_vehicle for a in base.models}
+    profiles: dict[WeaponProfile, int] = {}  # equal profiles (each model has its own copy)
+    verdicts: dict[tuple[tuple[int, bool, bool], str, WeaponFacts], bool] = {}
+
+    def refused(mid: str, name: str, wkey: tuple[int, bool, bool], tid: str,
+                f: WeaponFacts) -> bool:
+        key = (wkey, tid, f)
+        hit = verdicts.get(key)
+        if hit is None:
+            hit = verdicts[key] = bool(validate_selection(_one(base, mid, name, tid, f)))
+        return hit
+
     # 04.02: an enemy unit beyond the longest range of the unit's weapons is in range of
     # none (its distances are then never needed)
     longest = max((w.range for m in u.alive for w in m.weapons
@@ -205,20 +221,23 @@ def _listing(facts: ShooterFacts, kind: AttackKind,
         models[m.id] = list[JSON](names)
         targets[m.id] = {}
         for name in names:
+            # the weapon the selection names (R04.01-a: the model's first of that name)
             w = next(x for x in m.weapons if x.name == name)
+            wkey = (profiles.setdefault(w, len(profiles)), vehicle[m.id],
+                    (m.id, name) in base.one_shots_used)
             ok: list[str] = []
             for e in near:
                 f = facts.range_facts(m.id, w, e.id)
-                if f.in_range and not validate_selection(_one(base, m.id, name, e.id, f)):
+                if f.in_range and not refused(m.id, name, wkey, e.id, f):
                     ok.append(e.id)
-            left.append((m.id, name, w, ok))
+            left.append((m.id, name, w, wkey, ok))
     wanted = {t for *_, ok in left for t in ok}
     facts.stage_targets([e.id for e in facts.enemies if e.id in wanted])
-    for mid, name, w, ok in left:
+    for mid, name, w, wkey, ok in left:
         legal: list[JSON] = []
         for tid in ok:
-            if not facts.visible(mid, tid) and validate_selection(
-                    _one(base, mid, name, tid, facts.weapon_facts(mid, w, tid))):
+            if not facts.visible(mid, tid) and refused(
+                    mid, name, wkey, tid, facts.weapon_facts(mid, w, tid)):
                 continue
             legal.append(tid)
         cast(dict[str, JSON], targets[mid])[name] = legal

@@ -27,15 +27,47 @@ from w40k.rules.select import AttackingModel, AttackKind, TargetUnit, WeaponFact
 _VIS_CACHE: list[tuple[object, Visibility]] = []
 
 
-def visibility(ctx: Context) -> Visibility:
-    """A Visibility of the battlefield now (reused while the scene is unchanged)."""
+def visibility(ctx: Context, observer: str | None = None) -> Visibility:
+    """A Visibility of the battlefield now (reused while the scene is unchanged). With
+    ``observer`` (a player), for questions whose targets are only that player's enemies:
+    the kept Visibility is also reused when the scene differs from its scene only in the
+    13.09 / 24.24 flags of that player's own units (:func:`blind_to`), which such a
+    question never reads; it stays kept under its own scene."""
     sc: Scene = geo.scene(ctx)
     key = (id(sc.terrain), sc.units)
-    if _VIS_CACHE and _VIS_CACHE[0][0] == key:
-        return _VIS_CACHE[0][1]
+    if _VIS_CACHE:
+        kept_key, kept = _VIS_CACHE[0]
+        if kept_key == key or (observer is not None and blind_to(kept.scene, sc, observer)):
+            return kept
     vis = Visibility(sc)
     _VIS_CACHE[:] = [(key, vis)]
     return vis
+
+
+def blind_to(old: Scene, new: Scene, player: str) -> bool:
+    """Every question whose target units are not ``player``'s has the same answer in the
+    two scenes: the same terrain and units in the same order, with the same models (so the
+    same footprints, obstacles and distances), and a unit that differs otherwise is one of
+    ``player``'s and differs only in ``ranged_attacks_recently`` (13.09 hidden) and
+    ``attached`` (24.24 Lone Operative). A Visibility reads a unit's flags, abilities and
+    detection range only for the unit seen (hidden, Lone Operative, Stealth: the target
+    ``tu`` of each question), never for the observer's or a third unit's (06.01: their
+    models block as their footprints)."""
+    if old.terrain is not new.terrain or old.battlefield != new.battlefield \
+            or len(old.units) != len(new.units):
+        return False
+    for a, b in zip(old.units, new.units, strict=True):
+        if a is b:
+            continue
+        if a.name != b.name or a.models != b.models:
+            return False
+        if a == b:
+            continue
+        if (b.player != player or a.player != player or a.abilities != b.abilities
+                or a.weapon_range != b.weapon_range
+                or a.detection_range != b.detection_range):
+            return False
+    return True
 
 
 def has(weapon: WeaponProfile, family: type[WeaponAbility]) -> bool:
@@ -80,6 +112,11 @@ def heavy_condition(ctx: Context, u: UnitData) -> bool:
             and u.max_move <= 3.0 + EPS)
 
 
+_RANGE_FACTS = {(r, h, lo): WeaponFacts(visible=True, in_range=r, half_range=h,
+                                        lone_operative_beyond=lo)
+                for r in (False, True) for h in (False, True) for lo in (False, True)}
+"""``range_facts``' answers by (in range, half range, Lone Operative beyond): frozen, shared."""
+
 Box = tuple[float, float, float, float]
 """(xmin, ymin, xmax, ymax)."""
 
@@ -105,7 +142,9 @@ class ShooterFacts:
 
     def __post_init__(self) -> None:
         s = self.ctx.state
-        self.vis = visibility(self.ctx)
+        # its questions target only the unit's enemies (06.01 of its models, 13.08 cover,
+        # 22.05, 10.07's friendly sight of an enemy)
+        self.vis = visibility(self.ctx, self.unit.player)
         self.enemies = s.units_of(s.opponent(self.unit.player))
         self.ou = self.vis.unit_index[self.unit.id]
         self.om = {m.id: i for i, m in enumerate(self.unit.alive)}
@@ -184,10 +223,9 @@ class ShooterFacts:
             if target not in self._lone:  # (a parsed property: kept per target)
                 self._lone[target] = self.vis.scene.units[self.tu(target)].lone_operative
             lone = self._lone[target]
-            hit = self._range[key] = WeaponFacts(
-                visible=True, in_range=d <= weapon.range + EPS,
-                half_range=d <= weapon.range / 2.0 + EPS,
-                lone_operative_beyond=lone is not None and d > lone + EPS)
+            hit = self._range[key] = _RANGE_FACTS[(
+                d <= weapon.range + EPS, d <= weapon.range / 2.0 + EPS,
+                lone is not None and d > lone + EPS)]
         return hit
 
     def engaged_with_unit(self, target: UnitData) -> bool:
