@@ -220,7 +220,8 @@ def hidden_facing_point(
     """06.01 fully visible (the answer of :func:`fully_visible`) and, when it is not, a
     tested facing point that is hidden. The base sample is a part of the tested points, so
     when the walls' shadows prove one of its points hidden (round observer,
-    :func:`cover_shadows.shadowed_points`: the exact search's BLOCKED) the answer is known
+    :func:`cover_shadows.shadowed_points`: the exact search's BLOCKED, or with the partial
+    obstacles, when PARTIAL_HEIGHT is not visible, no clear line) the answer is known
     without the cuts (the common tangents) and the batched test; else every tested point
     goes through :func:`first_hidden` (one batched call for them all). ``prefer``: a facing point of
     ``t`` known hidden among a subset of ``obs`` (the terrain alone): it is hidden among
@@ -239,8 +240,10 @@ def hidden_facing_point(
     if isinstance(o, Circle):
         # the walls' shadows (a few small array passes) instead of the base sample's own
         # batched call: in the battles they prove a hidden base point wherever that call's
-        # BLOCKED did, and the batch of first_hidden answers the base rows as it did
-        hid = shadowed_points(o, top_o, pts[base_rows], level_t, obs)
+        # BLOCKED did, and the batch of first_hidden answers the base rows as it did. The
+        # obstacles below the observer's top count where the lines pass under them when
+        # PARTIAL_HEIGHT is hidden (a point with no clear line is hidden then, cover14)
+        hid = shadowed_points(o, top_o, pts[base_rows], level_t, obs, not convention_visible)
         if hid.any():
             return False, pts[base_rows[int(np.argmax(hid))]].copy()
     rows = _tested_rows(o, obs, owners, pts, facing, base)
