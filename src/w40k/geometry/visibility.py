@@ -417,6 +417,12 @@ class Visibility(SightTables):
             cached = self._pair_cache.get(key)
             if cached is not None:
                 covered = cached.terrain_cover
+            elif (far is not None and key not in raw and not far[om, tm]
+                  and self._terrain_covers(ou, om, tu, tm)):
+                # R13.08-a: the terrain alone hides a facing point, so bit 2 is set whatever
+                # the raw sight (the flags' terrain owners are the test's blockers): no
+                # per-pair search for a model whose sight is not known yet
+                covered = True
             elif self.raw_sight(ou, om, tu, tm).sight is not Sight.CLEAR:
                 covered = bool(_terrain_cover(self._ramp_flags(ou, om, tu, tm), False))
             elif far is not None and far[om, tm]:
