@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 
 from w40k.geometry.cover_shadows import shadowed_points
+from w40k.geometry.full_visibility import _shadow_disc
 from w40k.geometry.los import Obstacles, Sight, line_of_sight
-from w40k.geometry.shapes import HALF_LINE, Circle
+from w40k.geometry.shapes import HALF_LINE, Circle, Oval
 
 
 def _scene(seed: int, partial: bool = False) -> tuple[Circle, float, np.ndarray, float,
@@ -159,3 +160,22 @@ def test_a_partial_wall_at_the_edge_of_its_reach(gap: float) -> None:
     if hidden[0]:
         tp = Circle(14.0, 10.0, 0.0)
         assert line_of_sight(o, 3.0, tp, 0.0, obs).sight is not Sight.CLEAR
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_an_ovals_circumscribed_disc_casts_shadows_for_the_oval(seed: int) -> None:
+    # R06.01-a: a point the disc round an oval observer has hidden (walls, and the partial
+    # obstacles) has no clear line from the oval itself
+    o, top_o, pts, level, obs = _scene(seed, partial=True)
+    rng = np.random.default_rng(900 + seed)
+    oval = Oval(o.cx, o.cy, o.r, o.r * float(rng.uniform(0.3, 0.9)), float(rng.uniform(0, 3.2)))
+    disc = _shadow_disc(oval)
+    assert disc is not None
+    for partial in (False, True):
+        hidden = shadowed_points(disc, top_o, pts, level, obs, partial=partial)
+        for p in pts[hidden]:
+            tp = Circle(float(p[0]), float(p[1]), 0.0)
+            sight = line_of_sight(oval, top_o, tp, level, obs).sight
+            assert sight is not Sight.CLEAR
+            if not partial:
+                assert sight is Sight.BLOCKED
