@@ -220,14 +220,15 @@ def hidden_facing_point(
     """06.01 fully visible (the answer of :func:`fully_visible`) and, when it is not, a
     tested facing point that is hidden. The base sample is a part of the tested points, so
     when the walls' shadows prove one of its points hidden (round observer, or an oval's
-    circumscribed disc, :func:`cover_shadows.shadowed_points`: the exact search's BLOCKED, or with the partial
-    obstacles, when PARTIAL_HEIGHT is not visible, no clear line) the answer is known
-    without the cuts (the common tangents) and the batched test; else every tested point
-    goes through :func:`first_hidden` (one batched call for them all). ``prefer``: a facing point of
-    ``t`` known hidden among a subset of ``obs`` (the terrain alone): it is hidden among
-    ``obs`` too (a line clear among ``obs`` is clear among any subset of it), so when it is
-    one of the base sample (tested here too: the sample depends on the two shapes only) the
-    answer is no without a search; else it is tried first."""
+    circumscribed disc, :func:`cover_shadows.shadowed_points`: the exact search's BLOCKED,
+    or with the partial obstacles, when PARTIAL_HEIGHT is not visible, no clear line) the
+    answer is known without the cuts (the common tangents) and the batched test; else every
+    tested point goes through :func:`first_hidden` (one batched call for them all).
+    ``prefer``: a facing point of ``t`` known hidden among a subset of ``obs`` (the terrain
+    alone): it is hidden among ``obs`` too (a line clear among ``obs`` is clear among any
+    subset of it), so when it is one of the base sample (tested here too: the sample
+    depends on the two shapes only) the answer is no without a search; else it is tried
+    first."""
     staged = _facing_base(o, top_o, t, level_t, obs)
     if staged is None:
         return True, None
