@@ -219,14 +219,16 @@ def hidden_facing_point(
 ) -> tuple[bool, FloatArray | None]:
     """06.01 fully visible (the answer of :func:`fully_visible`) and, when it is not, a
     tested facing point that is hidden. The base sample is a part of the tested points, so
-    when the walls' shadows prove one of its points hidden (round observer,
-    :func:`cover_shadows.shadowed_points`: the exact search's BLOCKED) the answer is known
-    without the cuts (the common tangents) and the batched test; else every tested point
-    goes through :func:`first_hidden` (one batched call for them all). ``prefer``: a facing point of
-    ``t`` known hidden among a subset of ``obs`` (the terrain alone): it is hidden among
-    ``obs`` too (a line clear among ``obs`` is clear among any subset of it), so when it is
-    one of the base sample (tested here too: the sample depends on the two shapes only) the
-    answer is no without a search; else it is tried first."""
+    when the walls' shadows prove one of its points hidden (round observer, or an oval's
+    circumscribed disc, :func:`cover_shadows.shadowed_points`: the exact search's BLOCKED,
+    or with the partial obstacles, when PARTIAL_HEIGHT is not visible, no clear line) the
+    answer is known without the cuts (the common tangents) and the batched test; else every
+    tested point goes through :func:`first_hidden` (one batched call for them all).
+    ``prefer``: a facing point of ``t`` known hidden among a subset of ``obs`` (the terrain
+    alone): it is hidden among ``obs`` too (a line clear among ``obs`` is clear among any
+    subset of it), so when it is one of the base sample (tested here too: the sample
+    depends on the two shapes only) the answer is no without a search; else it is tried
+    first."""
     staged = _facing_base(o, top_o, t, level_t, obs)
     if staged is None:
         return True, None
@@ -236,17 +238,35 @@ def hidden_facing_point(
         at = np.all(pts[base_rows] == prefer, axis=1)
         if at.any():
             return False, pts[base_rows[int(np.argmax(at))]].copy()
-    if isinstance(o, Circle):
+    disc = _shadow_disc(o)
+    if disc is not None:
         # the walls' shadows (a few small array passes) instead of the base sample's own
         # batched call: in the battles they prove a hidden base point wherever that call's
-        # BLOCKED did, and the batch of first_hidden answers the base rows as it did
-        hid = shadowed_points(o, top_o, pts[base_rows], level_t, obs)
+        # BLOCKED did, and the batch of first_hidden answers the base rows as it did. The
+        # obstacles below the observer's top count where the lines pass under them when
+        # PARTIAL_HEIGHT is hidden (a point with no clear line is hidden then, cover14)
+        hid = shadowed_points(disc, top_o, pts[base_rows], level_t, obs, not convention_visible)
         if hid.any():
             return False, pts[base_rows[int(np.argmax(hid))]].copy()
     rows = _tested_rows(o, obs, owners, pts, facing, base)
     tested = pts[rows]
     k = first_hidden(o, top_o, tested, level_t, obs, convention_visible, prefer)
     return (True, None) if k is None else (False, tested[k].copy())
+
+
+def _shadow_disc(o: Shape) -> Circle | None:
+    """The round observer the walls' shadows are cast from: a circle itself; an oval's
+    circumscribed disc (its half major axis, and 1e-6" for the exact test's tolerance of a
+    line grazing the oval). A line through a point and the oval is one through the disc,
+    and the oval's near rim is no nearer the point than the disc's, so the disc's proof
+    (every line blocked within the offsets and the stretch it counts, nearer the point than
+    the disc) holds for the oval: the shadows of :func:`cover_shadows.shadowed_points`
+    never need the footprint to be the observer's own. None for other shapes."""
+    if isinstance(o, Circle):
+        return o
+    if isinstance(o, Oval):
+        return Circle(o.cx, o.cy, max(o.a, o.b) + 1e-6)
+    return None
 
 
 def _batch(

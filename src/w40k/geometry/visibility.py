@@ -384,9 +384,9 @@ class Visibility(SightTables):
         if target.stealth:
             return True
         # every model must have cover, so the order of the checks changes no answer: per
-        # model the cheap ones (raw sight and HULL_RAMP flags), then for a model they leave
-        # open the terrain-only full visibility test at once (a "no cover" there spares the
-        # later models' flags), and the test with every obstacle only for the models left.
+        # model the cheap ones (raw sight, the proof that no terrain is near), then for a
+        # model seen CLEAR the terrain-only full visibility test, which answers it alone
+        # (:meth:`_terrain_covers`); a model not seen CLEAR by its HULL_RAMP flags.
         # The models most likely to answer "no cover" cheaply come first: the one that
         # answered it for the unit's last observer model, then those seen CLEAR (known
         # already), then those whose sight is not known yet, then the others
@@ -412,29 +412,48 @@ class Visibility(SightTables):
         if last is not None and last in order and order[0] != last:
             order.remove(last)
             order.insert(0, last)
-        hard: list[int] = []
         for tm in order:
             key = (ou, om, tu, tm)
             cached = self._pair_cache.get(key)
             if cached is not None:
-                covered: bool | None = cached.terrain_cover
+                covered = cached.terrain_cover
+            elif (far is not None and key not in raw and not far[om, tm]
+                  and self._terrain_covers(ou, om, tu, tm)):
+                # R13.08-a: the terrain alone hides a facing point, so bit 2 is set whatever
+                # the raw sight (the flags' terrain owners are the test's blockers): no
+                # per-pair search for a model whose sight is not known yet
+                covered = True
             elif self.raw_sight(ou, om, tu, tm).sight is not Sight.CLEAR:
                 covered = bool(_terrain_cover(self._ramp_flags(ou, om, tu, tm), False))
-            elif (far is not None and far[om, tm]) or not self._ramp_flags(ou, om, tu, tm) & 2:
-                # no terrain near the pair (:mod:`cover_far`), or HULL_RAMP names none
+            elif far is not None and far[om, tm]:
+                # no terrain near the pair (:mod:`cover_far`)
                 covered = False
             elif key in self._refined:
                 covered = bool(self._refined[key] & 2)
-            else:
-                covered = None
-            if covered is None and self._terrain_alone_shows(ou, om, tu, tm):
+            elif self.jit and not self._ramp_flags(ou, om, tu, tm) & 2:
+                # HULL_RAMP names no terrain (the compiled flags cost less than the test)
                 covered = False
-            if covered is False:
+            else:
+                # R13.08-a: the terrain-only test is bit 2 itself (:meth:`_terrain_covers`)
+                covered = self._terrain_covers(ou, om, tu, tm)
+            if not covered:
                 self._no_cover_at[(ou, tu)] = tm
                 return False
-            if covered is None:
-                hard.append(tm)
-        return all(self.terrain_hides(ou, om, tu, tm) for tm in hard)
+        return True
+
+    def _terrain_covers(self, ou: int, om: int, tu: int, tm: int) -> bool:
+        """:meth:`terrain_hides` (bit 2 of the refined flags, 13.08 (ii)) of a pair whose raw
+        sight is CLEAR, as the terrain-only test's answer: not fully visible with the
+        terrain features and obscuring areas alone. The same answer: that test starts with
+        HULL_RAMP's blockers among the terrain (:func:`full_visibility._facing_base`), which
+        are the terrain owners among the pair's blockers (an edge counts whatever the other
+        edges are, :func:`los_hull.hull_blockers`), so it says fully visible where the flags
+        have no bit 2; where they have it, the refinement gives bit 2 exactly when the
+        terrain alone hides a facing point (a point hidden among the terrain is hidden
+        among every obstacle, and is tested there too: the base sample and the cuts of a
+        subset of the blockers' vertices). The flags themselves are not computed (they
+        cost as much as the test's own blockers)."""
+        return not self._terrain_test(ou, om, tu, tm)[0]
 
     def _terrain_far(self, ou: int, tu: int) -> np.ndarray | None:
         """``far[om, tm]``: no terrain feature, obscuring area or gap filler comes near the
