@@ -161,9 +161,27 @@ def units_distance(a: UnitData, b: UnitData) -> float:
     return field.unit_distance(a, b, _shapes_distance)
 
 
+BOX_SLACK = 1e-3
+"""Inches: a gap between two units' boxes past a threshold by this much settles that no pair
+of their models is within it (rounding to spare, as :func:`box_gap`)."""
+
+
 def units_within(a: UnitData, b: UnitData, dist: float) -> bool:
-    """Unit ``a`` within ``dist`` of unit ``b`` (:func:`units_distance`)."""
+    """Unit ``a`` within ``dist`` of unit ``b`` (:func:`units_distance`). R01.04-a: every
+    footprint lies in its bounding disc and every disc in its unit's box, so no model pair is
+    closer than the two boxes' gap; a gap past ``dist`` + EPS by :data:`BOX_SLACK` settles
+    "no" without the closest models' distance (an empty unit: an infinite gap, and an
+    infinite distance)."""
+    if field.layout(a).box_gap(field.layout(b)) - BOX_SLACK > dist + EPS:
+        return False
     return units_distance(a, b) <= dist + EPS
+
+
+def units_farther(a: UnitData, b: UnitData, dist: float) -> bool:
+    """``units_distance(a, b) > dist``, the boxes first (:func:`units_within`'s proof)."""
+    if field.layout(a).box_gap(field.layout(b)) - BOX_SLACK > dist:
+        return True
+    return units_distance(a, b) > dist
 
 
 def objective_distance(ctx: Context, m: Model, obj: ObjectiveData) -> float:
