@@ -114,8 +114,9 @@ the vertical extent, round base."""
 _ROWS: dict[int, tuple[Layout, _Rows]] = {}
 
 
-def _rows(lay: Layout) -> _Rows:
-    """The layout's arrays as lists (kept per layout object, which is never changed)."""
+def rows(lay: Layout) -> _Rows:
+    """The layout's arrays as lists (kept per layout object, which is never changed): for
+    loops over a few models, cheaper than array operations."""
     hit = _ROWS.get(id(lay))
     if hit is not None and hit[0] is lay:
         return hit[1]
@@ -150,8 +151,8 @@ def _engaged_rows(a: Layout, b: Layout, first: bool) -> list[bool]:
     if not na or not nb:
         return out
     bx0, by0, bx1, by1 = b.box
-    xa, ya, ra, za0, za1, rounda = _rows(a)
-    xb, yb, rb, zb0, zb1, roundb = _rows(b)
+    xa, ya, ra, za0, za1, rounda = rows(a)
+    xb, yb, rb, zb0, zb1, roundb = rows(b)
     sure_h, near_h = _H - MARGIN, _H + MARGIN
     sure_v, near_v = _V - MARGIN, _V + MARGIN
     row_limit = near_h + ROW_SLACK
