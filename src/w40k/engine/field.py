@@ -13,7 +13,9 @@ only caches what ``engine/geo.py`` derives from it, so it never changes an answe
 * once the count has changed, a unit's layout is still kept when each of its models has the
   same id, position, level, facing, destroyed flag and profile as when it was made, and the
   engagement answers of a pair of units are kept while both layouts are the very objects they
-  were measured on (only the units that moved are measured again).
+  were measured on (only the units that moved are measured again);
+* per layout object (never changed once made): its arrays as Python lists (:func:`rows`, for
+  the engagement pairs measured in floats) and its coherency.
 
 Entries hold the objects they describe (so an ``id`` is never reused while cached) and each
 table is emptied when it grows past :data:`LIMIT` entries. Nothing here is saved.
@@ -21,10 +23,9 @@ table is emptied when it grows past :data:`LIMIT` entries. Nothing here is saved
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
-
-import math
 
 from w40k.engine.state import ModelData, UnitData, placement_count
 from w40k.geometry import Model, Scene
@@ -197,12 +198,19 @@ def engaged_with(a: Layout, b: Layout) -> list[bool]:
 
 def units_engaged(a: UnitData, b: UnitData) -> bool:
     """03.04: a model of one within engagement range of a model of the other (kept)."""
-    now = placement_count()
+    return _engaged_pair(a, b, placement_count(), None)
+
+
+def _engaged_pair(a: UnitData, b: UnitData, now: int, la: Layout | None) -> bool:
+    """:func:`units_engaged` at placement count ``now``; ``la``: ``layout(a)`` when the caller
+    has it (the same object: nothing is placed between)."""
     key = (id(a), id(b))
     hit = _PAIRS.get(key)
     if hit is not None and hit[0] is a and hit[1] is b and hit[2] == now:
         return hit[5]
-    la, lb = layout(a), layout(b)
+    if la is None:
+        la = layout(a)
+    lb = layout(b)
     if hit is not None and hit[0] is a and hit[1] is b and hit[3] is la and hit[4] is lb:
         result = hit[5]  # neither unit's models moved: the same layouts, the same answer
     else:
@@ -259,16 +267,29 @@ def engaged_enemies(ctx: Context, u: UnitData) -> list[UnitData]:
     if (hit is not None and hit[0] is u and hit[1] == now and hit[2] is units
             and hit[3] == len(units)):
         return list(hit[4])
-    out = [e for e in units if e.player != u.player and not e.destroyed
-           and units_engaged(u, e)]
+    # the unit's layout once for every pair (nothing is placed in this walk)
+    player, lu = u.player, layout(u)
+    out = [e for e in units if e.player != player and not e.destroyed
+           and _engaged_pair(u, e, now, lu)]
     _room(_ENEMIES)
     _ENEMIES[id(u)] = (u, now, units, len(units), out)
     return list(out)
 
 
+_COHERENT: dict[int, tuple[Layout, bool]] = {}
+
+
 def in_coherency(u: UnitData) -> bool:
-    """03.03 for the unit's living models, from its layout."""
-    return coherent(layout(u))
+    """03.03 for the unit's living models, from its layout (kept per layout object: the same
+    models at the same places; the end of each phase asks every unit again, most unmoved)."""
+    lay = layout(u)
+    hit = _COHERENT.get(id(lay))
+    if hit is not None and hit[0] is lay:
+        return hit[1]
+    out = coherent(lay)
+    _room(_COHERENT)
+    _COHERENT[id(lay)] = (lay, out)
+    return out
 
 
 def scene(ctx: Context, build: Callable[[], Scene]) -> Scene:
@@ -300,5 +321,5 @@ def scene(ctx: Context, build: Callable[[], Scene]) -> Scene:
 def forget() -> None:
     """Empty every table (tests use it to compare kept and fresh answers)."""
     for t in (_KEYWORDS, _SHAPES, _LAYOUTS, _PAIRS, _MODEL_PAIRS, _ENEMIES, _SCENES,
-              _DISTANCES, _ROWS):
+              _DISTANCES, _ROWS, _COHERENT):
         t.clear()
