@@ -13,7 +13,9 @@ only caches what ``engine/geo.py`` derives from it, so it never changes an answe
 * once the count has changed, a unit's layout is still kept when each of its models has the
   same id, position, level, facing, destroyed flag and profile as when it was made, and the
   engagement answers of a pair of units are kept while both layouts are the very objects they
-  were measured on (only the units that moved are measured again).
+  were measured on (only the units that moved are measured again);
+* per layout object (never changed once made): its arrays as Python lists (:func:`rows`, for
+  the engagement pairs measured in floats) and its coherency.
 
 Entries hold the objects they describe (so an ``id`` is never reused while cached) and each
 table is emptied when it grows past :data:`LIMIT` entries. Nothing here is saved.
@@ -21,12 +23,15 @@ table is emptied when it grows past :data:`LIMIT` entries. Nothing here is saved
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from w40k.engine.state import ModelData, UnitData, placement_count
 from w40k.geometry import Model, Scene
-from w40k.geometry.battlefield import Layout, any_engaged, coherent, engaged_with
+from w40k.geometry.battlefield import MARGIN, Layout, coherent
+from w40k.geometry.measure import ENGAGEMENT_HORIZONTAL, ENGAGEMENT_VERTICAL, within
+from w40k.geometry.shapes import EPS
 
 if TYPE_CHECKING:
     from w40k.engine.context import Context
@@ -104,14 +109,108 @@ def shapes(u: UnitData) -> list[Model]:
     return list(layout(u).models)
 
 
+_Rows = tuple[list[float], list[float], list[float], list[float], list[float], list[bool]]
+"""A layout's arrays as Python lists: centre x, centre y, bounding radius, bottom and top of
+the vertical extent, round base."""
+_ROWS: dict[int, tuple[Layout, _Rows]] = {}
+
+
+def rows(lay: Layout) -> _Rows:
+    """The layout's arrays as lists (kept per layout object, which is never changed): for
+    loops over a few models, cheaper than array operations."""
+    hit = _ROWS.get(id(lay))
+    if hit is not None and hit[0] is lay:
+        return hit[1]
+    c = lay.centres
+    out = (c[:, 0].tolist(), c[:, 1].tolist(), lay.radii.tolist(), lay.z0.tolist(),
+           lay.z1.tolist(), lay.round.tolist())
+    _room(_ROWS)
+    _ROWS[id(lay)] = (lay, out)
+    return out
+
+
+_H = ENGAGEMENT_HORIZONTAL + EPS
+"""03.04's horizontal limit as ``battlefield.within_matrix`` writes it."""
+_V = ENGAGEMENT_VERTICAL + EPS
+"""03.04's vertical limit as ``battlefield.within_matrix`` writes it."""
+ROW_SLACK = 1e-6
+"""Inches: a model's disc farther than this past the limit from the other layout's box has
+no pair near the limit (the box's rounding to spare)."""
+
+
+def _engaged_rows(a: Layout, b: Layout, first: bool) -> list[bool]:
+    """``battlefield.within_matrix(a, b, 2", 5")`` per model of ``a`` (any over ``b``), pair
+    by pair in floats: the same operations on the same doubles (centre distance less both
+    radii, the vertical gap), so the same "sure" pairs (both round, both within the limits
+    less ``MARGIN``) and the same pairs measured by ``measure.within`` (within the limits
+    plus ``MARGIN``). A model of ``a`` whose disc is farther from ``b``'s box than the limit
+    plus ``MARGIN`` and :data:`ROW_SLACK` has no such pair (every disc gap is at least the
+    centre's gap to the box less the radius) and is not paired. ``first``: stop at the first
+    engaged model (the rest left False)."""
+    na, nb = len(a), len(b)
+    out = [False] * na
+    if not na or not nb:
+        return out
+    bx0, by0, bx1, by1 = b.box
+    xa, ya, ra, za0, za1, rounda = rows(a)
+    xb, yb, rb, zb0, zb1, roundb = rows(b)
+    sure_h, near_h = _H - MARGIN, _H + MARGIN
+    sure_v, near_v = _V - MARGIN, _V + MARGIN
+    row_limit = near_h + ROW_SLACK
+    sqrt = math.sqrt
+    for i in range(na):
+        x, y, r = xa[i], ya[i], ra[i]
+        if max(bx0 - x, x - bx1, by0 - y, y - by1) - r > row_limit:
+            continue
+        z0, z1, rnd = za0[i], za1[i], rounda[i]
+        for j in range(nb):
+            dx, dy = x - xb[j], y - yb[j]
+            h = sqrt(dx * dx + dy * dy) - r - rb[j]
+            if h > near_h:
+                continue
+            v = max(0.0, max(zb0[j] - z1, z0 - zb1[j]))
+            if v > near_v:
+                continue
+            if (h <= sure_h and v <= sure_v and rnd and roundb[j]) or within(
+                    a.models[i], b.models[j], ENGAGEMENT_HORIZONTAL, ENGAGEMENT_VERTICAL):
+                out[i] = True
+                break
+        if first and out[i]:
+            break
+    return out
+
+
+def any_engaged(a: Layout, b: Layout) -> bool:
+    """03.04: ``battlefield.any_engaged(a, b)`` (its box test, then :func:`_engaged_rows`
+    stopping at the first engaged pair)."""
+    if not len(a) or not len(b) or a.box_gap(b) > _H + MARGIN:
+        return False
+    return any(_engaged_rows(a, b, True))
+
+
+def engaged_with(a: Layout, b: Layout) -> list[bool]:
+    """03.04: ``battlefield.engaged_with(a, b)`` as a list (its box test, then
+    :func:`_engaged_rows`)."""
+    if not len(a) or not len(b) or a.box_gap(b) > _H + MARGIN:
+        return [False] * len(a)
+    return _engaged_rows(a, b, False)
+
+
 def units_engaged(a: UnitData, b: UnitData) -> bool:
     """03.04: a model of one within engagement range of a model of the other (kept)."""
-    now = placement_count()
+    return _engaged_pair(a, b, placement_count(), None)
+
+
+def _engaged_pair(a: UnitData, b: UnitData, now: int, la: Layout | None) -> bool:
+    """:func:`units_engaged` at placement count ``now``; ``la``: ``layout(a)`` when the caller
+    has it (the same object: nothing is placed between)."""
     key = (id(a), id(b))
     hit = _PAIRS.get(key)
     if hit is not None and hit[0] is a and hit[1] is b and hit[2] == now:
         return hit[5]
-    la, lb = layout(a), layout(b)
+    if la is None:
+        la = layout(a)
+    lb = layout(b)
     if hit is not None and hit[0] is a and hit[1] is b and hit[3] is la and hit[4] is lb:
         result = hit[5]  # neither unit's models moved: the same layouts, the same answer
     else:
@@ -153,7 +252,7 @@ def engaged_models(a: UnitData, b: UnitData) -> list[bool]:
     if hit is not None and hit[0] is a and hit[1] is b and hit[3] is la and hit[4] is lb:
         result = hit[5]  # neither unit's models moved: the same layouts, the same answer
     else:
-        result = [bool(x) for x in engaged_with(la, lb)]
+        result = engaged_with(la, lb)
     _room(_MODEL_PAIRS)
     _MODEL_PAIRS[key] = (a, b, now, la, lb, result)
     return result
@@ -168,16 +267,29 @@ def engaged_enemies(ctx: Context, u: UnitData) -> list[UnitData]:
     if (hit is not None and hit[0] is u and hit[1] == now and hit[2] is units
             and hit[3] == len(units)):
         return list(hit[4])
-    out = [e for e in units if e.player != u.player and not e.destroyed
-           and units_engaged(u, e)]
+    # the unit's layout once for every pair (nothing is placed in this walk)
+    player, lu = u.player, layout(u)
+    out = [e for e in units if e.player != player and not e.destroyed
+           and _engaged_pair(u, e, now, lu)]
     _room(_ENEMIES)
     _ENEMIES[id(u)] = (u, now, units, len(units), out)
     return list(out)
 
 
+_COHERENT: dict[int, tuple[Layout, bool]] = {}
+
+
 def in_coherency(u: UnitData) -> bool:
-    """03.03 for the unit's living models, from its layout."""
-    return coherent(layout(u))
+    """03.03 for the unit's living models, from its layout (kept per layout object: the same
+    models at the same places; the end of each phase asks every unit again, most unmoved)."""
+    lay = layout(u)
+    hit = _COHERENT.get(id(lay))
+    if hit is not None and hit[0] is lay:
+        return hit[1]
+    out = coherent(lay)
+    _room(_COHERENT)
+    _COHERENT[id(lay)] = (lay, out)
+    return out
 
 
 def scene(ctx: Context, build: Callable[[], Scene]) -> Scene:
@@ -209,5 +321,5 @@ def scene(ctx: Context, build: Callable[[], Scene]) -> Scene:
 def forget() -> None:
     """Empty every table (tests use it to compare kept and fresh answers)."""
     for t in (_KEYWORDS, _SHAPES, _LAYOUTS, _PAIRS, _MODEL_PAIRS, _ENEMIES, _SCENES,
-              _DISTANCES):
+              _DISTANCES, _ROWS, _COHERENT):
         t.clear()

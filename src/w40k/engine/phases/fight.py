@@ -32,7 +32,7 @@ from w40k.engine.phases.fight_frames import (
     FightStep,
     MeleeStepFrame,
 )
-from w40k.engine.phases.melee_measure import units_distance
+from w40k.engine.phases.melee_measure import units_farther
 from w40k.engine.phases.melee_moves import (
     objective_distance,
     push_move,
@@ -81,8 +81,8 @@ def may_pass(ctx: Context, player: str, eligible: list[UnitData] | None = None) 
     mine = [u for u in eligible if u.player == player]
     enemies = ctx.state.units_of(ctx.state.opponent(player))
     # the closest models' distance, kept while neither unit's models move (the same float
-    # as ``unit_distance`` over both units' shapes)
-    return all(units_distance(u, e) > UNABLE_DISTANCE for u in mine for e in enemies)
+    # as ``unit_distance`` over both units' shapes), the units' boxes first
+    return all(units_farther(u, e, UNABLE_DISTANCE) for u in mine for e in enemies)
 
 
 def _remember_eligible(ctx: Context, eligible: list[UnitData] | None = None) -> None:

@@ -79,16 +79,20 @@ def _nearest_first(lower: npt.NDArray[np.float64], measure: Callable[[int], floa
 
 def closer_to_unit(m: Model, u: UnitData, than: float) -> bool:
     """``model_to_unit(m, u) < than``, measuring only the models of ``u`` whose bounding disc
-    comes that near (the disc gap is a lower bound of the footprints' distance: same answer)."""
+    comes that near (the disc gap is a lower bound of the footprints' distance: same answer;
+    the gaps in floats, ``field.rows``, with the arrays' 1e-6" to spare)."""
     from w40k.geometry.battlefield import bounding_radius
     lay = field.layout(u)
-    if not len(lay.models):
+    models = lay.models
+    if not models:
         return False
     fp = m.footprint()
     cx, cy = fp.center
-    gaps = np.hypot(lay.centres[:, 0] - cx, lay.centres[:, 1] - cy) - lay.radii
-    return any(horizontal_distance(m, lay.models[i]) < than
-               for i in np.flatnonzero(gaps - bounding_radius(fp) < than + 1e-6))
+    limit = than + 1e-6 + bounding_radius(fp)
+    xs, ys, rs = field.rows(lay)[:3]
+    hypot = math.hypot
+    return any(hypot(xs[i] - cx, ys[i] - cy) - rs[i] < limit
+               and horizontal_distance(m, models[i]) < than for i in range(len(models)))
 
 
 def box_gap(lay: Layout, cx: float, cy: float) -> float:
@@ -100,13 +104,31 @@ def box_gap(lay: Layout, cx: float, cy: float) -> float:
 
 
 class Group:
-    """Models kept as arrays for "is a model engaged with any of them" (:meth:`engaged_any`):
-    only the models whose bounding disc comes within engagement range are measured (the disc
-    gap is a lower bound of the footprints' distance: same answer as ``engaged`` over all)."""
+    """Models kept as lists of their bounding discs for "is a model engaged with any of
+    them" (:meth:`engaged_any`): only the models whose bounding disc comes within engagement
+    range are measured (the disc gap is a lower bound of the footprints' distance: same
+    answer as ``engaged`` over all)."""
 
     def __init__(self, models: Sequence[Model], lay: Layout | None = None) -> None:
+        from w40k.geometry.battlefield import bounding_radius
         self.models = list(models)
-        self.lay = Layout.of(self.models) if lay is None else lay
+        if lay is not None:
+            self._xs, self._ys, self._rs = field.rows(lay)[:3]
+            self._box = lay.box
+            return
+        # Layout.of's centres, radii and box, without its arrays
+        fps = [x.footprint() for x in self.models]
+        self._xs = [float(f.center[0]) for f in fps]
+        self._ys = [float(f.center[1]) for f in fps]
+        self._rs = [float(bounding_radius(f)) for f in fps]
+        if fps:
+            xs, ys, rs = self._xs, self._ys, self._rs
+            self._box = (min(x - r for x, r in zip(xs, rs, strict=True)),
+                         min(y - r for y, r in zip(ys, rs, strict=True)),
+                         max(x + r for x, r in zip(xs, rs, strict=True)),
+                         max(y + r for y, r in zip(ys, rs, strict=True)))
+        else:
+            self._box = (math.inf, math.inf, -math.inf, -math.inf)
 
     @staticmethod
     def of_unit(u: UnitData) -> Group:
@@ -115,19 +137,24 @@ class Group:
         return Group(lay.models, lay)
 
     def engaged_any(self, m: Model) -> bool:
-        """03.04: ``m`` is engaged with one of the models."""
+        """03.04: ``m`` is engaged with one of the models (the disc gaps in floats, with the
+        arrays' 1e-6" to spare)."""
         from w40k.geometry.battlefield import bounding_radius
         from w40k.geometry.measure import ENGAGEMENT_HORIZONTAL
-        if not self.models:
+        models = self.models
+        if not models:
             return False
         fp = m.footprint()
         cx, cy = fp.center
-        if box_gap(self.lay, cx, cy) - bounding_radius(fp) > ENGAGEMENT_HORIZONTAL + 1e-3:
+        r = bounding_radius(fp)
+        x0, y0, x1, y1 = self._box
+        if max(x0 - cx, cx - x1, y0 - cy, cy - y1) - r > ENGAGEMENT_HORIZONTAL + 1e-3:
             return False  # no disc gap below is within range: none measured
-        gaps = (np.hypot(self.lay.centres[:, 0] - cx, self.lay.centres[:, 1] - cy)
-                - self.lay.radii - bounding_radius(fp))
-        return any(engaged(m, self.models[i])
-                   for i in np.flatnonzero(gaps <= ENGAGEMENT_HORIZONTAL + 1e-6))
+        limit = ENGAGEMENT_HORIZONTAL + 1e-6
+        xs, ys, rs = self._xs, self._ys, self._rs
+        hypot = math.hypot
+        return any(hypot(xs[i] - cx, ys[i] - cy) - rs[i] - r <= limit
+                   and engaged(m, models[i]) for i in range(len(models)))
 
 
 _ENGAGED: _Kept[bool] = {}
@@ -161,9 +188,27 @@ def units_distance(a: UnitData, b: UnitData) -> float:
     return field.unit_distance(a, b, _shapes_distance)
 
 
+BOX_SLACK = 1e-3
+"""Inches: a gap between two units' boxes past a threshold by this much settles that no pair
+of their models is within it (rounding to spare, as :func:`box_gap`)."""
+
+
 def units_within(a: UnitData, b: UnitData, dist: float) -> bool:
-    """Unit ``a`` within ``dist`` of unit ``b`` (:func:`units_distance`)."""
+    """Unit ``a`` within ``dist`` of unit ``b`` (:func:`units_distance`). R01.04-a: every
+    footprint lies in its bounding disc and every disc in its unit's box, so no model pair is
+    closer than the two boxes' gap; a gap past ``dist`` + EPS by :data:`BOX_SLACK` settles
+    "no" without the closest models' distance (an empty unit: an infinite gap, and an
+    infinite distance)."""
+    if field.layout(a).box_gap(field.layout(b)) - BOX_SLACK > dist + EPS:
+        return False
     return units_distance(a, b) <= dist + EPS
+
+
+def units_farther(a: UnitData, b: UnitData, dist: float) -> bool:
+    """``units_distance(a, b) > dist``, the boxes first (:func:`units_within`'s proof)."""
+    if field.layout(a).box_gap(field.layout(b)) - BOX_SLACK > dist:
+        return True
+    return units_distance(a, b) > dist
 
 
 def objective_distance(ctx: Context, m: Model, obj: ObjectiveData) -> float:
@@ -220,14 +265,17 @@ def _base_contact_enemy(ctx: Context, u: UnitData, m: ModelData) -> bool:
     fp = shape.footprint()
     cx, cy = fp.center
     r = bounding_radius(fp)
+    limit = CONTACT + 1e-6
+    hypot = math.hypot
     for e in ctx.state.units:
         if e.player == u.player or e.destroyed:
             continue
         lay = field.layout(e)
         if not len(lay) or box_gap(lay, cx, cy) - r > CONTACT + 1e-3:
             continue  # no disc gap below is within the tolerance: none measured
-        gaps = np.hypot(lay.centres[:, 0] - cx, lay.centres[:, 1] - cy) - lay.radii - r
-        if any(in_base_contact(shape, lay.models[i], CONTACT)
-               for i in np.flatnonzero(gaps <= CONTACT + 1e-6)):
+        xs, ys, rs = field.rows(lay)[:3]  # the disc gaps in floats (1e-6" to spare)
+        models = lay.models
+        if any(hypot(xs[i] - cx, ys[i] - cy) - rs[i] - r <= limit
+               and in_base_contact(shape, models[i], CONTACT) for i in range(len(models))):
             return True
     return False
