@@ -159,6 +159,18 @@ def _plain_near_points(discs: movement.Discs, models: list[Model], d: float
     return [discs.near_segment(m.x, m.y, m.x, m.y, m.reach(), d) for m in models]
 
 
+def _plain_near_steps(discs: movement.Discs, by_name: dict[str, Model], moves: dict[str, object],
+                      walks: list[list[Model]]) -> dict[tuple[str, int], list[int]]:
+    out = {}
+    for name, walk in zip(moves, walks, strict=True):
+        cur = by_name[name]
+        for k, nxt in enumerate(walk):
+            if math.hypot(nxt.x - cur.x, nxt.y - cur.y) > EPS:
+                out[(name, k)] = discs.near_segment(cur.x, cur.y, nxt.x, nxt.y, cur.reach(), 0.0)
+            cur = nxt
+    return out
+
+
 def test_validate_move_equals_its_plain_form(monkeypatch: pytest.MonkeyPatch) -> None:
     # R03.01-a, R03.01-c, R03.01-d, R03.03-d, R09.05-a, R13.06-c: the same violations in
     # the same order with every fast path replaced by the plain measure.
@@ -182,6 +194,7 @@ def test_validate_move_equals_its_plain_form(monkeypatch: pytest.MonkeyPatch) ->
     fast = [validate_move(s, "A", mv, mt, b, take_to_skies=sk) for s, mv, mt, b, sk in cases]
     monkeypatch.setattr(movement, "coherency_breaks", plain_coherency_breaks)
     monkeypatch.setattr(movement, "_near_points", _plain_near_points)
+    monkeypatch.setattr(movement, "_near_steps", _plain_near_steps)
     monkeypatch.setattr(movement, "crosses_feature",
                         lambda s, e, o: _plain_crosses(s, e, o.feature))
     movement._DISCS.clear()

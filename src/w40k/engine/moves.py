@@ -47,6 +47,7 @@ from w40k.engine.requests import Request
 from w40k.engine.serial import JSON, in_order
 from w40k.engine.state import UnitData, placement_count
 from w40k.geometry import MoveType, Scene, Step, validate_move, within
+from w40k.geometry.movement import ENDS_CLEAR
 
 Answer = dict[str, list[Step]]
 """A parsed positions answer: model id -> waypoints."""
@@ -139,13 +140,16 @@ def _moves_key(moves: Answer) -> tuple[tuple[str, tuple[Step, ...]], ...] | None
 def check_move(ctx: Context, unit: UnitData, moves: Answer, move_type: MoveType,
                max_distance: float, *, take_to_skies: bool = False,
                model_budgets: Mapping[str, float] | None = None,
-               must_end_unengaged: bool | None = None) -> None:
+               must_end_unengaged: bool | None = None, ends_clear: bool = False) -> None:
     """Raise :class:`IllegalChoice` (with the violated rule's ID, naming the model) unless the
     move is legal. ``max_distance`` is the move type's maximum before 21.03's -2";
     ``model_budgets`` optionally caps each model's own distance (RA-Move-a; 0 = cannot move,
     R02.02-a). A move found legal before with the same arguments, in the same state and
     scene while no model is placed (``placement_count``), is legal again without being
-    measured (:data:`_PASSED`: everything the answer reads is in its key)."""
+    measured (:data:`_PASSED`: everything the answer reads is in its key). ``ends_clear``:
+    the caller found ``movement.ends_refused`` False for these moves' ends in this scene
+    (unengaged as ``validate_move``'s default): they are not measured again
+    (``movement.ENDS_CLEAR``; the same answer)."""
     scene = geo.scene(ctx)
     mk = _moves_key(moves)
     key: tuple[object, ...] | None = None
@@ -157,7 +161,8 @@ def check_move(ctx: Context, unit: UnitData, moves: Answer, move_type: MoveType,
         if hit is not None and hit[0] is ctx.state and hit[1] is unit and hit[2] is scene:
             return
     _check_move(ctx, unit, moves, move_type, max_distance, take_to_skies=take_to_skies,
-                model_budgets=model_budgets, must_end_unengaged=must_end_unengaged)
+                model_budgets=model_budgets, must_end_unengaged=must_end_unengaged,
+                ends_clear=ends_clear and must_end_unengaged is None)
     if key is not None:  # legal (else raised)
         if len(_PASSED) >= 8:
             _PASSED.clear()
@@ -167,7 +172,7 @@ def check_move(ctx: Context, unit: UnitData, moves: Answer, move_type: MoveType,
 def _check_move(ctx: Context, unit: UnitData, moves: Answer, move_type: MoveType,
                 max_distance: float, *, take_to_skies: bool,
                 model_budgets: Mapping[str, float] | None,
-                must_end_unengaged: bool | None) -> None:
+                must_end_unengaged: bool | None, ends_clear: bool = False) -> None:
     """:func:`check_move`, measured."""
     alive = {m.id: m for m in unit.alive}
     for mid in moves:
@@ -180,7 +185,8 @@ def _check_move(ctx: Context, unit: UnitData, moves: Answer, move_type: MoveType
                                 rule="R02.02-a")
     violations = validate_move(geo.scene(ctx), unit.id, moves, move_type, max_distance,
                                take_to_skies=take_to_skies,
-                               must_end_unengaged=must_end_unengaged, first=True)
+                               must_end_unengaged=must_end_unengaged, first=True,
+                               skip=(ENDS_CLEAR,) if ends_clear else ())
     if violations:  # the first violation only (the one reported)
         v = violations[0]
         who = alive[v.model].name + f" ({v.model})" if v.model in alive else v.model
@@ -233,10 +239,11 @@ def _ends_within(ctx: Context, unit: UnitData, answer: dict[str, JSON],
 
 def _legal(ctx: Context, unit: UnitData, answer: dict[str, JSON], move_type: MoveType,
            max_distance: float, take_to_skies: bool,
-           model_budgets: Mapping[str, float] | None) -> bool:
+           model_budgets: Mapping[str, float] | None, ends_clear: bool = False) -> bool:
     try:
         check_move(ctx, unit, parse_positions(answer), move_type, max_distance,
-                   take_to_skies=take_to_skies, model_budgets=model_budgets)
+                   take_to_skies=take_to_skies, model_budgets=model_budgets,
+                   ends_clear=ends_clear)
     except IllegalChoice:
         return False
     return True
@@ -281,8 +288,9 @@ def propose_move(ctx: Context, unit: UnitData, move_type: MoveType, max_distance
                 continue
             if translation_refused(ctx, unit, movers, dx, dy, move_type, take_to_skies):
                 continue  # validate_move would refuse it too (engine/propose_moves.py)
+            # else its ends are clear (the answer's ends: m.x + dx, parsed as the same float)
             if not _legal(ctx, unit, answer, move_type, max_distance, take_to_skies,
-                          model_budgets):
+                          model_budgets, ends_clear=True):
                 continue
             if extra_check is not None and not extra_check(ctx, unit, answer):
                 continue

@@ -20,9 +20,6 @@ from w40k.engine.state import ModelData, UnitData, placement_count
 from w40k.geometry import Model, MoveType, Scene, Terrain
 from w40k.geometry.battlefield import CELL, MARGIN, inner_radius
 from w40k.geometry.measure import (
-    ENGAGEMENT_HORIZONTAL,
-    engaged,
-    overlaps,
     point_segment,
     separation,
 )
@@ -30,6 +27,7 @@ from w40k.geometry.movement import (
     CLIMBERS,
     crosses_feature,
     ending_violations,
+    ends_refused,
     passable,
     scene_others,
     sweep_box,
@@ -461,26 +459,8 @@ def translation_refused(ctx: Context, unit: UnitData, movers: Sequence[ModelData
     (dx, dy) in one straight step: a base ends over the battlefield edge (R03.01-f), on a model
     of another unit (R03.01-c), engaged with an enemy model after a move that must end
     unengaged (R09.05-a, R09.07-e), or where it may not end in terrain (``ending_violations``,
-    R03.01-i, R13.06-e/f/g). Only the models whose disc comes near each end are measured.
-    False says nothing: the proposer still validates the whole move."""
-    scene = geo.scene(ctx)
-    bf = scene.battlefield
-    others, discs = scene_others(scene, unit.id, unit.player)
-    unengaged = move_type in UNENGAGED_MOVES
-    reach = ENGAGEMENT_HORIZONTAL + EPS
-    for m in movers:
-        start = geo.model_shape(m)
-        end = start.moved(m.x + dx, m.y + dy)
-        x0, y0, x1, y1 = end.footprint().bbox()
-        if x0 < -EPS or y0 < -EPS or x1 > bf.width + EPS or y1 > bf.depth + EPS:
-            return True
-        r = end.reach()
-        if any(overlaps(end, others[i][1])
-               for i in discs.near_segment(end.x, end.y, end.x, end.y, r, 0.0)):
-            return True
-        if unengaged and any(not others[i][0] and engaged(end, others[i][1])
-                             for i in discs.near_segment(end.x, end.y, end.x, end.y, r, reach)):
-            return True
-        if ending_violations(scene.terrain, end, take_to_skies):
-            return True
-    return False
+    R03.01-i, R13.06-e/f/g): ``movement.ends_refused`` of the ends. False says the ends are
+    clear of all of these (``movement.ENDS_CLEAR``); the proposer still validates the move."""
+    ends = [geo.model_shape(m).moved(m.x + dx, m.y + dy) for m in movers]
+    return ends_refused(geo.scene(ctx), unit.id, unit.player, ends,
+                        move_type in UNENGAGED_MOVES, take_to_skies)

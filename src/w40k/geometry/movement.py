@@ -66,6 +66,13 @@ ENDS_CHECKED = "ends"
 Ending a Move, R03.01-i, R13.06-e/f/g) empty for every moved model's end (``Occupied.free``,
 ``melee_moves.surely_refused``), so they are not measured again."""
 
+ENDS_CLEAR = "ends clear"
+"""A :func:`validate_move` ``skip`` token: the caller has found every moved model's end clear
+of what :func:`ends_refused` tests (on the battlefield, on no other unit's model, engaged
+with no enemy model where the move must end unengaged, ``ending_violations`` empty), so
+the other units' models near the ends and the ends' engagement are not measured again
+(implies :data:`ENDS_CHECKED`)."""
+
 CAPSULE_MARGIN = 1e-6
 """Inches beyond a footprint's reach within which :func:`crosses_feature` still measures
 exactly (so a feature the exact test would meet is never ruled out by the cheap one)."""
@@ -244,17 +251,20 @@ def validate_move(
     bf = scene.battlefield
     finals: dict[str, Model] = dict(by_name)
     others, discs = scene_others(scene, unit, the_unit.player)
-    for name, path in moves.items():
+    # _may_pass_model's tests that need no other model: it passes them all
+    past_all = take_to_skies or move_type is MoveType.DESPERATE_ESCAPE
+    # every step's model where it ends (``moved`` makes a new model and nothing else), and
+    # the other models near each horizontal step (one array operation for them all)
+    walks = _walks(by_name, moves)
+    passing = None if past_all else _near_steps(discs, by_name, moves, walks)
+    for name, walk in zip(moves, walks, strict=True):
         m = by_name[name]
         cur = m
         used = 0.0
         # passable's first two tests, once per model: such a model passes every feature
         through_all = take_to_skies or super_heavy_mobile or m.has(*CLIMBERS, "MOBILE")
-        # _may_pass_model's tests that need no other model: it passes them all
-        past_all = take_to_skies or move_type is MoveType.DESPERATE_ESCAPE
-        for k, step in enumerate(path):
-            nz = cur.z if step.z is None else step.z
-            nxt = cur.moved(step.x, step.y, nz, step.facing)
+        for k, nxt in enumerate(walk):
+            nz = nxt.z
             horiz = math.hypot(nxt.x - cur.x, nxt.y - cur.y)
             vert = abs(nz - cur.z)
             used += horiz + (0.0 if take_to_skies else vert)  # R03.01-a, R13.06-d, R21.03-a
@@ -314,8 +324,7 @@ def validate_move(
                                 return out
                 # only models whose disc meets the swept disc can be moved through (none
                 # is in the way when taking to the skies or in a Desperate Escape)
-                for i in () if past_all else discs.near_segment(
-                        cur.x, cur.y, nxt.x, nxt.y, cur.reach(), 0.0):
+                for i in () if passing is None else passing[(name, k)]:
                     friendly, o = others[i]
                     if abs(o.z - cur.z) > max(o.height, cur.height):
                         continue  # different level
@@ -349,7 +358,8 @@ def validate_move(
         finals[name] = cur
     # --- where models end (03.01 Ending a Move, 13.06)
     placed = list(finals.values())
-    ends = ENDS_CHECKED not in skip
+    clear = ENDS_CLEAR in skip  # no other unit's model under an end, no end engaged
+    ends = ENDS_CHECKED not in skip and not clear
     if "R03.01-c" in skip:
         for name in moves if ends else ():
             out.extend(ending_violations(scene.terrain, finals[name], take_to_skies))
@@ -359,7 +369,8 @@ def validate_move(
         placed_reach = [(o, o.reach()) for o in placed]  # each model's reach read once
         # the other units' models whose disc meets each moved model's disc, for all at once
         # (_near_points: the near_segment answers of each model's point, one array operation)
-        near_ends = _near_points(discs, [finals[name] for name in moves], 0.0)
+        near_ends = [[] for _ in moves] if clear else _near_points(
+            discs, [finals[name] for name in moves], 0.0)
         for name, around in zip(moves, near_ends, strict=True):
             m = finals[name]
             mx, my, mr = m.x, m.y, m.reach()
@@ -402,8 +413,10 @@ def validate_move(
         # first engaged enemy model in every call on this scene: kept (``_standing``); the
         # others are measured (``_near_points`` row by row: the same indices for a subset).
         standing = _standing(scene, unit)
-        fresh = [m for m in placed if m is not by_name[m.name] or m.name not in standing]
-        found: dict[str, Model | None] = {}
+        # the moved models' ends engaged with no enemy model (ENDS_CLEAR): not measured
+        found: dict[str, Model | None] = dict.fromkeys(moves) if clear else {}
+        fresh = [m for m in placed if m.name not in found
+                 and (m is not by_name[m.name] or m.name not in standing)]
         for m, around in zip(fresh, _near_points(discs, fresh, ENGAGEMENT_HORIZONTAL + EPS),
                              strict=True):
             e = next((others[i][1] for i in around if not others[i][0]
@@ -423,6 +436,89 @@ def validate_move(
                 if first:
                     return out
     return out
+
+
+def _walks(by_name: Mapping[str, Model], moves: Mapping[str, Sequence[Step]]
+           ) -> list[list[Model]]:
+    """Per moved model (in ``moves``' order), the model at the end of each of its steps:
+    ``validate_move``'s own ``cur.moved(x, y, z, facing)`` chain (a new model each, nothing
+    else changed: made before the tests, the same models as made step by step)."""
+    out = []
+    for name, path in moves.items():
+        cur = by_name[name]
+        walk = []
+        for step in path:
+            cur = cur.moved(step.x, step.y, cur.z if step.z is None else step.z, step.facing)
+            walk.append(cur)
+        out.append(walk)
+    return out
+
+
+def _near_steps(discs: Discs, by_name: Mapping[str, Model], moves: Mapping[str, object],
+                walks: Sequence[Sequence[Model]]) -> dict[tuple[str, int], list[int]]:
+    """``discs.near_segment(cur.x, cur.y, nxt.x, nxt.y, cur.reach(), 0.0)`` for every step
+    of ``walks`` that moves horizontally (``validate_move``'s ``horiz > EPS``), by (model
+    name, step index): the other models the step may pass through (R03.01-d, R17.01-a).
+    Two or more such steps are measured in one array operation, row by row the same float
+    operations as ``near_segment``'s (its ``den > 0`` branch: such a step has a nonzero
+    length), so the same indices; a single one by ``near_segment`` itself."""
+    keys: list[tuple[str, int]] = []
+    rows: list[tuple[float, float, float, float, float]] = []
+    for name, walk in zip(moves, walks, strict=True):
+        cur = by_name[name]
+        for k, nxt in enumerate(walk):
+            if math.hypot(nxt.x - cur.x, nxt.y - cur.y) > EPS:
+                keys.append((name, k))
+                rows.append((cur.x, cur.y, nxt.x, nxt.y, cur.reach()))
+            cur = nxt
+    if len(rows) < 2 or not len(discs.models):
+        return {key: discs.near_segment(*row, 0.0) for key, row in zip(keys, rows, strict=True)}
+    a = np.array(rows, dtype=np.float64)
+    x0, y0, x1, y1, r = (a[:, j:j + 1] for j in range(5))
+    px = discs.xs[None, :] - x0
+    py = discs.ys[None, :] - y0
+    ax, ay = x1 - x0, y1 - y0
+    den = ax * ax + ay * ay
+    t = np.minimum(np.maximum((px * ax + py * ay) / den, 0.0), 1.0)
+    px = px - t * ax
+    py = py - t * ay
+    gap = np.sqrt(px * px + py * py) - discs.rs[None, :] - r
+    hit = gap <= 0.0 + MARGIN
+    return {key: np.flatnonzero(row).tolist() for key, row in zip(keys, hit, strict=True)}
+
+
+def ends_refused(scene: Scene, unit: str, player: str, ends: Sequence[Model],
+                 unengaged: bool, take_to_skies: bool = False) -> bool:
+    """True when :func:`validate_move` surely refuses a move of ``unit`` whose moved models
+    end at ``ends``: a base over the battlefield edge (R03.01-f), on a model of another unit
+    (R03.01-c), engaged with an enemy model where ``unengaged`` (R09.05-a, R09.07-e), or
+    where ``ending_violations`` refuses it (R03.01-i, R13.06-e/f/g). False: every end is
+    clear of all of these (:data:`ENDS_CLEAR`). The other units' models near each end are
+    found for all ends in one array operation (``near_segment``'s float operations for a
+    point, as :func:`_near_points`: the same models); the answer is an "or" of tests without
+    side effects, so their order does not change it."""
+    bf = scene.battlefield
+    for end in ends:
+        x0, y0, x1, y1 = end.footprint().bbox()
+        if x0 < -EPS or y0 < -EPS or x1 > bf.width + EPS or y1 > bf.depth + EPS:
+            return True
+    others, discs = scene_others(scene, unit, player)
+    if ends and len(discs.models):
+        px = discs.xs[None, :] - np.array([m.x for m in ends], dtype=np.float64)[:, None]
+        py = discs.ys[None, :] - np.array([m.y for m in ends], dtype=np.float64)[:, None]
+        r = np.array([m.reach() for m in ends], dtype=np.float64)[:, None]
+        gap = np.sqrt(px * px + py * py) - discs.rs[None, :] - r
+        touch = 0.0 + MARGIN  # near_segment's d + MARGIN: on a model (d = 0)
+        near = (ENGAGEMENT_HORIZONTAL + EPS if unengaged else 0.0) + MARGIN
+        rows, cols = np.nonzero(gap <= near)
+        for i, j, g in zip(rows.tolist(), cols.tolist(), gap[rows, cols].tolist(),
+                           strict=True):
+            friendly, o = others[j]
+            if g <= touch and overlaps(ends[i], o):
+                return True
+            if unengaged and not friendly and engaged(ends[i], o):
+                return True
+    return any(ending_violations(scene.terrain, m, take_to_skies) for m in ends)
 
 
 def _near_points(discs: Discs, models: Sequence[Model], d: float) -> list[list[int]]:
