@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, TypeVar, cast
 
 from w40k.core.dice import Modifier, RollKind
+from w40k.core.profiles import WeaponProfile
 from w40k.engine.ability_effects import adjust_attack
 from w40k.engine.context import Context
 from w40k.engine.death import cast_attacker, push_deaths
@@ -71,6 +72,26 @@ def context_from_json(d: dict[str, JSON]) -> AttackContext:
         **mods, **flags)  # type: ignore[arg-type]
 
 
+_WEAPONS: dict[str, WeaponProfile] = {}
+"""The weapons read from attack frames, by their JSON's ``repr``: a JSON value's repr is
+exact (every str, number and bool written as it is, so two reprs are equal only for the same
+JSON in the same key order) and :func:`weapon_from_json` is a function of the JSON alone. An
+attack frame holds its weapons as JSON (the position form) and every attack reads them again;
+the profiles are frozen, so one is shared. Emptied past :data:`_WEAPONS_LIMIT` entries."""
+_WEAPONS_LIMIT = 512
+
+
+def _weapon(data: dict[str, JSON]) -> WeaponProfile:
+    """``weapon_from_json(data)``, kept for the same JSON."""
+    key = repr(data)
+    got = _WEAPONS.get(key)
+    if got is None:
+        if len(_WEAPONS) >= _WEAPONS_LIMIT:
+            _WEAPONS.clear()
+        got = _WEAPONS[key] = weapon_from_json(data)
+    return got
+
+
 _DECODED: dict[int, tuple[JSON, AttackRequest | AttackState]] = {}
 """Decoded attack requests and machine states of frames read from a position (JSON), by the id
 of their JSON (which is held, so an id is never reused while cached): a frame's JSON is never
@@ -120,8 +141,15 @@ def with_state(frame: AttackFrame, state: AttackState, **changes: Any) -> Attack
     """``frame`` holding the machine's ``state`` (and ``changes``): the frozen state itself,
     written as JSON only when the frame is (:meth:`AttackFrame.to_json`: a save). A battle
     stores a state at every step of the machine and saves none of them."""
+    # A copy of the frame's fields with the changes: ``dataclasses.replace`` would check
+    # the fields and call ``__init__`` (its frozen per-field sets) at every step.
+    out: AttackFrame = object.__new__(AttackFrame)
+    fields = out.__dict__
+    fields.update(frame.__dict__)
     # the field's declared type is its position form (the frame codec reads JSON there)
-    return replace(frame, state=cast(JSON, state), **changes)
+    fields["state"] = cast(JSON, state)
+    fields.update(changes)
+    return out
 
 
 class AttackStep(StrEnum):
@@ -206,30 +234,53 @@ def _roll_unit(kind: str, attacker: UnitData, target: UnitData) -> str:
 
 
 def _store(ctx: Context, frame: AttackFrame, state: AttackState, pause: Pause,
-           step: AttackStep) -> None:
-    """Keep the machine's state in the frame; a batch just rolled is logged (``roll``)."""
-    ctx.replace(frame, with_state(frame, state, step=step))
+           step: AttackStep) -> AttackFrame | None:
+    """Keep the machine's state in the frame; a batch just rolled is logged (``roll``).
+    The new frame, or None when a reaction window was pushed on top of it."""
+    new = with_state(frame, state, step=step)
+    ctx.replace(frame, new)
     if isinstance(pause, Rolled):
         attacker = ctx.state.unit(frame.attacker)
         target = ctx.state.unit(frame.target)
         unit = _roll_unit(pause.kind, attacker, target)
         ctx.log_roll(pause.kind, pause.dice, unit=unit)
         # After the roll, before its result is used: the machine waits at its Rolled pause.
-        open_window(ctx, Window.AFTER_ROLL, kind=str(pause.kind), unit=unit,
-                    faces=[d.face for d in pause.dice],
-                    rerollable=list[JSON](pause.indices), frame=len(ctx.state.frames) - 1)
+        if open_window(ctx, Window.AFTER_ROLL, kind=str(pause.kind), unit=unit,
+                       faces=[d.face for d in pause.dice],
+                       rerollable=list[JSON](pause.indices), frame=len(ctx.state.frames) - 1):
+            return None
+    return new
 
 
 def _run(ctx: Context, frame: AttackFrame) -> Request | None:
-    """One step of the attack machine (rules/attack_machine.py): it runs from where it
-    stopped to its next pause; nothing is re-run."""
+    """The attack machine (rules/attack_machine.py) runs from where it stopped, pause after
+    pause (nothing is re-run), until it asks a decision, a reaction window opens on top of
+    the frame, or the attack ends. Going on within this call is what the engine's loop
+    would do next: the frame is still on top and nothing else has run."""
+    current: AttackFrame | None = frame
+    while current is not None:
+        asked, current = _run_once(ctx, current)
+        if asked is not None:
+            return asked
+    return None
+
+
+def _on_top(ctx: Context, frame: AttackFrame | None) -> AttackFrame | None:
+    """``frame`` when it is (still) the top frame, else None (the engine runs the top)."""
+    frames = ctx.state.frames
+    return frame if frame is not None and frames and frames[-1] is frame else None
+
+
+def _run_once(ctx: Context, frame: AttackFrame) -> tuple[Request | None, AttackFrame | None]:
+    """One step of the attack machine: from where it stopped to its next pause. The decision
+    to ask, else None; and the frame to go on with (None: the engine runs the top frame)."""
     attacker = ctx.state.unit(frame.attacker)
     target = ctx.state.unit(frame.target)
     if frame.step is AttackStep.START:
         if target.destroyed:
             ctx.pop()  # R05.04-g: nothing left to attack
-            return None
-        weapons = tuple(WeaponEntry(weapon_from_json(cast(dict[str, JSON], w["weapon"])),
+            return None, None
+        weapons = tuple(WeaponEntry(_weapon(cast(dict[str, JSON], w["weapon"])),
                                     int(cast(int, w["count"])),
                                     None if w.get("half_range") is None
                                     else bool(w["half_range"]))
@@ -237,16 +288,19 @@ def _run(ctx: Context, frame: AttackFrame) -> Request | None:
         actx = dataclasses.replace(context_from_json(cast(dict[str, JSON], frame.context)),
                                    ruleset=ruleset(ctx.state.options))
         req = AttackRequest(weapons, model_states(target), model_states(attacker), actx)
-        ctx.replace(frame, with_state(frame, start(req), request=req, step=AttackStep.RUNNING))
-        return None
+        new = with_state(frame, start(req), request=req, step=AttackStep.RUNNING)
+        ctx.replace(frame, new)
+        return None, _on_top(ctx, new)
     req = frame_request(frame)
     after, pause = advance(frame_state(frame), req, ctx.dice)
     if isinstance(pause, DecisionRequest):
         if frame.step is not AttackStep.ASKING:
-            # reached the decision: ask on the next run
-            _store(ctx, frame, after, pause, AttackStep.ASKING)
-            return None
-        # At the decision, advance changes nothing and gives the same request again.
+            # Reached the decision: the frame now waits at it. Asking it at once is what the
+            # next run would do: there advance changes nothing and gives the same request.
+            asking = _store(ctx, frame, after, pause, AttackStep.ASKING)
+            if asking is None or _on_top(ctx, asking) is None:
+                return None, None
+            frame = asking
         player = attacker.player if pause.player == Player.ATTACKER else target.player
         policy = ctx.state.policies.get(player)
         if policy is not None and pause.kind is DecisionKind.SELECT_MODEL:
@@ -256,13 +310,12 @@ def _run(ctx: Context, frame: AttackFrame) -> Request | None:
             answer = policy_answer(policy, pause, models, centre(attacker))
             ctx.log("allocation_policy", unit=target.id if pause.player == Player.DEFENDER
                     else attacker.id, policy=policy, answer=answer)
-            _store(ctx, frame, *advance(after, req, ctx.dice, answer), AttackStep.RUNNING)
-            return None
+            return None, _on_top(ctx, _store(ctx, frame, *advance(after, req, ctx.dice, answer),
+                                             AttackStep.RUNNING))
         return dataclasses.replace(pause, player=player,
-                                   context={"attacker": attacker.id, "target": target.id})
+                                   context={"attacker": attacker.id, "target": target.id}), None
     if not isinstance(pause, Done):
-        _store(ctx, frame, after, pause, frame.step)
-        return None
+        return None, _on_top(ctx, _store(ctx, frame, after, pause, frame.step))
     result = pause.result
     for e in result.events:
         ctx.log("attack_step", attacker=attacker.id, target=target.id, step=e.step,
@@ -274,7 +327,7 @@ def _run(ctx: Context, frame: AttackFrame) -> Request | None:
     _apply_models(ctx, target, result.target, cause=f"attack by {attacker.id}")
     _apply_models(ctx, attacker, result.attacker, cause="hazard")
     ctx.pop()
-    return None
+    return None, None
 
 
 def _apply_models(ctx: Context, unit: UnitData, after: tuple[ModelState, ...], cause: str) -> None:

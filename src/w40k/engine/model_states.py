@@ -3,15 +3,45 @@
 from __future__ import annotations
 
 from w40k.core.abilities import Stealth
+from w40k.core.profiles import ModelProfile
 from w40k.engine.state import UnitData
 from w40k.rules.primitives import ModelState
+
+_Traits = tuple[int, int, int, int | None, tuple[str, ...], int | None, bool]
+"""A profile's part of a :class:`ModelState`: W, T, Sv, InSv, keywords, fnp, stealth."""
+
+_TRAITS: dict[int, tuple[ModelProfile, _Traits]] = {}
+"""The traits of each profile seen, by the profile's id (the entry holds the profile: no id
+reuse while kept). A profile is frozen, so its traits never change; every attack reads them for
+every living model of both units (the Feel No Pain and Stealth lookups scan the abilities)."""
+_TRAITS_LIMIT = 1024
+
+
+def _traits(p: ModelProfile) -> _Traits:
+    hit = _TRAITS.get(id(p))
+    if hit is not None and hit[0] is p:
+        return hit[1]
+    if len(_TRAITS) >= _TRAITS_LIMIT:
+        _TRAITS.clear()
+    traits = profile_traits(p)
+    _TRAITS[id(p)] = (p, traits)
+    return traits
+
+
+def profile_traits(p: ModelProfile) -> _Traits:
+    """The profile's W, T, Sv, InSv, keywords, Feel No Pain and Stealth, computed from the
+    profile (the plain answer that :func:`model_states` keeps per profile)."""
+    return (p.W, p.T, p.Sv, p.InSv, p.keywords, p.fnp,
+            any(isinstance(a, Stealth) for a in p.abilities))
 
 
 def model_states(u: UnitData) -> tuple[ModelState, ...]:
     """The unit's living models as the rules layer sees them: profile, wounds, wargear,
     leader role and position (05.04/06.02: what makes models not interchangeable)."""
-    return tuple(ModelState(m.id, m.profile.W, m.profile.T, m.profile.Sv, m.profile.InSv,
-                            m.wounds_lost, m.profile.keywords, m.profile.fnp, m.leader,
-                            stealth=any(isinstance(a, Stealth) for a in m.profile.abilities),
-                            wargear=tuple(w.name for w in m.weapons), position=(m.x, m.y))
-                 for m in u.alive)
+    out = []
+    for m in u.alive:
+        w, t, sv, insv, keywords, fnp, stealth = _traits(m.profile)
+        out.append(ModelState(m.id, w, t, sv, insv, m.wounds_lost, keywords, fnp, m.leader,
+                              stealth=stealth, wargear=tuple([x.name for x in m.weapons]),
+                              position=(m.x, m.y)))
+    return tuple(out)
