@@ -170,7 +170,8 @@ class DieRoll:
     @property
     def unmodified(self) -> int:
         """The result after re-rolls and before modifiers (002); a D3 is the halved face."""
-        return self.face if self.sides == 6 else (self.face + 1) // 2
+        face = self.faces[-1]
+        return face if self.sides == 6 else (face + 1) // 2
 
     @property
     def rerolled(self) -> bool:
@@ -208,8 +209,13 @@ class SeededDice:
         self._rng = random.Random(seed)
 
     def d6(self, kind: str) -> int:
-        """One D6 face."""
-        return self._rng.randint(1, 6)
+        """One D6 face: the draw of ``randint(1, 6)`` without its argument checks (it is
+        ``1 + _randbelow(6)``: 3 random bits, drawn again while they make 6 or 7)."""
+        bits = self._rng.getrandbits
+        r = bits(3)
+        while r >= 6:
+            r = bits(3)
+        return r + 1
 
     def clone(self) -> SeededDice:
         """An independent copy in the same state."""
@@ -379,7 +385,8 @@ class Roller:
 
     def dice(self, kind: str, n: int, sides: int = 6) -> tuple[DieRoll, ...]:
         """``n`` dice rolled together (05: each step's dice are simultaneous)."""
-        return tuple(self.die(kind, sides) for _ in range(n))
+        d6 = self.source.d6
+        return tuple([DieRoll(kind, (d6(kind),), sides) for _ in range(n)])
 
     def reroll(self, die: DieRoll) -> DieRoll:
         """Re-roll ``die``; a die is never re-rolled twice (002)."""

@@ -27,7 +27,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from enum import Enum
-from operator import attrgetter
 from typing import Final, Literal, cast
 
 from w40k.core.abilities import WeaponAbility
@@ -109,19 +108,12 @@ def reroll(state: AttackState, die_index: int, dice: DiceSource) -> AttackState:
     return replace(state, rolled=rolled, events=(*state.events, event))
 
 
-_FIELDS: Final = AttackState.__slots__
-"""Every field of :class:`AttackState` (a slots dataclass: its slots are its fields)."""
-_VALUES: Final = attrgetter(*_FIELDS)
-_SET: Final = object.__setattr__
-
-
 def _private_copy(state: AttackState) -> AttackState:
     """A new :class:`AttackState` equal to ``state``, for one ``advance`` to set in place
     (the caller's state is never changed: it stays valid after a refused answer)."""
     out: AttackState = object.__new__(AttackState)
-    # every value read in one C call (``attrgetter``): a third less than a getattr per field
-    for name, value in zip(_FIELDS, _VALUES(state), strict=True):
-        _SET(out, name, value)
+    # every field copied in one C call (the state keeps its fields in its ``__dict__``)
+    out.__dict__.update(state.__dict__)
     return out
 
 
@@ -155,6 +147,8 @@ class _Machine:
     def __init__(self, state: AttackState, request: AttackRequest, dice: DiceSource,
                  answer: JSON | Literal[_NoAnswer.NO_ANSWER]) -> None:
         self.s = _private_copy(state)
+        self.fields = self.s.__dict__
+        """The fields of ``s``, set in place (:meth:`set`)."""
         self.req = request
         self.roll = Roller(dice)
         self.answer: JSON = None if answer is NO_ANSWER else answer
@@ -169,9 +163,7 @@ class _Machine:
         """Set fields of the machine's own copy of the state (:func:`_private_copy`: no one
         else holds it until :meth:`frozen` hands it out, so it is set in place instead of
         a ``dataclasses.replace`` of its 45 fields per change)."""
-        s = self.s
-        for name, value in changes.items():
-            object.__setattr__(s, name, value)
+        self.fields.update(changes)
 
     def log(self, step: str, rule: str, text: str) -> None:
         self.events.append(Event(step, rule, text))
@@ -183,23 +175,9 @@ class _Machine:
         return self.s
 
     def run(self) -> tuple[AttackState, Pause]:
-        handlers: dict[Step, Callable[[], Pause | None]] = {
-            Step.DUPLICATES: self.duplicates, Step.GATHER: self.gather,
-            Step.ATTACKS_USE: self.attacks_use, Step.HIT_ROLL: self.hit_roll,
-            Step.HIT_USE: self.hit_use, Step.LETHAL: self.lethal,
-            Step.WOUND_ROLL: self.wound_roll, Step.WOUND_USE: self.wound_use,
-            Step.ALLOCATION_ORDER: self.allocation_order, Step.PRECISION: self.precision,
-            Step.SAVE_ROLL: self.save_roll, Step.SAVE_USE: self.save_use,
-            Step.SAVE_RESOLVE: self.save_resolve, Step.DAMAGE_ROLL: self.damage_roll,
-            Step.DAMAGE_USE: self.damage_use, Step.FNP_ROLL: self.fnp_roll,
-            Step.FNP_USE: self.fnp_use, Step.DEVASTATING: self.devastating,
-            Step.DEVASTATING_USE: self.devastating_use, Step.MORTAL: self.mortal,
-            Step.POOL_END: self.pool_end, Step.HAZARD_ROLL: self.hazard_roll,
-            Step.HAZARD_USE: self.hazard_use, Step.HAZARD_END: self.hazard_end,
-            Step.DONE: self.done,
-        }
+        handlers = _HANDLERS
         while True:
-            pause = handlers[self.s.step]()
+            pause = handlers[self.s.step](self)
             if not self.answered:
                 raise MalformedChoice(f"no decision is pending at step {self.s.step}")
             if pause is not None:
@@ -355,8 +333,8 @@ class _Machine:
         return None
 
     # -- 05.01 hit rolls ----------------------------------------------------------------
-    def hit(self, d: DieRoll) -> Outcome:
-        p = self.prof
+    @staticmethod
+    def hit(d: DieRoll, p: PoolProfile) -> Outcome:
         return hit_outcome(d.unmodified, p.hit_modifier, p.skill, fail_up_to=p.hit_fail_up_to)
 
     def hit_roll(self) -> Pause | None:
@@ -367,12 +345,12 @@ class _Machine:
             return None
         dice = self.roll.dice(RollKind.HIT, n)
         dice = self.auto_reroll(dice, prof.reroll_hits,
-                                [self.hit(d) is Outcome.FAIL for d in dice], "hit")
+                                [self.hit(d, prof) is Outcome.FAIL for d in dice], "hit")
         return self.rolled(RollKind.HIT, dice, Step.HIT_USE)
 
     def hit_use(self) -> Pause | None:
         prof, dice = self.prof, self.s.rolled
-        outcomes = [self.hit(d) for d in dice]
+        outcomes = [self.hit(d, prof) for d in dice]
         crits = outcomes.count(Outcome.CRITICAL)
         hits = crits + outcomes.count(Outcome.SUCCESS)
         self.log("hit", "05.01", f"hit rolls {_faces(dice)} needing {prof.skill}+"
@@ -405,22 +383,24 @@ class _Machine:
         return None
 
     # -- 05.02 wound rolls (19.02: the toughness of the unit now) -----------------------
-    def wound(self, d: DieRoll, need: int) -> Outcome:
-        p = self.prof
+    @staticmethod
+    def wound(d: DieRoll, need: int, p: PoolProfile) -> Outcome:
         return wound_outcome(d.unmodified, p.wound_modifier, need, crit_from=p.wound_crit_from)
 
     def wound_roll(self) -> Pause | None:
-        need = wound_threshold(self.prof.strength, attack_toughness(self.target))
+        prof = self.prof
+        need = wound_threshold(prof.strength, attack_toughness(self.target))
         dice = self.roll.dice(RollKind.WOUND, self.s.hits - self.s.auto_wounds)
-        dice = self.auto_reroll(dice, self.prof.reroll_wounds,
-                                [self.wound(d, need) is Outcome.FAIL for d in dice], "wound")
+        dice = self.auto_reroll(dice, prof.reroll_wounds,
+                                [self.wound(d, need, prof) is Outcome.FAIL for d in dice],
+                                "wound")
         return self.rolled(RollKind.WOUND, dice, Step.WOUND_USE)
 
     def wound_use(self) -> Pause | None:
         prof, dice = self.prof, self.s.rolled
         toughness = attack_toughness(self.target)
         need = wound_threshold(prof.strength, toughness)
-        outcomes = [self.wound(d, need) for d in dice]
+        outcomes = [self.wound(d, need, prof) for d in dice]
         crits = outcomes.count(Outcome.CRITICAL)
         auto = self.s.auto_wounds
         wounds = crits + outcomes.count(Outcome.SUCCESS) + auto
@@ -700,3 +680,21 @@ class _Machine:
         return Done(AttackResult(s.results, tuple(self.target), tuple(self.attacker),
                                  s.hazard_rolls, s.hazard_mw, s.hazard_lost, s.hazard_dead,
                                  tuple(self.events)))
+
+
+_HANDLERS: Final[dict[Step, Callable[[_Machine], Pause | None]]] = {
+    Step.DUPLICATES: _Machine.duplicates, Step.GATHER: _Machine.gather,
+    Step.ATTACKS_USE: _Machine.attacks_use, Step.HIT_ROLL: _Machine.hit_roll,
+    Step.HIT_USE: _Machine.hit_use, Step.LETHAL: _Machine.lethal,
+    Step.WOUND_ROLL: _Machine.wound_roll, Step.WOUND_USE: _Machine.wound_use,
+    Step.ALLOCATION_ORDER: _Machine.allocation_order, Step.PRECISION: _Machine.precision,
+    Step.SAVE_ROLL: _Machine.save_roll, Step.SAVE_USE: _Machine.save_use,
+    Step.SAVE_RESOLVE: _Machine.save_resolve, Step.DAMAGE_ROLL: _Machine.damage_roll,
+    Step.DAMAGE_USE: _Machine.damage_use, Step.FNP_ROLL: _Machine.fnp_roll,
+    Step.FNP_USE: _Machine.fnp_use, Step.DEVASTATING: _Machine.devastating,
+    Step.DEVASTATING_USE: _Machine.devastating_use, Step.MORTAL: _Machine.mortal,
+    Step.POOL_END: _Machine.pool_end, Step.HAZARD_ROLL: _Machine.hazard_roll,
+    Step.HAZARD_USE: _Machine.hazard_use, Step.HAZARD_END: _Machine.hazard_end,
+    Step.DONE: _Machine.done,
+}
+"""The handler of each step (one table for every machine, not one per ``advance``)."""

@@ -72,9 +72,11 @@ USE_STEPS = frozenset({Step.ATTACKS_USE, Step.HIT_USE, Step.WOUND_USE, Step.SAVE
 """The steps at which a batch of rolled dice waits to be used (a ``Rolled`` pause)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class AttackState:
-    """One attack between two steps (see the module docstring)."""
+    """One attack between two steps (see the module docstring). Not a slots class: its
+    fields live in its ``__dict__``, so the attack machine copies and sets them in one call
+    each (rules/attack_machine.py)."""
 
     step: Step
     target: tuple[ModelState, ...]
