@@ -34,7 +34,7 @@ from w40k.engine.units import centre, destroy
 from w40k.engine.windows import Window, open_window
 from w40k.rules.allocation import policy_answer
 from w40k.rules.attack_machine import AttackState, Done, Pause, Rolled, advance, start
-from w40k.rules.attack_profile import AttackContext, Reroll, WeaponEntry
+from w40k.rules.attack_profile import AttackContext, Reroll, Ruleset, WeaponEntry
 from w40k.rules.attack_types import AttackRequest
 from w40k.rules.decisions import DecisionKind, DecisionRequest, Player
 from w40k.rules.primitives import ModelState
@@ -89,6 +89,23 @@ def _weapon(data: dict[str, JSON]) -> WeaponProfile:
         if len(_WEAPONS) >= _WEAPONS_LIMIT:
             _WEAPONS.clear()
         got = _WEAPONS[key] = weapon_from_json(data)
+    return got
+
+
+_CONTEXTS: dict[tuple[str, Ruleset], AttackContext] = {}
+"""The attack contexts read from attack frames, by their JSON's ``repr`` (exact, as for
+:data:`_WEAPONS`) and the ruleset: :func:`context_from_json` is a function of the JSON alone,
+and the context is frozen. Emptied past :data:`_WEAPONS_LIMIT` entries."""
+
+
+def _context(data: dict[str, JSON], rules: Ruleset) -> AttackContext:
+    """``context_from_json(data)`` under ``rules``, kept for the same JSON and ruleset."""
+    key = (repr(data), rules)
+    got = _CONTEXTS.get(key)
+    if got is None:
+        if len(_CONTEXTS) >= _WEAPONS_LIMIT:
+            _CONTEXTS.clear()
+        got = _CONTEXTS[key] = dataclasses.replace(context_from_json(data), ruleset=rules)
     return got
 
 
@@ -285,8 +302,7 @@ def _run_once(ctx: Context, frame: AttackFrame) -> tuple[Request | None, AttackF
                                     None if w.get("half_range") is None
                                     else bool(w["half_range"]))
                         for w in cast(list[dict[str, JSON]], frame.weapons))
-        actx = dataclasses.replace(context_from_json(cast(dict[str, JSON], frame.context)),
-                                   ruleset=ruleset(ctx.state.options))
+        actx = _context(cast(dict[str, JSON], frame.context), ruleset(ctx.state.options))
         req = AttackRequest(weapons, model_states(target), model_states(attacker), actx)
         new = with_state(frame, start(req), request=req, step=AttackStep.RUNNING)
         ctx.replace(frame, new)

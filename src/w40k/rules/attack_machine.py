@@ -141,6 +141,16 @@ def _faces(dice: Sequence[DieRoll]) -> str:
         (f"{d.faces[0]}->{d.face}" if d.rerolled else str(d.face)) for d in dice) + "]"
 
 
+def _apart(candidates: Sequence[int], models: Sequence[ModelState]) -> bool:
+    """The first two candidates stand in different known places: then they are not
+    interchangeable (the position is part of a model's selection signature, 05.04/06.02),
+    known without comparing the rest of their signatures."""
+    if len(candidates) < 2:
+        return False
+    a, b = models[candidates[0]].position, models[candidates[1]].position
+    return a is not None and b is not None and a != b
+
+
 class _Machine:
     """One ``advance`` call: the state as a value, the models and account as lists."""
 
@@ -245,7 +255,7 @@ class _Machine:
     def choose_model(self, candidates: Sequence[int], models: Sequence[ModelState], rule: str,
                      player: str) -> int | DecisionRequest:
         """05.04 / 06.02 Select Model: asked unless the candidates are interchangeable."""
-        if interchangeable([models[i] for i in candidates]):
+        if not _apart(candidates, models) and interchangeable([models[i] for i in candidates]):
             return candidates[0]
         options = tuple[JSON, ...](candidates)
         got = self.decide(DecisionRequest(
