@@ -33,7 +33,7 @@ from w40k.engine.state import UnitData
 from w40k.engine.units import centre, destroy
 from w40k.engine.windows import Window, open_window
 from w40k.rules.allocation import policy_answer
-from w40k.rules.attack_machine import AttackState, Done, Pause, Rolled, advance, start
+from w40k.rules.attack_machine import AttackState, Pause, Rolled, advance, start
 from w40k.rules.attack_profile import AttackContext, Reroll, Ruleset, WeaponEntry
 from w40k.rules.attack_types import AttackRequest
 from w40k.rules.decisions import DecisionKind, DecisionRequest, Player
@@ -139,7 +139,7 @@ def _decoded(data: JSON, kind: type[_D], decode: Callable[[dict[str, JSON]], _D]
 
 def frame_request(frame: AttackFrame) -> AttackRequest:
     """The frame's attack request (decoded once when the frame was read from JSON)."""
-    held = cast(object, frame.request)
+    held: object = frame.request  # an annotation, not a cast() call: read at every step
     if isinstance(held, AttackRequest):
         return held
     return _decoded(frame.request, AttackRequest, AttackRequest.from_json)
@@ -148,7 +148,7 @@ def frame_request(frame: AttackFrame) -> AttackRequest:
 def frame_state(frame: AttackFrame) -> AttackState:
     """The frame's attack machine state (decoded once when the frame was read from JSON;
     ``to_json`` and ``from_json`` are an exact round trip)."""
-    held = cast(object, frame.state)
+    held: object = frame.state
     if isinstance(held, AttackState):
         return held
     return _decoded(frame.state, AttackState, AttackState.from_json)
@@ -164,7 +164,7 @@ def with_state(frame: AttackFrame, state: AttackState, **changes: Any) -> Attack
     fields = out.__dict__
     fields.update(frame.__dict__)
     # the field's declared type is its position form (the frame codec reads JSON there)
-    fields["state"] = cast(JSON, state)
+    fields["state"] = state
     fields.update(changes)
     return out
 
@@ -245,9 +245,9 @@ def push_attack(ctx: Context, attacker: UnitData, target: UnitData,
                          context_to_json(actx)))
 
 
-def _roll_unit(kind: str, attacker: UnitData, target: UnitData) -> str:
+def _roll_unit(kind: str, frame: AttackFrame) -> str:
     """Whose dice a batch is: the target's saves and Feel No Pain, else the attacker's."""
-    return target.id if kind in (RollKind.SAVE, RollKind.FNP) else attacker.id
+    return frame.target if kind in (RollKind.SAVE, RollKind.FNP) else frame.attacker
 
 
 def _store(ctx: Context, frame: AttackFrame, state: AttackState, pause: Pause,
@@ -257,9 +257,7 @@ def _store(ctx: Context, frame: AttackFrame, state: AttackState, pause: Pause,
     new = with_state(frame, state, step=step)
     ctx.replace(frame, new)
     if isinstance(pause, Rolled):
-        attacker = ctx.state.unit(frame.attacker)
-        target = ctx.state.unit(frame.target)
-        unit = _roll_unit(pause.kind, attacker, target)
+        unit = _roll_unit(pause.kind, frame)
         ctx.log_roll(pause.kind, pause.dice, unit=unit)
         # After the roll, before its result is used: the machine waits at its Rolled pause.
         if open_window(ctx, Window.AFTER_ROLL, kind=str(pause.kind), unit=unit,
@@ -291,9 +289,9 @@ def _on_top(ctx: Context, frame: AttackFrame | None) -> AttackFrame | None:
 def _run_once(ctx: Context, frame: AttackFrame) -> tuple[Request | None, AttackFrame | None]:
     """One step of the attack machine: from where it stopped to its next pause. The decision
     to ask, else None; and the frame to go on with (None: the engine runs the top frame)."""
-    attacker = ctx.state.unit(frame.attacker)
-    target = ctx.state.unit(frame.target)
     if frame.step is AttackStep.START:
+        attacker = ctx.state.unit(frame.attacker)
+        target = ctx.state.unit(frame.target)
         if target.destroyed:
             ctx.pop()  # R05.04-g: nothing left to attack
             return None, None
@@ -309,6 +307,10 @@ def _run_once(ctx: Context, frame: AttackFrame) -> tuple[Request | None, AttackF
         return None, _on_top(ctx, new)
     req = frame_request(frame)
     after, pause = advance(frame_state(frame), req, ctx.dice)
+    if isinstance(pause, Rolled):  # (the units are looked up by a scan: only when needed)
+        return None, _on_top(ctx, _store(ctx, frame, after, pause, frame.step))
+    attacker = ctx.state.unit(frame.attacker)
+    target = ctx.state.unit(frame.target)
     if isinstance(pause, DecisionRequest):
         if frame.step is not AttackStep.ASKING:
             # Reached the decision: the frame now waits at it. Asking it at once is what the
@@ -330,8 +332,6 @@ def _run_once(ctx: Context, frame: AttackFrame) -> tuple[Request | None, AttackF
                                              AttackStep.RUNNING))
         return dataclasses.replace(pause, player=player,
                                    context={"attacker": attacker.id, "target": target.id}), None
-    if not isinstance(pause, Done):
-        return None, _on_top(ctx, _store(ctx, frame, after, pause, frame.step))
     result = pause.result
     for e in result.events:
         ctx.log("attack_step", attacker=attacker.id, target=target.id, step=e.step,

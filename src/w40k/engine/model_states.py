@@ -41,7 +41,7 @@ def model_states(u: UnitData) -> tuple[ModelState, ...]:
     out = []
     for m in u.alive:
         w, t, sv, insv, keywords, fnp, stealth = _traits(m.profile)
+        # positional (visible: True, the default): no keyword matching per model
         out.append(ModelState(m.id, w, t, sv, insv, m.wounds_lost, keywords, fnp, m.leader,
-                              stealth=stealth, wargear=tuple([x.name for x in m.weapons]),
-                              position=(m.x, m.y)))
+                              True, stealth, tuple([x.name for x in m.weapons]), (m.x, m.y)))
     return tuple(out)

@@ -209,7 +209,8 @@ class _Machine:
         self.set(rolled=dice, step=use)
         if not dice:
             return None
-        return Rolled(kind, dice, tuple(i for i, d in enumerate(dice) if not d.rerolled),
+        # the dice not re-rolled yet: one face (``DieRoll.rerolled``, inline)
+        return Rolled(kind, dice, tuple([i for i, d in enumerate(dice) if len(d.faces) == 1]),
                       self.s.pool)
 
     def auto_reroll(self, dice: tuple[DieRoll, ...], policy: Reroll, failed: list[bool],
@@ -274,7 +275,8 @@ class _Machine:
             self.set(pools=tuple(tuple(p) for p in pools.values()), step=Step.GATHER)
             return None
         weapon = self.req.weapons[e].weapon
-        fams = [] if self.req.weapons[e].count <= 0 else [
+        # a duplicated family needs two abilities at least (most weapons have none or one)
+        fams = [] if self.req.weapons[e].count <= 0 or len(weapon.abilities) < 2 else [
             f for f in sorted({type(a) for a in weapon.abilities}, key=lambda f: f.__name__)
             if len(weapon.abilities_of(f)) >= 2]
         if self.s.family >= len(fams):
