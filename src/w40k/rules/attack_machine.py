@@ -187,7 +187,7 @@ class _Machine:
     def run(self) -> tuple[AttackState, Pause]:
         handlers = _HANDLERS
         while True:
-            pause = handlers[self.s.step](self)
+            pause = getattr(self, handlers[self.s.step])()
             if not self.answered:
                 raise MalformedChoice(f"no decision is pending at step {self.s.step}")
             if pause is not None:
@@ -694,19 +694,7 @@ class _Machine:
                                  tuple(self.events)))
 
 
-_HANDLERS: Final[dict[Step, Callable[[_Machine], Pause | None]]] = {
-    Step.DUPLICATES: _Machine.duplicates, Step.GATHER: _Machine.gather,
-    Step.ATTACKS_USE: _Machine.attacks_use, Step.HIT_ROLL: _Machine.hit_roll,
-    Step.HIT_USE: _Machine.hit_use, Step.LETHAL: _Machine.lethal,
-    Step.WOUND_ROLL: _Machine.wound_roll, Step.WOUND_USE: _Machine.wound_use,
-    Step.ALLOCATION_ORDER: _Machine.allocation_order, Step.PRECISION: _Machine.precision,
-    Step.SAVE_ROLL: _Machine.save_roll, Step.SAVE_USE: _Machine.save_use,
-    Step.SAVE_RESOLVE: _Machine.save_resolve, Step.DAMAGE_ROLL: _Machine.damage_roll,
-    Step.DAMAGE_USE: _Machine.damage_use, Step.FNP_ROLL: _Machine.fnp_roll,
-    Step.FNP_USE: _Machine.fnp_use, Step.DEVASTATING: _Machine.devastating,
-    Step.DEVASTATING_USE: _Machine.devastating_use, Step.MORTAL: _Machine.mortal,
-    Step.POOL_END: _Machine.pool_end, Step.HAZARD_ROLL: _Machine.hazard_roll,
-    Step.HAZARD_USE: _Machine.hazard_use, Step.HAZARD_END: _Machine.hazard_end,
-    Step.DONE: _Machine.done,
-}
-"""The handler of each step (one table for every machine, not one per ``advance``)."""
+_HANDLERS: Final[dict[Step, str]] = {step: str(step) for step in Step}
+"""The handler of each step: the machine's method of the step's name (one table for every
+machine, not 25 bound methods and a dict per ``advance``; looked up by name, so a method
+replaced on the class is the one run)."""
