@@ -109,26 +109,35 @@ def reactions(ctx: Context) -> tuple[Reaction, ...]:
     return (*TABLE, *mission) if mission else TABLE
 
 
-_INDEX: list[tuple[tuple[Reaction, ...], tuple[Reaction, ...],
-                   dict[Window, tuple[Reaction, ...]]]] = []
-"""The last reaction table and mission reactions (kept by identity) with the reactions of
-each window, in table order: a window opens at every roll, so finding its reactions costs two
-identity checks and one lookup."""
+_INDEX: list[tuple[tuple[Reaction, ...], object, dict[Window, tuple[Reaction, ...]]]] = []
+"""The last reaction table and mission (kept by identity) with the reactions of each window,
+in table order: a window opens at every roll, so finding its reactions costs two identity
+checks and one lookup. The mission's reactions are a function of the mission object
+(``mission_actions`` keeps them by its identity too)."""
+
+_CORE: list[tuple[Reaction, ...]] = []
+"""``reactions_table.TABLE``, once imported (read lazily: its modules import this one)."""
+
+
+def _table() -> tuple[Reaction, ...]:
+    """The explicit table in force: :data:`REACTIONS`, else ``reactions_table.TABLE``."""
+    if REACTIONS is not None:
+        return REACTIONS
+    if not _CORE:
+        from w40k.engine.reactions_table import TABLE
+        _CORE.append(TABLE)
+    return _CORE[0]
 
 
 def _of_window(ctx: Context, window: Window) -> tuple[Reaction, ...]:
     """The reactions in force of ``window``, in the order :func:`reactions` lists them."""
-    from w40k.engine import mission_actions
-
-    mission = mission_actions.reactions(ctx)
-    if REACTIONS is not None:
-        table = REACTIONS
-    else:
-        from w40k.engine.reactions_table import TABLE
-        table = TABLE
+    table = _table()
+    mission = ctx.state.mission
     if not (_INDEX and _INDEX[0][0] is table and _INDEX[0][1] is mission):
+        from w40k.engine import mission_actions
+
         by: dict[Window, list[Reaction]] = {}
-        for r in (*table, *mission):
+        for r in (*table, *mission_actions.reactions(ctx)):
             by.setdefault(r.window, []).append(r)
         _INDEX[:] = [(table, mission, {w: tuple(rs) for w, rs in by.items()})]
     return _INDEX[0][2].get(window, ())

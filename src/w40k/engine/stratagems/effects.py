@@ -17,8 +17,9 @@ def this_phase(ctx: Context, player: str | None = None) -> list[StratagemUse]:
     """The stratagems used in the current phase (of the current turn and round), by
     ``player`` when given."""
     s = ctx.state
+    rnd, turn, phase = s.round, s.turn_player, s.phase  # read once, not per use
     return [u for u in s.stratagems
-            if u.round == s.round and u.turn == s.turn_player and u.phase == s.phase
+            if u.phase == phase and u.turn == turn and u.round == rnd
             and (player is None or u.player == player)]
 
 

@@ -68,11 +68,11 @@ def _centres(vis: Visibility, u: int, kept: dict[int, np.ndarray]) -> np.ndarray
     return hit
 
 
-def _ranks(vis: Visibility, ou: int, tu: int, kept: dict[int, np.ndarray]) -> np.ndarray:
-    """``out[om, tm]``: the model pair's rank among the unit pair's pairs no rule hides, the
-    nearest centres first (ties in model order); -1 for a pair a rule hides (never staged)."""
-    mask = vis._rule_mask(ou, tu)
-    a, b = _centres(vis, ou, kept), _centres(vis, tu, kept)
+def _ranks(a: np.ndarray, b: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """``out[om, tm]``: the model pair's rank among the unit pair's pairs no rule hides
+    (``mask``), the nearest centres (``a``: the observer models', ``b``: the target models')
+    first, ties in model order; -1 for a pair a rule hides (never staged). The plain form of
+    :func:`_ranks_of` (one unit pair)."""
     d = ((a[:, None, :] - b[None, :, :]) ** 2).sum(axis=2)
     order = np.argsort(np.where(mask, d, np.inf).ravel(), kind="stable")
     out = np.empty(order.shape, dtype=np.int64)
@@ -81,13 +81,57 @@ def _ranks(vis: Visibility, ou: int, tu: int, kept: dict[int, np.ndarray]) -> np
     return out.reshape(mask.shape)
 
 
+def _ranks_of(a: np.ndarray, bs: list[np.ndarray], masks: list[np.ndarray]) -> list[np.ndarray]:
+    """``[_ranks(a, b, mask) for b, mask in zip(bs, masks)]`` for one observer unit's target
+    units, with one distance matrix and one stable sort for them all (a search asks a few
+    dozen unit pairs, and each pair's small sort cost as much as all of them sorted at once):
+    the target units' columns side by side, sorted by (unit pair, distance, model pair index
+    in its own row-major order), which is each pair's stable sort of its own distances."""
+    n = a.shape[0]
+    widths = [b.shape[0] for b in bs]
+    starts = np.cumsum([0, *widths])
+    d = ((a[:, None, :] - np.concatenate(bs)[None, :, :]) ** 2).sum(axis=2)
+    mask = np.concatenate(masks, axis=1)
+    d = np.where(mask, d, np.inf)
+    col = np.arange(d.shape[1])
+    seg = np.repeat(np.arange(len(bs)), widths)  # the unit pair of each column
+    width = np.repeat(widths, widths)
+    # the model pair's index in its own unit pair's row-major order
+    within = np.arange(n)[:, None] * width[None, :] + (col - starts[seg])[None, :]
+    segs = np.broadcast_to(seg, d.shape)
+    order = np.lexsort((within.ravel(), d.ravel(), segs.ravel()))
+    # a unit pair's model pairs come after every model pair of the pairs before it
+    first = (n * starts[:-1])[segs.ravel()[order]]
+    flat = np.empty(order.shape, dtype=np.int64)
+    flat[order] = np.arange(len(order)) - first
+    out = flat.reshape(d.shape)
+    out[~mask] = -1
+    return [out[:, starts[i]:starts[i + 1]] for i in range(len(bs))]
+
+
+def _all_ranks(vis: Visibility, pairs: list[Pair]) -> list[np.ndarray]:
+    """For each unit pair, the ranks of :func:`_ranks` (its rule mask: :meth:`_rule_mask`),
+    computed per observer unit (:func:`_ranks_of`)."""
+    kept: dict[int, np.ndarray] = {}
+    by: dict[int, list[int]] = {}
+    for i, (ou, _) in enumerate(pairs):
+        by.setdefault(ou, []).append(i)
+    out: list[np.ndarray] = [np.empty(0)] * len(pairs)
+    for ou, idx in by.items():
+        tus = [pairs[i][1] for i in idx]
+        ranks = _ranks_of(_centres(vis, ou, kept), [_centres(vis, tu, kept) for tu in tus],
+                          [vis._rule_mask(ou, tu) for tu in tus])
+        for i, r in zip(idx, ranks, strict=True):
+            out[i] = r
+    return out
+
+
 def seen_pairs(vis: Visibility, pairs: list[Pair]) -> list[bool]:
     """For each (observer, target) unit pair, ``Visibility.unit_sees``: some model of the
     observer unit sees some model of the target unit (06.01 with 13.09 and 24.24), with the
     batched tests staged in rounds (the module's docstring)."""
-    centres: dict[int, np.ndarray] = {}
     todo = [p for p in dict.fromkeys(pairs) if p not in vis._staged]
-    ranks = [_ranks(vis, ou, tu, centres) for ou, tu in todo]
+    ranks = _all_ranks(vis, todo)
     raw = vis._raw_cache
     shown: set[Pair] = set()
     low = 0
