@@ -136,7 +136,6 @@ class ShooterFacts:
     _distance: dict[str, list[float]] = field(default_factory=dict)
     _range: dict[tuple[str, float, str], WeaponFacts] = field(default_factory=dict)
     _lone: dict[str, float | None] = field(default_factory=dict)
-    _boxes: dict[int, Box] = field(default_factory=dict)
     _targets: tuple[TargetUnit, ...] | None = None
     _smokeless: dict[frozenset[str], Visibility] = field(default_factory=dict)
 
@@ -168,11 +167,8 @@ class ShooterFacts:
         +EPS) from every model of this unit, proven by the boxes that hold each unit's
         footprints (:func:`box_gap`, with a 1e-6 margin over the rounding):
         ``range_facts`` would find no weapon of at most that range in range of it."""
-        boxes = self._boxes
-        for u in (self.ou, self.tu(target)):
-            if u not in boxes:
-                boxes[u] = unit_box(self.vis, u)
-        return box_gap(boxes[self.ou], boxes[self.tu(target)]) > reach + EPS + 1e-6
+        vis = self.vis
+        return box_gap(vis.unit_box(self.ou), vis.unit_box(self.tu(target))) > reach + EPS + 1e-6
 
     def visible(self, model: str, target: str) -> bool:
         """06.01: some model of the target is visible to this model (hidden and Lone
@@ -185,10 +181,13 @@ class ShooterFacts:
             self._visible[key] = hit
         return hit
 
-    def stage_targets(self, targets: list[str]) -> None:
-        """Stage in one batch (``SightTables.stage_many``: the same answers, one call's cost)
-        the sight of these target units, i.e. every unit whose visibility a listing asks."""
-        self.vis.stage_many([(self.ou, self.tu(t)) for t in targets])
+    def stage_targets(self, rows: dict[str, list[str]]) -> None:
+        """Stage in one batch (``Visibility.stage_rows``: the same answers, one call's cost)
+        the sight of these target units from these models (target -> model ids), i.e. every
+        (model, target) whose visibility a listing asks."""
+        om = self.om
+        self.vis.stage_rows({(self.ou, self.tu(t)): [om[m] for m in ms]
+                             for t, ms in rows.items()})
 
     def unit_visible(self, target: str) -> bool:
         """06.01: some model of the target is visible to some model of this unit (the same
@@ -247,8 +246,8 @@ class ShooterFacts:
         return self._targets
 
     def cover(self, model: str, target: str) -> bool:
-        """13.08 / 24.33 against this model's ranged attacks."""
-        self.vis.stage(self.ou, self.tu(target))
+        """13.08 / 24.33 against this model's ranged attacks (reads the model's row only)."""
+        self.vis.stage_rows({(self.ou, self.tu(target)): [self.om[model]]})
         return self.vis.cover_against(self.ou, self.om[model], self.tu(target))
 
     def smoke_cover(self, model: str, target: str) -> bool:
@@ -274,8 +273,8 @@ class ShooterFacts:
                                         clear.unit_index[target])
 
     def plunging_fire(self, model: str, target: str) -> bool:
-        """22.05 for this model's ranged attacks."""
-        self.vis.stage(self.ou, self.tu(target))
+        """22.05 for this model's ranged attacks (reads the model's row only)."""
+        self.vis.stage_rows({(self.ou, self.tu(target)): [self.om[model]]})
         return self.vis.plunging_fire(self.ou, self.om[model], self.tu(target))
 
     def visible_to_friendly(self, target: str) -> bool:
@@ -292,11 +291,9 @@ class ShooterFacts:
 
 
 def unit_box(vis: Visibility, u: int) -> Box:
-    """The box that holds every footprint of scene unit ``u``."""
-    fps = vis.footprints
-    boxes = [fps[(u, i)].bbox() for i in range(len(vis.scene.units[u].models))]
-    return (min(b[0] for b in boxes), min(b[1] for b in boxes),
-            max(b[2] for b in boxes), max(b[3] for b in boxes))
+    """The box that holds every footprint of scene unit ``u`` (kept per scene,
+    ``Visibility.unit_box``)."""
+    return vis.unit_box(u)
 
 
 def box_gap(a: Box, b: Box) -> float:
