@@ -1,8 +1,8 @@
 """The shooting listing stages only the rows it reads (pass shoot15): ``Visibility.stage_rows``
 decides the raw sight of the chosen observer models' rows alone, with the same answers as
 the whole unit pair's sight matrix; and the listing's one-weapon selections built field by
-field equal those of ``dataclasses.replace``, and their verdicts read a target unit only
-through its facts."""
+field equal those of ``dataclasses.replace``, their verdicts read a target unit only
+through its facts, and a kept ShooterFacts answers as a new one."""
 
 from __future__ import annotations
 
@@ -11,11 +11,13 @@ import dataclasses
 import numpy as np
 import pytest
 
+from tests.engine.shooting_helpers import BOLTGUN, model, position, row, start, unit, wall
 from tests.geometry.test_los_batch import random_scene
 from w40k.core.abilities import Blast, CloseQuarters, IndirectFire, OneShot
 from w40k.core.dice import DiceExpr
 from w40k.core.profiles import WeaponProfile
 from w40k.engine.phases.shooting import _one
+from w40k.engine.phases.shooting_facts import ShooterFacts, shooter_facts
 from w40k.geometry import Visibility, scene_from_dict
 from w40k.rules.select import (
     AttackingModel,
@@ -97,9 +99,9 @@ def test_unit_boxes_hold_every_footprint() -> None:
     for seed in range(4):
         v = Visibility(scene_from_dict(random_scene(np.random.default_rng(900 + seed))),
                        jit=False)
-        for u, unit in enumerate(v.scene.units):
-            if unit.models:
-                boxes = np.array([v.footprints[(u, i)].bbox() for i in range(len(unit.models))])
+        for u, su in enumerate(v.scene.units):
+            if su.models:
+                boxes = np.array([v.footprints[(u, i)].bbox() for i in range(len(su.models))])
                 want = (*boxes[:, :2].min(axis=0).tolist(), *boxes[:, 2:].max(axis=0).tolist())
                 assert v.unit_box(u) == tuple(want)
                 assert v.unit_box(u) is v.unit_box(u)
@@ -156,3 +158,33 @@ def test_a_verdict_reads_a_target_only_through_its_facts(seed: int) -> None:
         b = validate_selection(_one(base, "m1", name, "t2", f))
         assert bool(a) == bool(b)
         assert [v.rule for v in a] == [v.rule for v in b]
+
+
+def _all_facts(f: ShooterFacts) -> list[object]:
+    """Every fact a listing and its declaration read, per (model, weapon, enemy)."""
+    out: list[object] = [f.target_units()]
+    for m in f.unit.alive:
+        for w in m.weapons:
+            if w.range is not None:
+                out += [f.weapon_facts(m.id, w, e.id) for e in f.enemies]
+    return out
+
+
+def test_kept_shooter_facts_answer_as_new_ones() -> None:
+    """shooter_facts keeps one ShooterFacts while its unit's scene and enemies are the same
+    (its facts then equal a new one's), and makes a new one once a model is destroyed
+    (06.01, 04.02, 03.04)."""
+    g = start(position(
+        unit("red.a", [model("red.a.1", 30, 10, BOLTGUN), model("red.a.2", 20, 10, BOLTGUN)]),
+        unit("blue.hid", row("blue.hid", 2, 30, 20, BOLTGUN)),
+        unit("blue.y", row("blue.y", 2, 20, 20, BOLTGUN)),
+        terrain=wall(27, 15, 33, 16)))
+    ctx, u = g.ctx, g.state.unit("red.a")
+    kept = shooter_facts(ctx, u)
+    assert shooter_facts(ctx, u) is kept
+    assert _all_facts(kept) == _all_facts(ShooterFacts(ctx, u))
+    g.state.unit("blue.y").models[0].destroyed = True  # the scene changes
+    fresh = shooter_facts(ctx, u)
+    assert fresh is not kept
+    assert _all_facts(fresh) == _all_facts(ShooterFacts(ctx, u))
+    assert shooter_facts(ctx, g.state.unit("blue.y")) is not fresh  # another unit

@@ -41,6 +41,7 @@ from w40k.engine.phases.shooting_facts import (
     heavy_condition,
     model_by_id,
     one_shots,
+    shooter_facts,
     shooting_types,
 )
 from w40k.engine.registry import Handler
@@ -163,7 +164,7 @@ def _shoot_unit(ctx: Context, frame: ShootUnitFrame) -> Request | None:
                        tuple[JSON, ...](t.value for t in types), context={"unit": u.id},
                        labels=tuple(t.value.replace("_", "-") for t in types))
     kind = frame.type
-    facts = ShooterFacts(ctx, u)
+    facts = shooter_facts(ctx, u)
     models, targets = _listing(facts, kind, frame.snap)
     if not any(cast(list[JSON], v) for per in targets.values()
                for v in cast(dict[str, JSON], per).values()):
@@ -315,7 +316,7 @@ def _shoot_unit_apply(ctx: Context, frame: ShootUnitFrame, request: Request,
     shots = _parse(u, choice)
     if any(frame.snap not in (None, tid) for _, _, tid in shots):
         raise IllegalChoice(f"snap shooting: only {frame.snap} may be targeted", rule="R15.09-a")
-    facts = ShooterFacts(ctx, u)
+    facts = shooter_facts(ctx, u)
     enemy_ids = {e.id for e in facts.enemies}
     table: dict[FactKey, WeaponFacts] = {}
     grouped: dict[str, list[WeaponChoice]] = {}

@@ -76,8 +76,9 @@ def has(weapon: WeaponProfile, family: type[WeaponAbility]) -> bool:
 
 
 def ranged_weapons(u: UnitData) -> list[WeaponProfile]:
-    """Every ranged weapon of the unit's living models."""
-    return [w for m in u.alive for w in m.weapons if not w.is_melee]
+    """Every ranged weapon of the unit's living models (02.04: a range, not 'Melee';
+    ``is_melee`` read off the field, as every shoot loop asks it of every unit)."""
+    return [w for m in u.alive for w in m.weapons if w.range is not None]
 
 
 def monster_or_vehicle(keys: frozenset[str]) -> bool:
@@ -288,6 +289,31 @@ class ShooterFacts:
                 if any(self.vis.visible(fu, om, tu, tm) for tm in range(n)):
                     return True
         return False
+
+
+_KEPT: list[ShooterFacts] = []
+"""The last :func:`shooter_facts` answer."""
+
+
+def shooter_facts(ctx: Context, u: UnitData) -> ShooterFacts:
+    """``ShooterFacts(ctx, u)``, or the last one made here while it is for the same unit, in
+    the same context and state, with the same Visibility and enemy units: every fact it
+    keeps is a function of the scene (sight, distances, range, engagement) and of the
+    units' keywords, so it holds until the scene changes (a listing and the declaration
+    that answers it share one)."""
+    if _KEPT:
+        kept = _KEPT[0]
+        if (kept.unit is u and kept.ctx is ctx and kept.vis is visibility(ctx, u.player)
+                and _same(kept.enemies, ctx.state.units_of(ctx.state.opponent(u.player)))):
+            return kept
+    out = ShooterFacts(ctx, u)
+    _KEPT[:] = [out]
+    return out
+
+
+def _same(a: list[UnitData], b: list[UnitData]) -> bool:
+    """The same unit objects in the same order."""
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
 
 
 def unit_box(vis: Visibility, u: int) -> Box:
