@@ -108,6 +108,24 @@ class Visibility(SightTables):
         self._no_cover_at: dict[tuple[int, int], int] = {}
         """Per unit pair, the target model that last answered "no cover" in
         :meth:`cover_against` (tried first for the next observer model: an order only)."""
+        self._unit_boxes: dict[int, tuple[float, float, float, float]] = {}
+        """:meth:`unit_box` per unit."""
+        self._rows_staged: set[tuple[int, int, int]] = set()
+        """(observer unit, target unit, observer model): rows staged on their own
+        (:meth:`stage_rows`); a unit pair in ``_staged`` has every row staged."""
+
+    def unit_box(self, u: int) -> tuple[float, float, float, float]:
+        """(xmin, ymin, xmax, ymax): the box that holds every footprint of unit ``u`` (a
+        function of the scene: kept per unit, as each shooting listing of the scene asks it
+        for every enemy unit)."""
+        hit = self._unit_boxes.get(u)
+        if hit is None:
+            fps = self.footprints
+            boxes = [fps[(u, i)].bbox() for i in range(len(self.scene.units[u].models))]
+            hit = self._unit_boxes[u] = (
+                min(b[0] for b in boxes), min(b[1] for b in boxes),
+                max(b[2] for b in boxes), max(b[3] for b in boxes))
+        return hit
 
     def hidden(self, tu: int, tm: int) -> bool:
         """13.09: INFANTRY/BEASTS/SWARM within an area with a dense feature, and its unit made
@@ -186,6 +204,27 @@ class Visibility(SightTables):
         self._masks[(ou, tu)] = mask
         return mask
 
+    def stage_rows(self, rows: dict[tuple[int, int], list[int]]) -> None:
+        """:meth:`stage` of only these observer models' rows of each (observer, target) unit
+        pair, in one batch: the rows a caller will read (a shooting listing reads those of
+        the models with a weapon in range of the target), not the whole unit pair. Each
+        model pair's answer is its own, whichever pairs share a batch (``stage_many``); the
+        unit pair is not marked staged, so :meth:`stage` later decides its other rows."""
+        pairs: list[tuple[int, int]] = []
+        masks: list[np.ndarray | None] = []
+        for (ou, tu), oms in rows.items():
+            todo = [om for om in oms if (ou, tu, om) not in self._rows_staged]
+            if (ou, tu) in self._staged or not todo:
+                continue
+            self._rows_staged.update((ou, tu, om) for om in todo)
+            mask = self._rule_mask(ou, tu)
+            keep = np.zeros_like(mask)
+            keep[todo] = mask[todo]
+            pairs.append((ou, tu))
+            masks.append(keep)
+        if pairs:
+            self._batch_stage(pairs, masks)
+
     def seeing_observers(self, unit_pairs: list[tuple[str, str]]) -> list[np.ndarray]:
         """For each (observer, target) unit pair, ``out[om]``: observer model ``om`` sees some
         target model; the same answer as ``sight_matrix(observer, target).any(axis=1)`` (so
@@ -242,9 +281,11 @@ class Visibility(SightTables):
     def model_sees(self, ou: int, om: int, tu: int) -> bool:
         """06.01: observer model ``om`` of unit ``ou`` sees some model of unit ``tu`` (the same
         answer as ``any(visible(ou, om, tu, tm))`` over the target models): the pair's batch
-        is staged first, the known answers are read first, and the slow per-pair search runs
-        only when none shows the target, in model order, up to the first seen model."""
-        self.stage(ou, tu)
+        is staged first (the model's row is enough, :meth:`stage_rows`), the known answers
+        are read first, and the slow per-pair search runs only when none shows the target,
+        in model order, up to the first seen model."""
+        if (ou, tu, om) not in self._rows_staged:  # (the row alone: ``stage_rows``)
+            self.stage(ou, tu)
         mask = self._rule_mask(ou, tu)[om]
         # 13.09 / 24.24: a masked pair is hidden whatever the sight
         return self._any_seen((ou, om, tu, tm) for tm in range(len(mask)) if mask[tm])

@@ -41,6 +41,7 @@ from w40k.engine.phases.shooting_facts import (
     heavy_condition,
     model_by_id,
     one_shots,
+    shooter_facts,
     shooting_types,
 )
 from w40k.engine.registry import Handler
@@ -163,7 +164,7 @@ def _shoot_unit(ctx: Context, frame: ShootUnitFrame) -> Request | None:
                        tuple[JSON, ...](t.value for t in types), context={"unit": u.id},
                        labels=tuple(t.value.replace("_", "-") for t in types))
     kind = frame.type
-    facts = ShooterFacts(ctx, u)
+    facts = shooter_facts(ctx, u)
     models, targets = _listing(facts, kind, frame.snap)
     if not any(cast(list[JSON], v) for per in targets.values()
                for v in cast(dict[str, JSON], per).values()):
@@ -185,8 +186,9 @@ def _listing(facts: ShooterFacts, kind: AttackKind,
     """The declare_shooting listing: per model, its ranged weapons' names, and per weapon the
     enemy units it may target (04.02). The rules other than visibility are checked first, as
     if every target were visible: visibility only ever adds a violation (R06.01-f), so a
-    target they refuse needs no sight search. The unit pairs left are staged in one batch
-    (``SightTables.stage_many``: the same answers), then the sight of each candidate is read."""
+    target they refuse needs no sight search. The sight of the models left (only their rows
+    of each unit pair) is staged in one batch (``Visibility.stage_rows``: the same answers),
+    then the sight of each candidate is read."""
     u = facts.unit
     models: dict[str, JSON] = {}
     targets: dict[str, JSON] = {}
@@ -195,16 +197,22 @@ def _listing(facts: ShooterFacts, kind: AttackKind,
     # during a listing): only the facts and the declaration differ
     base = _selection(facts, kind, {}, ())
     # whether a one-weapon selection breaks a rule is a function of the weapon, its model's
-    # MONSTER/VEHICLE keyword, whether it is a used [ONE SHOT] (24.26), the target and the
-    # facts (the rest is ``base``: 04.01, 04.02, 10.04-10.07, 17.03, 24.05, 24.07, 24.24):
-    # kept per listing, as a unit's models mostly carry the same weapons
+    # MONSTER/VEHICLE keyword, whether it is a used [ONE SHOT] (24.26), the target unit's
+    # facts (engaged, engaged with this unit, MONSTER/VEHICLE: 04.02, 10.06, 17.03, 24.05;
+    # every target listed is one of ``base.targets``, so never unknown) and the weapon's
+    # facts (the rest is ``base``: 04.01, 04.02, 10.04-10.07, 24.07, 24.24): kept per
+    # listing, as a unit's models mostly carry the same weapons and most enemy units share
+    # their facts
     vehicle = {a.name: a.monster_or_vehicle for a in base.models}
     profiles: dict[WeaponProfile, int] = {}  # equal profiles (each model has its own copy)
-    verdicts: dict[tuple[tuple[int, bool, bool], str, WeaponFacts], bool] = {}
+    tkeys = {t.name: (t.engaged, t.engaged_with_attacker, t.monster_or_vehicle)
+             for t in base.targets}
+    verdicts: dict[tuple[tuple[int, bool, bool], tuple[bool, bool, bool], WeaponFacts],
+                   bool] = {}
 
     def refused(mid: str, name: str, wkey: tuple[int, bool, bool], tid: str,
                 f: WeaponFacts) -> bool:
-        key = (wkey, tid, f)
+        key = (wkey, tkeys[tid], f)
         hit = verdicts.get(key)
         if hit is None:
             hit = verdicts[key] = bool(validate_selection(_one(base, mid, name, tid, f)))
@@ -231,8 +239,12 @@ def _listing(facts: ShooterFacts, kind: AttackKind,
                 if f.in_range and not refused(m.id, name, wkey, e.id, f):
                     ok.append(e.id)
             left.append((m.id, name, w, wkey, ok))
-    wanted = {t for *_, ok in left for t in ok}
-    facts.stage_targets([e.id for e in facts.enemies if e.id in wanted])
+    # the rows asked: per target, the models with a weapon that may target it
+    wanted: dict[str, dict[str, None]] = {e.id: {} for e in near}
+    for mid, *_, ok in left:
+        for t in ok:
+            wanted[t][mid] = None
+    facts.stage_targets({t: list(ms) for t, ms in wanted.items() if ms})
     for mid, name, w, wkey, ok in left:
         legal: list[JSON] = []
         for tid in ok:
@@ -246,9 +258,11 @@ def _listing(facts: ShooterFacts, kind: AttackKind,
 
 def _one(base: Selection, mid: str, name: str, tid: str, f: WeaponFacts) -> Selection:
     """The selection of one weapon of one model against one target, with these facts
-    (``base``: the unit's selection with no facts and no declaration)."""
-    return replace(base, facts={(mid, name, tid): f},
-                   declaration=(ModelChoice(mid, (WeaponChoice(name, (tid,)),)),))
+    (``base``: the unit's selection with no facts and no declaration). Built field by field
+    (``dataclasses.replace`` costs several times more, and a listing builds hundreds)."""
+    return Selection(base.kind, base.models, base.targets, {(mid, name, tid): f},
+                     (ModelChoice(mid, (WeaponChoice(name, (tid,)),)),), base.one_shots_used,
+                     base.attacker_engaged, base.advanced, base.your_shooting_phase)
 
 
 def _selection(facts: ShooterFacts, kind: AttackKind, table: dict[FactKey, WeaponFacts],
@@ -302,7 +316,7 @@ def _shoot_unit_apply(ctx: Context, frame: ShootUnitFrame, request: Request,
     shots = _parse(u, choice)
     if any(frame.snap not in (None, tid) for _, _, tid in shots):
         raise IllegalChoice(f"snap shooting: only {frame.snap} may be targeted", rule="R15.09-a")
-    facts = ShooterFacts(ctx, u)
+    facts = shooter_facts(ctx, u)
     enemy_ids = {e.id for e in facts.enemies}
     table: dict[FactKey, WeaponFacts] = {}
     grouped: dict[str, list[WeaponChoice]] = {}

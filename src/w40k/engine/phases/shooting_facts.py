@@ -76,8 +76,9 @@ def has(weapon: WeaponProfile, family: type[WeaponAbility]) -> bool:
 
 
 def ranged_weapons(u: UnitData) -> list[WeaponProfile]:
-    """Every ranged weapon of the unit's living models."""
-    return [w for m in u.alive for w in m.weapons if not w.is_melee]
+    """Every ranged weapon of the unit's living models (02.04: a range, not 'Melee';
+    ``is_melee`` read off the field, as every shoot loop asks it of every unit)."""
+    return [w for m in u.alive for w in m.weapons if w.range is not None]
 
 
 def monster_or_vehicle(keys: frozenset[str]) -> bool:
@@ -136,7 +137,6 @@ class ShooterFacts:
     _distance: dict[str, list[float]] = field(default_factory=dict)
     _range: dict[tuple[str, float, str], WeaponFacts] = field(default_factory=dict)
     _lone: dict[str, float | None] = field(default_factory=dict)
-    _boxes: dict[int, Box] = field(default_factory=dict)
     _targets: tuple[TargetUnit, ...] | None = None
     _smokeless: dict[frozenset[str], Visibility] = field(default_factory=dict)
 
@@ -168,11 +168,8 @@ class ShooterFacts:
         +EPS) from every model of this unit, proven by the boxes that hold each unit's
         footprints (:func:`box_gap`, with a 1e-6 margin over the rounding):
         ``range_facts`` would find no weapon of at most that range in range of it."""
-        boxes = self._boxes
-        for u in (self.ou, self.tu(target)):
-            if u not in boxes:
-                boxes[u] = unit_box(self.vis, u)
-        return box_gap(boxes[self.ou], boxes[self.tu(target)]) > reach + EPS + 1e-6
+        vis = self.vis
+        return box_gap(vis.unit_box(self.ou), vis.unit_box(self.tu(target))) > reach + EPS + 1e-6
 
     def visible(self, model: str, target: str) -> bool:
         """06.01: some model of the target is visible to this model (hidden and Lone
@@ -185,10 +182,13 @@ class ShooterFacts:
             self._visible[key] = hit
         return hit
 
-    def stage_targets(self, targets: list[str]) -> None:
-        """Stage in one batch (``SightTables.stage_many``: the same answers, one call's cost)
-        the sight of these target units, i.e. every unit whose visibility a listing asks."""
-        self.vis.stage_many([(self.ou, self.tu(t)) for t in targets])
+    def stage_targets(self, rows: dict[str, list[str]]) -> None:
+        """Stage in one batch (``Visibility.stage_rows``: the same answers, one call's cost)
+        the sight of these target units from these models (target -> model ids), i.e. every
+        (model, target) whose visibility a listing asks."""
+        om = self.om
+        self.vis.stage_rows({(self.ou, self.tu(t)): [om[m] for m in ms]
+                             for t, ms in rows.items()})
 
     def unit_visible(self, target: str) -> bool:
         """06.01: some model of the target is visible to some model of this unit (the same
@@ -247,8 +247,8 @@ class ShooterFacts:
         return self._targets
 
     def cover(self, model: str, target: str) -> bool:
-        """13.08 / 24.33 against this model's ranged attacks."""
-        self.vis.stage(self.ou, self.tu(target))
+        """13.08 / 24.33 against this model's ranged attacks (reads the model's row only)."""
+        self.vis.stage_rows({(self.ou, self.tu(target)): [self.om[model]]})
         return self.vis.cover_against(self.ou, self.om[model], self.tu(target))
 
     def smoke_cover(self, model: str, target: str) -> bool:
@@ -274,8 +274,8 @@ class ShooterFacts:
                                         clear.unit_index[target])
 
     def plunging_fire(self, model: str, target: str) -> bool:
-        """22.05 for this model's ranged attacks."""
-        self.vis.stage(self.ou, self.tu(target))
+        """22.05 for this model's ranged attacks (reads the model's row only)."""
+        self.vis.stage_rows({(self.ou, self.tu(target)): [self.om[model]]})
         return self.vis.plunging_fire(self.ou, self.om[model], self.tu(target))
 
     def visible_to_friendly(self, target: str) -> bool:
@@ -291,12 +291,35 @@ class ShooterFacts:
         return False
 
 
+_KEPT: list[ShooterFacts] = []
+"""The last :func:`shooter_facts` answer."""
+
+
+def shooter_facts(ctx: Context, u: UnitData) -> ShooterFacts:
+    """``ShooterFacts(ctx, u)``, or the last one made here while it is for the same unit, in
+    the same context and state, with the same Visibility and enemy units: every fact it
+    keeps is a function of the scene (sight, distances, range, engagement) and of the
+    units' keywords, so it holds until the scene changes (a listing and the declaration
+    that answers it share one)."""
+    if _KEPT:
+        kept = _KEPT[0]
+        if (kept.unit is u and kept.ctx is ctx and kept.vis is visibility(ctx, u.player)
+                and _same(kept.enemies, ctx.state.units_of(ctx.state.opponent(u.player)))):
+            return kept
+    out = ShooterFacts(ctx, u)
+    _KEPT[:] = [out]
+    return out
+
+
+def _same(a: list[UnitData], b: list[UnitData]) -> bool:
+    """The same unit objects in the same order."""
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
+
+
 def unit_box(vis: Visibility, u: int) -> Box:
-    """The box that holds every footprint of scene unit ``u``."""
-    fps = vis.footprints
-    boxes = [fps[(u, i)].bbox() for i in range(len(vis.scene.units[u].models))]
-    return (min(b[0] for b in boxes), min(b[1] for b in boxes),
-            max(b[2] for b in boxes), max(b[3] for b in boxes))
+    """The box that holds every footprint of scene unit ``u`` (kept per scene,
+    ``Visibility.unit_box``)."""
+    return vis.unit_box(u)
 
 
 def box_gap(a: Box, b: Box) -> float:
