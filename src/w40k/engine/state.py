@@ -100,7 +100,9 @@ class ModelData:
     def __setattr__(self, name: str, value: object) -> None:
         if name in PLACEMENT_FIELDS:
             _Placement.count += 1  # invalidates engine/field.py's kept battlefield model
-            self.__dict__["placed_at"] = _Placement.count  # not logged: it never goes back
+            # not logged (it never goes back); not through __dict__, which would give every
+            # model a dict object instead of its inline values (slower attribute reads)
+            object.__setattr__(self, "placed_at", _Placement.count)
         log = _Undo.log
         if log is not None:  # a checkpoint is open: log the old value (_Undo)
             _log_old(log, self, name, MODEL_FIELDS)
