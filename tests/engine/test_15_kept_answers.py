@@ -162,10 +162,9 @@ def _kept_layout(u: UnitData) -> list[tuple[str, float, float, float, float]]:
 
 
 def test_kept_layouts_follow_moves_restores_and_swapped_model_lists() -> None:
-    """A unit's kept layout (checked by its models' ``placed_at`` stamps before their values)
-    equals its living models' places after random moves, removals, moves put back, checkpoint
-    restores (which set fields back without the setter) and model lists swapped, and stays
-    the same object when only another unit moved."""
+    """A unit's kept layout equals its living models' places after random moves, removals,
+    moves put back, checkpoint restores (which set fields back without the setter) and model
+    lists swapped, and stays the same object when only another unit moved."""
     game = Game.new(scaled_position(2), 9)
     s = game.state
     units = s.units[:4]
@@ -204,7 +203,7 @@ def test_kept_layouts_follow_moves_restores_and_swapped_model_lists() -> None:
     kept = list(u.models)
     for models in (list(reversed(kept)), kept):
         # the same models in another order (kept answers hold while no model is placed:
-        # another unit's move comes first), measured again: not the stamps' pass
+        # another unit's move comes first), measured again
         u.models = models
         other.alive[0].x += 0.25
         assert _kept_layout(u) == _plain_layout(u)

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from operator import attrgetter, is_
 from typing import TYPE_CHECKING, Any
 
 from w40k.engine.state import PLACEMENT, ModelData, UnitData
@@ -45,9 +44,7 @@ _SHAPES: dict[int, tuple[ModelData, float, float, float, float, object, Model]] 
 _Placed = tuple[tuple[str, float, float, float, float, bool, object], ...]
 """What a unit's layout is made of: per model its id, x, y, z, facing, destroyed flag and
 profile (:func:`_placed`)."""
-_LAYOUTS: dict[int, tuple[UnitData, int, list[ModelData], _Placed, Layout]] = {}
-"""Per unit: the unit, the count when last made or checked, its models then, what its layout
-was made of (:func:`_placed`) and the layout."""
+_LAYOUTS: dict[int, tuple[UnitData, int, int, _Placed, Layout]] = {}
 _PAIRS: dict[tuple[int, int], tuple[UnitData, UnitData, int, Layout, Layout, bool]] = {}
 _MODEL_PAIRS: dict[tuple[int, int],
                    tuple[UnitData, UnitData, int, Layout, Layout, list[bool]]] = {}
@@ -95,36 +92,19 @@ def layout(u: UnitData) -> Layout:
     and put back, leaves it: the same object, so the answers kept for it stay valid)."""
     now = PLACEMENT.count
     hit = _LAYOUTS.get(id(u))
-    models = u.models
     if hit is not None and hit[0] is u:
-        kept = hit[2]
-        if hit[1] == now and len(models) == len(kept):
-            return hit[4]
-        if _unplaced_since(models, kept, hit[1]):
-            _LAYOUTS[id(u)] = (u, now, kept, hit[3], hit[4])
+        if hit[1] == now and hit[2] == len(u.models):
             return hit[4]
         placed = _placed(u)
         if placed == hit[3]:  # profiles compared by identity first (tuple ==)
-            _LAYOUTS[id(u)] = (u, now, list(models), placed, hit[4])
+            _LAYOUTS[id(u)] = (u, now, len(u.models), placed, hit[4])
             return hit[4]
     else:
         placed = _placed(u)
     lay = Layout.of([shape(m) for m in u.alive])
     _room(_LAYOUTS)
-    _LAYOUTS[id(u)] = (u, now, list(models), placed, lay)
+    _LAYOUTS[id(u)] = (u, now, len(u.models), placed, lay)
     return lay
-
-
-_PLACED_AT = attrgetter("placed_at")
-
-
-def _unplaced_since(models: list[ModelData], kept: list[ModelData], since: int) -> bool:
-    """The unit holds the very models ``kept`` (in order) and none of them has been placed
-    since the count ``since`` (``ModelData.placed_at``, set with each placement): what its
-    layout is made of is as it was then. In C-level passes (most units have not moved when
-    another has; a False sends :func:`layout` to compare the values)."""
-    return (len(models) == len(kept) and all(map(is_, models, kept))
-            and max(map(_PLACED_AT, models), default=0) <= since)
 
 
 def shapes(u: UnitData) -> list[Model]:

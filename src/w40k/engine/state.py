@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import chain
 from operator import attrgetter
-from typing import ClassVar, NamedTuple, cast
+from typing import NamedTuple, cast
 
 from w40k.core.errors import DataError
 from w40k.core.keywords import canonical_keyword, keyword_set
@@ -100,20 +100,10 @@ class ModelData:
     def __setattr__(self, name: str, value: object) -> None:
         if name in PLACEMENT_FIELDS:
             _Placement.count += 1  # invalidates engine/field.py's kept battlefield model
-            # not logged (it never goes back); not through __dict__, which would give every
-            # model a dict object instead of its inline values (slower attribute reads)
-            object.__setattr__(self, "placed_at", _Placement.count)
         log = _Undo.log
         if log is not None:  # a checkpoint is open: log the old value (_Undo)
             _log_old(log, self, name, MODEL_FIELDS)
         object.__setattr__(self, name, value)
-
-    placed_at: ClassVar[int] = 1 << 62
-    """The :class:`_Placement` count when its position, level, facing, profile or destroyed
-    flag was last set (set with each, and by :meth:`GameState.restore`; never goes back; the
-    class's value, later than any count, for a model made without its constructor and not
-    copied from one): a kept layout made at a count no older is still this model's
-    (``engine/field.py``). Not a field: never saved, compared or logged."""
 
     id: str
     """Unique id (``red.boyz.3``)."""
@@ -659,15 +649,12 @@ class GameState:
             known.update(map(id, checkpoint.units))
             entries = log[checkpoint.mark:]
             del log[checkpoint.mark:]
-            stamp = _Placement.count + 1  # the count once restored (below)
             for owner, name, old in reversed(entries):  # the latest change first
                 if id(owner) in known:
                     if old is _MISSING:
                         owner.__dict__.pop(name, None)
                     else:
                         owner.__dict__[name] = old
-                    if name in PLACEMENT_FIELDS:  # set back: placed again (ModelData)
-                        owner.__dict__["placed_at"] = stamp
             # an enclosing checkpoint still needs the other units' and models' entries
             log += [e for e in entries if id(e[0]) not in known]
         for shots in checkpoint.shots:
