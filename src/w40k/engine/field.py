@@ -27,7 +27,7 @@ import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from w40k.engine.state import ModelData, UnitData, placement_count
+from w40k.engine.state import PLACEMENT, ModelData, UnitData
 from w40k.geometry import Model, Scene
 from w40k.geometry.battlefield import MARGIN, Layout, coherent
 from w40k.geometry.measure import ENGAGEMENT_HORIZONTAL, ENGAGEMENT_VERTICAL, within
@@ -48,7 +48,10 @@ _LAYOUTS: dict[int, tuple[UnitData, int, int, _Placed, Layout]] = {}
 _PAIRS: dict[tuple[int, int], tuple[UnitData, UnitData, int, Layout, Layout, bool]] = {}
 _MODEL_PAIRS: dict[tuple[int, int],
                    tuple[UnitData, UnitData, int, Layout, Layout, list[bool]]] = {}
-_ENEMIES: dict[int, tuple[UnitData, int, list[UnitData], int, list[UnitData]]] = {}
+_Pair = tuple[UnitData, Layout, bool]
+"""An enemy unit, its layout when measured and whether it was engaged (:func:`engaged_enemies`)."""
+_ENEMIES: dict[int, tuple[UnitData, int, list[UnitData], int, list[UnitData], Layout,
+                          tuple[_Pair | None, ...]]] = {}
 _SCENES: dict[int, tuple[object, int, tuple[tuple[Any, ...], ...], Scene]] = {}
 _DISTANCES: dict[tuple[int, int, Callable[[UnitData, UnitData], float]],
                  tuple[UnitData, UnitData, int, int, int, Layout, Layout, float]] = {}
@@ -87,7 +90,7 @@ def layout(u: UnitData) -> Layout:
     """The unit's living models as arrays: kept while no model is placed, and after that
     while the unit's own models stand as they did (another unit's move, or a model moved
     and put back, leaves it: the same object, so the answers kept for it stay valid)."""
-    now = placement_count()
+    now = PLACEMENT.count
     hit = _LAYOUTS.get(id(u))
     if hit is not None and hit[0] is u:
         if hit[1] == now and hit[2] == len(u.models):
@@ -198,7 +201,7 @@ def engaged_with(a: Layout, b: Layout) -> list[bool]:
 
 def units_engaged(a: UnitData, b: UnitData) -> bool:
     """03.04: a model of one within engagement range of a model of the other (kept)."""
-    return _engaged_pair(a, b, placement_count(), None)
+    return _engaged_pair(a, b, PLACEMENT.count, None)
 
 
 def _engaged_pair(a: UnitData, b: UnitData, now: int, la: Layout | None) -> bool:
@@ -225,7 +228,7 @@ def unit_distance(a: UnitData, b: UnitData, measure: Callable[[UnitData, UnitDat
     """The closest distance between two units as ``measure`` gives it (kept per measure
     until a model is placed, and after that while both units' layouts are the same objects:
     ``measure`` reads only what a layout is made of, the models' places and profiles)."""
-    now = placement_count()
+    now = PLACEMENT.count
     key = (id(a), id(b), measure)
     hit = _DISTANCES.get(key)
     same = hit is not None and hit[0] is a and hit[1] is b and hit[3] == len(a.models) \
@@ -243,7 +246,7 @@ def unit_distance(a: UnitData, b: UnitData, measure: Callable[[UnitData, UnitDat
 
 def engaged_models(a: UnitData, b: UnitData) -> list[bool]:
     """Per living model of ``a`` (in order): engaged with some model of ``b`` (03.04)."""
-    now = placement_count()
+    now = PLACEMENT.count
     key = (id(a), id(b))
     hit = _MODEL_PAIRS.get(key)
     if hit is not None and hit[0] is a and hit[1] is b and hit[2] == now:
@@ -260,19 +263,37 @@ def engaged_models(a: UnitData, b: UnitData) -> list[bool]:
 
 def engaged_enemies(ctx: Context, u: UnitData) -> list[UnitData]:
     """The enemy units engaged with ``u``, in the state's order (kept until a model is
-    placed)."""
-    now = placement_count()
+    placed; after that, each enemy's answer is kept while both units' layouts are the very
+    objects it was measured on: a move measures again only the pairs with the unit moved)."""
+    now = PLACEMENT.count
     units = ctx.state.units
     hit = _ENEMIES.get(id(u))
-    if (hit is not None and hit[0] is u and hit[1] == now and hit[2] is units
-            and hit[3] == len(units)):
-        return list(hit[4])
+    kept: tuple[_Pair | None, ...] | None = None
+    if hit is not None and hit[0] is u and hit[2] is units and hit[3] == len(units):
+        if hit[1] == now:
+            return list(hit[4])
+        kept = hit[6]
     # the unit's layout once for every pair (nothing is placed in this walk)
     player, lu = u.player, layout(u)
-    out = [e for e in units if e.player != player and not e.destroyed
-           and _engaged_pair(u, e, now, lu)]
+    if kept is not None and hit is not None and hit[5] is not lu:
+        kept = None  # the unit's own models moved: every pair is measured again
+    out: list[UnitData] = []
+    pairs: list[_Pair | None] = []
+    for i, e in enumerate(units):
+        if e.player == player or e.destroyed:
+            pairs.append(None)
+            continue
+        le = layout(e)
+        k = None if kept is None else kept[i]
+        if k is not None and k[0] is e and k[1] is le:
+            engaged = k[2]  # neither unit's models moved: the same layouts, the same answer
+        else:
+            engaged = _engaged_pair(u, e, now, lu)
+        pairs.append((e, le, engaged))
+        if engaged:
+            out.append(e)
     _room(_ENEMIES)
-    _ENEMIES[id(u)] = (u, now, units, len(units), out)
+    _ENEMIES[id(u)] = (u, now, units, len(units), out, lu, tuple(pairs))
     return list(out)
 
 
@@ -296,7 +317,7 @@ def scene(ctx: Context, build: Callable[[], Scene]) -> Scene:
     """The whole-battlefield scene, kept while no model is placed and the units' flags that
     the scene reads are the same; ``build`` makes it when needed."""
     s = ctx.state
-    now = placement_count()
+    now = PLACEMENT.count
     units = s.units
     hit = _SCENES.get(id(s))
     if hit is not None and hit[0] is s and hit[1] == now and len(hit[2]) == len(units):

@@ -5,7 +5,6 @@ turn. The four action phases live in ``engine/phases/``.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, cast
@@ -27,7 +26,6 @@ from w40k.engine.state import PHASES
 from w40k.engine.stratagems.effects import insane_bravery
 from w40k.engine.units import at_or_below_half_strength, destroy, leadership_roll, model_oc
 from w40k.engine.windows import Window, open_window
-from w40k.geometry.measure import MARKER_RANGE_HORIZONTAL
 
 TURN_FLAGS = ("remained_stationary", "moved", "advanced", "fell_back", "desperate_escape",
               "charged", "shot", "fought", "selected_to_move", "selected_to_shoot",
@@ -352,20 +350,14 @@ def update_objectives(ctx: Context, *, end_of_phase: bool = True) -> None:
     objective is lost only when the opponent's level is greater at the end of a *phase*
     (14.03), so the end-of-turn check (``end_of_phase=False``) keeps it."""
     s = ctx.state
-    models = [(u, m, shape, m.x, m.y, shape.reach())
-              for u in s.units for m in u.alive for shape in (geo.model_shape(m),)]
-    hypot, radius, far = math.hypot, geo.MARKER_RADIUS, MARKER_RANGE_HORIZONTAL + 1e-6
-    for obj in s.objectives:
+    # per unit, its living models and, per objective, which of them are within range (kept
+    # while the unit's models stand as they did: geo.objective_reach)
+    reach = [(u, u.alive, geo.objective_reach(ctx, u)) for u in s.units]
+    for i, obj in enumerate(s.objectives):
         level = {p.name: 0 for p in s.players}
-        # a marker: a model whose disc is more than 3" from the marker's is out of range
-        # (geo.in_objective_range's own first test, the same floats, without the call)
-        marker = obj.area is None
-        ox, oy = obj.x, obj.y
-        for u, m, shape, mx, my, reach in models:
-            if marker and hypot(mx - ox, my - oy) - reach - radius > far:
-                continue
-            if geo.in_objective_range(ctx, m, obj, shape):
-                level[u.player] += model_oc(u, m)
+        for u, alive, within in reach:
+            for j in within[i]:
+                level[u.player] += model_oc(u, alive[j])
         a, b = (p.name for p in s.players)
         if level[a] != level[b]:
             winner: str | None = a if level[a] > level[b] else b

@@ -140,3 +140,50 @@ def in_objective_range(ctx: Context, m: ModelData, obj: ObjectiveData,
     if gap > MARKER_RANGE_HORIZONTAL + 1e-6:
         return False
     return in_range_of_marker(shape, ObjectiveMarker(obj.x, obj.y))
+
+
+_Reach = tuple[tuple[int, ...], ...]
+"""Per objective (in the state's order), the indices of a unit's living models within its
+range (:func:`objective_reach`)."""
+_REACH: dict[int, tuple[Layout, object, tuple[tuple[str | None, float, float], ...],
+                        _Reach]] = {}
+"""The last :func:`objective_reach` answer per layout object, with the terrain description
+and the objectives' areas and places it was measured against."""
+
+
+def objective_reach(ctx: Context, u: UnitData) -> _Reach:
+    """14.01: per objective of the state (in order), the indices in ``u.alive`` of the models
+    within its range (:func:`in_objective_range`). Kept per layout object (the same living
+    models at the same places, with the same profiles) while the terrain description and the
+    objectives' areas and places are the same: the end of each phase asks every unit, and
+    most have not moved since the last time."""
+    s = ctx.state
+    lay = field.layout(u)
+    objectives = s.objectives
+    where = tuple((o.area, o.x, o.y) for o in objectives)
+    hit = _REACH.get(id(lay))
+    if hit is not None and hit[0] is lay and hit[1] is s.terrain and hit[2] == where:
+        return hit[3]
+    out = tuple(_in_reach(ctx, u.alive, lay.models, obj) for obj in objectives)
+    if len(_REACH) >= field.LIMIT:
+        _REACH.clear()
+    _REACH[id(lay)] = (lay, s.terrain, where, out)
+    return out
+
+
+def _in_reach(ctx: Context, alive: list[ModelData], shapes: tuple[Model, ...],
+              obj: ObjectiveData) -> tuple[int, ...]:
+    """The indices of the models (``shapes``: their kept shapes, in order) within the
+    objective's range; for a marker, a model whose disc is more than 3" from the marker's is
+    out of range (:func:`in_objective_range`'s own first test, the same floats, without the
+    call)."""
+    hypot, far = math.hypot, MARKER_RANGE_HORIZONTAL + 1e-6
+    marker = obj.area is None
+    ox, oy = obj.x, obj.y
+    out: list[int] = []
+    for i, (m, shape) in enumerate(zip(alive, shapes, strict=True)):
+        if marker and hypot(m.x - ox, m.y - oy) - shape.reach() - MARKER_RADIUS > far:
+            continue
+        if in_objective_range(ctx, m, obj, shape):
+            out.append(i)
+    return tuple(out)
