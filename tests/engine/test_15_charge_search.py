@@ -10,8 +10,12 @@ from collections.abc import Sequence
 import pytest
 
 from tests.engine.snapshot_helpers import greedy_snapshots
+from w40k.core.errors import MalformedChoice
 from w40k.engine import geo
+from w40k.engine import moves as moves_mod
 from w40k.engine.phases import melee_moves as mm_
+from w40k.engine.propose_moves import Occupied
+from w40k.engine.serial import JSON
 from w40k.geometry import Model
 from w40k.geometry.measure import horizontal_distance
 
@@ -59,3 +63,52 @@ def test_candidate_spots_are_the_plain_searchs(seed: int) -> None:
                 edge = math.hypot(x - m.x, y - m.y) - mm_.EPS
                 assert mm_._candidate_spots(m, targets, gap, edge) == \
                     _candidate_spots_plain(m, targets, gap, edge)
+
+
+def test_occupied_near_is_the_plain_hypot_test() -> None:
+    """``Occupied._near`` (numpy's hypot, ``math.hypot`` within 1e-9" of the limit) keeps
+    the models ``math.hypot(x - sx, y - sy) <= reach + r`` keeps, in order, also for a
+    reach put exactly on a model's distance, and after more models are appended."""
+    rng = random.Random(7)
+    for seed in (1, 2):
+        for game in greedy_snapshots(seed, every=120):
+            shapes = [s for u in game.state.units if not u.destroyed
+                      for s in geo.unit_shapes(u)]
+            occ = Occupied(shapes[:-4])
+            for n in range(60):
+                if n % 15 == 0 and len(occ.models) < len(shapes):
+                    occ.append(shapes[len(occ.models)])
+                start = rng.choice(shapes)
+                start = start.moved(start.x + rng.uniform(-5, 5), start.y + rng.uniform(-5, 5))
+                discs = [(m.x, m.y, m.reach()) for m in occ.models]
+                if n % 2:
+                    x, y, r = rng.choice(discs)
+                    reach = math.hypot(x - start.x, y - start.y) - r
+                else:
+                    reach = rng.uniform(0.0, 14.0)
+                want = [i for i, (x, y, r) in enumerate(discs)
+                        if math.hypot(x - start.x, y - start.y) <= reach + r]
+                assert occ._near(start, reach) == want
+                assert occ.copy()._near(start, reach) == want
+
+
+def test_parse_positions_fast_path_is_the_checked_one() -> None:
+    """``moves.parse_positions``' fast path (a waypoint of two finite floats) gives the
+    ``Step`` the checked path (``_waypoint``) gives, and the other waypoints still go
+    through it (ints, z and facing, bad values refused)."""
+    rng = random.Random(3)
+    for _ in range(300):
+        x, y = rng.uniform(-50, 50), rng.uniform(-50, 50)
+        p: list[JSON] = rng.choice([[x, y], [x, y], [int(x), y], [x, y, 1.0],
+                                    [x, y, None, 0.5], [True, y], [x, math.inf]])
+        try:
+            want = moves_mod._waypoint(p, "m[0]")
+        except MalformedChoice:
+            with pytest.raises(MalformedChoice):
+                moves_mod.parse_positions({"m": [p]})
+            continue
+        got = moves_mod.parse_positions({"m": [p]})["m"][0]
+        assert got == want
+        assert all(type(v) is type(w) for v, w in zip(
+            (got.x, got.y, got.z, got.facing), (want.x, want.y, want.z, want.facing),
+            strict=True))

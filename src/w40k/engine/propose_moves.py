@@ -86,6 +86,9 @@ class Occupied:
         self._bounds: list[tuple[float, float, float]] = []
         """Per model: its footprint's centre and inner radius (``battlefield.spot_bounds``'s
         upper bound; -inf for a hull)."""
+        self._arr: npt.NDArray[np.float64] | None = None
+        """The discs as rows (x, y, r), made when :meth:`_near` asks (again once more are
+        placed)."""
         for m in models:
             self.append(m)
 
@@ -97,6 +100,7 @@ class Occupied:
         out._cells = {k: v[:] for k, v in self._cells.items()}
         out._discs = self._discs[:]
         out._bounds = self._bounds[:]
+        out._arr = self._arr  # never changed in place: remade when its length is stale
         return out
 
     def append(self, m: Model) -> None:
@@ -121,13 +125,10 @@ class Occupied:
         nothing."""
         if not len(spots) or not self.models:
             return [False] * len(spots)
-        reach = budget + start.reach() + 1.0
-        sx, sy = start.x, start.y
-        discs = self._discs
-        near = [i for i in range(len(discs))
-                if math.hypot(discs[i][0] - sx, discs[i][1] - sy) <= reach + discs[i][2]]
+        near = self._near(start, budget + start.reach() + 1.0)
         if not near:
             return [False] * len(spots)
+        sx, sy = start.x, start.y
         # ``battlefield.spot_bounds``' upper bound, its operations on the kept centres and
         # inner radii (the same floats; only the upper bound is needed).
         fp = start.footprint()
@@ -150,13 +151,11 @@ class Occupied:
         threshold being above 0, and no NaN arising), so the same answer per spot."""
         if not self.models:
             return _never
-        reach = budget + start.reach() + 1.0
-        sx, sy = start.x, start.y
-        discs = self._discs
-        near = [self._bounds[i] for i in range(len(discs))
-                if math.hypot(discs[i][0] - sx, discs[i][1] - sy) <= reach + discs[i][2]]
+        bounds = self._bounds
+        near = [bounds[i] for i in self._near(start, budget + start.reach() + 1.0)]
         if not near:
             return _never
+        sx, sy = start.x, start.y
         fp = start.footprint()
         cx, cy = fp.center
         ox, oy = cx - sx, cy - sy
@@ -172,6 +171,30 @@ class Occupied:
                     return True
             return False
         return test
+
+    def _near(self, start: Model, reach: float) -> list[int]:
+        """The models (indices, in order) with ``math.hypot(x - start.x, y - start.y) <=
+        reach + r`` (disc (x, y, r)): numpy's hypot settles those more than 1e-9" from
+        the limit (its error is a few ulps), ``math.hypot`` the others."""
+        n = len(self._discs)
+        if self._arr is None or len(self._arr) != n:
+            self._arr = np.array(self._discs, dtype=np.float64).reshape(n, 3)
+        a = self._arr
+        sx, sy = start.x, start.y
+        lim = reach + a[:, 2]
+        d = np.hypot(a[:, 0] - sx, a[:, 1] - sy)
+        near: list[int] = np.flatnonzero(d <= lim + 1e-9).tolist()
+        if not near:
+            return near
+        edge = np.flatnonzero(np.abs(d - lim) <= 1e-9).tolist()
+        if edge:
+            discs, out = self._discs, set(near)
+            for i in edge:
+                x, y, r = discs[i]
+                if not math.hypot(x - sx, y - sy) <= reach + r:
+                    out.discard(i)
+            near = sorted(out)
+        return near
 
     def free(self, cand: Model, terrain: Terrain) -> bool:
         """03.01 Ending a Move: on no other model (more than :data:`CLEARANCE` apart), and not
