@@ -16,7 +16,8 @@ from w40k.engine import moves as moves_mod
 from w40k.engine.phases import melee_moves as mm_
 from w40k.engine.propose_moves import Occupied
 from w40k.engine.serial import JSON
-from w40k.geometry import Model
+from w40k.geometry import Model, movement
+from w40k.geometry.battlefield import Discs
 from w40k.geometry.measure import horizontal_distance
 
 
@@ -112,3 +113,24 @@ def test_parse_positions_fast_path_is_the_checked_one() -> None:
         assert all(type(v) is type(w) for v, w in zip(
             (got.x, got.y, got.z, got.facing), (want.x, want.y, want.z, want.facing),
             strict=True))
+
+
+def test_scene_others_is_the_plain_list() -> None:
+    """``movement.scene_others`` (each unit's part kept with the scene unit) lists every
+    model of the other units as (friendly, model) in the scene's order, and its discs are
+    ``Discs.of`` them (the same arrays), on scenes of seeded games as their units move."""
+    for seed in (1, 2):
+        for game in greedy_snapshots(seed, every=60):
+            scene = geo.scene(game.ctx)
+            for gu in scene.units:
+                others, discs = movement.scene_others(scene, gu.name, gu.player)
+                want = [(u.player == gu.player, m) for u in scene.units if u.name != gu.name
+                        for m in u.models]
+                assert len(others) == len(want)
+                assert all(a[0] == b[0] and a[1] is b[1]
+                           for a, b in zip(others, want, strict=True))
+                plain = Discs.of([m for _, m in want])
+                assert discs.models == plain.models
+                for a, b in ((discs.xs, plain.xs), (discs.ys, plain.ys),
+                             (discs.rs, plain.rs)):
+                    assert a.dtype == b.dtype and a.tobytes() == b.tobytes()
