@@ -13,8 +13,9 @@ from tests.engine.snapshot_helpers import greedy_snapshots
 from w40k.core.errors import MalformedChoice
 from w40k.engine import geo
 from w40k.engine import moves as moves_mod
+from w40k.engine import propose_chain_move as pcm
 from w40k.engine.phases import melee_moves as mm_
-from w40k.engine.propose_moves import Occupied
+from w40k.engine.propose_moves import Occupied, bearings
 from w40k.engine.serial import JSON
 from w40k.geometry import Model, movement
 from w40k.geometry.battlefield import Discs
@@ -134,3 +135,21 @@ def test_scene_others_is_the_plain_list() -> None:
                 for a, b in ((discs.xs, plain.xs), (discs.ys, plain.ys),
                              (discs.rs, plain.rs)):
                     assert a.dtype == b.dtype and a.tobytes() == b.tobytes()
+
+
+def test_bearings_are_the_formulas_floats() -> None:
+    """``propose_moves.bearings`` (the angles summed in one array operation) and the chain
+    proposer's ``_bearings`` give, bit for bit, the cosine and sine of ``base`` plus each
+    bearing's offset computed one at a time, for random bases (and 24 or 48 bearings)."""
+    rng = random.Random(11)
+    for _ in range(2000):
+        base, n = rng.uniform(-7, 7), rng.choice([12, 24, 48])
+        plain = []
+        for k in range(n):
+            a = base + (k + 1) // 2 * (1 if k % 2 else -1) * 2 * math.pi / n
+            plain.append((math.cos(a), math.sin(a)))
+        assert bearings(base, n) == plain
+        chain = [(math.cos(base + k * 2 * math.pi / pcm.BEARINGS),
+                  math.sin(base + k * 2 * math.pi / pcm.BEARINGS))
+                 for k in range(pcm.BEARINGS)]
+        assert pcm._bearings(base) == chain

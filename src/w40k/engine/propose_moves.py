@@ -46,11 +46,8 @@ def ring(cx: float, cy: float, dist: float, base: float, n: int
          ) -> list[tuple[float, float]]:
     """``n`` spots at ``dist`` of (cx, cy), the nearest bearing to ``base`` first (then
     alternately either side): the candidate spots of the chain proposers."""
-    offs = _OFFSETS.get(n)
-    if offs is None:
-        offs = _OFFSETS[n] = ring_offsets(n)
-    cos, sin = math.cos, math.sin
-    return [(cx + dist * cos(base + o), cy + dist * sin(base + o)) for o in offs]
+    cs = bearings(base, n)
+    return [(cx + dist * c, cy + dist * s) for c, s in cs]
 
 
 def bearings(base: float, n: int) -> list[tuple[float, float]]:
@@ -59,13 +56,15 @@ def bearings(base: float, n: int) -> list[tuple[float, float]]:
     :func:`ring`'s floats."""
     offs = _OFFSETS.get(n)
     if offs is None:
-        offs = _OFFSETS[n] = ring_offsets(n)
-    cos, sin = math.cos, math.sin
-    return [(cos(base + o), sin(base + o)) for o in offs]
+        offs = _OFFSETS[n] = np.array(ring_offsets(n), dtype=np.float64)
+    # ``base + o`` for every offset at once (numpy's float64 sum is Python's), then
+    # ``math.cos`` and ``math.sin`` of each angle
+    angles = (base + offs).tolist()
+    return list(zip(map(math.cos, angles), map(math.sin, angles), strict=True))
 
 
-_OFFSETS: dict[int, tuple[float, ...]] = {}
-""":func:`ring`'s bearing offsets from ``base`` by ``n`` (constants)."""
+_OFFSETS: dict[int, npt.NDArray[np.float64]] = {}
+""":func:`bearings`' offsets from ``base`` by ``n`` (constants, :func:`ring_offsets`)."""
 
 
 def ring_offsets(n: int) -> tuple[float, ...]:
