@@ -556,6 +556,7 @@ def _others_entry(scene: Scene, unit: str, player: str
     if hit is not None and hit[0] is scene:
         return hit
     others: list[tuple[bool, Model]] = []
+    models: list[Model] = []
     xs: list[float] = []
     ys: list[float] = []
     rs: list[float] = []
@@ -563,11 +564,12 @@ def _others_entry(scene: Scene, unit: str, player: str
         if u.name != unit:  # each unit's part kept with it (most units stand still)
             seg = _segment(u)
             others += seg[1] if u.player == player else seg[2]
+            models += u.models
             xs += seg[3]
             ys += seg[4]
             rs += seg[5]
     # ``Discs.of`` the models of ``others``: the same floats, in order
-    discs = Discs(tuple(m for _, m in others), np.array(xs, dtype=np.float64),
+    discs = Discs(tuple(models), np.array(xs, dtype=np.float64),
                   np.array(ys, dtype=np.float64), np.array(rs, dtype=np.float64))
     if len(_DISCS) >= 64:
         _DISCS.clear()
