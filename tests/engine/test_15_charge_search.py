@@ -15,7 +15,7 @@ from w40k.engine import geo
 from w40k.engine import moves as moves_mod
 from w40k.engine import propose_chain_move as pcm
 from w40k.engine.phases import melee_moves as mm_
-from w40k.engine.propose_moves import Occupied, bearings
+from w40k.engine.propose_moves import bearings
 from w40k.engine.serial import JSON
 from w40k.geometry import Model, movement
 from w40k.geometry.battlefield import Discs
@@ -65,33 +65,6 @@ def test_candidate_spots_are_the_plain_searchs(seed: int) -> None:
                 edge = math.hypot(x - m.x, y - m.y) - mm_.EPS
                 assert mm_._candidate_spots(m, targets, gap, edge) == \
                     _candidate_spots_plain(m, targets, gap, edge)
-
-
-def test_occupied_near_is_the_plain_hypot_test() -> None:
-    """``Occupied._near`` (numpy's hypot, ``math.hypot`` within 1e-9" of the limit) keeps
-    the models ``math.hypot(x - sx, y - sy) <= reach + r`` keeps, in order, also for a
-    reach put exactly on a model's distance, and after more models are appended."""
-    rng = random.Random(7)
-    for seed in (1, 2):
-        for game in greedy_snapshots(seed, every=120):
-            shapes = [s for u in game.state.units if not u.destroyed
-                      for s in geo.unit_shapes(u)]
-            occ = Occupied(shapes[:-4])
-            for n in range(60):
-                if n % 15 == 0 and len(occ.models) < len(shapes):
-                    occ.append(shapes[len(occ.models)])
-                start = rng.choice(shapes)
-                start = start.moved(start.x + rng.uniform(-5, 5), start.y + rng.uniform(-5, 5))
-                discs = [(m.x, m.y, m.reach()) for m in occ.models]
-                if n % 2:
-                    x, y, r = rng.choice(discs)
-                    reach = math.hypot(x - start.x, y - start.y) - r
-                else:
-                    reach = rng.uniform(0.0, 14.0)
-                want = [i for i, (x, y, r) in enumerate(discs)
-                        if math.hypot(x - start.x, y - start.y) <= reach + r]
-                assert occ._near(start, reach) == want
-                assert occ.copy()._near(start, reach) == want
 
 
 def test_parse_positions_fast_path_is_the_checked_one() -> None:

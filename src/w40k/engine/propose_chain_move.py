@@ -158,14 +158,13 @@ def _ring(cx: float, cy: float, d: float, base: float, n: int = BEARINGS
 _OFFSETS = tuple(k * 2 * math.pi / BEARINGS for k in range(BEARINGS))
 """:func:`_ring`'s bearing offsets from ``base``: each the float ``k * 2 * math.pi / n``
 that its expression adds to ``base`` (evaluated before the addition: the same angles)."""
-_OFFSETS_ARR = np.array(_OFFSETS, dtype=np.float64)
 
 
 def _bearings(base: float) -> list[tuple[float, float]]:
     """The cosine and sine of :func:`_ring`'s bearings around ``base`` (rings of several radii
     around one centre share them: ``(cx + d * c, cy + d * s)`` are :func:`_ring`'s floats)."""
-    angles = (base + _OFFSETS_ARR).tolist()  # ``base + o`` each (numpy's sum is Python's)
-    return list(zip(map(math.cos, angles), map(math.sin, angles), strict=True))
+    cos, sin = math.cos, math.sin
+    return [(cos(base + o), sin(base + o)) for o in _OFFSETS]
 
 
 RING_MARGIN = 1e-6

@@ -46,8 +46,11 @@ def ring(cx: float, cy: float, dist: float, base: float, n: int
          ) -> list[tuple[float, float]]:
     """``n`` spots at ``dist`` of (cx, cy), the nearest bearing to ``base`` first (then
     alternately either side): the candidate spots of the chain proposers."""
-    cs = bearings(base, n)
-    return [(cx + dist * c, cy + dist * s) for c, s in cs]
+    offs = _OFFSETS.get(n)
+    if offs is None:
+        offs = _OFFSETS[n] = ring_offsets(n)
+    cos, sin = math.cos, math.sin
+    return [(cx + dist * cos(base + o), cy + dist * sin(base + o)) for o in offs]
 
 
 def bearings(base: float, n: int) -> list[tuple[float, float]]:
@@ -56,15 +59,13 @@ def bearings(base: float, n: int) -> list[tuple[float, float]]:
     :func:`ring`'s floats."""
     offs = _OFFSETS.get(n)
     if offs is None:
-        offs = _OFFSETS[n] = np.array(ring_offsets(n), dtype=np.float64)
-    # ``base + o`` for every offset at once (numpy's float64 sum is Python's), then
-    # ``math.cos`` and ``math.sin`` of each angle
-    angles = (base + offs).tolist()
-    return list(zip(map(math.cos, angles), map(math.sin, angles), strict=True))
+        offs = _OFFSETS[n] = ring_offsets(n)
+    cos, sin = math.cos, math.sin
+    return [(cos(base + o), sin(base + o)) for o in offs]
 
 
-_OFFSETS: dict[int, npt.NDArray[np.float64]] = {}
-""":func:`bearings`' offsets from ``base`` by ``n`` (constants, :func:`ring_offsets`)."""
+_OFFSETS: dict[int, tuple[float, ...]] = {}
+""":func:`ring`'s bearing offsets from ``base`` by ``n`` (constants)."""
 
 
 def ring_offsets(n: int) -> tuple[float, ...]:
@@ -85,9 +86,6 @@ class Occupied:
         self._bounds: list[tuple[float, float, float]] = []
         """Per model: its footprint's centre and inner radius (``battlefield.spot_bounds``'s
         upper bound; -inf for a hull)."""
-        self._arr: npt.NDArray[np.float64] | None = None
-        """The discs as rows (x, y, r), made when :meth:`_near` asks (again once more are
-        placed)."""
         for m in models:
             self.append(m)
 
@@ -99,7 +97,6 @@ class Occupied:
         out._cells = {k: v[:] for k, v in self._cells.items()}
         out._discs = self._discs[:]
         out._bounds = self._bounds[:]
-        out._arr = self._arr  # never changed in place: remade when its length is stale
         return out
 
     def append(self, m: Model) -> None:
@@ -124,10 +121,13 @@ class Occupied:
         nothing."""
         if not len(spots) or not self.models:
             return [False] * len(spots)
-        near = self._near(start, budget + start.reach() + 1.0)
+        reach = budget + start.reach() + 1.0
+        sx, sy = start.x, start.y
+        discs = self._discs
+        near = [i for i in range(len(discs))
+                if math.hypot(discs[i][0] - sx, discs[i][1] - sy) <= reach + discs[i][2]]
         if not near:
             return [False] * len(spots)
-        sx, sy = start.x, start.y
         # ``battlefield.spot_bounds``' upper bound, its operations on the kept centres and
         # inner radii (the same floats; only the upper bound is needed).
         fp = start.footprint()
@@ -150,11 +150,13 @@ class Occupied:
         threshold being above 0, and no NaN arising), so the same answer per spot."""
         if not self.models:
             return _never
-        bounds = self._bounds
-        near = [bounds[i] for i in self._near(start, budget + start.reach() + 1.0)]
+        reach = budget + start.reach() + 1.0
+        sx, sy = start.x, start.y
+        discs = self._discs
+        near = [self._bounds[i] for i in range(len(discs))
+                if math.hypot(discs[i][0] - sx, discs[i][1] - sy) <= reach + discs[i][2]]
         if not near:
             return _never
-        sx, sy = start.x, start.y
         fp = start.footprint()
         cx, cy = fp.center
         ox, oy = cx - sx, cy - sy
@@ -170,30 +172,6 @@ class Occupied:
                     return True
             return False
         return test
-
-    def _near(self, start: Model, reach: float) -> list[int]:
-        """The models (indices, in order) with ``math.hypot(x - start.x, y - start.y) <=
-        reach + r`` (disc (x, y, r)): numpy's hypot settles those more than 1e-9" from
-        the limit (its error is a few ulps), ``math.hypot`` the others."""
-        n = len(self._discs)
-        if self._arr is None or len(self._arr) != n:
-            self._arr = np.array(self._discs, dtype=np.float64).reshape(n, 3)
-        a = self._arr
-        sx, sy = start.x, start.y
-        lim = reach + a[:, 2]
-        d = np.hypot(a[:, 0] - sx, a[:, 1] - sy)
-        near: list[int] = np.flatnonzero(d <= lim + 1e-9).tolist()
-        if not near:
-            return near
-        edge = np.flatnonzero(np.abs(d - lim) <= 1e-9).tolist()
-        if edge:
-            discs, out = self._discs, set(near)
-            for i in edge:
-                x, y, r = discs[i]
-                if not math.hypot(x - sx, y - sy) <= reach + r:
-                    out.discard(i)
-            near = sorted(out)
-        return near
 
     def free(self, cand: Model, terrain: Terrain) -> bool:
         """03.01 Ending a Move: on no other model (more than :data:`CLEARANCE` apart), and not
