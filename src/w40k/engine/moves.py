@@ -72,22 +72,33 @@ def parse_positions(answer: JSON, order: Sequence[str] = ()) -> Answer:
         raise MalformedChoice(f"positions: expected an object {{model id: [[x, y], ...]}}, "
                               f"got {answer!r}")
     out: Answer = {}
+    isfinite = math.isfinite
     for mid, path in in_order(answer, order):
         if not isinstance(path, list):
             raise MalformedChoice(f"positions: {mid}: expected a list of waypoints, got "
                                   f"{path!r}")
         steps: list[Step] = []
         for k, p in enumerate(path):
-            where = f"{mid}[{k}]"
-            if not isinstance(p, list) or not 2 <= len(p) <= 4:
-                raise MalformedChoice(f"positions: {where}: expected [x, y], [x, y, z] or "
-                                      f"[x, y, z, facing], got {p!r}")
-            x, y = _number(p[0], where + ".x"), _number(p[1], where + ".y")
-            z = None if len(p) < 3 or p[2] is None else _number(p[2], where + ".z")
-            facing = None if len(p) < 4 or p[3] is None else _number(p[3], where + ".facing")
-            steps.append(Step(x, y, z, facing))
+            if type(p) is list and len(p) == 2:
+                x, y = p
+                if type(x) is float and type(y) is float and isfinite(x) and isfinite(y):
+                    # a proposer's [x, y] of finite floats: ``_number`` gives them as they are
+                    steps.append(Step(x, y, None, None))
+                    continue
+            steps.append(_waypoint(p, f"{mid}[{k}]"))
         out[str(mid)] = steps
     return out
+
+
+def _waypoint(p: JSON, where: str) -> Step:
+    """One waypoint of a positions answer (``where``: its place, for the error)."""
+    if not isinstance(p, list) or not 2 <= len(p) <= 4:
+        raise MalformedChoice(f"positions: {where}: expected [x, y], [x, y, z] or "
+                              f"[x, y, z, facing], got {p!r}")
+    x, y = _number(p[0], where + ".x"), _number(p[1], where + ".y")
+    z = None if len(p) < 3 or p[2] is None else _number(p[2], where + ".z")
+    facing = None if len(p) < 4 or p[3] is None else _number(p[3], where + ".facing")
+    return Step(x, y, z, facing)
 
 
 def path_length(start: tuple[float, float, float], path: Sequence[Step], *,

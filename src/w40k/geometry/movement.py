@@ -35,7 +35,7 @@ from w40k.geometry.measure import (
     swept_separation,
 )
 from w40k.geometry.outlines import Outline, outlines
-from w40k.geometry.scene import Scene
+from w40k.geometry.scene import Scene, Unit
 from w40k.geometry.shapes import EPS, Circle, Model, Polygon, Shape
 from w40k.geometry.terrain import (
     DENSE_CROSSING_HEIGHT,
@@ -555,11 +555,48 @@ def _others_entry(scene: Scene, unit: str, player: str
     hit = _DISCS.get(key)
     if hit is not None and hit[0] is scene:
         return hit
-    others = [(u.player == player, m) for u in scene.units if u.name != unit for m in u.models]
-    discs = Discs.of([m for _, m in others])
+    others: list[tuple[bool, Model]] = []
+    models: list[Model] = []
+    xs: list[float] = []
+    ys: list[float] = []
+    rs: list[float] = []
+    for u in scene.units:
+        if u.name != unit:  # each unit's part kept with it (most units stand still)
+            seg = _segment(u)
+            others += seg[1] if u.player == player else seg[2]
+            models += u.models
+            xs += seg[3]
+            ys += seg[4]
+            rs += seg[5]
+    # ``Discs.of`` the models of ``others``: the same floats, in order
+    discs = Discs(tuple(models), np.array(xs, dtype=np.float64),
+                  np.array(ys, dtype=np.float64), np.array(rs, dtype=np.float64))
     if len(_DISCS) >= 64:
         _DISCS.clear()
     hit = _DISCS[key] = (scene, others, discs, {})
+    return hit
+
+
+_SEGMENTS: dict[int, tuple[Unit, list[tuple[bool, Model]], list[tuple[bool, Model]],
+                           list[float], list[float], list[float]]] = {}
+""":func:`_segment`'s answers by scene unit (an entry holds it, so its ``id`` is not reused
+while kept; a scene unit never changes); emptied past 1024 entries."""
+
+
+def _segment(u: Unit) -> tuple[Unit, list[tuple[bool, Model]], list[tuple[bool, Model]],
+                                list[float], list[float], list[float]]:
+    """Unit ``u``'s part of :func:`scene_others`' list, as (True, model) and (False, model)
+    pairs, and its models' x, y and reach (``Discs.of``'s rows): kept per scene unit, the
+    engine's scenes sharing the units that did not change."""
+    hit = _SEGMENTS.get(id(u))
+    if hit is not None and hit[0] is u:
+        return hit
+    ms = u.models
+    hit = (u, [(True, m) for m in ms], [(False, m) for m in ms], [m.x for m in ms],
+           [m.y for m in ms], [m.reach() for m in ms])
+    if len(_SEGMENTS) >= 1024:
+        _SEGMENTS.clear()
+    _SEGMENTS[id(u)] = hit
     return hit
 
 

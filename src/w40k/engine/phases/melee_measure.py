@@ -22,6 +22,9 @@ from w40k.geometry.shapes import mm
 
 EPS = 1e-6
 MARKER_RADIUS = mm(40.0) / 2
+BEARINGS = 24
+"""Bearings of the melee moves' rings of spots (the searches of ``melee_moves``, the greedy
+move of ``melee_greedy``)."""
 
 
 def unit_distance(a: Sequence[Model], b: Sequence[Model]) -> float:
@@ -279,3 +282,27 @@ def _base_contact_enemy(ctx: Context, u: UnitData, m: ModelData) -> bool:
                and in_base_contact(shape, models[i], CONTACT) for i in range(len(models))):
             return True
     return False
+
+
+def _radius(m: Model) -> float:
+    """The radius of ``m``'s base (half its longest side; 0 without a base)."""
+    b = m.base_mm
+    if b is None:
+        return 0.0
+    if isinstance(b, tuple):
+        return mm(max(b)) / 2
+    return mm(b) / 2
+
+
+def _objective_spots(ctx: Context, obj: ObjectiveData, r: float) -> list[tuple[float, float]]:
+    """The spots the melee moves try toward an objective (a marker's ring and centre; an
+    area's centre and its corners drawn in), for a model of radius ``r``."""
+    if obj.area is None:
+        d = MARKER_RADIUS + r + 2.5
+        return [(obj.x + d * math.cos(a), obj.y + d * math.sin(a))
+                for a in np.linspace(0, 2 * math.pi, BEARINGS, endpoint=False)] + [(obj.x, obj.y)]
+    _, ter = geo.terrain(ctx)
+    fp = np.asarray(ter.area(obj.area).footprint, dtype=float)
+    c = fp.mean(axis=0)
+    return [(float(c[0]), float(c[1]))] + [(float(p[0] + 0.7 * (c[0] - p[0])),
+                                             float(p[1] + 0.7 * (c[1] - p[1]))) for p in fp]

@@ -37,11 +37,17 @@ from w40k.engine import moves as moves_mod
 from w40k.engine.actions import interrupt
 from w40k.engine.context import Context
 from w40k.engine.frames import FrameData
+from w40k.engine.phases.melee_greedy import REFUSED as REFUSED
+from w40k.engine.phases.melee_greedy import _greedy as _greedy
+from w40k.engine.phases.melee_greedy import _Refused as _Refused
+from w40k.engine.phases.melee_measure import BEARINGS as BEARINGS
 from w40k.engine.phases.melee_measure import CONTACT as CONTACT
 from w40k.engine.phases.melee_measure import EPS as EPS
 from w40k.engine.phases.melee_measure import MARKER_RADIUS as MARKER_RADIUS
 from w40k.engine.phases.melee_measure import Group as Group
 from w40k.engine.phases.melee_measure import _base_contact_enemy as _base_contact_enemy
+from w40k.engine.phases.melee_measure import _objective_spots as _objective_spots
+from w40k.engine.phases.melee_measure import _radius as _radius
 from w40k.engine.phases.melee_measure import _shapes_distance as _shapes_distance
 from w40k.engine.phases.melee_measure import base_contact_enemy as base_contact_enemy
 from w40k.engine.phases.melee_measure import closer_to_unit as closer_to_unit
@@ -51,11 +57,11 @@ from w40k.engine.phases.melee_measure import model_to_unit as model_to_unit
 from w40k.engine.phases.melee_measure import objective_distance as objective_distance
 from w40k.engine.phases.melee_measure import unit_distance as unit_distance
 from w40k.engine.phases.melee_measure import units_within as units_within
-from w40k.engine.propose_moves import occupied_around, surely_overlapping, through_enemy
+from w40k.engine.propose_moves import surely_overlapping, through_enemy
 from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON
-from w40k.engine.state import ModelData, ObjectiveData, UnitData, placement_count
+from w40k.engine.state import ObjectiveData, UnitData, placement_count
 from w40k.engine.windows import Window, open_window
 from w40k.geometry import Model, Scene, engaged
 from w40k.geometry.battlefield import Layout, any_engaged
@@ -67,13 +73,12 @@ from w40k.geometry.movement import (
     share_others,
     validate_move,
 )
-from w40k.geometry.shapes import Circle, mm
+from w40k.geometry.shapes import Circle
 
 MOVE_TYPES = {"charge": MoveType.CHARGE, "pile_in": MoveType.PILE_IN,
               "consolidate": MoveType.CONSOLIDATE, "surge": MoveType.OTHER}
 DECLINE = {"charge": "fail", "pile_in": "skip", "consolidate": "skip", "surge": "skip"}
 """The answer that declines each move."""
-BEARINGS = 24
 ENGAGE_SCREEN = ENGAGEMENT_HORIZONTAL + 1e-3
 """Inches between two units' layout boxes past which no model of one is engaged with a
 model of the other (03.04; as ``melee_measure.Group.engaged_any``'s screen)."""
@@ -159,31 +164,38 @@ def _candidates(m: Model, targets: Sequence[Model], gap: float, budget: float
 
 def _candidate_spots(m: Model, targets: Sequence[Model], gap: float, budget: float
                      ) -> list[tuple[float, float]]:
-    """:func:`_candidates`, built."""
+    """:func:`_candidates`, built: per target model in reach, rings at two gaps (in order)
+    of :data:`BEARINGS` spots, the nearest bearing first, within the move."""
+    from w40k.engine.phases.charge_order import _within_exact
+    from w40k.engine.propose_moves import bearings
     r = _radius(m)
-    out: list[tuple[float, float]] = []
+    cx: list[float] = []
+    cy: list[float] = []
+    ds: list[float] = []
+    cs: list[list[tuple[float, float]]] = []
     for t in targets:
         if horizontal_distance(m, t) > budget + gap + EPS:
             continue
         rt = _radius(t)
+        # ``bearings`` gives the cosine and sine of ``base + (k + 1) // 2 * (+-1) * 2 * pi /
+        # BEARINGS``, the angles of the search (the same floats, one set per target model)
+        bs = bearings(math.atan2(m.y - t.y, m.x - t.x), BEARINGS)
         for g in sorted({min(gap * 0.5, 0.25), gap * 0.95}):
-            d = r + rt + g
-            base = math.atan2(m.y - t.y, m.x - t.x)
-            for k in range(BEARINGS):
-                a = base + (k + 1) // 2 * (1 if k % 2 else -1) * 2 * math.pi / BEARINGS
-                x, y = t.x + d * math.cos(a), t.y + d * math.sin(a)
-                if math.hypot(x - m.x, y - m.y) <= budget + EPS:
-                    out.append((x, y))
-    return out
-
-
-def _radius(m: Model) -> float:
-    b = m.base_mm
-    if b is None:
-        return 0.0
-    if isinstance(b, tuple):
-        return mm(max(b)) / 2
-    return mm(b) / 2
+            cx.append(t.x)
+            cy.append(t.y)
+            ds.append(r + rt + g)
+            cs.append(bs)
+    if not ds:
+        return []
+    # every ring's spots at once, ring by ring, bearing by bearing: ``t.x + d * cos(a)``,
+    # numpy's float64 products and sums being Python's
+    c = np.array(cs, dtype=np.float64)
+    d = np.array(ds)[:, None]
+    xs = (np.array(cx)[:, None] + d * c[:, :, 0]).ravel().tolist()
+    ys = (np.array(cy)[:, None] + d * c[:, :, 1]).ravel().tolist()
+    # ``math.hypot(x - m.x, y - m.y) <= budget + EPS`` per spot (``_within_exact``)
+    keep = _within_exact(m, xs, ys, budget + EPS)
+    return [(x, y) for x, y, k in zip(xs, ys, keep, strict=True) if k]
 
 
 def can_reach(ctx: Context, u: UnitData, mid: str, finals: Mapping[str, Model],
@@ -610,18 +622,6 @@ def _check_objective(ctx: Context, u: UnitData, moves: Mapping[str, Sequence[Ste
     return out
 
 
-def _objective_spots(ctx: Context, obj: ObjectiveData, r: float) -> list[tuple[float, float]]:
-    if obj.area is None:
-        d = MARKER_RADIUS + r + 2.5
-        return [(obj.x + d * math.cos(a), obj.y + d * math.sin(a))
-                for a in np.linspace(0, 2 * math.pi, BEARINGS, endpoint=False)] + [(obj.x, obj.y)]
-    _, ter = geo.terrain(ctx)
-    fp = np.asarray(ter.area(obj.area).footprint, dtype=float)
-    c = fp.mean(axis=0)
-    return [(float(c[0]), float(c[1]))] + [(float(p[0] + 0.7 * (c[0] - p[0])),
-                                             float(p[1] + 0.7 * (c[1] - p[1]))) for p in fp]
-
-
 def _can_reach_objective(ctx: Context, u: UnitData, mid: str, finals: Mapping[str, Model],
                          obj: ObjectiveData, budget: float) -> bool:
     start = geo.model_shape(next(m for m in u.alive if m.id == mid))
@@ -687,94 +687,6 @@ TOWARD_ATTEMPTS = 2
 """Tries of the pile-in/consolidation placement (bearings jittered after the first)."""
 GREEDY_ATTEMPTS = 4
 """Tries of the greedy move (random variations after the first)."""
-
-
-class _Refused:
-    """The type of :data:`REFUSED`."""
-
-
-REFUSED = _Refused()
-""":func:`_greedy`'s answer when the move it builds is surely refused (a charge leaving a
-model where it is: that model does not end closer to a charge target, R11.04-b), so that
-neither the rest of it nor ``check_move`` is worth running."""
-
-
-def _greedy(ctx: Context, u: UnitData, d: MeleeMoveFrame, budget: float,
-            rng: random.Random, attempt: int) -> JSON | _Refused:
-    mt = d.move_type
-    targets = [ctx.state.unit(t) for t in d.targets or ()]
-    obj = next((o for o in ctx.state.objectives if o.name == d.objective), None)
-    if not targets and obj is None:
-        return None
-    placed = occupied_around(ctx, u)
-    models = sorted(u.alive, key=lambda m: min(
-        (model_to_unit(geo.model_shape(m), t) for t in targets), default=0.0))
-    out: dict[str, JSON] = {}
-    locked = mt == "pile_in" or d.mode == "ongoing"
-    _, ter = geo.terrain(ctx)
-
-    def free(cand: Model) -> bool:
-        # 03.01 Ending a Move: on no other model, and not partway through a terrain feature.
-        return placed.free(cand, ter)
-    for n, m in enumerate(models):
-        start = geo.model_shape(m)
-        if locked and base_contact_enemy(ctx, u, m):
-            placed.append(start)
-            continue
-        spots: list[tuple[float, float]] = []
-        if targets:
-            goal = min(targets, key=lambda t: model_to_unit(start, t))
-            tms = sorted(geo.unit_shapes(goal), key=lambda t: horizontal_distance(start, t))
-            for t in tms[:3]:
-                gap = 0.02 + rng.random() * (0.3 if attempt else 0.05)
-                d_c = _radius(start) + _radius(t) + gap
-                base = math.atan2(start.y - t.y, start.x - t.x) + rng.uniform(-0.2, 0.2) * attempt
-                for k in range(BEARINGS):
-                    a = base + (k + 1) // 2 * (1 if k % 2 else -1) * 2 * math.pi / BEARINGS
-                    spots.append((t.x + d_c * math.cos(a), t.y + d_c * math.sin(a)))
-        elif obj is not None:
-            spots = _objective_spots(ctx, obj, _radius(start))
-        chosen: tuple[float, float] | None = None
-        taken = placed.taken_test(start, budget + 2.0)  # ``taken`` of the spots tried only
-        for x, y in spots:
-            if math.hypot(x - start.x, y - start.y) > budget - 1e-4 or taken(x, y):
-                continue
-            if free(start.moved(x, y)):
-                chosen = (x, y)
-                break
-        if chosen is None and spots:
-            # As far as the budget allows toward the first spot.
-            x, y = spots[0]
-            dist = math.hypot(x - start.x, y - start.y)
-            f = max(0.0, (budget - 1e-3) / dist) if dist > 0 else 0.0
-            f = min(f, 1.0)
-            x, y = start.x + f * (x - start.x), start.y + f * (y - start.y)
-            if free(start.moved(x, y)):
-                chosen = (x, y)
-        if chosen is None:
-            if mt == "charge":
-                # R11.04-b: a model left where it is ends no closer to a charge target, so
-                # ``check_move`` surely refuses the answer: the rest is not built, only its
-                # draws made (the same random stream).
-                _greedy_draws(targets, models[n + 1:], rng)
-                return REFUSED
-            placed.append(start)
-            continue
-        placed.append(start.moved(*chosen))
-        out[m.id] = [[round(chosen[0], 6), round(chosen[1], 6)]]
-    return out
-
-
-def _greedy_draws(targets: Sequence[UnitData], models: Sequence[ModelData],
-                 rng: random.Random) -> None:
-    """The draws :func:`_greedy` makes for ``models`` (a charge: none is locked), without
-    the spots: per model, two for each of its goal's (at most three) nearest models."""
-    for m in models:
-        start = geo.model_shape(m)
-        goal = min(targets, key=lambda t: model_to_unit(start, t))
-        for _ in range(min(3, len(geo.unit_shapes(goal)))):
-            rng.random()
-            rng.uniform(-0.2, 0.2)
 
 
 FRAMES: tuple[Handler[Any], ...] = (Handler(MeleeMoveFrame, _run, _apply),)
