@@ -43,6 +43,7 @@ from w40k.engine import field, geo
 from w40k.engine.context import Context
 from w40k.engine.phases import melee_moves as mm_
 from w40k.engine.phases import pile_in_bounds as pb
+from w40k.engine.phases import pile_in_coherency as pic
 from w40k.engine.propose_moves import bearings, ring, ring_offsets
 from w40k.engine.serial import JSON
 from w40k.engine.state import ModelData, ObjectiveData, UnitData, placement_count
@@ -158,7 +159,9 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
                               for o in geo.unit_shapes(e))
     moved: dict[str, Model] = {}
     fixed: dict[str, pb.Fixed] = {}
-    breaks = len(coherency_breaks(list(cur.values())))
+    # the unit's coherency breaks, kept as its models move (R03.03-d, pile_in_coherency.py)
+    index = {mid: k for k, mid in enumerate(cur)}
+    breaks = pic.Breaks(list(cur.values()))
 
     def place(m: ModelData) -> bool:
         """Move ``m`` to its first acceptable spot (module docstring); False: none. The
@@ -176,7 +179,6 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
     def place_among(m: ModelData, start: Model, t: UnitData | None, spots: Spots) -> bool:
         """:func:`place`'s tests of a chunk of spots, in order: the first that passes
         them all is where ``m`` goes (True)."""
-        nonlocal breaks
         # The first three tests and Occupied.taken for every spot at once, where bounds
         # settle them (pile_in_bounds.py: the spots no bound refuses, each with the tests
         # still to measure exactly below; the same answers).
@@ -214,8 +216,7 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
             if (code & pb.CLEAR and not _clear_of_friends(end, m.id, cur)) \
                     or not pb.free(fx, end, ter):
                 continue  # 03.01 Ending a Move
-            n = len(coherency_breaks(list({**cur, m.id: end}.values())))
-            if n > breaks:
+            if breaks.moved(index[m.id], end) > breaks.count:
                 continue  # R03.03-d
             # the path (R03.01-d through an enemy model, terrain, the edge): validate_move
             # alone (propose_moves.through_enemy, a pre-test of one of its refusals, cost
@@ -225,7 +226,7 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
                              skip=(*PATH_RULES_IGNORED, ENDS_CHECKED), first=True):
                 continue
             cur[m.id] = moved[m.id] = end
-            breaks = n
+            breaks.move(index[m.id], end)
             return True
         return False
 
