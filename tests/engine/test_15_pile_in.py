@@ -83,3 +83,30 @@ def test_the_near_discs_by_array_are_those_the_plain_loop_keeps(seed: int) -> No
         assert fast.near == plain.near and (fast.cols == plain.cols).all()
         kept += len(plain.discs)
     assert kept > 0
+
+
+@pytest.mark.parametrize("seed", [1])
+def test_the_closest_target_and_its_gap_are_those_min_and_gap_give(seed: int) -> None:
+    """R12.03-d: ``pile_in_propose._closest`` (each target unit measured once) names the unit
+    ``min(targets, key=model_to_unit)`` picks, ties to the first, and ``_gap``'s float, for
+    models of snapshot games against one, two or all enemy units."""
+    from tests.engine.snapshot_helpers import greedy_snapshots
+    from w40k.engine import geo
+    from w40k.engine.phases import melee_moves as mm_
+    from w40k.engine.phases import pile_in_propose as pp
+    seen = 0
+    for game in greedy_snapshots(seed):
+        units = [u for u in game.state.units if not u.destroyed]
+        for u in units:
+            enemies = [e for e in units if e.player != u.player]
+            for targets in (enemies[:1], enemies[:2], enemies, enemies[:1] * 2):
+                if not targets:
+                    continue
+                for m in u.alive[:2]:
+                    s = geo.model_shape(m)
+                    want = min(targets, key=lambda t, s=s: mm_.model_to_unit(s, t))
+                    got, gap = pp._closest(game.ctx, s, targets, None)
+                    assert got is want
+                    assert gap == pp._gap(game.ctx, s, want, None)
+                    seen += 1
+    assert seen > 20

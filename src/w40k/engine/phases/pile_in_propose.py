@@ -133,10 +133,10 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
     # A model in base contact with an enemy model stays (R12.03-c, R12.08-b): its closest
     # target, gap and engagements are never asked (the moved models' only, below and in
     # _repair), so they are measured for the movers alone.
-    closest: dict[str, UnitData | None] = {
-        m.id: min(targets, key=lambda t: mm_.model_to_unit(starts[m.id], t))
-        if targets else None for m in movers}
-    start_gap = {m.id: _gap(ctx, starts[m.id], closest[m.id], obj) for m in movers}
+    closest: dict[str, UnitData | None] = {}
+    start_gap: dict[str, float] = {}
+    for m in movers:
+        closest[m.id], start_gap[m.id] = _closest(ctx, starts[m.id], targets, obj)
     if keep and movers:
         # An enemy unit whose layout box is out of engagement range of the unit's box (1e-3"
         # to spare: the boxes hold every bounding disc, so their gap is a lower bound of
@@ -331,6 +331,18 @@ def _spot_chunks(ctx: Context, start: Model, mid: str, t: UnitData | None,
             last = spots[-1]
             yield spots
     yield _friend_spots(start, mid, cur, last, budget)
+
+
+def _closest(ctx: Context, s: Model, targets: Sequence[UnitData], obj: ObjectiveData | None
+             ) -> tuple[UnitData | None, float]:
+    """The model's closest target unit (the first of the nearest, as ``min`` picks it) and
+    its :func:`_gap` (each unit measured once: the same floats as measuring the nearest
+    again); with no target, None and the objective's distance."""
+    if not targets:
+        return None, _gap(ctx, s, None, obj)
+    gaps = [mm_.model_to_unit(s, t) for t in targets]
+    g = min(gaps)
+    return targets[gaps.index(g)], g
 
 
 def _gap(ctx: Context, s: Model, t: UnitData | None, obj: ObjectiveData | None) -> float:
