@@ -53,38 +53,6 @@ def test_kept_coherency_breaks_count_as_the_whole_unit_measured(seed: int) -> No
     assert checked > 400 and 0 < broken < checked
 
 
-@pytest.mark.parametrize("seed", range(4))
-def test_the_near_discs_by_array_are_those_the_plain_loop_keeps(seed: int) -> None:
-    """03.01 Ending a Move: ``pile_in_bounds.fixed`` given the other models' discs as an
-    array (``layout_discs``, ``near_discs``: ``np.hypot`` with ``math.hypot`` near the
-    limit) keeps the same models, in the same order, as its plain loop over the discs,
-    including discs placed exactly at the limit."""
-    import math
-
-    from w40k.engine.phases import pile_in_bounds as pb
-    from w40k.geometry.battlefield import Layout
-    rng = random.Random(seed)
-    kept = 0
-    for _ in range(60):
-        start = _model(rng, "s", 30.0, 20.0, 0.0)
-        budget = rng.choice([3.0, 4.0, 7.0])
-        reach = budget + 1.0 + start.reach() + 1.0
-        others = [_model(rng, f"o{i}", 30.0, 20.0, 9.0) for i in range(rng.randrange(0, 25))]
-        for i in range(min(3, len(others))):  # a disc exactly at the limit, on a bearing
-            o = others[i]
-            a = rng.uniform(-math.pi, math.pi)
-            d = reach + o.reach()
-            others[i] = o.moved(start.x + d * math.cos(a), start.y + d * math.sin(a))
-        ds, xyr = pb.layout_discs(Layout.of(others))
-        assert ds == pb.discs(others)
-        fast = pb.fixed(start, None, (), ds, budget + 1.0, xyr)
-        plain = pb.fixed(start, None, (), ds, budget + 1.0)
-        assert fast.discs == plain.discs
-        assert fast.near == plain.near and (fast.cols == plain.cols).all()
-        kept += len(plain.discs)
-    assert kept > 0
-
-
 @pytest.mark.parametrize("seed", [1])
 def test_the_closest_target_and_its_gap_are_those_min_and_gap_give(seed: int) -> None:
     """R12.03-d: ``pile_in_propose._closest`` (each target unit measured once) names the unit

@@ -26,7 +26,7 @@ import numpy as np
 
 from w40k.engine.propose_moves import CLEARANCE as TAKEN_CLEARANCE
 from w40k.geometry import Model, Terrain
-from w40k.geometry.battlefield import MARGIN, Layout, bounding_radius, inner_radius
+from w40k.geometry.battlefield import MARGIN, bounding_radius, inner_radius
 from w40k.geometry.measure import (
     ENGAGEMENT_HORIZONTAL,
     ENGAGEMENT_VERTICAL,
@@ -105,46 +105,12 @@ def discs(models: Iterable[Model]) -> list[Disc]:
     return [(m.x, m.y, m.reach(), m) for m in models]
 
 
-def layout_discs(lay: Layout) -> tuple[list[Disc], np.ndarray]:
-    """:func:`discs` of the layout's models, and their x, y and reach as an (n, 3) array
-    (kept per layout object: a layout is never changed, and most units stay where they are
-    from one placement to the next)."""
-    hit = _DISCS.get(id(lay))
-    if hit is not None and hit[0] is lay:
-        return hit[1], hit[2]
-    out = discs(lay.models)
-    xyr = table([dc[:3] for dc in out], 3)
-    if len(_DISCS) >= ROWS_LIMIT:
-        _DISCS.clear()
-    _DISCS[id(lay)] = (lay, out, xyr)
-    return out, xyr
-
-
-_DISCS: dict[int, tuple[Layout, list[Disc], np.ndarray]] = {}
-""":func:`layout_discs`' answers by layout object (an entry holds the layout)."""
-
-
-def near_discs(xyr: np.ndarray, sx: float, sy: float, reach: float) -> list[int]:
-    """The rows ``i`` of ``xyr`` (x, y, reach) where ``math.hypot(x - sx, y - sy) <= reach +
-    r``, :func:`fixed`'s test, in order: settled by ``np.hypot`` away from the limit and by
-    ``math.hypot`` within 1e-9" of it (the two differ by an ulp at most)."""
-    d = np.hypot(xyr[:, 0] - sx, xyr[:, 1] - sy)
-    lim = xyr[:, 2] + reach
-    keep = d <= lim - 1e-9
-    for i in np.flatnonzero(np.abs(d - lim) <= 1e-9).tolist():
-        x, y, r = xyr[i].tolist()
-        keep[i] = math.hypot(x - sx, y - sy) <= reach + r
-    out: list[int] = np.flatnonzero(keep).tolist()
-    return out
-
-
 def fixed(start: Model, targets: Sequence[Model] | None, groups: Sequence[Sequence[Model]],
-          occupied: Sequence[Disc], budget: float, xyr: np.ndarray | None = None) -> Fixed:
+          occupied: Sequence[Disc], budget: float) -> Fixed:
     """:class:`Fixed` of ``start``: ``targets`` (None: an objective), ``groups`` (the models
     of each unit it started engaged with), and of ``occupied`` (:func:`discs` of
     ``Occupied.models``) those whose reach disc comes within ``budget + start.reach() + 1.0``
-    of the start, as ``Occupied.taken(start, spots, budget)`` picks them (:func:`near_discs`
-    where ``xyr`` holds their x, y and reach: the same ones)."""
+    of the start, as ``Occupied.taken(start, spots, budget)`` picks them."""
     rows: list[Row] = []
     if targets is not None:
         rows += [row(t) for t in targets]
@@ -158,11 +124,8 @@ def fixed(start: Model, targets: Sequence[Model] | None, groups: Sequence[Sequen
     reach = budget + start.reach() + 1.0
     sx, sy = start.x, start.y
     a = len(rows)
-    if xyr is not None:
-        near = tuple(occupied[i] for i in near_discs(xyr, sx, sy, reach))
-    else:
-        hypot = math.hypot
-        near = tuple(dc for dc in occupied if hypot(dc[0] - sx, dc[1] - sy) <= reach + dc[2])
+    hypot = math.hypot
+    near = tuple(dc for dc in occupied if hypot(dc[0] - sx, dc[1] - sy) <= reach + dc[2])
     rows += [row(dc[3]) for dc in near]
     v += [False] * (len(rows) - a)
     return Fixed(table(rows, 4),

@@ -155,11 +155,8 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
         return None  # every model in base contact stays: none moves (after the same draw)
     # every living model of the other units, in the state's order (``occupied_around``'s
     # models: pb.free measures a spot against them as its Occupied.free would)
-    # (kept per unit layout, with their x, y and reach as one array: pb.layout_discs)
-    others = [pb.layout_discs(field.layout(e)) for e in ctx.state.units
-              if e.id != u.id and not e.destroyed]
-    occupied_discs = [dc for ds, _ in others for dc in ds]
-    occupied_xyr = np.concatenate([a for _, a in others]) if others else _NO_XYR
+    occupied_discs = pb.discs(o for e in ctx.state.units if e.id != u.id and not e.destroyed
+                              for o in geo.unit_shapes(e))
     moved: dict[str, Model] = {}
     fixed: dict[str, pb.Fixed] = {}
     # the unit's coherency breaks, kept as its models move (R03.03-d, pile_in_coherency.py)
@@ -190,7 +187,7 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
             fx = fixed[m.id] = pb.fixed(
                 start, geo.unit_shapes(t) if t is not None else None,
                 [g.models for g in was_engaged[m.id]] if keep else (), occupied_discs,
-                budget + 1.0, occupied_xyr)
+                budget + 1.0)
         idx, codes = pb.candidates(start, spots, fx,
                                    [f for oid, f in cur.items() if oid != m.id],
                                    start_gap[m.id] - CLOSER, keep, CLEARANCE)
@@ -407,8 +404,6 @@ def _target_chunks(start: Model, tshapes: Sequence[Model], budget: float, jitter
 
 _NO_SPOTS = np.empty((0, 2), dtype=np.float64)
 """No spot (:func:`_target_chunks`: no target model near)."""
-_NO_XYR = np.empty((0, 3), dtype=np.float64)
-"""No other model (:func:`propose_toward`'s discs' x, y and reach)."""
 
 
 _RINGS: dict[tuple[int, int, float, float | None],
