@@ -43,6 +43,7 @@ from w40k.engine import field, geo
 from w40k.engine.context import Context
 from w40k.engine.phases import melee_moves as mm_
 from w40k.engine.phases import pile_in_bounds as pb
+from w40k.engine.phases import pile_in_coherency as pic
 from w40k.engine.propose_moves import bearings, ring, ring_offsets
 from w40k.engine.serial import JSON
 from w40k.engine.state import ModelData, ObjectiveData, UnitData, placement_count
@@ -132,10 +133,10 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
     # A model in base contact with an enemy model stays (R12.03-c, R12.08-b): its closest
     # target, gap and engagements are never asked (the moved models' only, below and in
     # _repair), so they are measured for the movers alone.
-    closest: dict[str, UnitData | None] = {
-        m.id: min(targets, key=lambda t: mm_.model_to_unit(starts[m.id], t))
-        if targets else None for m in movers}
-    start_gap = {m.id: _gap(ctx, starts[m.id], closest[m.id], obj) for m in movers}
+    closest: dict[str, UnitData | None] = {}
+    start_gap: dict[str, float] = {}
+    for m in movers:
+        closest[m.id], start_gap[m.id] = _closest(ctx, starts[m.id], targets, obj)
     if keep and movers:
         # An enemy unit whose layout box is out of engagement range of the unit's box (1e-3"
         # to spare: the boxes hold every bounding disc, so their gap is a lower bound of
@@ -158,7 +159,9 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
                               for o in geo.unit_shapes(e))
     moved: dict[str, Model] = {}
     fixed: dict[str, pb.Fixed] = {}
-    breaks = len(coherency_breaks(list(cur.values())))
+    # the unit's coherency breaks, kept as its models move (R03.03-d, pile_in_coherency.py)
+    index = {mid: k for k, mid in enumerate(cur)}
+    breaks = pic.Breaks(list(cur.values()))
 
     def place(m: ModelData) -> bool:
         """Move ``m`` to its first acceptable spot (module docstring); False: none. The
@@ -176,7 +179,6 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
     def place_among(m: ModelData, start: Model, t: UnitData | None, spots: Spots) -> bool:
         """:func:`place`'s tests of a chunk of spots, in order: the first that passes
         them all is where ``m`` goes (True)."""
-        nonlocal breaks
         # The first three tests and Occupied.taken for every spot at once, where bounds
         # settle them (pile_in_bounds.py: the spots no bound refuses, each with the tests
         # still to measure exactly below; the same answers).
@@ -214,8 +216,7 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
             if (code & pb.CLEAR and not _clear_of_friends(end, m.id, cur)) \
                     or not pb.free(fx, end, ter):
                 continue  # 03.01 Ending a Move
-            n = len(coherency_breaks(list({**cur, m.id: end}.values())))
-            if n > breaks:
+            if breaks.moved(index[m.id], end) > breaks.count:
                 continue  # R03.03-d
             # the path (R03.01-d through an enemy model, terrain, the edge): validate_move
             # alone (propose_moves.through_enemy, a pre-test of one of its refusals, cost
@@ -225,7 +226,7 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
                              skip=(*PATH_RULES_IGNORED, ENDS_CHECKED), first=True):
                 continue
             cur[m.id] = moved[m.id] = end
-            breaks = n
+            breaks.move(index[m.id], end)
             return True
         return False
 
@@ -327,6 +328,18 @@ def _spot_chunks(ctx: Context, start: Model, mid: str, t: UnitData | None,
             last = spots[-1]
             yield spots
     yield _friend_spots(start, mid, cur, last, budget)
+
+
+def _closest(ctx: Context, s: Model, targets: Sequence[UnitData], obj: ObjectiveData | None
+             ) -> tuple[UnitData | None, float]:
+    """The model's closest target unit (the first of the nearest, as ``min`` picks it) and
+    its :func:`_gap` (each unit measured once: the same floats as measuring the nearest
+    again); with no target, None and the objective's distance."""
+    if not targets:
+        return None, _gap(ctx, s, None, obj)
+    gaps = [mm_.model_to_unit(s, t) for t in targets]
+    g = min(gaps)
+    return targets[gaps.index(g)], g
 
 
 def _gap(ctx: Context, s: Model, t: UnitData | None, obj: ObjectiveData | None) -> float:
