@@ -520,18 +520,6 @@ class Visibility(SightTables):
         return all(not self._hull_flags(ou, om, tu, tm) & 1
                    for tm in range(len(self.scene.units[tu].models)))
 
-    def _terrain_cover_of(self, ou: int, om: int, tu: int, tm: int) -> bool:
-        """``model_sight(...).terrain_cover`` (13.08 (ii)) without the full-visibility
-        refinement when it cannot matter: for a CLEAR sight whose HULL_RAMP flags name no
-        terrain feature nor obscuring area (bit 2), the refined flags have no bit 2 either,
-        so there is no cover, whatever third units' models hide."""
-        cached = self._pair_cache.get((ou, om, tu, tm))
-        if cached is not None:
-            return cached.terrain_cover
-        if self.raw_sight(ou, om, tu, tm).sight is Sight.CLEAR:
-            return self.terrain_hides(ou, om, tu, tm)
-        return bool(_terrain_cover(self._ramp_flags(ou, om, tu, tm), False))
-
     def _plunging_position(self, ou: int, om: int, tu: int) -> bool:
         """22.05 without the visibility condition: no AIRCRAFT, a target model on ground level,
         and the attacker on a section 3"+ high or TOWERING with the target within 12"."""

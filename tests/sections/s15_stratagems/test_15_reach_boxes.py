@@ -1,5 +1,6 @@
 """Fire Overwatch's 24" and Heroic Intervention's 12" unit reach (R15.09-a, R15.11-a): the box
-pre-test of ``interventions._within`` answers as ``units_within`` (the closest models, 01.04)."""
+proof of ``units_within`` (the units' boxes before the closest models) answers as the closest
+models' distance (01.04)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ import pytest
 
 from w40k.engine import field
 from w40k.engine.game import Game
-from w40k.engine.phases.melee_moves import units_within
-from w40k.engine.stratagems.interventions import HEROIC_RANGE, SNAP_RANGE, _within
+from w40k.engine.phases.melee_measure import EPS, units_distance, units_within
+from w40k.engine.stratagems.interventions import HEROIC_RANGE, SNAP_RANGE
 from w40k.io.battle_scale import scaled_position
 
 pytestmark = pytest.mark.stratagems
@@ -36,12 +37,13 @@ def test_reach_box_pre_test_answers_as_units_within_R15_09_a_R15_11_a(seed: int)
                 if a.player == b.player or a.destroyed or b.destroyed:
                     continue
                 gap = field.layout(a).box_gap(field.layout(b))
-                # the pre-test's edge: gap - 1e-6 (EPS) - 1e-7 (MARGIN)
-                edge = (gap, gap - 1e-6, gap - 1.1e-6, gap - 1.2e-6)
+                # the box proof's edge: the gap less EPS (1e-6) and BOX_SLACK
+                edge = (gap, gap - 1e-3, gap - 1e-3 - 1e-6, gap - 1.1e-3)
                 near = [d for d in (SNAP_RANGE, HEROIC_RANGE, *edge) if d >= 0.0]
                 for dist in near:
                     for off in (-1e-3, -1e-6, -1e-9, 0.0, 1e-9, 1e-6, 1e-3):
                         d = max(0.0, dist + off)
-                        assert _within(a, b, d) == units_within(a, b, d), (a.id, b.id, d)
-                        decided += not units_within(a, b, d) and gap > d + 1.2e-6
-    assert decided > 100  # the pre-test is met (the boxes alone refuse those)
+                        exact = units_distance(a, b) <= d + EPS
+                        assert units_within(a, b, d) == exact, (a.id, b.id, d)
+                        decided += not units_within(a, b, d) and gap > d + 1.1e-3
+    assert decided > 100  # the box proof is met (the boxes alone refuse those)

@@ -12,13 +12,12 @@ from __future__ import annotations
 import weakref
 from typing import TYPE_CHECKING
 
-from w40k.engine import field, geo
-from w40k.engine.phases.melee_moves import EPS, units_within
+from w40k.engine import geo
+from w40k.engine.phases.melee_moves import units_within
 from w40k.engine.phases.shooting_facts import ShooterFacts, visibility
 from w40k.engine.stratagems.model import Stratagem, Target, TurnKey
 from w40k.engine.stratagems.overwatch_sight import seen_pairs
 from w40k.engine.windows import Facts, Window
-from w40k.geometry.battlefield import MARGIN
 
 if TYPE_CHECKING:
     from w40k.engine.context import Context
@@ -37,24 +36,13 @@ LEAP, FRAY = "leap_to_defend", "into_the_fray"
 """The two modes of Heroic Intervention."""
 
 
-def _within(a: UnitData, b: UnitData, dist: float) -> bool:
-    """``units_within(a, b, dist)``, the boxes of the two units' bounding discs first: every
-    footprint lies in its bounding disc, so no model pair is closer than the boxes' gap, and
-    a gap over ``dist`` + EPS (``units_within``'s, 1e-6) + ``MARGIN`` (the discs' rounding)
-    leaves the closest models farther than ``dist`` + EPS without measuring them (an empty
-    unit: an infinite gap and an infinite distance)."""
-    if field.layout(a).box_gap(field.layout(b)) > dist + EPS + MARGIN:
-        return False
-    return units_within(a, b, dist)
-
-
 # -- 15.08 Fire Overwatch --------------------------------------------------------------------
 def _in_reach(ctx: Context, facts: ShooterFacts) -> list[UnitData]:
     """The unengaged enemy units within 24" of the unit (R15.09-a, R15.09-e: an engaged
     enemy is never a target; 17.03 is 'in your Shooting phase' only)."""
     u = facts.unit
     return [e for e in facts.enemies
-            if _within(u, e, SNAP_RANGE) and not geo.is_engaged(ctx, e)]
+            if units_within(u, e, SNAP_RANGE) and not geo.is_engaged(ctx, e)]
 
 
 def snap_targets(ctx: Context, u: UnitData) -> list[str]:
@@ -126,7 +114,7 @@ def _heroic_targets(ctx: Context, facts: Facts, player: str) -> list[Target]:
         if u.has("AIRCRAFT") or geo.is_engaged(ctx, u) or u.flag("selected_to_charge") \
                 or u.flag("emergency_disembark"):  # R18.05-b: no charge this turn
             continue
-        if not any(_within(u, e, HEROIC_RANGE) for e in enemies):
+        if not any(units_within(u, e, HEROIC_RANGE) for e in enemies):
             continue
         if not eligible_to_charge(ctx, u):
             continue  # R15.11-e: 11.02's restrictions this turn (emergency disembark ...)
