@@ -22,7 +22,7 @@ from tests.engine.shooting_helpers import (
     weapon,
 )
 from tests.geometry.test_los_batch import random_scene
-from w40k.engine.phases.shooting_facts import box_gap, unit_box
+from w40k.engine.phases.shooting_facts import box_gap
 from w40k.geometry import scene_from_dict
 from w40k.geometry.visibility import Visibility
 
@@ -125,5 +125,5 @@ def test_r04_02_a_the_box_gap_never_exceeds_a_model_distance(seed: int) -> None:
     for ou in range(len(units)):
         for tu in range(len(units)):
             if ou != tu and units[ou].models and units[tu].models:
-                gap = box_gap(unit_box(v, ou), unit_box(v, tu))
+                gap = box_gap(v.unit_box(ou), v.unit_box(tu))
                 assert gap <= float(v.unit_distances(ou, tu).min()) + 1e-9

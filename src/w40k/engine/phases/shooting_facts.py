@@ -316,12 +316,6 @@ def _same(a: list[UnitData], b: list[UnitData]) -> bool:
     return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
 
 
-def unit_box(vis: Visibility, u: int) -> Box:
-    """The box that holds every footprint of scene unit ``u`` (kept per scene,
-    ``Visibility.unit_box``)."""
-    return vis.unit_box(u)
-
-
 def box_gap(a: Box, b: Box) -> float:
     """The distance between two boxes: no horizontal distance between a point of one and a
     point of the other is less (so no distance between the models they hold)."""

@@ -14,7 +14,7 @@ from w40k.engine import geo
 from w40k.engine.phases.fight import eligible_to_fight
 from w40k.engine.phases.movement import push_mortal_wounds
 from w40k.engine.phases.shooting import can_shoot
-from w40k.engine.phases.shooting_facts import Box, ShooterFacts, box_gap, unit_box
+from w40k.engine.phases.shooting_facts import ShooterFacts, box_gap
 from w40k.engine.stratagems.model import Stratagem, Target, TurnKey
 from w40k.engine.windows import Facts, Window
 from w40k.geometry import engaged
@@ -22,7 +22,6 @@ from w40k.geometry.shapes import EPS
 
 if TYPE_CHECKING:
     from w40k.engine.context import Context
-    from w40k.geometry.visibility import Visibility
 
 MAX_IMPACT_MW = 6
 """15.06: at most 6 mortal wounds per unit."""
@@ -92,16 +91,6 @@ def _explosives_targets(ctx: Context, facts: Facts, player: str) -> list[Target]
     # (unit, its facts, enemy, its EXPLOSIVES/GRENADES models within 8" of the enemy, in unit
     # order): the pairs whose sight is asked, staged in one batch below
     asked: list[tuple[str, ShooterFacts, str, list[str]]] = []
-    # the box holding each unit's footprints, by scene unit, with the Visibility it was
-    # measured in (held: its id is not reused meanwhile)
-    boxes: dict[tuple[int, int], tuple[Visibility, Box]] = {}
-
-    def box(f: ShooterFacts, u: int) -> Box:
-        hit = boxes.get((id(f.vis), u))
-        if hit is None or hit[0] is not f.vis:
-            hit = boxes[(id(f.vis), u)] = (f.vis, unit_box(f.vis, u))
-        return hit[1]
-
     for u in s.units_of(player):
         bombs = [m.id for m in u.alive if _explosive_model(m.keys)]
         if not (bombs and not u.flag("advanced")
@@ -117,7 +106,7 @@ def _explosives_targets(ctx: Context, facts: Facts, player: str) -> list[Target]
             # enemy unit when even the closest is not (the same distances,
             # ``ShooterFacts.distance``)
             tu = facts_u.tu(e.id)
-            if box_gap(box(facts_u, facts_u.ou), box(facts_u, tu)) \
+            if box_gap(facts_u.vis.unit_box(facts_u.ou), facts_u.vis.unit_box(tu)) \
                     > EXPLOSIVES_RANGE + EPS + 1e-6:
                 continue
             if float(facts_u.vis.unit_distances(facts_u.ou, tu).min()) \
