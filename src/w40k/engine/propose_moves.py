@@ -240,6 +240,21 @@ def surely_overlapping(scene: Scene, unit: str, mid: str, start: Model,
     separation from a round base (``point_oval`` of the base's centre less its radius) is at
     most that disc's, and a disc overlapping deeper by :data:`OVAL_SLACK` is proof. False says
     nothing."""
+    fp = start.footprint()
+    if not (type(fp) is Circle or (ovals and type(fp) is Oval)):
+        return [False] * len(spots)  # no proof (as ``overlapping_rows``, without the scene)
+    gu = scene.unit(unit)
+    return overlapping_rows(gu.models, scene_others(scene, unit, gu.player)[0], mid, start,
+                            spots, ovals=ovals)
+
+
+def overlapping_rows(models: Sequence[Model], others: list[tuple[bool, Model]], mid: str,
+                     start: Model, spots: Sequence[tuple[float, float]], *,
+                     ovals: bool = False) -> list[bool]:
+    """:func:`surely_overlapping` of the scene whose unit has ``models`` (in order) and whose
+    ``scene_others`` list is ``others``: the same rows, so the same answer, for a caller that
+    has not built that scene (``melee_moves.can_reach`` builds it only where a spot is left
+    to validate)."""
     k = len(spots)
     fp = start.footprint()
     if not k:
@@ -250,10 +265,8 @@ def surely_overlapping(scene: Scene, unit: str, mid: str, start: Model,
         radius, margin = min(fp.a, fp.b), OVAL_SLACK
     else:
         return [False] * k
-    gu = scene.unit(unit)
-    others, _ = scene_others(scene, unit, gu.player)
     a0, a1 = start.z, start.top
-    rows = [r for r in _round_rows(gu.models, a0, a1) if r[3] != mid]
+    rows = [r for r in _round_rows(models, a0, a1) if r[3] != mid]
     far = _others_rows(others, a0, a1, mid)
     if not rows and far is None:
         return [False] * k

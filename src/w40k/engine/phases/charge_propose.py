@@ -45,7 +45,6 @@ from w40k.engine.propose_moves import (
     bearings,
     occupied_around,
     ring,
-    surely_overlapping,
     terrain_crossed,
     through_enemy,
     through_terrain,
@@ -492,16 +491,19 @@ def _reach_spot(ctx: Context, u: UnitData, start: Model, mid: str, finals: dict[
     :data:`MAX_PATH_CHECKS` validated); ``start``: the model where it stands."""
     if not cands:
         return None
-    scene = mm_._scene_with(ctx, u, finals, keep=mid)
     cands = cands[:MAX_SPOT_CHECKS + 1]
-    over = surely_overlapping(scene, u.id, mid, start, [(x, y) for x, y, _ in cands],
-                              ovals=True)
+    # the spots surely on another model first, without the scene (built for the others)
+    over = mm_._overlapping(ctx, u, finals, mid, start, [(x, y) for x, y, _ in cands],
+                            ovals=True)
+    scene = None
     tries = 0
     for screened, (x, y, end) in enumerate(cands, 1):
         if screened > MAX_SPOT_CHECKS:
             return None
         if over[screened - 1]:
             continue
+        if scene is None:
+            scene = mm_._scene_with(ctx, u, finals, keep=mid)
         if end is None:
             end = start.moved(x, y)
         if mm_.surely_refused(scene, u.id, mid, end, MoveType.CHARGE):

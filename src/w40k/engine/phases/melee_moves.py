@@ -57,7 +57,7 @@ from w40k.engine.phases.melee_measure import model_to_unit as model_to_unit
 from w40k.engine.phases.melee_measure import objective_distance as objective_distance
 from w40k.engine.phases.melee_measure import unit_distance as unit_distance
 from w40k.engine.phases.melee_measure import units_within as units_within
-from w40k.engine.propose_moves import surely_overlapping, through_enemy
+from w40k.engine.propose_moves import overlapping_rows, through_enemy
 from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON
@@ -70,6 +70,7 @@ from w40k.geometry.movement import (
     ENDS_CHECKED,
     MoveType,
     Step,
+    scene_others,
     share_others,
     validate_move,
 )
@@ -128,14 +129,35 @@ def _scene_with(ctx: Context, u: UnitData, finals: Mapping[str, Model],
     found = False
     for gu in base.units:
         if gu.name == u.id:
-            gu = dataclasses.replace(gu, models=tuple(
-                m if m.name == keep else finals[m.name] for m in gu.models))
+            gu = dataclasses.replace(gu, models=_placed(gu.models, finals, keep))
             found = True
         units.append(gu)
     out = Scene(base.battlefield, base.terrain, tuple(units))
     if found:
         share_others(out, base, u.id)  # the other units are base's: the same others' discs
     return out
+
+
+def _placed(models: Sequence[Model], finals: Mapping[str, Model], keep: str | None
+            ) -> tuple[Model, ...]:
+    """:func:`_scene_with`'s models of the unit: ``finals``' in the scene unit's order, but
+    ``keep``'s own (``models``: the scene unit's)."""
+    return tuple(m if m.name == keep else finals[m.name] for m in models)
+
+
+def _overlapping(ctx: Context, u: UnitData, finals: Mapping[str, Model], mid: str,
+                 start: Model, spots: Sequence[tuple[float, float]], *,
+                 ovals: bool = False) -> list[bool]:
+    """``surely_overlapping(_scene_with(ctx, u, finals, keep=mid), u.id, mid, start,
+    spots, ovals=ovals)`` without that scene: its unit's models (:func:`_placed`) and its
+    other models (the base scene's ``scene_others`` list, which ``share_others`` enters for
+    it), so the same rows and answer; the scene is built only where a spot is left to
+    validate."""
+    base = geo.scene(ctx)
+    gu = base.unit(u.id)
+    others, _ = scene_others(base, u.id, gu.player)
+    return overlapping_rows(_placed(gu.models, finals, mid), others, mid, start, spots,
+                            ovals=ovals)
 
 
 # -- "can": a search over straight-line moves ----------------------------------------------
@@ -223,14 +245,17 @@ def can_reach(ctx: Context, u: UnitData, mid: str, finals: Mapping[str, Model],
         clear = np.where(sure, 0, np.where(maybe, -1, 1)).tolist()
     else:
         clear = [1] * len(cands)
-    over: list[bool] = []
+    over: list[bool] | None = None
     for i, ((x, y), k, c) in enumerate(zip(cands, near, clear, strict=True)):
         if not k or not c:
             continue
-        end = start.moved(x, y)
-        if k < 0 and not any(horizontal_distance(end, t) <= gap + EPS for t in targets):
+        # the model at the spot is made where a test reads it (most spots are settled by
+        # the bounds, then by ``over``)
+        end = start.moved(x, y) if k < 0 or c < 0 else None
+        if end is not None and k < 0 and \
+                not any(horizontal_distance(end, t) <= gap + EPS for t in targets):
             continue
-        if c < 0:
+        if end is not None and c < 0:
             if avoid_group is None:
                 avoid_group = Group(avoid)
             if avoid_group.engaged_any(end):
@@ -238,11 +263,16 @@ def can_reach(ctx: Context, u: UnitData, mid: str, finals: Mapping[str, Model],
         key = (mid, x, y)
         legal = memo.get(key)
         if legal is None:
+            if over is None:
+                over = _overlapping(ctx, u, finals, mid, start, cands)
+            if over[i]:
+                legal = memo[key] = False
+                continue
             if scene is None:
                 scene = _scene_with(ctx, u, finals, keep=mid)
-                over = surely_overlapping(scene, u.id, mid, start, cands)
-            legal = memo[key] = not over[i] \
-                and not surely_refused(scene, u.id, mid, end, move_type) \
+            if end is None:
+                end = start.moved(x, y)
+            legal = memo[key] = not surely_refused(scene, u.id, mid, end, move_type) \
                 and not validate_move(scene, u.id, {mid: [Step(x, y)]}, move_type, budget,
                                       skip=(ENDS_CHECKED,), first=True)
         if legal:
