@@ -140,3 +140,50 @@ def test_candidates_of_the_columns_within_the_move_are_the_plain_answers(seed: i
         codes.update(got[1])
         refused += len(spots) - len(got[0])
     assert dropped > 100 and refused > 0 and len(codes) > 2
+
+
+def _plain_friend_spots(start: Model, mid: str, cur: dict[str, Model],
+                        goal: tuple[float, float], budget: float) -> list[tuple[float, float]]:
+    """The friends' rings as the fourteenth session built them: every ring spot, those
+    within the move kept, sorted by a key function."""
+    from w40k.engine.phases import melee_moves as mm_
+    from w40k.engine.phases import pile_in_propose as pp
+    r = mm_._radius(start)
+    near = sorted((f for oid, f in cur.items() if oid != mid),
+                  key=lambda f: math.hypot(f.x - goal[0], f.y - goal[1]))[:pp.FRIENDS]
+    spots: list[tuple[float, float]] = []
+    for f in near:
+        for g in pp.FRIEND_GAPS:
+            spots += pp._ring(f.x, f.y, r + mm_._radius(f) + g, 0.0, pp.FRIEND_BEARINGS)
+    spots = pp._reachable(start, spots, budget)
+    spots.sort(key=lambda p: math.hypot(p[0] - goal[0], p[1] - goal[1]))
+    return spots
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_friend_rings_are_the_plain_rings_in_the_plain_order(seed: int) -> None:
+    """R03.03-a: ``_friend_spots`` (keys measured as the spots are made, pairs sorted by key
+    alone) gives the same spots in the same order as building every ring, keeping those
+    within the move and sorting by a key function, over random units, goals and moves,
+    with goals on a symmetry axis of the rings (ties between keys) among them."""
+    from w40k.engine.phases import pile_in_propose as pp
+    rng = random.Random(seed)
+    ties = 0
+    for _ in range(60):
+        start = _model(rng, "s", 20.0, 20.0, 0.0)
+        cur = {"s": start}
+        for i in range(rng.randint(0, 7)):
+            cur[f"f{i}"] = _model(rng, f"f{i}", 20.0, 20.0, 4.0)
+        if rng.random() < 0.3 and len(cur) > 1:  # a goal on a friend's ring axis
+            f = cur[rng.choice([k for k in cur if k != "s"])]
+            goal = (f.x + rng.choice([0.0, 2.0]), f.y)
+        else:
+            goal = (20.0 + rng.uniform(-5, 5), 20.0 + rng.uniform(-5, 5))
+        budget = rng.choice([3.0, 6.0])
+        got = pp._friend_spots(start, "s", cur, goal, budget)
+        want = _plain_friend_spots(start, "s", cur, goal, budget)
+        assert got == want
+        keys = [math.hypot(x - goal[0], y - goal[1]) for x, y in got]
+        ties += len(keys) - len(set(keys))
+    assert pp._friend_spots(start, "s", cur, None, 3.0) == []
+    assert ties > 0
