@@ -212,7 +212,8 @@ def candidates(start: Model, spots: Sequence[tuple[float, float]] | np.ndarray, 
     every spot is measured), ``_engaged_tri`` (``keep``: the move keeps its engagements),
     ``_clear_tri`` (``friends``, kept ``clearance`` apart) and ``Occupied.taken``.
     ``spots`` may be an (n, 2) array of them (the same floats); where :func:`fixed` was
-    given a ``move``, every spot lies within it of the start."""
+    given a ``move``, every spot lies within it of the start. ``clearance`` is above
+    ``MARGIN`` (the bounds below are left unclipped on that ground)."""
     k = len(spots)
     pts = spots if isinstance(spots, np.ndarray) else table(spots, 2)
     nf = len(fx.cols)
