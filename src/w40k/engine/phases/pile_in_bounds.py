@@ -92,12 +92,16 @@ class Fixed:
     groups: tuple[tuple[int, int], ...]
     """Each engaged-with unit's columns (from, to)."""
     near: tuple[int, int]
-    """The other units' nearby models' columns (from, to)."""
+    """The other units' nearby models' columns (from, to): those of :attr:`discs` a spot
+    within the move may involve (:func:`fixed`)."""
     v_ok: np.ndarray
     """Per column: within engagement range vertically of the model's start (groups only)."""
     discs: tuple[Disc, ...]
-    """The other units' nearby models' :data:`Disc` (the ``near`` columns' models, in
-    order): every model :func:`free` measures a spot within the move against."""
+    """The other units' nearby models' :data:`Disc`, in order: every model :func:`free`
+    measures a spot within the move against."""
+    reach: _Reach
+    """Which columns a spot within the move can involve (the friends' too,
+    :func:`candidates`)."""
 
 
 def discs(models: Iterable[Model]) -> list[Disc]:
@@ -106,31 +110,76 @@ def discs(models: Iterable[Model]) -> list[Disc]:
 
 
 def fixed(start: Model, targets: Sequence[Model] | None, groups: Sequence[Sequence[Model]],
-          occupied: Sequence[Disc], budget: float) -> Fixed:
+          occupied: Sequence[Disc], budget: float, move: float | None = None) -> Fixed:
     """:class:`Fixed` of ``start``: ``targets`` (None: an objective), ``groups`` (the models
     of each unit it started engaged with), and of ``occupied`` (:func:`discs` of
     ``Occupied.models``) those whose reach disc comes within ``budget + start.reach() + 1.0``
-    of the start, as ``Occupied.taken(start, spots, budget)`` picks them."""
+    of the start, as ``Occupied.taken(start, spots, budget)`` picks them.
+
+    Given ``move`` (every spot :func:`candidates` will be asked of lies within ``move`` of
+    the start), a group's or a nearby model's column that no such spot can involve is left
+    out of ``cols`` (:func:`_involved`; ``discs`` keeps every nearby model: :func:`free`
+    measures them all): the same spots and codes, fewer columns to measure."""
     rows: list[Row] = []
     if targets is not None:
         rows += [row(t) for t in targets]
     v: list[bool] = [False] * len(rows)
+    fp = start.footprint()
+    reach = _Reach(fp.center, bounding_radius(fp), move)
     spans: list[tuple[int, int]] = []
     for g in groups:
         a = len(rows)
-        rows += [row(o) for o in g]
-        v += [vertical_distance(start, o) <= ENGAGEMENT_VERTICAL + EPS for o in g]
+        kept = [(o, r) for o in g if reach.within(r := row(o), _GROUP_GAP)]
+        rows += [r for _, r in kept]
+        v += [vertical_distance(start, o) <= ENGAGEMENT_VERTICAL + EPS for o, _ in kept]
         spans.append((a, len(rows)))
-    reach = budget + start.reach() + 1.0
+    far = budget + start.reach() + 1.0
     sx, sy = start.x, start.y
     a = len(rows)
     hypot = math.hypot
-    near = tuple(dc for dc in occupied if hypot(dc[0] - sx, dc[1] - sy) <= reach + dc[2])
-    rows += [row(dc[3]) for dc in near]
+    near = tuple(dc for dc in occupied if hypot(dc[0] - sx, dc[1] - sy) <= far + dc[2])
+    rows += [r for dc in near if reach.within(r := row(dc[3]), _TAKEN_GAP)]
     v += [False] * (len(rows) - a)
     return Fixed(table(rows, 4),
                  -1 if targets is None else len(targets), tuple(spans), (a, len(rows)),
-                 np.array(v, dtype=bool), near)
+                 np.array(v, dtype=bool), near, reach)
+
+
+_GROUP_GAP = ENGAGEMENT_HORIZONTAL + EPS + MARGIN
+"""The largest lower bound (:func:`candidates`' ``lower``) a still-engaged column acts on:
+its refusal and its sure test both need ``lower <= ENGAGEMENT_HORIZONTAL + EPS + MARGIN``
+(``upper >= lower``)."""
+_TAKEN_GAP = TAKEN_CLEARANCE
+"""The largest lower bound a nearby model's column acts on (``Occupied.taken``'s refusal:
+``upper <= TAKEN_CLEARANCE - MARGIN``, ``upper >= lower``)."""
+_INVOLVED_SPARE = 1e-6
+"""Inches to spare in :class:`_Reach`'s proof: far beyond the floats' rounding (~1e-13 on a
+battlefield's coordinates)."""
+
+
+@dataclass(frozen=True)
+class _Reach:
+    """Which columns a spot within ``move`` of the start can involve in :func:`candidates`.
+
+    The moved footprint's centre lies within ``move`` of the start's (the spot's offset;
+    the footprint keeps its offset from the model's position), so its distance ``d`` to a
+    column's centre is at least ``D - move`` (``D``: the start's centre's distance, triangle
+    inequality) and its ``lower`` bound (``d - bounding radius - the column's``) at least
+    ``D - move - radii``; a column where that exceeds the largest ``lower`` its test acts on
+    (``gap``) never refuses a spot nor marks one to measure: left out, the same answers.
+    With no ``move`` every column is kept."""
+
+    center: tuple[float, float]
+    radius: float
+    move: float | None
+
+    def within(self, r: Row, gap: float) -> bool:
+        """Whether column ``r`` may act on a spot (False: proven not to)."""
+        if self.move is None:
+            return True
+        cx, cy = self.center
+        return math.hypot(r[0] - cx, r[1] - cy) - self.move - self.radius - r[2] \
+            <= gap + _INVOLVED_SPARE
 
 
 def free(fx: Fixed, cand: Model, terrain: Terrain) -> bool:
@@ -162,44 +211,50 @@ def candidates(start: Model, spots: Sequence[tuple[float, float]] | np.ndarray, 
     same spots and codes as ``pile_in_propose``'s ``_closer_tri`` (``than``; with no target
     every spot is measured), ``_engaged_tri`` (``keep``: the move keeps its engagements),
     ``_clear_tri`` (``friends``, kept ``clearance`` apart) and ``Occupied.taken``.
-    ``spots`` may be an (n, 2) array of them (the same floats)."""
+    ``spots`` may be an (n, 2) array of them (the same floats); where :func:`fixed` was
+    given a ``move``, every spot lies within it of the start. ``clearance`` is above
+    ``MARGIN`` (the bounds below are left unclipped on that ground)."""
     k = len(spots)
     pts = spots if isinstance(spots, np.ndarray) else table(spots, 2)
     nf = len(fx.cols)
-    cols = np.concatenate((fx.cols, table([row(f) for f in friends], 4))) \
-        if len(friends) else fx.cols
+    # a friend no spot within the move can come near is left out (fx.reach: it would
+    # neither refuse a spot nor mark one to measure)
+    within, gap = fx.reach.within, clearance + MARGIN
+    rows = [r for f in friends if within(r := row(f), gap)]
+    cols = np.concatenate((fx.cols, table(rows, 4))) if rows else fx.cols
     fp = start.footprint()
     cx, cy = fp.center
     ox, oy = cx - start.x, cy - start.y  # the footprint's centre moves with the model
-    # the same elementwise operations in the same order as
-    # sqrt(dx * dx + dy * dy), max(0, d - r - r2) and max(0, d - s_in - r3), in place
-    dx = pts[:, 0, None] + ox - cols[None, :, 0]
-    dy = pts[:, 1, None] + oy - cols[None, :, 1]
+    # column by column (a row per column, a column per spot), the same elementwise
+    # operations in the same order as sqrt(dx * dx + dy * dy), d - r - r2 and d - s_in - r3
+    dx = pts[:, 0] + ox - cols[:, 0, None]
+    dy = pts[:, 1] + oy - cols[:, 1, None]
     dx *= dx
     dy *= dy
     dx += dy
     d = np.sqrt(dx, out=dx)
     s_in = -math.inf if isinstance(fp, Polygon) else inner_radius(fp)
     lower = d - bounding_radius(fp)
-    lower -= cols[None, :, 2]
-    np.maximum(lower, 0.0, out=lower)
+    lower -= cols[:, 2, None]
     upper = d - s_in
-    upper -= cols[None, :, 3]
-    np.maximum(upper, 0.0, out=upper)
+    upper -= cols[:, 3, None]
+    # The reference's bounds are max(0, ...) of these; every "<= c" below has c > 0, where
+    # max(0, x) <= c is x <= c, and a ">= c" (the closer test, min(max(0, x)) = max(0,
+    # min(x))) is x >= c where c > 0, always true else: the clipping is left out.
     # Each test's "refused" needs no "and not sure": a spot its lower bound refuses is never
     # sure by its upper bound (lower <= upper column by column, the model's and each
     # column's bounding radius being at least the inner one, and float subtraction
     # monotone), so the refusals below are the reference's.
-    refused = np.zeros(k, dtype=bool)
-    code = np.zeros(k, dtype=np.int64)
     nt = fx.targets
     if nt > 0:  # _closer_tri
-        refused |= lower[:, :nt].min(axis=1) >= than + MARGIN
-        code[upper[:, :nt].min(axis=1) >= than - MARGIN] = CLOSER
-    elif nt == 0:
-        refused[:] = True
+        c = than + MARGIN
+        refused = lower[:nt].min(axis=0) >= c if c > 0.0 else np.ones(k, dtype=bool)
+        c = than - MARGIN
+        code = (upper[:nt].min(axis=0) >= c) * CLOSER if c > 0.0 \
+            else np.full(k, CLOSER, dtype=np.int64)
     else:
-        code[:] = CLOSER
+        refused = np.full(k, nt == 0)
+        code = np.full(k, 0 if nt == 0 else CLOSER, dtype=np.int64)
     if keep and fx.groups:  # _engaged_tri
         limit = ENGAGEMENT_HORIZONTAL + EPS
         sure_all = np.ones(k, dtype=bool)
@@ -208,20 +263,20 @@ def candidates(start: Model, spots: Sequence[tuple[float, float]] | np.ndarray, 
                 sure_all[:] = False
                 refused[:] = True
                 continue
-            v = fx.v_ok[a:b]
-            sure_all &= ((upper[:, a:b] <= limit - MARGIN) & v).any(axis=1)
-            refused |= ~((lower[:, a:b] <= limit + MARGIN) & v).any(axis=1)
+            v = fx.v_ok[a:b, None]
+            sure_all &= ((upper[a:b] <= limit - MARGIN) & v).any(axis=0)
+            refused |= ~((lower[a:b] <= limit + MARGIN) & v).any(axis=0)
         code[~sure_all] |= STILL
     a, b = fx.near
-    if len(friends):  # _clear_tri
-        code[(lower[:, nf:] <= clearance + MARGIN).any(axis=1)] |= CLEAR
+    if rows:  # _clear_tri
+        code[(lower[nf:] <= clearance + MARGIN).any(axis=0)] |= CLEAR
         if clearance == TAKEN_CLEARANCE:
             a = a if b > a else nf  # the near models' columns end where the friends' begin
             b = len(cols)
         else:
-            refused |= (upper[:, nf:] <= clearance - MARGIN).any(axis=1)
+            refused |= (upper[nf:] <= clearance - MARGIN).any(axis=0)
     if b > a:  # Occupied.taken (and the clear test's refusals, where the clearance is one)
-        refused |= (upper[:, a:b] <= TAKEN_CLEARANCE - MARGIN).any(axis=1)
+        refused |= (upper[a:b] <= TAKEN_CLEARANCE - MARGIN).any(axis=0)
     idx = np.flatnonzero(~refused)
     out_idx: list[int] = idx.tolist()
     out_code: list[int] = code[idx].tolist()

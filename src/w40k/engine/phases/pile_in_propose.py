@@ -35,6 +35,7 @@ import math
 import random
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
+from operator import itemgetter
 from typing import cast
 
 import numpy as np
@@ -187,7 +188,7 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
             fx = fixed[m.id] = pb.fixed(
                 start, geo.unit_shapes(t) if t is not None else None,
                 [g.models for g in was_engaged[m.id]] if keep else (), occupied_discs,
-                budget + 1.0)
+                budget + 1.0, move=budget)  # every spot is within the move (SLACK spare)
         idx, codes = pb.candidates(start, spots, fx,
                                    [f for oid, f in cur.items() if oid != m.id],
                                    start_gap[m.id] - CLOSER, keep, CLEARANCE)
@@ -558,21 +559,35 @@ def _friend_spots(start: Model, mid: str, cur: dict[str, Model],
                   goal: tuple[float, float] | None, budget: float
                   ) -> list[tuple[float, float]]:
     """Rings around the unit's ``FRIENDS`` other models nearest to ``goal`` (the straight
-    move's end; where they are so far), the spots nearest to ``goal`` first."""
+    move's end; where they are so far), the spots the move reaches (as :func:`_reachable`
+    measures), the spots nearest to ``goal`` first. Each spot's key is measured as it is
+    made and the (key, spot) pairs sorted by key alone (a stable sort: ties keep the rings'
+    order), so the same spots in the same order as sorting the spots by
+    ``math.hypot(x - goal x, y - goal y)``, with no key function called per spot."""
     if goal is None:
         return []
     r = mm_._radius(start)
+    gx, gy = goal
+    hypot = math.hypot
     near = sorted((f for oid, f in cur.items() if oid != mid),
-                  key=lambda f: math.hypot(f.x - goal[0], f.y - goal[1]))[:FRIENDS]
-    spots: list[tuple[float, float]] = []
+                  key=lambda f: hypot(f.x - gx, f.y - gy))[:FRIENDS]
+    sx, sy, limit = start.x, start.y, budget - SLACK
+    keyed: list[tuple[float, tuple[float, float]]] = []
+    add = keyed.append
     for f in near:
         fx, fy, rf = f.x, f.y, r + mm_._radius(f)
         for g in FRIEND_GAPS:
             dist = rf + g  # _ring(fx, fy, dist, 0.0, FRIEND_BEARINGS)'s floats
-            spots += [(fx + dist * c, fy + dist * s) for c, s in _FRIEND_CS]
-    spots = _reachable(start, spots, budget)
-    spots.sort(key=lambda p: math.hypot(p[0] - goal[0], p[1] - goal[1]))
-    return spots
+            for c, s in _FRIEND_CS:
+                x, y = fx + dist * c, fy + dist * s
+                if hypot(x - sx, y - sy) <= limit:
+                    add((hypot(x - gx, y - gy), (x, y)))
+    keyed.sort(key=_KEY)
+    return [p for _, p in keyed]
+
+
+_KEY = itemgetter(0)
+""":func:`_friend_spots`' sort key: the pair's measured key alone."""
 
 
 def _clear_of_friends(end: Model, mid: str, cur: dict[str, Model]) -> bool:
