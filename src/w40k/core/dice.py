@@ -372,6 +372,23 @@ def clone_dice(source: SerializableDice) -> SerializableDice:
     return dice_from_json(source.to_json())
 
 
+_FRESH: dict[tuple[type, str, int], dict[int, DieRoll]] = {}
+"""The dice just rolled (one face, no modifiers) per kind (its type too: a ``RollKind``
+and its plain string are equal keys but different values), sides and face. A
+:class:`DieRoll` is frozen, so every batch shares them instead of building each die."""
+
+
+def _fresh(kind: str, sides: int) -> dict[int, DieRoll]:
+    """The dice of one face each of ``kind`` and ``sides``, by face (1 to 6)."""
+    key = (kind.__class__, kind, sides)
+    got = _FRESH.get(key)
+    if got is None:
+        if len(_FRESH) >= 64:
+            _FRESH.clear()
+        got = _FRESH[key] = {f: DieRoll(kind, (f,), sides) for f in range(1, 7)}
+    return got
+
+
 class Roller:
     """Rolls dice from a source and returns records."""
 
@@ -386,7 +403,9 @@ class Roller:
     def dice(self, kind: str, n: int, sides: int = 6) -> tuple[DieRoll, ...]:
         """``n`` dice rolled together (05: each step's dice are simultaneous)."""
         d6 = self.source.d6
-        return tuple([DieRoll(kind, (d6(kind),), sides) for _ in range(n)])
+        fresh = _fresh(kind, sides)
+        return tuple([fresh.get(f) or DieRoll(kind, (f,), sides)
+                      for f in [d6(kind) for _ in range(n)]])
 
     def reroll(self, die: DieRoll) -> DieRoll:
         """Re-roll ``die``; a die is never re-rolled twice (002)."""

@@ -34,7 +34,13 @@ from w40k.core.dice import DiceExpr, DiceSource, DieRoll, Roller, RollKind
 from w40k.core.errors import MalformedChoice
 from w40k.core.jsonval import JSON
 from w40k.rules.allocation import check_order, legal_orders
-from w40k.rules.attack_profile import PoolProfile, Reroll, choose_duplicate, pool_key, pool_profile
+from w40k.rules.attack_profile import (
+    PoolProfile,
+    Reroll,
+    choose_duplicate,
+    kept_pool_profile,
+    pool_key,
+)
 from w40k.rules.attack_state import USE_STEPS, AttackState, Done, Rolled, Step
 from w40k.rules.attack_types import AttackRequest, AttackResult, Event, PoolResult
 from w40k.rules.decisions import DecisionKind, DecisionRequest, Player
@@ -242,8 +248,8 @@ class _Machine:
         key = (e, self.s.duplicates)
         got = self._profiles.get(key)
         if got is None:
-            got = self._profiles[key] = pool_profile(self.req.weapons[e], self.req.target,
-                                                     self.req.context, self.choices(e))
+            got = self._profiles[key] = kept_pool_profile(
+                self.req.weapons[e], self.req.target, self.req.context, self.choices(e))
         return got
 
     @property
@@ -256,9 +262,10 @@ class _Machine:
     def choose_model(self, candidates: Sequence[int], models: Sequence[ModelState], rule: str,
                      player: str) -> int | DecisionRequest:
         """05.04 / 06.02 Select Model: asked unless the candidates are interchangeable."""
-        if not _apart(candidates, models) and interchangeable([models[i] for i in candidates]):
-            return candidates[0]
-        options = tuple[JSON, ...](candidates)
+        if len(candidates) < 2 or (not _apart(candidates, models) and interchangeable(
+                [models[i] for i in candidates])):
+            return candidates[0]  # one candidate, or interchangeable ones: nothing to ask
+        options: tuple[JSON, ...] = tuple(candidates)  # (not the generic alias: 10x slower)
         got = self.decide(DecisionRequest(
             DecisionKind.SELECT_MODEL, player, rule, "Which model takes it?", options,
             options[0], tuple(models[i].name for i in candidates)))
@@ -436,10 +443,10 @@ class _Machine:
         """05.03 Allocation Order: the defender declares it (the default keeps the listed
         order); asked even when 05.03 leaves one legal order (see the module docstring)."""
         groups = make_groups(self.target)
-        options = tuple(legal_orders(groups, self.target))
         if len(groups) == 1:
-            order = options[0]
+            order: tuple[int, ...] = (0,)  # the one legal order (legal_orders' default)
         else:
+            options = tuple(legal_orders(groups, self.target))
             labels = tuple(" > ".join(groups[i].label(self.target) for i in o) for o in options)
             members = tuple(tuple(self.target[i].name for i in g.alive(self.target))
                             for g in groups)

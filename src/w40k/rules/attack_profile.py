@@ -442,3 +442,69 @@ def pool_key(p: PoolProfile) -> tuple[object, ...]:
         p.hazardous,
         p.precision,
     )
+
+
+_POOL_CONTEXT_FIELDS = tuple(f.name for f in fields(AttackContext)
+                             if f.name != "target_models_at_select")
+"""The context fields :func:`pool_profile` may read as they are (every one but the count of
+models at Select Targets, which it reads through ``models_at_select``)."""
+_CONTEXT_TOKENS: dict[tuple[object, ...], int] = {}
+"""A small number per distinct tuple of those fields (hashed once, not per lookup)."""
+_CONTEXT_OF: dict[int, tuple[AttackContext, int]] = {}
+"""Each context object's token, by the object's id (the entry holds it: no id reuse)."""
+_KEPT_POOLS: dict[tuple[object, ...], tuple[WeaponProfile, PoolProfile]] = {}
+"""The pool profiles made, by :func:`_pool_inputs` (the entry holds the weapon, whose id is in
+the key). Emptied past :data:`_KEPT_LIMIT` entries, like the two tables above."""
+_KEPT_LIMIT = 1024
+
+
+def _context_token(ctx: AttackContext) -> int:
+    """The token of ``ctx``'s fields but ``target_models_at_select``."""
+    hit = _CONTEXT_OF.get(id(ctx))
+    if hit is not None and hit[0] is ctx:
+        return hit[1]
+    if len(_CONTEXT_OF) >= _KEPT_LIMIT or len(_CONTEXT_TOKENS) >= _KEPT_LIMIT:
+        _CONTEXT_OF.clear()
+        _CONTEXT_TOKENS.clear()
+        _KEPT_POOLS.clear()  # its keys hold tokens
+    values = tuple([getattr(ctx, name) for name in _POOL_CONTEXT_FIELDS])
+    token = _CONTEXT_TOKENS.setdefault(values, len(_CONTEXT_TOKENS))
+    _CONTEXT_OF[id(ctx)] = (ctx, token)
+    return token
+
+
+def _pool_inputs(entry: WeaponEntry, target: Sequence[ModelState], ctx: AttackContext,
+                 choices: Mapping[str, WeaponAbility] | None) -> tuple[object, ...]:
+    """Everything :func:`pool_profile` reads: the weapon (by identity), its count and
+    half-range override, the context's fields, the target's keywords (``unit_keys``), whether
+    every living model has Stealth (24.33), the models at Select Targets where a [BLAST] or
+    [CLEAVE] ability reads them (24.05, 24.06), and the duplicate choices (24.02)."""
+    w = entry.weapon
+    living = [m for m in target if not m.destroyed]
+    per_five = None
+    if any(isinstance(a, Blast | Cleave) for a in w.abilities):
+        per_five = (ctx.target_models_at_select if ctx.target_models_at_select is not None
+                    else len(living))
+    return (id(w), entry.count, entry.half_range, _context_token(ctx), unit_keys(target),
+            bool(living) and all(m.stealth for m in living), per_five,
+            tuple(choices.items()) if choices else ())
+
+
+def kept_pool_profile(
+    entry: WeaponEntry,
+    target: Sequence[ModelState],
+    ctx: AttackContext,
+    choices: Mapping[str, WeaponAbility] | None = None,
+) -> PoolProfile:
+    """``pool_profile(entry, target, ctx, choices)``, kept across attacks for the same inputs
+    (:func:`_pool_inputs`: the profile is a function of them alone, and frozen, so one is
+    shared). The same weapons fire at the same kinds of target again and again in a battle."""
+    key = _pool_inputs(entry, target, ctx, choices)
+    hit = _KEPT_POOLS.get(key)
+    if hit is not None and hit[0] is entry.weapon:
+        return hit[1]
+    if len(_KEPT_POOLS) >= _KEPT_LIMIT:
+        _KEPT_POOLS.clear()
+    made = pool_profile(entry, target, ctx, choices)
+    _KEPT_POOLS[key] = (entry.weapon, made)
+    return made
