@@ -128,31 +128,3 @@ def test_parts_of_a_legal_shooting_declaration_are_legal(seed: int) -> None:
                                 tuple(ModelChoice(m, tuple(ws)) for m, ws in per.items()))
                 assert not validate_selection(sub), (seed, part)
                 assert gather_requests(sub, checked=True) == gather_requests(sub)
-
-
-def test_profile_numbers_follow_equality() -> None:
-    """``_profile_class`` gives equal weapon profiles (separate copies) one number and
-    unequal ones different numbers, also across the maps being dropped (a number is never
-    reused), so the listing's verdicts per profile stay per profile value (04.02)."""
-    from w40k.engine.phases import shooting
-
-    rng = random.Random(7)
-    made = [WeaponProfile.from_json(weapon(
-        rng.choice(["a", "b"]), rng.choice([12, 24]),
-        tuple(rng.sample(["HEAVY", "PISTOL", "BLAST", "ONE SHOT"], rng.randint(0, 2)))))
-        for _ in range(60)]
-    seen: dict[int, WeaponProfile] = {}
-    for i, w in enumerate(made):
-        if i == 30:
-            shooting._CLASS_OF.clear()
-            shooting._CLASSES.clear()
-        n = shooting._profile_class(w)
-        assert shooting._profile_class(w) == n
-        if n in seen:
-            assert seen[n] == w
-        seen[n] = w
-    before = [shooting._profile_class(w) for w in made[30:]]
-    for a, b in itertools.combinations(range(30), 2):
-        same = shooting._profile_class(made[30 + a]) == shooting._profile_class(made[30 + b])
-        assert same == (made[30 + a] == made[30 + b])
-    assert before == [shooting._profile_class(w) for w in made[30:]]

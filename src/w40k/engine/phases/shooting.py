@@ -22,7 +22,6 @@ declaration, then its ``attack`` frames, one per target and circumstance group).
 
 from __future__ import annotations
 
-import itertools
 import random
 from dataclasses import dataclass, replace
 from typing import Any, cast
@@ -205,6 +204,7 @@ def _listing(facts: ShooterFacts, kind: AttackKind,
     # listing, as a unit's models mostly carry the same weapons and most enemy units share
     # their facts
     vehicle = {a.name: a.monster_or_vehicle for a in base.models}
+    profiles: dict[WeaponProfile, int] = {}  # equal profiles (each model has its own copy)
     tkeys = {t.name: (t.engaged, t.engaged_with_attacker, t.monster_or_vehicle)
              for t in base.targets}
     verdicts: dict[tuple[tuple[int, bool, bool], tuple[bool, bool, bool], WeaponFacts],
@@ -232,7 +232,8 @@ def _listing(facts: ShooterFacts, kind: AttackKind,
         for name in names:
             # the weapon the selection names (R04.01-a: the model's first of that name)
             w = next(x for x in m.weapons if x.name == name)
-            wkey = (_profile_class(w), vehicle[m.id], (m.id, name) in base.one_shots_used)
+            wkey = (profiles.setdefault(w, len(profiles)), vehicle[m.id],
+                    (m.id, name) in base.one_shots_used)
             ok: list[str] = []
             for e in near:
                 f = facts.range_facts(m.id, w, e.id)
@@ -254,34 +255,6 @@ def _listing(facts: ShooterFacts, kind: AttackKind,
             legal.append(tid)
         cast(dict[str, JSON], targets[mid])[name] = legal
     return models, targets
-
-
-_NUMBERS = itertools.count()
-"""The numbers of :func:`_profile_class` (never reset)."""
-_CLASSES: dict[WeaponProfile, int] = {}
-"""A number per weapon profile value met (equal profiles: one number; never reused)."""
-_CLASS_OF: dict[int, tuple[WeaponProfile, int]] = {}
-"""Per weapon object (by ``id``; the object is kept, so the id stays its own): its number."""
-
-
-def _profile_class(w: WeaponProfile) -> int:
-    """A number for ``w``'s value: the same for equal profiles (each model carries its own
-    copy), never the same for unequal ones. Kept per object, as hashing and comparing a
-    whole profile (dice, abilities) costs several microseconds and every listing asks it
-    of every weapon of its unit. Both maps are bounded: when they are dropped, the new
-    numbers follow the old ones, so an object may get a second number (a verdict computed
-    again) but two unequal profiles never share one."""
-    hit = _CLASS_OF.get(id(w))
-    if hit is None:
-        if len(_CLASS_OF) >= 4096:
-            _CLASS_OF.clear()
-            _CLASSES.clear()
-        number = _CLASSES.get(w)
-        if number is None:
-            number = _CLASSES[w] = next(_NUMBERS)
-        hit = _CLASS_OF[id(w)] = (w, number)
-    return hit[1]
-
 
 
 def _one(base: Selection, mid: str, name: str, tid: str, f: WeaponFacts) -> Selection:
