@@ -18,10 +18,11 @@ from w40k.geometry.los import Sight
 from w40k.geometry.los_hull import _edge_boxes
 from w40k.geometry.measure import (
     ENGAGEMENT_HORIZONTAL,
+    distance_matrix,
     engaged,
 )
 from w40k.geometry.scene import Scene, Unit
-from w40k.geometry.shapes import EPS, Model
+from w40k.geometry.shapes import EPS, FloatArray, Model
 from w40k.geometry.sight_order import Tally, next_pair
 from w40k.geometry.sight_tables import SightTables
 from w40k.geometry.terrain import PLUNGING_FIRE_HEIGHT
@@ -126,6 +127,28 @@ class Visibility(SightTables):
                 min(b[0] for b in boxes), min(b[1] for b in boxes),
                 max(b[2] for b in boxes), max(b[3] for b in boxes))
         return hit
+
+    def distances_to(self, ou: int, tus: list[int]) -> FloatArray:
+        """``unit_distances(ou, tu)`` of each unit of ``tus`` side by side (columns in that
+        order), the pairs not kept yet measured in one :func:`distance_matrix` call and kept:
+        the same floats (every entry is its own model pair's, whatever other models share
+        the call: the matrix is built element by element), one call's cost instead of one
+        per unit (a shooting listing measures every enemy unit within reach)."""
+        units = self.scene.units
+        todo = [tu for tu in dict.fromkeys(tus) if (ou, tu) not in self._dist]
+        if len(todo) > 1:
+            d = distance_matrix(units[ou].models, [m for tu in todo for m in units[tu].models])
+            start = 0
+            for tu in todo:
+                end = start + len(units[tu].models)
+                self._dist[(ou, tu)] = d[:, start:end].copy()
+                start = end
+            if todo == tus:
+                return d
+        blocks = [self.unit_distances(ou, tu) for tu in tus]
+        out: FloatArray = (np.concatenate(blocks, axis=1) if blocks
+                           else np.zeros((len(units[ou].models), 0)))
+        return out
 
     def hidden(self, tu: int, tm: int) -> bool:
         """13.09: INFANTRY/BEASTS/SWARM within an area with a dense feature, and its unit made

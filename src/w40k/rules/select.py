@@ -457,7 +457,8 @@ def is_single_target(sel: Selection, model: str, weapon: str) -> bool:
     return True
 
 
-def gather_requests(sel: Selection) -> dict[str, tuple[WeaponEntry, ...]]:
+def gather_requests(sel: Selection, *, checked: bool = False
+                    ) -> dict[str, tuple[WeaponEntry, ...]]:
     """Per target, in order of first declaration, the weapon entries ``resolve_attack`` takes.
 
     04.03-a: each target gets all of its weapons before the next. Identical profiles at the
@@ -465,10 +466,17 @@ def gather_requests(sel: Selection) -> dict[str, tuple[WeaponEntry, ...]]:
     becomes a copy with ``A`` fixed to the declared attacks and without [CLEAVE] (24.06 needs a
     single target), so every entry is correct under ``AttackContext(single_target=True)``.
     Raises :class:`IllegalChoice` for the first violation of an illegal declaration.
+    ``checked``: the caller knows the declaration legal, so it is not checked again: a
+    shooting resolution groups a declaration that passed :func:`validate_selection` into
+    parts with its own unit, facts and targets, and every shooting check holds for a part
+    of a legal one (10.04-10.07 read the unit; 04.01, 04.02, 24.26 each weapon copy; 24.07
+    that a model's ranged weapons are all [CLOSE-QUARTERS] or none are). Not so while
+    fighting (04.01-b, 24.11 need every [EXTRA ATTACKS] weapon of the model).
     """
-    violations = validate_selection(sel)
-    if violations:
-        raise violations[0].error()
+    if not checked:
+        violations = validate_selection(sel)
+        if violations:
+            raise violations[0].error()
     models = {m.name: m for m in sel.models}
     gathered: dict[str, dict[tuple[WeaponProfile, bool | None], int]] = {}
     for choice in sel.declaration:

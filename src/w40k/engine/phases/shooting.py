@@ -224,6 +224,7 @@ def _listing(facts: ShooterFacts, kind: AttackKind,
                    if not w.is_melee and w.range is not None), default=0.0)
     near = [e for e in facts.enemies if snap in (None, e.id)  # R15.09-a: snap: the one unit
             and not facts.beyond(e.id, longest)]
+    facts.measure([e.id for e in near])  # every near unit's distances, at once
     for m in u.alive:
         names = list(dict.fromkeys(w.name for w in m.weapons if not w.is_melee))
         models[m.id] = list[JSON](names)
@@ -377,7 +378,9 @@ def _resolve(ctx: Context, frame: ShootUnitFrame, facts: ShooterFacts, sel: Sele
                             tuple(ModelChoice(mid, tuple(ws)) for mid, ws in per_model.items()),
                             sel.one_shots_used, sel.attacker_engaged, sel.advanced,
                             sel.your_shooting_phase)
-            entries = list(gather_requests(sub)[tid])
+            # (``sel`` passed validate_selection, and each part of a legal shooting
+            # declaration is legal: not checked again)
+            entries = list(gather_requests(sub, checked=True)[tid])
             spotted = True
             if indirect:
                 # 10.07: 1-3 fail only if the unit remained stationary and a friendly unit

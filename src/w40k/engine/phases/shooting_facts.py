@@ -12,6 +12,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from w40k.core.abilities import Assault, CloseQuarters, IndirectFire, WeaponAbility
 from w40k.core.keywords import canonical_keyword
 from w40k.core.profiles import WeaponProfile
@@ -163,6 +165,24 @@ class ShooterFacts:
                 self.ou, self.tu(target)).min(axis=1).tolist()
         return row[self.om[model]]
 
+    def measure(self, targets: list[str]) -> None:
+        """Keep :meth:`distance`'s rows of these target units, measured together: one
+        :meth:`Visibility.distances_to` call for the unit pairs (the same floats) and one
+        minimum per segment of its columns (``minimum.reduceat``: each row's minimum over
+        that unit's columns, the same float as the unit's own ``min(axis=1)``)."""
+        todo = [t for t in dict.fromkeys(targets) if t not in self._distance]
+        if len(todo) < 2:
+            return
+        tus = [self.tu(t) for t in todo]
+        sizes = [len(self.vis.scene.units[tu].models) for tu in tus]
+        if min(sizes) == 0:  # (reduceat needs no empty segment)
+            return
+        d = self.vis.distances_to(self.ou, tus)
+        starts = np.cumsum([0, *sizes[:-1]])
+        rows = np.minimum.reduceat(d, starts, axis=1).T.tolist()
+        for t, row in zip(todo, rows, strict=True):
+            self._distance[t] = row
+
     def beyond(self, target: str, reach: float) -> bool:
         """Every model of the target is farther than ``reach`` (04.02: a weapon's range,
         +EPS) from every model of this unit, proven by the boxes that hold each unit's
@@ -257,7 +277,7 @@ class ShooterFacts:
         fully visible were those models not there (docs/rulings.md R15.10-a). Computed only
         while a Smokescreen is in force this phase (the SMOKE unit itself: ``effects.
         smokescreened``)."""
-        player = self.ctx.state.unit(target).player
+        player = self.vis.scene.units[self.tu(target)].player  # (the scene's unit: no scan)
         smoke = frozenset(s for s in smokescreen_units(self.ctx, player)
                           if s != target and s in self.vis.unit_index)
         if not smoke:
