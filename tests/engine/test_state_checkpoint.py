@@ -241,12 +241,13 @@ def test_a_refused_answer_that_rolled_dice_puts_the_dice_back_and_one_that_did_n
 def test_a_restore_undoes_the_units_fields_from_the_log_and_leaves_units_made_since_alone(
 ) -> None:
     # the units' fields are logged when set, as the models' are; their flags and model lists
-    # (changed in place) are copied by the checkpoint
+    # (changed in place) log their contents (engine/undo.py)
     game = _mid_game()
     s = game.state
     before = json.dumps(s.to_json())
     u, v = s.units[0], s.units[1]
     flags, models = u.flags, u.models
+    n = len(models)
     cp = s.checkpoint()
     u.max_move = 7.5
     u.max_move = 9.0  # two sets: the first old value wins
@@ -267,6 +268,7 @@ def test_a_restore_undoes_the_units_fields_from_the_log_and_leaves_units_made_si
     s.restore(cp)
     assert json.dumps(s.to_json()) == before
     assert not hasattr(v, "note") and "fell_back" not in u.flags
-    assert len(u.models) == len(models) + 1  # the list's contents at the checkpoint
+    assert u.models is models and len(models) == n  # the same list, its contents then
+    assert u.flags is flags
     assert made.max_move == 2.0  # not the state's at the checkpoint: untouched
     assert _Undo.log is None

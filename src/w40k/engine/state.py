@@ -10,11 +10,8 @@ it (``Game.from_position``), and ``Game.save()`` writes it.
 from __future__ import annotations
 
 import copy
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from itertools import chain
-from operator import attrgetter
 from typing import NamedTuple, cast
 
 from w40k.core.errors import DataError
@@ -27,6 +24,17 @@ from w40k.engine.serial import (
     profile_to_json,
     weapon_from_json,
     weapon_to_json,
+)
+from w40k.engine.undo import (
+    CONTENTS,
+    UNDO,
+    Entry,
+    LoggedDict,
+    LoggedList,
+    close_undo,
+    log_old,
+    open_undo,
+    put_back,
 )
 
 FORMAT = "w40k-position/1"
@@ -58,39 +66,8 @@ PLACEMENT: type[_Placement] = _Placement
 ``count`` read directly is :func:`placement_count` without a call (tens of thousands a game)."""
 
 
-_MISSING = object()
-"""An undo-log entry's old value for an attribute the model did not have."""
-
-
-class _UndoLog(threading.local):
-    """The undo log of model and unit fields (:meth:`GameState.checkpoint`): while a
-    checkpoint is open, every field a :class:`ModelData` or :class:`UnitData` already had that
-    is set again is logged with its old value (``(model, name, old)``), so a restore writes
-    back only what changed instead of copying every model and unit before every answer (a
-    unit's flags and model list, changed in place, are still copied). One being built (its
-    dataclass fields not set yet) is not logged. Never saved. One log per thread: games played
-    in other threads neither write to it nor close it."""
-
-    log: list[tuple[ModelData | UnitData, str, object]] | None = None
-    """The entries since the outermost open checkpoint, or None when none is open."""
-    depth = 0
-    """Open checkpoints."""
-
-
-_Undo = _UndoLog()
-"""This thread's undo log."""
-
-
-def _log_old(log: list[tuple[ModelData | UnitData, str, object]], obj: ModelData | UnitData,
-             name: str, fields: frozenset[str]) -> None:
-    """Log ``obj``'s value of ``name`` before it is set (:class:`_UndoLog`): its old value, or
-    ``_MISSING`` for a new attribute; nothing for one of ``fields`` being set by the
-    constructor."""
-    d = obj.__dict__
-    if name in d:
-        log.append((obj, name, d[name]))
-    elif name not in fields:
-        log.append((obj, name, _MISSING))
+_Undo = UNDO
+"""This thread's undo log (``engine/undo.py``; the name the tests read)."""
 
 
 @dataclass
@@ -100,9 +77,11 @@ class ModelData:
     def __setattr__(self, name: str, value: object) -> None:
         if name in PLACEMENT_FIELDS:
             _Placement.count += 1  # invalidates engine/field.py's kept battlefield model
+        elif name == "one_shots_used" and type(value) is not LoggedList:
+            value = LoggedList(cast(list[str], value))  # its appends are logged (undo.py)
         log = _Undo.log
         if log is not None:  # a checkpoint is open: log the old value (_Undo)
-            _log_old(log, self, name, MODEL_FIELDS)
+            log_old(log, self, name, MODEL_FIELDS)
         object.__setattr__(self, name, value)
 
     id: str
@@ -127,8 +106,9 @@ class ModelData:
     """Destroyed (and removed)."""
     leader: bool = False
     """Part of the leader/support component of an attached unit (19.02)."""
-    one_shots_used: list[str] = field(default_factory=list)
-    """Names of its [ONE SHOT] weapons already used (24.26)."""
+    one_shots_used: list[str] = field(default_factory=LoggedList)
+    """Names of its [ONE SHOT] weapons already used (24.26); a :class:`LoggedList` (a list
+    set here becomes one: its in-place changes are logged for :meth:`GameState.restore`)."""
     abilities: tuple[str, ...] = ()
     """Names of the datasheet abilities it has that the engine applies
     (engine/ability_catalog.py; docs/battle.md "Abilities")."""
@@ -173,7 +153,7 @@ class ModelData:
 
 
 MODEL_FIELDS = frozenset(ModelData.__dataclass_fields__)
-"""The :class:`ModelData` fields (its constructor sets each: not logged by :class:`_Undo`)."""
+"""The :class:`ModelData` fields (read with ``getattr`` when logged: ``undo.log_old``)."""
 
 _KEPT_LIMIT = 256
 """Entries of :data:`_UNIT_KEYS` before it is emptied (an entry holds its unit and model list;
@@ -205,9 +185,15 @@ class UnitData:
     """One unit (an attached unit is one unit, 19.01)."""
 
     def __setattr__(self, name: str, value: object) -> None:
+        # the containers changed in place log their changes (engine/undo.py): a list or dict
+        # put here becomes one (a copy)
+        if name == "flags" and type(value) is not LoggedDict:
+            value = LoggedDict(cast(dict[str, bool], value))
+        elif name == "models" and type(value) is not LoggedList:
+            value = LoggedList(cast(list[ModelData], value))
         log = _Undo.log
         if log is not None:  # a checkpoint is open: log the old value (_Undo)
-            _log_old(log, self, name, UNIT_FIELDS)
+            log_old(log, self, name, UNIT_FIELDS)
         object.__setattr__(self, name, value)
 
     id: str
@@ -217,11 +203,13 @@ class UnitData:
     player: str
     """The controlling player's name."""
     models: list[ModelData]
-    """Its models, destroyed ones included."""
+    """Its models, destroyed ones included; a :class:`LoggedList` (a list set here becomes
+    one: its in-place changes are logged for :meth:`GameState.restore`)."""
     starting_strength: int = 0
     """Models at the start of battle round 1 (Appendix); 0 until then."""
-    flags: dict[str, bool] = field(default_factory=dict)
-    """Status flags (:data:`UNIT_FLAGS`)."""
+    flags: dict[str, bool] = field(default_factory=LoggedDict)
+    """Status flags (:data:`UNIT_FLAGS`); a :class:`LoggedDict` (a dict set here becomes
+    one: its in-place changes are logged for :meth:`GameState.restore`)."""
     max_move: float = 0.0
     """The longest distance a model of the unit has moved this turn ([HEAVY], 24.16)."""
     attached: bool = False
@@ -438,20 +426,15 @@ Frame = FrameData
 kind's class lives in the module that owns its rule)."""
 
 
-_MODELS = attrgetter("models")
-_FLAGS = attrgetter("flags")
-_SHOTS = attrgetter("one_shots_used")
-
-
 UNIT_FIELDS = frozenset(UnitData.__dataclass_fields__)
-"""The :class:`UnitData` fields (its constructor sets each: not logged by :class:`_Undo`)."""
+"""The :class:`UnitData` fields (read with ``getattr`` when logged: ``undo.log_old``)."""
 
 
 def _copy_model(m: ModelData) -> ModelData:
     """A copy sharing only the immutable parts (profile, weapons)."""
     out = ModelData.__new__(ModelData)
     out.__dict__.update(m.__dict__)  # as copy.copy, without a __setattr__ per field
-    out.__dict__["one_shots_used"] = list(m.one_shots_used)
+    out.__dict__["one_shots_used"] = LoggedList(m.one_shots_used)
     return out
 
 
@@ -464,7 +447,7 @@ def _copy_unit(u: UnitData) -> UnitData:
 
 _LISTS = ("players", "units", "off_table", "objectives", "frames", "actions")
 """The :class:`GameState` lists a checkpoint copies (their items: frozen frames and records,
-and the players, units, models and objectives it copies itself)."""
+the players and objectives it copies itself, and the units, whose changes are logged)."""
 _GROWING = ("events", "choices", "stratagems")
 """The :class:`GameState` lists that only ever grow (appended to, never changed in place): a
 checkpoint keeps their lengths, and :meth:`GameState.restore` cuts them back (the event log
@@ -473,9 +456,9 @@ grows to thousands of entries: a copy per submit cost more than the rest of the 
 
 class Checkpoint(NamedTuple):
     """:meth:`GameState.checkpoint`: the state's fields and, for each player and objective,
-    its fields (mutable ones copied); for each unit, its flags and model list; for the models,
-    the contents of their one mutable field (``one_shots_used``); and where the undo log of
-    the units' and models' other fields starts. Written back by :meth:`GameState.restore`, or
+    its fields (mutable ones copied); the units; and where the undo log of the units' and
+    models' fields and of the units' flags and model lists and the models' one-shot lists
+    (changed in place: ``engine/undo.py``) starts. Written back by :meth:`GameState.restore`, or
     dropped by :meth:`GameState.release`: one of the two must follow (the undo log is kept
     while a checkpoint is open). A named tuple: typed, immutable, and made at every submit
     (a frozen dataclass's constructor cost ten ``object.__setattr__`` calls)."""
@@ -486,35 +469,28 @@ class Checkpoint(NamedTuple):
     """Each player and objective and its fields."""
     units: list[UnitData]
     """The units (on and off the battlefield)."""
-    flags: list[dict[str, bool]]
-    """A copy of each unit's flags."""
-    models: list[list[ModelData]]
-    """A copy of each unit's list of models."""
-    shots: list[list[str]]
-    """Each of those models' ``one_shots_used`` list (appended to in place) ..."""
-    saved_shots: list[tuple[list[str], tuple[str, ...]]]
-    """... and the contents of those that were not empty (nearly all are: a restore empties
-    the others)."""
     lengths: tuple[int, ...]
     """The lengths of the :data:`_GROWING` lists."""
     mark: int
     """Where this checkpoint's entries start in the undo log (:class:`_Undo`)."""
 
 
-def _open_undo() -> int:
-    """One more open checkpoint: where its entries start in the undo log."""
-    if _Undo.log is None:
-        _Undo.log = []
-    _Undo.depth += 1
-    return len(_Undo.log)
-
-
-def _close_undo() -> None:
-    """One open checkpoint fewer; the log goes when none is left."""
-    _Undo.depth -= 1
-    if _Undo.depth <= 0:
-        _Undo.depth = 0
-        _Undo.log = None
+def _known(units: list[UnitData], entries: list[Entry]) -> set[int]:
+    """The ids of what the state held at a checkpoint whose undo-log entries are ``entries``:
+    its ``units``, their flags and model lists, those lists' models and the models' one-shot
+    lists, each as it was then (its earliest entry, else what it holds now). Anything else
+    (made or copied since, or another game's) is left alone by the restore."""
+    then: dict[tuple[int, str], object] = {}
+    for owner, name, old in entries:
+        then.setdefault((id(owner), name), old)  # the earliest: the value at the checkpoint
+    known = set(map(id, units))
+    for u in units:
+        flags, models = then.get((id(u), "flags"), u.flags), then.get((id(u), "models"), u.models)
+        known.update((id(flags), id(models)))
+        for m in cast(list[ModelData], then.get((id(models), CONTENTS), models)):
+            known.add(id(m))
+            known.add(id(then.get((id(m), "one_shots_used"), m.one_shots_used)))
+    return known
 
 
 @dataclass
@@ -608,10 +584,10 @@ class GameState:
 
     def checkpoint(self) -> Checkpoint:
         """What :meth:`restore` needs to put this state back as it is now, in place (taken
-        before every answer is applied): the state's lists, its players' and objectives'
-        fields, the units' flags and model lists, and for the models only their
-        ``one_shots_used`` contents: the units' and models' other fields are logged when set
-        (:class:`_Undo`) until :meth:`restore` or :meth:`release`."""
+        before every answer is applied): the state's lists and its players' and objectives'
+        fields; the units' and models' fields, and the contents of the units' flags and
+        model lists and of the models' ``one_shots_used`` lists, are logged when changed
+        (``engine/undo.py``) until :meth:`restore` or :meth:`release`."""
         top = self.__dict__.copy()
         for k in _LISTS:
             top[k] = list(top[k])
@@ -623,59 +599,40 @@ class GameState:
             d["effects"] = dict(p.effects)
             keep((p, d))
         kept += [(o, o.__dict__.copy()) for o in self.objectives]
-        # the units: in C-level passes (16 units, 100 models a checkpoint in the 1000-point
-        # battle, 900 checkpoints a game)
-        units = [*self.units, *self.off_table]
-        models = list(map(list.copy, map(_MODELS, units)))
-        shots = list(map(_SHOTS, chain.from_iterable(models)))
-        return Checkpoint(top, kept, units, list(map(dict.copy, map(_FLAGS, units))),
-                          models, shots, [(s, tuple(s)) for s in filter(None, shots)],
+        # the units' and models' fields, flags, model lists and one-shot lists are logged when
+        # changed (engine/undo.py): nothing of them is copied here
+        return Checkpoint(top, kept, [*self.units, *self.off_table],
                           tuple([len(cast(list[object], top[k])) for k in _GROWING]),
-                          _open_undo())
+                          open_undo())
 
     def release(self, checkpoint: Checkpoint) -> None:
         """Keep the state as it is: :meth:`checkpoint`'s undo log is no longer needed (an
         enclosing checkpoint's entries stay)."""
-        _close_undo()
+        close_undo()
 
     def restore(self, checkpoint: Checkpoint) -> None:
         """Put the state back as it was at :meth:`checkpoint`: every player, unit, model and
         objective it had (the same objects, their fields as then) and its lists."""
         log = _Undo.log
         if log is not None:
-            # the units and models the state had then (one made or copied since is not
-            # touched)
-            known = {id(m) for models in checkpoint.models for m in models}
-            known.update(map(id, checkpoint.units))
             entries = log[checkpoint.mark:]
             del log[checkpoint.mark:]
+            # what the state had then (anything made or copied since is not touched)
+            known = _known(checkpoint.units, entries)
             for owner, name, old in reversed(entries):  # the latest change first
                 if id(owner) in known:
-                    if old is _MISSING:
-                        owner.__dict__.pop(name, None)
-                    else:
-                        owner.__dict__[name] = old
-            # an enclosing checkpoint still needs the other units' and models' entries
+                    put_back(owner, name, old)
+            # an enclosing checkpoint still needs the other objects' entries
             log += [e for e in entries if id(e[0]) not in known]
-        for shots in checkpoint.shots:
-            if shots:
-                shots.clear()
-        for shots, saved in checkpoint.saved_shots:
-            shots[:] = saved
         for obj, d in checkpoint.kept:
             vars(obj).clear()
             vars(obj).update(d)
-        for unit, flags, models in zip(checkpoint.units, checkpoint.flags, checkpoint.models,
-                                       strict=True):
-            # its other fields were set back from the undo log
-            unit.__dict__["flags"] = flags
-            unit.__dict__["models"] = models
         self.__dict__.clear()
         self.__dict__.update(checkpoint.top)
         for k, n in zip(_GROWING, checkpoint.lengths, strict=True):
             del self.__dict__[k][n:]  # the same list objects as then: cut back to that length
         _Placement.count += 1  # the models' fields were set back: derived caches are stale
-        _close_undo()
+        close_undo()
 
     def to_json(self) -> dict[str, JSON]:
         """The position form (docs/positions.md)."""
