@@ -51,6 +51,24 @@ def batch_sight(
 
     Returns (status (P,) int8, observer-side witness points (P, 2), target-side (P, 2)); the
     witness is meaningful where the status is CLEAR."""
+    # one floating-point error state for the whole call (its divisions by zero lengths and
+    # square roots of negative rounding are masked where they matter), not one per step:
+    # each ``np.errstate`` costs about as much as a small array operation
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return _batch_sight(oc, ro, top_o, tc, rt, top_t, obs, allowed)
+
+
+def _batch_sight(
+    oc: FloatArray,
+    ro: FloatArray,
+    top_o: FloatArray,
+    tc: FloatArray,
+    rt: FloatArray,
+    top_t: FloatArray,
+    obs: Obstacles,
+    allowed: AllowedFn | None,
+) -> tuple[np.ndarray, FloatArray, FloatArray]:
+    """:func:`batch_sight` under its error state."""
     oc = np.asarray(oc, dtype=np.float64).reshape(-1, 2)
     tc = np.asarray(tc, dtype=np.float64).reshape(-1, 2)
     ro = np.asarray(ro, dtype=np.float64)
@@ -77,7 +95,7 @@ def batch_sight(
     box_lo = np.minimum(oc.min(axis=0), tc.min(axis=0))
     box_hi = np.maximum(oc.max(axis=0), tc.max(axis=0))
     slack0 = float(rad.max()) + 1e-5 + sc.grow_col
-    near = ((sc.e_hi + slack0 >= box_lo) & (sc.e_lo - slack0 <= box_hi)).all(axis=1)
+    near = _all2((sc.e_hi + slack0 >= box_lo) & (sc.e_lo - slack0 <= box_hi))
     if not near.any():
         status[:] = CLEAR
         return status, pn, qn
@@ -109,32 +127,37 @@ def batch_sight(
     # tried: the others are farther than their slack from every centre segment. The
     # prefilter's floats need not be those of the exact tests: its margin, 1e-5 - 1e-9,
     # is far more than their rounding.)
-    ne = np.nonzero(near)[0]
+    ne = near.nonzero()[0]
     dvec0 = tc - oc
     len0 = np.hypot(dvec0[:, 0], dvec0[:, 1])
-    with np.errstate(divide="ignore", invalid="ignore"):
-        u = np.where((len0 > 1e-12)[:, None], dvec0 / len0[:, None], np.array([1.0, 0.0]))
-    nrm = np.stack([-u[:, 1], u[:, 0]], axis=1)
-    c_n = (nrm * oc).sum(axis=1)
-    c_u = (u * oc).sum(axis=1)
+    u = np.where((len0 > 1e-12)[:, None], dvec0 / len0[:, None], np.array([1.0, 0.0]))
+    ux0, uy0 = u[:, 0], u[:, 1]
+    # the centre lines' unit normals (-uy, ux) and both offsets, by components (prefilter
+    # floats: see above)
+    nx, ny = -uy0, ux0
+    c_n = nx * oc[:, 0] + ny * oc[:, 1]
+    c_u = ux0 * oc[:, 0] + uy0 * oc[:, 1]
     # the edge ends' offsets across the centre lines, element by element (no matrix
     # product: a large one goes to the threaded BLAS, slower here than the plain products);
     # an edge crosses a band of half-width ``slack`` about the line where its two offsets
     # across are not both beyond it on one side (a model base's one point: the offset
     # within the slack)
-    ax, ay = obs.a[ne, 0], obs.a[ne, 1]
-    bx, by = obs.b[ne, 0], obs.b[ne, 1]
-    nx, ny = nrm[:, 0], nrm[:, 1]
-    slack = rad[None, :] + (obs.grow[ne] + 1e-5)[:, None]  # (E near, P)
+    # (every edge near: the scene's own columns, no gather)
+    all_near = len(ne) == len(near)
+    if all_near:
+        ax, ay, bx, by, g5 = sc.ax, sc.ay, sc.bx, sc.by, sc.grow5
+    else:
+        ax, ay, bx, by, g5 = sc.ax[ne], sc.ay[ne], sc.bx[ne], sc.by[ne], sc.grow5[ne]
+    slack = rad[None, :] + g5[:, None]  # (E near, P)
     sa = ax[:, None] * nx + ay[:, None] * ny - c_n
     sb = bx[:, None] * nx + by[:, None] * ny - c_n
     across = (np.maximum(sa, sb) >= -slack) & (np.minimum(sa, sb) <= slack)
-    en, pi = np.nonzero(across)
-    ei = ne[en]
-    ux, uy = u[pi, 0], u[pi, 1]
-    ua = ax[en] * ux + ay[en] * uy - c_u[pi]
-    ub = bx[en] * ux + by[en] * uy - c_u[pi]
-    sl = slack[en, pi]
+    en, pi = across.nonzero()
+    ei = en if all_near else ne[en]
+    ux, uy, cu = ux0[pi], uy0[pi], c_u[pi]
+    ua = ax[en] * ux + ay[en] * uy - cu
+    ub = bx[en] * ux + by[en] * uy - cu
+    sl = rad[pi] + g5[en]  # slack[en, pi], the same sum
     along = (np.maximum(ua, ub) >= -sl) & (np.minimum(ua, ub) <= len0[pi] + sl)
     ei, pi = ei[along], pi[along]
     own = obs.owner[ei]
@@ -144,9 +167,9 @@ def batch_sight(
 
     # ---- relevance exactly as _relevant_edges: box by the pair's reach, then distance
     reach = rad[pi] + obs.grow[ei] + 1e-9
-    box = (
+    box = _all2(
         (e_hi[ei] + reach[:, None] >= seg_lo[pi]) & (e_lo[ei] - reach[:, None] <= seg_hi[pi])
-    ).all(axis=1)
+    )
     rel_pi, rel_ei = pi[box], ei[box]
     dist = _seg_dist(oc[rel_pi], tc[rel_pi], obs.a[rel_ei], obs.b[rel_ei])
     close = dist <= reach[box]
@@ -164,9 +187,8 @@ def batch_sight(
     dvec = tc - oc
     length = np.hypot(dvec[:, 0], dvec[:, 1])
     long_enough = length > 1e-12
-    with np.errstate(divide="ignore", invalid="ignore"):
-        d = dvec / length[:, None]
-    valid, o1, t0, te_o, te_t, lo0, hi0, dd = _centre_chords(oc, ro, tc, rt, d, top_o, top_t)
+    d = dvec / length[:, None]
+    valid, o1, t0, te_o, te_t, lo0, hi0, dd = _chords_along(oc, ro, tc, rt, d, top_o, top_t)
     overlap = o1 >= t0
     pn_c = oc + dd * o1[:, None]
     qn_c = oc + dd * t0[:, None]
@@ -177,8 +199,7 @@ def batch_sight(
     dz = top_t - top_o
     dzk = dz[kp]
     slope = np.abs(dzk) > 1e-12
-    with np.errstate(divide="ignore", invalid="ignore"):
-        tstar = te_o[kp] + (h - top_o[kp]) / dzk * span[kp]
+    tstar = te_o[kp] + (h - top_o[kp]) / dzk * span[kp]
     fin = np.isfinite(tstar)
     fall = slope & (dzk < 0)
     rise = slope & (dzk > 0)
@@ -186,7 +207,7 @@ def batch_sight(
     hi = np.where(rise, np.minimum(hi, np.where(fin, tstar, np.inf)), hi)
     never = (lowest[kp] + 1e-12 >= h) & np.isfinite(h)
     active = (hi > lo) & ~never
-    ak = np.nonzero(active)[0]
+    ak = active.nonzero()[0]
     p1 = oc[kp[ak]] + dd[kp[ak]] * lo[ak, None]
     p2 = oc[kp[ak]] + dd[kp[ak]] * hi[ak, None]
     hdist = _seg_dist(p1, p2, obs.a[ke[ak]], obs.b[ke[ak]])
@@ -215,6 +236,11 @@ class _SceneArrays:
         self.e_lo = np.minimum(obs.a, obs.b)
         self.e_hi = np.maximum(obs.a, obs.b)
         self.grow_col = obs.grow[:, None]
+        # the edges' end coordinates as contiguous columns and the prefilter's slack less
+        # the pair's radius (``grow + 1e-5``), for the (edge x pair) prefilter
+        self.ax, self.ay = obs.a[:, 0].copy(), obs.a[:, 1].copy()
+        self.bx, self.by = obs.b[:, 0].copy(), obs.b[:, 1].copy()
+        self.grow5 = obs.grow + 1e-5
         self.n_own = int(obs.owner.max(initial=-1)) + 1
         # edges of one obstacle contiguous, for the single-wall proof's per-obstacle
         # reductions
@@ -231,6 +257,13 @@ class _SceneArrays:
 
 _SIGNS = np.array([[1.0], [-1.0]])
 """The two outer hull sides' signs, as a column (:func:`_single_wall_blocked`)."""
+
+def _all2(x: np.ndarray) -> np.ndarray:
+    """``x.all(axis=1)`` for an (N, 2) boolean array, by the ufunc's own reduction (the same
+    booleans without ``ndarray.all``'s Python wrapper)."""
+    out: np.ndarray = np.logical_and.reduce(x, axis=1)
+    return out
+
 
 _SCENE: list[_SceneArrays] = []
 """The last scene's arrays (a scene's obstacles are asked many times, then left)."""
@@ -258,6 +291,22 @@ def _centre_chords(
 ]:
     """``_chords`` of both discs along the centre lines, oriented observer to target, and
     the 3-D end points' parameters (same formulas as ``evaluate_lines``)."""
+    with np.errstate(invalid="ignore"):
+        return _chords_along(oc, ro, tc, rt, d, top_o, top_t)
+
+
+def _chords_along(
+    oc: FloatArray,
+    ro: FloatArray,
+    tc: FloatArray,
+    rt: FloatArray,
+    d: FloatArray,
+    top_o: FloatArray,
+    top_t: FloatArray,
+) -> tuple[
+    np.ndarray, FloatArray, FloatArray, FloatArray, FloatArray, FloatArray, FloatArray, FloatArray
+]:
+    """:func:`_centre_chords` under the caller's error state (:func:`batch_sight`'s)."""
 
     def chords(c: FloatArray, r: FloatArray) -> tuple[FloatArray, FloatArray, np.ndarray]:
         cx = c[:, 0] - oc[:, 0]
@@ -268,9 +317,8 @@ def _centre_chords(
         half = np.sqrt(np.maximum(r * r - perp2, 0.0))
         return s - half, s + half, ok
 
-    with np.errstate(invalid="ignore"):
-        o0, o1, ook = chords(oc, ro)
-        t0, t1, tok = chords(tc, rt)
+    o0, o1, ook = chords(oc, ro)
+    t0, t1, tok = chords(tc, rt)
     valid = ook & tok
     flip = (o0 + o1) > (t0 + t1)
     sgn = np.where(flip, -1.0, 1.0)
@@ -314,9 +362,8 @@ def _single_wall_blocked(
     if len(wp) == 0:
         return out
     # outer common tangents of the two discs (closed form, as _outer_sides)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        hx, hy = dx / length, dy / length
-        cosv = (ro - rt) / length
+    hx, hy = dx / length, dy / length  # (batch_sight's error state)
+    cosv = (ro - rt) / length
     sv = np.sqrt(np.maximum(1.0 - cosv * cosv, 0.0))
     half = 0.5 * obs.grow[we]
     wa, wb = obs.a[we], obs.b[we]
@@ -340,8 +387,9 @@ def _single_wall_blocked(
     g_end = (nx * (sqy - spy) - ny * (sqx - spx))[:, wp]  # the side's far end, along it
     lim = half + 1e-9
     g_lo, g_hi = np.minimum(g_end, 0.0) - lim, np.maximum(g_end, 0.0) + lim
-    si, wi = np.nonzero(~(((fa > lim) & (fb > lim)) | ((fa < -lim) & (fb < -lim))
-                          | ((ga < g_lo) & (gb < g_lo)) | ((ga > g_hi) & (gb > g_hi))))
+    far = (((fa > lim) & (fb > lim)) | ((fa < -lim) & (fb < -lim))
+           | ((ga < g_lo) & (gb < g_lo)) | ((ga > g_hi) & (gb > g_hi)))
+    si, wi = (~far).nonzero()
     pw = wp[wi]
     meets = np.zeros((2, len(wp)), dtype=bool)
     meets[si, wi] = _seg_dist_xy(spx[si, pw], spy[si, pw], sqx[si, pw], sqy[si, pw],
@@ -361,7 +409,7 @@ def _single_wall_blocked(
     side1[wp[m1], own[m1]] = True
     both[wp[one], own[one]] = True
     both |= side0 & side1
-    cp, ck = np.nonzero(both)
+    cp, ck = both.nonzero()
     if len(cp) == 0:
         return out
     # every edge of each candidate obstacle
@@ -385,8 +433,7 @@ def _single_wall_blocked(
         # centre inside the polygon (3+ edges; even-odd, convex or not: the centre is far
         # from every edge here, so no crossing is in doubt)
         cond = (ea[:, 1] > p[:, 1]) != (eb[:, 1] > p[:, 1])
-        with np.errstate(divide="ignore", invalid="ignore"):
-            xint = ea[:, 0] + (p[:, 1] - ea[:, 1]) * ab[:, 0] / ab[:, 1]
+        xint = ea[:, 0] + (p[:, 1] - ea[:, 1]) * ab[:, 0] / ab[:, 1]
         odd = np.add.reduceat((cond & (p[:, 0] < xint)).astype(np.int64), first) % 2 == 1
         ok &= ~(odd & (count >= 3))
     out[cp[ok]] = True

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from w40k.geometry import kernel_layout, sight_build, sight_memo, sight_units
+from w40k.geometry import kernel_layout, sight_build, sight_memo, sight_stage, sight_units
 from w40k.geometry.full_visibility import facing_test_points, hidden_facing_point
 from w40k.geometry.kernel_cache import NUMBA_INSTALLED, use_kernels
 from w40k.geometry.los import Obstacles, Sight, SightResult, line_of_sight
@@ -313,17 +313,7 @@ class SightTables:
         canonical order (:meth:`_keep_raw`), and so returned."""
         units = self.scene.units
         raw = self._raw_cache
-        wanted: dict[tuple[int, int, int, int], None] = {}
-        for i, (ou, tu) in enumerate(unit_pairs):
-            kept = None if masks is None else masks[i]
-            mask = None if kept is None else kept.tolist()
-            nt = len(units[tu].models)
-            for om in range(len(units[ou].models)):
-                row = None if mask is None else mask[om]
-                for tm in range(nt):
-                    if (row is None or row[tm]) and (ou, om, tu, tm) not in raw:
-                        wanted[(ou, om, tu, tm) if ou <= tu else (tu, tm, ou, om)] = None
-        todo = list(wanted)
+        todo = sight_stage.wanted_pairs(units, raw, unit_pairs, masks)
         if not todo:
             return []
         if self.jit:
@@ -372,11 +362,15 @@ class SightTables:
         left: list[tuple[int, int, int, int]] = []
         # (Python floats and ints off the arrays at once: the same values as float() of
         # each element)
+        # (:meth:`_keep_raw` written out: the answer under the pair's canonical key, the
+        # answer turned round under the other; a BLOCKED answer is its own turn)
         for k, st, p, q in zip(rows, status.tolist(), pn.tolist(), qn.tolist(), strict=True):
             if st == CLEAR:
-                self._keep_raw(k, SightResult(Sight.CLEAR, ((p[0], p[1]), (q[0], q[1]))))
+                pw, qw = (p[0], p[1]), (q[0], q[1])
+                raw[k] = SightResult(Sight.CLEAR, (pw, qw))
+                raw[(k[2], k[3], k[0], k[1])] = SightResult(Sight.CLEAR, (qw, pw))
             elif st == BLOCKED:
-                self._keep_raw(k, _BLOCKED)
+                raw[k] = raw[(k[2], k[3], k[0], k[1])] = _BLOCKED
             else:
                 left.append(k)
         left_set = set(left)
