@@ -122,7 +122,8 @@ def reference_batch_sight(
     long_enough = length > 1e-12
     with np.errstate(divide="ignore", invalid="ignore"):
         d = dvec / length[:, None]
-    valid, o1, t0, te_o, te_t, lo0, hi0, dd = _centre_chords(oc, ro, tc, rt, d, top_o, top_t)
+    with np.errstate(invalid="ignore"):
+        valid, o1, t0, te_o, te_t, lo0, hi0, dd = _centre_chords(oc, ro, tc, rt, d, top_o, top_t)
     overlap = o1 >= t0
     pn_c = oc + dd * o1[:, None]
     qn_c = oc + dd * t0[:, None]

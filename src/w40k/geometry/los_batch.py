@@ -188,7 +188,7 @@ def _batch_sight(
     length = np.hypot(dvec[:, 0], dvec[:, 1])
     long_enough = length > 1e-12
     d = dvec / length[:, None]
-    valid, o1, t0, te_o, te_t, lo0, hi0, dd = _chords_along(oc, ro, tc, rt, d, top_o, top_t)
+    valid, o1, t0, te_o, te_t, lo0, hi0, dd = _centre_chords(oc, ro, tc, rt, d, top_o, top_t)
     overlap = o1 >= t0
     pn_c = oc + dd * o1[:, None]
     qn_c = oc + dd * t0[:, None]
@@ -290,23 +290,8 @@ def _centre_chords(
     np.ndarray, FloatArray, FloatArray, FloatArray, FloatArray, FloatArray, FloatArray, FloatArray
 ]:
     """``_chords`` of both discs along the centre lines, oriented observer to target, and
-    the 3-D end points' parameters (same formulas as ``evaluate_lines``)."""
-    with np.errstate(invalid="ignore"):
-        return _chords_along(oc, ro, tc, rt, d, top_o, top_t)
-
-
-def _chords_along(
-    oc: FloatArray,
-    ro: FloatArray,
-    tc: FloatArray,
-    rt: FloatArray,
-    d: FloatArray,
-    top_o: FloatArray,
-    top_t: FloatArray,
-) -> tuple[
-    np.ndarray, FloatArray, FloatArray, FloatArray, FloatArray, FloatArray, FloatArray, FloatArray
-]:
-    """:func:`_centre_chords` under the caller's error state (:func:`batch_sight`'s)."""
+    the 3-D end points' parameters (same formulas as ``evaluate_lines``), under the caller's
+    error state (:func:`batch_sight`'s: invalid square roots are masked)."""
 
     def chords(c: FloatArray, r: FloatArray) -> tuple[FloatArray, FloatArray, np.ndarray]:
         cx = c[:, 0] - oc[:, 0]
