@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.rules.test_attack_machine import RandomAnswers, random_request
+from tests.rules.test_attack_machine import play_random, random_request
 from w40k.agents.greedy import GreedyAgent
 from w40k.core import abilities as ab
 from w40k.core.dice import DieRoll, Roller, SeededDice
@@ -25,9 +25,10 @@ from w40k.engine.registry import Handler
 from w40k.engine.table import HANDLERS
 from w40k.io.battle_scale import scaled_position
 from w40k.rules import attack_machine as am
-from w40k.rules.attack_machine import NO_ANSWER, advance, start
+from w40k.rules.attack_machine import advance, start
 from w40k.rules.attack_profile import AttackContext, Reroll, Ruleset
-from w40k.rules.attack_state import AttackState, Done
+from w40k.rules.attack_sequence import AttackRequest
+from w40k.rules.attack_state import AttackState
 from w40k.rules.decisions import DecisionRequest
 from w40k.rules.primitives import ModelState, interchangeable
 
@@ -64,21 +65,17 @@ def test_asking_again_at_a_decision_changes_nothing() -> None:
     asked = 0
     for seed in range(150):
         request = random_request(random.Random(seed))
-        answers = RandomAnswers(random.Random(seed))
-        dice = SeededDice(seed)
-        state, answer = start(request), NO_ANSWER
-        while True:
-            state, pause = advance(state, request, dice, answer)  # type: ignore[arg-type]
-            answer = NO_ANSWER
-            if isinstance(pause, Done):
-                break
-            if isinstance(pause, DecisionRequest):
-                rng_state = dice._rng.getstate()
-                again, pause2 = advance(state, request, dice)
-                assert again == state and pause2 == pause
-                assert dice._rng.getstate() == rng_state
-                answer = answers.answer(pause)
-                asked += 1
+
+        def ask_again(state: AttackState, pause: DecisionRequest, dice: SeededDice,
+                      request: AttackRequest = request) -> None:
+            nonlocal asked
+            rng_state = dice._rng.getstate()
+            again, pause2 = advance(state, request, dice)
+            assert again == state and pause2 == pause
+            assert dice._rng.getstate() == rng_state
+            asked += 1
+
+        play_random(seed, ask_again)
     assert asked > 50
 
 

@@ -7,16 +7,12 @@ from __future__ import annotations
 
 import random
 
-from tests.rules.test_attack_machine import RandomAnswers, random_request
+from tests.rules.test_attack_machine import play_random, random_request
 from w40k.core import abilities as ab
-from w40k.core.dice import SeededDice
 from w40k.core.keywords import canonical_keyword
 from w40k.core.profiles import ModelProfile
 from w40k.rules import attack_machine as am
-from w40k.rules.attack_machine import NO_ANSWER, advance, start
 from w40k.rules.attack_profile import choose_duplicate, pool_profile
-from w40k.rules.attack_state import Done
-from w40k.rules.decisions import DecisionRequest
 from w40k.rules.primitives import ModelState, unit_keys
 
 FAMILIES = [c for c in vars(ab).values() if isinstance(c, type)
@@ -27,17 +23,7 @@ def test_every_kept_pool_profile_equals_the_one_computed_afresh() -> None:
     # R24.02-a: a pool's profile applies the duplicate instances chosen, as computed afresh
     seen = 0
     for seed in range(120):
-        request = random_request(random.Random(seed))
-        answers = RandomAnswers(random.Random(seed))
-        dice = SeededDice(seed)
-        state, answer = start(request), NO_ANSWER
-        while True:
-            state, pause = advance(state, request, dice, answer)  # type: ignore[arg-type]
-            answer = NO_ANSWER
-            if isinstance(pause, Done):
-                break
-            if isinstance(pause, DecisionRequest):
-                answer = answers.answer(pause)
+        request = play_random(seed)
         kept = am._KEPT_PROFILES[id(request)]
         assert kept[0] is request
         for (e, duplicates), got in kept[1].items():

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import pytest
@@ -77,6 +78,28 @@ class RandomAnswers:
     def answer(self, request: DecisionRequest) -> JSON:
         self.kinds.add(str(request.kind))
         return self.rng.choice(request.options)
+
+
+AtDecision = Callable[[AttackState, DecisionRequest, SeededDice], None]
+"""What :func:`play_random`'s caller checks at each decision pause, before it is answered."""
+
+
+def play_random(seed: int, at_decision: AtDecision | None = None) -> AttackRequest:
+    """Run :func:`random_request`'s request of ``seed`` to the end with seeded dice and
+    :class:`RandomAnswers`, calling ``at_decision`` at each decision pause; the request."""
+    request = random_request(random.Random(seed))
+    answers = RandomAnswers(random.Random(seed))
+    dice = SeededDice(seed)
+    state, answer = start(request), NO_ANSWER
+    while True:
+        state, pause = advance(state, request, dice, answer)  # type: ignore[arg-type]
+        answer = NO_ANSWER
+        if isinstance(pause, Done):
+            return request
+        if isinstance(pause, DecisionRequest):
+            if at_decision is not None:
+                at_decision(state, pause, dice)
+            answer = answers.answer(pause)
 
 
 @dataclass
