@@ -589,6 +589,7 @@ def _check_toward(ctx: Context, u: UnitData, moves: Mapping[str, Sequence[Step]]
     base_rule = "R12.03-c" if pile else "R12.08-b"
     toward_rule = "R12.03-d" if pile else ("R12.08-b" if mode == "ongoing" else "R12.08-c")
     contact_locked = pile or mode == "ongoing"
+    engaged_seen = False  # some moved model found engaged with an enemy unit (R12.03-e)
     for m in u.alive:
         if m.id not in moves:
             continue
@@ -606,14 +607,20 @@ def _check_toward(ctx: Context, u: UnitData, moves: Mapping[str, Sequence[Step]]
             continue
         # engaged with a model of the closest target (Group.engaged_any: measured only
         # where the bounding discs come within range, the answer of engaged over them all)
-        if not Group.of_unit(closest).engaged_any(end) and can_reach(
-                ctx, u, m.id, finals, geo.unit_shapes(closest), 2.0, budget, move_type):
+        if Group.of_unit(closest).engaged_any(end):
+            engaged_seen = engaged_seen or closest.player != u.player
+        elif can_reach(ctx, u, m.id, finals, geo.unit_shapes(closest), 2.0, budget,
+                       move_type):
             out.append((toward_rule, f"{m.id} can end engaged with {closest.id} but does not"))
     if out:
         return out
-    ends = Layout.of(list(finals.values()))
-    if pile and not any(any_engaged(ends, field.layout(e)) for e in _enemies(ctx, u)):
-        out.append(("R12.03-e", "the unit does not end engaged"))
+    # R12.03-e: the unit ends engaged. A moved model found engaged above with a model of an
+    # enemy unit settles it: ``engaged_any`` and ``any_engaged`` both give ``engaged`` over
+    # their pairs, and that end and the enemy's living models are among those pairs.
+    if pile and not engaged_seen:
+        ends = Layout.of(list(finals.values()))
+        if not any(any_engaged(ends, field.layout(e)) for e in _enemies(ctx, u)):
+            out.append(("R12.03-e", "the unit does not end engaged"))
     if pile or mode == "ongoing":
         # R12.03-e (R12.08-f reading for ongoing consolidation): a model that started engaged
         # with an enemy unit is still engaged with it.
