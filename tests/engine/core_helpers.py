@@ -158,3 +158,22 @@ def run_out(game: Game, answer: Callable[[Game, Request], JSON] | None = None,
         game.submit(answer(game, req) if answer else req.options[0])
         n += 1
     return n
+
+
+def play_checking(scale: int, seed: int, agent: str, check: Callable[[Game], None], *,
+                  agent_seed: int, limit: int) -> None:
+    """Play ``scaled_position(scale)`` with greedy or random players (seeded ``agent_seed * seed
+    + i``), calling ``check(game)`` before each of the first ``limit`` decisions and after."""
+    from w40k.agents.greedy import GreedyAgent
+    from w40k.agents.random_agent import RandomAgent
+    from w40k.io.battle_scale import scaled_position
+
+    game = Game.new(scaled_position(scale), seed)
+    kind = GreedyAgent if agent == "greedy" else RandomAgent
+    agents = {p.name: kind(seed * agent_seed + i) for i, p in enumerate(game.state.players)}
+    n = 0
+    while (req := game.pending()) is not None and n < limit:
+        check(game)
+        game.submit(agents[req.player].choose(game, req))
+        n += 1
+    check(game)

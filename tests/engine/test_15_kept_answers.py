@@ -11,8 +11,7 @@ from typing import cast
 
 import pytest
 
-from w40k.agents.greedy import GreedyAgent
-from w40k.agents.random_agent import RandomAgent
+from tests.engine.core_helpers import play_checking
 from w40k.core.jsonval import JSON
 from w40k.engine import field, geo
 from w40k.engine.context import Context
@@ -57,15 +56,7 @@ def test_kept_enemies_and_objective_reach_equal_fresh_answers_at_every_decision(
         seed: int, agent: str, scale: int) -> None:
     """At every decision of a seeded game (moves, charges, fights, removals), each unit's kept
     engaged enemies and objective reach equal the plain model-by-model answers."""
-    game = Game.new(scaled_position(scale), seed)
-    kind = GreedyAgent if agent == "greedy" else RandomAgent
-    agents = {p.name: kind(seed * 11 + i) for i, p in enumerate(game.state.players)}
-    n = 0
-    while (req := game.pending()) is not None and n < 500:
-        _check(game)
-        game.submit(agents[req.player].choose(game, req))
-        n += 1
-    _check(game)
+    play_checking(scale, seed, agent, _check, agent_seed=11, limit=500)
 
 
 def test_kept_enemies_follow_each_units_moves_and_removals() -> None:

@@ -9,8 +9,8 @@ import math
 
 import pytest
 
+from tests.engine.core_helpers import play_checking
 from w40k.agents.greedy import GreedyAgent
-from w40k.agents.random_agent import RandomAgent
 from w40k.engine import field, geo
 from w40k.engine.game import Game
 from w40k.engine.state import ModelData, UnitData
@@ -49,15 +49,7 @@ def _check(game: Game) -> None:
                          [(1, "greedy", 1), (2, "random", 1), (3, "greedy", 2)])
 def test_the_kept_answers_equal_fresh_answers_at_every_decision(seed: int, agent: str,
                                                                  scale: int) -> None:
-    game = Game.new(scaled_position(scale), seed)
-    kind = GreedyAgent if agent == "greedy" else RandomAgent
-    agents = {p.name: kind(seed * 7 + i) for i, p in enumerate(game.state.players)}
-    n = 0
-    while (req := game.pending()) is not None and n < 400:
-        _check(game)
-        game.submit(agents[req.player].choose(game, req))
-        n += 1
-    _check(game)
+    play_checking(scale, seed, agent, _check, agent_seed=7, limit=400)
 
 
 def test_a_moved_or_removed_model_is_seen_at_its_new_place() -> None:

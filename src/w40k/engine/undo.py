@@ -51,7 +51,7 @@ class _UndoLog(threading.local):
     """Open checkpoints."""
     serial = 0
     """Renewed whenever a checkpoint is opened, released or restored: a container logs its
-    contents at its first change under each serial (:meth:`LoggedList._log`). Once per
+    contents at its first change under each serial (``_logged``). Once per
     checkpoint is enough (its earliest copy is what the restore writes back); a new serial
     after a release or an inner restore makes the next change log again for the enclosing
     checkpoint, whose entry may have been consumed by the inner restore."""
@@ -95,10 +95,15 @@ def log_old(log: list[Entry], obj: object, name: str, fields: frozenset[str]) ->
 
 
 def _logged(method: Callable[..., _T]) -> Callable[..., _T]:
-    """``method`` (a ``list`` or ``dict`` mutator) after logging the container's contents."""
+    """``method`` (a ``list`` or ``dict`` mutator) after logging the container's contents
+    (a plain ``list`` or ``dict`` copy: ``copy`` of a subclass gives its base type) at its
+    first change under this serial."""
     def mutator(self: LoggedList[Any] | LoggedDict[Any, Any], *args: Any,
                 **kwargs: Any) -> _T:
-        self._log()
+        log = UNDO.log
+        if log is not None and self._mark != UNDO.serial:
+            self._mark = UNDO.serial
+            log.append((self, CONTENTS, self.copy()))
         return method(self, *args, **kwargs)
 
     mutator.__name__ = method.__name__
@@ -112,12 +117,6 @@ class LoggedList(list[_T]):
 
     _mark = 0
     """The serial (:attr:`_UndoLog.serial`) this list last logged its contents at."""
-
-    def _log(self) -> None:
-        log = UNDO.log
-        if log is not None and self._mark != UNDO.serial:
-            self._mark = UNDO.serial
-            log.append((self, CONTENTS, list(self)))
 
     append = _logged(list.append)
     extend = _logged(list.extend)
@@ -139,12 +138,6 @@ class LoggedDict(dict[_K, _V]):
 
     _mark = 0
     """The serial (:attr:`_UndoLog.serial`) this dict last logged its contents at."""
-
-    def _log(self) -> None:
-        log = UNDO.log
-        if log is not None and self._mark != UNDO.serial:
-            self._mark = UNDO.serial
-            log.append((self, CONTENTS, dict(self)))
 
     __setitem__ = _logged(dict.__setitem__)
     __delitem__ = _logged(dict.__delitem__)
