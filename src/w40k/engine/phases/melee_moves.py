@@ -189,32 +189,25 @@ def _candidate_spots(m: Model, targets: Sequence[Model], gap: float, budget: flo
     """:func:`_candidates`, built: per target model in reach, rings at two gaps (in order)
     of :data:`BEARINGS` spots, the nearest bearing first, within the move."""
     from w40k.engine.phases.charge_order import _within_exact
-    from w40k.engine.propose_moves import bearings
+    from w40k.engine.propose_moves import Rings
     r = _radius(m)
-    cx: list[float] = []
-    cy: list[float] = []
-    ds: list[float] = []
-    cs: list[list[tuple[float, float]]] = []
+    gaps = sorted({min(gap * 0.5, 0.25), gap * 0.95})
+    rings = Rings()
     for t in targets:
         if horizontal_distance(m, t) > budget + gap + EPS:
             continue
+        # ``bearings``' cosines and sines of ``base + (k + 1) // 2 * (+-1) * 2 * pi /
+        # BEARINGS``, the angles of the search (the same floats, one set per target model),
+        # less the spots beyond the move (``Rings.add_near``: dropped below anyway)
         rt = _radius(t)
-        # ``bearings`` gives the cosine and sine of ``base + (k + 1) // 2 * (+-1) * 2 * pi /
-        # BEARINGS``, the angles of the search (the same floats, one set per target model)
-        bs = bearings(math.atan2(m.y - t.y, m.x - t.x), BEARINGS)
-        for g in sorted({min(gap * 0.5, 0.25), gap * 0.95}):
-            cx.append(t.x)
-            cy.append(t.y)
-            ds.append(r + rt + g)
-            cs.append(bs)
-    if not ds:
+        rings.add_near(t.x, t.y, [r + rt + g for g in gaps], m, 0.0, BEARINGS, budget + EPS)
+    pts = rings.points(None)
+    if not len(pts):
         return []
     # every ring's spots at once, ring by ring, bearing by bearing: ``t.x + d * cos(a)``,
     # numpy's float64 products and sums being Python's
-    c = np.array(cs, dtype=np.float64)
-    d = np.array(ds)[:, None]
-    xs = (np.array(cx)[:, None] + d * c[:, :, 0]).ravel().tolist()
-    ys = (np.array(cy)[:, None] + d * c[:, :, 1]).ravel().tolist()
+    xs = pts[:, 0].tolist()
+    ys = pts[:, 1].tolist()
     # ``math.hypot(x - m.x, y - m.y) <= budget + EPS`` per spot (``_within_exact``)
     keep = _within_exact(m, xs, ys, budget + EPS)
     return [(x, y) for x, y, k in zip(xs, ys, keep, strict=True) if k]
