@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from w40k.engine import geo
+from w40k.engine import field, geo
 from w40k.engine.state import ModelData, UnitData, placement_count
 from w40k.geometry import Model, MoveType, Scene, Terrain
 from w40k.geometry.battlefield import CELL, MARGIN, inner_radius
@@ -214,6 +214,24 @@ class Occupied:
         out._bounds = self._bounds[:]
         return out
 
+    def extend(self, other: Occupied) -> None:
+        """``append`` of each of ``other``'s models, in order: its discs, bounds and cells
+        (its indices shifted past this one's models; each cell's list stays in increasing
+        order, and a cell first entered here comes after those entered before, as the
+        appends would make them)."""
+        off = len(self.models)
+        self.models += other.models
+        self._discs += other._discs
+        self._bounds += other._bounds
+        cells = self._cells
+        for key, idx in other._cells.items():
+            mine = cells.get(key)
+            shifted = [i + off for i in idx] if off else idx[:]
+            if mine is None:
+                cells[key] = shifted
+            else:
+                mine += shifted
+
     def append(self, m: Model) -> None:
         """One more model placed (its disc entered in the cells it touches)."""
         i = len(self.models)
@@ -330,12 +348,35 @@ def occupied_around(ctx: Context, u: UnitData, *, shared: bool = False) -> Occup
     key = (id(s), u.id)
     hit = _AROUND.get(key)
     if hit is None or hit[0] is not s or hit[1] != now or hit[2] != len(s.units):
-        occ = Occupied(m for e in s.units if e.id != u.id and not e.destroyed
-                       for m in geo.unit_shapes(e))
+        occ = Occupied(())
+        for e in s.units:
+            if e.id != u.id and not e.destroyed:
+                occ.extend(_unit_occupied(e))  # ``geo.unit_shapes(e)``'s models, in order
         if len(_AROUND) >= 64:
             _AROUND.clear()
         hit = _AROUND[key] = (s, now, len(s.units), occ)
     return hit[3] if shared else hit[3].copy()
+
+
+_UNIT_OCC: dict[int, tuple[object, Occupied]] = {}
+""":func:`_unit_occupied`'s answers by layout (an entry holds it, so its ``id`` is not reused
+while kept); emptied past 256 entries."""
+
+
+def _unit_occupied(e: UnitData) -> Occupied:
+    """``Occupied(geo.unit_shapes(e))``, kept with the unit's layout (``engine/field.py``: the
+    same object while the unit's models stand as they did, its ``models`` being the shapes
+    ``unit_shapes`` lists): :func:`occupied_around` joins the other units' (a move changes
+    one unit; the others' are not measured again). Never appended to."""
+    lay = field.layout(e)
+    hit = _UNIT_OCC.get(id(lay))
+    if hit is not None and hit[0] is lay:
+        return hit[1]
+    occ = Occupied(lay.models)
+    if len(_UNIT_OCC) >= 256:
+        _UNIT_OCC.clear()
+    _UNIT_OCC[id(lay)] = (lay, occ)
+    return occ
 
 
 OVAL_SLACK = 1e-3
