@@ -8,6 +8,7 @@ returns the same first legal candidate as before: agents choose exactly as they 
 
 from __future__ import annotations
 
+import bisect
 import math
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
@@ -15,7 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from w40k.engine import geo
+from w40k.engine import field, geo
 from w40k.engine.state import ModelData, UnitData, placement_count
 from w40k.geometry import Model, MoveType, Scene, Terrain
 from w40k.geometry.battlefield import CELL, MARGIN, inner_radius
@@ -75,6 +76,120 @@ def ring_offsets(n: int) -> tuple[float, ...]:
     return tuple((k + 1) // 2 * (1 if k % 2 else -1) * 2 * math.pi / n for k in range(n))
 
 
+RING_SLACK = 1e-6
+"""Inches beyond a caller's reach that :meth:`Rings.add_near` keeps (the spots' rounding,
+~1e-13", is far smaller)."""
+WINDOW_TOL = 1e-9
+"""The relative tolerance of :meth:`Rings.add_near`'s cosine test (its float error, ~1e-15
+of the terms, is far smaller)."""
+
+
+class Rings:
+    """Candidate spots as arrays: rings of several radii around a centre from one set of
+    bearings, ``(cx + d * c, cy + d * s)`` (:func:`bearings`' cosines and sines; numpy's
+    float64 products and sums being Python's, the same floats as :func:`ring`), ring by
+    ring, bearing by bearing; :meth:`add_near` leaves out the spots that cannot come within
+    the caller's reach (a subsequence of the spots, in order, holding every spot within)."""
+
+    def __init__(self) -> None:
+        self._cx: list[float] = []
+        self._cy: list[float] = []
+        self._d: list[float] = []
+        self._c: list[float] = []
+        self._s: list[float] = []
+
+    def add(self, cx: float, cy: float, ds: Sequence[float],
+            cs: Sequence[tuple[float, float]]) -> None:
+        """Rings of radii ``ds`` (in order) around (cx, cy) at the bearings ``cs`` (cosine,
+        sine)."""
+        n = len(cs)
+        if not n:
+            return
+        cos_ = [c for c, _ in cs]
+        sin_ = [s for _, s in cs]
+        for d in ds:
+            self._cx += [cx] * n
+            self._cy += [cy] * n
+            self._d += [d] * n
+            self._c += cos_
+            self._s += sin_
+
+    def add_near(self, cx: float, cy: float, ds: Sequence[float], start: Model, turn: float,
+                 n: int, reach: float) -> None:
+        """``add(cx, cy, ds, bearings(atan2(start - centre) + turn, n))`` less the spots
+        farther than ``reach`` from ``start`` by the law of cosines: a spot of the ring of
+        radius ``d`` at the angle ``phi`` from the centre's bearing to the start (``turn`` +
+        its offset) is ``sqrt(D^2 + d^2 - 2 D d cos(phi))`` from it (``D``: the centre's
+        distance), so it is within ``reach`` only where ``cos(phi)`` is at least ``(D^2 + d^2
+        - reach^2) / (2 D d)``; a bearing is kept where that holds for some radius (with
+        :data:`RING_SLACK` on the reach and :data:`WINDOW_TOL` on the cosine, far more than
+        the floats' errors), a ring whose every bearing fails is not made. The kept bearings'
+        trigonometry is :func:`bearings`' own (the same angle ``base + offset``)."""
+        sx, sy = start.x, start.y
+        dist = math.hypot(cx - sx, cy - sy)
+        lim = reach + RING_SLACK
+        thr = math.inf
+        for d in ds:
+            if dist * d <= 0.0:
+                thr = -math.inf  # every spot at distance d: the ring is kept whole
+                break
+            terms = dist * dist + d * d + lim * lim
+            k = (dist * dist + d * d - lim * lim) / (2.0 * dist * d)
+            thr = min(thr, k - WINDOW_TOL * (1.0 + terms / (2.0 * dist * d)))
+        if thr > 1.0:
+            return  # every spot beyond the reach
+        keep = [d for d in ds if not _ring_beyond(dist, d, lim)] if thr > -1.0 else list(ds)
+        if not keep:
+            return
+        base = math.atan2(sy - cy, sx - cx) + turn
+        cos, sin = math.cos, math.sin
+        offs = _window(n, turn, thr)
+        self.add(cx, cy, keep, [(cos(base + o), sin(base + o)) for o in offs])
+
+    def points(self, last: tuple[float, float] | None) -> npt.NDArray[np.float64]:
+        """Every ring's spots as rows (x, y), then ``last`` if given."""
+        rows = []
+        if self._d:
+            d = np.array(self._d)
+            xs = np.array(self._cx) + d * np.array(self._c)
+            ys = np.array(self._cy) + d * np.array(self._s)
+            rows.append(np.stack((xs, ys), axis=1))
+        if last is not None:
+            rows.append(np.array([last], dtype=np.float64))
+        return np.concatenate(rows) if rows else np.zeros((0, 2))
+
+
+def _ring_beyond(dist: float, d: float, lim: float) -> bool:
+    """Every spot of the ring of radius ``d`` around a centre ``dist`` from the start is
+    farther than ``lim`` (less :data:`RING_SLACK` for the floats): the triangle inequality."""
+    return dist - d - RING_SLACK > lim
+
+
+_COS: dict[int, tuple[list[float], list[float], list[float]]] = {}
+""":func:`_window`'s tables by ``n``: the cosines and sines of :func:`ring_offsets`, and the
+cosines negated (nondecreasing: the offsets' sizes grow, 0, +a, -a, +2a, ... up to pi)."""
+
+
+def _window(n: int, turn: float, thr: float) -> Sequence[float]:
+    """The offsets of :func:`ring_offsets` (in order) whose angle ``turn + offset`` has a
+    cosine of at least ``thr``: for ``turn`` 0 a prefix (the cosines do not grow along the
+    offsets), found by bisection; else each tested (the cosine of the sum from the tables,
+    within 1e-15 of ``cos(turn + offset)``)."""
+    offs = _OFFSETS.get(n)
+    if offs is None:
+        offs = _OFFSETS[n] = ring_offsets(n)
+    if thr <= -1.0:
+        return offs
+    tab = _COS.get(n)
+    if tab is None:
+        cs = [math.cos(o) for o in offs]
+        tab = _COS[n] = (cs, [math.sin(o) for o in offs], [-c for c in cs])
+    if turn == 0.0:
+        return offs[:bisect.bisect_right(tab[2], -thr)]
+    ct, st = math.cos(turn), math.sin(turn)
+    return [o for o, c, s in zip(offs, tab[0], tab[1], strict=True) if ct * c - st * s >= thr]
+
+
 class Occupied:
     """The models a proposer places around: :meth:`free` measures a candidate against the
     models whose disc comes near it only."""
@@ -98,6 +213,24 @@ class Occupied:
         out._discs = self._discs[:]
         out._bounds = self._bounds[:]
         return out
+
+    def extend(self, other: Occupied) -> None:
+        """``append`` of each of ``other``'s models, in order: its discs, bounds and cells
+        (its indices shifted past this one's models; each cell's list stays in increasing
+        order, and a cell first entered here comes after those entered before, as the
+        appends would make them)."""
+        off = len(self.models)
+        self.models += other.models
+        self._discs += other._discs
+        self._bounds += other._bounds
+        cells = self._cells
+        for key, idx in other._cells.items():
+            mine = cells.get(key)
+            shifted = [i + off for i in idx] if off else idx[:]
+            if mine is None:
+                cells[key] = shifted
+            else:
+                mine += shifted
 
     def append(self, m: Model) -> None:
         """One more model placed (its disc entered in the cells it touches)."""
@@ -215,12 +348,35 @@ def occupied_around(ctx: Context, u: UnitData, *, shared: bool = False) -> Occup
     key = (id(s), u.id)
     hit = _AROUND.get(key)
     if hit is None or hit[0] is not s or hit[1] != now or hit[2] != len(s.units):
-        occ = Occupied(m for e in s.units if e.id != u.id and not e.destroyed
-                       for m in geo.unit_shapes(e))
+        occ = Occupied(())
+        for e in s.units:
+            if e.id != u.id and not e.destroyed:
+                occ.extend(_unit_occupied(e))  # ``geo.unit_shapes(e)``'s models, in order
         if len(_AROUND) >= 64:
             _AROUND.clear()
         hit = _AROUND[key] = (s, now, len(s.units), occ)
     return hit[3] if shared else hit[3].copy()
+
+
+_UNIT_OCC: dict[int, tuple[object, Occupied]] = {}
+""":func:`_unit_occupied`'s answers by layout (an entry holds it, so its ``id`` is not reused
+while kept); emptied past 256 entries."""
+
+
+def _unit_occupied(e: UnitData) -> Occupied:
+    """``Occupied(geo.unit_shapes(e))``, kept with the unit's layout (``engine/field.py``: the
+    same object while the unit's models stand as they did, its ``models`` being the shapes
+    ``unit_shapes`` lists): :func:`occupied_around` joins the other units' (a move changes
+    one unit; the others' are not measured again). Never appended to."""
+    lay = field.layout(e)
+    hit = _UNIT_OCC.get(id(lay))
+    if hit is not None and hit[0] is lay:
+        return hit[1]
+    occ = Occupied(lay.models)
+    if len(_UNIT_OCC) >= 256:
+        _UNIT_OCC.clear()
+    _UNIT_OCC[id(lay)] = (lay, occ)
+    return occ
 
 
 OVAL_SLACK = 1e-3

@@ -42,7 +42,7 @@ from w40k.engine.phases.charge_order import (
     _within_exact,
 )
 from w40k.engine.propose_moves import (
-    bearings,
+    Rings,
     occupied_around,
     ring,
     terrain_crossed,
@@ -110,15 +110,18 @@ def propose_charge(ctx: Context, u: UnitData, targets: Sequence[UnitData], budge
         r = mm_._radius(start)
         near_t = sorted(tshapes, key=lambda ts: horizontal_distance(start, ts[1]))
         jitter = rng.uniform(-0.5, 0.5) * attempt * 2 * math.pi / BEARINGS
-        rings = _Rings()
+        # only the spots that can be within the move are made (``_within_pts`` keeps the
+        # same spots, in order: ``Rings.add_near``)
+        rings = Rings()
+        reach = budget - SLACK + 1e-9
         for _, t in near_t[:6]:
             if horizontal_distance(start, t) > budget + 2.0 + mm_.EPS:
                 continue
-            rings.add(t.x, t.y, [r + mm_._radius(t) + g for g in TARGET_GAPS],
-                      bearings(math.atan2(start.y - t.y, start.x - t.x) + jitter, BEARINGS))
+            rings.add_near(t.x, t.y, [r + mm_._radius(t) + g for g in TARGET_GAPS], start,
+                           jitter, BEARINGS, reach)
         for f in ends.values():
-            rings.add(f.x, f.y, [r + mm_._radius(f) + g for g in FRIEND_GAPS],
-                      bearings(math.atan2(start.y - f.y, start.x - f.x) + jitter, BEARINGS))
+            rings.add_near(f.x, f.y, [r + mm_._radius(f) + g for g in FRIEND_GAPS], start,
+                           jitter, BEARINGS, reach)
         t0 = near_t[0][1]
         dist = math.hypot(t0.x - start.x, t0.y - start.y)
         last = None
@@ -231,43 +234,6 @@ def repair_memo(ctx: Context, u: UnitData, targets: Sequence[UnitData], budget: 
     memo: Spots = {}
     _MEMOS[key] = (ctx.state, scene, memo)
     return memo
-
-
-class _Rings:
-    """The chain's candidate spots as arrays: rings of several radii around a centre from one
-    set of bearings (``(cx + d * c, cy + d * s)``: the same floats as the list of tuples,
-    numpy's float64 products and sums being Python's), ring by ring, bearing by bearing."""
-
-    def __init__(self) -> None:
-        self.cx: list[float] = []
-        self.cy: list[float] = []
-        self.d: list[float] = []
-        self.which: list[int] = []
-        self.cs: list[list[tuple[float, float]]] = []
-
-    def add(self, cx: float, cy: float, ds: Sequence[float],
-            cs: list[tuple[float, float]]) -> None:
-        """Rings of radii ``ds`` (in order) around (cx, cy) at the bearings ``cs``."""
-        b = len(self.cs)
-        self.cs.append(cs)
-        for d in ds:
-            self.cx.append(cx)
-            self.cy.append(cy)
-            self.d.append(d)
-            self.which.append(b)
-
-    def points(self, last: tuple[float, float] | None) -> npt.NDArray[np.float64]:
-        """Every ring's spots as rows (x, y), then ``last`` if given."""
-        rows = []
-        if self.d:
-            cs = np.array(self.cs, dtype=np.float64)[self.which]  # (rings, bearings, 2)
-            d = np.array(self.d)[:, None]
-            xs = np.array(self.cx)[:, None] + d * cs[:, :, 0]
-            ys = np.array(self.cy)[:, None] + d * cs[:, :, 1]
-            rows.append(np.stack((xs.ravel(), ys.ravel()), axis=1))
-        if last is not None:
-            rows.append(np.array([last], dtype=np.float64))
-        return np.concatenate(rows) if rows else np.zeros((0, 2))
 
 
 def _within_pts(start: Model, pts: npt.NDArray[np.float64], budget: float
@@ -424,14 +390,15 @@ def _reach_cands(start: Model, tshapes: Sequence[Model], non_targets: mm_.Group,
     (R11.04-d): the tests that do not depend on where the rest of the unit is."""
     first = mm_._candidates(start, tshapes, gap, budget)
     r = mm_._radius(start)
-    rings = _Rings()
+    rings = Rings()
     for t in tshapes:
         if horizontal_distance(start, t) > budget + gap + mm_.EPS:
             continue
-        # _ring(t.x, t.y, r + rt + g, base, 48) a gap at a time, from one set of bearings
+        # _ring(t.x, t.y, r + rt + g, base, 48) a gap at a time, from one set of bearings,
+        # less the spots beyond the move (dropped below: ``Rings.add_near``)
         rt = mm_._radius(t)
-        rings.add(t.x, t.y, [r + rt + g for g in (0.05, gap * 0.3, gap * 0.6, gap * 0.9)],
-                  bearings(math.atan2(start.y - t.y, start.x - t.x), 48))
+        rings.add_near(t.x, t.y, [r + rt + g for g in (0.05, gap * 0.3, gap * 0.6, gap * 0.9)],
+                       start, 0.0, 48, budget)
     pts = rings.points(None)
     if first:
         pts = np.concatenate((np.asarray(first, dtype=np.float64), pts))

@@ -189,32 +189,25 @@ def _candidate_spots(m: Model, targets: Sequence[Model], gap: float, budget: flo
     """:func:`_candidates`, built: per target model in reach, rings at two gaps (in order)
     of :data:`BEARINGS` spots, the nearest bearing first, within the move."""
     from w40k.engine.phases.charge_order import _within_exact
-    from w40k.engine.propose_moves import bearings
+    from w40k.engine.propose_moves import Rings
     r = _radius(m)
-    cx: list[float] = []
-    cy: list[float] = []
-    ds: list[float] = []
-    cs: list[list[tuple[float, float]]] = []
+    gaps = sorted({min(gap * 0.5, 0.25), gap * 0.95})
+    rings = Rings()
     for t in targets:
         if horizontal_distance(m, t) > budget + gap + EPS:
             continue
+        # ``bearings``' cosines and sines of ``base + (k + 1) // 2 * (+-1) * 2 * pi /
+        # BEARINGS``, the angles of the search (the same floats, one set per target model),
+        # less the spots beyond the move (``Rings.add_near``: dropped below anyway)
         rt = _radius(t)
-        # ``bearings`` gives the cosine and sine of ``base + (k + 1) // 2 * (+-1) * 2 * pi /
-        # BEARINGS``, the angles of the search (the same floats, one set per target model)
-        bs = bearings(math.atan2(m.y - t.y, m.x - t.x), BEARINGS)
-        for g in sorted({min(gap * 0.5, 0.25), gap * 0.95}):
-            cx.append(t.x)
-            cy.append(t.y)
-            ds.append(r + rt + g)
-            cs.append(bs)
-    if not ds:
+        rings.add_near(t.x, t.y, [r + rt + g for g in gaps], m, 0.0, BEARINGS, budget + EPS)
+    pts = rings.points(None)
+    if not len(pts):
         return []
     # every ring's spots at once, ring by ring, bearing by bearing: ``t.x + d * cos(a)``,
     # numpy's float64 products and sums being Python's
-    c = np.array(cs, dtype=np.float64)
-    d = np.array(ds)[:, None]
-    xs = (np.array(cx)[:, None] + d * c[:, :, 0]).ravel().tolist()
-    ys = (np.array(cy)[:, None] + d * c[:, :, 1]).ravel().tolist()
+    xs = pts[:, 0].tolist()
+    ys = pts[:, 1].tolist()
     # ``math.hypot(x - m.x, y - m.y) <= budget + EPS`` per spot (``_within_exact``)
     keep = _within_exact(m, xs, ys, budget + EPS)
     return [(x, y) for x, y, k in zip(xs, ys, keep, strict=True) if k]
@@ -486,8 +479,7 @@ def check_move(ctx: Context, u: UnitData, moves: Mapping[str, Sequence[Step]],
     no model is placed, get the answer found before (a copy): the proposer checks its answer
     and ``_apply`` checks it again when it is submitted."""
     scene = geo.scene(ctx)
-    key = (id(ctx.state), id(d), id(u), placement_count(),
-           tuple((mid, tuple(moves[mid])) for mid in sorted(moves)))
+    key = (id(ctx.state), id(d), id(u), placement_count(), _moves_key(moves))
     hit = _CHECKED.get(key)
     if (hit is not None and hit[0] is ctx.state and hit[1] is d and hit[2] is u
             and hit[3] is scene):
@@ -551,6 +543,8 @@ def _check_charge(ctx: Context, u: UnitData, moves: Mapping[str, Sequence[Step]]
                 break
     if out:
         return out
+    if _engagement_clear(ctx, u, moves, targets):
+        return []  # surely_refused_charge measured these finals just now
     return _engagement_violations(finals, targets, enemies)
 
 
@@ -576,8 +570,35 @@ def surely_refused_charge(ctx: Context, u: UnitData, answer: JSON,
     target or engaged with another enemy unit (R11.04-d): ``_check_charge``'s last test, which
     refuses the answer whatever the tests before it say (they refuse it or let it reach this
     one); a cheap test, before their ``can_reach`` searches. False says nothing."""
-    finals = finals_of(u, parse_positions(u, answer))
-    return bool(_engagement_violations(finals, targets, _enemies(ctx, u)))
+    moves = parse_positions(u, answer)
+    out = _engagement_violations(finals_of(u, moves), targets, _enemies(ctx, u))
+    _CLEAR[:] = [] if out else [(ctx.state, placement_count(), u,
+                                 tuple(t.id for t in targets), _moves_key(moves))]
+    return bool(out)
+
+
+_CLEAR: list[tuple[object, int, UnitData, tuple[str, ...], tuple[object, ...]]] = []
+"""The last :func:`surely_refused_charge` that found no R11.04-d violation: the state,
+``placement_count``, unit, targets' ids and moves (:func:`_moves_key`) it measured."""
+
+
+def _moves_key(moves: Mapping[str, Sequence[Step]]) -> tuple[object, ...]:
+    """The moves as a key (``check_move``'s: equal steps, the same move)."""
+    return tuple((mid, tuple(moves[mid])) for mid in sorted(moves))
+
+
+def _engagement_clear(ctx: Context, u: UnitData, moves: Mapping[str, Sequence[Step]],
+                      targets: Sequence[UnitData]) -> bool:
+    """Whether :func:`surely_refused_charge` found no R11.04-d violation for these very
+    moves of ``u`` toward these targets in this state while no model was placed since: the
+    same finals (``finals_of`` of the same steps and starts), targets and enemies, so
+    ``_engagement_violations`` would find none again (the proposer's chain is screened by
+    it, then checked)."""
+    if not _CLEAR:
+        return False
+    state, now, unit, tids, key = _CLEAR[0]
+    return (state is ctx.state and now == placement_count() and unit is u
+            and tids == tuple(t.id for t in targets) and key == _moves_key(moves))
 
 
 def _check_toward(ctx: Context, u: UnitData, moves: Mapping[str, Sequence[Step]],
