@@ -45,17 +45,21 @@ def batch_sight(
     top_t: FloatArray,
     obs: Obstacles,
     allowed: AllowedFn | None = None,
+    kept_owners: np.ndarray | None = None,
 ) -> tuple[np.ndarray, FloatArray, FloatArray]:
     """Decide the pairs (observer disc ``oc``/``ro`` with top ``top_o``, target disc
     ``tc``/``rt`` with top ``top_t``; arrays over pairs) that the cheap tests can decide.
 
     Returns (status (P,) int8, observer-side witness points (P, 2), target-side (P, 2)); the
-    witness is meaningful where the status is CLEAR."""
+    witness is meaningful where the status is CLEAR. ``kept_owners`` (P,), when given, is
+    filled with the number of obstacles each pair keeps after the relevance and height
+    steps (those of :func:`~w40k.geometry.los.relevant_obstacles`: the per-pair searches
+    order the pairs left open by it); it changes no answer."""
     # one floating-point error state for the whole call (its divisions by zero lengths and
     # square roots of negative rounding are masked where they matter), not one per step:
     # each ``np.errstate`` costs about as much as a small array operation
     with np.errstate(divide="ignore", invalid="ignore"):
-        return _batch_sight(oc, ro, top_o, tc, rt, top_t, obs, allowed)
+        return _batch_sight(oc, ro, top_o, tc, rt, top_t, obs, allowed, kept_owners)
 
 
 def _batch_sight(
@@ -67,6 +71,7 @@ def _batch_sight(
     top_t: FloatArray,
     obs: Obstacles,
     allowed: AllowedFn | None,
+    kept_owners: np.ndarray | None = None,
 ) -> tuple[np.ndarray, FloatArray, FloatArray]:
     """:func:`batch_sight` under its error state."""
     oc = np.asarray(oc, dtype=np.float64).reshape(-1, 2)
@@ -179,6 +184,12 @@ def _batch_sight(
     top_e = obs.top[ei]
     kept = rel_owner[pi, own] & ~((top_e <= lowest[pi] + 1e-12) & np.isfinite(top_e))
     kp, ke = pi[kept], ei[kept]
+    if kept_owners is not None:
+        # the obstacles each pair keeps (whole obstacles: those of ``rel_owner`` with an edge
+        # above the lower top), counted once each
+        ko = np.zeros((n_p, max(sc.n_own, 1)), dtype=bool)
+        ko[kp, own[kept]] = True
+        kept_owners[:] = ko.sum(axis=1)
     any_kept = np.zeros(n_p, dtype=bool)
     any_kept[kp] = True
     status[~any_kept] = CLEAR  # witness: the two centres

@@ -118,6 +118,7 @@ class SightTables:
         self._is_model = np.array([k is Kind.MODEL for k in kinds], dtype=bool)
         self._kind_code = np.array([_KIND_CODE[k] for k in kinds], dtype=np.int64)
         self._staged: set[tuple[int, int]] = set()
+        self._hint: dict[tuple[int, int, int, int], int] = {}  # (Visibility._search_open)
         self._ter_cache: dict[int, tuple[Obstacles, Obstacles]] = {}
         self._ter_tests: dict[tuple[int, int, int, int], tuple[bool, FloatArray | None]] = {}
         self._memo_keys: dict[tuple[int, int, int, int], tuple[object, ...]] = {}
@@ -309,8 +310,9 @@ class SightTables:
         of these unit pairs (``masks``: of each unit pair, only the model pairs its mask
         keeps; None: all) that it decides (the compiled kernels: all of them; otherwise
         :func:`batch_sight` on round bases) and returns the uncached pairs left open
-        (undecided round-base pairs, then other shapes). Each pair is computed in its
-        canonical order (:meth:`_keep_raw`), and so returned."""
+        (undecided round-base pairs, then other shapes; of the first, the obstacles the
+        batch kept go to ``_hint``). Each pair is computed in its canonical order
+        (:meth:`_keep_raw`), and so returned."""
         units = self.scene.units
         raw = self._raw_cache
         todo = sight_stage.wanted_pairs(units, raw, unit_pairs, masks)
@@ -334,6 +336,7 @@ class SightTables:
         both = self._round[og_all] & self._round[tg_all]
         rows = [k for k, r in zip(todo, both.tolist(), strict=True) if r]
         status = np.zeros(len(rows), dtype=np.int8)
+        kept = np.zeros(len(rows), dtype=np.int64)  # the obstacles each pair keeps (_hint)
         pn = qn = np.zeros((len(rows), 2))
         if rows:
             # the footprint rows (centre, radius, top: the footprints' and models' own floats)
@@ -358,13 +361,16 @@ class SightTables:
                     ok &= ~((ar >= 0) & (in_area[og[pi], arc] | in_area[tg[pi], arc]))
                 return ok
 
-            status, pn, qn = batch_sight(oc, ro, top_o, tc, rt, top_t, self.obstacles, allowed)
+            status, pn, qn = batch_sight(oc, ro, top_o, tc, rt, top_t, self.obstacles, allowed,
+                                         kept)
         left: list[tuple[int, int, int, int]] = []
         # (Python floats and ints off the arrays at once: the same values as float() of
         # each element)
         # (:meth:`_keep_raw` written out: the answer under the pair's canonical key, the
         # answer turned round under the other; a BLOCKED answer is its own turn)
-        for k, st, p, q in zip(rows, status.tolist(), pn.tolist(), qn.tolist(), strict=True):
+        hint = self._hint
+        for k, st, p, q, h in zip(rows, status.tolist(), pn.tolist(), qn.tolist(),
+                                  kept.tolist(), strict=True):
             if st == CLEAR:
                 pw, qw = (p[0], p[1]), (q[0], q[1])
                 raw[k] = SightResult(Sight.CLEAR, (pw, qw))
@@ -373,6 +379,7 @@ class SightTables:
                 raw[k] = raw[(k[2], k[3], k[0], k[1])] = _BLOCKED
             else:
                 left.append(k)
+                hint[k] = hint[(k[2], k[3], k[0], k[1])] = h
         left_set = set(left)
         left += [k for k in todo if k not in self._raw_cache and k not in left_set]
         return left

@@ -39,6 +39,11 @@ PARTIAL_REASON = "only past blockers of intermediate height: convention PARTIAL_
 """Why a target model is not visible: the PARTIAL_HEIGHT convention."""
 
 
+_NO_HINT = 1 << 30
+"""The obstacle count of an open pair the batch never saw (:meth:`Visibility._search_open`:
+searched after those it left open)."""
+
+
 def _hidden_reason(unit: Unit) -> str:
     return f'hidden beyond {unit.detection_range:g}" detection range (R13.09-b)'
 
@@ -335,17 +340,25 @@ class Visibility(SightTables):
 
     def _search_open(self, pairs: list[tuple[int, int, int, int]]) -> bool:
         """Some open pair of ``pairs`` is visible: searched one by one up to the first seen
-        pair, in the order of :func:`sight_order.next_pair` (the pairs whose observer and
-        target models are least often known hidden first, then nearest first). Only the
-        number of searches depends on the order: the answer is whether some pair is seen,
-        and each pair's answer is its own (kept under its own key whenever it is searched)."""
+        pair, the pairs with the fewest obstacles near their centre line first (the count
+        the batch that left them open kept, ``SightTables._hint``: a pair with fewer is
+        likelier seen, and a search among fewer costs less), then in the order of
+        :func:`sight_order.next_pair` (the pairs whose observer and target models are least
+        often known hidden first, then nearest first). Only the number of searches depends
+        on the order: the answer is whether some pair is seen, and each pair's answer is
+        its own (kept under its own key whenever it is searched)."""
         if len(pairs) < 2:
             return any(self.visible(*k) for k in pairs)
         tally = self._known_tally({(k[0], k[2]) for k in pairs})
         dist = {k: float(self.unit_distances(k[0], k[2])[k[1], k[3]]) for k in pairs}
+        # fewest obstacles first: the batch's count for the pairs it left open (``_hint``),
+        # the other pairs (non-round bases, never batched) last
+        hint = self._hint
+        kept = {k: hint.get(k, _NO_HINT) for k in pairs}
         left = list(pairs)
         while left:
-            k = next_pair(left, tally, dist)
+            fewest = min(kept[k] for k in left)
+            k = next_pair([k for k in left if kept[k] == fewest], tally, dist)
             left.remove(k)
             if self.visible(*k):
                 return True
