@@ -172,3 +172,27 @@ def test_position_with_its_own_dice() -> None:
     assert list(cast(dict[str, JSON], again.record()["setup"])) == list(position)
     assert again.record()["setup"] == position
     assert again.dice.to_json() == position["dice"]
+
+
+def test_loaded_games_keep_their_own_event_log() -> None:
+    """``Game.load`` keeps the events and choices of its own copy of the save (not copied a
+    second time): two games loaded from one save, one of them played on, leave the save and
+    the other game as they were; ``GameState.from_json`` of a caller's dict without
+    ``loaded`` still copies them."""
+    game = Game.new(default_position(), 2)
+    _play(game, 60, 4)
+    saved = game.save()
+    text = json.dumps(saved)
+    a, b = Game.load(saved), Game.load(saved)
+    assert a.state.events == b.state.events and a.state.events is not b.state.events
+    assert a.state.events[0] is not b.state.events[0]
+    assert a.state.choices is not b.state.choices
+    _play(a, 120, 9)
+    assert json.dumps(saved) == text
+    assert b.save() == saved
+    assert b.record() == game.record()
+    d = json.loads(text)
+    state = GameState.from_json(d, read_frame)
+    assert state.events == d["events"] and state.events is not d["events"]
+    assert state.events[0] is not cast(list[JSON], d["events"])[0]
+    assert state.choices is not d["choices"]

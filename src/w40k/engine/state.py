@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import NamedTuple, cast
+from typing import NamedTuple, TypeVar, cast
 
 from w40k.core.errors import DataError
 from w40k.core.keywords import canonical_keyword, keyword_set
@@ -36,6 +36,8 @@ from w40k.engine.undo import (
     open_undo,
     put_back,
 )
+
+_T = TypeVar("_T")
 
 FORMAT = "w40k-position/1"
 """The version tag of the position format."""
@@ -696,8 +698,10 @@ class GameState:
                   loaded: bool = False) -> GameState:
         """Read the position form; ``read_frame(data, where)`` reads each frame (the table's
         ``engine.table.read_frame``: an unknown kind or malformed data is a DataError naming
-        ``frames[i]``). ``loaded``: ``d`` is ``json.loads``' output (JSON's types only), so
-        each distinct model profile and weapon list is read once (:class:`Parsed`)."""
+        ``frames[i]``). ``loaded``: ``d`` is ``json.loads``' output (JSON's types only) that
+        nothing else holds (``Game.new`` and ``Game.load`` read their own copy), so each
+        distinct model profile and weapon list is read once (:class:`Parsed`) and the event
+        log and choices are kept, not copied."""
         frames = d.get("frames", [])
         if not isinstance(frames, list):
             raise DataError("expected a list of frames", where="frames")
@@ -730,16 +734,23 @@ class GameState:
             policies={str(k): str(v) for k, v in
                       cast(dict[str, JSON], d.get("policies") or {}).items()},
             # Copies, not the caller's lists: two games loaded from one dict stay independent
-            # and a game never writes into the position it started from.
+            # and a game never writes into the position it started from (a loaded read's
+            # lists are the reader's own copy: kept as they are, a save's thousands of events
+            # not copied twice).
             frames=[read_frame(f, f"frames[{i}]") for i, f in enumerate(frames)],
-            events=copy.deepcopy(cast(list[dict[str, JSON]], d.get("events", []))),
-            choices=copy.deepcopy(cast(list[JSON], d.get("choices", []))),
+            events=_own(cast(list[dict[str, JSON]], d.get("events", [])), loaded),
+            choices=_own(cast(list[JSON], d.get("choices", [])), loaded),
             ended=bool(d.get("ended", False)),
             stratagems=[StratagemUse.from_json(u)
                         for u in cast(list[dict[str, JSON]], d.get("stratagems", []))],
             actions=[ActionRecord.from_json(a)
                      for a in cast(list[dict[str, JSON]], d.get("actions", []))],
         )
+
+
+def _own(items: list[_T], loaded: bool) -> list[_T]:
+    """``items`` for a loaded read (the reader's own copy), else a deep copy."""
+    return items if loaded else copy.deepcopy(items)
 
 
 def unit_keywords(u: UnitData) -> frozenset[str]:
