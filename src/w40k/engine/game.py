@@ -102,7 +102,8 @@ class Game:
         """The narrow context the rules work through (engine/context.py): handlers,
         proposers and reactions get it, never the game."""
         self._pending: Request | None = None
-        self._setup: dict[str, JSON] | None = None
+        self._setup: str | None = None
+        """The starting position and dice as JSON text (immutable: clones share it)."""
         self._seed: int | None = None
 
     @property
@@ -130,18 +131,23 @@ class Game:
         """A game from a starting position (before battle round 1, or any later point) and a
         seed; ``dice`` replaces the seeded source (``ScriptedDice``, ``OrderedDice``). A
         position without frames starts the battle at its current round."""
-        state = GameState.from_json(_copy(position), read_frame)  # shares nothing with the caller
+        if dice is None and position.get("dice") is not None:
+            dice = dice_from_json(position["dice"])  # a position may carry its dice
+        source = SeededDice(seed) if dice is None else dice
+        # The setup is kept as its JSON text, with the dice (a record replays on the same
+        # dice), and the state read from that text: one copy of the position, sharing nothing
+        # with the caller, and the kept setup is a string, not ~1600 lists and dicts that
+        # every full garbage collection would traverse for the rest of the game.
+        setup = json.dumps({**position, "dice": source.to_json()})
+        state = GameState.from_json(json.loads(setup), read_frame, loaded=True)  # no "dice"
         state.options = read_options(position.get("options"))
         for player, policy in state.policies.items():
             if policy not in {p.value for p in AllocationPolicy}:
                 raise DataError(f"unknown allocation policy {policy!r} (known: "
                                 f"{', '.join(p.value for p in AllocationPolicy)})",
                                 where=f"policies.{player}")
-        if dice is None and position.get("dice") is not None:
-            dice = dice_from_json(position["dice"])  # a position may carry its dice
-        game = Game(state, SeededDice(seed) if dice is None else dice)
-        game._setup = _copy(position)
-        game._setup["dice"] = game.dice.to_json()  # a record replays on the same dice
+        game = Game(state, source)
+        game._setup = setup
         game._seed = seed
         if not state.frames and not state.ended:
             state.frames.append(BattleFrame())
@@ -163,7 +169,7 @@ class Game:
     def load(position: dict[str, JSON]) -> Game:
         """Continue a saved game (its dice state and pending frames included)."""
         position = _copy(position)  # shares nothing with the caller
-        state = GameState.from_json(position, read_frame)
+        state = GameState.from_json(position, read_frame, loaded=True)
         state.options = read_options(position.get("options"))
         if "dice" not in position:
             raise ValueError("a saved game needs its dice state ('dice'); use Game.new for a "
@@ -171,7 +177,7 @@ class Game:
         game = Game(state, dice_from_json(position["dice"]))
         setup = position.get("setup")
         if isinstance(setup, dict):
-            game._setup = setup
+            game._setup = json.dumps(setup)
         seed = position.get("seed")
         game._seed = seed if isinstance(seed, int) else None
         return game
@@ -181,7 +187,7 @@ class Game:
         out = self.state.to_json()
         out["dice"] = self.dice.to_json()
         out["seed"] = self._seed
-        out["setup"] = self._setup
+        out["setup"] = self._setup_json()
         return _copy(out)  # the caller's to edit: shares nothing with the game
 
     def clone(self) -> Game:
@@ -278,8 +284,12 @@ class Game:
         objects once more: megabytes at the end of ``w40k battle``)."""
         return json.dumps(self._record())
 
+    def _setup_json(self) -> JSON:
+        """The setup as JSON data (a new copy), or None (a loaded save without one)."""
+        return None if self._setup is None else cast(JSON, json.loads(self._setup))
+
     def _record(self) -> dict[str, JSON]:
-        return {"format": RECORD_FORMAT, "seed": self._seed, "setup": self._setup,
+        return {"format": RECORD_FORMAT, "seed": self._seed, "setup": self._setup_json(),
                 "mission": self.state.mission, "choices": self.state.choices,
                 "events": list[JSON](self.state.events)}
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import NamedTuple, cast
+from typing import NamedTuple, TypeVar, cast
 
 from w40k.core.errors import DataError
 from w40k.core.keywords import canonical_keyword, keyword_set
@@ -36,6 +36,8 @@ from w40k.engine.undo import (
     open_undo,
     put_back,
 )
+
+_T = TypeVar("_T")
 
 FORMAT = "w40k-position/1"
 """The version tag of the position format."""
@@ -68,6 +70,44 @@ PLACEMENT: type[_Placement] = _Placement
 
 _Undo = UNDO
 """This thread's undo log (``engine/undo.py``; the name the tests read)."""
+
+
+class Parsed:
+    """The model profiles and weapon lists one read of ``json.loads``' output has parsed, by
+    their JSON's ``repr``: the models of a position repeat a few datasheets (k = 5: 6
+    distinct profiles and 13 weapons for 135 models and 405 weapons), so each is validated
+    once and its models share the one frozen object (an equal one each before). For JSON's
+    types (dicts with string keys, lists, strings, numbers, booleans, None; no subclass)
+    equal ``repr`` means equal values of the same types (``1``, ``1.0`` and ``True``
+    differ), so a shared object is the one parsing that JSON again would give; profiles and
+    weapons are frozen and the weapon lists tuples, so no model can change another's."""
+
+    __slots__ = ("_profiles", "_weapons")
+
+    def __init__(self) -> None:
+        self._profiles: dict[str, ModelProfile] = {}
+        self._weapons: dict[str, tuple[WeaponProfile, ...]] = {}
+
+    def profile(self, d: dict[str, JSON]) -> ModelProfile:
+        """``profile_from_json(d)``, each distinct JSON read once."""
+        key = repr(d)
+        hit = self._profiles.get(key)
+        if hit is None:
+            hit = self._profiles[key] = profile_from_json(d)
+        return hit
+
+    def weapons(self, ws: list[JSON]) -> tuple[WeaponProfile, ...]:
+        """The weapons of a model's JSON list, each distinct list read once."""
+        key = repr(ws)
+        hit = self._weapons.get(key)
+        if hit is None:
+            hit = self._weapons[key] = _weapons(ws)
+        return hit
+
+
+def _weapons(ws: list[JSON]) -> tuple[WeaponProfile, ...]:
+    """A model's weapons read from their JSON list."""
+    return tuple([weapon_from_json(cast(dict[str, JSON], w)) for w in ws])
 
 
 @dataclass
@@ -136,13 +176,15 @@ class ModelData:
         return out
 
     @staticmethod
-    def from_json(d: dict[str, JSON]) -> ModelData:
-        """Read the position form."""
+    def from_json(d: dict[str, JSON], parsed: Parsed | None = None) -> ModelData:
+        """Read the position form (``parsed``: for ``json.loads``' output, the profiles and
+        weapons already read, shared by the models whose JSON is the same)."""
+        profile, weapons = cast(dict[str, JSON], d["profile"]), cast(list[JSON],
+                                                                      d.get("weapons", []))
         return ModelData(
             id=str(d["id"]), name=str(d.get("name", d["id"])),
-            profile=profile_from_json(cast(dict[str, JSON], d["profile"])),
-            weapons=tuple(weapon_from_json(cast(dict[str, JSON], w))
-                          for w in cast(list[JSON], d.get("weapons", []))),
+            profile=profile_from_json(profile) if parsed is None else parsed.profile(profile),
+            weapons=_weapons(weapons) if parsed is None else parsed.weapons(weapons),
             x=float(cast(float, d.get("x", 0.0))), y=float(cast(float, d.get("y", 0.0))),
             z=float(cast(float, d.get("z", 0.0))), facing=float(cast(float, d.get("facing", 0.0))),
             wounds_lost=int(cast(int, d.get("wounds_lost", 0))),
@@ -252,8 +294,8 @@ class UnitData:
         out: set[str] = set()
         last: tuple[str, ...] | None = None
         for m in [m for m in models if not m.destroyed] or models:
-            # the models of a unit share a few keyword lists (each model has its own profile
-            # object, an equal one): each list is read once, by equality
+            # the models of a unit share a few keyword lists (a position's models with the same
+            # profile JSON share one object, :class:`Parsed`): each list is read once, by equality
             words = m.profile.keywords
             if words != last:
                 last = words
@@ -288,12 +330,12 @@ class UnitData:
         return out
 
     @staticmethod
-    def from_json(d: dict[str, JSON]) -> UnitData:
-        """Read the position form."""
+    def from_json(d: dict[str, JSON], parsed: Parsed | None = None) -> UnitData:
+        """Read the position form (``parsed``: as :meth:`ModelData.from_json`'s)."""
         flags = cast(dict[str, JSON], d.get("flags", {}))
         return UnitData(
             id=str(d["id"]), name=str(d.get("name", d["id"])), player=str(d["player"]),
-            models=[ModelData.from_json(cast(dict[str, JSON], m))
+            models=[ModelData.from_json(cast(dict[str, JSON], m), parsed)
                     for m in cast(list[JSON], d["models"])],
             starting_strength=int(cast(int, d.get("starting_strength", 0))),
             flags={str(k): bool(v) for k, v in flags.items()},
@@ -652,17 +694,22 @@ class GameState:
 
     @staticmethod
     def from_json(d: dict[str, JSON],
-                  read_frame: Callable[[JSON, str], FrameData]) -> GameState:
+                  read_frame: Callable[[JSON, str], FrameData], *,
+                  loaded: bool = False) -> GameState:
         """Read the position form; ``read_frame(data, where)`` reads each frame (the table's
         ``engine.table.read_frame``: an unknown kind or malformed data is a DataError naming
-        ``frames[i]``)."""
+        ``frames[i]``). ``loaded``: ``d`` is ``json.loads``' output (JSON's types only) that
+        nothing else holds (``Game.new`` and ``Game.load`` read their own copy), so each
+        distinct model profile and weapon list is read once (:class:`Parsed`) and the event
+        log and choices are kept, not copied."""
         frames = d.get("frames", [])
         if not isinstance(frames, list):
             raise DataError("expected a list of frames", where="frames")
         fmt = d.get("format", FORMAT)
         if fmt != FORMAT:
             raise ValueError(f"unknown position format {fmt!r} (expected {FORMAT})")
-        all_units = [UnitData.from_json(u) for u in cast(list[dict[str, JSON]], d["units"])]
+        read = Parsed() if loaded else None
+        all_units = [UnitData.from_json(u, read) for u in cast(list[dict[str, JSON]], d["units"])]
         return GameState(
             battlefield=cast(dict[str, JSON], d["battlefield"]),
             terrain=cast(dict[str, JSON], d.get("terrain", {"areas": [], "terrain": []})),
@@ -687,16 +734,23 @@ class GameState:
             policies={str(k): str(v) for k, v in
                       cast(dict[str, JSON], d.get("policies") or {}).items()},
             # Copies, not the caller's lists: two games loaded from one dict stay independent
-            # and a game never writes into the position it started from.
+            # and a game never writes into the position it started from (a loaded read's
+            # lists are the reader's own copy: kept as they are, a save's thousands of events
+            # not copied twice).
             frames=[read_frame(f, f"frames[{i}]") for i, f in enumerate(frames)],
-            events=copy.deepcopy(cast(list[dict[str, JSON]], d.get("events", []))),
-            choices=copy.deepcopy(cast(list[JSON], d.get("choices", []))),
+            events=_own(cast(list[dict[str, JSON]], d.get("events", [])), loaded),
+            choices=_own(cast(list[JSON], d.get("choices", [])), loaded),
             ended=bool(d.get("ended", False)),
             stratagems=[StratagemUse.from_json(u)
                         for u in cast(list[dict[str, JSON]], d.get("stratagems", []))],
             actions=[ActionRecord.from_json(a)
                      for a in cast(list[dict[str, JSON]], d.get("actions", []))],
         )
+
+
+def _own(items: list[_T], loaded: bool) -> list[_T]:
+    """``items`` for a loaded read (the reader's own copy), else a deep copy."""
+    return items if loaded else copy.deepcopy(items)
 
 
 def unit_keywords(u: UnitData) -> frozenset[str]:
