@@ -122,8 +122,9 @@ def models_engaged(a: UnitData, b: UnitData) -> list[bool]:
 
 
 def is_engaged(ctx: Context, u: UnitData) -> bool:
-    """03.04: a unit is engaged while one of its models is engaged."""
-    return bool(engaged_enemies(ctx, u))
+    """03.04: a unit is engaged while one of its models is engaged (kept,
+    ``engine/field.py``)."""
+    return field.is_engaged(ctx, u)
 
 
 def in_objective_range(ctx: Context, m: ModelData, obj: ObjectiveData,
