@@ -1,0 +1,116 @@
+"""The seventeenth pass's engagement board (``engine/field.py``): a unit's engaged enemies kept
+per board version, and after a change measured again only for the board entries that changed,
+equal the plain model-by-model answer through random moves of many units at once, put-backs,
+removals, reordered and grown unit lists and a unit handed to the other player."""
+
+from __future__ import annotations
+
+import random
+from typing import cast
+
+from w40k.engine import field, geo
+from w40k.engine.context import Context
+from w40k.engine.game import Game
+from w40k.engine.state import ModelData, UnitData
+from w40k.geometry import Model, engaged
+from w40k.io.battle_scale import scaled_position
+
+
+def _plain_shape(m: ModelData) -> Model:
+    p = m.profile
+    return Model(m.id, m.x, m.y, m.z, p.base_mm, p.height, m.facing,
+                 frozenset(k.upper() for k in p.keywords))
+
+
+def _plain_enemies(game: Game, u: UnitData) -> list[str]:
+    """R03.04-a: the enemy units with a model within 2"/5" of one of ``u``'s, model by model."""
+    return [e.id for e in game.state.units if e.player != u.player and not e.destroyed
+            and any(engaged(_plain_shape(x), _plain_shape(y))
+                    for x in u.alive for y in e.alive)]
+
+
+def _check_all(game: Game) -> None:
+    ctx = cast(Context, game)
+    for u in game.state.units:
+        want = _plain_enemies(game, u)
+        assert [e.id for e in geo.engaged_enemies(ctx, u)] == want, u.id
+        assert geo.is_engaged(ctx, u) is bool(want), u.id
+
+
+def _crowd(game: Game, rng: random.Random) -> None:
+    """Every unit's models near the table's middle, so that many pairs are engaged."""
+    for u in game.state.units:
+        cx, cy = rng.uniform(20.0, 30.0), rng.uniform(20.0, 26.0)
+        for m in u.models:
+            m.x, m.y = cx + rng.uniform(-2.0, 2.0), cy + rng.uniform(-2.0, 2.0)
+
+
+def test_board_answers_equal_plain_answers_through_random_changes() -> None:
+    """R03.04-a: at each step some units move (one model, several, or moved and put back),
+    lose a model or the unit list is reordered; every unit's kept engaged enemies (and
+    ``is_engaged``) equal the plain answer, whichever units were asked before the change."""
+    game = Game.new(scaled_position(2), 3)
+    rng = random.Random(17)
+    _crowd(game, rng)
+    units = game.state.units
+    for step in range(120):
+        # ask only some units (the others keep older versions' answers)
+        ctx = cast(Context, game)
+        for u in rng.sample(units, rng.randint(1, len(units))):
+            assert [e.id for e in geo.engaged_enemies(ctx, u)] == _plain_enemies(game, u)
+        kind = rng.random()
+        if kind < 0.5:
+            for u in rng.sample(units, rng.randint(1, 3)):
+                alive = u.alive
+                if not alive:
+                    continue
+                for m in rng.sample(alive, rng.randint(1, len(alive))):
+                    m.x = min(43.0, max(1.0, m.x + rng.uniform(-2.5, 2.5)))
+                    m.y = min(59.0, max(1.0, m.y + rng.uniform(-2.5, 2.5)))
+        elif kind < 0.65:  # moved and put back: a new count, the same layouts
+            m = rng.choice([m for u in units for m in u.alive])
+            x = m.x
+            m.x = x + 5.0
+            m.x = x
+        elif kind < 0.75:
+            alive = [m for u in units for m in u.alive]
+            if len(alive) > 20:
+                rng.choice(alive).destroyed = True
+        elif kind < 0.85:
+            # the same list object, the units at other indices; a model set again (a new
+            # placement count, as every kept answer of field.py is only kept within one)
+            rng.shuffle(units)
+            m = units[0].models[0]
+            m.x = m.x
+        else:
+            pass  # nothing placed: the same count
+        if step % 10 == 0:
+            _check_all(game)
+    _check_all(game)
+
+
+def test_board_follows_a_grown_list_and_a_changed_player() -> None:
+    """R03.04-a: a unit appended to the state's list (the same list object, one more entry)
+    and a unit handed to the other player without any model placed change the engaged
+    enemies as the plain answer does."""
+    game = Game.new(scaled_position(2), 3)
+    rng = random.Random(3)
+    _crowd(game, rng)
+    _check_all(game)
+    units = game.state.units
+    extra = units.pop()
+    _check_all(game)  # one entry fewer: the board is made again at the same count
+    units.append(extra)
+    extra.models[0].x = extra.models[0].x  # a new placement count (nothing moved)
+    _check_all(game)
+    u = units[0]
+    other = next(e.player for e in units if e.player != u.player)
+    old = u.player
+    u.player = other
+    u.models[0].x = u.models[0].x
+    _check_all(game)
+    u.player = old
+    u.models[0].x = u.models[0].x
+    _check_all(game)
+    field.forget()
+    _check_all(game)
