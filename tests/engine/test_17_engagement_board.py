@@ -11,6 +11,7 @@ from typing import cast
 from w40k.engine import field, geo
 from w40k.engine.context import Context
 from w40k.engine.game import Game
+from w40k.engine.phases import fight_sequence as fs
 from w40k.engine.state import ModelData, UnitData
 from w40k.geometry import Model, engaged
 from w40k.io.battle_scale import scaled_position
@@ -114,3 +115,29 @@ def test_board_follows_a_grown_list_and_a_changed_player() -> None:
     _check_all(game)
     field.forget()
     _check_all(game)
+
+
+def _plain_targets(game: Game, u: UnitData) -> dict[str, list[str]]:
+    """04.02: per living model of ``u``, the enemy units with a model engaged with it, every
+    enemy unit measured model by model (R03.04-a)."""
+    enemies = [e for e in game.state.units if e.player != u.player and not e.destroyed]
+    return {m.id: [e.id for e in enemies
+                   if any(engaged(_plain_shape(m), _plain_shape(y)) for y in e.alive)]
+            for m in u.alive}
+
+
+def test_engaged_targets_from_the_engaged_enemies_equal_every_enemy_measured() -> None:
+    """R03.04-a: the fight's engaged targets, read from the engaged enemies only, equal the
+    model-by-model answer over every enemy unit, through random crowded placements (models
+    2" apart give edge cases on both sides of engagement range)."""
+    game = Game.new(scaled_position(2), 3)
+    ctx = cast(Context, game)
+    rng = random.Random(12)
+    checked = 0
+    for _ in range(25):
+        _crowd(game, rng)
+        for u in game.state.units:
+            want = _plain_targets(game, u)
+            assert fs.engaged_targets(ctx, u) == want, u.id
+            checked += sum(1 for v in want.values() if v)
+    assert checked > 100  # the placements engage many models

@@ -78,7 +78,9 @@ def phase_data(ctx: Context) -> FightFrame:
 
 def engaged_targets(ctx: Context, u: UnitData) -> dict[str, list[str]]:
     """Model id -> enemy unit ids engaged with that model (04.02 facts)."""
-    enemies = [e for e in ctx.state.units if e.player != u.player and not e.destroyed]
+    # only the units engaged with ``u``: an enemy none of whose models is engaged with one of
+    # u's adds nothing (``models_engaged`` is the same pair test row by row, R03.04-a)
+    enemies = geo.engaged_enemies(ctx, u)
     per_enemy = [(e.id, geo.models_engaged(u, e)) for e in enemies]
     return {m.id: [eid for eid, hits in per_enemy if hits[i]] for i, m in enumerate(u.alive)}
 
