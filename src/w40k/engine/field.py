@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from w40k.engine.state import PLACEMENT, ModelData, UnitData
@@ -48,11 +49,10 @@ _LAYOUTS: dict[int, tuple[UnitData, int, int, _Placed, Layout]] = {}
 _PAIRS: dict[tuple[int, int], tuple[UnitData, UnitData, int, Layout, Layout, bool]] = {}
 _MODEL_PAIRS: dict[tuple[int, int],
                    tuple[UnitData, UnitData, int, Layout, Layout, list[bool]]] = {}
-_ENEMIES: dict[int, tuple[UnitData, _Board, int, Layout, list[UnitData],
-                          tuple[bool | None, ...], str]] = {}
-"""Per unit: :func:`_enemies`' answer, the board and its version and the unit's layout it
-was measured at, per index of the board the pair's answer (None: not an enemy) and the
-unit's player."""
+_Pair = tuple[UnitData, Layout, bool]
+"""An enemy unit, its layout when measured and whether it was engaged (:func:`engaged_enemies`)."""
+_ENEMIES: dict[int, tuple[UnitData, int, list[UnitData], int, list[UnitData], Layout,
+                          tuple[_Pair | None, ...]]] = {}
 _SCENES: dict[int, tuple[object, int, tuple[tuple[Any, ...], ...], Scene]] = {}
 _DISTANCES: dict[tuple[int, int, Callable[[UnitData, UnitData], float]],
                  tuple[UnitData, UnitData, int, int, int, Layout, Layout, float]] = {}
@@ -81,10 +81,14 @@ def shape(m: ModelData) -> Model:
     return s
 
 
+_PLACED_FIELDS = attrgetter("id", "x", "y", "z", "facing", "destroyed", "profile")
+"""One model's :data:`_Placed` entry, read in C (no Python frame per model)."""
+
+
 def _placed(u: UnitData) -> _Placed:
     """Everything :func:`layout` reads of the unit's models (:func:`shape`'s inputs and the
     destroyed flags), in order."""
-    return tuple((m.id, m.x, m.y, m.z, m.facing, m.destroyed, m.profile) for m in u.models)
+    return tuple(map(_PLACED_FIELDS, u.models))
 
 
 def layout(u: UnitData) -> Layout:
@@ -262,62 +266,6 @@ def engaged_models(a: UnitData, b: UnitData) -> list[bool]:
     return result
 
 
-class _Board:
-    """Every unit of one state's list as :func:`engaged_enemies` reads it (the unit, its
-    player and its layout, index by index) at placement count :attr:`count`, with a
-    :attr:`version` bumped whenever a refresh finds an entry that is not the very same (a
-    unit whose models moved, was removed or another unit at that index), and per index the
-    version at which its entry last changed: a unit's engaged enemies measured at version
-    ``v`` stay the answer for every enemy whose entry has not changed since ``v``."""
-
-    __slots__ = ("changed", "count", "layouts", "members", "players", "units", "version")
-
-    def __init__(self, units: list[UnitData]) -> None:
-        self.units = units
-        self.count = -1
-        self.version = 0
-        self.members: list[UnitData] = []
-        self.players: list[str] = []
-        self.layouts: list[Layout] = []
-        self.changed: list[int] = []
-
-
-_BOARDS: dict[int, _Board] = {}
-
-
-def _board(units: list[UnitData]) -> _Board:
-    """The board of ``units`` now: refreshed once per placement count (every unit's
-    :func:`layout`, most of them the same objects), then answered as it is."""
-    now = PLACEMENT.count
-    b = _BOARDS.get(id(units))
-    if b is None or b.units is not units:
-        _room(_BOARDS)
-        b = _BOARDS[id(units)] = _Board(units)
-    elif b.count == now and len(b.members) == len(units):
-        return b
-    members, players, layouts, changed = b.members, b.players, b.layouts, b.changed
-    v = b.version + 1
-    n = len(members)
-    dirty = len(units) != n
-    for i, u in enumerate(units):
-        lay = layout(u)
-        if i < n:
-            if members[i] is u and layouts[i] is lay and players[i] == u.player:
-                continue
-            members[i], players[i], layouts[i], changed[i] = u, u.player, lay, v
-        else:
-            members.append(u)
-            players.append(u.player)
-            layouts.append(lay)
-            changed.append(v)
-        dirty = True
-    del members[len(units):], players[len(units):], layouts[len(units):], changed[len(units):]
-    if dirty:
-        b.version = v
-    b.count = now
-    return b
-
-
 def engaged_enemies(ctx: Context, u: UnitData) -> list[UnitData]:
     """The enemy units engaged with ``u``, in the state's order (a new list)."""
     return list(_enemies(ctx, u))
@@ -329,41 +277,38 @@ def is_engaged(ctx: Context, u: UnitData) -> bool:
 
 
 def _enemies(ctx: Context, u: UnitData) -> list[UnitData]:
-    """:func:`engaged_enemies`' kept list (not to be changed). Kept while the board's
-    version is the same (:func:`_board`: no unit's layout, player or place in the list has
-    changed); after that, each enemy's answer is kept while its board entry is unchanged
-    and the unit's own layout is the very object it was measured on: a move measures again
-    only the pairs with the units moved (a layout is never changed once made, and a pair's
-    answer reads only the two layouts)."""
-    b = _board(ctx.state.units)
-    hit = _ENEMIES.get(id(u))
-    lu = layout(u)
-    since = -1
-    kept: tuple[bool | None, ...] = ()
-    player = u.player
-    if hit is not None and hit[0] is u and hit[1] is b and hit[3] is lu and hit[6] == player:
-        if hit[2] == b.version:
-            return hit[4]
-        since, kept = hit[2], hit[5]
+    """:func:`engaged_enemies`' kept list (not to be changed): kept until a model is placed;
+    after that, each enemy's answer is kept while both units' layouts are the very objects
+    it was measured on: a move measures again only the pairs with the unit moved."""
     now = PLACEMENT.count
-    layouts, changed = b.layouts, b.changed
-    if len(kept) != len(layouts):
-        since = -1
+    units = ctx.state.units
+    hit = _ENEMIES.get(id(u))
+    kept: tuple[_Pair | None, ...] | None = None
+    if hit is not None and hit[0] is u and hit[2] is units and hit[3] == len(units):
+        if hit[1] == now:
+            return hit[4]
+        kept = hit[6]
+    # the unit's layout once for every pair (nothing is placed in this walk)
+    player, lu = u.player, layout(u)
+    if kept is not None and hit is not None and hit[5] is not lu:
+        kept = None  # the unit's own models moved: every pair is measured again
     out: list[UnitData] = []
-    pairs: list[bool | None] = []
-    for j, e in enumerate(b.members):
-        le = layouts[j]
-        if b.players[j] == player or not len(le):  # a friend, or destroyed (no living model)
+    pairs: list[_Pair | None] = []
+    for i, e in enumerate(units):
+        if e.player == player or e.destroyed:
             pairs.append(None)
             continue
-        k = kept[j] if changed[j] <= since else None
-        # neither unit's models moved since it was measured: the same layouts, the same answer
-        engaged = k if k is not None else _engaged_pair(u, e, now, lu)
-        pairs.append(engaged)
+        le = layout(e)
+        k = None if kept is None else kept[i]
+        if k is not None and k[0] is e and k[1] is le:
+            engaged = k[2]  # neither unit's models moved: the same layouts, the same answer
+        else:
+            engaged = _engaged_pair(u, e, now, lu)
+        pairs.append((e, le, engaged))
         if engaged:
             out.append(e)
     _room(_ENEMIES)
-    _ENEMIES[id(u)] = (u, b, b.version, lu, out, tuple(pairs), player)
+    _ENEMIES[id(u)] = (u, now, units, len(units), out, lu, tuple(pairs))
     return out
 
 
@@ -412,5 +357,5 @@ def scene(ctx: Context, build: Callable[[], Scene]) -> Scene:
 def forget() -> None:
     """Empty every table (tests use it to compare kept and fresh answers)."""
     for t in (_KEYWORDS, _SHAPES, _LAYOUTS, _PAIRS, _MODEL_PAIRS, _ENEMIES, _SCENES,
-              _DISTANCES, _ROWS, _COHERENT, _BOARDS):
+              _DISTANCES, _ROWS, _COHERENT):
         t.clear()
