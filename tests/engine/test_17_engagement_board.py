@@ -141,3 +141,46 @@ def test_engaged_targets_from_the_engaged_enemies_equal_every_enemy_measured() -
             assert fs.engaged_targets(ctx, u) == want, u.id
             checked += sum(1 for v in want.values() if v)
     assert checked > 100  # the placements engage many models
+
+
+def _plain_scene_units(game: Game) -> list[tuple[object, ...]]:
+    """What the scene shows of each unit with living models, made afresh from the state."""
+    return [(u.id, u.player, tuple((m.id, m.x, m.y, m.z, m.facing) for m in u.alive),
+             bool(u.flag("ranged_attacks_this_turn") or u.flag("ranged_attacks_last_turn")),
+             u.attached)
+            for u in game.state.units if not u.destroyed]
+
+
+def _scene_units(game: Game) -> list[tuple[object, ...]]:
+    sc = geo.scene(cast(Context, game))
+    return [(x.name, x.player, tuple((m.name, m.x, m.y, m.z, m.facing) for m in x.models),
+             bool(x.ranged_attacks_recently), x.attached) for x in sc.units]
+
+
+def test_kept_scene_follows_flags_attachment_models_and_moves() -> None:
+    """13.09: the kept scene (its key read per unit in C) equals the state's units after
+    random changes of the ranged-attack flags (set, cleared, removed), of ``attached``, of a
+    model list's length and of a model's place, each followed by the question (most steps
+    change one thing and place nothing)."""
+    game = Game.new(scaled_position(2), 3)
+    rng = random.Random(5)
+    units = game.state.units
+    flags = ("ranged_attacks_this_turn", "ranged_attacks_last_turn")
+    for _ in range(200):
+        u = rng.choice(units)
+        kind = rng.random()
+        if kind < 0.4:
+            name = rng.choice(flags)
+            if rng.random() < 0.3:
+                u.flags.pop(name, None)
+            else:
+                u.flags[name] = rng.random() < 0.5
+        elif kind < 0.6:
+            u.attached = not u.attached
+        elif kind < 0.7 and len(u.models) > 1:
+            u.models.append(u.models.pop(0))  # the same models in another order: a new count
+            u.models[0].x = u.models[0].x
+        elif kind < 0.8:
+            m = rng.choice(u.models)
+            m.x = min(43.0, max(1.0, m.x + rng.uniform(-1.0, 1.0)))
+        assert _scene_units(game) == _plain_scene_units(game)
