@@ -184,3 +184,29 @@ def test_kept_scene_follows_flags_attachment_models_and_moves() -> None:
             m = rng.choice(u.models)
             m.x = min(43.0, max(1.0, m.x + rng.uniform(-1.0, 1.0)))
         assert _scene_units(game) == _plain_scene_units(game)
+
+
+def test_pile_in_options_equal_the_plain_any_over_enemies() -> None:
+    """R12.03-a / R23.02-d: whether a unit has pile-in targets, with its engaged terms read
+    from the kept engaged enemies first, equals the plain "engaged with, or within 5" of, a
+    visible enemy unit" over every enemy, measured model by model for engagement, through
+    random placements where units are engaged, just apart or far apart (both answers seen)."""
+    from w40k.engine.aircraft import visible_enemies
+    from w40k.engine.phases.melee_moves import units_within
+    game = Game.new(scaled_position(2), 3)
+    ctx = cast(Context, game)
+    rng = random.Random(8)
+    s = game.state
+    seen = set()
+    for _ in range(20):
+        for u in s.units:  # spread out, so some units have no enemy within 5"
+            cx, cy = rng.uniform(2.0, 42.0), rng.uniform(2.0, 58.0)
+            for m in u.models:
+                m.x, m.y = cx + rng.uniform(-1.5, 1.5), cy + rng.uniform(-1.5, 1.5)
+        for u in s.units:
+            enemies = visible_enemies(u, s.units_of(s.opponent(u.player)))
+            plain = any(e.id in _plain_enemies(game, u) or units_within(u, e, fs.PILE_IN_REACH)
+                        for e in enemies)
+            assert fs.pile_in_options(ctx, u) is plain, u.id
+            seen.add((plain, geo.is_engaged(ctx, u)))
+    assert seen == {(True, True), (True, False), (False, False)}

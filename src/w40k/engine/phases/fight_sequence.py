@@ -29,7 +29,7 @@ from w40k.core.abilities import ExtraAttacks, FightsFirst, Precision
 from w40k.core.errors import IllegalChoice, MalformedChoice
 from w40k.core.profiles import WeaponProfile
 from w40k.engine import geo
-from w40k.engine.aircraft import melee_refusal, visible_enemies
+from w40k.engine.aircraft import ignores, melee_refusal, visible_enemies
 from w40k.engine.attack import push_attack
 from w40k.engine.context import Context
 from w40k.engine.frames import FrameData
@@ -456,8 +456,15 @@ def _push_pile_in(ctx: Context, u: UnitData, *, overrun: bool) -> None:
 def pile_in_options(ctx: Context, u: UnitData) -> bool:
     """Whether ``u`` has pile-in targets (engaged, or an enemy within 5")."""
     from w40k.engine.phases.melee_moves import units_within
-    enemies = visible_enemies(u, ctx.state.units_of(ctx.state.opponent(u.player)))  # R23.02-d
-    return any(geo.units_engaged(u, e) or units_within(u, e, PILE_IN_REACH) for e in enemies)
+    s = ctx.state
+    opponent = s.opponent(u.player)
+    # the engaged terms first, from the kept engaged enemies (the same "or" over the same
+    # enemies: ``units_engaged(u, e)`` is that list's pair test), so an engaged unit is not
+    # measured against every enemy's 5"
+    if any(e.player == opponent and not ignores(u, e) for e in geo.engaged_enemies(ctx, u)):
+        return True
+    enemies = visible_enemies(u, s.units_of(opponent))  # R23.02-d
+    return any(units_within(u, e, PILE_IN_REACH) for e in enemies)
 
 
 FRAMES: tuple[Handler[Any], ...] = (Handler(FightUnitFrame, _run, _apply),)
