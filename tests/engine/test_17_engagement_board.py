@@ -207,6 +207,12 @@ def test_pile_in_options_equal_the_plain_any_over_enemies() -> None:
             enemies = visible_enemies(u, s.units_of(s.opponent(u.player)))
             plain = any(e.id in _plain_enemies(game, u) or units_within(u, e, fs.PILE_IN_REACH)
                         for e in enemies)
+            known = rng.random() < 0.5
+            if known:  # the engaged enemies known now: pile_in_options reads them first
+                geo.is_engaged(ctx, u)
+            assert (geo.kept_engaged_enemies(ctx, u) is not None) is known
             assert fs.pile_in_options(ctx, u) is plain, u.id
-            seen.add((plain, geo.is_engaged(ctx, u)))
-    assert seen == {(True, True), (True, False), (False, False)}
+            seen.add((plain, geo.is_engaged(ctx, u), known))
+        s.units[0].models[0].x = s.units[0].models[0].x  # a new count: nothing known
+    assert {(p, e) for p, e, _ in seen} == {(True, True), (True, False), (False, False)}
+    assert (True, True, True) in seen and (True, True, False) in seen

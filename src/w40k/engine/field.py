@@ -277,6 +277,17 @@ def is_engaged(ctx: Context, u: UnitData) -> bool:
     return bool(_enemies(ctx, u))
 
 
+def kept_enemies(ctx: Context, u: UnitData) -> list[UnitData] | None:
+    """:func:`engaged_enemies`' kept list when it was made at this placement count for this
+    state's units (not to be changed), else None: nothing is measured."""
+    hit = _ENEMIES.get(id(u))
+    units = ctx.state.units
+    if (hit is not None and hit[0] is u and hit[1] == PLACEMENT.count and hit[2] is units
+            and hit[3] == len(units)):
+        return hit[4]
+    return None
+
+
 def _enemies(ctx: Context, u: UnitData) -> list[UnitData]:
     """:func:`engaged_enemies`' kept list (not to be changed): kept until a model is placed;
     after that, each enemy's answer is kept while both units' layouts are the very objects

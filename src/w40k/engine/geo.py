@@ -115,6 +115,12 @@ def engaged_enemies(ctx: Context, u: UnitData) -> list[UnitData]:
     return field.engaged_enemies(ctx, u)
 
 
+def kept_engaged_enemies(ctx: Context, u: UnitData) -> list[UnitData] | None:
+    """:func:`engaged_enemies` when it is already known now (the kept list, not to be
+    changed), else None (nothing measured)."""
+    return field.kept_enemies(ctx, u)
+
+
 def models_engaged(a: UnitData, b: UnitData) -> list[bool]:
     """Per living model of ``a``: engaged with a model of ``b`` (03.04; kept and
     vectorised, ``engine/field.py``)."""

@@ -458,13 +458,14 @@ def pile_in_options(ctx: Context, u: UnitData) -> bool:
     from w40k.engine.phases.melee_moves import units_within
     s = ctx.state
     opponent = s.opponent(u.player)
-    # the engaged terms first, from the kept engaged enemies (the same "or" over the same
-    # enemies: ``units_engaged(u, e)`` is that list's pair test), so an engaged unit is not
-    # measured against every enemy's 5"
-    if any(e.player == opponent and not ignores(u, e) for e in geo.engaged_enemies(ctx, u)):
+    # the engaged terms first when the engaged enemies are known now (the same "or" over
+    # the same enemies: ``units_engaged(u, e)`` is that list's pair test), so an engaged unit
+    # is not measured against every enemy's 5" (nothing is measured to know it)
+    kept = geo.kept_engaged_enemies(ctx, u)
+    if kept is not None and any(e.player == opponent and not ignores(u, e) for e in kept):
         return True
     enemies = visible_enemies(u, s.units_of(opponent))  # R23.02-d
-    return any(units_within(u, e, PILE_IN_REACH) for e in enemies)
+    return any(geo.units_engaged(u, e) or units_within(u, e, PILE_IN_REACH) for e in enemies)
 
 
 FRAMES: tuple[Handler[Any], ...] = (Handler(FightUnitFrame, _run, _apply),)
