@@ -158,7 +158,7 @@ def _scene_units(game: Game) -> list[tuple[object, ...]]:
 
 
 def test_kept_scene_follows_flags_attachment_models_and_moves() -> None:
-    """13.09: the kept scene (its key read per unit in C) equals the state's units after
+    """13.09: the kept scene equals the state's units after
     random changes of the ranged-attack flags (set, cleared, removed), of ``attached``, of a
     model list's length and of a model's place, each followed by the question (most steps
     change one thing and place nothing)."""

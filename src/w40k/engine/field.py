@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from operator import attrgetter, methodcaller
 from typing import TYPE_CHECKING, Any
 
 from w40k.engine.state import PLACEMENT, ModelData, UnitData
@@ -53,8 +52,7 @@ _Pair = tuple[UnitData, Layout, bool]
 """An enemy unit, its layout when measured and whether it was engaged (:func:`engaged_enemies`)."""
 _ENEMIES: dict[int, tuple[UnitData, int, list[UnitData], int, list[UnitData], Layout,
                           tuple[_Pair | None, ...]]] = {}
-_SCENES: dict[int, tuple[object, int, tuple[tuple[Any, ...], ...], tuple[UnitData, ...],
-                         Scene]] = {}
+_SCENES: dict[int, tuple[object, int, tuple[tuple[Any, ...], ...], Scene]] = {}
 _DISTANCES: dict[tuple[int, int, Callable[[UnitData, UnitData], float]],
                  tuple[UnitData, UnitData, int, int, int, Layout, Layout, float]] = {}
 
@@ -82,14 +80,10 @@ def shape(m: ModelData) -> Model:
     return s
 
 
-_PLACED_FIELDS = attrgetter("id", "x", "y", "z", "facing", "destroyed", "profile")
-"""One model's :data:`_Placed` entry, read in C (no Python frame per model)."""
-
-
 def _placed(u: UnitData) -> _Placed:
     """Everything :func:`layout` reads of the unit's models (:func:`shape`'s inputs and the
     destroyed flags), in order."""
-    return tuple(map(_PLACED_FIELDS, u.models))
+    return tuple((m.id, m.x, m.y, m.z, m.facing, m.destroyed, m.profile) for m in u.models)
 
 
 def layout(u: UnitData) -> Layout:
@@ -340,36 +334,29 @@ def in_coherency(u: UnitData) -> bool:
     return out
 
 
-_FLAGS = attrgetter("flags")
-_ATTACHED = attrgetter("attached")
-_MODELS = attrgetter("models")
-_RECENT_NOW = methodcaller("get", "ranged_attacks_this_turn", False)
-_RECENT_LAST = methodcaller("get", "ranged_attacks_last_turn", False)
-
-
-def _scene_key(units: list[UnitData]) -> tuple[tuple[Any, ...], ...]:
-    """What the scene reads of the units besides their layouts: per unit (in order) its id,
-    whether it is attached, its two ranged-attack flags (13.09) and its number of models;
-    read in C (no Python frame per unit: most calls find the same key)."""
-    flags = tuple(map(_FLAGS, units))
-    return (tuple(map(id, units)), tuple(map(_ATTACHED, units)), tuple(map(_RECENT_NOW, flags)),
-            tuple(map(_RECENT_LAST, flags)), tuple(map(len, map(_MODELS, units))))
-
-
 def scene(ctx: Context, build: Callable[[], Scene]) -> Scene:
     """The whole-battlefield scene, kept while no model is placed and the units' flags that
-    the scene reads are the same (:func:`_scene_key`); ``build`` makes it when needed."""
+    the scene reads are the same; ``build`` makes it when needed."""
     s = ctx.state
     now = PLACEMENT.count
     units = s.units
-    key = _scene_key(units)
     hit = _SCENES.get(id(s))
-    # the units themselves are held with the key, so their ids are not reused while kept
-    if hit is not None and hit[0] is s and hit[1] == now and hit[2] == key:
-        return hit[4]
+    if hit is not None and hit[0] is s and hit[1] == now and len(hit[2]) == len(units):
+        # the key below, compared entry by entry without building it (most calls hit)
+        for x, u in zip(hit[2], units, strict=True):
+            flags = u.flags
+            if (x[0] is not u or x[1] != u.attached
+                    or x[2] != flags.get("ranged_attacks_this_turn", False)
+                    or x[3] != flags.get("ranged_attacks_last_turn", False)
+                    or x[4] != len(u.models)):
+                break
+        else:
+            return hit[3]
+    key = tuple((u, u.attached, u.flag("ranged_attacks_this_turn"),
+                 u.flag("ranged_attacks_last_turn"), len(u.models)) for u in units)
     sc = build()
     _room(_SCENES)
-    _SCENES[id(s)] = (s, now, key, tuple(units), sc)
+    _SCENES[id(s)] = (s, now, key, sc)
     return sc
 
 
