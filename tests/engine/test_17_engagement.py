@@ -1,7 +1,9 @@
-"""The seventeenth pass's engagement board (``engine/field.py``): a unit's engaged enemies kept
-per board version, and after a change measured again only for the board entries that changed,
-equal the plain model-by-model answer through random moves of many units at once, put-backs,
-removals, reordered and grown unit lists and a unit handed to the other player."""
+"""The seventeenth pass's engagement answers (``engine/field.py``, ``phases/fight_sequence.py``)
+equal the plain model-by-model answers: a unit's kept engaged enemies (kept per pair across
+other units' moves; written for a per-count board, since dropped) through random moves of many
+units at once, put-backs, removals, reordered and grown unit lists and a unit handed to the
+other player; the fight's engaged targets read from the engaged enemies; pile-in options read
+from the engaged enemies when known; and the kept scene through flag and model changes."""
 
 from __future__ import annotations
 
@@ -46,7 +48,7 @@ def _crowd(game: Game, rng: random.Random) -> None:
             m.x, m.y = cx + rng.uniform(-2.0, 2.0), cy + rng.uniform(-2.0, 2.0)
 
 
-def test_board_answers_equal_plain_answers_through_random_changes() -> None:
+def test_kept_enemies_equal_plain_answers_through_random_changes() -> None:
     """R03.04-a: at each step some units move (one model, several, or moved and put back),
     lose a model or the unit list is reordered; every unit's kept engaged enemies (and
     ``is_engaged``) equal the plain answer, whichever units were asked before the change."""
@@ -90,7 +92,7 @@ def test_board_answers_equal_plain_answers_through_random_changes() -> None:
     _check_all(game)
 
 
-def test_board_follows_a_grown_list_and_a_changed_player() -> None:
+def test_kept_enemies_follow_a_grown_list_and_a_changed_player() -> None:
     """R03.04-a: a unit appended to the state's list (the same list object, one more entry)
     and a unit handed to the other player without any model placed change the engaged
     enemies as the plain answer does."""
@@ -100,7 +102,7 @@ def test_board_follows_a_grown_list_and_a_changed_player() -> None:
     _check_all(game)
     units = game.state.units
     extra = units.pop()
-    _check_all(game)  # one entry fewer: the board is made again at the same count
+    _check_all(game)  # one entry fewer: every unit walked again at the same count
     units.append(extra)
     extra.models[0].x = extra.models[0].x  # a new placement count (nothing moved)
     _check_all(game)
