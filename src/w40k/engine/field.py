@@ -262,16 +262,37 @@ def engaged_models(a: UnitData, b: UnitData) -> list[bool]:
 
 
 def engaged_enemies(ctx: Context, u: UnitData) -> list[UnitData]:
-    """The enemy units engaged with ``u``, in the state's order (kept until a model is
-    placed; after that, each enemy's answer is kept while both units' layouts are the very
-    objects it was measured on: a move measures again only the pairs with the unit moved)."""
+    """The enemy units engaged with ``u``, in the state's order (a new list)."""
+    return list(_enemies(ctx, u))
+
+
+def is_engaged(ctx: Context, u: UnitData) -> bool:
+    """03.04: some enemy unit engaged with ``u`` (:func:`engaged_enemies`, not copied)."""
+    return bool(_enemies(ctx, u))
+
+
+def kept_enemies(ctx: Context, u: UnitData) -> list[UnitData] | None:
+    """:func:`engaged_enemies`' kept list when it was made at this placement count for this
+    state's units (not to be changed), else None: nothing is measured."""
+    hit = _ENEMIES.get(id(u))
+    units = ctx.state.units
+    if (hit is not None and hit[0] is u and hit[1] == PLACEMENT.count and hit[2] is units
+            and hit[3] == len(units)):
+        return hit[4]
+    return None
+
+
+def _enemies(ctx: Context, u: UnitData) -> list[UnitData]:
+    """:func:`engaged_enemies`' kept list (not to be changed): kept until a model is placed;
+    after that, each enemy's answer is kept while both units' layouts are the very objects
+    it was measured on: a move measures again only the pairs with the unit moved."""
     now = PLACEMENT.count
     units = ctx.state.units
     hit = _ENEMIES.get(id(u))
     kept: tuple[_Pair | None, ...] | None = None
     if hit is not None and hit[0] is u and hit[2] is units and hit[3] == len(units):
         if hit[1] == now:
-            return list(hit[4])
+            return hit[4]
         kept = hit[6]
     # the unit's layout once for every pair (nothing is placed in this walk)
     player, lu = u.player, layout(u)
@@ -294,7 +315,7 @@ def engaged_enemies(ctx: Context, u: UnitData) -> list[UnitData]:
             out.append(e)
     _room(_ENEMIES)
     _ENEMIES[id(u)] = (u, now, units, len(units), out, lu, tuple(pairs))
-    return list(out)
+    return out
 
 
 _COHERENT: dict[int, tuple[Layout, bool]] = {}

@@ -115,6 +115,12 @@ def engaged_enemies(ctx: Context, u: UnitData) -> list[UnitData]:
     return field.engaged_enemies(ctx, u)
 
 
+def kept_engaged_enemies(ctx: Context, u: UnitData) -> list[UnitData] | None:
+    """:func:`engaged_enemies` when it is already known now (the kept list, not to be
+    changed), else None (nothing measured)."""
+    return field.kept_enemies(ctx, u)
+
+
 def models_engaged(a: UnitData, b: UnitData) -> list[bool]:
     """Per living model of ``a``: engaged with a model of ``b`` (03.04; kept and
     vectorised, ``engine/field.py``)."""
@@ -122,8 +128,9 @@ def models_engaged(a: UnitData, b: UnitData) -> list[bool]:
 
 
 def is_engaged(ctx: Context, u: UnitData) -> bool:
-    """03.04: a unit is engaged while one of its models is engaged."""
-    return bool(engaged_enemies(ctx, u))
+    """03.04: a unit is engaged while one of its models is engaged (kept,
+    ``engine/field.py``)."""
+    return field.is_engaged(ctx, u)
 
 
 def in_objective_range(ctx: Context, m: ModelData, obj: ObjectiveData,

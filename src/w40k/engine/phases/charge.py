@@ -45,7 +45,7 @@ def eligible_to_charge(ctx: Context, u: UnitData) -> bool:
         return False
     if started_this_turn(ctx, u.id):
         return False  # R16.01-b: performing an action
-    if u.has("AIRCRAFT") or geo.is_engaged(ctx, u):
+    if geo.is_engaged(ctx, u):  # (AIRCRAFT was refused above)
         return False
     return any(units_within(u, e, CHARGE_RANGE) for e in visible_enemies(
         u, ctx.state.units_of(ctx.state.opponent(u.player))))  # R23.04-b

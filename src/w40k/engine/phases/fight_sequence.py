@@ -29,7 +29,7 @@ from w40k.core.abilities import ExtraAttacks, FightsFirst, Precision
 from w40k.core.errors import IllegalChoice, MalformedChoice
 from w40k.core.profiles import WeaponProfile
 from w40k.engine import geo
-from w40k.engine.aircraft import melee_refusal, visible_enemies
+from w40k.engine.aircraft import ignores, melee_refusal, visible_enemies
 from w40k.engine.attack import push_attack
 from w40k.engine.context import Context
 from w40k.engine.frames import FrameData
@@ -78,7 +78,9 @@ def phase_data(ctx: Context) -> FightFrame:
 
 def engaged_targets(ctx: Context, u: UnitData) -> dict[str, list[str]]:
     """Model id -> enemy unit ids engaged with that model (04.02 facts)."""
-    enemies = [e for e in ctx.state.units if e.player != u.player and not e.destroyed]
+    # only the units engaged with ``u``: an enemy none of whose models is engaged with one of
+    # u's adds nothing (``models_engaged`` is the same pair test row by row, R03.04-a)
+    enemies = geo.engaged_enemies(ctx, u)
     per_enemy = [(e.id, geo.models_engaged(u, e)) for e in enemies]
     return {m.id: [eid for eid, hits in per_enemy if hits[i]] for i, m in enumerate(u.alive)}
 
@@ -454,7 +456,15 @@ def _push_pile_in(ctx: Context, u: UnitData, *, overrun: bool) -> None:
 def pile_in_options(ctx: Context, u: UnitData) -> bool:
     """Whether ``u`` has pile-in targets (engaged, or an enemy within 5")."""
     from w40k.engine.phases.melee_moves import units_within
-    enemies = visible_enemies(u, ctx.state.units_of(ctx.state.opponent(u.player)))  # R23.02-d
+    s = ctx.state
+    opponent = s.opponent(u.player)
+    # the engaged terms first when the engaged enemies are known now (the same "or" over
+    # the same enemies: ``units_engaged(u, e)`` is that list's pair test), so an engaged unit
+    # is not measured against every enemy's 5" (nothing is measured to know it)
+    kept = geo.kept_engaged_enemies(ctx, u)
+    if kept is not None and any(e.player == opponent and not ignores(u, e) for e in kept):
+        return True
+    enemies = visible_enemies(u, s.units_of(opponent))  # R23.02-d
     return any(geo.units_engaged(u, e) or units_within(u, e, PILE_IN_REACH) for e in enemies)
 
 
