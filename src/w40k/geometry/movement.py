@@ -234,13 +234,12 @@ def validate_move(
     when the full answer is."""
     out: list[MoveViolation] = []
     the_unit = scene.unit(unit)
-    by_name = {m.name: m for m in the_unit.models}
+    by_name, super_heavy = _unit_facts(the_unit)
     for name in moves:
         if name not in by_name:
             out.append(MoveViolation("R03.01-g", name, f"{name!r} is not a model of {unit}"))
     if out:
         return out
-    super_heavy = any(a.strip().lower() == "super-heavy walker" for a in the_unit.abilities)
     if take_to_skies and not all(m.has("FLY") for m in the_unit.models):
         out.append(MoveViolation("R21.03-a", unit, "only FLYING units can take to the skies"))
         if first:
@@ -436,6 +435,27 @@ def validate_move(
                 if first:
                     return out
     return out
+
+
+_FACTS: dict[int, tuple[Unit, Mapping[str, Model], bool]] = {}
+""":func:`_unit_facts`' answers by scene unit (an entry holds the unit, so its ``id`` is not
+reused while kept; a scene unit is frozen, its models a tuple); emptied past 1024 entries."""
+
+
+def _unit_facts(u: Unit) -> tuple[Mapping[str, Model], bool]:
+    """``u``'s models by name (never changed by a caller: :func:`validate_move` copies it
+    before it writes) and whether it is a super-heavy walker (24.35), kept per scene unit:
+    the engine's scenes share the units that did not change, so a proposer's validations of
+    one unit read them once."""
+    hit = _FACTS.get(id(u))
+    if hit is not None and hit[0] is u:
+        return hit[1], hit[2]
+    by_name = {m.name: m for m in u.models}
+    heavy = any(a.strip().lower() == "super-heavy walker" for a in u.abilities)
+    if len(_FACTS) >= 1024:
+        _FACTS.clear()
+    _FACTS[id(u)] = (u, by_name, heavy)
+    return by_name, heavy
 
 
 def _walks(by_name: Mapping[str, Model], moves: Mapping[str, Sequence[Step]]
