@@ -15,7 +15,7 @@ from tests.sections.s12_fight_phase.test_12_pile_in_proposer import FF, _to_pile
 from w40k.engine.phases import melee_moves as mm
 from w40k.engine.phases import pile_in_bounds as pb
 from w40k.engine.phases import pile_in_propose as pp
-from w40k.geometry import Model, movement
+from w40k.geometry import Model, movement, movement_kept
 from w40k.geometry.battlefield import MARGIN
 from w40k.geometry.scene import Unit
 
@@ -115,7 +115,7 @@ def test_goal_chunks_kept_for_the_later_passes_give_the_same_answers(
 
 
 def test_unit_facts_are_the_plain_ones_and_kept_per_unit() -> None:
-    """R24.35-a / 03.01: ``movement._unit_facts`` (kept per scene unit) gives the models by
+    """R24.35-a / 03.01: ``movement_kept.unit_facts`` (kept per scene unit) gives the models by
     name and the super-heavy walker test as computed plainly, for units with and without
     the ability (any case and spacing), a unit with a repeated model name (the last kept,
     as the plain comprehension), and a new unit object is measured anew."""
@@ -129,13 +129,13 @@ def test_unit_facts_are_the_plain_ones_and_kept_per_unit() -> None:
                                      rng.randint(0, 3)))
         u = Unit(f"u{i}", "red", ms, abilities)
         for _ in range(2):  # made, then read back
-            by_name, sh = movement._unit_facts(u)
+            by_name, sh = movement_kept.unit_facts(u)
             assert dict(by_name) == {m.name: m for m in ms}
             want = any(a.strip().lower() == "super-heavy walker" for a in abilities)
             assert sh == want
         heavy[sh] += 1
         other = Unit(f"u{i}", "red", ms[:1], ())
-        assert dict(movement._unit_facts(other)[0]) == {ms[0].name: ms[0]}
+        assert dict(movement_kept.unit_facts(other)[0]) == {ms[0].name: ms[0]}
     assert heavy[True] > 0 and heavy[False] > 0
 
 
@@ -155,3 +155,36 @@ def test_model_has_is_the_plain_any_of_its_keywords() -> None:
         assert m.has(*asked) == want
         seen.add(want)
     assert seen == {True, False}
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_single_step_s_near_models_are_near_segment_s(seed: int) -> None:
+    """R03.01-d / R17.01-a: ``movement_kept.near_step`` (the discs outside the step's
+    grown box passed over, the others measured in Python floats) lists the same discs, in
+    the same order, as ``Discs.near_segment``, over random discs and steps, with discs
+    placed within 1e-12" of the limit either side, a step along an axis, and no disc."""
+    rng = random.Random(seed)
+    met = {True: 0, False: 0}
+    for _ in range(300):
+        n = rng.choice([0, 1, 5, 40, 120])
+        models = [Model(f"o{i}", rng.uniform(0, 44), rng.uniform(0, 60), 0.0,
+                        rng.choice([25.0, 32.0, 60.0, (90.0, 52.0)]), 1.6,
+                        rng.uniform(-3.2, 3.2)) for i in range(n)]
+        x0, y0 = rng.uniform(0, 44), rng.uniform(0, 60)
+        a, length = rng.uniform(-math.pi, math.pi), rng.choice([1e-6, 0.5, 3.0, 12.0])
+        if rng.random() < 0.2:
+            a = rng.choice([0.0, math.pi / 2, math.pi, -math.pi / 2])
+        x1, y1 = x0 + length * math.cos(a), y0 + length * math.sin(a)
+        r = rng.choice([0.5, 0.63, 1.2])
+        if models and rng.random() < 0.5:  # a disc on the limit beside the step
+            o = rng.choice(models)
+            t = rng.random()
+            px, py = x0 + t * (x1 - x0), y0 + t * (y1 - y0)
+            g = r + o.reach() + MARGIN + rng.choice([-1e-12, 0.0, 1e-12])
+            b = a + math.pi / 2 * rng.choice([-1, 1])
+            models[models.index(o)] = o.moved(px + g * math.cos(b), py + g * math.sin(b))
+        discs = movement.Discs.of(models)
+        want = discs.near_segment(x0, y0, x1, y1, r, 0.0)
+        assert movement_kept.near_step(discs, x0, y0, x1, y1, r) == want
+        met[bool(want)] += 1
+    assert met[True] > 20 and met[False] > 20
