@@ -34,6 +34,7 @@ from w40k.geometry.measure import (
     swept_region_distance,
     swept_separation,
 )
+from w40k.geometry.movement_kept import near_step, unit_facts
 from w40k.geometry.outlines import Outline, outlines
 from w40k.geometry.scene import Scene, Unit
 from w40k.geometry.shapes import EPS, Circle, Model, Polygon, Shape
@@ -234,13 +235,12 @@ def validate_move(
     when the full answer is."""
     out: list[MoveViolation] = []
     the_unit = scene.unit(unit)
-    by_name = {m.name: m for m in the_unit.models}
+    by_name, super_heavy = unit_facts(the_unit)
     for name in moves:
         if name not in by_name:
             out.append(MoveViolation("R03.01-g", name, f"{name!r} is not a model of {unit}"))
     if out:
         return out
-    super_heavy = any(a.strip().lower() == "super-heavy walker" for a in the_unit.abilities)
     if take_to_skies and not all(m.has("FLY") for m in the_unit.models):
         out.append(MoveViolation("R21.03-a", unit, "only FLYING units can take to the skies"))
         if first:
@@ -461,7 +461,8 @@ def _near_steps(discs: Discs, by_name: Mapping[str, Model], moves: Mapping[str, 
     name, step index): the other models the step may pass through (R03.01-d, R17.01-a).
     Two or more such steps are measured in one array operation, row by row the same float
     operations as ``near_segment``'s (its ``den > 0`` branch: such a step has a nonzero
-    length), so the same indices; a single one by ``near_segment`` itself."""
+    length), so the same indices; a single one by ``movement_kept.near_step`` (the same
+    answer as ``near_segment``'s)."""
     keys: list[tuple[str, int]] = []
     rows: list[tuple[float, float, float, float, float]] = []
     for name, walk in zip(moves, walks, strict=True):
@@ -472,7 +473,7 @@ def _near_steps(discs: Discs, by_name: Mapping[str, Model], moves: Mapping[str, 
                 rows.append((cur.x, cur.y, nxt.x, nxt.y, cur.reach()))
             cur = nxt
     if len(rows) < 2 or not len(discs.models):
-        return {key: discs.near_segment(*row, 0.0) for key, row in zip(keys, rows, strict=True)}
+        return {key: near_step(discs, *row) for key, row in zip(keys, rows, strict=True)}
     a = np.array(rows, dtype=np.float64)
     x0, y0, x1, y1, r = (a[:, j:j + 1] for j in range(5))
     px = discs.xs[None, :] - x0

@@ -211,7 +211,10 @@ class Model:
 
     def has(self, *keywords: str) -> bool:
         """True if the model has any of the keywords."""
-        return any(k in self.keywords for k in keywords)
+        kw = self.keywords
+        if type(kw) is frozenset:  # the same answer, one set operation (no generator)
+            return not kw.isdisjoint(keywords)
+        return any(k in kw for k in keywords)
 
     @property
     def top(self) -> float:

@@ -246,30 +246,21 @@ def candidates(start: Model, spots: Sequence[tuple[float, float]] | np.ndarray, 
     # column's bounding radius being at least the inner one, and float subtraction
     # monotone), so the refusals below are the reference's.
     nt = fx.targets
+    # the refusals first: a chunk no spot of which survives (about 40 % of the calls) needs
+    # no code
     if nt > 0:  # _closer_tri
         c = than + MARGIN
         refused = lower[:nt].min(axis=0) >= c if c > 0.0 else np.ones(k, dtype=bool)
-        c = than - MARGIN
-        code = (upper[:nt].min(axis=0) >= c) * CLOSER if c > 0.0 \
-            else np.full(k, CLOSER, dtype=np.int64)
     else:
         refused = np.full(k, nt == 0)
-        code = np.full(k, 0 if nt == 0 else CLOSER, dtype=np.int64)
-    if keep and fx.groups:  # _engaged_tri
-        limit = ENGAGEMENT_HORIZONTAL + EPS
-        sure_all = np.ones(k, dtype=bool)
-        for a, b in fx.groups:
-            if a == b:
-                sure_all[:] = False
-                refused[:] = True
-                continue
-            v = fx.v_ok[a:b, None]
-            sure_all &= ((upper[a:b] <= limit - MARGIN) & v).any(axis=0)
-            refused |= ~((lower[a:b] <= limit + MARGIN) & v).any(axis=0)
-        code[~sure_all] |= STILL
+    groups = fx.groups if keep else ()
+    limit = ENGAGEMENT_HORIZONTAL + EPS
+    for a, b in groups:  # _engaged_tri's refusals
+        if a == b:
+            return [], []
+        refused |= ~((lower[a:b] <= limit + MARGIN) & fx.v_ok[a:b, None]).any(axis=0)
     a, b = fx.near
-    if rows:  # _clear_tri
-        code[(lower[nf:] <= clearance + MARGIN).any(axis=0)] |= CLEAR
+    if rows:  # _clear_tri's refusals
         if clearance == TAKEN_CLEARANCE:
             a = a if b > a else nf  # the near models' columns end where the friends' begin
             b = len(cols)
@@ -278,6 +269,21 @@ def candidates(start: Model, spots: Sequence[tuple[float, float]] | np.ndarray, 
     if b > a:  # Occupied.taken (and the clear test's refusals, where the clearance is one)
         refused |= (upper[a:b] <= TAKEN_CLEARANCE - MARGIN).any(axis=0)
     idx = np.flatnonzero(~refused)
+    if not len(idx):
+        return [], []
+    if nt > 0:
+        c = than - MARGIN
+        code = (upper[:nt].min(axis=0) >= c) * CLOSER if c > 0.0 \
+            else np.full(k, CLOSER, dtype=np.int64)
+    else:
+        code = np.full(k, 0 if nt == 0 else CLOSER, dtype=np.int64)
+    if groups:
+        sure_all = np.ones(k, dtype=bool)
+        for a, b in groups:
+            sure_all &= ((upper[a:b] <= limit - MARGIN) & fx.v_ok[a:b, None]).any(axis=0)
+        code[~sure_all] |= STILL
+    if rows:
+        code[(lower[nf:] <= clearance + MARGIN).any(axis=0)] |= CLEAR
     out_idx: list[int] = idx.tolist()
     out_code: list[int] = code[idx].tolist()
     return out_idx, out_code

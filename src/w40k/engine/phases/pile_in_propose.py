@@ -160,6 +160,7 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
                               for o in geo.unit_shapes(e))
     moved: dict[str, Model] = {}
     fixed: dict[str, pb.Fixed] = {}
+    goals: dict[str, _Goal] = {}  # each model's goal chunks, for the later passes
     # the unit's coherency breaks, kept as its models move (R03.03-d, pile_in_coherency.py)
     index = {mid: k for k, mid in enumerate(cur)}
     breaks = pic.Breaks(list(cur.values()))
@@ -172,7 +173,7 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
         the later chunks are mostly never built."""
         start = starts[m.id]
         t = closest[m.id]
-        for spots in _spot_chunks(ctx, start, m.id, t, obj, cur, budget, jitter):
+        for spots in _spot_chunks(ctx, start, m.id, t, obj, cur, budget, jitter, goals):
             if len(spots) and place_among(m, start, t, spots):
                 return True
         return False
@@ -309,26 +310,50 @@ def _draws(before: tuple[object, ...], rng: random.Random, most: int = 8) -> int
     return None
 
 
+_Goal = tuple[list[Spots], tuple[float, float] | None]
+"""A model's goal chunks (:func:`_goal_chunks`) and the last of their spots (None: none)."""
+
+
 def _spot_chunks(ctx: Context, start: Model, mid: str, t: UnitData | None,
                  obj: ObjectiveData | None, cur: dict[str, Model], budget: float,
-                 jitter: float) -> Iterator[Spots]:
+                 jitter: float, kept: dict[str, _Goal] | None = None) -> Iterator[Spots]:
     """:func:`place`'s candidate spots in order, a chunk at a time: with a closest target,
     :func:`_target_chunks`; else the objective's spots; then :func:`_friend_spots` around
-    the last of those (built only when asked for)."""
+    the last of those (built only when asked for). The goal chunks depend on none of the
+    unit's placements (the model's start, its target or the objective, the move and the
+    jitter only), so a later pass of the same proposal reads them from ``kept`` (by model
+    id, filled here) instead of making them again: the same arrays and lists, never
+    written to (:func:`place` reads them)."""
+    goal = None if kept is None else kept.get(mid)
+    if goal is None:
+        goal = _goal_chunks(ctx, start, t, obj, budget, jitter)
+        if kept is not None:
+            kept[mid] = goal
+    chunks, last = goal
+    yield from chunks
+    yield _friend_spots(start, mid, cur, last, budget)
+
+
+def _goal_chunks(ctx: Context, start: Model, t: UnitData | None, obj: ObjectiveData | None,
+                 budget: float, jitter: float) -> _Goal:
+    """:func:`_spot_chunks`' chunks before the friends' rings, those with a spot: with a
+    closest target, :func:`_target_chunks`; else the objective's spots; and the last spot
+    of them."""
     last: tuple[float, float] | None = None
+    out: list[Spots] = []
     if t is not None:
         for chunk in _target_chunks(start, geo.unit_shapes(t), budget, jitter):
             if len(chunk):
                 x, y = chunk[-1].tolist()
                 last = (x, y)
-                yield chunk
+                out.append(chunk)
     else:
         assert obj is not None
         spots = _objective_spots(ctx, start, obj, budget, jitter)
         if spots:
             last = spots[-1]
-            yield spots
-    yield _friend_spots(start, mid, cur, last, budget)
+            out.append(spots)
+    return out, last
 
 
 def _closest(ctx: Context, s: Model, targets: Sequence[UnitData], obj: ObjectiveData | None

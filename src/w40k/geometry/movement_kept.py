@@ -1,0 +1,79 @@
+"""``validate_move``'s per-call work kept or narrowed (``movement.py``): the unit's facts
+kept per scene unit, and a single step's nearby models found without array operations.
+Each gives the answer of the plain computation it replaces (tests:
+``tests/engine/test_17_pile_in.py``)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+from w40k.geometry.battlefield import MARGIN, Discs
+from w40k.geometry.scene import Unit
+from w40k.geometry.shapes import Model
+
+_FACTS: dict[int, tuple[Unit, Mapping[str, Model], bool]] = {}
+""":func:`unit_facts`' answers by scene unit (an entry holds the unit, so its ``id`` is not
+reused while kept; a scene unit is frozen, its models a tuple); emptied past 1024 entries."""
+
+
+def unit_facts(u: Unit) -> tuple[Mapping[str, Model], bool]:
+    """``u``'s models by name (never changed by a caller: ``movement.validate_move``
+    copies it before it writes) and whether it is a super-heavy walker (24.35), kept per scene unit:
+    the engine's scenes share the units that did not change, so a proposer's validations of
+    one unit read them once."""
+    hit = _FACTS.get(id(u))
+    if hit is not None and hit[0] is u:
+        return hit[1], hit[2]
+    by_name = {m.name: m for m in u.models}
+    heavy = any(a.strip().lower() == "super-heavy walker" for a in u.abilities)
+    if len(_FACTS) >= 1024:
+        _FACTS.clear()
+    _FACTS[id(u)] = (u, by_name, heavy)
+    return by_name, heavy
+
+
+_DISC_ROWS: dict[int, tuple[Discs, list[float], list[float], list[float], float]] = {}
+""":func:`near_step`'s lists of a ``Discs`` (x, y, reach and the largest reach), by the
+discs' object (an entry holds it, so its ``id`` is not reused while kept; the discs are
+kept per scene and never changed); emptied past 256 entries."""
+
+
+def _disc_rows(discs: Discs) -> tuple[Discs, list[float], list[float], list[float], float]:
+    """:data:`_DISC_ROWS`' entry of ``discs`` (made when missing)."""
+    hit = _DISC_ROWS.get(id(discs))
+    if hit is not None and hit[0] is discs:
+        return hit
+    rs = discs.rs.tolist()
+    hit = (discs, discs.xs.tolist(), discs.ys.tolist(), rs, max(rs, default=0.0))
+    if len(_DISC_ROWS) >= 256:
+        _DISC_ROWS.clear()
+    _DISC_ROWS[id(discs)] = hit
+    return hit
+
+
+def near_step(discs: Discs, x0: float, y0: float, x1: float, y1: float, r: float
+               ) -> list[int]:
+    """``discs.near_segment(x0, y0, x1, y1, r, 0.0)`` for a step that moves (its ``den >
+    0`` branch), without its dozen array operations over every disc: a disc within ``r +
+    reach + MARGIN`` of the segment lies within that of the segment's x span and y span,
+    so the discs outside the segment's box grown by ``r``, the largest reach, ``MARGIN``
+    and 1e-6" (far beyond the floats' rounding) are not near; the others are measured
+    with ``near_segment``'s float operations in its order (IEEE operations on one element
+    each: the same floats, so the same answers), in ascending order."""
+    _, xs, ys, rs, top = _disc_rows(discs)
+    pad = r + top + MARGIN + 1e-6
+    ax, ay = x1 - x0, y1 - y0
+    lo_x, hi_x = min(x0, x1) - pad, max(x0, x1) + pad
+    lo_y, hi_y = min(y0, y1) - pad, max(y0, y1) + pad
+    den = ax * ax + ay * ay
+    out: list[int] = []
+    for j, (x, y) in enumerate(zip(xs, ys, strict=True)):
+        if lo_x <= x <= hi_x and lo_y <= y <= hi_y:
+            px, py = x - x0, y - y0
+            t = min(max((px * ax + py * ay) / den, 0.0), 1.0)  # np.minimum(np.maximum(...))
+            px = px - t * ax
+            py = py - t * ay
+            if math.sqrt(px * px + py * py) - rs[j] - r <= 0.0 + MARGIN:
+                out.append(j)
+    return out
