@@ -21,8 +21,9 @@ from w40k.engine.game import Game
 from w40k.engine.registry import Handler
 from w40k.engine.requests import Request
 from w40k.engine.serial import JSON
-from w40k.engine.state import FORMAT, Frame
+from w40k.engine.state import FORMAT, Frame, ModelData, UnitData
 from w40k.engine.table import HANDLERS
+from w40k.geometry import Model, engaged
 
 PLAYERS = ("red", "blue")
 ACTION_PHASES = ("movement", "shooting", "charge", "fight")
@@ -177,3 +178,17 @@ def play_checking(scale: int, seed: int, agent: str, check: Callable[[Game], Non
         game.submit(agents[req.player].choose(game, req))
         n += 1
     check(game)
+
+
+def plain_shape(m: ModelData) -> Model:
+    """The model as geometry sees it, built afresh (the reference for the kept shapes)."""
+    p = m.profile
+    return Model(m.id, m.x, m.y, m.z, p.base_mm, p.height, m.facing,
+                 frozenset(k.upper() for k in p.keywords))
+
+
+def plain_enemies(game: Game, u: UnitData) -> list[str]:
+    """R03.04-a: the enemy units with a model within 2"/5" of one of ``u``'s, model by model."""
+    return [e.id for e in game.state.units if e.player != u.player and not e.destroyed
+            and any(engaged(plain_shape(x), plain_shape(y))
+                    for x in u.alive for y in e.alive)]

@@ -11,27 +11,13 @@ from typing import cast
 
 import pytest
 
-from tests.engine.core_helpers import play_checking
+from tests.engine.core_helpers import plain_enemies, plain_shape, play_checking
 from w40k.core.jsonval import JSON
 from w40k.engine import field, geo
 from w40k.engine.context import Context
 from w40k.engine.game import Game, copy_choice
-from w40k.engine.state import ModelData, UnitData
-from w40k.geometry import Model, engaged
+from w40k.engine.state import UnitData
 from w40k.io.battle_scale import scaled_position
-
-
-def _plain_shape(m: ModelData) -> Model:
-    p = m.profile
-    return Model(m.id, m.x, m.y, m.z, p.base_mm, p.height, m.facing,
-                 frozenset(k.upper() for k in p.keywords))
-
-
-def _plain_enemies(game: Game, u: UnitData) -> list[str]:
-    """R03.04-a: the enemy units with a model within 2"/5" of one of ``u``'s, model by model."""
-    return [e.id for e in game.state.units if e.player != u.player and not e.destroyed
-            and any(engaged(_plain_shape(x), _plain_shape(y))
-                    for x in u.alive for y in e.alive)]
 
 
 def _plain_reach(game: Game, u: UnitData) -> tuple[tuple[int, ...], ...]:
@@ -39,14 +25,14 @@ def _plain_reach(game: Game, u: UnitData) -> tuple[tuple[int, ...], ...]:
     measured on a fresh shape."""
     ctx = cast(Context, game)
     return tuple(tuple(i for i, m in enumerate(u.alive)
-                       if geo.in_objective_range(ctx, m, o, _plain_shape(m)))
+                       if geo.in_objective_range(ctx, m, o, plain_shape(m)))
                  for o in game.state.objectives)
 
 
 def _check(game: Game) -> None:
     ctx = cast(Context, game)
     for u in game.state.units:
-        assert [e.id for e in geo.engaged_enemies(ctx, u)] == _plain_enemies(game, u), u.id
+        assert [e.id for e in geo.engaged_enemies(ctx, u)] == plain_enemies(game, u), u.id
         assert geo.objective_reach(ctx, u) == _plain_reach(game, u), u.id
 
 
@@ -71,7 +57,7 @@ def test_kept_enemies_follow_each_units_moves_and_removals() -> None:
     rng = random.Random(15)
     for _ in range(60):
         for u in (red, blue, other):
-            assert [e.id for e in geo.engaged_enemies(ctx, u)] == _plain_enemies(game, u)
+            assert [e.id for e in geo.engaged_enemies(ctx, u)] == plain_enemies(game, u)
         mover = rng.choice([red, blue, other])
         m = rng.choice(mover.alive)
         anchor = rng.choice((red if mover is not red else blue).alive)
@@ -81,11 +67,11 @@ def test_kept_enemies_follow_each_units_moves_and_removals() -> None:
             m.x, m.y = anchor.x + rng.uniform(8.0, 12.0), anchor.y
     for m in blue.alive[1:]:
         m.destroyed = True
-    assert [e.id for e in geo.engaged_enemies(ctx, red)] == _plain_enemies(game, red)
+    assert [e.id for e in geo.engaged_enemies(ctx, red)] == plain_enemies(game, red)
     for m in blue.models:
         m.destroyed = True
     assert blue.id not in [e.id for e in geo.engaged_enemies(ctx, red)]
-    assert [e.id for e in geo.engaged_enemies(ctx, red)] == _plain_enemies(game, red)
+    assert [e.id for e in geo.engaged_enemies(ctx, red)] == plain_enemies(game, red)
 
 
 def test_objective_reach_follows_moves_removals_and_objective_changes() -> None:

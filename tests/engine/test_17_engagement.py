@@ -10,32 +10,20 @@ from __future__ import annotations
 import random
 from typing import cast
 
+from tests.engine.core_helpers import plain_enemies, plain_shape
 from w40k.engine import field, geo
 from w40k.engine.context import Context
 from w40k.engine.game import Game
 from w40k.engine.phases import fight_sequence as fs
-from w40k.engine.state import ModelData, UnitData
-from w40k.geometry import Model, engaged
+from w40k.engine.state import UnitData
+from w40k.geometry import engaged
 from w40k.io.battle_scale import scaled_position
-
-
-def _plain_shape(m: ModelData) -> Model:
-    p = m.profile
-    return Model(m.id, m.x, m.y, m.z, p.base_mm, p.height, m.facing,
-                 frozenset(k.upper() for k in p.keywords))
-
-
-def _plain_enemies(game: Game, u: UnitData) -> list[str]:
-    """R03.04-a: the enemy units with a model within 2"/5" of one of ``u``'s, model by model."""
-    return [e.id for e in game.state.units if e.player != u.player and not e.destroyed
-            and any(engaged(_plain_shape(x), _plain_shape(y))
-                    for x in u.alive for y in e.alive)]
 
 
 def _check_all(game: Game) -> None:
     ctx = cast(Context, game)
     for u in game.state.units:
-        want = _plain_enemies(game, u)
+        want = plain_enemies(game, u)
         assert [e.id for e in geo.engaged_enemies(ctx, u)] == want, u.id
         assert geo.is_engaged(ctx, u) is bool(want), u.id
 
@@ -60,7 +48,7 @@ def test_kept_enemies_equal_plain_answers_through_random_changes() -> None:
         # ask only some units (the others keep older versions' answers)
         ctx = cast(Context, game)
         for u in rng.sample(units, rng.randint(1, len(units))):
-            assert [e.id for e in geo.engaged_enemies(ctx, u)] == _plain_enemies(game, u)
+            assert [e.id for e in geo.engaged_enemies(ctx, u)] == plain_enemies(game, u)
         kind = rng.random()
         if kind < 0.5:
             for u in rng.sample(units, rng.randint(1, 3)):
@@ -124,7 +112,7 @@ def _plain_targets(game: Game, u: UnitData) -> dict[str, list[str]]:
     enemy unit measured model by model (R03.04-a)."""
     enemies = [e for e in game.state.units if e.player != u.player and not e.destroyed]
     return {m.id: [e.id for e in enemies
-                   if any(engaged(_plain_shape(m), _plain_shape(y)) for y in e.alive)]
+                   if any(engaged(plain_shape(m), plain_shape(y)) for y in e.alive)]
             for m in u.alive}
 
 
@@ -207,7 +195,7 @@ def test_pile_in_options_equal_the_plain_any_over_enemies() -> None:
                 m.x, m.y = cx + rng.uniform(-1.5, 1.5), cy + rng.uniform(-1.5, 1.5)
         for u in s.units:
             enemies = visible_enemies(u, s.units_of(s.opponent(u.player)))
-            plain = any(e.id in _plain_enemies(game, u) or units_within(u, e, fs.PILE_IN_REACH)
+            plain = any(e.id in plain_enemies(game, u) or units_within(u, e, fs.PILE_IN_REACH)
                         for e in enemies)
             known = rng.random() < 0.5
             if known:  # the engaged enemies known now: pile_in_options reads them first

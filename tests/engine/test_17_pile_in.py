@@ -9,9 +9,9 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
-from tests.engine.melee_helpers import BASE, fighter, pending, unit
+from tests.engine.melee_helpers import pending
 from tests.engine.test_16_pile_in_bounds import _model, _plain
-from tests.sections.s12_fight_phase.test_12_pile_in_proposer import FF, _to_pile_in, _wall
+from tests.sections.s12_fight_phase.test_12_pile_in_proposer import random_pile_in
 from w40k.engine.phases import melee_moves as mm
 from w40k.engine.phases import pile_in_bounds as pb
 from w40k.engine.phases import pile_in_propose as pp
@@ -62,20 +62,7 @@ def test_candidates_refused_whole_give_the_plain_empty_answer(seed: int) -> None
 def _pile_in_game(seed: int) -> tuple[object, object, object]:
     """A random pile-in (test_12's scenes: a packed unit, a few targets, a wall): the
     context, the unit and the frame of its positions request."""
-    rng = random.Random(seed)
-    n = rng.randint(6, 20)
-    cols = rng.randint(2, 4)
-    step = BASE + rng.uniform(0.05, 0.6)
-    x0, y0 = rng.uniform(10.0, 30.0), rng.uniform(8.0, 14.0)
-    red = unit("red.a", "red", [fighter(f"red.a.{i + 1}", x0 + (i % cols) * step,
-                                        y0 - (i // cols) * step, keywords=("MOUNTED",))
-                                for i in range(n)], flags=FF)
-    tx, ty = x0 + rng.uniform(-3.0, 5.0), y0 + BASE + rng.uniform(0.3, 4.5)
-    blue = unit("blue.b", "blue", [fighter(f"blue.b.{i + 1}", tx + i * (BASE + 0.3), ty)
-                                   for i in range(rng.randint(1, 3))])
-    wx = x0 + rng.uniform(-4.0, 6.0)
-    terrain = _wall(wx, y0 + 0.9, wx + rng.uniform(1.0, 5.0), y0 + 1.4) if seed % 2 else None
-    game = _to_pile_in([red, blue], terrain)
+    game = random_pile_in(random.Random(seed), (6, 20), 4, (0.05, 0.6), 3, bool(seed % 2))
     assert pending(game).kind == "positions"
     ctx = game.ctx
     d = ctx.top

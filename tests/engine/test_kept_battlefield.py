@@ -9,30 +9,24 @@ import math
 
 import pytest
 
-from tests.engine.core_helpers import play_checking
+from tests.engine.core_helpers import plain_shape, play_checking
 from w40k.agents.greedy import GreedyAgent
 from w40k.engine import field, geo
 from w40k.engine.game import Game
-from w40k.engine.state import ModelData, UnitData
-from w40k.geometry import Model, engaged, in_coherency
+from w40k.engine.state import UnitData
+from w40k.geometry import engaged, in_coherency
 from w40k.io.battle_scale import scaled_position
 
 
-def _plain_shape(m: ModelData) -> Model:
-    p = m.profile
-    return Model(m.id, m.x, m.y, m.z, p.base_mm, p.height, m.facing,
-                 frozenset(k.upper() for k in p.keywords))
-
-
 def _plain_engaged(a: UnitData, b: UnitData) -> bool:
-    return any(engaged(_plain_shape(x), _plain_shape(y)) for x in a.alive for y in b.alive)
+    return any(engaged(plain_shape(x), plain_shape(y)) for x in a.alive for y in b.alive)
 
 
 def _check(game: Game) -> None:
     units = [u for u in game.state.units if not u.destroyed]
     for a in units:
         # R03.03-a, R03.03-b: coherency of the living models
-        assert geo.unit_in_coherency(game, a) == in_coherency([_plain_shape(m) for m in a.alive])
+        assert geo.unit_in_coherency(game, a) == in_coherency([plain_shape(m) for m in a.alive])
         assert [s.name for s in geo.unit_shapes(a)] == [m.id for m in a.alive]
         assert [(s.x, s.y, s.z, s.facing) for s in geo.unit_shapes(a)] == [
             (m.x, m.y, m.z, m.facing) for m in a.alive]

@@ -92,24 +92,31 @@ def _wall(x0: float, y0: float, x1: float, y1: float) -> dict[str, JSON]:
          "footprint": [[x0, y0], [x1, y0], [x1, y1], [x0, y1]], "height": 3.0}]}
 
 
-@pytest.mark.parametrize("seed", range(10))
-def test_the_proposer_s_pile_in_answer_always_passes_check_move(seed: int) -> None:
-    # R12.03-c/-d/-e, R03.03-d: random units, targets and walls; the proposer skips or
-    # answers a move check_move accepts (and submit applies).
-    rng = random.Random(seed)
-    n = rng.randint(2, 10)
-    cols = rng.randint(2, 5)
-    step = BASE + rng.uniform(0.2, 0.9)
+def random_pile_in(rng: random.Random, models: tuple[int, int], cols: int,
+                   spacing: tuple[float, float], targets: int, wall: bool) -> Game:
+    """A game at a random pile-in: a packed charging unit (``models`` from-to, in 2 to
+    ``cols`` columns, ``spacing`` beyond base to base), 1 to ``targets`` enemy models in
+    front of it, and a wall across the way when ``wall``."""
+    n = rng.randint(*models)
+    cols = rng.randint(2, cols)
+    step = BASE + rng.uniform(*spacing)
     x0, y0 = rng.uniform(10.0, 30.0), rng.uniform(8.0, 14.0)
     red = unit("red.a", "red", [fighter(f"red.a.{i + 1}", x0 + (i % cols) * step,
                                         y0 - (i // cols) * step, keywords=("MOUNTED",))
                                 for i in range(n)], flags=FF)
     tx, ty = x0 + rng.uniform(-3.0, 5.0), y0 + BASE + rng.uniform(0.3, 4.5)
     blue = unit("blue.b", "blue", [fighter(f"blue.b.{i + 1}", tx + i * (BASE + 0.3), ty)
-                                   for i in range(rng.randint(1, 4))])
+                                   for i in range(rng.randint(1, targets))])
     wx = x0 + rng.uniform(-4.0, 6.0)
-    terrain = _wall(wx, y0 + 0.9, wx + rng.uniform(1.0, 5.0), y0 + 1.4) if seed % 2 else None
-    game = _to_pile_in([red, blue], terrain)
+    terrain = _wall(wx, y0 + 0.9, wx + rng.uniform(1.0, 5.0), y0 + 1.4) if wall else None
+    return _to_pile_in([red, blue], terrain)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_the_proposer_s_pile_in_answer_always_passes_check_move(seed: int) -> None:
+    # R12.03-c/-d/-e, R03.03-d: random units, targets and walls; the proposer skips or
+    # answers a move check_move accepts (and submit applies).
+    game = random_pile_in(random.Random(seed), (2, 10), 5, (0.2, 0.9), 4, bool(seed % 2))
     answer = sample(game, pending(game), random.Random(seed))
     assert answer == "skip" or melee_violations(game, answer) == []
     game.submit(answer)
