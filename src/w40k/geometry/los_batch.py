@@ -36,6 +36,10 @@ AllowedFn = Callable[[np.ndarray, np.ndarray], np.ndarray]
 the two units' own models, not an area either model is in)."""
 
 
+# one floating-point error state for the whole call (its divisions by zero lengths and square
+# roots of negative rounding are masked where they matter), not one per step: each
+# ``np.errstate`` costs about as much as a small array operation
+@np.errstate(divide="ignore", invalid="ignore")
 def batch_sight(
     oc: FloatArray,
     ro: FloatArray,
@@ -55,25 +59,6 @@ def batch_sight(
     filled with the number of obstacles each pair keeps after the relevance and height
     steps (those of :func:`~w40k.geometry.los.relevant_obstacles`: the per-pair searches
     order the pairs left open by it); it changes no answer."""
-    # one floating-point error state for the whole call (its divisions by zero lengths and
-    # square roots of negative rounding are masked where they matter), not one per step:
-    # each ``np.errstate`` costs about as much as a small array operation
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return _batch_sight(oc, ro, top_o, tc, rt, top_t, obs, allowed, kept_owners)
-
-
-def _batch_sight(
-    oc: FloatArray,
-    ro: FloatArray,
-    top_o: FloatArray,
-    tc: FloatArray,
-    rt: FloatArray,
-    top_t: FloatArray,
-    obs: Obstacles,
-    allowed: AllowedFn | None,
-    kept_owners: np.ndarray | None = None,
-) -> tuple[np.ndarray, FloatArray, FloatArray]:
-    """:func:`batch_sight` under its error state."""
     oc = np.asarray(oc, dtype=np.float64).reshape(-1, 2)
     tc = np.asarray(tc, dtype=np.float64).reshape(-1, 2)
     ro = np.asarray(ro, dtype=np.float64)
