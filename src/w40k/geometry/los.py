@@ -514,21 +514,37 @@ def relevant_obstacles(o: Shape, t: Shape, lowest: float, obstacles: Obstacles) 
     pair, less the parts no higher than the lower column (``lowest``: a line over them)."""
     obs = obstacles
     if len(obs.a):
-        owners = _owner_mask(obs, _relevant_edges(o, t, obs))
-        keep = owners[obs.owner] & ~((obs.top <= lowest + 1e-12) & np.isfinite(obs.top))
-        vkeep = owners[obs.vert_owner] & ~(
-            (obs.vert_top <= lowest + 1e-12) & np.isfinite(obs.vert_top)
-        )
-        obs = obs.subset(keep, vkeep)
+        obs = owned_above(obs, _owner_mask(obs, _relevant_edges(o, t, obs)), lowest)
     return obs
 
 
+def owned_above(obs: Obstacles, owners: np.ndarray, lowest: float) -> Obstacles:
+    """The edges and vertices of the obstacles ``owners`` marks (a boolean row by obstacle
+    index; indices past its end are not marked) less the parts no higher than ``lowest``
+    (:func:`relevant_obstacles`' last step: the same arrays in the same order)."""
+    size = int(max(obs.owner.max(initial=-1), obs.vert_owner.max(initial=-1))) + 1
+    if len(owners) < size:
+        owners = np.concatenate([owners, np.zeros(size - len(owners), dtype=bool)])
+    keep = owners[obs.owner] & ~((obs.top <= lowest + 1e-12) & np.isfinite(obs.top))
+    vkeep = owners[obs.vert_owner] & ~(
+        (obs.vert_top <= lowest + 1e-12) & np.isfinite(obs.vert_top)
+    )
+    return obs.subset(keep, vkeep)
+
+
 def line_of_sight(
-    o: Shape, top_o: float, t: Shape, top_t: float, obstacles: Obstacles
+    o: Shape, top_o: float, t: Shape, top_t: float, obstacles: Obstacles,
+    owners: np.ndarray | None = None,
 ) -> SightResult:
     """Whether a 1 mm line of sight joins the two columns among the obstacles (exact up to
-    the PARTIAL_HEIGHT convention, see module docstring)."""
-    obs = relevant_obstacles(o, t, min(top_o, top_t), obstacles)
+    the PARTIAL_HEIGHT convention, see module docstring). ``owners``: the obstacles of
+    ``obstacles`` that :func:`relevant_obstacles` keeps for the pair, when the caller knows
+    them already (a boolean row by obstacle index, e.g. :func:`~w40k.geometry.los_batch.
+    batch_sight`'s relevance for a pair it left open: the same edges by the same tests), so
+    the relevance step is not run again; the answer is the same."""
+    lowest = min(top_o, top_t)
+    obs = (relevant_obstacles(o, t, lowest, obstacles) if owners is None
+           else owned_above(obstacles, owners, lowest) if len(obstacles.a) else obstacles)
     oc = np.asarray(_centre(o), dtype=np.float64)
     tc = np.asarray(_centre(t), dtype=np.float64)
     if len(obs.a) == 0:
