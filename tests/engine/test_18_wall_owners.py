@@ -21,8 +21,8 @@ from w40k.geometry.los import (
     relevant_obstacles,
 )
 from w40k.geometry.los_dist import _centre
-from w40k.geometry.los_sides import _circumradius
 from w40k.geometry.los_obstacles import unique_ids
+from w40k.geometry.los_sides import _circumradius
 from w40k.geometry.shapes import Circle, Shape
 
 
