@@ -119,9 +119,7 @@ class SightTables:
         self._kind_code = np.array([_KIND_CODE[k] for k in kinds], dtype=np.int64)
         self._staged: set[tuple[int, int]] = set()
         self._hint: dict[tuple[int, int, int, int], int] = {}  # (Visibility._search_open)
-        self._relevant: dict[tuple[int, int, int, int], np.ndarray] = {}
-        """Per pair the batch left open (its canonical key), the obstacles relevant to it
-        (:func:`batch_sight`'s row, by obstacle index): its search skips the relevance step."""
+        self._relevant: dict[tuple[int, int, int, int], np.ndarray] = {}  # (_search_sight)
         self._ter_cache: dict[int, tuple[Obstacles, Obstacles]] = {}
         self._ter_tests: dict[tuple[int, int, int, int], tuple[bool, FloatArray | None]] = {}
         self._memo_keys: dict[tuple[int, int, int, int], tuple[object, ...]] = {}
@@ -384,12 +382,8 @@ class SightTables:
             else:
                 left.append(k)
                 hint[k] = hint[(k[2], k[3], k[0], k[1])] = h
-        if left and relevant:
-            # the open pairs' relevant obstacles (their rows, in the batch's order: each
-            # pair's own, in its canonical order, as its search runs)
-            rel = self._relevant
-            for k, row in zip(left, relevant[0][status == UNDECIDED], strict=True):
-                rel[k] = row
+        if left and relevant:  # the open pairs' relevant obstacles (batch order: their own)
+            self._relevant.update(zip(left, relevant[0][status == UNDECIDED], strict=True))
         left_set = set(left)
         left += [k for k in todo if k not in self._raw_cache and k not in left_set]
         return left
@@ -534,38 +528,18 @@ class SightTables:
         if self.jit:
             ks, in_area = self._kernel_scene(), self._area_rows_of(og, tg)
             w = np.empty(4)
-            status = _compiled().sight_models(
-                self._geo,
-                og,
-                tg,
-                ou,
-                tu,
-                in_area,
-                ks.edges,
-                ks.verts,
-                ks.ostart,
-                ks.vstart,
-                ks.oinfo,
-                self._fp,
-                w,
-            )
+            status = _compiled().sight_models(self._geo, og, tg, ou, tu, in_area, ks.edges,
+                                              ks.verts, ks.ostart, ks.vstart, ks.oinfo,
+                                              self._fp, w)
             return kernel_layout.sight_result(int(status), w)
         o = self.scene.units[ou].models[om]
         t = self.scene.units[tu].models[tm]
+        # a pair the batch left open: its relevant obstacles by owner (``_relevant``, of those
+        # :meth:`_obstacles_for` keeps), cut from the scene's: the same edges, in order
         owners = self._relevant.get((ou, om, tu, tm))
-        if owners is not None:
-            # the batch's relevance (among the obstacles :meth:`_obstacles_for` keeps: the
-            # batch's ``allowed``), so the scene's obstacles with those owners are the
-            # pair's relevant obstacles, the same edges in the same order
-            return line_of_sight(self.footprints[(ou, om)], o.top, self.footprints[(tu, tm)],
-                                 t.top, self.obstacles, owners)
-        return line_of_sight(
-            self.footprints[(ou, om)],
-            o.top,
-            self.footprints[(tu, tm)],
-            t.top,
-            self._obstacles_for(ou, om, tu, tm),
-        )
+        return line_of_sight(self.footprints[(ou, om)], o.top, self.footprints[(tu, tm)], t.top,
+                             self._obstacles_for(ou, om, tu, tm) if owners is None
+                             else self.obstacles, owners)
 
     def _hull_flags(self, ou: int, om: int, tu: int, tm: int) -> int:
         """06.01 fully visible: bit 1 if the target model is not fully visible, bit 2 if it is
