@@ -46,7 +46,6 @@ from w40k.geometry.los_obstacles import TOUCH as TOUCH
 from w40k.geometry.los_obstacles import Obstacles as Obstacles
 from w40k.geometry.los_obstacles import Sight as Sight
 from w40k.geometry.los_obstacles import SightResult as SightResult
-from w40k.geometry.los_obstacles import unique_ids
 from w40k.geometry.los_sides import _as_discs as _as_discs
 from w40k.geometry.los_sides import _box as _box
 from w40k.geometry.los_sides import _box_of as _box_of
@@ -514,21 +513,37 @@ def relevant_obstacles(o: Shape, t: Shape, lowest: float, obstacles: Obstacles) 
     pair, less the parts no higher than the lower column (``lowest``: a line over them)."""
     obs = obstacles
     if len(obs.a):
-        owners = _owner_mask(obs, _relevant_edges(o, t, obs))
-        keep = owners[obs.owner] & ~((obs.top <= lowest + 1e-12) & np.isfinite(obs.top))
-        vkeep = owners[obs.vert_owner] & ~(
-            (obs.vert_top <= lowest + 1e-12) & np.isfinite(obs.vert_top)
-        )
-        obs = obs.subset(keep, vkeep)
+        obs = owned_above(obs, _owner_mask(obs, _relevant_edges(o, t, obs)), lowest)
     return obs
 
 
+def owned_above(obs: Obstacles, owners: np.ndarray, lowest: float) -> Obstacles:
+    """The edges and vertices of the obstacles ``owners`` marks (a boolean row by obstacle
+    index; indices past its end are not marked) less the parts no higher than ``lowest``
+    (:func:`relevant_obstacles`' last step: the same arrays in the same order)."""
+    size = int(max(obs.owner.max(initial=-1), obs.vert_owner.max(initial=-1))) + 1
+    if len(owners) < size:
+        owners = np.concatenate([owners, np.zeros(size - len(owners), dtype=bool)])
+    keep = owners[obs.owner] & ~((obs.top <= lowest + 1e-12) & np.isfinite(obs.top))
+    vkeep = owners[obs.vert_owner] & ~(
+        (obs.vert_top <= lowest + 1e-12) & np.isfinite(obs.vert_top)
+    )
+    return obs.subset(keep, vkeep)
+
+
 def line_of_sight(
-    o: Shape, top_o: float, t: Shape, top_t: float, obstacles: Obstacles
+    o: Shape, top_o: float, t: Shape, top_t: float, obstacles: Obstacles,
+    owners: np.ndarray | None = None,
 ) -> SightResult:
     """Whether a 1 mm line of sight joins the two columns among the obstacles (exact up to
-    the PARTIAL_HEIGHT convention, see module docstring)."""
-    obs = relevant_obstacles(o, t, min(top_o, top_t), obstacles)
+    the PARTIAL_HEIGHT convention, see module docstring). ``owners``: the obstacles of
+    ``obstacles`` that :func:`relevant_obstacles` keeps for the pair, when the caller knows
+    them already (a boolean row by obstacle index, e.g. :func:`~w40k.geometry.los_batch.
+    batch_sight`'s relevance for a pair it left open: the same edges by the same tests), so
+    the relevance step is not run again; the answer is the same."""
+    lowest = min(top_o, top_t)
+    obs = (relevant_obstacles(o, t, lowest, obstacles) if owners is None
+           else owned_above(obstacles, owners, lowest) if len(obstacles.a) else obstacles)
     oc = np.asarray(_centre(o), dtype=np.float64)
     tc = np.asarray(_centre(t), dtype=np.float64)
     if len(obs.a) == 0:
@@ -571,7 +586,7 @@ def line_of_sight(
     for stage in (1, 2):
         for part in (_disc_groups, _oval_groups):
             if (stage, part) == first:
-                wall_owner = _wall_owners(o, top_o, t, top_t, obs)
+                wall_owner = _wall_owners(o, top_o, t, top_t, obs, rows)
                 if shadows_cover(o, t, obs, wall_owner):
                     return SightResult(Sight.BLOCKED)
             if (stage, part) == chain_at:
@@ -679,24 +694,58 @@ def _single_wall_separates(
     return False
 
 
-def _wall_owners(o: Shape, top_o: float, t: Shape, top_t: float, obs: Obstacles) -> FloatArray:
+def _wall_owners(o: Shape, top_o: float, t: Shape, top_t: float, obs: Obstacles,
+                 rows: list[EdgeRow] | None = None) -> FloatArray:
     """Obstacles that block every line crossing them: those above both tops, and partial
     ones whose top is above an upper bound of any line's height over them. With the lower
     model L (top hl, far-rim reach R_L(x) <= |x - c_L| + r_L) and the higher model U (top hu,
     distance d_U(x) >= |x - c_U| - r_U - grow), a line's height at x is at most
     ``hl + (hu - hl) * R_L / (R_L + d_U)``; the bound is maximised over the obstacle's
-    vertices and edges' closest points to the higher model."""
+    vertices and edges' closest points to the higher model. Owner by owner in floats
+    (``rows``: ``_edge_rows(obs)`` when the caller has them): each owner's edges in their
+    order, its top and grow off its first edge, and the bound by :func:`_above_rows` (the
+    floats of :func:`_above_every_line`), without a numpy mask per owner."""
     highest = max(top_o, top_t)
-    owners = unique_ids(obs.owner)
+    by_owner: dict[int, list[EdgeRow]] = {}
+    for k, r in zip(obs.owner.tolist(), _edge_rows(obs) if rows is None else rows,
+                    strict=True):
+        by_owner.setdefault(k, []).append(r)
     walls: list[int] = []
-    for k in owners:
-        sel = obs.owner == k
-        top = float(obs.top[sel][0])
-        if top > highest + 1e-12 or _above_every_line(
-            o, top_o, t, top_t, obs.a[sel], obs.b[sel], float(obs.grow[sel][0]), top
-        ):
-            walls.append(int(k))
+    bound: tuple[float, float, float, float, float, float, float, float] | None = None
+    for k in sorted(by_owner):
+        edges = by_owner[k]
+        top = edges[0][5]
+        if top > highest + 1e-12:
+            walls.append(k)
+            continue
+        if bound is None:
+            lower, upper = (t, o) if top_o > top_t else (o, t)
+            cl, cu = _centre(lower), _centre(upper)
+            bound = (cl[0], cl[1], cu[0], cu[1], _circumradius(lower), _circumradius(upper),
+                     min(top_o, top_t), max(top_o, top_t))
+        if _above_rows(*bound, edges, edges[0][4], top):
+            walls.append(k)
     return np.asarray(walls, dtype=np.int64)
+
+
+def _above_rows(clx: float, cly: float, cux: float, cuy: float, rl: float, ru: float,
+                hl: float, hu: float, edges: list[EdgeRow], grow: float, top: float) -> bool:
+    """:func:`_above_every_line` in floats for one obstacle's edges (``lower``'s centre and
+    circumradius ``cl``, ``rl``; ``upper``'s ``cu``, ``ru``; the lower and higher tops): the
+    same operations in the same order (the distance by :func:`_seg_dist1`, the floats of
+    :func:`_seg_dist`; ``x ** 2`` of a float64 array is ``x * x``; a two-element row sum is
+    one addition; ``math.sqrt`` is correctly rounded as ``np.sqrt`` is; ``min``/``max`` of
+    the same values), so the same answer."""
+    d = min(_seg_dist1(cux, cuy, cux, cuy, ax, ay, bx, by) for ax, ay, bx, by, _, _ in edges)
+    d_u = d - ru - grow
+    # the vertices: every edge's start, then every edge's end (``np.concatenate([a, b])``)
+    far = max(max(math.sqrt((ax - clx) * (ax - clx) + (ay - cly) * (ay - cly)),
+                  math.sqrt((bx - clx) * (bx - clx) + (by - cly) * (by - cly)))
+              for ax, ay, bx, by, _, _ in edges)
+    reach = far + rl + grow
+    if d_u <= 0:
+        return False
+    return hl + (hu - hl) * reach / (reach + d_u) < top - 1e-12
 
 
 def _above_every_line(

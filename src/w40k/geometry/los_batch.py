@@ -50,6 +50,7 @@ def batch_sight(
     obs: Obstacles,
     allowed: AllowedFn | None = None,
     kept_owners: np.ndarray | None = None,
+    relevant: list[np.ndarray] | None = None,
 ) -> tuple[np.ndarray, FloatArray, FloatArray]:
     """Decide the pairs (observer disc ``oc``/``ro`` with top ``top_o``, target disc
     ``tc``/``rt`` with top ``top_t``; arrays over pairs) that the cheap tests can decide.
@@ -58,7 +59,13 @@ def batch_sight(
     witness is meaningful where the status is CLEAR. ``kept_owners`` (P,), when given, is
     filled with the number of obstacles each pair keeps after the relevance and height
     steps (those of :func:`~w40k.geometry.los.relevant_obstacles`: the per-pair searches
-    order the pairs left open by it); it changes no answer."""
+    order the pairs left open by it); it changes no answer. ``relevant``, when given, gets
+    the (P, obstacles) boolean matrix of the obstacles relevant to each pair (an edge within
+    the pair's reach of its centre segment, by the tests and floats of
+    :func:`~w40k.geometry.los._relevant_edges`, among the obstacles ``allowed`` keeps)
+    appended (unless every pair is CLEAR before that step): the per-pair search of a pair
+    left undecided reads its row instead of running the relevance step again
+    (:func:`~w40k.geometry.los.line_of_sight`'s ``owners``)."""
     oc = np.asarray(oc, dtype=np.float64).reshape(-1, 2)
     tc = np.asarray(tc, dtype=np.float64).reshape(-1, 2)
     ro = np.asarray(ro, dtype=np.float64)
@@ -165,6 +172,8 @@ def batch_sight(
     close = dist <= reach[box]
     rel_owner = np.zeros((n_p, max(sc.n_own, 1)), dtype=bool)
     rel_owner[rel_pi[close], obs.owner[rel_ei[close]]] = True
+    if relevant is not None:
+        relevant.append(rel_owner)
     # whole obstacles are kept; those no higher than the lower top never block
     top_e = obs.top[ei]
     kept = rel_owner[pi, own] & ~((top_e <= lowest[pi] + 1e-12) & np.isfinite(top_e))

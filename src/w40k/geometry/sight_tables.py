@@ -15,7 +15,7 @@ from w40k.geometry import kernel_layout, sight_build, sight_memo, sight_stage, s
 from w40k.geometry.full_visibility import facing_test_points, hidden_facing_point
 from w40k.geometry.kernel_cache import NUMBA_INSTALLED, use_kernels
 from w40k.geometry.los import Obstacles, Sight, SightResult, line_of_sight
-from w40k.geometry.los_batch import BLOCKED, CLEAR, batch_sight
+from w40k.geometry.los_batch import BLOCKED, CLEAR, UNDECIDED, batch_sight
 from w40k.geometry.los_hull import hull_blockers
 from w40k.geometry.measure import (
     distance_matrix,
@@ -119,6 +119,7 @@ class SightTables:
         self._kind_code = np.array([_KIND_CODE[k] for k in kinds], dtype=np.int64)
         self._staged: set[tuple[int, int]] = set()
         self._hint: dict[tuple[int, int, int, int], int] = {}  # (Visibility._search_open)
+        self._relevant: dict[tuple[int, int, int, int], np.ndarray] = {}  # (_search_sight)
         self._ter_cache: dict[int, tuple[Obstacles, Obstacles]] = {}
         self._ter_tests: dict[tuple[int, int, int, int], tuple[bool, FloatArray | None]] = {}
         self._memo_keys: dict[tuple[int, int, int, int], tuple[object, ...]] = {}
@@ -338,6 +339,7 @@ class SightTables:
         status = np.zeros(len(rows), dtype=np.int8)
         kept = np.zeros(len(rows), dtype=np.int64)  # the obstacles each pair keeps (_hint)
         pn = qn = np.zeros((len(rows), 2))
+        relevant: list[np.ndarray] = []
         if rows:
             # the footprint rows (centre, radius, top: the footprints' and models' own floats)
             og, tg = og_all[both], tg_all[both]
@@ -362,7 +364,7 @@ class SightTables:
                 return ok
 
             status, pn, qn = batch_sight(oc, ro, top_o, tc, rt, top_t, self.obstacles, allowed,
-                                         kept)
+                                         kept, relevant)
         left: list[tuple[int, int, int, int]] = []
         # (Python floats and ints off the arrays at once: the same values as float() of
         # each element)
@@ -380,6 +382,8 @@ class SightTables:
             else:
                 left.append(k)
                 hint[k] = hint[(k[2], k[3], k[0], k[1])] = h
+        if left and relevant:  # the open pairs' relevant obstacles (batch order: their own)
+            self._relevant.update(zip(left, relevant[0][status == UNDECIDED], strict=True))
         left_set = set(left)
         left += [k for k in todo if k not in self._raw_cache and k not in left_set]
         return left
@@ -524,31 +528,18 @@ class SightTables:
         if self.jit:
             ks, in_area = self._kernel_scene(), self._area_rows_of(og, tg)
             w = np.empty(4)
-            status = _compiled().sight_models(
-                self._geo,
-                og,
-                tg,
-                ou,
-                tu,
-                in_area,
-                ks.edges,
-                ks.verts,
-                ks.ostart,
-                ks.vstart,
-                ks.oinfo,
-                self._fp,
-                w,
-            )
+            status = _compiled().sight_models(self._geo, og, tg, ou, tu, in_area, ks.edges,
+                                              ks.verts, ks.ostart, ks.vstart, ks.oinfo,
+                                              self._fp, w)
             return kernel_layout.sight_result(int(status), w)
         o = self.scene.units[ou].models[om]
         t = self.scene.units[tu].models[tm]
-        return line_of_sight(
-            self.footprints[(ou, om)],
-            o.top,
-            self.footprints[(tu, tm)],
-            t.top,
-            self._obstacles_for(ou, om, tu, tm),
-        )
+        # a pair the batch left open: its relevant obstacles by owner (``_relevant``, of those
+        # :meth:`_obstacles_for` keeps), cut from the scene's: the same edges, in order
+        owners = self._relevant.get((ou, om, tu, tm))
+        return line_of_sight(self.footprints[(ou, om)], o.top, self.footprints[(tu, tm)], t.top,
+                             self._obstacles_for(ou, om, tu, tm) if owners is None
+                             else self.obstacles, owners)
 
     def _hull_flags(self, ou: int, om: int, tu: int, tm: int) -> int:
         """06.01 fully visible: bit 1 if the target model is not fully visible, bit 2 if it is
