@@ -2,7 +2,9 @@
 pair's HULL_RAMP blockers without the pair hull (:mod:`w40k.geometry.cover_near`) against
 HULL_RAMP itself, and the answers that read it (the terrain-only full visibility test, the
 flags of a model not seen CLEAR, ``Visibility.cover_against``) against the plain path, on
-seeded random scenes with walls and areas at the proof's bounds."""
+seeded random scenes with walls and areas at the proof's bounds; and the proof that no
+terrain is near (:func:`w40k.geometry.cover_far.terrain_far`) with the areas either model is
+within left out, against HULL_RAMP on each pair's own obstacles."""
 
 from __future__ import annotations
 
@@ -12,11 +14,12 @@ import numpy as np
 import pytest
 
 from tests.geometry.test_cover_far import _sparse_scene
-from w40k.geometry import Visibility, full_visibility, scene_from_dict
+from w40k.geometry import Visibility, full_visibility, scene_from_dict, sight_build
 from w40k.geometry import visibility as visibility_module
+from w40k.geometry.cover_far import terrain_far
 from w40k.geometry.cover_near import _inner, blocker_sure
 from w40k.geometry.los import Obstacles
-from w40k.geometry.los_hull import hull_blockers
+from w40k.geometry.los_hull import _edge_boxes, hull_blockers
 from w40k.geometry.los_obstacles import TOUCH
 from w40k.geometry.shapes import Circle, Oval, Polygon, Shape
 from w40k.geometry.sight_terrain import AREA_GROW
@@ -200,3 +203,40 @@ def test_cover_against_equals_the_plain_flags(seed: int,
         ref.stage(ou, tu)
         for om in range(len(units[ou].models)):
             assert ref.cover_against(ou, om, tu) is got[(ou, om, tu)]
+
+
+def test_far_pairs_leave_out_the_areas_either_model_is_within() -> None:
+    # R13.08-a, 13.10: a model pair the unit-pair proof clears has no HULL_RAMP blocker
+    # among its own terrain obstacles (the areas and gap fillers either model is within
+    # left out); the scenes hold pairs cleared only thanks to that
+    cleared = sum(_cleared_by_regions(seed) for seed in range(12))
+    assert cleared > 20
+
+
+def _cleared_by_regions(seed: int) -> int:
+    """Check the unit-pair proof on one scene; the model pairs only the regions clear."""
+    scene = scene_from_dict(_sparse_scene(seed))
+    units = scene.units
+    vis = Visibility(scene, jit=False)
+    cleared = 0
+    for ou in range(len(units)):
+        for tu in range(len(units)):
+            if units[ou].player == units[tu].player:
+                continue
+            far = vis._terrain_far(ou, tu)
+            assert far is not None
+            ter = sight_build.terrain_obstacles(vis._part.items)
+            emin, emax = _edge_boxes(ter)
+            plain = terrain_far(ter, emin, emax,
+                                [vis.footprints[(ou, m)] for m in range(far.shape[0])],
+                                [vis.footprints[(tu, m)] for m in range(far.shape[1])])
+            assert (far | ~plain).all()
+            cleared += int((far & ~plain).sum())
+            for om, o in enumerate(units[ou].models):
+                for tm, t in enumerate(units[tu].models):
+                    if far[om, tm]:
+                        obs = vis._terrain_of(vis._obstacles_for(ou, om, tu, tm))
+                        assert len(hull_blockers(vis.footprints[(ou, om)],
+                                                 vis.footprints[(tu, tm)], t.z, o.top,
+                                                 obs)) == 0
+    return cleared

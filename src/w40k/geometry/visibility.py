@@ -550,8 +550,9 @@ class Visibility(SightTables):
                             self._terrain_of(self._obstacles_for(ou, om, tu, tm)))
 
     def _terrain_far(self, ou: int, tu: int) -> np.ndarray | None:
-        """``far[om, tm]``: no terrain feature, obscuring area or gap filler comes near the
-        box of the two models' outlines, so HULL_RAMP's bit 2 is 0 for that pair
+        """``far[om, tm]``: no terrain feature, obscuring area or gap filler of the pair's
+        obstacles (but the regions either model is within, 13.10) comes near the box and
+        the strip of the two models' outlines, so HULL_RAMP's bit 2 is 0 for that pair
         (:func:`cover_far.terrain_far`; kept per unit pair). None with the compiled kernels,
         whose flags cost less than this test."""
         if self.jit:
@@ -560,10 +561,14 @@ class Visibility(SightTables):
         if hit is None:
             ter = sight_build.terrain_obstacles(self._part.items)
             emin, emax = _edge_boxes(ter)
-            units, fps = self.scene.units, self.footprints
+            units, fps, index = self.scene.units, self.footprints, self.model_index
+            go = [index[(ou, m)] for m in range(len(units[ou].models))]
+            gt = [index[(tu, m)] for m in range(len(units[tu].models))]
+            rows = self._area_rows(np.array(go + gt, dtype=np.int64))
             hit = self._far[(ou, tu)] = terrain_far(
-                ter, emin, emax, [fps[(ou, m)] for m in range(len(units[ou].models))],
-                [fps[(tu, m)] for m in range(len(units[tu].models))])
+                ter, emin, emax, [fps[(ou, m)] for m in range(len(go))],
+                [fps[(tu, m)] for m in range(len(gt))],
+                (self.owner_area[ter.owner], rows[go], rows[gt]))
         return hit
 
     def unit_fully_visible(self, ou: int, om: int, tu: int) -> bool:
