@@ -11,8 +11,9 @@ strip of half-width ``max(reach_o, reach_t)`` around the line through the two ce
 capsule the compiled kernel's first pass culls by lies within it). An edge whose grown box
 misses that box, or that keeps to one side of the line with both ends farther from it than
 the strip's half-width plus its ``grow`` (+1e-9 either way, a margin over the roundings),
-therefore counts for no obstacle set that holds it: a pair with no other terrain edge has
-no terrain among its HULL_RAMP blockers, whatever areas it ignores (13.10) and whichever
+therefore counts for no obstacle set that holds it, nor does an edge of an area (or gap
+filler) either model is within, which the pair's obstacles leave out (13.10, R13.11-b): a
+pair with no other terrain edge has no terrain among its HULL_RAMP blockers, whichever
 models stand between.
 """
 
@@ -52,12 +53,15 @@ _SCALE = math.cos(math.pi / 48)
 def terrain_far(
     terrain: Obstacles, emin: FloatArray, emax: FloatArray,
     observers: list[Shape], targets: list[Shape],
+    ignored: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
 ) -> np.ndarray:
     """``far[i, j]``: no edge of ``terrain`` (its grown boxes ``emin`` / ``emax``, (E, 2)
-    each) comes within its ``grow`` + ``MARGIN`` of both the box and the strip that hold the
-    pair hull of ``observers[i]`` and ``targets[j]``: then HULL_RAMP counts no terrain edge
-    for that pair (module docstring), so its bit 2 is 0 and a target model seen CLEAR has
-    no cover from terrain."""
+    each) comes within its ``grow`` + ``MARGIN`` of both the box and the strip that hold
+    the pair hull of ``observers[i]`` and ``targets[j]``, leaving out with ``ignored`` (the
+    region owning each edge, -1 for none, and the observers' and targets' rows of region
+    membership) the edges of regions either model is within, which the pair's obstacles
+    leave out (13.10): then HULL_RAMP counts no terrain edge for that pair (module
+    docstring), so its bit 2 is 0 and a target model seen CLEAR has no cover from terrain."""
     od = np.array([outline_disc(s) for s in observers], dtype=np.float64).reshape(-1, 3)
     td = np.array([outline_disc(s) for s in targets], dtype=np.float64).reshape(-1, 3)
     far = np.ones((len(od), len(td)), dtype=bool)
@@ -93,5 +97,12 @@ def terrain_far(
     sb = ((bx - ox) * dy - (by - oy) * dx) / np.maximum(ln, 1e-300)
     lim = np.maximum(od[i, 2], td[j, 2]) + terrain.grow[k] + MARGIN
     hit = (ln <= 1e-6) | (sa * sb <= 0.0) | (np.minimum(np.abs(sa), np.abs(sb)) <= lim)
+    if ignored is not None:
+        # 13.10 (R13.11-b): the region owning each edge (-1: none) and which regions hold
+        # each observer and target; a pair's obstacles leave out the regions either holds
+        col, o_in, t_in = ignored
+        c = col[k]
+        own = np.nonzero(hit & (c >= 0))[0]
+        hit[own] = ~(o_in[i[own], c[own]] | t_in[j[own], c[own]])
     far[i[hit], j[hit]] = False
     return far

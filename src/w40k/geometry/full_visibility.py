@@ -31,6 +31,7 @@ import math
 import numpy as np
 
 from w40k.geometry.cover_lines import clear_through_points
+from w40k.geometry.cover_near import blocker_sure
 from w40k.geometry.cover_shadows import shadowed_points
 from w40k.geometry.los import (
     Obstacles,
@@ -187,6 +188,14 @@ def _facing_base(
     owners = hull_blockers(o, t, level_t, top_o, obs)
     if len(owners) == 0:
         return None
+    sample = _facing_sample(o, t)
+    return None if sample is None else (owners, *sample)
+
+
+def _facing_sample(o: Shape, t: Shape) -> tuple[FloatArray, np.ndarray, set[int]] | None:
+    """The outline, its facing mask and the base sample (outline indices) of
+    :func:`facing_test_points` (functions of the two shapes only); None when no outline
+    point faces the observer."""
     pts, nrm = _outline(t)
     ext = o.support(nrm)
     facing = ext - (nrm * pts).sum(axis=1) > 1e-9
@@ -194,7 +203,7 @@ def _facing_base(
     if len(idx) == 0:
         return None
     base = set(idx[np.linspace(0, len(idx) - 1, BASE_SAMPLES).round().astype(int)].tolist())
-    return owners, pts, facing, base
+    return pts, facing, base
 
 
 def _tested_rows(
@@ -228,11 +237,20 @@ def hidden_facing_point(
     alone): it is hidden among ``obs`` too (a line clear among ``obs`` is clear among any
     subset of it), so when it is one of the base sample (tested here too: the sample
     depends on the two shapes only) the answer is no without a search; else it is tried
-    first."""
-    staged = _facing_base(o, top_o, t, level_t, obs)
-    if staged is None:
-        return True, None
-    owners, pts, facing, base = staged
+    first. When :func:`cover_near.blocker_sure` proves HULL_RAMP's blockers not empty (in
+    the battles, nearly every target model that terrain hides), the pair hull they need is
+    computed only for the cuts, after the shadows: the same answers."""
+    owners: np.ndarray | None = None
+    if blocker_sure(o, t, level_t, top_o, obs):
+        sample = _facing_sample(o, t)
+        if sample is None:
+            return True, None
+        pts, facing, base = sample
+    else:
+        staged = _facing_base(o, top_o, t, level_t, obs)
+        if staged is None:
+            return True, None
+        owners, pts, facing, base = staged
     base_rows = np.array(sorted(base), dtype=np.int64)
     if prefer is not None:
         at = np.all(pts[base_rows] == prefer, axis=1)
@@ -248,6 +266,8 @@ def hidden_facing_point(
         hid = shadowed_points(disc, top_o, pts[base_rows], level_t, obs, not convention_visible)
         if hid.any():
             return False, pts[base_rows[int(np.argmax(hid))]].copy()
+    if owners is None:
+        owners = hull_blockers(o, t, level_t, top_o, obs)
     rows = _tested_rows(o, obs, owners, pts, facing, base)
     tested = pts[rows]
     k = first_hidden(o, top_o, tested, level_t, obs, convention_visible, prefer)

@@ -106,18 +106,29 @@ def _blockers(
         return _NONE
     # containment of the hull inside an obstacle polygon is covered by edge distances since
     # the footprints themselves are never inside a blocker.
+    counts = above_ramp(o, t, target_level, top_o, a[m], b[m], grow[m], obs.top[idx[m]])
+    return unique_ids(obs.owner[idx[m[counts]]])
+
+
+def above_ramp(
+    o: Shape, t: Shape, target_level: float, top_o: float,
+    a: FloatArray, b: FloatArray, grow: FloatArray, top: FloatArray,
+) -> np.ndarray:
+    """Per edge (``a``-``b``, its ``grow`` and ``top``; edges that meet the pair hull): its
+    top is above HULL_RAMP's line from the observer's top to the target's base level,
+    evaluated at the edge's closest approach to the target. Elementwise, so an edge's answer
+    is the same floats whichever edges are asked with it (:mod:`cover_near` asks a few)."""
     tc = np.asarray(t.center)
     oc = np.asarray(o.center)
     rt = _circumradius(t)
     ro = _circumradius(o)
     gap = max(float(np.hypot(*(tc - oc))) - rt - ro, 1e-9)
-    am, bm = a[m], b[m]
-    dt = _point_seg_dist(float(tc[0]), float(tc[1]), am[:, 0], am[:, 1], bm[:, 0], bm[:, 1])
-    dt = dt - rt - grow[m]
+    dt = _point_seg_dist(float(tc[0]), float(tc[1]), a[:, 0], a[:, 1], b[:, 0], b[:, 1])
+    dt = dt - rt - grow
     frac = np.clip(dt / gap, 0.0, 1.0)
     ramp = target_level + (top_o - target_level) * frac
-    counts = obs.top[idx[m]] > ramp + 1e-9
-    return unique_ids(obs.owner[idx[m[counts]]])
+    out: np.ndarray = top > ramp + 1e-9
+    return out
 
 
 _NONE = np.zeros(0, dtype=np.int64)

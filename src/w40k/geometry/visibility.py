@@ -14,6 +14,7 @@ import numpy.typing as npt
 
 from w40k.geometry import kernel_layout, sight_build
 from w40k.geometry.cover_far import terrain_far
+from w40k.geometry.cover_near import blocker_sure
 from w40k.geometry.los import Sight
 from w40k.geometry.los_hull import _edge_boxes
 from w40k.geometry.measure import (
@@ -501,7 +502,9 @@ class Visibility(SightTables):
                 # per-pair search for a model whose sight is not known yet
                 covered = True
             elif self.raw_sight(ou, om, tu, tm).sight is not Sight.CLEAR:
-                covered = bool(_terrain_cover(self._ramp_flags(ou, om, tu, tm), False))
+                # R13.08-a: a terrain blocker proven without the pair hull is bit 2
+                covered = (self._terrain_blocker(ou, om, tu, tm)
+                           or bool(_terrain_cover(self._ramp_flags(ou, om, tu, tm), False)))
             elif far is not None and far[om, tm]:
                 # no terrain near the pair (:mod:`cover_far`)
                 covered = False
@@ -532,9 +535,24 @@ class Visibility(SightTables):
         cost as much as the test's own blockers)."""
         return not self._terrain_test(ou, om, tu, tm)[0]
 
+    def _terrain_blocker(self, ou: int, om: int, tu: int, tm: int) -> bool:
+        """Bit 2 of :meth:`_ramp_flags` known set without the pair hull: the kept flags', or
+        a terrain feature or obscuring area of the pair's obstacles proven one of HULL_RAMP's
+        blockers by :func:`cover_near.blocker_sure` (an edge counts whatever the other edges
+        are). False: not known."""
+        cached = self._ramp.get((ou, om, tu, tm))
+        if cached is not None:
+            return bool(cached & 2)
+        if self.jit:
+            return False
+        o, t = self.scene.units[ou].models[om], self.scene.units[tu].models[tm]
+        return blocker_sure(self.footprints[(ou, om)], self.footprints[(tu, tm)], t.z, o.top,
+                            self._terrain_of(self._obstacles_for(ou, om, tu, tm)))
+
     def _terrain_far(self, ou: int, tu: int) -> np.ndarray | None:
-        """``far[om, tm]``: no terrain feature, obscuring area or gap filler comes near the
-        box of the two models' outlines, so HULL_RAMP's bit 2 is 0 for that pair
+        """``far[om, tm]``: no terrain feature, obscuring area or gap filler of the pair's
+        obstacles (but the regions either model is within, 13.10) comes near the box and
+        the strip of the two models' outlines, so HULL_RAMP's bit 2 is 0 for that pair
         (:func:`cover_far.terrain_far`; kept per unit pair). None with the compiled kernels,
         whose flags cost less than this test."""
         if self.jit:
@@ -543,10 +561,14 @@ class Visibility(SightTables):
         if hit is None:
             ter = sight_build.terrain_obstacles(self._part.items)
             emin, emax = _edge_boxes(ter)
-            units, fps = self.scene.units, self.footprints
+            units, fps, index = self.scene.units, self.footprints, self.model_index
+            go = [index[(ou, m)] for m in range(len(units[ou].models))]
+            gt = [index[(tu, m)] for m in range(len(units[tu].models))]
+            rows = self._area_rows(np.array(go + gt, dtype=np.int64))
             hit = self._far[(ou, tu)] = terrain_far(
-                ter, emin, emax, [fps[(ou, m)] for m in range(len(units[ou].models))],
-                [fps[(tu, m)] for m in range(len(units[tu].models))])
+                ter, emin, emax, [fps[(ou, m)] for m in range(len(go))],
+                [fps[(tu, m)] for m in range(len(gt))],
+                (self.owner_area[ter.owner], rows[go], rows[gt]))
         return hit
 
     def unit_fully_visible(self, ou: int, om: int, tu: int) -> bool:

@@ -1,0 +1,109 @@
+"""Model pairs that terrain surely stands between, without the pair hull (13.08 (ii)).
+
+HULL_RAMP (:func:`w40k.geometry.los_hull.hull_blockers`) counts an edge of an obstacle when
+it meets the pair hull (its start inside the hull, or the edge within ``grow - TOUCH`` of a
+hull edge) and its top is above the ramp at its closest approach to the target
+(:func:`~w40k.geometry.los_hull.above_ramp`, elementwise). The pair hull is the convex hull of
+the two footprints' 48-gons, which circumscribe the footprints, so it holds the capsule of
+radius ``rin`` (the smaller footprint's inner radius: a round base's radius, an oval's half
+minor axis, 0 for a polygon, whose centre is inside it) around the segment between the two
+centres. Hence an edge meets the hull when
+
+- its ``grow`` exceeds ``TOUCH`` (by ``GROW_SLACK``) and it comes within ``rin + grow -
+  TOUCH - MARGIN`` of that segment: a point of the edge is then within ``grow - TOUCH -
+  MARGIN`` of the capsule (inside it for an obscuring area, grown by only 1e-6"), so either
+  inside the hull (the edge starts inside or crosses a hull edge: distance 0, or a rounding
+  of it, less than ``grow - TOUCH``) or within that distance of the hull's boundary; or
+- its start is within ``rin - MARGIN`` of the segment: it is inside the hull, ``MARGIN``
+  (1e-6") from its boundary, far beyond the roundings of the inside test.
+
+Such an edge whose top is above the ramp (the very floats the hull test computes) is a
+blocker: the pair's blockers are not empty. Where this proves nothing the hull test runs as
+before; it only ever spares the hull (the HULL_RAMP flags of a model pair not seen CLEAR,
+the blockers that the terrain-only full visibility test asks before its walls' shadows).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+import numpy as np
+
+from w40k.geometry.los_hull import _edge_boxes, above_ramp
+from w40k.geometry.los_obstacles import TOUCH, Obstacles
+from w40k.geometry.shapes import Circle, Oval, Shape
+
+MARGIN = 1e-6
+"""How far inside the bounds above an edge must be (inches): the roundings are ~1e-14."""
+
+GROW_SLACK = 1e-9
+"""How far an edge's ``grow`` must exceed ``TOUCH`` for a crossing (computed distance 0, or
+a rounding of it) to count (an obscuring area's 1e-6" does, a bare polygon's 0 does not)."""
+
+
+@functools.lru_cache(maxsize=4096)
+def _inner(s: Shape) -> tuple[float, float, float]:
+    """(cx, cy, rin): the shape's centre and the radius of a disc about it inside the shape
+    (kept per shape)."""
+    cx, cy = s.center
+    if isinstance(s, Circle):
+        rin = s.r
+    elif isinstance(s, Oval):
+        rin = min(s.a, s.b)
+    else:
+        rin = 0.0
+    return float(cx), float(cy), float(rin)
+
+
+def blocker_sure(o: Shape, t: Shape, level_t: float, top_o: float, obs: Obstacles) -> bool:
+    """Some edge of ``obs`` is surely one of HULL_RAMP's blockers of observer ``o`` (top
+    ``top_o``) and target ``t`` (base level ``level_t``): ``hull_blockers(o, t, level_t,
+    top_o, obs)`` is not empty (module docstring). False: not known."""
+    if len(obs.a) == 0:
+        return False
+    ox, oy, ro = _inner(o)
+    tx, ty, rt = _inner(t)
+    rin = min(ro, rt)
+    emin, emax = _edge_boxes(obs)
+    # an edge near the capsule has its grown box within rin of the segment's box
+    lox, hix = min(ox, tx) - rin, max(ox, tx) + rin
+    loy, hiy = min(oy, ty) - rin, max(oy, ty) + rin
+    idx = np.nonzero((emax[:, 0] >= lox) & (emin[:, 0] <= hix)
+                     & (emax[:, 1] >= loy) & (emin[:, 1] <= hiy))[0]
+    if len(idx) == 0:
+        return False
+    a, b, grow = obs.a[idx], obs.b[idx], obs.grow[idx]
+    meets = [
+        (g > TOUCH + GROW_SLACK
+         and _seg_seg(ox, oy, tx, ty, ax, ay, bx, by) < rin + g - TOUCH - MARGIN)
+        or _point_seg(ax, ay, ox, oy, tx, ty) < rin - MARGIN
+        for (ax, ay), (bx, by), g in zip(a.tolist(), b.tolist(), grow.tolist(), strict=True)
+    ]
+    if not any(meets):
+        return False
+    m = np.nonzero(np.array(meets, dtype=bool))[0]
+    return bool(above_ramp(o, t, level_t, top_o, a[m], b[m], grow[m], obs.top[idx[m]]).any())
+
+
+def _point_seg(px: float, py: float, ax: float, ay: float, bx: float, by: float) -> float:
+    """The distance from point p to segment a-b."""
+    dx, dy = bx - ax, by - ay
+    den = dx * dx + dy * dy
+    s = 0.0 if den <= 0.0 else min(max(((px - ax) * dx + (py - ay) * dy) / den, 0.0), 1.0)
+    return math.hypot(px - ax - s * dx, py - ay - s * dy)
+
+
+def _seg_seg(
+    px: float, py: float, qx: float, qy: float, ax: float, ay: float, bx: float, by: float
+) -> float:
+    """The distance between segments p-q and a-b: 0 where they cross, else the least of the
+    four end-to-segment distances."""
+    d1 = (qx - px) * (ay - py) - (qy - py) * (ax - px)
+    d2 = (qx - px) * (by - py) - (qy - py) * (bx - px)
+    d3 = (bx - ax) * (py - ay) - (by - ay) * (px - ax)
+    d4 = (bx - ax) * (qy - ay) - (by - ay) * (qx - ax)
+    if ((d1 > 0.0 > d2) or (d1 < 0.0 < d2)) and ((d3 > 0.0 > d4) or (d3 < 0.0 < d4)):
+        return 0.0
+    return min(_point_seg(px, py, ax, ay, bx, by), _point_seg(qx, qy, ax, ay, bx, by),
+               _point_seg(ax, ay, px, py, qx, qy), _point_seg(bx, by, px, py, qx, qy))
