@@ -128,8 +128,8 @@ def test_candidates_of_the_columns_within_the_move_are_the_plain_answers(seed: i
             continue
         t = None if no_target else targets
         gs = groups if keep else ()
-        full = pb.fixed(start, t, gs, pb.discs(others), move + 1.0)
-        cut = pb.fixed(start, t, gs, pb.discs(others), move + 1.0, move=move)
+        full = pb.fixed(start, t, gs, [pb.block(tuple(others))], move + 1.0)
+        cut = pb.fixed(start, t, gs, [pb.block(tuple(others))], move + 1.0, move=move)
         assert cut.discs == full.discs  # free measures every nearby model still
         dropped += len(full.cols) - len(cut.cols)
         want = _plain(start, spots, full, friends, than, keep, clearance)

@@ -49,8 +49,8 @@ def test_candidates_refused_whole_give_the_plain_empty_answer(seed: int) -> None
             a, r = rng.uniform(-math.pi, math.pi), move * math.sqrt(rng.random())
             spots.append((start.x + r * math.cos(a), start.y + r * math.sin(a)))
         gs = groups if keep else ()
-        full = pb.fixed(start, targets, gs, pb.discs(others), move + 1.0)
-        cut = pb.fixed(start, targets, gs, pb.discs(others), move + 1.0, move=move)
+        full = pb.fixed(start, targets, gs, [pb.block(tuple(others))], move + 1.0)
+        cut = pb.fixed(start, targets, gs, [pb.block(tuple(others))], move + 1.0, move=move)
         want = _plain(start, spots, full, friends, than, keep, clearance)
         got = pb.candidates(start, np.array(spots), cut, friends, than, keep, clearance)
         assert got == want

@@ -6,6 +6,7 @@ Each gives the answer of the plain computation it replaces (tests:
 from __future__ import annotations
 
 import math
+from bisect import bisect_left, bisect_right
 from collections.abc import Mapping
 
 from w40k.geometry.battlefield import MARGIN, Discs
@@ -33,19 +34,25 @@ def unit_facts(u: Unit) -> tuple[Mapping[str, Model], bool]:
     return by_name, heavy
 
 
-_DISC_ROWS: dict[int, tuple[Discs, list[float], list[float], list[float], float]] = {}
-""":func:`near_step`'s lists of a ``Discs`` (x, y, reach and the largest reach), by the
-discs' object (an entry holds it, so its ``id`` is not reused while kept; the discs are
-kept per scene and never changed); emptied past 256 entries."""
+_DISC_ROWS: dict[int, tuple[Discs, list[float], list[float], list[float], float,
+                             list[float], list[int]]] = {}
+""":func:`near_step`'s lists of a ``Discs`` (x, y, reach, the largest reach, and the x
+sorted with the discs' indices in that order), by the discs' object (an entry holds it, so
+its ``id`` is not reused while kept; the discs are kept per scene and never changed);
+emptied past 256 entries."""
 
 
-def _disc_rows(discs: Discs) -> tuple[Discs, list[float], list[float], list[float], float]:
+def _disc_rows(discs: Discs) -> tuple[Discs, list[float], list[float], list[float], float,
+                                      list[float], list[int]]:
     """:data:`_DISC_ROWS`' entry of ``discs`` (made when missing)."""
     hit = _DISC_ROWS.get(id(discs))
     if hit is not None and hit[0] is discs:
         return hit
     rs = discs.rs.tolist()
-    hit = (discs, discs.xs.tolist(), discs.ys.tolist(), rs, max(rs, default=0.0))
+    xs = discs.xs.tolist()
+    order = sorted(range(len(xs)), key=xs.__getitem__)
+    hit = (discs, xs, discs.ys.tolist(), rs, max(rs, default=0.0), [xs[j] for j in order],
+           order)
     if len(_DISC_ROWS) >= 256:
         _DISC_ROWS.clear()
     _DISC_ROWS[id(discs)] = hit
@@ -53,27 +60,31 @@ def _disc_rows(discs: Discs) -> tuple[Discs, list[float], list[float], list[floa
 
 
 def near_step(discs: Discs, x0: float, y0: float, x1: float, y1: float, r: float
-               ) -> list[int]:
+              ) -> list[int]:
     """``discs.near_segment(x0, y0, x1, y1, r, 0.0)`` for a step that moves (its ``den >
     0`` branch), without its dozen array operations over every disc: a disc within ``r +
     reach + MARGIN`` of the segment lies within that of the segment's x span and y span,
     so the discs outside the segment's box grown by ``r``, the largest reach, ``MARGIN``
     and 1e-6" (far beyond the floats' rounding) are not near; the others are measured
     with ``near_segment``'s float operations in its order (IEEE operations on one element
-    each: the same floats, so the same answers), in ascending order."""
-    _, xs, ys, rs, top = _disc_rows(discs)
+    each: the same floats, so the same answers), in ascending order. The discs within the
+    box's x span are found by bisection in the x kept sorted (those with ``lo_x <= x <=
+    hi_x``, the box test's x half: the same discs), then tested in y."""
+    _, xs, ys, rs, top, sx, order = _disc_rows(discs)
     pad = r + top + MARGIN + 1e-6
     ax, ay = x1 - x0, y1 - y0
     lo_x, hi_x = min(x0, x1) - pad, max(x0, x1) + pad
     lo_y, hi_y = min(y0, y1) - pad, max(y0, y1) + pad
     den = ax * ax + ay * ay
     out: list[int] = []
-    for j, (x, y) in enumerate(zip(xs, ys, strict=True)):
-        if lo_x <= x <= hi_x and lo_y <= y <= hi_y:
-            px, py = x - x0, y - y0
+    for j in order[bisect_left(sx, lo_x):bisect_right(sx, hi_x)]:
+        y = ys[j]
+        if lo_y <= y <= hi_y:
+            px, py = xs[j] - x0, y - y0
             t = min(max((px * ax + py * ay) / den, 0.0), 1.0)  # np.minimum(np.maximum(...))
             px = px - t * ax
             py = py - t * ay
             if math.sqrt(px * px + py * py) - rs[j] - r <= 0.0 + MARGIN:
                 out.append(j)
+    out.sort()
     return out

@@ -342,7 +342,7 @@ def test_the_pile_in_spot_bounds_settle_the_spots_as_each_test_s_bounds(seed: in
                  | (pb.CLEAR if clear[i] < 0 else 0))
                 for i in range(n) if closer[i] and still[i] and clear[i] and not taken[i]]
         fx = pb.fixed(start, None if no_target else targets, groups if keep else (),
-                      pb.discs(others), budget + 1.0)
+                      [pb.block(tuple(others))], budget + 1.0)
         idx, codes = pb.candidates(start, spots, fx, friends, than, keep, gap)
         assert list(zip(idx, codes, strict=True)) == want
         seen.update(codes)
@@ -454,7 +454,7 @@ def test_the_placement_s_free_test_is_occupied_free_on_the_near_models_R03_01_c(
                         z=rng.choice([0.0, z]), base_mm=rng.choice(bases),
                         facing=rng.uniform(0, 6.3)) for i in range(rng.randint(0, 60))]
         budget = rng.choice([3.0, 6.0])
-        fx = pb.fixed(start, None, (), pb.discs(others), budget + 1.0)
+        fx = pb.fixed(start, None, (), [pb.block(tuple(others))], budget + 1.0)
         occ = Occupied(others)
         for _ in range(40):
             a, r = rng.uniform(0, 2 * math.pi), budget * math.sqrt(rng.random())

@@ -102,19 +102,58 @@ class Fixed:
     reach: _Reach
     """Which columns a spot within the move can involve (the friends' too,
     :func:`candidates`)."""
+    level: tuple[bool, ...] = ()
+    """Per group of :attr:`groups`: every one of its columns is :attr:`v_ok` (its tests
+    need no vertical mask, :func:`candidates`)."""
 
 
 def discs(models: Iterable[Model]) -> list[Disc]:
-    """Each model's :data:`Disc` (``Occupied``'s discs), for :func:`fixed`."""
+    """Each model's :data:`Disc` (``Occupied``'s discs)."""
     return [(m.x, m.y, m.reach(), m) for m in models]
 
 
+Block = tuple[float, float, float, float, tuple[Disc, ...]]
+"""One unit's models as :func:`fixed`'s ``occupied`` takes them: the box of their reach
+discs (x0, y0, x1, y1: the least ``x - reach``, ``y - reach``, the largest ``x + reach``,
+``y + reach``) and their :data:`Disc`, in order."""
+
+_BLOCKS: dict[int, tuple[tuple[Model, ...], Block]] = {}
+""":func:`block`'s answers by models tuple (an entry holds it, so its ``id`` is not reused
+while kept; a layout's tuple never changes); emptied past :data:`BLOCKS_LIMIT`."""
+BLOCKS_LIMIT = 1024
+
+
+def block(models: tuple[Model, ...]) -> Block:
+    """``models``' :data:`Block` (kept per tuple: a unit's kept layout holds one while its
+    models stand still, so a proposal reads the units that did not move again)."""
+    hit = _BLOCKS.get(id(models))
+    if hit is not None and hit[0] is models:
+        return hit[1]
+    ds = tuple(discs(models))
+    out = (min((x - r for x, _, r, _ in ds), default=math.inf),
+           min((y - r for _, y, r, _ in ds), default=math.inf),
+           max((x + r for x, _, r, _ in ds), default=-math.inf),
+           max((y + r for _, y, r, _ in ds), default=-math.inf), ds)
+    if len(_BLOCKS) >= BLOCKS_LIMIT:
+        _BLOCKS.clear()
+    _BLOCKS[id(models)] = (models, out)
+    return out
+
+
+_BLOCK_SPARE = 1e-6
+"""Inches to spare in :func:`fixed`'s box test: far beyond the floats' rounding (~1e-13)."""
+
+
 def fixed(start: Model, targets: Sequence[Model] | None, groups: Sequence[Sequence[Model]],
-          occupied: Sequence[Disc], budget: float, move: float | None = None) -> Fixed:
+          occupied: Sequence[Block], budget: float, move: float | None = None) -> Fixed:
     """:class:`Fixed` of ``start``: ``targets`` (None: an objective), ``groups`` (the models
-    of each unit it started engaged with), and of ``occupied`` (:func:`discs` of
-    ``Occupied.models``) those whose reach disc comes within ``budget + start.reach() + 1.0``
-    of the start, as ``Occupied.taken(start, spots, budget)`` picks them.
+    of each unit it started engaged with), and of ``occupied`` (the :func:`block` of each
+    unit of ``Occupied.models``, whose discs in order are :func:`discs` of them) those
+    whose reach disc comes within ``budget + start.reach() + 1.0`` of the start, as
+    ``Occupied.taken(start, spots, budget)`` picks them. A block whose box lies farther
+    than that from the start along x or y (1e-6" to spare) holds none of them (a disc's
+    ``hypot`` to the start is at least its x or y offset, which exceeds the limit plus its
+    reach there): passed over, the same discs in the same order.
 
     Given ``move`` (every spot :func:`candidates` will be asked of lies within ``move`` of
     the start), a group's or a nearby model's column that no such spot can involve is left
@@ -137,12 +176,19 @@ def fixed(start: Model, targets: Sequence[Model] | None, groups: Sequence[Sequen
     sx, sy = start.x, start.y
     a = len(rows)
     hypot = math.hypot
-    near = tuple(dc for dc in occupied if hypot(dc[0] - sx, dc[1] - sy) <= far + dc[2])
+    grown = far + _BLOCK_SPARE
+    found: list[Disc] = []
+    for x0, y0, x1, y1, ds in occupied:
+        if sx < x0 - grown or sx > x1 + grown or sy < y0 - grown or sy > y1 + grown:
+            continue  # every disc of the block is farther (the docstring)
+        found += [dc for dc in ds if hypot(dc[0] - sx, dc[1] - sy) <= far + dc[2]]
+    near = tuple(found)
     rows += [r for dc in near if reach.within(r := row(dc[3]), _TAKEN_GAP)]
     v += [False] * (len(rows) - a)
     return Fixed(table(rows, 4),
                  -1 if targets is None else len(targets), tuple(spans), (a, len(rows)),
-                 np.array(v, dtype=bool), near, reach)
+                 np.array(v, dtype=bool), near, reach,
+                 tuple(all(v[g0:g1]) for g0, g1 in spans))
 
 
 _GROUP_GAP = ENGAGEMENT_HORIZONTAL + EPS + MARGIN
@@ -227,8 +273,13 @@ def candidates(start: Model, spots: Sequence[tuple[float, float]] | np.ndarray, 
     ox, oy = cx - start.x, cy - start.y  # the footprint's centre moves with the model
     # column by column (a row per column, a column per spot), the same elementwise
     # operations in the same order as sqrt(dx * dx + dy * dy), d - r - r2 and d - s_in - r3
-    dx = pts[:, 0] + ox - cols[:, 0, None]
-    dy = pts[:, 1] + oy - cols[:, 1, None]
+    # (a centred footprint adds no offset: x + 0.0 is x, or -0.0 made 0.0, whose
+    # difference's square is the same)
+    px, py = pts[:, 0], pts[:, 1]
+    if ox or oy:
+        px, py = px + ox, py + oy
+    dx = px - cols[:, 0, None]
+    dy = py - cols[:, 1, None]
     dx *= dx
     dy *= dy
     dx += dy
@@ -244,46 +295,57 @@ def candidates(start: Model, spots: Sequence[tuple[float, float]] | np.ndarray, 
     # Each test's "refused" needs no "and not sure": a spot its lower bound refuses is never
     # sure by its upper bound (lower <= upper column by column, the model's and each
     # column's bounding radius being at least the inner one, and float subtraction
-    # monotone), so the refusals below are the reference's.
+    # monotone), so the refusals below are the reference's. The reductions are the ufuncs'
+    # own (``.min`` / ``.any`` call them), and a group whose columns are all within range
+    # vertically (``fx.level``) needs no mask (``x & True`` is ``x``).
+    least, some = np.minimum.reduce, np.logical_or.reduce
     nt = fx.targets
     # the refusals first: a chunk no spot of which survives (about 40 % of the calls) needs
     # no code
     if nt > 0:  # _closer_tri
         c = than + MARGIN
-        refused = lower[:nt].min(axis=0) >= c if c > 0.0 else np.ones(k, dtype=bool)
+        refused = least(lower[:nt], axis=0) >= c if c > 0.0 else np.ones(k, dtype=bool)
     else:
         refused = np.full(k, nt == 0)
     groups = fx.groups if keep else ()
+    level = fx.level
     limit = ENGAGEMENT_HORIZONTAL + EPS
-    for a, b in groups:  # _engaged_tri's refusals
+    for j, (a, b) in enumerate(groups):  # _engaged_tri's refusals
         if a == b:
             return [], []
-        refused |= ~((lower[a:b] <= limit + MARGIN) & fx.v_ok[a:b, None]).any(axis=0)
+        hit = lower[a:b] <= limit + MARGIN
+        if not level[j]:
+            hit &= fx.v_ok[a:b, None]
+        refused |= ~some(hit, axis=0)
     a, b = fx.near
     if rows:  # _clear_tri's refusals
         if clearance == TAKEN_CLEARANCE:
             a = a if b > a else nf  # the near models' columns end where the friends' begin
             b = len(cols)
         else:
-            refused |= (upper[nf:] <= clearance - MARGIN).any(axis=0)
+            refused |= some(upper[nf:] <= clearance - MARGIN, axis=0)
     if b > a:  # Occupied.taken (and the clear test's refusals, where the clearance is one)
-        refused |= (upper[a:b] <= TAKEN_CLEARANCE - MARGIN).any(axis=0)
-    idx = np.flatnonzero(~refused)
+        refused |= some(upper[a:b] <= TAKEN_CLEARANCE - MARGIN, axis=0)
+    np.logical_not(refused, out=refused)
+    idx = refused.nonzero()[0]  # the spots left (np.flatnonzero's answer)
     if not len(idx):
         return [], []
     if nt > 0:
         c = than - MARGIN
-        code = (upper[:nt].min(axis=0) >= c) * CLOSER if c > 0.0 \
+        code = (least(upper[:nt], axis=0) >= c) * CLOSER if c > 0.0 \
             else np.full(k, CLOSER, dtype=np.int64)
     else:
         code = np.full(k, 0 if nt == 0 else CLOSER, dtype=np.int64)
     if groups:
         sure_all = np.ones(k, dtype=bool)
-        for a, b in groups:
-            sure_all &= ((upper[a:b] <= limit - MARGIN) & fx.v_ok[a:b, None]).any(axis=0)
+        for j, (a, b) in enumerate(groups):
+            hit = upper[a:b] <= limit - MARGIN
+            if not level[j]:
+                hit &= fx.v_ok[a:b, None]
+            sure_all &= some(hit, axis=0)
         code[~sure_all] |= STILL
     if rows:
-        code[(lower[nf:] <= clearance + MARGIN).any(axis=0)] |= CLEAR
+        code[some(lower[nf:] <= clearance + MARGIN, axis=0)] |= CLEAR
     out_idx: list[int] = idx.tolist()
     out_code: list[int] = code[idx].tolist()
     return out_idx, out_code

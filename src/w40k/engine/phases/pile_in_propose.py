@@ -155,9 +155,10 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
     if not movers:
         return None  # every model in base contact stays: none moves (after the same draw)
     # every living model of the other units, in the state's order (``occupied_around``'s
-    # models: pb.free measures a spot against them as its Occupied.free would)
-    occupied_discs = pb.discs(o for e in ctx.state.units if e.id != u.id and not e.destroyed
-                              for o in geo.unit_shapes(e))
+    # models: pb.free measures a spot against them as its Occupied.free would), unit by
+    # unit (each unit's block kept with its layout's models)
+    occupied_discs = [pb.block(field.layout(e).models) for e in ctx.state.units
+                      if e.id != u.id and not e.destroyed]
     moved: dict[str, Model] = {}
     fixed: dict[str, pb.Fixed] = {}
     goals: dict[str, _Goal] = {}  # each model's goal chunks, for the later passes
@@ -405,9 +406,12 @@ def _target_chunks(start: Model, tshapes: Sequence[Model], budget: float, jitter
     near = [t for h, t in by_gap[:NEAREST] if h <= budget + 2.0 + mm_.EPS]
     spots = _NO_SPOTS
     if near:
-        rings = np.concatenate([_contact_rows(start, t, math.atan2(start.y - t.y,
-                                                                    start.x - t.x)
-                                              + jitter, budget) for t in near])
+        # the rings one after the other, as one (n, 4) array (the same floats as each
+        # ring's array concatenated)
+        rings = pb.table([p for t in near
+                          for p in _contact_ring(start, t, math.atan2(start.y - t.y,
+                                                                       start.x - t.x)
+                                                 + jitter, budget)], 4)
         # (x + g * c, y + g * s) gap by gap, ring by ring, as (n, 2) rows
         every = (rings[None, :, :2] + _GAPS_XY * rings[None, :, 2:]).reshape(-1, 2)
         limit = budget - SLACK
@@ -433,11 +437,10 @@ _NO_SPOTS = np.empty((0, 2), dtype=np.float64)
 
 
 _RINGS: dict[tuple[int, int, float, float | None],
-             tuple[Model, Model, list[tuple[float, float, float, float]], np.ndarray]] = {}
-""":func:`_contact_ring`'s answers by (start, target, bearing, move), also as a (``BEARINGS``, 4)
-array (:func:`_contact_rows`) -- kept model objects are the same while the models stay
-(``engine/field.py``), and an entry holds them, so an ``id`` is not reused while it is kept;
-emptied past :data:`RINGS_LIMIT` entries."""
+             tuple[Model, Model, list[tuple[float, float, float, float]]]] = {}
+""":func:`_contact_ring`'s answers by (start, target, bearing, move) -- kept model objects
+are the same while the models stay (``engine/field.py``), and an entry holds them, so an
+``id`` is not reused while it is kept; emptied past :data:`RINGS_LIMIT` entries."""
 RINGS_LIMIT = 4096
 
 
@@ -451,27 +454,15 @@ def _contact_ring(start: Model, t: Model, base: float, budget: float | None = No
     (``TARGET_GAPS`` beyond the touching point) the move reaches gets x and y NaN instead
     (:func:`_touching_ring`: :func:`_target_chunks` drops it, as it drops a spot out of
     reach). Kept for the passes and attempts that ask again (:data:`_RINGS`)."""
-    return _kept_ring(start, t, base, budget)[2]
-
-
-def _contact_rows(start: Model, t: Model, base: float, budget: float | None = None
-                  ) -> np.ndarray:
-    """:func:`_contact_ring` as a (``BEARINGS``, 4) array (the same floats), kept with it."""
-    return _kept_ring(start, t, base, budget)[3]
-
-
-def _kept_ring(start: Model, t: Model, base: float, budget: float | None
-               ) -> tuple[Model, Model, list[tuple[float, float, float, float]], np.ndarray]:
-    """The :data:`_RINGS` entry of :func:`_contact_ring`'s arguments (made when missing)."""
     key = (id(start), id(t), base, budget)
     hit = _RINGS.get(key)
     if hit is not None and hit[0] is start and hit[1] is t:
-        return hit
+        return hit[2]
     out = _touching_ring(start, t, base, budget)
     if len(_RINGS) >= RINGS_LIMIT:
         _RINGS.clear()
-    hit = _RINGS[key] = (start, t, out, pb.table(out, 4))
-    return hit
+    _RINGS[key] = (start, t, out)
+    return out
 
 
 def _touching_ring(start: Model, t: Model, base: float, budget: float | None = None
@@ -490,11 +481,13 @@ def _touching_ring(start: Model, t: Model, base: float, budget: float | None = N
         tx, ty = t.x, t.y
         atan2, cos, sin = math.atan2, math.cos, math.sin
         offs = _OFFS if budget is None else _OFFS[:_reached(start, t, r, base, budget)]
+        add = out.append
         for o in offs:
-            x, y = tx + r * cos(base + o), ty + r * sin(base + o)  # ring()'s spot
+            b = base + o
+            x, y = tx + r * cos(b), ty + r * sin(b)  # ring()'s spot
             a = atan2(y - ty, x - tx)
             c, s = cos(a), sin(a)
-            out.append((tx + r * c, ty + r * s, c, s))
+            add((tx + r * c, ty + r * s, c, s))
         return out
     lo = hi = far = math.nan
     skip = (oval and budget is not None and isinstance(fs, (Circle, Oval))
