@@ -312,11 +312,11 @@ def _waaagh_use(ctx: Context, facts: Facts, player: str, answer: JSON) -> None:
 
 
 def _ere_options(ctx: Context, facts: Facts, player: str) -> list[JSON]:
-    from w40k.engine.stratagems.reroll import _charge_frame
-
     uid = facts.get("unit")
     if facts.get("kind") != RollKind.CHARGE or not isinstance(uid, str):
-        return []
+        return []  # (asked after every attack roll: the import below only for a charge)
+    from w40k.engine.stratagems.reroll import _charge_frame
+
     s = ctx.state
     u = s.unit(uid)
     if u.player != player or ERE_WE_GO in s.player(player).effects \

@@ -31,7 +31,7 @@ from w40k.engine.requests import Request
 from w40k.engine.serial import JSON, weapon_from_json, weapon_to_json
 from w40k.engine.state import UnitData
 from w40k.engine.units import centre, destroy
-from w40k.engine.windows import Window, open_window
+from w40k.engine.windows import Window, open_window, open_window_run_next
 from w40k.rules.allocation import policy_answer
 from w40k.rules.attack_machine import AttackState, Pause, Rolled, advance, start
 from w40k.rules.attack_profile import AttackContext, Reroll, Ruleset, WeaponEntry
@@ -251,9 +251,12 @@ def _roll_unit(kind: str, frame: AttackFrame) -> str:
 
 
 def _store(ctx: Context, frame: AttackFrame, state: AttackState, pause: Pause,
-           step: AttackStep) -> AttackFrame | None:
+           step: AttackStep, *, run: bool = True) -> AttackFrame | None:
     """Keep the machine's state in the frame; a batch just rolled is logged (``roll``).
-    The new frame, or None when a reaction window was pushed on top of it."""
+    The new frame, or None when a reaction window was pushed on top of it. ``run``: called
+    from the frame's run, which returns at once when a window is pushed, so the engine runs
+    the window next with nothing in between (``open_window_run_next``); not from an
+    answer (``Game.submit`` returns to its caller first)."""
     new = with_state(frame, state, step=step)
     ctx.replace(frame, new)
     if isinstance(pause, Rolled):
@@ -262,9 +265,10 @@ def _store(ctx: Context, frame: AttackFrame, state: AttackState, pause: Pause,
         # After the roll, before its result is used: the machine waits at its Rolled pause.
         # list(), not list[JSON](): calling the generic alias costs ten times more
         rerollable: list[JSON] = list(pause.indices)
-        if open_window(ctx, Window.AFTER_ROLL, kind=str(pause.kind), unit=unit,
-                       faces=[d.face for d in pause.dice], rerollable=rerollable,
-                       frame=len(ctx.state.frames) - 1):
+        opener = open_window_run_next if run else open_window
+        if opener(ctx, Window.AFTER_ROLL, kind=str(pause.kind), unit=unit,
+                  faces=[d.face for d in pause.dice], rerollable=rerollable,
+                  frame=len(ctx.state.frames) - 1):
             return None
     return new
 
@@ -308,7 +312,9 @@ def _run_once(ctx: Context, frame: AttackFrame) -> tuple[Request | None, AttackF
         ctx.replace(frame, new)
         return None, _on_top(ctx, new)
     req = frame_request(frame)
-    after, pause = advance(frame_state(frame), req, ctx.dice)
+    reached = _reached(frame)
+    after, pause = (reached if reached is not None
+                    else advance(frame_state(frame), req, ctx.dice))
     if isinstance(pause, Rolled):  # (the units are looked up by a scan: only when needed)
         return None, _on_top(ctx, _store(ctx, frame, after, pause, frame.step))
     attacker = ctx.state.unit(frame.attacker)
@@ -359,11 +365,30 @@ def _apply_models(ctx: Context, unit: UnitData, after: tuple[ModelState, ...], c
             destroy(ctx, unit, m, cause=cause)
 
 
+_REACHED: list[tuple[AttackFrame, AttackState, DecisionRequest]] = []
+"""The decision an answer's ``advance`` reached (:func:`_apply`), with the frame that stores
+its state: the frame's next run would advance that state again to the very same decision
+(at a decision the machine draws no die and changes nothing: the same state and request, a
+function of the frame's frozen state and request alone), so it reads it here instead. One
+entry, read (and forgotten) by the next attack frame run, used only for that frame object."""
+
+
+def _reached(frame: AttackFrame) -> tuple[AttackState, DecisionRequest] | None:
+    """The state and decision kept for ``frame`` by :func:`_apply`, if any (and forgets
+    them)."""
+    if not _REACHED:
+        return None
+    stored, after, pause = _REACHED.pop()
+    return (after, pause) if stored is frame else None
+
+
 def _apply(ctx: Context, frame: AttackFrame, request: Request, choice: JSON) -> None:
     """Answer the machine's decision (validated by the machine) and go on to its next
     pause."""
     after, pause = advance(frame_state(frame), frame_request(frame), ctx.dice, choice)
-    _store(ctx, frame, after, pause, AttackStep.RUNNING)
+    new = _store(ctx, frame, after, pause, AttackStep.RUNNING, run=False)
+    if new is not None and isinstance(pause, DecisionRequest):
+        _REACHED[:] = [(new, after, pause)]
 
 
 FRAMES: tuple[Handler[Any], ...] = (Handler(AttackFrame, _run, _apply),)

@@ -172,14 +172,61 @@ def open_window(ctx: Context, window: Window, **facts: JSON) -> bool:
     return True
 
 
+def open_window_run_next(ctx: Context, window: Window, **facts: JSON) -> bool:
+    """:func:`open_window` for a caller that returns at once when the frame is pushed, so
+    that the engine runs the window next with nothing in between (an attack frame's run:
+    engine/attack.py). The players' options listed here to decide whether to push are handed
+    to the frame's first run (:data:`_HANDED`) instead of being listed again on the very
+    same state."""
+    if not _of_window(ctx, window):
+        return False
+    s = ctx.state
+    first = s.active or s.players[0].name
+    order = [first, s.opponent(first)]
+    # Each player's whole list, in order, up to the first that is not empty: the first run
+    # lists exactly these (it asks the first player with options).
+    lists: list[list[JSON]] = []
+    for p in order:
+        options = _usable(ctx, window, facts, p)
+        lists.append(options)
+        if options:
+            break
+    else:
+        return False
+    frame = WindowFrame(window, cast(JSON, dict(facts)), tuple(order))
+    ctx.push(frame)
+    _HANDED[:] = [(frame, len(s.events), lists)]
+    return True
+
+
+_HANDED: list[tuple[WindowFrame, int, list[list[JSON]]]] = []
+"""The options :func:`open_window_run_next` listed for the frame it just pushed
+(the frame itself, the length of the event log then, and each player's options in order):
+read by that frame's first run only (the same frame object, asking its first player, the
+log as long), and dropped by any window run. Options are functions of the state, which the
+caller's promise keeps unchanged between the push and that run."""
+
+
+def _handed(ctx: Context, frame: WindowFrame) -> list[list[JSON]] | None:
+    """The options handed to ``frame``'s first run, if any (and forgets them)."""
+    if not _HANDED:
+        return None
+    pushed, events, lists = _HANDED.pop()
+    if pushed is frame and frame.idx == 0 and events == len(ctx.state.events):
+        return lists
+    return None
+
+
 def _run(ctx: Context, frame: WindowFrame) -> Request | None:
     players = frame.players
     idx = frame.idx
     window = frame.window
     facts = cast(Facts, frame.facts)
+    handed = _handed(ctx, frame)
     while idx < len(players):
         player = players[idx]
-        options = _usable(ctx, window, facts, player)
+        options = (handed[idx] if handed is not None and idx < len(handed)
+                   else _usable(ctx, window, facts, player))
         if options:
             labels = tuple(f"{o[0]}: {o[1]}" for o in cast(list[list[JSON]], options))
             return request(player, K.REACTION, "15.01",

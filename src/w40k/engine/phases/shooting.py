@@ -38,6 +38,7 @@ from w40k.engine.phases.shooting_facts import (
     ShooterFacts,
     attacking_models,
     has,
+    has_shooting_type,
     heavy_condition,
     model_by_id,
     one_shots,
@@ -72,7 +73,7 @@ def can_shoot(ctx: Context, u: UnitData) -> bool:
     least one shooting type (fell-back units are not, 09.07)."""
     return (not u.flag("selected_to_shoot") and not blocks_shooting(ctx, u)
             and not u.flag("firing_deck")  # R24.14-a: its transport used its weapons
-            and bool(shooting_types(ctx, u)))
+            and has_shooting_type(ctx, u))
 
 
 @dataclass(frozen=True)

@@ -109,6 +109,24 @@ def shooting_types(ctx: Context, u: UnitData) -> list[AttackKind]:
     return out
 
 
+def has_shooting_type(ctx: Context, u: UnitData) -> bool:
+    """``bool(shooting_types(ctx, u))``, without listing them: an unengaged unit that has not
+    advanced is eligible for normal shooting (10.04) whatever its weapons, so its weapons are
+    not scanned (the shoot loop asks this of every unit after each unit shoots)."""
+    if u.destroyed or u.flag("fell_back") or u.flag("desperate_escape"):
+        return False
+    engaged = geo.is_engaged(ctx, u)
+    advanced = u.flag("advanced")
+    if not engaged and not advanced:
+        return True  # 10.04 normal shooting (and 10.07 [INDIRECT FIRE] needs the same)
+    if not engaged:  # advanced: 10.05 assault shooting
+        return any(has(w, Assault) for w in ranged_weapons(u))
+    if advanced:  # engaged and advanced: no shooting type
+        return False
+    return (any(has(w, CloseQuarters) for w in ranged_weapons(u))  # 10.06
+            or monster_or_vehicle(u.keys))
+
+
 def heavy_condition(ctx: Context, u: UnitData) -> bool:
     """24.16: unengaged, not set up this turn, no model moved more than 3"."""
     return (not geo.is_engaged(ctx, u) and not u.flag("set_up_this_turn")

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, cast
 
 from w40k.core.errors import IllegalChoice
 from w40k.core.jsonval import JSON
-from w40k.engine.state import StratagemUse
+from w40k.engine.state import StratagemUse, UnitData
 from w40k.engine.stratagems.effects import this_phase
 from w40k.engine.stratagems.model import Stratagem, Target, TurnKey
 from w40k.engine.windows import Facts, Reaction
@@ -51,8 +51,11 @@ def legal_targets(ctx: Context, strat: Stratagem, facts: Facts, player: str) -> 
         return []  # R15.01-a: the same stratagem at most once per phase
     targeted = {t for u in used for t in u.units}
     out: list[Target] = []
+    found: UnitData | None = None  # the last unit looked up (a unit's selections come together)
     for t in strat.targets(ctx, facts, player):
-        unit = s.any_unit(t.unit)  # a unit in reserve too (15.07)
+        # a unit in reserve too (15.07); Command Re-roll's die options all name one unit
+        unit = found if found is not None and found.id == t.unit else s.any_unit(t.unit)
+        found = unit
         if t.unit in targeted:
             continue  # R15.01-b: one stratagem per unit per phase
         if unit.flag("battle_shocked"):
