@@ -12,6 +12,7 @@ from typing import TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from w40k.core import kept
 from w40k.engine import field, geo
 from w40k.engine.context import Context
 from w40k.engine.state import ModelData, ObjectiveData, UnitData, placement_count
@@ -54,7 +55,7 @@ def _kept(table: _Kept[_T], m: Model, u: UnitData, compute: Callable[[], _T]) ->
     return out
 
 
-_TO_UNIT: _Kept[float] = {}
+_TO_UNIT: _Kept[float] = kept.table()
 """:func:`model_to_unit`'s kept answers (:func:`_kept`)."""
 
 
@@ -160,7 +161,7 @@ class Group:
                    and engaged(m, models[i]) for i in range(len(models)))
 
 
-_ENGAGED: _Kept[bool] = {}
+_ENGAGED: _Kept[bool] = kept.table()
 """:func:`engaged_with_unit`'s kept answers (:func:`_kept`)."""
 
 
@@ -236,7 +237,7 @@ CONTACT = mm(0.5)
 """``in_base_contact``'s default tolerance (footprints within 0.5 mm)."""
 
 
-_CONTACTS: dict[int, tuple[ModelData, object, str, int, int, bool]] = {}
+_CONTACTS: dict[int, tuple[ModelData, object, str, int, int, bool]] = kept.table()
 """:func:`base_contact_enemy`'s answers by model: the model (an entry holds it, so its ``id``
 is not reused while kept), the state, the unit's player, ``placement_count`` and the number
 of units it was measured with."""
