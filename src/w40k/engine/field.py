@@ -39,6 +39,10 @@ if TYPE_CHECKING:
 
 LIMIT = 8192
 """Entries per table before it is emptied (several games at once stay cheap)."""
+SCENES_LIMIT = 16
+"""Entries of :data:`_SCENES` before it is emptied: one per state, and an entry holds its
+state (every unit, model and event of a game), so a search's clones, each met once, are not
+kept by the thousand; 16 covers a game and the clones a search has in flight."""
 
 _KEYWORDS: dict[int, tuple[object, frozenset[str]]] = kept.table()
 _SHAPES: dict[int, tuple[ModelData, float, float, float, float, object, Model]] = kept.table()
@@ -356,7 +360,8 @@ def scene(ctx: Context, build: Callable[[], Scene]) -> Scene:
     key = tuple((u, u.attached, u.flag("ranged_attacks_this_turn"),
                  u.flag("ranged_attacks_last_turn"), len(u.models)) for u in units)
     sc = build()
-    _room(_SCENES)
+    if len(_SCENES) >= SCENES_LIMIT:
+        _SCENES.clear()
     _SCENES[id(s)] = (s, now, key, sc)
     return sc
 
