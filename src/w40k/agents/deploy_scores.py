@@ -26,6 +26,7 @@ from typing import cast
 import numpy as np
 
 from w40k.agents import deploy_grid
+from w40k.core import kept
 
 Point = tuple[float, float]
 Seg = tuple[float, float, float, float, float, float, float]
@@ -114,7 +115,7 @@ class _Arrays:
     """Every edge, piece by piece."""
 
 
-_ARRAYS: dict[int, tuple[Sequence[Kept], _Arrays]] = {}
+_ARRAYS: dict[int, tuple[Sequence[Kept], _Arrays]] = kept.table()
 """:func:`_arrays` by the pieces' list (the entry holds it: an id is not reused while kept)."""
 
 

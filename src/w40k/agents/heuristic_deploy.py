@@ -57,6 +57,7 @@ from w40k.agents.heuristic_eval import (
     value_of,
 )
 from w40k.agents.heuristic_plan import plan
+from w40k.core import kept
 from w40k.engine import geo, offtable
 from w40k.engine.context import Context
 from w40k.engine.game import Game
@@ -214,7 +215,7 @@ def _segs(edges: tuple[tuple[Point, Point], ...]) -> tuple[Seg, ...]:
     return tuple(out)
 
 
-_PIECES: dict[int, tuple[object, tuple[Piece, ...]]] = {}
+_PIECES: dict[int, tuple[object, tuple[Piece, ...]]] = kept.table()
 """The pieces of a terrain section, kept by its identity (a state's terrain never changes)."""
 
 
@@ -256,7 +257,7 @@ def cover_distance(state: GameState, p: Point) -> float:
     return deploy_scores.cover_one(_kept(state)[0], p)
 
 
-_KEPT: dict[int, tuple[object, tuple[list[Kept], list[Kept]]]] = {}
+_KEPT: dict[int, tuple[object, tuple[list[Kept], list[Kept]]]] = kept.table()
 """Per terrain section (by identity): the cover pieces and the dense pieces, each as
 ``(poly, box, segs)`` (what :func:`cover_distance` and :func:`clear_lane` walk)."""
 

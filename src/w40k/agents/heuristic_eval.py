@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from w40k.core import kept
 from w40k.core.abilities import CloseQuarters, ExtraAttacks, Stealth
 from w40k.core.dice import DiceExpr
 from w40k.core.profiles import ModelProfile, WeaponProfile
@@ -130,7 +131,7 @@ def model_value(m: ModelData) -> float:
     return v
 
 
-_VALUES: dict[int, tuple[ModelProfile, float]] = {}
+_VALUES: dict[int, tuple[ModelProfile, float]] = kept.table()
 """:func:`model_value` by profile object (the entry holds it: an id is not reused while
 kept; a memo of an immutable profile's function, like :data:`_STATES`)."""
 
@@ -151,7 +152,7 @@ def model_states(ms: Iterable[ModelData]) -> tuple[ModelState, ...]:
 
 
 _States = dict[int, tuple[ModelProfile, dict[tuple[int, bool], ModelState]]]
-_STATES: _States = {}
+_STATES: _States = kept.table()
 """The math layer's models built so far, by profile object (the entry holds it: an id is not
 reused while kept), then by (wounds lost, leader role). A memo of an immutable profile's
 function, like ``lru_cache`` (not game state: any game reads the same answers); emptied
@@ -298,7 +299,7 @@ def best_melee(m: ModelData) -> list[WeaponProfile]:
     return list(hit[1])
 
 
-_MELEE_PICKS: dict[int, tuple[tuple[WeaponProfile, ...], list[WeaponProfile]]] = {}
+_MELEE_PICKS: dict[int, tuple[tuple[WeaponProfile, ...], list[WeaponProfile]]] = kept.table()
 """:func:`best_melee` by weapons tuple object (the entry holds it: an id is not reused while
 kept): a memo of an immutable tuple's function, like :data:`_STATES`, emptied past
 :data:`STATES_LIMIT`."""
@@ -404,7 +405,7 @@ def ranged_weapons(m: ModelData) -> list[WeaponProfile]:
 
 
 _RANGED_PICKS: dict[tuple[int, int], tuple[tuple[WeaponProfile, ...], ModelProfile,
-                                          list[WeaponProfile]]] = {}
+                                          list[WeaponProfile]]] = kept.table()
 """:func:`ranged_weapons` by (weapons tuple, profile) objects (as :data:`_MELEE_PICKS`)."""
 
 

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import TYPE_CHECKING, cast
 
+from w40k.core import kept
 from w40k.core.abilities import LethalHits
 from w40k.core.dice import Modifier, RollKind
 from w40k.core.jsonval import JSON
@@ -99,7 +100,8 @@ def _in_aura(state: GameState, unit: UnitData, name: str) -> bool:
 
 
 _IN_AURA: dict[tuple[int, int, str],
-               tuple[GameState, UnitData, int, tuple[int, ...], tuple[UnitData, ...], bool]] = {}
+               tuple[GameState, UnitData, int, tuple[int, ...], tuple[UnitData, ...],
+                     bool]] = kept.table()
 """The kept answers of :func:`_in_aura` (bounded)."""
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, TypeVar, cast
 
+from w40k.core import kept
 from w40k.core.dice import Modifier, RollKind
 from w40k.core.profiles import WeaponProfile
 from w40k.engine.ability_effects import adjust_attack
@@ -109,7 +110,7 @@ def _context(data: dict[str, JSON], rules: Ruleset) -> AttackContext:
     return got
 
 
-_DECODED: dict[int, tuple[JSON, AttackRequest | AttackState]] = {}
+_DECODED: dict[int, tuple[JSON, AttackRequest | AttackState]] = kept.table()
 """Decoded attack requests and machine states of frames read from a position (JSON), by the id
 of their JSON (which is held, so an id is never reused while cached): a frame's JSON is never
 changed in place, so a second read reuses the value instead of decoding it again (frames made
@@ -365,7 +366,7 @@ def _apply_models(ctx: Context, unit: UnitData, after: tuple[ModelState, ...], c
             destroy(ctx, unit, m, cause=cause)
 
 
-_REACHED: list[tuple[AttackFrame, AttackState, DecisionRequest]] = []
+_REACHED: list[tuple[AttackFrame, AttackState, DecisionRequest]] = kept.slot()
 """The decision an answer's ``advance`` reached (:func:`_apply`), with the frame that stores
 its state: the frame's next run would advance that state again to the very same decision
 (at a decision the machine draws no die and changes nothing: the same state and request, a

@@ -15,6 +15,7 @@ from __future__ import annotations
 from shapely.geometry import Point, Polygon
 from shapely.ops import nearest_points
 
+from w40k.core import kept
 from w40k.engine import field, geo, offtable
 from w40k.engine.actions import Action
 from w40k.engine.context import Context
@@ -30,7 +31,7 @@ def _zone(ctx: Context, player: str) -> Polygon | None:
 
 
 _OUTSIDE: dict[tuple[int, tuple[tuple[float, float], ...] | None],
-               tuple[Terrain, tuple[TerrainArea, ...]]] = {}
+               tuple[Terrain, tuple[TerrainArea, ...]]] = kept.table()
 """The terrain areas not within a deployment zone, per terrain and zone (both fixed for a
 game: the shapely intersections were most of this action's cost, asked at every Shooting
 phase's start for every unit)."""
@@ -54,7 +55,7 @@ def _outside(ctx: Context, ter: Terrain, player: str) -> tuple[TerrainArea, ...]
     return areas
 
 
-_AREAS: dict[int, tuple[UnitData, Layout, tuple[TerrainArea, ...], list[str]]] = {}
+_AREAS: dict[int, tuple[UnitData, Layout, tuple[TerrainArea, ...], list[str]]] = kept.table()
 """The last answer of :func:`device_areas` per unit, with the unit's kept layout
 (``engine/field.py``) and the areas it was measured against: the start-of-phase window asks
 it for every unit again and again (options, the request, the answer's check) while no model

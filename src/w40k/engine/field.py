@@ -27,6 +27,7 @@ import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from w40k.core import kept
 from w40k.engine.state import PLACEMENT, ModelData, UnitData
 from w40k.geometry import Model, Scene
 from w40k.geometry.battlefield import MARGIN, Layout, coherent
@@ -38,23 +39,27 @@ if TYPE_CHECKING:
 
 LIMIT = 8192
 """Entries per table before it is emptied (several games at once stay cheap)."""
+SCENES_LIMIT = 16
+"""Entries of :data:`_SCENES` before it is emptied: one per state, and an entry holds its
+state (every unit, model and event of a game), so a search's clones, each met once, are not
+kept by the thousand; 16 covers a game and the clones a search has in flight."""
 
-_KEYWORDS: dict[int, tuple[object, frozenset[str]]] = {}
-_SHAPES: dict[int, tuple[ModelData, float, float, float, float, object, Model]] = {}
+_KEYWORDS: dict[int, tuple[object, frozenset[str]]] = kept.table()
+_SHAPES: dict[int, tuple[ModelData, float, float, float, float, object, Model]] = kept.table()
 _Placed = tuple[tuple[str, float, float, float, float, bool, object], ...]
 """What a unit's layout is made of: per model its id, x, y, z, facing, destroyed flag and
 profile (:func:`_placed`)."""
-_LAYOUTS: dict[int, tuple[UnitData, int, int, _Placed, Layout]] = {}
-_PAIRS: dict[tuple[int, int], tuple[UnitData, UnitData, int, Layout, Layout, bool]] = {}
+_LAYOUTS: dict[int, tuple[UnitData, int, int, _Placed, Layout]] = kept.table()
+_PAIRS: dict[tuple[int, int], tuple[UnitData, UnitData, int, Layout, Layout, bool]] = kept.table()
 _MODEL_PAIRS: dict[tuple[int, int],
-                   tuple[UnitData, UnitData, int, Layout, Layout, list[bool]]] = {}
+                   tuple[UnitData, UnitData, int, Layout, Layout, list[bool]]] = kept.table()
 _Pair = tuple[UnitData, Layout, bool]
 """An enemy unit, its layout when measured and whether it was engaged (:func:`engaged_enemies`)."""
 _ENEMIES: dict[int, tuple[UnitData, int, list[UnitData], int, list[UnitData], Layout,
-                          tuple[_Pair | None, ...]]] = {}
-_SCENES: dict[int, tuple[object, int, tuple[tuple[Any, ...], ...], Scene]] = {}
+                          tuple[_Pair | None, ...]]] = kept.table()
+_SCENES: dict[int, tuple[object, int, tuple[tuple[Any, ...], ...], Scene]] = kept.table()
 _DISTANCES: dict[tuple[int, int, Callable[[UnitData, UnitData], float]],
-                 tuple[UnitData, UnitData, int, int, int, Layout, Layout, float]] = {}
+                 tuple[UnitData, UnitData, int, int, int, Layout, Layout, float]] = kept.table()
 
 
 def _room(table: dict[Any, Any]) -> None:
@@ -115,7 +120,7 @@ def shapes(u: UnitData) -> list[Model]:
 _Rows = tuple[list[float], list[float], list[float], list[float], list[float], list[bool]]
 """A layout's arrays as Python lists: centre x, centre y, bounding radius, bottom and top of
 the vertical extent, round base."""
-_ROWS: dict[int, tuple[Layout, _Rows]] = {}
+_ROWS: dict[int, tuple[Layout, _Rows]] = kept.table()
 
 
 def rows(lay: Layout) -> _Rows:
@@ -318,7 +323,7 @@ def _enemies(ctx: Context, u: UnitData) -> list[UnitData]:
     return out
 
 
-_COHERENT: dict[int, tuple[Layout, bool]] = {}
+_COHERENT: dict[int, tuple[Layout, bool]] = kept.table()
 
 
 def in_coherency(u: UnitData) -> bool:
@@ -355,7 +360,8 @@ def scene(ctx: Context, build: Callable[[], Scene]) -> Scene:
     key = tuple((u, u.attached, u.flag("ranged_attacks_this_turn"),
                  u.flag("ranged_attacks_last_turn"), len(u.models)) for u in units)
     sc = build()
-    _room(_SCENES)
+    if len(_SCENES) >= SCENES_LIMIT:
+        _SCENES.clear()
     _SCENES[id(s)] = (s, now, key, sc)
     return sc
 

@@ -23,6 +23,7 @@ import dataclasses
 import json
 from typing import cast
 
+from w40k.core import kept
 from w40k.core.dice import (
     DieRoll,
     SeededDice,
@@ -131,6 +132,7 @@ class Game:
         """A game from a starting position (before battle round 1, or any later point) and a
         seed; ``dice`` replaces the seeded source (``ScriptedDice``, ``OrderedDice``). A
         position without frames starts the battle at its current round."""
+        kept.forget()  # a new game: what the tables kept belongs to games over (core/kept.py)
         if dice is None and position.get("dice") is not None:
             dice = dice_from_json(position["dice"])  # a position may carry its dice
         source = SeededDice(seed) if dice is None else dice
@@ -168,6 +170,7 @@ class Game:
     @staticmethod
     def load(position: dict[str, JSON]) -> Game:
         """Continue a saved game (its dice state and pending frames included)."""
+        kept.forget()  # as in new: nothing kept of the games before
         position = _copy(position)  # shares nothing with the caller
         state = GameState.from_json(position, read_frame, loaded=True)
         state.options = read_options(position.get("options"))

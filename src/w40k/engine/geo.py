@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+from w40k.core import kept
 from w40k.engine import field
 from w40k.engine.context import Context
 from w40k.engine.state import ModelData, ObjectiveData, UnitData
@@ -27,7 +28,7 @@ MARKER_RADIUS = mm(MARKER_DIAMETER_MM) / 2
 ENGAGEMENT_RANGE = 2.0
 """03.04: engagement range is 2" horizontally (and 5" vertically)."""
 
-_TERRAIN: dict[int, tuple[object, Battlefield, Terrain]] = {}
+_TERRAIN: dict[int, tuple[object, Battlefield, Terrain]] = kept.table()
 
 
 def terrain(ctx: Context) -> tuple[Battlefield, Terrain]:
@@ -64,7 +65,7 @@ def unit_shapes(u: UnitData) -> list[Model]:
     return field.shapes(u)
 
 
-_UNITS: dict[int, tuple[UnitData, Layout, str, str, object, object, Unit]] = {}
+_UNITS: dict[int, tuple[UnitData, Layout, str, str, object, object, Unit]] = kept.table()
 """The last :func:`geo_unit` answer per unit, with the unit's kept layout (``engine/field.py``)
 and the other values it is made of: the scene is made again whenever a model is placed, and
 most units have not moved (the same layout object: the same models, places and profiles)."""
@@ -153,7 +154,7 @@ _Reach = tuple[tuple[int, ...], ...]
 """Per objective (in the state's order), the indices of a unit's living models within its
 range (:func:`objective_reach`)."""
 _REACH: dict[int, tuple[Layout, object, tuple[tuple[str | None, float, float], ...],
-                        _Reach]] = {}
+                        _Reach]] = kept.table()
 """The last :func:`objective_reach` answer per layout object, with the terrain description
 and the objectives' areas and places it was measured against."""
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from w40k.core import kept
 from w40k.core.abilities import Stealth
 from w40k.core.profiles import ModelProfile
 from w40k.engine.state import ModelData, UnitData
@@ -10,7 +11,7 @@ from w40k.rules.primitives import ModelState
 _Traits = tuple[int, int, int, int | None, tuple[str, ...], int | None, bool]
 """A profile's part of a :class:`ModelState`: W, T, Sv, InSv, keywords, fnp, stealth."""
 
-_TRAITS: dict[int, tuple[ModelProfile, _Traits]] = {}
+_TRAITS: dict[int, tuple[ModelProfile, _Traits]] = kept.table()
 """The traits of each profile seen, by the profile's id (the entry holds the profile: no id
 reuse while kept). A profile is frozen, so its traits never change; every attack reads them for
 every living model of both units (the Feel No Pain and Stealth lookups scan the abilities)."""
@@ -35,7 +36,7 @@ def profile_traits(p: ModelProfile) -> _Traits:
             any(isinstance(a, Stealth) for a in p.abilities))
 
 
-_STATES: dict[int, tuple[ModelData, tuple[object, ...], ModelState]] = {}
+_STATES: dict[int, tuple[ModelData, tuple[object, ...], ModelState]] = kept.table()
 """The last :class:`ModelState` built for each model, by the model object's id (the entry holds
 the model: no id reuse while kept), with what it was built from (:func:`_inputs`, and the
 position: the very float objects, so that a model moved and back, or to -0.0 from 0.0, is

@@ -39,6 +39,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import cast
 
+from w40k.core import kept
 from w40k.core.errors import IllegalChoice, MalformedChoice
 from w40k.engine import geo
 from w40k.engine.context import Context
@@ -124,7 +125,7 @@ def can_take_to_skies(u: UnitData) -> bool:
     return u.every_model("FLY")
 
 
-_PASSED: dict[tuple[object, ...], tuple[object, UnitData, Scene]] = {}
+_PASSED: dict[tuple[object, ...], tuple[object, UnitData, Scene]] = kept.table()
 """:func:`check_move`'s legal answers by (state, unit, ``placement_count``, scene, moves,
 move type, maximum, ``take_to_skies``, budgets, ``must_end_unengaged``), with the state, the
 unit and the scene they were checked in (an entry holds them, so their ``id`` is not reused

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from w40k.core import kept
 from w40k.engine import field, geo
 from w40k.engine.state import ModelData, UnitData, placement_count
 from w40k.geometry import Model, MoveType, Scene, Terrain
@@ -332,7 +333,7 @@ def _never(x: float, y: float) -> bool:
     return False
 
 
-_AROUND: dict[tuple[int, str], tuple[object, int, int, Occupied]] = {}
+_AROUND: dict[tuple[int, str], tuple[object, int, int, Occupied]] = kept.table()
 """:func:`occupied_around`'s kept answers by (state, unit): the state (an entry holds it, so
 its ``id`` is not reused while kept), ``placement_count``, the number of units."""
 
@@ -358,7 +359,7 @@ def occupied_around(ctx: Context, u: UnitData, *, shared: bool = False) -> Occup
     return hit[3] if shared else hit[3].copy()
 
 
-_UNIT_OCC: dict[int, tuple[object, Occupied]] = {}
+_UNIT_OCC: dict[int, tuple[object, Occupied]] = kept.table()
 """:func:`_unit_occupied`'s answers by layout (an entry holds it, so its ``id`` is not reused
 while kept); emptied past 256 entries."""
 
@@ -451,7 +452,7 @@ def _round_rows(models: Iterable[Model], a0: float, a1: float
 
 
 _OTHERS_ROWS: dict[tuple[int, float, float],
-                   tuple[object, npt.NDArray[np.float64] | None, frozenset[str]]] = {}
+                   tuple[object, npt.NDArray[np.float64] | None, frozenset[str]]] = kept.table()
 """:func:`_others_rows`' answers by (list of other models, height band), with the list (an
 entry holds it, so its ``id`` is not reused while kept; ``scene_others`` keeps one list per
 scene and unit, never changed) and the names of its round rows; emptied past 64 entries."""

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, cast
 
 from shapely.geometry import Point, Polygon
 
+from w40k.core import kept
 from w40k.core.dice import RollKind
 from w40k.engine import geo
 from w40k.engine.serial import JSON
@@ -83,7 +84,7 @@ def score(ctx: Context, when: str, player: str | None = None) -> None:
             _apply(ctx, rule, kind, who, when, primary, totals)
 
 
-_TOTALS: list[tuple[list[dict[str, JSON]], int, object, dict[tuple[str, str], int]]] = []
+_TOTALS: list[tuple[list[dict[str, JSON]], int, object, dict[tuple[str, str], int]]] = kept.slot()
 """The last :func:`_totals` answer: the event list it summed, how many events, the last of
 them (the object) and the sums. The event log only grows (``state._GROWING``; a restore cuts
 it back, and what is appended after is new objects), so while the list is the same object,

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NamedTuple, TypeVar, cast
 
+from w40k.core import kept
 from w40k.core.errors import DataError
 from w40k.core.keywords import canonical_keyword, keyword_set
 from w40k.core.profiles import ModelProfile, WeaponProfile
@@ -202,7 +203,7 @@ _KEPT_LIMIT = 256
 a game asks a few dozen units, and an entry of an older game never matches: any placement
 bumps the count)."""
 
-_UNIT_KEYS: dict[int, tuple[UnitData, int, list[ModelData], frozenset[str]]] = {}
+_UNIT_KEYS: dict[int, tuple[UnitData, int, list[ModelData], frozenset[str]]] = kept.table()
 """:attr:`UnitData.keys` per unit: the unit (held, so its id is not reused while kept), the
 :class:`_Placement` count and a copy of its model list when measured, and the keys. Exact:
 the keys read only which models the list holds (compared by identity), their destroyed flags

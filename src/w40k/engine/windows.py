@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, cast
 
+from w40k.core import kept
 from w40k.core.jsonval import JSON
 from w40k.engine.context import Context
 from w40k.engine.frames import FrameData
@@ -199,7 +200,7 @@ def open_window_run_next(ctx: Context, window: Window, **facts: JSON) -> bool:
     return True
 
 
-_HANDED: list[tuple[WindowFrame, int, list[list[JSON]]]] = []
+_HANDED: list[tuple[WindowFrame, int, list[list[JSON]]]] = kept.slot()
 """The options :func:`open_window_run_next` listed for the frame it just pushed
 (the frame itself, the length of the event log then, and each player's options in order):
 read by that frame's first run only (the same frame object, asking its first player, the

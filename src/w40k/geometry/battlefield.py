@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from w40k.core import kept
 from w40k.geometry.measure import (
     COHERENCY_ALL,
     COHERENCY_NEIGHBOUR,
@@ -231,7 +232,8 @@ def spot_bounds(start: Model, pts: FloatArray, others: Sequence[Model]
     return np.asarray(lower, dtype=np.float64), np.asarray(upper, dtype=np.float64)
 
 
-_ROWS: dict[tuple[int, ...], tuple[tuple[Model, ...], FloatArray, FloatArray, FloatArray]] = {}
+_ROWS: dict[tuple[int, ...],
+            tuple[tuple[Model, ...], FloatArray, FloatArray, FloatArray]] = kept.table()
 """:func:`_rows`' answers by the models' ids (an entry holds the models, immutable
 objects, so an ``id`` is not reused while it is kept); emptied past :data:`ROWS_LIMIT`."""
 ROWS_LIMIT = 512

@@ -20,6 +20,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from w40k.core import kept
 from w40k.geometry.los import TOUCH, Obstacles
 from w40k.geometry.los_dist import _seg_dist, _seg_dist_xy
 from w40k.geometry.shapes import FloatArray
@@ -270,7 +271,7 @@ def _all2(x: np.ndarray) -> np.ndarray:
     return out
 
 
-_SCENE: list[_SceneArrays] = []
+_SCENE: list[_SceneArrays] = kept.slot()
 """The last scene's arrays (a scene's obstacles are asked many times, then left)."""
 
 

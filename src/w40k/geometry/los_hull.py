@@ -10,6 +10,7 @@ import math
 
 import numpy as np
 
+from w40k.core import kept
 from w40k.geometry.los_dist import _seg_dist
 from w40k.geometry.los_obstacles import TOUCH, Obstacles, unique_ids
 from w40k.geometry.los_sides import _circumradius
@@ -42,7 +43,7 @@ def hull_blockers(
     return out
 
 
-_KEPT: dict[tuple[Shape, Shape, float, float], tuple[Obstacles, np.ndarray]] = {}
+_KEPT: dict[tuple[Shape, Shape, float, float], tuple[Obstacles, np.ndarray]] = kept.table()
 """Per footprint pair and levels, the obstacles of the largest call so far and its answer
 (:func:`hull_blockers`: the HULL_RAMP flags and the facing points of one pair ask for it)."""
 
@@ -173,7 +174,7 @@ def _edge_boxes(obs: Obstacles) -> tuple[FloatArray, FloatArray]:
     return emin, emax
 
 
-_BOXES: dict[int, tuple[Obstacles, FloatArray, FloatArray]] = {}
+_BOXES: dict[int, tuple[Obstacles, FloatArray, FloatArray]] = kept.table()
 """:func:`_edge_boxes` per obstacles object (the object kept with them: an id is only
 trusted while its object is alive)."""
 

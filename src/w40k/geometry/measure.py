@@ -32,6 +32,7 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
+from w40k.core import kept
 from w40k.geometry.oval_measure import (
     oval_oval,
     point_oval,
@@ -503,7 +504,7 @@ def horizontal_distance(a: Model, b: Model) -> float:
     return d
 
 
-_PAIR_DISTANCES: dict[tuple[int, int], tuple[Shape, Shape, float]] = {}
+_PAIR_DISTANCES: dict[tuple[int, int], tuple[Shape, Shape, float]] = kept.table()
 """:func:`horizontal_distance` of an oval or hull footprint pair (an iterative measure), by
 the footprints' ids; the entry holds both (so an id is not reused while it is kept). A
 footprint is immutable and kept per model object (``Model.footprint``), and the engine keeps

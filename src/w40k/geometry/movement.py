@@ -20,6 +20,7 @@ from enum import Enum
 
 import numpy as np
 
+from w40k.core import kept
 from w40k.geometry.battlefield import MARGIN, Discs
 from w40k.geometry.measure import (
     ENGAGEMENT_HORIZONTAL,
@@ -536,7 +537,7 @@ def _near_points(discs: Discs, models: Sequence[Model], d: float) -> list[list[i
 
 
 _DISCS: dict[tuple[int, str],
-             tuple[Scene, list[tuple[bool, Model]], Discs, dict[str, Model | None]]] = {}
+             tuple[Scene, list[tuple[bool, Model]], Discs, dict[str, Model | None]]] = kept.table()
 """:func:`scene_others`' answers by (scene, unit), with :func:`_standing`'s table; an entry
 holds the scene (its ``id`` is not reused while kept); emptied past 64 entries."""
 
@@ -579,7 +580,7 @@ def _others_entry(scene: Scene, unit: str, player: str
 
 
 _SEGMENTS: dict[int, tuple[Unit, list[tuple[bool, Model]], list[tuple[bool, Model]],
-                           list[float], list[float], list[float]]] = {}
+                           list[float], list[float], list[float]]] = kept.table()
 """:func:`_segment`'s answers by scene unit (an entry holds it, so its ``id`` is not reused
 while kept; a scene unit never changes); emptied past 1024 entries."""
 
@@ -657,7 +658,7 @@ def ending_violations(
     return out
 
 
-_SOLID: dict[tuple[int, float], tuple[Terrain, tuple[Outline, ...]]] = {}
+_SOLID: dict[tuple[int, float], tuple[Terrain, tuple[Outline, ...]]] = kept.table()
 """:func:`solid_outlines`' answers by (terrain, level); an entry holds the terrain (so its
 ``id`` is not reused while kept); emptied past 64 entries."""
 

@@ -9,11 +9,12 @@ import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping
 
+from w40k.core import kept
 from w40k.geometry.battlefield import MARGIN, Discs
 from w40k.geometry.scene import Unit
 from w40k.geometry.shapes import Model
 
-_FACTS: dict[int, tuple[Unit, Mapping[str, Model], bool]] = {}
+_FACTS: dict[int, tuple[Unit, Mapping[str, Model], bool]] = kept.table()
 """:func:`unit_facts`' answers by scene unit (an entry holds the unit, so its ``id`` is not
 reused while kept; a scene unit is frozen, its models a tuple); emptied past 1024 entries."""
 
@@ -35,7 +36,7 @@ def unit_facts(u: Unit) -> tuple[Mapping[str, Model], bool]:
 
 
 _DISC_ROWS: dict[int, tuple[Discs, list[float], list[float], list[float], float,
-                             list[float], list[int]]] = {}
+                             list[float], list[int]]] = kept.table()
 """:func:`near_step`'s lists of a ``Discs`` (x, y, reach, the largest reach, and the x
 sorted with the discs' indices in that order), by the discs' object (an entry holds it, so
 its ``id`` is not reused while kept; the discs are kept per scene and never changed);

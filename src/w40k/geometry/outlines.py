@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from w40k.core import kept
 from w40k.geometry.measure import point_segment
 from w40k.geometry.shapes import FloatArray
 from w40k.geometry.terrain import Terrain, TerrainFeature
@@ -129,7 +130,7 @@ def outline(f: TerrainFeature) -> Outline:
                    float(region[:, 0].max()), float(region[:, 1].max()), nxt, edges)
 
 
-_KEPT: dict[int, tuple[Terrain, tuple[Outline, ...]]] = {}
+_KEPT: dict[int, tuple[Terrain, tuple[Outline, ...]]] = kept.table()
 
 
 def outlines(terrain: Terrain) -> tuple[Outline, ...]:

@@ -10,19 +10,20 @@ from __future__ import annotations
 
 import numpy as np
 
+from w40k.core import kept
 from w40k.geometry.los import Obstacles
 from w40k.geometry.shapes import HALF_LINE, Circle, FloatArray, Oval, Shape
 
 Item = tuple[FloatArray, float, float]
 """(polygon-or-point (k, 2), grow, top), as :meth:`Obstacles.build` takes them."""
 
-_TERRAIN: dict[int, tuple[tuple[Item, ...], Obstacles]] = {}
+_TERRAIN: dict[int, tuple[tuple[Item, ...], Obstacles]] = kept.table()
 """The terrain's part by the identity of its items tuple (held, so the id stays its own)."""
 
 LIMIT = 64
 """Terrains kept before the table is emptied."""
 
-_MODEL_ROWS: dict[Shape, tuple[FloatArray, FloatArray, FloatArray, bool, float]] = {}
+_MODEL_ROWS: dict[Shape, tuple[FloatArray, FloatArray, FloatArray, bool, float]] = kept.table()
 """Per model footprint: its edge starts, edge ends, vertices, convexity and grow, as
 ``Obstacles.build`` makes them for its item (:func:`model_item`)."""
 

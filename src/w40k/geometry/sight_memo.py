@@ -21,6 +21,7 @@ from typing import TypeVar
 
 import numpy as np
 
+from w40k.core import kept
 from w40k.geometry.los_obstacles import Obstacles, unique_ids
 
 LIMIT = 65536
@@ -28,8 +29,8 @@ LIMIT = 65536
 
 T = TypeVar("T")
 
-_ANSWERS: dict[Hashable, object] = {}
-_DIGESTS: dict[int, tuple[weakref.ref[Obstacles], bytes]] = {}
+_ANSWERS: dict[Hashable, object] = kept.table()
+_DIGESTS: dict[int, tuple[weakref.ref[Obstacles], bytes]] = kept.table()
 """Digests by the obstacles' identity, held weakly: an entry goes with its obstacles (a
 strong reference kept every scene's obstacles alive, 7-9 MB by the end of a 1000-point game)."""
 
@@ -67,7 +68,7 @@ def digest(obs: Obstacles, kind_codes: np.ndarray) -> bytes:
     return out
 
 
-_TOKENS: dict[Hashable, int] = {}
+_TOKENS: dict[Hashable, int] = kept.table()
 _NEXT_TOKEN = [0]
 
 

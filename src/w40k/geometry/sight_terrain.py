@@ -10,6 +10,7 @@ from enum import Enum
 
 import numpy as np
 
+from w40k.core import kept
 from w40k.geometry import kernel_layout
 from w40k.geometry.shapes import HALF_LINE, FloatArray, Shape
 from w40k.geometry.terrain import GapFiller, Terrain
@@ -52,7 +53,7 @@ class _TerrainPart:
     that did not move."""
 
 
-_TERRAIN_PARTS: dict[int, tuple[Terrain, _TerrainPart]] = {}
+_TERRAIN_PARTS: dict[int, tuple[Terrain, _TerrainPart]] = kept.table()
 
 
 def _terrain_part(terrain: Terrain) -> _TerrainPart:

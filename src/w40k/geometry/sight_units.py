@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from w40k.core import kept
 from w40k.geometry.los import Obstacles, _single_wall_separates
 from w40k.geometry.shapes import Circle, FloatArray, Oval, Polygon, Shape, convex_hull
 
@@ -34,7 +35,7 @@ def _outline(fp: Shape) -> FloatArray:
     return fp.array()
 
 
-_STAND_INS: dict[tuple[Shape, ...], Polygon | None] = {}
+_STAND_INS: dict[tuple[Shape, ...], Polygon | None] = kept.table()
 """Unit stand-ins by footprints (a unit that did not move has the same one in the next
 scene)."""
 

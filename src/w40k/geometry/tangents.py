@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from w40k.core import kept
 from w40k.geometry.shapes import FloatArray, Oval, Shape
 
 
@@ -84,7 +85,7 @@ def numeric_tangents(h1: SupportFn, h2: SupportFn) -> tuple[FloatArray, FloatArr
 OVAL_DISC_LIMIT = 8192
 """Entries of :data:`_OVAL_DISC` before it is emptied."""
 
-_OVAL_DISC: dict[tuple[Oval, bytes], tuple[FloatArray, FloatArray]] = {}
+_OVAL_DISC: dict[tuple[Oval, bytes], tuple[FloatArray, FloatArray]] = kept.table()
 """The tangents of :func:`oval_circle_tangents` by oval and disc (the disc's three floats'
 bytes): the same oval meets the same terrain vertices for every target model of a scene, and
 in the next scenes while it does not move."""

@@ -29,6 +29,7 @@ from dataclasses import replace
 from enum import Enum
 from typing import Final, Literal, cast
 
+from w40k.core import kept
 from w40k.core.abilities import WeaponAbility
 from w40k.core.dice import DiceExpr, DiceSource, DieRoll, Roller, RollKind
 from w40k.core.errors import MalformedChoice
@@ -124,7 +125,7 @@ def _private_copy(state: AttackState) -> AttackState:
 
 
 _ProfileKey = tuple[int, tuple[tuple[int, str, str], ...]]
-_KEPT_PROFILES: dict[int, tuple[AttackRequest, dict[_ProfileKey, PoolProfile]]] = {}
+_KEPT_PROFILES: dict[int, tuple[AttackRequest, dict[_ProfileKey, PoolProfile]]] = kept.table()
 """The pool profiles of the last few requests, by the request object's id (the entry holds the
 request: no id reuse while it is kept), each by (weapon entry, the duplicate choices made). A
 pool profile is a function of the request (frozen) and those choices only, so an attack's

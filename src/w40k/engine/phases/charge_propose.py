@@ -31,6 +31,7 @@ from typing import cast
 import numpy as np
 import numpy.typing as npt
 
+from w40k.core import kept
 from w40k.engine import geo
 from w40k.engine.context import Context
 from w40k.engine.phases import melee_moves as mm_
@@ -181,7 +182,7 @@ def propose_charge(ctx: Context, u: UnitData, targets: Sequence[UnitData], budge
 
 
 _FIRST: dict[tuple[int, str, tuple[str, ...], float, int],
-             tuple[object, int, dict[str, JSON] | None, object]] = {}
+             tuple[object, int, dict[str, JSON] | None, object]] = kept.table()
 """Attempt 0s of :func:`propose_charge` by (state, unit, targets, budget,
 ``placement_count``): the draws of ``random()`` they made and their answer (an entry holds
 the state, so its ``id`` is not reused while kept; a few entries)."""
@@ -212,7 +213,8 @@ def first_chain(ctx: Context, u: UnitData, targets: Sequence[UnitData], budget: 
     return out
 
 
-_MEMOS: dict[tuple[int, str, tuple[str, ...], float, int], tuple[object, object, Spots]] = {}
+_MEMOS: dict[tuple[int, str, tuple[str, ...], float, int],
+             tuple[object, object, Spots]] = kept.table()
 """:func:`repair_memo`'s memos by (state, unit, targets, budget, ``placement_count``), with
 the state and scene they were built in (an entry holds them, so an ``id`` is not reused
 while kept; a few entries)."""
@@ -256,7 +258,8 @@ def _within_move(start: Model, spots: list[tuple[float, float]], budget: float
     return [p for p, k in zip(spots, keep.tolist(), strict=True) if k]
 
 
-_SPLITS: dict[int, tuple[Sequence[Model], npt.NDArray[np.float64] | None, list[Model]]] = {}
+_SPLITS: dict[int,
+              tuple[Sequence[Model], npt.NDArray[np.float64] | None, list[Model]]] = kept.table()
 """:func:`_round_split`'s answers by the list of models (an entry holds it: the same list,
 unchanged, within a chain placement; a few entries)."""
 

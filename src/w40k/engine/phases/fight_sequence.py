@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, cast
 
+from w40k.core import kept
 from w40k.core.abilities import ExtraAttacks, FightsFirst, Precision
 from w40k.core.errors import IllegalChoice, MalformedChoice
 from w40k.core.profiles import WeaponProfile
@@ -239,7 +240,7 @@ class _Checked:
     """``gather_requests(sel)`` (the attacks step's entries)."""
 
 
-_CHECKED: dict[tuple[int, int], _Checked] = {}
+_CHECKED: dict[tuple[int, int], _Checked] = kept.table()
 """The last declaration accepted per (state, unit): the proposer (or an agent) checks its
 answer, the frame checks it again when it is submitted and once more when the attacks are
 made, in the same state (a Targets Selected window between them may change it: then it is

@@ -6,12 +6,14 @@ kept answers (``engine/field.py``'s ``placement_count`` rule) the proposers and 
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
+from w40k.core import kept
 from w40k.engine import field, geo
 from w40k.engine.context import Context
 from w40k.engine.state import ModelData, ObjectiveData, UnitData, placement_count
@@ -54,7 +56,7 @@ def _kept(table: _Kept[_T], m: Model, u: UnitData, compute: Callable[[], _T]) ->
     return out
 
 
-_TO_UNIT: _Kept[float] = {}
+_TO_UNIT: _Kept[float] = kept.table()
 """:func:`model_to_unit`'s kept answers (:func:`_kept`)."""
 
 
@@ -160,7 +162,7 @@ class Group:
                    and engaged(m, models[i]) for i in range(len(models)))
 
 
-_ENGAGED: _Kept[bool] = {}
+_ENGAGED: _Kept[bool] = kept.table()
 """:func:`engaged_with_unit`'s kept answers (:func:`_kept`)."""
 
 
@@ -236,10 +238,11 @@ CONTACT = mm(0.5)
 """``in_base_contact``'s default tolerance (footprints within 0.5 mm)."""
 
 
-_CONTACTS: dict[int, tuple[ModelData, object, str, int, int, bool]] = {}
+_CONTACTS: dict[int, tuple[ModelData, Callable[[], object], str, int, int, bool]] = kept.table()
 """:func:`base_contact_enemy`'s answers by model: the model (an entry holds it, so its ``id``
-is not reused while kept), the state, the unit's player, ``placement_count`` and the number
-of units it was measured with."""
+is not reused while kept), the state (weakly: a search's clones, each met a few times, are not
+kept by the thousand), the unit's player, ``placement_count`` and the number of units it was
+measured with."""
 
 
 def base_contact_enemy(ctx: Context, u: UnitData, m: ModelData) -> bool:
@@ -248,13 +251,13 @@ def base_contact_enemy(ctx: Context, u: UnitData, m: ModelData) -> bool:
     s = ctx.state
     now = placement_count()
     hit = _CONTACTS.get(id(m))
-    if (hit is not None and hit[0] is m and hit[1] is s and hit[2] == u.player
+    if (hit is not None and hit[0] is m and hit[1]() is s and hit[2] == u.player
             and hit[3] == now and hit[4] == len(s.units)):
         return hit[5]
     out = _base_contact_enemy(ctx, u, m)
     if len(_CONTACTS) >= 4096:
         _CONTACTS.clear()
-    _CONTACTS[id(m)] = (m, s, u.player, now, len(s.units), out)
+    _CONTACTS[id(m)] = (m, weakref.ref(s), u.player, now, len(s.units), out)
     return out
 
 

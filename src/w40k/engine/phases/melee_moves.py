@@ -31,6 +31,7 @@ from typing import Any, cast
 
 import numpy as np
 
+from w40k.core import kept
 from w40k.core.errors import IllegalChoice, MalformedChoice
 from w40k.engine import field, geo
 from w40k.engine import moves as moves_mod
@@ -162,7 +163,7 @@ def _overlapping(ctx: Context, u: UnitData, finals: Mapping[str, Model], mid: st
 
 # -- "can": a search over straight-line moves ----------------------------------------------
 _CANDIDATES: dict[tuple[int, tuple[int, ...], float, float],
-                  tuple[Model, tuple[Model, ...], list[tuple[float, float]]]] = {}
+                  tuple[Model, tuple[Model, ...], list[tuple[float, float]]]] = kept.table()
 """:func:`_candidates`' answers by (model, targets, gap, budget), the models' ids, with the
 models (an entry holds them, so an ``id`` is not reused while kept; a few entries)."""
 
@@ -465,7 +466,7 @@ def _enemies(ctx: Context, u: UnitData) -> list[UnitData]:
 
 
 _CHECKED: dict[tuple[int, int, int, int, tuple[object, ...]],
-               tuple[object, object, UnitData, Scene, list[tuple[str, str]]]] = {}
+               tuple[object, object, UnitData, Scene, list[tuple[str, str]]]] = kept.table()
 """:func:`check_move`'s answers by (state, frame, unit, ``placement_count``, moves): the
 state, the frame, the unit and the scene they were checked in (an entry holds them, so their
 ``id`` is not reused while kept); a few entries (the proposer checks its answer, then the
@@ -577,7 +578,7 @@ def surely_refused_charge(ctx: Context, u: UnitData, answer: JSON,
     return bool(out)
 
 
-_CLEAR: list[tuple[object, int, UnitData, tuple[str, ...], tuple[object, ...]]] = []
+_CLEAR: list[tuple[object, int, UnitData, tuple[str, ...], tuple[object, ...]]] = kept.slot()
 """The last :func:`surely_refused_charge` that found no R11.04-d violation: the state,
 ``placement_count``, unit, targets' ids and moves (:func:`_moves_key`) it measured."""
 

@@ -24,6 +24,7 @@ from itertools import chain
 
 import numpy as np
 
+from w40k.core import kept
 from w40k.engine.propose_moves import CLEARANCE as TAKEN_CLEARANCE
 from w40k.geometry import Model, Terrain
 from w40k.geometry.battlefield import MARGIN, bounding_radius, inner_radius
@@ -50,7 +51,7 @@ STILL = 2
 CLEAR = 4
 """Code bit: the spot's clear-of-friends test (03.01) is measured exactly."""
 
-_ROWS: dict[int, tuple[Model, Row]] = {}
+_ROWS: dict[int, tuple[Model, Row]] = kept.table()
 """:func:`row`'s answers by model object (an entry holds the model, immutable, so an ``id``
 is not reused while kept); emptied past :data:`ROWS_LIMIT`."""
 ROWS_LIMIT = 8192
@@ -117,7 +118,7 @@ Block = tuple[float, float, float, float, tuple[Disc, ...]]
 discs (x0, y0, x1, y1: the least ``x - reach``, ``y - reach``, the largest ``x + reach``,
 ``y + reach``) and their :data:`Disc`, in order."""
 
-_BLOCKS: dict[int, tuple[tuple[Model, ...], Block]] = {}
+_BLOCKS: dict[int, tuple[tuple[Model, ...], Block]] = kept.table()
 """:func:`block`'s answers by models tuple (an entry holds it, so its ``id`` is not reused
 while kept; a layout's tuple never changes); emptied past :data:`BLOCKS_LIMIT`."""
 BLOCKS_LIMIT = 1024

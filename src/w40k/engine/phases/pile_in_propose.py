@@ -40,6 +40,7 @@ from typing import cast
 
 import numpy as np
 
+from w40k.core import kept
 from w40k.engine import field, geo
 from w40k.engine.context import Context
 from w40k.engine.phases import melee_moves as mm_
@@ -258,7 +259,7 @@ def _goals(ctx: Context, d: mm_.MeleeMoveFrame
 
 
 _FIRST: dict[tuple[int, int, int],
-             tuple[object, object, int, dict[str, JSON] | None, object]] = {}
+             tuple[object, object, int, dict[str, JSON] | None, object]] = kept.table()
 """Attempt 0s of :func:`propose_toward` by (state, frame, ``placement_count``): the draws
 (:data:`JITTER_DRAW`) they made and their answer (an entry holds the state and the frame, so
 their ``id`` is not reused while it is kept; a few entries: a player asks again at once)."""
@@ -437,7 +438,7 @@ _NO_SPOTS = np.empty((0, 2), dtype=np.float64)
 
 
 _RINGS: dict[tuple[int, int, float, float | None],
-             tuple[Model, Model, list[tuple[float, float, float, float]]]] = {}
+             tuple[Model, Model, list[tuple[float, float, float, float]]]] = kept.table()
 """:func:`_contact_ring`'s answers by (start, target, bearing, move) -- kept model objects
 are the same while the models stay (``engine/field.py``), and an entry holds them, so an
 ``id`` is not reused while it is kept; emptied past :data:`RINGS_LIMIT` entries."""

@@ -26,6 +26,7 @@ from typing import Any, cast
 
 import numpy as np
 
+from w40k.core import kept
 from w40k.core.errors import IllegalChoice, MalformedChoice
 from w40k.engine import geo, offtable
 from w40k.engine.ability_catalog import OMNI_SCRAMBLERS
@@ -316,7 +317,7 @@ def _screen(ctx: Context, u: UnitData, kind: SetUpKind, mode: DisembarkMode | No
 
 # -- the frame ----------------------------------------------------------------------------------
 _SEARCHES: dict[tuple[int, str, str, str | None, float],
-                tuple[GameState, int, tuple[object, ...], list[Model] | None]] = {}
+                tuple[GameState, int, tuple[object, ...], list[Model] | None]] = kept.table()
 """The kept searches (see :func:`_search`)."""
 SEARCH_LIMIT = 64
 """Kept searches before the table is emptied (each holds its game state)."""

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from w40k.core import kept
 from w40k.core.abilities import Assault, CloseQuarters, IndirectFire, WeaponAbility
 from w40k.core.keywords import canonical_keyword
 from w40k.core.profiles import WeaponProfile
@@ -26,7 +27,7 @@ from w40k.geometry.shapes import EPS
 from w40k.geometry.visibility import Visibility
 from w40k.rules.select import AttackingModel, AttackKind, TargetUnit, WeaponFacts
 
-_VIS_CACHE: list[tuple[object, Visibility]] = []
+_VIS_CACHE: list[tuple[object, Visibility]] = kept.slot()
 
 
 def visibility(ctx: Context, observer: str | None = None) -> Visibility:
@@ -329,7 +330,7 @@ class ShooterFacts:
         return False
 
 
-_KEPT: list[ShooterFacts] = []
+_KEPT: list[ShooterFacts] = kept.slot()
 """The last :func:`shooter_facts` answer."""
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import weakref
 from typing import TYPE_CHECKING
 
+from w40k.core import kept
 from w40k.engine import geo
 from w40k.engine.phases.melee_moves import units_within
 from w40k.engine.phases.shooting_facts import ShooterFacts, visibility
@@ -51,7 +52,7 @@ def snap_targets(ctx: Context, u: UnitData) -> list[str]:
     return [e.id for e in _in_reach(ctx, facts) if facts.unit_visible(e.id)]
 
 
-_KEPT: list[tuple[weakref.ref[Visibility], str, tuple[Target, ...]]] = []
+_KEPT: list[tuple[weakref.ref[Visibility], str, tuple[Target, ...]]] = kept.slot()
 """The last Fire Overwatch selections: (the battlefield's Visibility, weakly: the kept answer
 never keeps an old battlefield's caches alive; player, targets)."""
 
