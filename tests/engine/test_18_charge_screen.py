@@ -143,3 +143,76 @@ def test_the_chain_among_ruins_answers_as_measured_at_once_R13_06_c(
         game.submit(agents[req.player].choose(game, req))
     assert answers > 10 and nones > 0
 
+
+def _plain_keys(start: Model, pts: np.ndarray, ends: list[Model],
+                tshapes: list[tuple[str, Model]], engaged_targets: set[str], budget: float,
+                start_d: dict[str, float]) -> list[tuple[tuple[int, int, float, float],
+                                                       float, float, set[str]]]:
+    """The round bases' keys as the chain measured them before (a matrix to the placed
+    models, another to the targets, Python's ``round``), in the spots' order."""
+    from w40k.engine.phases.charge_order import ALL_MARGIN, COHERENCY_MARGIN, SLACK
+
+    r = start.footprint().r  # type: ignore[attr-defined]
+    moved = np.hypot(pts[:, 0] - start.x, pts[:, 1] - start.y)
+    keep = moved <= budget - SLACK
+    if ends:
+        e = np.array([(m.x, m.y, m.footprint().r) for m in ends])  # type: ignore[attr-defined]
+        de = np.maximum(0.0, np.hypot(pts[:, 0, None] - e[None, :, 0],
+                                      pts[:, 1, None] - e[None, :, 1]) - r - e[None, :, 2])
+        keep &= (de.min(axis=1) <= COHERENCY_MARGIN) & (de.max(axis=1) <= ALL_MARGIN)
+    t = np.array([(m.x, m.y, m.footprint().r) for _, m in tshapes])  # type: ignore[attr-defined]
+    dt = np.maximum(0.0, np.hypot(pts[:, 0, None] - t[None, :, 0],
+                                  pts[:, 1, None] - t[None, :, 1]) - r - t[None, :, 2])
+    closer = np.zeros(len(pts), dtype=bool)
+    for tid, d0 in start_d.items():  # R11.04-b
+        cols = [j for j, (k, _) in enumerate(tshapes) if k == tid]
+        closer |= dt[:, cols].min(axis=1) < d0 - 1e-9
+    out = []
+    for i in np.flatnonzero(keep & closer).tolist():
+        near = float(dt[i].min())
+        eng = {tshapes[j][0] for j in range(len(tshapes)) if dt[i, j] <= 2.0 + 1e-9}
+        cls = 0 if near <= 1.0 + 1e-9 else 1 if eng else 2
+        x, y = pts[i].tolist()
+        out.append(((cls, 0 if eng - engaged_targets else 1, round(near, 3),
+                     float(moved[i])), x, y, eng))
+    return out
+
+
+def test_the_round_keys_in_one_matrix_are_the_keys_measured_apart_R11_04_b() -> None:
+    # R11.04-b/c, R03.03-a/b: the round bases' keys from one matrix of distances (placed
+    # models and targets together, kept target rows, arrays until a spot comes) are the
+    # keys measured with two matrices and Python's ``round``, bit for bit, in the stable
+    # sort's order, less the refused spots; spots at a rounding half come up.
+    from w40k.engine.phases.charge_order import _ordered
+
+    rng = random.Random(181)
+    compared = 0
+    for n in range(60):
+        start = Model("a", rng.uniform(10, 20), rng.uniform(10, 20), 0.0,
+                      rng.choice((25.0, 32.0, 40.0)))
+        ends = [Model(f"e{i}", rng.uniform(10, 20), rng.uniform(10, 20), 0.0, 32.0)
+                for i in range(rng.randrange(0, 6))]
+        tshapes = [(f"t{i % 3}", Model(f"t{i}", rng.uniform(12, 22), rng.uniform(12, 22), 0.0,
+                                       rng.choice((25.0, 32.0, 40.0))))
+                   for i in range(rng.randrange(1, 7))]
+        spots = [(rng.uniform(8, 24), rng.uniform(8, 24)) for _ in range(200)]
+        t0 = tshapes[0][1]
+        for _ in range(5):  # a nearest distance on a half of the third decimal
+            a = rng.uniform(-math.pi, math.pi)
+            g = t0.footprint().r + start.footprint().r + rng.randrange(1, 900) / 1000 + 5e-4  # type: ignore[attr-defined]
+            spots.append((t0.x + g * math.cos(a), t0.y + g * math.sin(a)))
+        spots += rng.sample(spots, 20)
+        start_d = {tid: min(math.hypot(start.x - t.x, start.y - t.y) - 1.0
+                            for k, t in tshapes if k == tid) for tid, _ in tshapes}
+        engaged_targets = {"t0"} if n % 3 else set()
+        pts = np.array(spots)
+        tshapes_list = list(tshapes)
+        for keep in (lambda x, y: True, lambda x, y: int(x * 1000 + y * 7000) % 3 != 0):
+            plain = _plain_keys(start, pts, ends, tshapes_list, engaged_targets, 7.0, start_d)
+            want = [s for s in sorted(plain, key=lambda s: s[0]) if keep(s[1], s[2])]
+            got = list(_ordered(start, pts, ends, tshapes_list, engaged_targets, 7.0,
+                                start_d, keep))
+            assert got == want
+            assert [type(v) for s in got for v in s[0]] == [int, int, float, float] * len(got)
+            compared += len(got)
+    assert compared > 2000
