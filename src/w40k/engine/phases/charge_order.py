@@ -68,66 +68,101 @@ def _scored(start: Model, spots: Sequence[tuple[float, float]] | npt.NDArray[np.
     k = _round_keys(start, pts, ends, tshapes, engaged_targets, budget, start_d)
     if k is None:
         return []
-    return [((c, f, n3, d), x, y, k.engs(i)) for i, ((x, y), c, f, n3, d) in enumerate(zip(
-        k.xy, k.cls, k.fresh, k.near3, k.moved, strict=True))]
+    return [k.scored(i) for i in range(len(k.rows))]
 
 
 class _RoundKeys:
-    """:func:`_round_keys`' answer: the kept spots (x, y), their keys' parts and engaged
-    target models, in the spots' order."""
+    """:func:`_round_keys`' answer: the kept spots (their rows of ``pts``), their keys'
+    parts and engaged target models, in the spots' order, as arrays (the floats and ints a
+    spot's key is made of: :meth:`scored` turns them into Python's)."""
 
-    def __init__(self, xy: list[list[float]], cls: list[int], fresh: list[int],
-                 near3: list[float], moved: list[float], eng: list[list[bool]],
-                 eng_any: list[bool], tids: list[str]) -> None:
-        self.xy, self.cls, self.fresh, self.near3, self.moved = xy, cls, fresh, near3, moved
+    def __init__(self, pts: npt.NDArray[np.float64], rows: npt.NDArray[np.intp],
+                 cls: npt.NDArray[np.int64], fresh: npt.NDArray[np.int64],
+                 near3: npt.NDArray[np.float64], moved: npt.NDArray[np.float64],
+                 eng: npt.NDArray[np.bool_], eng_any: npt.NDArray[np.bool_],
+                 tids: list[str]) -> None:
+        self.pts, self.rows = pts, rows
+        self.cls, self.fresh, self.near3, self.moved = cls, fresh, near3, moved
         self.eng, self.eng_any, self.tids = eng, eng_any, tids
 
     def engs(self, i: int) -> set[str]:
         """Kept spot ``i``'s engaged target units (``compress`` of its row; a set built only
         where it has one)."""
-        return set(compress(self.tids, self.eng[i])) if self.eng_any[i] else set()
+        return set(compress(self.tids, self.eng[i].tolist())) if self.eng_any[i] else set()
+
+    def scored(self, i: int) -> Scored:
+        """Kept spot ``i`` as :data:`Scored` (its key, x, y, engaged targets)."""
+        x, y = self.pts[self.rows[i]].tolist()
+        return ((int(self.cls[i]), int(self.fresh[i]), float(self.near3[i]),
+                 float(self.moved[i])), x, y, self.engs(i))
+
+
+_TARGET_ROWS: dict[int, tuple[object, list[tuple[float, float, float]], list[str],
+                              dict[str, list[int]]]] = {}
+""":func:`_target_rows`' answers by the list of target models (an entry holds it: the chain
+passes the same list for every model of a placement; a few entries)."""
+
+
+def _target_rows(tshapes: Sequence[tuple[str, Model]], start_d: dict[str, float]
+                 ) -> tuple[list[tuple[float, float, float]], list[str], dict[str, list[int]]]:
+    """The target models' rows (x, y, radius), their units' ids and, per unit of
+    ``start_d``, its columns (kept per list of target models)."""
+    hit = _TARGET_ROWS.get(id(tshapes))
+    if hit is not None and hit[0] is tshapes and hit[3].keys() == start_d.keys():
+        return hit[1], hit[2], hit[3]
+    rows = [(m.x, m.y, cast(Circle, m.footprint()).r) for _, m in tshapes]
+    tids = [tid for tid, _ in tshapes]
+    cols = {tid: [j for j, k in enumerate(tids) if k == tid] for tid in start_d}
+    if len(_TARGET_ROWS) >= 8:
+        _TARGET_ROWS.clear()
+    _TARGET_ROWS[id(tshapes)] = (tshapes, rows, tids, cols)
+    return rows, tids, cols
 
 
 def _round_keys(start: Model, pts: npt.NDArray[np.float64], ends: Sequence[Model],
                 tshapes: Sequence[tuple[str, Model]], engaged_targets: set[str],
                 budget: float, start_d: dict[str, float]) -> _RoundKeys | None:
     """:func:`_scored`'s measures of round bases at ground level, for every spot at once: the
-    kept spots and their keys' parts (None if none is kept)."""
+    kept spots and their keys' parts (None if none is kept). The placed models' and the
+    targets' distances are one matrix (the same elementwise floats as two)."""
     r = cast(Circle, start.footprint()).r
     moved = np.hypot(pts[:, 0] - start.x, pts[:, 1] - start.y)
     keep = moved <= budget - SLACK
-    if ends:
-        e = np.array([(m.x, m.y, cast(Circle, m.footprint()).r) for m in ends])
-        de = np.maximum(0.0, np.hypot(pts[:, 0, None] - e[None, :, 0],
-                                      pts[:, 1, None] - e[None, :, 1]) - r - e[None, :, 2])
+    trows, tids, tcols = _target_rows(tshapes, start_d)
+    ne = len(ends)
+    o = np.array([(m.x, m.y, cast(Circle, m.footprint()).r) for m in ends] + trows) \
+        if ne else np.array(trows)
+    dd = np.maximum(0.0, np.hypot(pts[:, 0, None] - o[None, :, 0],
+                                  pts[:, 1, None] - o[None, :, 1]) - r - o[None, :, 2])
+    if ne:
+        de = dd[:, :ne]
         keep &= (de.min(axis=1) <= COHERENCY_MARGIN) & (de.max(axis=1) <= ALL_MARGIN)
-    t = np.array([(m.x, m.y, cast(Circle, m.footprint()).r) for _, m in tshapes])
-    dt = np.maximum(0.0, np.hypot(pts[:, 0, None] - t[None, :, 0],
-                                  pts[:, 1, None] - t[None, :, 1]) - r - t[None, :, 2])
+        dt = dd[:, ne:]
+    else:
+        dt = dd
     eng_all = dt <= ENGAGEMENT_HORIZONTAL + EPS
     near_all = dt.min(axis=1)
     closer = np.zeros(len(pts), dtype=bool)
     for tid, d0 in start_d.items():  # R11.04-b: closer to some target unit
-        cols = [j for j, (k, _) in enumerate(tshapes) if k == tid]
+        cols = tcols[tid]
         if cols:
             closer |= dt[:, cols].min(axis=1) < d0 - mm_.EPS
     keep &= closer
     rows = np.flatnonzero(keep)
     if not len(rows):
         return None
-    tids = [tid for tid, _ in tshapes]
     eng_kept = eng_all[rows]
     near = near_all[rows]
     # the keys' classes for every kept spot at once (the same float comparisons): within
     # 1" (0), else engaged with a target model (1), else 2; ``fresh`` 0 where one of the
     # engaged target models is of a unit not engaged yet (``eng - engaged_targets``)
     eng_any = eng_kept.any(axis=1)
-    cls = np.where(near <= 1.0 + mm_.EPS, 0, np.where(eng_any, 1, 2)).tolist()
+    cls = np.where(near <= 1.0 + mm_.EPS, 0, np.where(eng_any, 1, 2))
     new_cols = [j for j, tid in enumerate(tids) if tid not in engaged_targets]
-    fresh = np.where(eng_kept[:, new_cols].any(axis=1), 0, 1).tolist() if new_cols \
-        else [1] * len(rows)
-    return _RoundKeys(pts[rows].tolist(), cls, fresh, _round3(near), moved[rows].tolist(),
-                      eng_kept.tolist(), eng_any.tolist(), tids)
+    fresh = np.where(eng_kept[:, new_cols].any(axis=1), 0, 1) if new_cols \
+        else np.ones(len(rows), dtype=np.int64)
+    return _RoundKeys(pts, rows, cls, fresh, _round_arr(near, 3), moved[rows], eng_kept,
+                      eng_any, tids)
 
 
 def _ordered(start: Model, pts: npt.NDArray[np.float64], ends: Sequence[Model],
@@ -150,17 +185,22 @@ def _round_order(k: _RoundKeys, keep: Callable[[float, float], bool]) -> Iterato
     """The kept round-base spots of ``k`` in the stable sort's order of their keys (numpy's
     ``lexsort``, stable, on the same ints and floats, the last key first), less those
     ``keep`` refuses; each spot's key and targets built only as it comes."""
-    order = np.lexsort((np.array(k.moved), np.array(k.near3), np.array(k.fresh),
-                        np.array(k.cls))).tolist()
-    for i in order:
-        x, y = k.xy[i]
+    pts, rows = k.pts, k.rows
+    for i in np.lexsort((k.moved, k.near3, k.fresh, k.cls)).tolist():
+        x, y = pts[rows[i]].tolist()
         if keep(x, y):
-            yield ((k.cls[i], k.fresh[i], k.near3[i], k.moved[i]), x, y, k.engs(i))
+            yield ((int(k.cls[i]), int(k.fresh[i]), float(k.near3[i]), float(k.moved[i])),
+                   x, y, k.engs(i))
 
 
-def _round3(a: npt.NDArray[np.float64]) -> list[float]:
-    """``[round(x, 3) for x in a]`` (distances): :func:`_round_to`."""
-    return _round_to(a, 3)
+def _round_arr(a: npt.NDArray[np.float64], n: int) -> npt.NDArray[np.float64]:
+    """:func:`_round_to` as an array (the same floats)."""
+    scale = 10.0 ** n
+    y = a * scale
+    out: npt.NDArray[np.float64] = np.rint(y) / scale
+    for i in np.flatnonzero(np.abs(y - np.floor(y) - 0.5) < 1e-6).tolist():
+        out[i] = round(float(a[i]), n)
+    return out
 
 
 def _round_to(a: npt.NDArray[np.float64], n: int) -> list[float]:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import cast
 
 import numpy as np
@@ -43,6 +43,7 @@ from w40k.engine.phases.charge_order import (
     _within_exact,
 )
 from w40k.engine.propose_moves import (
+    Occupied,
     Rings,
     occupied_around,
     ring,
@@ -52,7 +53,7 @@ from w40k.engine.propose_moves import (
 )
 from w40k.engine.serial import JSON
 from w40k.engine.state import UnitData, placement_count
-from w40k.geometry import Model, engaged
+from w40k.geometry import Model, Scene, engaged
 from w40k.geometry.battlefield import (
     MARGIN,
     _rows,
@@ -129,24 +130,16 @@ def propose_charge(ctx: Context, u: UnitData, targets: Sequence[UnitData], budge
         if dist > 0:
             k = min(1.0, (budget - SLACK) / dist)
             last = (start.x + k * (t0.x - start.x), start.y + k * (t0.y - start.y))
-        pts = _within_pts(start, rings.points(last), budget)
-        # A spot surely on another model (``Occupied.taken``) is skipped by the screen below
-        # without counting as a try, so it is dropped before the scoring (each spot's test
-        # is its own; a stable sort of the kept spots is the kept spots of the sorted list).
-        if len(pts):
-            pts = pts[~np.asarray(placed.taken(start, pts, budget), dtype=bool)]
-        if len(pts):
-            bad = _engaged_mask(start, pts, non_targets.models)  # R11.04-d
-            pts = pts[~np.asarray(bad, dtype=bool)]
-        # The spots whose straight path surely crosses a feature the model may not move
-        # through (R13.06-c: ``through_terrain`` says so, checked below spot by spot): with
-        # every spot among them each try below is refused, so no model placement is found
-        # (a one-model VEHICLE or MONSTER walled off from its target: the same None, after
-        # the same draw); else they are refused without their path tests.
-        crossed = terrain_crossed(scene, u.id, start, pts, MoveType.CHARGE)
-        if crossed.all():
+        # The spots surely on another model (``Occupied.taken``) or engaged with a model of
+        # an enemy unit that is not a target (R11.04-d) are skipped without counting as a
+        # try; those whose path surely crosses a feature (``terrain_crossed``) are refused
+        # as ``through_terrain`` refuses them, and with every spot among them no placement
+        # is found (a one-model VEHICLE or MONSTER walled off: the same None, after the same
+        # draw). ``_Screen`` tests the spots as they come (:class:`_Screen`).
+        sc = _Screen(start, _within_pts(start, rings.points(last), budget), placed, budget,
+                     non_targets.models, scene, u.id)
+        if sc.all_crossed:
             return None
-        walled = {(x, y) for x, y in pts[crossed].tolist()} if crossed.any() else set()
 
         def free(x: float, y: float, s: Model = start) -> bool:
             return placed.free(s.moved(x, y), ter)
@@ -156,16 +149,21 @@ def propose_charge(ctx: Context, u: UnitData, targets: Sequence[UnitData], budge
         # keys are exact measures, made only for the spots that can come next
         chosen = None
         tries = 0
-        for _, x, y, eng in _ordered(start, pts, list(ends.values()), tshapes,
-                                     engaged_targets, budget, start_d[m.id], free):
+        for _, x, y, eng in _ordered(start, sc.pts, list(ends.values()), tshapes,
+                                     engaged_targets, budget, start_d[m.id], sc.keep(free)):
+            if sc.all_crossed:
+                return None  # settled by a test below: every spot is refused
             end = start.moved(x, y)
             tries += 1
             if tries > MAX_SPOT_CHECKS:
                 break  # the best spots' paths are blocked: give this chain up
-            if (x, y) in walled \
-                    or through_enemy(scene, u.id, u.player, start, x, y, MoveType.CHARGE) \
-                    or through_terrain(scene, u.id, start, x, y, MoveType.CHARGE):
+            if sc.walled_at(x, y) \
+                    or through_enemy(scene, u.id, u.player, start, x, y, MoveType.CHARGE):
                 continue  # R03.01-d, R13.06-c: validate_move refuses it (counted as validated)
+            if through_terrain(scene, u.id, start, x, y, MoveType.CHARGE):
+                if sc.settle():
+                    return None  # every spot's path crosses a feature (``terrain_crossed``)
+                continue  # R13.06-c
             if validate_move(scene, u.id, {m.id: [Step(x, y)]}, MoveType.CHARGE, budget,
                              skip=(*PATH_RULES_IGNORED, ENDS_CHECKED), first=True):
                 continue
@@ -179,6 +177,145 @@ def propose_charge(ctx: Context, u: UnitData, targets: Sequence[UnitData], budge
         placed.append(end)
     answer: dict[str, JSON] = {mid: [[round(e.x, 6), round(e.y, 6)]] for mid, e in ends.items()}
     return _repair(ctx, u, answer, [s for _, s in tshapes], non_targets, budget, memo)
+
+
+class _Screen:
+    """One model's chain spots (rows x, y, within the move) and the tests that skip them
+    before their path tests: ``Occupied.taken`` and R11.04-d's ``_engaged_mask`` (skipped
+    without counting as a try), and ``terrain_crossed`` of the rest (refused as
+    ``through_terrain`` refuses them; all of them: no placement).
+
+    ``taken`` is measured for every spot at once (the best keyed spots are mostly on the
+    models placed before). The rest are measured at once (:meth:`settle`, the arrays as the
+    chain always built them) where the model is not a round base at ground level, where a
+    model that is not one could be engaged at one of the spots, or once a spot's answer is
+    not settled below. Else (most models take their first spot) each spot is tested as it
+    comes (:meth:`keep`): the engagement of the round bases near enough (``_engaged_mask``'s
+    measure, centre distance less both radii, in ``math.hypot``, settled where it is more
+    than :data:`HYPOT_SLACK` from engagement range: numpy's hypot differs by a few ulps;
+    nearer, :meth:`settle`); ``terrain_crossed`` is measured (:meth:`settle`) only once
+    ``through_terrain`` refuses a spot (it refuses every spot ``terrain_crossed`` names:
+    until then none is walled). Every test is the spot's own, so the spots that come, in
+    order, and the tries are the chain's, and an all-crossed answer is None either way
+    (each try refused)."""
+
+    def __init__(self, start: Model, pts: npt.NDArray[np.float64], placed: Occupied,
+                 budget: float, others: Sequence[Model], scene: Scene, unit: str) -> None:
+        # the spots surely on another model first, at once (the best keyed spots are often
+        # taken: by the models placed before); a stable sort of the kept spots is the kept
+        # spots of the sorted list
+        if len(pts):
+            pts = pts[~np.asarray(placed.taken(start, pts, budget), dtype=bool)]
+        self.start, self.pts, self.budget = start, pts, budget
+        self.others, self.scene, self.unit = others, scene, unit
+        self.all_crossed = False
+        self.walled: set[tuple[float, float]] | None = None
+        self.allowed: set[tuple[float, float]] | None = None
+        self.kept = pts
+        self.near: list[tuple[float, float, float]] | None = \
+            _near_round(start, others, budget) if len(pts) else None
+        self.eager = self.near is None
+        if self.eager:  # the spots left are those the tests keep
+            self.settle()
+            self.pts = self.kept
+
+    def settle(self) -> bool:
+        """The tests for every spot at once, as the chain made them (once); whether every
+        spot left is crossed (then no spot is placed)."""
+        if self.walled is not None:
+            return self.all_crossed
+        pts, start = self.pts, self.start
+        if len(pts):
+            bad = _engaged_mask(start, pts, self.others)  # R11.04-d
+            pts = pts[~np.asarray(bad, dtype=bool)]
+        crossed = terrain_crossed(self.scene, self.unit, start, pts, MoveType.CHARGE)
+        self.all_crossed = bool(crossed.all())
+        self.walled = {(x, y) for x, y in pts[crossed].tolist()} if crossed.any() else set()
+        self.kept = pts
+        if not self.eager:
+            self.allowed = {(x, y) for x, y in pts.tolist()}
+        return self.all_crossed
+
+    def walled_at(self, x: float, y: float) -> bool:
+        """The spot's path surely crosses a feature (``terrain_crossed``, once measured)."""
+        return self.walled is not None and (x, y) in self.walled
+
+    def keep(self, free: Callable[[float, float], bool]) -> Callable[[float, float], bool]:
+        """``_ordered``'s test of a spot: not taken, not engaged with another enemy unit
+        (R11.04-d), and ``free``."""
+        if self.eager:
+            return free  # ``pts``: the spots the tests keep
+        near = cast(list[tuple[float, float, float]], self.near)
+        r = cast(Circle, self.start.footprint()).r
+        lo, hi = ENGAGED_LIMIT - HYPOT_SLACK, ENGAGED_LIMIT + HYPOT_SLACK
+        hypot = math.hypot
+
+        def test(x: float, y: float) -> bool:
+            if self.allowed is not None:
+                return (x, y) in self.allowed and free(x, y)
+            for ox, oy, orad in near:
+                d = hypot(x - ox, y - oy) - r - orad
+                if d <= hi:
+                    if d > lo:  # too near engagement range to tell: as measured at once
+                        self.settle()
+                        return (x, y) in cast(set[tuple[float, float]], self.allowed) \
+                            and free(x, y)
+                    return False  # R11.04-d
+            return free(x, y)
+        return test
+
+
+ENGAGED_LIMIT = ENGAGEMENT_HORIZONTAL + EPS
+"""``_engaged_mask``'s test of a round pair: centre distance less both radii at most this."""
+HYPOT_SLACK = 1e-9
+"""Inches from :data:`ENGAGED_LIMIT` within which :class:`_Screen` does not settle a spot's
+engagement by ``math.hypot`` (it and numpy's hypot are each within an ulp or two of the
+exact distance, ~1e-14" here)."""
+NEAR_SLACK = 1e-3
+"""Inches beyond the farthest spot's reach that :func:`_near_round` keeps a model."""
+
+
+def _near_round(start: Model, others: Sequence[Model], budget: float
+                ) -> list[tuple[float, float, float]] | None:
+    """The round bases at ground level among ``others`` (``_round_split``'s rows: x, y,
+    radius) that a round ``start`` could be engaged with at a spot of the move (within
+    ``budget`` of it): the others are farther from every such spot than engagement range
+    by :data:`NEAR_SLACK`. None where ``start`` is not such a base, or one of ``others``
+    that is not may come within engagement range (:class:`_Screen` measures at once)."""
+    if not _round(start):
+        return None
+    if not others:
+        return []
+    o, rest = _round_split(others)
+    sx, sy = start.x, start.y
+    r = cast(Circle, start.footprint()).r
+    reach = budget + r + ENGAGED_LIMIT + NEAR_SLACK
+    if rest:  # the footprint at a spot is within ``reach()`` of it
+        oc, outer, _ = _rows(rest)
+        far = budget + start.reach() + ENGAGED_LIMIT + NEAR_SLACK
+        if bool((np.hypot(oc[:, 0] - sx, oc[:, 1] - sy) - outer <= far).any()):
+            return None
+    if o is None:
+        return []
+    hypot = math.hypot
+    return [(ox, oy, orad) for ox, oy, orad in _round_list(o)
+            if hypot(ox - sx, oy - sy) - orad <= reach]
+
+
+_LISTS: dict[int, tuple[npt.NDArray[np.float64], list[tuple[float, float, float]]]] = {}
+""":func:`_round_list`'s answers by array (an entry holds it; a few entries)."""
+
+
+def _round_list(o: npt.NDArray[np.float64]) -> list[tuple[float, float, float]]:
+    """``_round_split``'s rows as tuples of floats (kept per array, which it keeps)."""
+    hit = _LISTS.get(id(o))
+    if hit is not None and hit[0] is o:
+        return hit[1]
+    rows = [(x, y, r) for x, y, r in o.tolist()]
+    if len(_LISTS) >= 16:
+        _LISTS.clear()
+    _LISTS[id(o)] = (o, rows)
+    return rows
 
 
 _FIRST: dict[tuple[int, str, tuple[str, ...], float, int],
