@@ -15,6 +15,7 @@ from typing import cast
 import numpy as np
 import numpy.typing as npt
 
+from w40k.core import kept
 from w40k.engine.phases import melee_moves as mm_
 from w40k.geometry import Model, engaged
 from w40k.geometry.battlefield import (
@@ -98,7 +99,7 @@ class _RoundKeys:
 
 
 _TARGET_ROWS: dict[int, tuple[object, list[tuple[float, float, float]], list[str],
-                              dict[str, list[int]]]] = {}
+                              dict[str, list[int]]]] = kept.table()
 """:func:`_target_rows`' answers by the list of target models (an entry holds it: the chain
 passes the same list for every model of a placement; a few entries)."""
 

@@ -302,7 +302,7 @@ def _near_round(start: Model, others: Sequence[Model], budget: float
             if hypot(ox - sx, oy - sy) - orad <= reach]
 
 
-_LISTS: dict[int, tuple[npt.NDArray[np.float64], list[tuple[float, float, float]]]] = {}
+_LISTS: dict[int, tuple[npt.NDArray[np.float64], list[tuple[float, float, float]]]] = kept.table()
 """:func:`_round_list`'s answers by array (an entry holds it; a few entries)."""
 
 
