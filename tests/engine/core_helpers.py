@@ -12,6 +12,7 @@ Command phase, End of Turn, objectives) is tested apart from the phases being wr
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, cast
 
@@ -178,6 +179,24 @@ def play_checking(scale: int, seed: int, agent: str, check: Callable[[Game], Non
         game.submit(agents[req.player].choose(game, req))
         n += 1
     check(game)
+
+
+def greedy_record(scale: int, seed: int, hook: Callable[[Game], None] | None = None) -> str:
+    """The record (JSON text) of ``scaled_position(scale)`` played to its end by greedy
+    players (seeded ``seed * 101 + i``) with the core stratagems, calling ``hook(game)``
+    after each submit."""
+    from w40k.agents.greedy import GreedyAgent
+    from w40k.io.battle_scale import scaled_position
+
+    pos = scaled_position(scale)
+    pos["options"] = {**cast(dict[str, JSON], pos.get("options") or {}), "stratagems": True}
+    game = Game.new(pos, seed)
+    agents = {p.name: GreedyAgent(seed * 101 + i) for i, p in enumerate(game.state.players)}
+    while (req := game.pending()) is not None:
+        game.submit(agents[req.player].choose(game, req))
+        if hook is not None:
+            hook(game)
+    return json.dumps(game.record(), sort_keys=True, default=str)
 
 
 def plain_shape(m: ModelData) -> Model:

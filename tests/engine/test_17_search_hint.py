@@ -10,6 +10,7 @@ from unittest import mock
 import numpy as np
 import pytest
 
+from tests.engine.sight_helpers import batch_args
 from tests.geometry.test_los_batch import random_scene
 from w40k.geometry import Visibility, scene_from_dict
 from w40k.geometry.los import relevant_obstacles
@@ -34,23 +35,7 @@ def test_kept_owners_leave_the_batch_unchanged_and_count_the_relevant_obstacles(
              for om in range(len(units[ou].models)) for tm in range(len(units[tu].models))
              if v._round[v.model_index[(ou, om)]] and v._round[v.model_index[(tu, tm)]]]
     assert pairs
-    og = np.array([v.model_index[k[:2]] for k in pairs])
-    tg = np.array([v.model_index[k[2:]] for k in pairs])
-    geo = v._geo
-    args = (geo[og, :2], geo[og, 2], geo[og, 3], geo[tg, :2], geo[tg, 2], geo[tg, 3],
-            v.obstacles)
-    ou_a = np.array([k[0] for k in pairs])
-    tu_a = np.array([k[2] for k in pairs])
-    in_area = v._area_rows(np.concatenate([og, tg]))
-
-    def allowed(pi: np.ndarray, own: np.ndarray) -> np.ndarray:
-        ua = v.owner_unit[own]
-        ok: np.ndarray = (ua != ou_a[pi]) & (ua != tu_a[pi])
-        ar = v.owner_area[own]
-        arc = np.maximum(ar, 0)
-        ok &= ~((ar >= 0) & (in_area[og[pi], arc] | in_area[tg[pi], arc]))
-        return ok
-
+    args, allowed = batch_args(v, pairs)
     counts = np.full(len(pairs), -1, dtype=np.int64)
     plain = batch_sight(*args, allowed)
     counted = batch_sight(*args, allowed, counts)

@@ -6,31 +6,17 @@ again gives (the same state and request, no die drawn), and the games must be th
 
 from __future__ import annotations
 
-import json
 from typing import Any, cast
 
 import pytest
 
-from w40k.agents.greedy import GreedyAgent
-from w40k.core.jsonval import JSON
+from tests.engine.core_helpers import greedy_record
 from w40k.engine import attack
 from w40k.engine.game import Game
-from w40k.io.battle_scale import scaled_position
 from w40k.rules.attack_machine import advance
 
 pytestmark = pytest.mark.stratagems  # the games of the benchmark, reactions included
 
-
-def _play(scale: int, seed: int, hook: Any = None) -> str:
-    pos = scaled_position(scale)
-    pos["options"] = {**cast(dict[str, JSON], pos.get("options") or {}), "stratagems": True}
-    game = Game.new(pos, seed)
-    agents = {p.name: GreedyAgent(seed * 101 + i) for i, p in enumerate(game.state.players)}
-    while (req := game.pending()) is not None:
-        game.submit(agents[req.player].choose(game, req))
-        if hook is not None:
-            hook(game)
-    return json.dumps(game.record(), sort_keys=True, default=str)
 
 
 def test_the_kept_decision_is_what_advancing_the_stored_state_again_gives(
@@ -62,16 +48,16 @@ def test_the_kept_decision_is_what_advancing_the_stored_state_again_gives(
 
     monkeypatch.setattr(Game, "new", staticmethod(new))
     for scale, seed in ((1, 0), (1, 1), (2, 0)):
-        _play(scale, seed)
+        greedy_record(scale, seed)
     assert used > 10
 
 
 def test_games_with_and_without_the_kept_decision_are_the_same(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The records (events, dice, choices) are the same when every run advances afresh."""
-    fast = [_play(1, seed) for seed in (0, 2)]
+    fast = [greedy_record(1, seed) for seed in (0, 2)]
     monkeypatch.setattr(attack, "_reached", lambda frame: None)
-    assert [_play(1, seed) for seed in (0, 2)] == fast
+    assert [greedy_record(1, seed) for seed in (0, 2)] == fast
 
 
 def test_a_kept_decision_is_read_only_by_its_own_frame() -> None:

@@ -10,12 +10,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.engine.sight_helpers import Key, batch_args
 from tests.geometry.test_los_batch import random_scene
 from w40k.geometry import Visibility, scene_from_dict
 from w40k.geometry.los import Obstacles, line_of_sight, owned_above, relevant_obstacles
 from w40k.geometry.los_batch import UNDECIDED, batch_sight
-
-Key = tuple[int, int, int, int]
 
 _FIELDS = ("a", "b", "grow", "top", "owner", "verts", "vert_grow", "vert_top", "vert_owner")
 
@@ -42,23 +41,7 @@ def _batch(v: Visibility, pairs: list[Key]) -> tuple[tuple[np.ndarray, ...], lis
                                                      tuple[np.ndarray, ...]]:
     """``batch_sight`` of the pairs as ``SightTables._batch_stage`` calls it: without and
     with ``relevant``."""
-    og = np.array([v.model_index[k[:2]] for k in pairs])
-    tg = np.array([v.model_index[k[2:]] for k in pairs])
-    geo = v._geo
-    args = (geo[og, :2], geo[og, 2], geo[og, 3], geo[tg, :2], geo[tg, 2], geo[tg, 3],
-            v.obstacles)
-    ou_a = np.array([k[0] for k in pairs])
-    tu_a = np.array([k[2] for k in pairs])
-    in_area = v._area_rows(np.concatenate([og, tg]))
-
-    def allowed(pi: np.ndarray, own: np.ndarray) -> np.ndarray:
-        ua = v.owner_unit[own]
-        ok: np.ndarray = (ua != ou_a[pi]) & (ua != tu_a[pi])
-        ar = v.owner_area[own]
-        arc = np.maximum(ar, 0)
-        ok &= ~((ar >= 0) & (in_area[og[pi], arc] | in_area[tg[pi], arc]))
-        return ok
-
+    args, allowed = batch_args(v, pairs)
     relevant: list[np.ndarray] = []
     plain = batch_sight(*args, allowed)
     with_rows = batch_sight(*args, allowed, None, relevant)

@@ -8,31 +8,19 @@ push (or another frame) must list afresh."""
 
 from __future__ import annotations
 
-import json
 from types import SimpleNamespace
 from typing import Any, cast
 
 import pytest
 
-from w40k.agents.greedy import GreedyAgent
+from tests.engine.core_helpers import greedy_record
 from w40k.core.jsonval import JSON
 from w40k.engine import windows
 from w40k.engine.context import Context
-from w40k.engine.game import Game
 from w40k.engine.windows import Reaction, Window, WindowFrame
-from w40k.io.battle_scale import scaled_position
 
 pytestmark = pytest.mark.stratagems  # plays with the core stratagems (Command Re-roll)
 
-
-def _play(scale: int, seed: int) -> str:
-    pos = scaled_position(scale)
-    pos["options"] = {**cast(dict[str, JSON], pos.get("options") or {}), "stratagems": True}
-    game = Game.new(pos, seed)
-    agents = {p.name: GreedyAgent(seed * 101 + i) for i, p in enumerate(game.state.players)}
-    while (req := game.pending()) is not None:
-        game.submit(agents[req.player].choose(game, req))
-    return json.dumps(game.record(), sort_keys=True, default=str)
 
 
 def test_handed_options_equal_the_plain_listing_at_the_windows_first_run(
@@ -56,16 +44,16 @@ def test_handed_options_equal_the_plain_listing_at_the_windows_first_run(
 
     monkeypatch.setattr(windows, "_handed", checked)
     for scale, seed in ((1, 0), (1, 1), (2, 0)):
-        _play(scale, seed)
+        greedy_record(scale, seed)
     assert handed_runs > 20
 
 
 def test_games_with_and_without_the_hand_over_are_the_same(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The records (events, dice, choices) are the same when every window lists afresh."""
-    fast = [_play(1, seed) for seed in (0, 2)]
+    fast = [greedy_record(1, seed) for seed in (0, 2)]
     monkeypatch.setattr(windows, "_handed", lambda ctx, frame: None)
-    assert [_play(1, seed) for seed in (0, 2)] == fast
+    assert [greedy_record(1, seed) for seed in (0, 2)] == fast
 
 
 def _scene(monkeypatch: pytest.MonkeyPatch, per_player: dict[str, list[JSON]]) -> Context:
