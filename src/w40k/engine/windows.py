@@ -158,15 +158,20 @@ def _any_usable(ctx: Context, reactions_: tuple[Reaction, ...], facts: Facts,
     return any(r.options(ctx, facts, player) for r in reactions_)
 
 
+def _order(ctx: Context) -> list[str]:
+    """The players in the order a window asks them: the active player first."""
+    s = ctx.state
+    first = s.active or s.players[0].name
+    return [first, s.opponent(first)]
+
+
 def open_window(ctx: Context, window: Window, **facts: JSON) -> bool:
     """Open a window at this moment: push a ``window`` frame if some reaction is usable by
     either player (the active player is asked first), else nothing. True if pushed."""
     listed = _of_window(ctx, window)
     if not listed:
         return False
-    s = ctx.state
-    first = s.active or s.players[0].name
-    order = [first, s.opponent(first)]
+    order = _order(ctx)
     if not any(_any_usable(ctx, listed, facts, p) for p in order):
         return False
     ctx.push(WindowFrame(window, cast(JSON, dict(facts)), tuple(order)))
@@ -182,8 +187,7 @@ def open_window_run_next(ctx: Context, window: Window, **facts: JSON) -> bool:
     if not _of_window(ctx, window):
         return False
     s = ctx.state
-    first = s.active or s.players[0].name
-    order = [first, s.opponent(first)]
+    order = _order(ctx)
     # Each player's whole list, in order, up to the first that is not empty: the first run
     # lists exactly these (it asks the first player with options).
     lists: list[list[JSON]] = []

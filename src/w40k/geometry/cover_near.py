@@ -26,12 +26,13 @@ the blockers that the terrain-only full visibility test asks before its walls' s
 from __future__ import annotations
 
 import functools
-import math
 
 import numpy as np
 
+from w40k.geometry.los_dist import _seg_dist1
 from w40k.geometry.los_hull import _edge_boxes, above_ramp
 from w40k.geometry.los_obstacles import TOUCH, Obstacles
+from w40k.geometry.measure import point_segment
 from w40k.geometry.shapes import Circle, Oval, Shape
 
 MARGIN = 1e-6
@@ -76,8 +77,8 @@ def blocker_sure(o: Shape, t: Shape, level_t: float, top_o: float, obs: Obstacle
     a, b, grow = obs.a[idx], obs.b[idx], obs.grow[idx]
     meets = [
         (g > TOUCH + GROW_SLACK
-         and _seg_seg(ox, oy, tx, ty, ax, ay, bx, by) < rin + g - TOUCH - MARGIN)
-        or _point_seg(ax, ay, ox, oy, tx, ty) < rin - MARGIN
+         and _seg_dist1(ox, oy, tx, ty, ax, ay, bx, by) < rin + g - TOUCH - MARGIN)
+        or point_segment(ax, ay, ox, oy, tx, ty) < rin - MARGIN
         for (ax, ay), (bx, by), g in zip(a.tolist(), b.tolist(), grow.tolist(), strict=True)
     ]
     if not any(meets):
@@ -85,25 +86,3 @@ def blocker_sure(o: Shape, t: Shape, level_t: float, top_o: float, obs: Obstacle
     m = np.nonzero(np.array(meets, dtype=bool))[0]
     return bool(above_ramp(o, t, level_t, top_o, a[m], b[m], grow[m], obs.top[idx[m]]).any())
 
-
-def _point_seg(px: float, py: float, ax: float, ay: float, bx: float, by: float) -> float:
-    """The distance from point p to segment a-b."""
-    dx, dy = bx - ax, by - ay
-    den = dx * dx + dy * dy
-    s = 0.0 if den <= 0.0 else min(max(((px - ax) * dx + (py - ay) * dy) / den, 0.0), 1.0)
-    return math.hypot(px - ax - s * dx, py - ay - s * dy)
-
-
-def _seg_seg(
-    px: float, py: float, qx: float, qy: float, ax: float, ay: float, bx: float, by: float
-) -> float:
-    """The distance between segments p-q and a-b: 0 where they cross, else the least of the
-    four end-to-segment distances."""
-    d1 = (qx - px) * (ay - py) - (qy - py) * (ax - px)
-    d2 = (qx - px) * (by - py) - (qy - py) * (bx - px)
-    d3 = (bx - ax) * (py - ay) - (by - ay) * (px - ax)
-    d4 = (bx - ax) * (qy - ay) - (by - ay) * (qx - ax)
-    if ((d1 > 0.0 > d2) or (d1 < 0.0 < d2)) and ((d3 > 0.0 > d4) or (d3 < 0.0 < d4)):
-        return 0.0
-    return min(_point_seg(px, py, ax, ay, bx, by), _point_seg(qx, qy, ax, ay, bx, by),
-               _point_seg(ax, ay, px, py, qx, qy), _point_seg(bx, by, px, py, qx, qy))
