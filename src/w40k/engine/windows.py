@@ -13,7 +13,7 @@ nothing is pushed: a window costs one lookup.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from typing import Any, cast
 
@@ -90,6 +90,21 @@ class WindowFrame(FrameData):
     """Who is asked, in order (the active player first)."""
     idx: int = 0
     """The index in ``players`` of the player asked now."""
+
+
+_WINDOW_FIELDS = ("window", "facts", "players", "idx")
+assert tuple(f.name for f in fields(WindowFrame)) == _WINDOW_FIELDS
+assert all(f.init for f in fields(WindowFrame))
+
+
+def _asking(frame: WindowFrame, idx: int) -> WindowFrame:
+    """``replace(frame, idx=idx)``: the constructor called with the frame's fields
+    (:data:`_WINDOW_FIELDS`, checked at import), without ``replace``'s per-field lookups and
+    keyword dict (a window moves on at every answer and every player without options). A
+    subclass goes through ``replace``."""
+    if type(frame) is not WindowFrame:
+        return replace(frame, idx=idx)
+    return WindowFrame(frame.window, frame.facts, frame.players, idx)
 
 
 REACTIONS: tuple[Reaction, ...] | None = None
@@ -240,7 +255,7 @@ def _run(ctx: Context, frame: WindowFrame) -> Request | None:
                                                          "facts": cast(JSON, facts)},
                            labels=("decline", *labels), default=DECLINE)
         idx += 1
-        new = replace(frame, idx=idx)
+        new = _asking(frame, idx)
         ctx.replace(frame, new)
         frame = new
     ctx.pop()
@@ -249,7 +264,7 @@ def _run(ctx: Context, frame: WindowFrame) -> Request | None:
 
 def _apply(ctx: Context, frame: WindowFrame, req: Request, choice: JSON) -> None:
     if choice == DECLINE:
-        ctx.replace(frame, replace(frame, idx=frame.idx + 1))
+        ctx.replace(frame, _asking(frame, frame.idx + 1))
         return
     name, option = cast(list[JSON], choice)
     reaction = next(r for r in reactions(ctx) if r.name == name)

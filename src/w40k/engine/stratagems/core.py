@@ -56,7 +56,7 @@ def _epic_effect(ctx: Context, facts: Facts, player: str, target: Target) -> Non
 
 EPIC_CHALLENGE = Stratagem(
     "Epic Challenge", 1, Window.UNIT_SELECTED, TurnKey.EITHER, ("fight",), "15.03",
-    _epic_targets, _epic_effect,
+    _epic_targets, _epic_effect, own_unit=True,  # _own: the selected unit, its owner's
     text="A CHARACTER model's melee weapons gain [PRECISION] until the end of the phase.")
 
 
@@ -72,7 +72,7 @@ def _bravery_effect(ctx: Context, facts: Facts, player: str, target: Target) -> 
 
 INSANE_BRAVERY = Stratagem(
     "Insane Bravery", 1, Window.BEFORE_BATTLE_SHOCK, TurnKey.YOURS, ("command",), "15.04",
-    _bravery_targets, _bravery_effect, once_per_battle=True,
+    _bravery_targets, _bravery_effect, once_per_battle=True, own_unit=True,  # _own
     text="A battle-shock roll about to be made is automatically passed (once per battle).")
 
 
@@ -189,7 +189,7 @@ def _impact_effect(ctx: Context, facts: Facts, player: str, target: Target) -> N
 
 CRUSHING_IMPACT = Stratagem(
     "Crushing Impact", 1, Window.CHARGE_MOVE_ENDED, TurnKey.YOURS, ("charge",), "15.06",
-    _impact_targets, _impact_effect,
+    _impact_targets, _impact_effect, own_unit=True,  # _own: the charging unit
     text="After a MONSTER/VEHICLE charge move: T D6, each 1 a mortal wound on your unit, each "
          "5+ on the enemy (at most 6 each).")
 

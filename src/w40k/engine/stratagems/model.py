@@ -72,5 +72,10 @@ class Stratagem:
     """EFFECT."""
     once_per_battle: bool = False
     """RESTRICTIONS: at most once per battle per player (15.04)."""
+    own_unit: bool = False
+    """TARGET is the unit the facts' ``unit`` names, and only for its owner (15.02 'a roll
+    for a friendly unit', 15.03-15.06 'one unit from your army' selected, tested, fighting):
+    :attr:`targets` selects nothing for another player's unit, so ``legal_targets`` answers
+    that case without reading the rest of the 15.01 limits."""
     text: str = ""
     """A one-line summary for players."""

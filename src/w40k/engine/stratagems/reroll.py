@@ -143,6 +143,7 @@ def _effect(ctx: Context, facts: Facts, player: str, target: Target) -> None:
 
 COMMAND_REROLL = Stratagem(
     "Command Re-roll", 1, Window.AFTER_ROLL, TurnKey.EITHER, (), "15.02", _targets, _effect,
+    own_unit=True,  # _targets: [] unless the roll's unit is the player's
     text="Re-roll one die of an advance, charge (in full), damage, hazard, hit, save, wound or "
          "number-of-attacks roll just made for a friendly unit.")
 """15.02 Command Re-roll (1CP)."""

@@ -35,6 +35,21 @@ def _when(ctx: Context, strat: Stratagem, player: str) -> bool:
     return not strat.phases or s.phase in strat.phases
 
 
+def _another_players(ctx: Context, facts: Facts, player: str) -> bool:
+    """The facts' ``unit`` names a unit on the battlefield (the first of that id, as
+    ``GameState.unit`` finds it) of another player than ``player``: then an
+    :attr:`~Stratagem.own_unit` stratagem's TARGET selects nothing, so its answer is [] with
+    or without the rest of the 15.01 limits (none of them raises). A unit id
+    naming no unit gives False: the stratagem is asked as before (its own lookup raises)."""
+    uid = facts.get("unit")
+    if not isinstance(uid, str):
+        return False
+    for u in ctx.state.units:
+        if u.id == uid:
+            return u.player != player
+    return False
+
+
 def legal_targets(ctx: Context, strat: Stratagem, facts: Facts, player: str) -> list[Target]:
     """The selections ``player`` may make with ``strat`` now (empty: not usable)."""
     s = ctx.state
@@ -43,6 +58,8 @@ def legal_targets(ctx: Context, strat: Stratagem, facts: Facts, player: str) -> 
     cp = s.player(player).cp
     if cp < strat.cp or not _when(ctx, strat, player):
         return []  # R15.01-c: never without enough CP
+    if strat.own_unit and _another_players(ctx, facts, player):
+        return []  # TARGET: the facts' unit, for its owner only (nothing below raises)
     if strat.once_per_battle and any(u.player == player and u.name == strat.name
                                      for u in s.stratagems):
         return []  # 15.04 RESTRICTIONS
