@@ -86,10 +86,14 @@ def engaged_targets(ctx: Context, u: UnitData) -> dict[str, list[str]]:
     return {m.id: [eid for eid, hits in per_enemy if hits[i]] for i, m in enumerate(u.alive)}
 
 
-def attackable_targets(ctx: Context, u: UnitData) -> dict[str, list[str]]:
-    """:func:`engaged_targets` without the pairs 23.04 forbids (``aircraft.melee_refusal``)."""
+def attackable_targets(ctx: Context, u: UnitData,
+                       engaged: dict[str, list[str]] | None = None) -> dict[str, list[str]]:
+    """:func:`engaged_targets` without the pairs 23.04 forbids (``aircraft.melee_refusal``).
+    ``engaged``: :func:`engaged_targets`' answer in this state, when the caller has it (read,
+    not changed)."""
     out: dict[str, list[str]] = {}
-    engaged = engaged_targets(ctx, u)  # once, not per model: nothing moves in this loop
+    if engaged is None:
+        engaged = engaged_targets(ctx, u)  # once, not per model: nothing moves in this loop
     for m in u.alive:
         out[m.id] = [t for t in engaged[m.id] if melee_refusal(u, m, ctx.state.unit(t)) is None]
     return out
@@ -164,9 +168,13 @@ def _with_precision(weapons: tuple[WeaponProfile, ...]) -> tuple[WeaponProfile, 
                  else w for w in weapons)
 
 
-def selection(ctx: Context, u: UnitData, declaration: tuple[ModelChoice, ...]) -> Selection:
-    """The Select Weapons/Targets problem for a fighting unit (facts from geometry)."""
-    engaged_with = engaged_targets(ctx, u)
+def selection(ctx: Context, u: UnitData, declaration: tuple[ModelChoice, ...],
+              engaged_with: dict[str, list[str]] | None = None) -> Selection:
+    """The Select Weapons/Targets problem for a fighting unit (facts from geometry).
+    ``engaged_with``: :func:`engaged_targets`' answer in this state, when the caller has it
+    (read, not changed)."""
+    if engaged_with is None:
+        engaged_with = engaged_targets(ctx, u)
     enemies = [e for e in ctx.state.units if e.player != u.player and not e.destroyed]
     challenger = epic_challenge_model(ctx, u.id)
     models = tuple(AttackingModel(m.id, _with_precision(m.weapons) if m.id == challenger
@@ -205,10 +213,12 @@ def _check_declaration(ctx: Context, u: UnitData, choice: JSON
                     raise IllegalChoice(f"{c.model}: cannot make melee attacks against {t} "
                                         "(AIRCRAFT fight only FLYING units; only FLYING models "
                                         "fight AIRCRAFT)", rule=why)
-    sel = selection(ctx, u, decl)
+    # one engagement table for the selection and R04.02-e's test: nothing moves between
+    engaged = engaged_targets(ctx, u)
+    sel = selection(ctx, u, decl, engaged)
     per_target = gather_requests(sel)  # raises the first violation
     listed = {c.model for c in decl}
-    for mid, ts in attackable_targets(ctx, u).items():
+    for mid, ts in attackable_targets(ctx, u, engaged).items():
         if ts and mid not in listed and _melee_names(u)[mid]:
             raise IllegalChoice(f"{mid}: a model with an enemy unit engaged with it must "
                                 "select its melee weapons and targets", rule="R04.02-e")
@@ -301,12 +311,13 @@ def _checked(ctx: Context, u: UnitData, choice: JSON) -> _Checked:
     return out
 
 
-def default_declaration(ctx: Context, u: UnitData, rng: random.Random | None = None
-                        ) -> dict[str, JSON]:
+def default_declaration(ctx: Context, u: UnitData, rng: random.Random | None = None,
+                        engaged: dict[str, list[str]] | None = None) -> dict[str, JSON]:
     """A legal declaration: per model one melee weapon (plus every [EXTRA ATTACKS] weapon),
-    each at one engaged target (random when ``rng`` is given, else the first)."""
+    each at one engaged target (random when ``rng`` is given, else the first). ``engaged``:
+    :func:`engaged_targets`' answer in this state, when the caller has it."""
     out: dict[str, JSON] = {}
-    allowed = attackable_targets(ctx, u)  # 23.04
+    allowed = attackable_targets(ctx, u, engaged)  # 23.04
     for m in u.alive:
         ts = allowed[m.id]
         if not ts:
@@ -397,7 +408,7 @@ def _run(ctx: Context, frame: FightUnitFrame) -> Request | None:
             ctx.log("fight_no_targets", unit=u.id)  # R04.02-e: no attacks
             ctx.replace(frame, replace(frame, step=FightUnitStep.DONE))
             return None
-        default = default_declaration(ctx, u)
+        default = default_declaration(ctx, u, engaged=table)  # the same state
         return request(u.player, K.DECLARE_FIGHT, "R04.02-c",
                        f"{u.name}: select melee weapons and targets", free_form=DECLARATION,
                        context={"unit": u.id, "models": cast(JSON, _melee_names(u)),
