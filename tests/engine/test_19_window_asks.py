@@ -142,3 +142,31 @@ def test_an_attack_decision_handed_to_its_player_equals_replace() -> None:
         want = dataclasses.replace(pause, player="red", context=context)
         assert got == want and type(got) is DecisionRequest
         assert got.context is context
+
+
+def test_the_turns_windows_hand_their_lists_to_their_first_run(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """R15.01 / R15.08-a / R15.11 / 08.03 / 08.04: the turn's own windows (start of turn,
+    start and end of each phase, before a battle-shock roll, the Command Abilities step) are
+    pushed by a frame's run that returns at once, so their first run reads the lists listed
+    to push them; each equals ``_usable`` of that player at that run, and the records are
+    the same when every window lists afresh."""
+    plain_handed = windows._handed
+    by_window: dict[str, int] = {}
+
+    def checked(ctx: Context, frame: WindowFrame) -> list[list[JSON]] | None:
+        lists = plain_handed(ctx, frame)
+        if lists is not None:
+            by_window[frame.window.value] = by_window.get(frame.window.value, 0) + 1
+            facts = cast(Facts, frame.facts)
+            for idx, options in enumerate(lists):
+                assert options == windows._usable(ctx, frame.window, facts,
+                                                  frame.players[idx])
+            assert all(not o for o in lists[:-1]) and lists[-1]
+        return lists
+
+    monkeypatch.setattr(windows, "_handed", checked)
+    fast = [greedy_record(2, seed) for seed in (0, 1)]
+    assert by_window.get("end_of_phase", 0) > 0 and by_window.get("start_of_phase", 0) > 0
+    monkeypatch.setattr(windows, "_handed", lambda ctx, frame: None)
+    assert [greedy_record(2, seed) for seed in (0, 1)] == fast

@@ -25,7 +25,7 @@ from w40k.engine.serial import JSON
 from w40k.engine.state import PHASES
 from w40k.engine.stratagems.effects import insane_bravery
 from w40k.engine.units import at_or_below_half_strength, destroy, leadership_roll, model_oc
-from w40k.engine.windows import Window, open_window
+from w40k.engine.windows import Window, open_window_run_next
 
 TURN_FLAGS = ("remained_stationary", "moved", "advanced", "fell_back", "desperate_escape",
               "charged", "shot", "fought", "selected_to_move", "selected_to_shoot",
@@ -206,7 +206,8 @@ def _closing(ctx: Context, frame: TurnFrame, window: Window, **facts: JSON) -> b
     # 16.01: actions that complete at this moment, before anything is used in its window
     complete(ctx, (*actions_mod.ACTIONS, *mission_actions.actions(ctx)), window,
              str(facts.get("phase", "")))
-    return open_window(ctx, window, **facts)
+    # the caller returns at once when it is pushed: the window runs next (its lists handed)
+    return open_window_run_next(ctx, window, **facts)
 
 
 def _turn(ctx: Context, frame: TurnFrame) -> Request | None:
@@ -225,7 +226,7 @@ def _turn(ctx: Context, frame: TurnFrame) -> Request | None:
             u.flags["ranged_attacks_last_turn"] = u.flag("ranged_attacks_this_turn")
             u.flags.pop("ranged_attacks_this_turn", None)
         ctx.log("turn_start")
-        open_window(ctx, Window.START_OF_TURN)
+        open_window_run_next(ctx, Window.START_OF_TURN)  # the window (if any) runs next
         return None
     if 1 < step <= len(PHASES) + 1:
         if _closing(ctx, frame, Window.END_OF_PHASE, phase=PHASES[step - 2]):
@@ -255,7 +256,8 @@ def _turn(ctx: Context, frame: TurnFrame) -> Request | None:
             u.flags.pop("surged", None)  # R21.02-c: 'this phase'
         ctx.log("phase_start")
         ctx.push(PHASE_FRAMES[phase]())
-        open_window(ctx, Window.START_OF_PHASE, phase=phase)  # above the phase: first
+        # above the phase: first (it runs next, its lists handed)
+        open_window_run_next(ctx, Window.START_OF_PHASE, phase=phase)
         return None
     if step == len(PHASES) + 1:
         update_objectives(ctx)
@@ -296,7 +298,7 @@ def _command(ctx: Context, frame: CommandFrame) -> Request | None:
             continue
         if frame.asked != u.id:
             frame = _set(ctx, frame, asked=u.id)
-            if open_window(ctx, Window.BEFORE_BATTLE_SHOCK, unit=u.id):
+            if open_window_run_next(ctx, Window.BEFORE_BATTLE_SHOCK, unit=u.id):
                 return None
         frame = _set(ctx, frame, next=i + 1)
         dice: list[int] = []
@@ -313,7 +315,7 @@ def _command(ctx: Context, frame: CommandFrame) -> Request | None:
     if not frame.abilities:
         # 08.04: rules triggered in the Command phase resolve now (R08.04-a).
         frame = _set(ctx, frame, abilities=True)
-        if open_window(ctx, Window.COMMAND_ABILITIES, phase="command"):
+        if open_window_run_next(ctx, Window.COMMAND_ABILITIES, phase="command"):
             return None
     ctx.pop()  # the mission's Command phase rules score after its end-of-phase window (08.05)
     return None
