@@ -197,9 +197,8 @@ def open_window_run_next(ctx: Context, window: Window, **facts: JSON) -> bool:
     """:func:`open_window` for a caller that returns at once when the frame is pushed, so
     that the engine runs the window next with nothing in between (an attack frame's run:
     engine/attack.py; the turn's own windows: engine/flow.py). The players' options listed
-    here to decide whether to push are handed
-    to the frame's first run (:data:`_HANDED`) instead of being listed again on the very
-    same state."""
+    here to decide whether to push are handed to the frame's first run (:data:`_HANDED`)
+    instead of being listed again on the very same state."""
     if not _of_window(ctx, window):
         return False
     s = ctx.state
