@@ -15,7 +15,7 @@ import pytest
 
 from tests.engine.core_helpers import greedy_record
 from w40k.core.jsonval import JSON
-from w40k.engine import attack, windows
+from w40k.engine import windows
 from w40k.engine.context import Context
 from w40k.engine.reactions_table import CORE_STRATAGEMS
 from w40k.engine.stratagems import usage
@@ -138,7 +138,7 @@ def test_an_attack_decision_handed_to_its_player_equals_replace() -> None:
                                 groups=(("a", "b"),) if rng.random() < 0.5 else (),
                                 id=rng.randrange(3))
         context: dict[str, JSON] = {"attacker": "red.a", "target": "blue.b"}
-        got = attack._asked(pause, "red", context)
+        got = pause.remade("red", context, pause.id)
         want = dataclasses.replace(pause, player="red", context=context)
         assert got == want and type(got) is DecisionRequest
         assert got.context is context

@@ -339,7 +339,8 @@ def _run_once(ctx: Context, frame: AttackFrame) -> tuple[Request | None, AttackF
                     else attacker.id, policy=policy, answer=answer)
             return None, _on_top(ctx, _store(ctx, frame, *advance(after, req, ctx.dice, answer),
                                              AttackStep.RUNNING))
-        return _asked(pause, player, {"attacker": attacker.id, "target": target.id}), None
+        return pause.remade(player, {"attacker": attacker.id, "target": target.id},
+                            pause.id), None
     result = pause.result
     for e in result.events:
         ctx.log("attack_step", attacker=attacker.id, target=target.id, step=e.step,
@@ -352,23 +353,6 @@ def _run_once(ctx: Context, frame: AttackFrame) -> tuple[Request | None, AttackF
     _apply_models(ctx, attacker, result.attacker, cause="hazard")
     ctx.pop()
     return None, None
-
-
-_REQUEST_FIELDS = ("kind", "player", "rule", "prompt", "options", "default", "labels",
-                   "free_form", "context", "groups", "id")
-assert tuple(f.name for f in dataclasses.fields(DecisionRequest)) == _REQUEST_FIELDS
-assert all(f.init for f in dataclasses.fields(DecisionRequest))
-
-
-def _asked(pause: DecisionRequest, player: str, context: dict[str, JSON]) -> DecisionRequest:
-    """``dataclasses.replace(pause, player=player, context=context)``: the constructor
-    called with the request's fields (:data:`_REQUEST_FIELDS`, checked at import), without
-    ``replace``'s per-field lookups and keyword dict. A subclass goes through ``replace``."""
-    if type(pause) is not DecisionRequest:
-        return dataclasses.replace(pause, player=player, context=context)
-    return DecisionRequest(pause.kind, player, pause.rule, pause.prompt, pause.options,
-                           pause.default, pause.labels, pause.free_form, context, pause.groups,
-                           pause.id)
 
 
 def _apply_models(ctx: Context, unit: UnitData, after: tuple[ModelState, ...], cause: str) -> None:

@@ -19,7 +19,6 @@ the event log byte for byte.
 from __future__ import annotations
 
 import copy
-import dataclasses
 import json
 from typing import cast
 
@@ -69,22 +68,6 @@ def copy_choice(value: JSON) -> JSON:
     if t is dict:
         return {k: copy_choice(v) for k, v in cast(dict[str, JSON], value).items()}
     return copy.deepcopy(value)
-
-
-_REQUEST_FIELDS = ("kind", "player", "rule", "prompt", "options", "default", "labels",
-                   "free_form", "context", "groups", "id")
-assert tuple(f.name for f in dataclasses.fields(Request)) == _REQUEST_FIELDS
-assert all(f.init for f in dataclasses.fields(Request))
-
-
-def numbered(req: Request, n: int) -> Request:
-    """``dataclasses.replace(req, id=n)``: the constructor called with the request's fields
-    (:data:`_REQUEST_FIELDS`, checked at import), without ``replace``'s per-field lookups and
-    keyword dict (made at every decision). A subclass goes through ``replace``."""
-    if type(req) is not Request:
-        return dataclasses.replace(req, id=n)
-    return Request(req.kind, req.player, req.rule, req.prompt, req.options, req.default,
-                   req.labels, req.free_form, req.context, req.groups, n)
 
 
 _Counting = CountingDice
@@ -214,7 +197,8 @@ class Game:
             asked = handler.run(self.ctx, top)
             if asked is not None:
                 # 01.03: the numbering continues across save/load: one request per choice.
-                self._pending = numbered(asked, len(self.state.choices) + 1)
+                self._pending = asked.remade(asked.player, asked.context,
+                                              len(self.state.choices) + 1)
         return self._pending
 
     def submit(self, choice: JSON, *, player: str | None = None,

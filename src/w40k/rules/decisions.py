@@ -11,6 +11,7 @@ answer raises :class:`MalformedChoice`, an illegal one :class:`IllegalChoice` na
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -137,6 +138,17 @@ class DecisionRequest:
     id: int = 0
     """In a game: the request's number (increasing within the game); 0 outside a game."""
 
+    def remade(self, player: str, context: dict[str, JSON], id: int) -> DecisionRequest:
+        """``dataclasses.replace(self, player=player, context=context, id=id)``: the
+        constructor called with the fields in order (:data:`_FIELDS`, checked at import),
+        without ``replace``'s per-field lookups and keyword dict (made at every decision). A
+        subclass goes through ``replace``."""
+        if type(self) is not DecisionRequest:
+            return dataclasses.replace(self, player=player, context=context, id=id)
+        return DecisionRequest(self.kind, player, self.rule, self.prompt, self.options,
+                               self.default, self.labels, self.free_form, context,
+                               self.groups, id)
+
     def to_json(self) -> dict[str, JSON]:
         """The request as JSON (the kind as its stable string)."""
         return {"id": self.id, "player": self.player, "kind": str(self.kind),
@@ -162,6 +174,13 @@ class DecisionRequest:
                                   f"got {choice!r}")
         raise IllegalChoice(f"{self.kind}: {choice!r} is not a legal answer ({self.prompt})",
                             rule=self.rule)
+
+
+_FIELDS = ("kind", "player", "rule", "prompt", "options", "default", "labels", "free_form",
+           "context", "groups", "id")
+"""DecisionRequest's fields in order (:meth:`DecisionRequest.remade` passes them so)."""
+assert tuple(f.name for f in dataclasses.fields(DecisionRequest)) == _FIELDS
+assert all(f.init for f in dataclasses.fields(DecisionRequest))
 
 
 class Decider(Protocol):
