@@ -26,6 +26,7 @@ docs/geometry.md "Fully visible" and "Full visibility proven cheaply".
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -51,17 +52,28 @@ OUTLINE_POINTS = 256
 """Outline resolution of an oval or a circle target (points on the curve itself)."""
 
 
+def _read_only(a: FloatArray) -> FloatArray:
+    a.setflags(write=False)
+    return a
+
+
+_TH = np.linspace(0.0, 2 * math.pi, OUTLINE_POINTS, endpoint=False)
+"""The outline's angles (a circle's or an oval's parameter)."""
+_COS, _SIN = _read_only(np.cos(_TH)), _read_only(np.sin(_TH))
+_UNIT = _read_only(np.stack([_COS, _SIN], axis=1))
+"""A round outline's unit normals (the same arrays for every circle: read only)."""
+
+
 def _outline(t: Shape) -> tuple[FloatArray, FloatArray]:
-    """Points on the target's outline and their outward unit normals."""
+    """Points on the target's outline and their outward unit normals (a circle's normals
+    are the shared :data:`_UNIT`, read only)."""
     if isinstance(t, Circle | Oval):
-        th = np.linspace(0.0, 2 * math.pi, OUTLINE_POINTS, endpoint=False)
         if isinstance(t, Circle):
-            u = np.stack([np.cos(th), np.sin(th)], axis=1)
-            return np.array(t.center) + t.r * u, u
+            return np.array(t.center) + t.r * _UNIT, _UNIT
         c, s = math.cos(t.angle), math.sin(t.angle)
-        x, y = t.a * np.cos(th), t.b * np.sin(th)
+        x, y = t.a * _COS, t.b * _SIN
         pts = np.stack([t.cx + c * x - s * y, t.cy + s * x + c * y], axis=1)
-        nx, ny = np.cos(th) / t.a, np.sin(th) / t.b  # gradient of the implicit equation
+        nx, ny = _COS / t.a, _SIN / t.b  # gradient of the implicit equation
         n = np.stack([c * nx - s * ny, s * nx + c * ny], axis=1)
         return pts, n / np.hypot(n[:, 0], n[:, 1])[:, None]
     v = t.array()
@@ -202,8 +214,14 @@ def _facing_sample(o: Shape, t: Shape) -> tuple[FloatArray, np.ndarray, set[int]
     idx = np.nonzero(facing)[0]
     if len(idx) == 0:
         return None
-    base = set(idx[np.linspace(0, len(idx) - 1, BASE_SAMPLES).round().astype(int)].tolist())
+    base = set(idx[_sample_at(len(idx))].tolist())
     return pts, facing, base
+
+
+@functools.lru_cache(maxsize=OUTLINE_POINTS + 1)
+def _sample_at(n: int) -> np.ndarray:
+    """The base sample's positions among ``n`` facing points (evenly spread; read only)."""
+    return _read_only(np.linspace(0, n - 1, BASE_SAMPLES).round().astype(int))
 
 
 def _tested_rows(
