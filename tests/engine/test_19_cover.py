@@ -32,6 +32,7 @@ from w40k.geometry.los_obstacles import TOUCH
 from w40k.geometry.los_sides import _circumradius
 from w40k.geometry.measure import point_segment
 from w40k.geometry.shapes import Circle, Oval, Shape
+from w40k.geometry.tangents import disc_tangents
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -238,3 +239,45 @@ def test_the_facing_sample_with_kept_angles_is_the_plain_one(seed: int) -> None:
         assert got is not None
         assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
         assert got[2] == want[2]
+
+
+def _cuts_plain(o: Shape, blockers: Obstacles, owners: np.ndarray, pts: np.ndarray
+                ) -> np.ndarray:
+    """full_visibility._cuts as it was (cover18): np.isin and np.triu_indices."""
+    keep = np.isin(blockers.vert_owner, owners)
+    bc, br = blockers.verts[keep], blockers.vert_grow[keep]
+    oc, orr = full_visibility._observer_discs(o)
+    i, j = np.triu_indices(len(bc), 1)
+    n, c = disc_tangents(
+        np.concatenate([np.repeat(oc, len(bc), axis=0), bc[i]]),
+        np.concatenate([np.repeat(orr, len(bc)), br[i]]),
+        np.concatenate([np.tile(bc, (len(oc), 1)), bc[j]]),
+        np.concatenate([np.tile(br, len(oc)), br[j]]))
+    if len(n) == 0:
+        return np.zeros(0, dtype=np.int64)
+    out: np.ndarray = full_visibility._flip_rows(pts, n, c)
+    return out
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_the_cuts_with_the_owners_compared_one_by_one_are_the_plain_ones(seed: int) -> None:
+    # R06.01-c fully visible: the outline's cuts (the blockers' vertices chosen by one
+    # comparison per owner, the pairs of vertices kept per count) are those of np.isin and
+    # np.triu_indices, index for index; and the owner mask itself for many owners
+    rng = np.random.default_rng(19500 + seed)
+    for _ in range(10):
+        o, t = _near_shape(rng), _near_shape(rng)
+        obs = Obstacles.build(_walls(rng, o, t, 8))
+        ids = np.unique(obs.owner)
+        for n in (1, 2, 3, len(ids)):
+            owners = np.sort(rng.choice(ids, size=min(n, len(ids)), replace=False))
+            assert np.array_equal(full_visibility._of_owners(obs.vert_owner, owners),
+                                  np.isin(obs.vert_owner, owners))
+            sample = full_visibility._facing_sample(o, t)
+            if sample is None:
+                continue
+            got = full_visibility._cuts(o, obs, owners, sample[0])
+            assert np.array_equal(got, _cuts_plain(o, obs, owners, sample[0]))
+    many = np.arange(20)
+    ids = rng.integers(0, 30, size=200)
+    assert np.array_equal(full_visibility._of_owners(ids, many), np.isin(ids, many))

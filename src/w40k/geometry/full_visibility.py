@@ -108,14 +108,14 @@ def _cuts(
 ) -> np.ndarray:
     """Indices into the outline ``pts`` where a common tangent of two discs of {observer,
     grown obstacle vertices} crosses the outline."""
-    keep = np.isin(blockers.vert_owner, owners)
+    keep = _of_owners(blockers.vert_owner, owners)
     bc, br = blockers.verts[keep], blockers.vert_grow[keep]
     oc, orr = _observer_discs(o)
     c1 = [np.repeat(oc, len(bc), axis=0)]
     r1 = [np.repeat(orr, len(bc))]
     c2 = [np.tile(bc, (len(oc), 1))]
     r2 = [np.tile(br, len(oc))]
-    i, j = np.triu_indices(len(bc), 1)
+    i, j = _pairs_of(len(bc))
     c1.append(bc[i])
     r1.append(br[i])
     c2.append(bc[j])
@@ -125,6 +125,26 @@ def _cuts(
     if len(n) == 0:
         return np.zeros(0, dtype=np.int64)
     return _flip_rows(pts, n, c)
+
+
+def _of_owners(ids: np.ndarray, owners: np.ndarray) -> np.ndarray:
+    """``np.isin(ids, owners)``: one comparison per owner for the few owners of a pair's
+    blockers (the same mask)."""
+    if len(owners) > 8:
+        return np.isin(ids, owners)
+    keep = np.zeros(len(ids), dtype=bool)
+    for k in owners.tolist():
+        keep |= ids == k
+    return keep
+
+
+@functools.lru_cache(maxsize=256)
+def _pairs_of(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """``np.triu_indices(n, 1)`` (kept per size, read only)."""
+    i, j = np.triu_indices(n, 1)
+    i.setflags(write=False)
+    j.setflags(write=False)
+    return i, j
 
 
 def _flip_rows(pts: FloatArray, n: FloatArray, c: FloatArray) -> np.ndarray:
