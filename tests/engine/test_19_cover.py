@@ -3,8 +3,10 @@ array forms: the unit-pair proof that no terrain is near asked pair by pair
 (:class:`w40k.geometry.cover_far.FarPairs`) against :func:`~w40k.geometry.cover_far.
 terrain_far`'s matrix, regions and all; HULL_RAMP's ramp of one edge
 (:func:`w40k.geometry.los_hull.above_ramp1`) against :func:`~w40k.geometry.los_hull.
-above_ramp`, bit for bit; and :func:`w40k.geometry.cover_near.blocker_sure` (edge by edge)
-against the whole-array form it had, on the seeded walls of test_18_cover_near."""
+above_ramp`, bit for bit; :func:`w40k.geometry.cover_near.blocker_sure` (edge by edge)
+against the whole-array form it had, on the seeded walls of test_18_cover_near; and the
+full-visibility test's facing sample (kept angles) and cuts (owners compared one by one,
+kept vertex pairs) against the arrays computed afresh."""
 
 from __future__ import annotations
 
