@@ -188,12 +188,10 @@ def far_pairs(
     td = [outline_disc(s) for s in targets]
     if len(rows) == 0 or not od or not td:
         return FarPairs([], od, td, regions)
-    lox = loy = math.inf
-    hix = hiy = -math.inf
-    for x, y, r in od + td:
-        lox, loy = min(lox, x - r), min(loy, y - r)
-        hix, hiy = max(hix, x + r), max(hiy, y + r)
-    lox, loy, hix, hiy = lox - MARGIN, loy - MARGIN, hix + MARGIN, hiy + MARGIN
+    lox = min(min(x - r for x, _, r in od), min(x - r for x, _, r in td)) - MARGIN
+    loy = min(min(y - r for _, y, r in od), min(y - r for _, y, r in td)) - MARGIN
+    hix = max(max(x + r for x, _, r in od), max(x + r for x, _, r in td)) + MARGIN
+    hiy = max(max(y + r for _, y, r in od), max(y + r for _, y, r in td)) + MARGIN
     near = ((rows[:, 2] >= lox) & (rows[:, 0] <= hix) & (rows[:, 3] >= loy)
             & (rows[:, 1] <= hiy))
     return FarPairs(rows[near].tolist(), od, td, regions)
