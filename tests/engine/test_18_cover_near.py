@@ -225,6 +225,7 @@ def _cleared_by_regions(seed: int) -> int:
                 continue
             far = vis._terrain_far(ou, tu)
             assert far is not None
+            far = far.matrix()
             ter = sight_build.terrain_obstacles(vis._part.items)
             emin, emax = _edge_boxes(ter)
             plain = terrain_far(ter, emin, emax,

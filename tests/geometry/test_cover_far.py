@@ -187,5 +187,6 @@ def test_the_random_scenes_use_the_proof() -> None:
                 if units[ou].player != units[tu].player:
                     far = vis._terrain_far(ou, tu)
                     assert far is not None
+                    far = far.matrix()
                     cleared += int(far.sum())
     assert cleared > 20

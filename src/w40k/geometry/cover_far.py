@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Callable
 
 import numpy as np
 
@@ -106,3 +107,100 @@ def terrain_far(
         hit[own] = ~(o_in[i[own], c[own]] | t_in[j[own], c[own]])
     far[i[hit], j[hit]] = False
     return far
+
+
+class FarPairs:
+    """``far[i, j]`` of :func:`terrain_far` for one unit pair, asked pair by pair (each
+    answer kept): most of a unit pair's questions read one or two model pairs (the first
+    target model seen CLEAR answers "no cover" for the unit), so the whole matrix is not
+    made. The same test with the same floats per pair (the box of the two discs, then the
+    strip, then the regions either model is within), in plain floats over the edges near
+    the box of both units' discs (``edges``, rows of :func:`edge_rows`); the line's length
+    is ``np.hypot``'s, as there."""
+
+    __slots__ = ("_edges", "_kept", "_od", "_regions", "_rows", "_td")
+
+    def __init__(
+        self, edges: list[list[float]], od: list[tuple[float, float, float]],
+        td: list[tuple[float, float, float]],
+        regions: Callable[[], tuple[np.ndarray, np.ndarray]] | None,
+    ) -> None:
+        self._edges = edges
+        self._od = od
+        self._td = td
+        self._regions = regions
+        """The observers' and targets' rows of region membership, made on first need."""
+        self._rows: tuple[list[list[bool]], list[list[bool]]] | None = None
+        self._kept: dict[tuple[int, int], bool] = {}
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """(observers, targets)."""
+        return len(self._od), len(self._td)
+
+    def __getitem__(self, ij: tuple[int, int]) -> bool:
+        hit = self._kept.get(ij)
+        if hit is None:
+            hit = self._kept[ij] = not self._edges or self._far(*ij)
+        return hit
+
+    def matrix(self) -> np.ndarray:
+        """Every pair's answer (``terrain_far``'s matrix)."""
+        n, m = self.shape
+        return np.array([[self[i, j] for j in range(m)] for i in range(n)], dtype=bool)
+
+    def _far(self, i: int, j: int) -> bool:
+        ox, oy, ro = self._od[i]
+        tx, ty, rt = self._td[j]
+        # the box of the two discs (terrain_far: ob / tb, plo / phi)
+        plx, ply = min(ox - ro, tx - rt) - MARGIN, min(oy - ro, ty - rt) - MARGIN
+        phx, phy = max(ox + ro, tx + rt) + MARGIN, max(oy + ro, ty + rt) + MARGIN
+        dx, dy = tx - ox, ty - oy
+        ln = float(np.hypot(dx, dy))
+        den = max(ln, 1e-300)
+        rad = max(ro, rt)
+        for enx, eny, exx, exy, ax, ay, bx, by, g, c in self._edges:
+            if not (exx >= plx and enx <= phx and exy >= ply and eny <= phy):
+                continue
+            sa = ((ax - ox) * dy - (ay - oy) * dx) / den
+            sb = ((bx - ox) * dy - (by - oy) * dx) / den
+            if ln <= 1e-6 or sa * sb <= 0.0 or min(abs(sa), abs(sb)) <= rad + g + MARGIN:
+                if c < 0 or self._regions is None:
+                    return False
+                if self._rows is None:
+                    o_in, t_in = self._regions()
+                    self._rows = (o_in.tolist(), t_in.tolist())
+                k = int(c)
+                if not (self._rows[0][i][k] or self._rows[1][j][k]):
+                    return False
+        return True
+
+
+def far_pairs(
+    rows: np.ndarray, observers: list[Shape], targets: list[Shape],
+    regions: Callable[[], tuple[np.ndarray, np.ndarray]] | None = None,
+) -> FarPairs:
+    """:class:`FarPairs` of these models over the terrain edges ``rows`` (:func:`edge_rows`):
+    the edges whose grown box meets the box of every disc of both units (by MARGIN) are
+    kept, the others being outside every pair's box. ``regions``: the observers' and
+    targets' rows of region membership (``ignored`` of :func:`terrain_far`)."""
+    od = [outline_disc(s) for s in observers]
+    td = [outline_disc(s) for s in targets]
+    if len(rows) == 0 or not od or not td:
+        return FarPairs([], od, td, regions)
+    lox = min(min(x - r for x, _, r in od), min(x - r for x, _, r in td)) - MARGIN
+    loy = min(min(y - r for _, y, r in od), min(y - r for _, y, r in td)) - MARGIN
+    hix = max(max(x + r for x, _, r in od), max(x + r for x, _, r in td)) + MARGIN
+    hiy = max(max(y + r for _, y, r in od), max(y + r for _, y, r in td)) + MARGIN
+    near = ((rows[:, 2] >= lox) & (rows[:, 0] <= hix) & (rows[:, 3] >= loy)
+            & (rows[:, 1] <= hiy))
+    return FarPairs(rows[near].tolist(), od, td, regions)
+
+
+def edge_rows(terrain: Obstacles, emin: FloatArray, emax: FloatArray,
+              col: np.ndarray | None) -> np.ndarray:
+    """Per terrain edge, the row :class:`FarPairs` reads: its grown box (low, high
+    corners), its ends, its grow and the region owning it (``col``, -1 for none; -1
+    everywhere when None)."""
+    c = np.full(len(terrain.a), -1.0) if col is None else col.astype(np.float64)
+    return np.column_stack([emin, emax, terrain.a, terrain.b, terrain.grow, c])

@@ -30,7 +30,7 @@ import functools
 import numpy as np
 
 from w40k.geometry.los_dist import _seg_dist1
-from w40k.geometry.los_hull import _edge_boxes, above_ramp
+from w40k.geometry.los_hull import _edge_boxes, above_ramp1, ramp_of
 from w40k.geometry.los_obstacles import TOUCH, Obstacles
 from w40k.geometry.measure import point_segment
 from w40k.geometry.shapes import Circle, Oval, Shape
@@ -74,15 +74,18 @@ def blocker_sure(o: Shape, t: Shape, level_t: float, top_o: float, obs: Obstacle
                      & (emax[:, 1] >= loy) & (emin[:, 1] <= hiy))[0]
     if len(idx) == 0:
         return False
-    a, b, grow = obs.a[idx], obs.b[idx], obs.grow[idx]
-    meets = [
-        (g > TOUCH + GROW_SLACK
-         and _seg_dist1(ox, oy, tx, ty, ax, ay, bx, by) < rin + g - TOUCH - MARGIN)
-        or point_segment(ax, ay, ox, oy, tx, ty) < rin - MARGIN
-        for (ax, ay), (bx, by), g in zip(a.tolist(), b.tolist(), grow.tolist(), strict=True)
-    ]
-    if not any(meets):
-        return False
-    m = np.nonzero(np.array(meets, dtype=bool))[0]
-    return bool(above_ramp(o, t, level_t, top_o, a[m], b[m], grow[m], obs.top[idx[m]]).any())
-
+    # edge by edge, the first that meets the capsule and is above the ramp answers (the
+    # answer is whether any does: the same in any order)
+    ramp: tuple[float, float, float, float] | None = None
+    for (ax, ay), (bx, by), g, top in zip(obs.a[idx].tolist(), obs.b[idx].tolist(),
+                                          obs.grow[idx].tolist(), obs.top[idx].tolist(),
+                                          strict=True):
+        if not ((g > TOUCH + GROW_SLACK
+                 and _seg_dist1(ox, oy, tx, ty, ax, ay, bx, by) < rin + g - TOUCH - MARGIN)
+                or point_segment(ax, ay, ox, oy, tx, ty) < rin - MARGIN):
+            continue
+        if ramp is None:
+            ramp = ramp_of(o, t)
+        if above_ramp1(ramp, level_t, top_o, ax, ay, bx, by, g, top):
+            return True
+    return False

@@ -149,8 +149,9 @@ def shadowed_points(
     # the observer's directions from each point, within alpha of u: covered by the union?
     alpha = np.arcsin(np.minimum(r / np.where(far, dist, 1.0), 1.0)) + _EPS
     order = np.argsort(start, axis=1)
-    ss = np.take_along_axis(start, order, axis=1)
-    reached = np.maximum.accumulate(np.take_along_axis(end, order, axis=1), axis=1)
+    rows = np.arange(n)[:, None]  # (take_along_axis's indexing, without its set-up)
+    ss = start[rows, order]
+    reached = np.maximum.accumulate(end[rows, order], axis=1)
     # sweeping the intervals by their starts: the first uncovered direction from -alpha is
     # max(-alpha, the ends so far); a start beyond it, before alpha is reached, is a gap
     cur = np.maximum(reached, -alpha[:, None])

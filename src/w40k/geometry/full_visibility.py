@@ -26,6 +26,7 @@ docs/geometry.md "Fully visible" and "Full visibility proven cheaply".
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -51,17 +52,28 @@ OUTLINE_POINTS = 256
 """Outline resolution of an oval or a circle target (points on the curve itself)."""
 
 
+def _read_only(a: FloatArray) -> FloatArray:
+    a.setflags(write=False)
+    return a
+
+
+_TH = np.linspace(0.0, 2 * math.pi, OUTLINE_POINTS, endpoint=False)
+"""The outline's angles (a circle's or an oval's parameter)."""
+_COS, _SIN = _read_only(np.cos(_TH)), _read_only(np.sin(_TH))
+_UNIT = _read_only(np.stack([_COS, _SIN], axis=1))
+"""A round outline's unit normals (the same arrays for every circle: read only)."""
+
+
 def _outline(t: Shape) -> tuple[FloatArray, FloatArray]:
-    """Points on the target's outline and their outward unit normals."""
+    """Points on the target's outline and their outward unit normals (a circle's normals
+    are the shared :data:`_UNIT`, read only)."""
     if isinstance(t, Circle | Oval):
-        th = np.linspace(0.0, 2 * math.pi, OUTLINE_POINTS, endpoint=False)
         if isinstance(t, Circle):
-            u = np.stack([np.cos(th), np.sin(th)], axis=1)
-            return np.array(t.center) + t.r * u, u
+            return np.array(t.center) + t.r * _UNIT, _UNIT
         c, s = math.cos(t.angle), math.sin(t.angle)
-        x, y = t.a * np.cos(th), t.b * np.sin(th)
+        x, y = t.a * _COS, t.b * _SIN
         pts = np.stack([t.cx + c * x - s * y, t.cy + s * x + c * y], axis=1)
-        nx, ny = np.cos(th) / t.a, np.sin(th) / t.b  # gradient of the implicit equation
+        nx, ny = _COS / t.a, _SIN / t.b  # gradient of the implicit equation
         n = np.stack([c * nx - s * ny, s * nx + c * ny], axis=1)
         return pts, n / np.hypot(n[:, 0], n[:, 1])[:, None]
     v = t.array()
@@ -96,14 +108,14 @@ def _cuts(
 ) -> np.ndarray:
     """Indices into the outline ``pts`` where a common tangent of two discs of {observer,
     grown obstacle vertices} crosses the outline."""
-    keep = np.isin(blockers.vert_owner, owners)
+    keep = _of_owners(blockers.vert_owner, owners)
     bc, br = blockers.verts[keep], blockers.vert_grow[keep]
     oc, orr = _observer_discs(o)
     c1 = [np.repeat(oc, len(bc), axis=0)]
     r1 = [np.repeat(orr, len(bc))]
     c2 = [np.tile(bc, (len(oc), 1))]
     r2 = [np.tile(br, len(oc))]
-    i, j = np.triu_indices(len(bc), 1)
+    i, j = _pairs_of(len(bc))
     c1.append(bc[i])
     r1.append(br[i])
     c2.append(bc[j])
@@ -113,6 +125,26 @@ def _cuts(
     if len(n) == 0:
         return np.zeros(0, dtype=np.int64)
     return _flip_rows(pts, n, c)
+
+
+def _of_owners(ids: np.ndarray, owners: np.ndarray) -> np.ndarray:
+    """``np.isin(ids, owners)``: one comparison per owner for the few owners of a pair's
+    blockers (the same mask)."""
+    if len(owners) > 8:
+        return np.isin(ids, owners)
+    keep = np.zeros(len(ids), dtype=bool)
+    for k in owners.tolist():
+        keep |= ids == k
+    return keep
+
+
+@functools.lru_cache(maxsize=256)
+def _pairs_of(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """``np.triu_indices(n, 1)`` (kept per size, read only)."""
+    i, j = np.triu_indices(n, 1)
+    i.setflags(write=False)
+    j.setflags(write=False)
+    return i, j
 
 
 def _flip_rows(pts: FloatArray, n: FloatArray, c: FloatArray) -> np.ndarray:
@@ -202,8 +234,14 @@ def _facing_sample(o: Shape, t: Shape) -> tuple[FloatArray, np.ndarray, set[int]
     idx = np.nonzero(facing)[0]
     if len(idx) == 0:
         return None
-    base = set(idx[np.linspace(0, len(idx) - 1, BASE_SAMPLES).round().astype(int)].tolist())
+    base = set(idx[_sample_at(len(idx))].tolist())
     return pts, facing, base
+
+
+@functools.lru_cache(maxsize=OUTLINE_POINTS + 1)
+def _sample_at(n: int) -> np.ndarray:
+    """The base sample's positions among ``n`` facing points (evenly spread; read only)."""
+    return _read_only(np.linspace(0, n - 1, BASE_SAMPLES).round().astype(int))
 
 
 def _tested_rows(

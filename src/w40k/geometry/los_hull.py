@@ -132,6 +132,40 @@ def above_ramp(
     return out
 
 
+def ramp_of(o: Shape, t: Shape) -> tuple[float, float, float, float]:
+    """(target centre x, y, its circumradius, the gap): the values of :func:`above_ramp`
+    that do not depend on the edge, the same floats."""
+    tc = np.asarray(t.center)
+    oc = np.asarray(o.center)
+    rt = _circumradius(t)
+    ro = _circumradius(o)
+    gap = max(float(np.hypot(*(tc - oc))) - rt - ro, 1e-9)
+    return float(tc[0]), float(tc[1]), float(rt), gap
+
+
+def above_ramp1(
+    ramp: tuple[float, float, float, float], target_level: float, top_o: float,
+    ax: float, ay: float, bx: float, by: float, grow: float, top: float,
+) -> bool:
+    """:func:`above_ramp` of one edge in float arithmetic (``ramp``: :func:`ramp_of`): the
+    same operations in the same order as there and in :func:`_point_seg_dist` (``x ** 2``
+    of a float64 array is ``x * x``; ``min``/``max`` as ``np.minimum``/``np.maximum`` and
+    ``np.clip``; ``math.sqrt`` correctly rounded as ``np.sqrt``), so the same answer."""
+    cx, cy, rt, gap = ramp
+    qx, qy = bx - ax, by - ay
+    qden = max(qx * qx + qy * qy, 1e-300)
+    a1x, a1y = cx - ax, cy - ay
+    u = min(max((a1x * qx + a1y * qy) / qden, 0.0), 1.0)
+    dx = a1x - qx * u
+    dy = a1y - qy * u
+    b1x, b1y = ax - cx, ay - cy
+    b2x, b2y = bx - cx, by - cy
+    d2 = min(dx * dx + dy * dy, min(b1x * b1x + b1y * b1y, b2x * b2x + b2y * b2y))
+    dt = math.sqrt(d2) - rt - grow
+    frac = min(max(dt / gap, 0.0), 1.0)
+    return top > target_level + (top_o - target_level) * frac + 1e-9
+
+
 _NONE = np.zeros(0, dtype=np.int64)
 _NONE.setflags(write=False)
 """No blockers (read only)."""

@@ -13,7 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from w40k.geometry import kernel_layout, sight_build
-from w40k.geometry.cover_far import terrain_far
+from w40k.geometry.cover_far import FarPairs, edge_rows, far_pairs
 from w40k.geometry.cover_near import blocker_sure
 from w40k.geometry.los import Sight
 from w40k.geometry.los_hull import _edge_boxes
@@ -108,8 +108,10 @@ class Visibility(SightTables):
         self, scene: Scene, convention_visible: bool = False, jit: bool | None = None
     ) -> None:
         super().__init__(scene, convention_visible, jit)
-        self._far: dict[tuple[int, int], np.ndarray] = {}
+        self._far: dict[tuple[int, int], FarPairs] = {}
         """:meth:`_terrain_far` per unit pair."""
+        self._edge_rows: np.ndarray | None = None
+        """The terrain edges' rows of :func:`cover_far.edge_rows` (made on first need)."""
         self._cover_of: dict[int, np.ndarray] = {}
         """:meth:`_cover_models` per unit."""
         self._no_cover_at: dict[tuple[int, int], int] = {}
@@ -549,26 +551,34 @@ class Visibility(SightTables):
         return blocker_sure(self.footprints[(ou, om)], self.footprints[(tu, tm)], t.z, o.top,
                             self._terrain_of(self._obstacles_for(ou, om, tu, tm)))
 
-    def _terrain_far(self, ou: int, tu: int) -> np.ndarray | None:
+    def _terrain_far(self, ou: int, tu: int) -> FarPairs | None:
         """``far[om, tm]``: no terrain feature, obscuring area or gap filler of the pair's
         obstacles (but the regions either model is within, 13.10) comes near the box and
         the strip of the two models' outlines, so HULL_RAMP's bit 2 is 0 for that pair
-        (:func:`cover_far.terrain_far`; kept per unit pair). None with the compiled kernels,
-        whose flags cost less than this test."""
+        (:func:`cover_far.terrain_far`, asked pair by pair: :class:`cover_far.FarPairs`;
+        kept per unit pair). None with the compiled kernels, whose flags cost less than
+        this test."""
         if self.jit:
             return None
         hit = self._far.get((ou, tu))
         if hit is None:
-            ter = sight_build.terrain_obstacles(self._part.items)
-            emin, emax = _edge_boxes(ter)
+            rows = self._edge_rows
+            if rows is None:
+                ter = sight_build.terrain_obstacles(self._part.items)
+                emin, emax = _edge_boxes(ter)
+                rows = self._edge_rows = edge_rows(ter, emin, emax, self.owner_area[ter.owner])
             units, fps, index = self.scene.units, self.footprints, self.model_index
-            go = [index[(ou, m)] for m in range(len(units[ou].models))]
-            gt = [index[(tu, m)] for m in range(len(units[tu].models))]
-            rows = self._area_rows(np.array(go + gt, dtype=np.int64))
-            hit = self._far[(ou, tu)] = terrain_far(
-                ter, emin, emax, [fps[(ou, m)] for m in range(len(go))],
-                [fps[(tu, m)] for m in range(len(gt))],
-                (self.owner_area[ter.owner], rows[go], rows[gt]))
+            no, nt = len(units[ou].models), len(units[tu].models)
+
+            def regions() -> tuple[np.ndarray, np.ndarray]:
+                go = [index[(ou, m)] for m in range(no)]
+                gt = [index[(tu, m)] for m in range(nt)]
+                member = self._area_rows(np.array(go + gt, dtype=np.int64))
+                return member[go], member[gt]
+
+            hit = self._far[(ou, tu)] = far_pairs(
+                rows, [fps[(ou, m)] for m in range(no)], [fps[(tu, m)] for m in range(nt)],
+                regions)
         return hit
 
     def unit_fully_visible(self, ou: int, om: int, tu: int) -> bool:
