@@ -169,7 +169,9 @@ def fixed(start: Model, targets: Sequence[Model] | None, groups: Sequence[Sequen
     spans: list[tuple[int, int]] = []
     for g in groups:
         a = len(rows)
-        kept = [(o, r) for o in g if reach.within(r := row(o), _GROUP_GAP)]
+        g_rows = [row(o) for o in g]
+        kept = [(o, r) for o, r, ok in zip(g, g_rows, reach.mask(g_rows, _GROUP_GAP),
+                                             strict=True) if ok]
         rows += [r for _, r in kept]
         v += [vertical_distance(start, o) <= ENGAGEMENT_VERTICAL + EPS for o, _ in kept]
         spans.append((a, len(rows)))
@@ -184,7 +186,8 @@ def fixed(start: Model, targets: Sequence[Model] | None, groups: Sequence[Sequen
             continue  # every disc of the block is farther (the docstring)
         found += [dc for dc in ds if hypot(dc[0] - sx, dc[1] - sy) <= far + dc[2]]
     near = tuple(found)
-    rows += [r for dc in near if reach.within(r := row(dc[3]), _TAKEN_GAP)]
+    n_rows = [row(dc[3]) for dc in near]
+    rows += [r for r, ok in zip(n_rows, reach.mask(n_rows, _TAKEN_GAP), strict=True) if ok]
     v += [False] * (len(rows) - a)
     return Fixed(table(rows, 4),
                  -1 if targets is None else len(targets), tuple(spans), (a, len(rows)),
@@ -228,6 +231,15 @@ class _Reach:
         return math.hypot(r[0] - cx, r[1] - cy) - self.move - self.radius - r[2] \
             <= gap + _INVOLVED_SPARE
 
+    def mask(self, rows: Sequence[Row], gap: float) -> list[bool]:
+        """:meth:`within` of each of ``rows`` (the same floats, one call for them all)."""
+        move = self.move
+        if move is None:
+            return [True] * len(rows)
+        cx, cy = self.center
+        radius, limit, hypot = self.radius, gap + _INVOLVED_SPARE, math.hypot
+        return [hypot(r[0] - cx, r[1] - cy) - move - radius - r[2] <= limit for r in rows]
+
 
 def free(fx: Fixed, cand: Model, terrain: Terrain) -> bool:
     """03.01 Ending a Move: ``Occupied(models).free(cand, terrain)`` for ``cand``, the model
@@ -266,8 +278,9 @@ def candidates(start: Model, spots: Sequence[tuple[float, float]] | np.ndarray, 
     nf = len(fx.cols)
     # a friend no spot within the move can come near is left out (fx.reach: it would
     # neither refuse a spot nor mark one to measure)
-    within, gap = fx.reach.within, clearance + MARGIN
-    rows = [r for f in friends if within(r := row(f), gap)]
+    f_rows = [row(f) for f in friends]
+    rows = [r for r, ok in zip(f_rows, fx.reach.mask(f_rows, clearance + MARGIN), strict=True)
+            if ok]
     cols = np.concatenate((fx.cols, table(rows, 4))) if rows else fx.cols
     fp = start.footprint()
     cx, cy = fp.center
