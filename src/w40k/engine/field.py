@@ -32,7 +32,7 @@ from w40k.engine.state import PLACEMENT, ModelData, UnitData
 from w40k.geometry import Model, Scene
 from w40k.geometry.battlefield import MARGIN, Layout, coherent
 from w40k.geometry.measure import ENGAGEMENT_HORIZONTAL, ENGAGEMENT_VERTICAL, within
-from w40k.geometry.shapes import EPS
+from w40k.geometry.shapes import EPS, new_model
 
 if TYPE_CHECKING:
     from w40k.engine.context import Context
@@ -79,7 +79,7 @@ def shape(m: ModelData) -> Model:
         _room(_KEYWORDS)
         kw = (p, frozenset(k.upper() for k in p.keywords))
         _KEYWORDS[id(p)] = kw
-    s = Model(m.id, m.x, m.y, m.z, p.base_mm, p.height, m.facing, kw[1])
+    s = new_model(m.id, m.x, m.y, m.z, p.base_mm, p.height, m.facing, kw[1])  # Model(...)
     _room(_SHAPES)
     _SHAPES[id(m)] = (m, m.x, m.y, m.z, m.facing, p, s)
     return s

@@ -489,8 +489,8 @@ def _point_distances(pts: FloatArray, target: Shape) -> list[float]:
 def horizontal_distance(a: Model, b: Model) -> float:
     """Closest horizontal distance between two models (01.04; FRAME hulls per 17.02)."""
     # Model.footprint()'s kept value read directly (40k calls a battle)
-    fa = a.__dict__.get("_footprint") or a.footprint()
-    fb = b.__dict__.get("_footprint") or b.footprint()
+    fa = a._footprint or a.footprint()
+    fb = b._footprint or b.footprint()
     if type(fa) is Circle and type(fb) is Circle:  # :func:`separation`'s first case
         return max(0.0, math.hypot(fa.cx - fb.cx, fa.cy - fb.cy) - fa.r - fb.r)
     key = (id(fa), id(fb))
