@@ -413,14 +413,10 @@ def overlapping_rows(models: Sequence[Model], others: list[tuple[bool, Model]], 
     has not built that scene (``melee_moves.can_reach`` builds it only where a spot is left
     to validate)."""
     k = len(spots)
-    fp = start.footprint()
     if not k:
         return []
-    if type(fp) is Circle:
-        radius, margin = fp.r, MARGIN
-    elif ovals and type(fp) is Oval:
-        radius, margin = min(fp.a, fp.b), OVAL_SLACK
-    else:
+    disc = _proof_disc(start, ovals)
+    if disc is None:
         return [False] * k
     a0, a1 = start.z, start.top
     rows = [r for r in _round_rows(models, a0, a1) if r[3] != mid]
@@ -430,9 +426,53 @@ def overlapping_rows(models: Sequence[Model], others: list[tuple[bool, Model]], 
     c = np.array([r[:3] for r in rows], dtype=np.float64).reshape(-1, 3)
     if far is not None:
         c = np.concatenate((c, far)) if rows else far
+    return _overlap_any(disc, spots, c)
+
+
+def overlapping_parts(models: Sequence[Model], others: list[tuple[bool, Model]], mid: str,
+                      start: Model, spots: Sequence[tuple[float, float]], *,
+                      unit: bool, ovals: bool = False) -> list[bool]:
+    """:func:`overlapping_rows` measured against one of its two parts of rows: the unit's
+    models (``unit``) or the other models (``others``' rows). Each spot's measures are its
+    own row's, elementwise the same floats whatever the other columns, so
+    ``overlapping_rows`` is the two parts' answers or-ed, spot by spot (a caller keeps the
+    other models' part while only the unit's models move: the charge repair)."""
+    k = len(spots)
+    if not k:
+        return []
+    disc = _proof_disc(start, ovals)
+    if disc is None:
+        return [False] * k
+    a0, a1 = start.z, start.top
+    if unit:
+        rows = [r[:3] for r in _round_rows(models, a0, a1) if r[3] != mid]
+        c = np.array(rows, dtype=np.float64) if rows else None
+    else:
+        c = _others_rows(others, a0, a1, mid)
+    return [False] * k if c is None else _overlap_any(disc, spots, c)
+
+
+def _proof_disc(start: Model, ovals: bool) -> tuple[float, float, float, float] | None:
+    """:func:`overlapping_rows`' disc of ``start``: its radius, the depth of overlap that
+    proves (``battlefield.MARGIN``, :data:`OVAL_SLACK` for an oval's inner disc) and the
+    footprint's centre from the model's position; None for a shape it proves nothing of."""
+    fp = start.footprint()
+    if type(fp) is Circle:
+        return fp.r, MARGIN, fp.cx - start.x, fp.cy - start.y
+    if ovals and type(fp) is Oval:
+        return min(fp.a, fp.b), OVAL_SLACK, fp.cx - start.x, fp.cy - start.y
+    return None
+
+
+def _overlap_any(disc: tuple[float, float, float, float],
+                 spots: Sequence[tuple[float, float]], c: npt.NDArray[np.float64]
+                 ) -> list[bool]:
+    """Per spot: the disc (:func:`_proof_disc`) of the model moved there overlaps one of the
+    round rows ``c`` (cx, cy, r) deeper than ``overlaps``' 1e-6" and the margin."""
+    radius, margin, ox, oy = disc
     pts = np.asarray(spots, dtype=np.float64)
-    dx = pts[:, 0, None] + (fp.cx - start.x) - c[None, :, 0]
-    dy = pts[:, 1, None] + (fp.cy - start.y) - c[None, :, 1]
+    dx = pts[:, 0, None] + ox - c[None, :, 0]
+    dy = pts[:, 1, None] + oy - c[None, :, 1]
     sep = np.sqrt(dx * dx + dy * dy) - radius - c[None, :, 2]
     out: list[bool] = np.asarray((sep < -1e-6 - margin).any(axis=1)).tolist()
     return out

@@ -46,6 +46,7 @@ from w40k.engine.propose_moves import (
     Occupied,
     Rings,
     occupied_around,
+    overlapping_parts,
     ring,
     terrain_crossed,
     through_enemy,
@@ -65,7 +66,13 @@ from w40k.geometry.measure import (
     ENGAGEMENT_HORIZONTAL,
     horizontal_distance,
 )
-from w40k.geometry.movement import ENDS_CHECKED, MoveType, Step, validate_move
+from w40k.geometry.movement import (
+    ENDS_CHECKED,
+    MoveType,
+    Step,
+    scene_others,
+    validate_move,
+)
 from w40k.geometry.shapes import EPS, Circle
 
 BEARINGS = 24
@@ -484,9 +491,23 @@ def _ring(cx: float, cy: float, dist: float, base: float, n: int = BEARINGS
     return ring(cx, cy, dist, base, n)
 
 
-Spots = dict[tuple[str, float], list[tuple[float, float, Model | None]]]
-"""The repair search's candidate spots of each (model, gap) that pass the tests that do not
-depend on where the rest of the unit is (:func:`_reach_cands`)."""
+class _Cands:
+    """One (model, gap)'s repair candidates (:func:`_reach_cands`: the tests that do not
+    depend on where the rest of the unit is) and, once measured, which of the first that
+    :func:`_reach_spot` screens surely overlap a model of another unit (``overlapping_parts``
+    of the scene's other models: they stand still while the unit's are moved, so the verdicts
+    are kept with the list of other models and the model they were measured for)."""
+
+    __slots__ = ("far", "far_of", "spots")
+
+    def __init__(self, spots: list[tuple[float, float, Model | None]]) -> None:
+        self.spots = spots
+        self.far: list[bool] = []
+        self.far_of: tuple[object, object] | None = None
+
+
+Spots = dict[tuple[str, float], _Cands]
+"""The repair search's candidate spots of each (model, gap) (:class:`_Cands`)."""
 
 
 def _repair(ctx: Context, u: UnitData, answer: dict[str, JSON], tshapes: Sequence[Model],
@@ -508,8 +529,8 @@ def _repair(ctx: Context, u: UnitData, answer: dict[str, JSON], tshapes: Sequenc
                     continue
                 cands = memo.get((m.id, gap))
                 if cands is None:
-                    cands = memo[(m.id, gap)] = _reach_cands(
-                        geo.model_shape(m), tshapes, non_targets, gap, budget)
+                    cands = memo[(m.id, gap)] = _Cands(_reach_cands(
+                        geo.model_shape(m), tshapes, non_targets, gap, budget))
                 spot = _reach_spot(ctx, u, geo.model_shape(m), m.id, finals, cands, budget)
                 if spot is not None:
                     answer[m.id] = [[spot[0], spot[1]]]
@@ -591,24 +612,36 @@ def _reach_chunk(start: Model, pts: npt.NDArray[np.float64], tshapes: Sequence[M
 
 
 def _reach_spot(ctx: Context, u: UnitData, start: Model, mid: str, finals: dict[str, Model],
-                cands: Sequence[tuple[float, float, Model | None]], budget: float
-                ) -> tuple[float, float] | None:
+                cands: _Cands, budget: float) -> tuple[float, float] | None:
     """The first of ``cands`` (:func:`_reach_cands`) whose straight move ``validate_move``
     accepts with the rest of the unit at ``finals`` (at most :data:`MAX_SPOT_CHECKS` screened,
     :data:`MAX_PATH_CHECKS` validated); ``start``: the model where it stands."""
-    if not cands:
+    if not cands.spots:
         return None
-    cands = cands[:MAX_SPOT_CHECKS + 1]
-    # the spots surely on another model first, without the scene (built for the others)
-    over = mm_._overlapping(ctx, u, finals, mid, start, [(x, y) for x, y, _ in cands],
-                            ovals=True)
+    spots = cands.spots[:MAX_SPOT_CHECKS + 1]
+    # the spots surely on another model first, without the scene (built for the others):
+    # ``mm_._overlapping``'s verdict, its two parts or-ed (``overlapping_parts``), the other
+    # units' part kept with the candidates (the same list of other models and model)
+    base = geo.scene(ctx)
+    gu = base.unit(u.id)
+    others, _ = scene_others(base, u.id, gu.player)
+    if cands.far_of is None or cands.far_of[0] is not others or cands.far_of[1] is not start:
+        cands.far = overlapping_parts((), others, mid, start, [(x, y) for x, y, _ in spots],
+                                      unit=False, ovals=True)
+        cands.far_of = (others, start)
+    left = [i for i, f in enumerate(cands.far) if not f]
+    if not left:
+        return None
+    near = overlapping_parts(mm_._placed(gu.models, finals, mid), others, mid, start,
+                             [spots[i][:2] for i in left], unit=True, ovals=True)
     scene = None
     tries = 0
-    for screened, (x, y, end) in enumerate(cands, 1):
-        if screened > MAX_SPOT_CHECKS:
-            return None
-        if over[screened - 1]:
+    for i, over in zip(left, near, strict=True):
+        if i >= MAX_SPOT_CHECKS:
+            return None  # screened past the limit
+        if over:
             continue
+        x, y, end = spots[i]
         if scene is None:
             scene = mm_._scene_with(ctx, u, finals, keep=mid)
         if end is None:
