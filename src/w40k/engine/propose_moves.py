@@ -148,16 +148,19 @@ class Rings:
         self.add(cx, cy, keep, [(cos(base + o), sin(base + o)) for o in offs])
 
     def points(self, last: tuple[float, float] | None) -> npt.NDArray[np.float64]:
-        """Every ring's spots as rows (x, y), then ``last`` if given."""
-        rows = []
-        if self._d:
-            d = np.array(self._d)
-            xs = np.array(self._cx) + d * np.array(self._c)
-            ys = np.array(self._cy) + d * np.array(self._s)
-            rows.append(np.stack((xs, ys), axis=1))
+        """Every ring's spots as rows (x, y), then ``last`` if given: ``cx + d * c`` and
+        ``cy + d * s`` per spot (float64 products and sums, Python's floats), written into
+        the rows in place (no stacking of columns)."""
+        n = len(self._d)
+        out = np.empty((n + (last is not None), 2), dtype=np.float64)
+        if n:
+            f, f64 = np.fromiter, np.float64
+            d = f(self._d, f64, n)
+            np.add(f(self._cx, f64, n), d * f(self._c, f64, n), out=out[:n, 0])
+            np.add(f(self._cy, f64, n), d * f(self._s, f64, n), out=out[:n, 1])
         if last is not None:
-            rows.append(np.array([last], dtype=np.float64))
-        return np.concatenate(rows) if rows else np.zeros((0, 2))
+            out[n] = last
+        return out
 
 
 def _ring_beyond(dist: float, d: float, lim: float) -> bool:

@@ -143,12 +143,18 @@ def _round_keys(start: Model, pts: npt.NDArray[np.float64], ends: Sequence[Model
         dt = dd
     eng_all = dt <= ENGAGEMENT_HORIZONTAL + EPS
     near_all = dt.min(axis=1)
-    closer = np.zeros(len(pts), dtype=bool)
-    for tid, d0 in start_d.items():  # R11.04-b: closer to some target unit
-        cols = tcols[tid]
-        if cols:
-            closer |= dt[:, cols].min(axis=1) < d0 - mm_.EPS
-    keep &= closer
+    if len(start_d) == 1 and len(tcols[next(iter(start_d))]) == len(tids):
+        # one target unit, every column its own: its nearest is the nearest of all (a
+        # minimum is the same whatever the order; only a zero's sign may differ, which no
+        # comparison sees)
+        keep &= near_all < next(iter(start_d.values())) - mm_.EPS  # R11.04-b
+    else:
+        closer = np.zeros(len(pts), dtype=bool)
+        for tid, d0 in start_d.items():  # R11.04-b: closer to some target unit
+            cols = tcols[tid]
+            if cols:
+                closer |= dt[:, cols].min(axis=1) < d0 - mm_.EPS
+        keep &= closer
     rows = np.flatnonzero(keep)
     if not len(rows):
         return None

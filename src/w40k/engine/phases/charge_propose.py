@@ -117,20 +117,27 @@ def propose_charge(ctx: Context, u: UnitData, targets: Sequence[UnitData], budge
     for m in models:
         start = geo.model_shape(m)
         r = mm_._radius(start)
-        near_t = sorted(tshapes, key=lambda ts: horizontal_distance(start, ts[1]))
+        # the target models by distance (a stable sort), each distance measured once
+        dists = [horizontal_distance(start, t) for _, t in tshapes]
+        order = sorted(range(len(tshapes)), key=dists.__getitem__)
+        near_t = [tshapes[i] for i in order]
         jitter = rng.uniform(-0.5, 0.5) * attempt * 2 * math.pi / BEARINGS
         # only the spots that can be within the move are made (``_within_pts`` keeps the
-        # same spots, in order: ``Rings.add_near``)
+        # same spots, in order: ``Rings.add_near``); a ring's radius ``r + rt + g`` is
+        # ``(r + rt) + g``, the sum of the radii made once a centre
         rings = Rings()
         reach = budget - SLACK + 1e-9
-        for _, t in near_t[:6]:
-            if horizontal_distance(start, t) > budget + 2.0 + mm_.EPS:
+        for i in order[:6]:
+            if dists[i] > budget + 2.0 + mm_.EPS:
                 continue
-            rings.add_near(t.x, t.y, [r + mm_._radius(t) + g for g in TARGET_GAPS], start,
-                           jitter, BEARINGS, reach)
+            t = tshapes[i][1]
+            rr = r + mm_._radius(t)
+            rings.add_near(t.x, t.y, [rr + g for g in TARGET_GAPS], start, jitter, BEARINGS,
+                           reach)
         for f in ends.values():
-            rings.add_near(f.x, f.y, [r + mm_._radius(f) + g for g in FRIEND_GAPS], start,
-                           jitter, BEARINGS, reach)
+            rr = r + mm_._radius(f)
+            rings.add_near(f.x, f.y, [rr + g for g in FRIEND_GAPS], start, jitter, BEARINGS,
+                           reach)
         t0 = near_t[0][1]
         dist = math.hypot(t0.x - start.x, t0.y - start.y)
         last = None

@@ -1,0 +1,95 @@
+"""11.04 charge move, the chain's per-model measures: ``Rings.points`` writes the spots into
+their rows in place (no columns stacked), and ``charge_order._round_keys`` reads R11.04-b's
+"closer to the target unit" from the nearest distance to every target model when there is
+one target unit. These tests compare them with the plain expressions, bit for bit, with
+distances put exactly on the limit."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import numpy as np
+
+from w40k.engine.phases import melee_moves as mm_
+from w40k.engine.phases.charge_order import _round_keys
+from w40k.engine.propose_moves import Rings, bearings
+from w40k.geometry import Model
+
+
+def _plain_points(rings: Rings, last: tuple[float, float] | None) -> np.ndarray:
+    """``Rings.points`` as written before (3e625ac): the columns made, then stacked."""
+    rows = []
+    if rings._d:
+        d = np.array(rings._d)
+        xs = np.array(rings._cx) + d * np.array(rings._c)
+        ys = np.array(rings._cy) + d * np.array(rings._s)
+        rows.append(np.stack((xs, ys), axis=1))
+    if last is not None:
+        rows.append(np.array([last], dtype=np.float64))
+    return np.concatenate(rows) if rows else np.zeros((0, 2))
+
+
+def test_the_spots_written_in_place_are_the_stacked_columns() -> None:
+    # Random rings (centres in floats or whole inches, 24 or 48 bearings), with or without
+    # the last spot, none at all: the same shape, dtype and bytes.
+    rng = random.Random(19)
+    for n in range(300):
+        rings = Rings()
+        for _ in range(rng.randrange(0, 5)):
+            cx: float = rng.uniform(0, 60) if n % 4 else rng.randrange(0, 60)
+            cy: float = rng.uniform(0, 44) if n % 4 else rng.randrange(0, 44)
+            ds = [rng.uniform(0.3, 4.0) for _ in range(rng.randint(1, 5))]
+            rings.add(cx, cy, ds, bearings(rng.uniform(-math.pi, math.pi),
+                                           rng.choice((24, 48))))
+        last = (rng.uniform(0, 60), rng.uniform(0, 44)) if rng.random() < 0.5 else None
+        got, want = rings.points(last), _plain_points(rings, last)
+        assert got.shape == want.shape and got.dtype == want.dtype == np.float64
+        assert got.tobytes() == want.tobytes()
+
+
+def _scene(rng: random.Random) -> tuple[Model, list[Model], list[tuple[str, Model]],
+                                        np.ndarray]:
+    start = Model("a", rng.uniform(10, 20), rng.uniform(10, 20), 0.0,
+                  rng.choice((25.0, 32.0, 40.0)))
+    ends = [Model(f"e{i}", rng.uniform(10, 20), rng.uniform(10, 20), 0.0, 32.0)
+            for i in range(rng.randrange(0, 5))]
+    tshapes = [("t", Model(f"t{i}", rng.uniform(12, 22), rng.uniform(12, 22), 0.0,
+                           rng.choice((25.0, 32.0, 40.0)))) for i in range(rng.randint(1, 6))]
+    pts = np.array([(rng.uniform(8, 24), rng.uniform(8, 24)) for _ in range(150)])
+    return start, ends, tshapes, pts
+
+
+def test_one_target_units_closer_test_is_the_per_unit_test_R11_04_b() -> None:
+    # R11.04-b: with one target unit, the kept spots and their keys are those of the per-unit
+    # test (forced by a second unit with no model, which adds no column), also where the
+    # start's distance less EPS is exactly a spot's nearest distance (a strict comparison:
+    # that spot is not closer), and such spots are met.
+    rng = random.Random(1904)
+    on_limit = 0
+    for _ in range(120):
+        start, ends, tshapes, pts = _scene(rng)
+        near = np.maximum(0.0, np.hypot(
+            pts[:, 0, None] - np.array([t.x for _, t in tshapes])[None, :],
+            pts[:, 1, None] - np.array([t.y for _, t in tshapes])[None, :])
+            - start.footprint().r  # type: ignore[attr-defined]
+            - np.array([t.footprint().r for _, t in tshapes])[None, :]  # type: ignore[attr-defined]
+        ).min(axis=1)
+        d0 = rng.uniform(2.0, 8.0)
+        for j in rng.sample(range(len(pts)), 10):  # the limit exactly on a spot's distance
+            if float(near[j]) + mm_.EPS - mm_.EPS == float(near[j]):
+                d0 = float(near[j]) + mm_.EPS
+                on_limit += 1
+                break
+        engaged = {"t"} if rng.random() < 0.3 else set()
+        got = _round_keys(start, pts, ends, tshapes, engaged, 7.0, {"t": d0})
+        want = _round_keys(start, pts, ends, tshapes, engaged, 7.0, {"t": d0, "none": 0.0})
+        if want is None:
+            assert got is None
+            continue
+        assert got is not None
+        assert got.rows.tolist() == want.rows.tolist()
+        assert [got.scored(i) for i in range(len(got.rows))] == \
+            [want.scored(i) for i in range(len(want.rows))]
+    assert on_limit > 50
+
