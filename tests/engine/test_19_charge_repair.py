@@ -7,9 +7,11 @@ spot at each search) on seeded games' scenes: the same verdicts and the same spo
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 
+import numpy as np
 import pytest
 
 from tests.engine.snapshot_helpers import greedy_snapshots
@@ -141,3 +143,63 @@ def test_the_kept_verdicts_are_measured_again_for_another_list_of_models() -> No
     assert want is not None
     assert cp._reach_spot(game.ctx, u, start, m.id, finals, cands, 12.0) == want
     assert cands.far_of is not None and cands.far_of[1] is start
+
+
+def _plain_chunk(start: Model, pts: np.ndarray, tshapes: Sequence[Model],
+                 non_targets: mm_.Group, gap: float, budget: float
+                 ) -> list[tuple[float, float, Model | None]]:
+    """``_reach_chunk`` as written before (3e625ac): each column rounded on its own."""
+    from w40k.engine.phases.charge_order import _round_to, _within_exact
+    from w40k.geometry import engaged
+    from w40k.geometry.battlefield import gap_tri
+    xs, ys = _round_to(pts[:, 0], 6), _round_to(pts[:, 1], 6)
+    cands = [(x, y) for x, y, w in zip(xs, ys, _within_exact(start, xs, ys, budget - 1e-5),
+                                       strict=True) if w]
+    near = gap_tri(start, cands, tshapes, gap - 1e-4, engaged_only=gap >= 2.0)
+    cands = [p for p, k in zip(cands, near, strict=True) if k]
+    near = [k for k in near if k]
+    out: list[tuple[float, float, Model | None]] = []
+    for (x, y), k, bad in zip(cands, near, cp._engaged_mask(start, cands, non_targets.models),
+                              strict=True):
+        if bad:
+            continue
+        if k > 0:
+            out.append((x, y, None))
+            continue
+        end = start.moved(x, y)
+        if not any(mm_.horizontal_distance(end, t) <= gap - 1e-4
+                   and (gap < 2.0 or engaged(end, t)) for t in tshapes):
+            continue
+        out.append((x, y, end))
+    return out
+
+
+def test_the_chunks_rounded_at_once_are_the_columns_rounded_apart_R11_04_c() -> None:
+    # R11.04-c/-d: a chunk's spots rounded to 6 decimals in one pass over its rows (x, y in
+    # turn) are the columns rounded apart, spots on a half of the sixth decimal among them
+    # (Python's ``round`` settles those): the same candidates, in order.
+    rng = random.Random(1906)
+    kept = 0
+    for _ in range(150):
+        start = Model("a", rng.uniform(10, 30), rng.uniform(10, 30), 0.0,
+                      rng.choice((25.0, 32.0, 40.0)))
+        tshapes = [Model(f"t{i}", start.x + rng.uniform(-8, 8), start.y + rng.uniform(-8, 8),
+                         0.0, 32.0) for i in range(rng.randint(1, 4))]
+        others = mm_.Group([Model(f"o{i}", start.x + rng.uniform(-9, 9),
+                                  start.y + rng.uniform(-9, 9), 0.0, 32.0)
+                            for i in range(rng.randrange(0, 4))])
+        rows = []
+        for _ in range(rng.randint(1, 200)):
+            t = rng.choice(tshapes)
+            a, g = rng.uniform(-math.pi, math.pi), rng.uniform(1.3, 3.5)
+            x, y = t.x + g * math.cos(a), t.y + g * math.sin(a)
+            if rng.random() < 0.2:  # on a half of the sixth decimal
+                x = math.floor(x * 1e6) / 1e6 + 5e-7
+            rows.append((x, y))
+        pts = np.array(rows)
+        gap, budget = rng.choice((1.0, 2.0)), rng.uniform(4.0, 10.0)
+        want = _plain_chunk(start, pts, tshapes, others, gap, budget)
+        got = cp._reach_chunk(start, pts, tshapes, others, gap, budget)
+        assert [(x, y, e is None) for x, y, e in got] == [(x, y, e is None) for x, y, e in want]
+        kept += len(got)
+    assert kept > 1000

@@ -256,15 +256,24 @@ class Occupied:
         ``start`` moved there surely overlaps one of the models (within :data:`CLEARANCE` by
         ``battlefield.spot_bounds``), so that :meth:`free` refuses it too; False says
         nothing."""
+        mask = self.taken_mask(start, spots, budget)
+        out: list[bool] = [False] * len(spots) if mask is None else mask.tolist()
+        return out
+
+    def taken_mask(self, start: Model,
+                   spots: Sequence[tuple[float, float]] | npt.NDArray[np.float64],
+                   budget: float) -> npt.NDArray[np.bool_] | None:
+        """:meth:`taken` as a boolean array (None: no spot is taken), for a caller that
+        selects rows of an array with it."""
         if not len(spots) or not self.models:
-            return [False] * len(spots)
+            return None
         reach = budget + start.reach() + 1.0
         sx, sy = start.x, start.y
         discs = self._discs
         near = [i for i in range(len(discs))
                 if math.hypot(discs[i][0] - sx, discs[i][1] - sy) <= reach + discs[i][2]]
         if not near:
-            return [False] * len(spots)
+            return None
         # ``battlefield.spot_bounds``' upper bound, its operations on the kept centres and
         # inner radii (the same floats; only the upper bound is needed).
         fp = start.footprint()
@@ -277,8 +286,8 @@ class Occupied:
         d = np.sqrt(dx * dx + dy * dy)
         s_in = -math.inf if isinstance(fp, Polygon) else inner_radius(fp)
         upper = np.maximum(0.0, d - s_in - b[None, :, 2])
-        out: list[bool] = np.asarray((upper <= CLEARANCE - MARGIN).any(axis=1)).tolist()
-        return out
+        mask: npt.NDArray[np.bool_] = np.asarray((upper <= CLEARANCE - MARGIN).any(axis=1))
+        return mask
 
     def taken_test(self, start: Model, budget: float) -> Callable[[float, float], bool]:
         """:meth:`taken` of one spot at a time (for a caller that needs the first spots

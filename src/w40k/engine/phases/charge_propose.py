@@ -97,6 +97,14 @@ def propose_charge(ctx: Context, u: UnitData, targets: Sequence[UnitData], budge
     """A charge move's positions answer built as a coherent chain (module docstring), or
     None when some model finds no spot. ``memo``: the repair pass's candidate spots, kept
     between attempts of the same move (:func:`_repair`)."""
+    return _chain(ctx, u, targets, budget, rng, attempt, memo, [0])
+
+
+def _chain(ctx: Context, u: UnitData, targets: Sequence[UnitData], budget: float,
+           rng: random.Random, attempt: int, memo: Spots | None, drawn: list[int]
+           ) -> dict[str, JSON] | None:
+    """:func:`propose_charge`, counting in ``drawn[0]`` its draws: one ``rng.uniform`` for
+    each model it comes to (none else)."""
     if not targets:
         return None
     tshapes = [(t.id, s) for t in targets for s in geo.unit_shapes(t)]
@@ -122,6 +130,7 @@ def propose_charge(ctx: Context, u: UnitData, targets: Sequence[UnitData], budge
         order = sorted(range(len(tshapes)), key=dists.__getitem__)
         near_t = [tshapes[i] for i in order]
         jitter = rng.uniform(-0.5, 0.5) * attempt * 2 * math.pi / BEARINGS
+        drawn[0] += 1
         # only the spots that can be within the move are made (``_within_pts`` keeps the
         # same spots, in order: ``Rings.add_near``); a ring's radius ``r + rt + g`` is
         # ``(r + rt) + g``, the sum of the radii made once a centre
@@ -218,8 +227,9 @@ class _Screen:
         # the spots surely on another model first, at once (the best keyed spots are often
         # taken: by the models placed before); a stable sort of the kept spots is the kept
         # spots of the sorted list
-        if len(pts):
-            pts = pts[~np.asarray(placed.taken(start, pts, budget), dtype=bool)]
+        taken = placed.taken_mask(start, pts, budget)
+        if taken is not None:
+            pts = pts[~taken]
         self.start, self.pts, self.budget = start, pts, budget
         self.others, self.scene, self.unit = others, scene, unit
         self.all_crossed = False
@@ -345,7 +355,8 @@ def first_chain(ctx: Context, u: UnitData, targets: Sequence[UnitData], budget: 
     the drawn numbers (its jitter is a draw times 0), so while no model is placed the same
     state gives the same answer: one found before is given again, as a new copy, after the
     same number of draws (the heuristic asks a declined charge again; ``memo`` only keeps
-    candidates, so an attempt that does not fill it answers the same)."""
+    candidates, so an attempt that does not fill it answers the same). The draws are
+    counted as they are made (``_chain``), not found by comparing generator states."""
     from w40k.engine.phases.pile_in_propose import _copied, _draws
     key = (id(ctx.state), u.id, tuple(t.id for t in targets), budget, placement_count())
     hit = _FIRST.get(key)
@@ -354,9 +365,13 @@ def first_chain(ctx: Context, u: UnitData, targets: Sequence[UnitData], budget: 
         for _ in range(hit[1]):
             rng.random()
         return _copied(hit[2])
-    before = rng.getstate()
-    out = propose_charge(ctx, u, targets, budget, rng, 0, memo)
-    n = _draws(before, rng, 64)
+    # the draws counted as made (``uniform`` draws one ``random()``), or, for a generator
+    # whose ``uniform`` is its own, found by stepping a copy of the state before
+    counted = type(rng).uniform is random.Random.uniform
+    before = None if counted else rng.getstate()
+    drawn = [0]
+    out = _chain(ctx, u, targets, budget, rng, 0, memo, drawn)
+    n = drawn[0] if before is None else _draws(before, rng, 64)
     if n is not None:
         if len(_FIRST) >= 8:
             _FIRST.clear()
@@ -596,7 +611,8 @@ def _reach_chunk(start: Model, pts: npt.NDArray[np.float64], tshapes: Sequence[M
     """:func:`_reach_cands`' tests of some of its spots (rows (x, y), none beyond the move),
     in order: rounded to 6 decimals, within the move, within ``gap`` of a target model,
     engaged with no other enemy model."""
-    xs, ys = _round_to(pts[:, 0], 6), _round_to(pts[:, 1], 6)
+    both = _round_to(pts.ravel(), 6)  # elementwise: the rows' x, y in turn
+    xs, ys = both[0::2], both[1::2]
     cands = [(x, y) for x, y, w in zip(xs, ys, _within_exact(start, xs, ys, budget - 1e-5),
                                        strict=True) if w]
     near = gap_tri(start, cands, tshapes, gap - 1e-4, engaged_only=gap >= 2.0)
