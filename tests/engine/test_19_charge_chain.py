@@ -194,3 +194,29 @@ def test_the_taken_mask_is_the_taken_list_R03_01_c(seed: int) -> None:
                 met |= set(want)
     assert met == {True, False}
 
+
+def test_the_roundings_and_move_limits_are_pythons_at_the_halves() -> None:
+    # The chain's roundings (``_round_to``, ``_round_arr``) and the move test
+    # ``_within_exact``, which settle their near cases by index (``nonzero`` of a vector):
+    # Python's ``round`` and ``math.hypot`` for every value, halves of the last decimal and
+    # distances exactly on the limit among them.
+    from w40k.engine.phases.charge_order import _round_arr, _round_to, _within_exact
+
+    rng = random.Random(1908)
+    halves = 0
+    for _ in range(300):
+        n = rng.choice((3, 6))
+        vals = [rng.uniform(0, 60) for _ in range(rng.randint(1, 80))]
+        for i in rng.sample(range(len(vals)), len(vals) // 3):
+            vals[i] = math.floor(vals[i] * 10 ** n) / 10 ** n + 0.5 / 10 ** n
+        a = np.array(vals)
+        want = [round(v, n) for v in vals]
+        assert _round_to(a, n) == want
+        assert _round_arr(a, n).tolist() == want
+        halves += sum(abs(v * 10 ** n % 1 - 0.5) < 1e-6 for v in vals)
+        start = Model("a", rng.uniform(10, 30), rng.uniform(10, 30))
+        ys = [start.y + rng.uniform(-5, 5) for _ in vals]
+        limit = math.hypot(vals[0] - start.x, ys[0] - start.y)
+        assert _within_exact(start, vals, ys, limit) == [
+            math.hypot(x - start.x, y - start.y) <= limit for x, y in zip(vals, ys, strict=True)]
+    assert halves > 1000

@@ -155,7 +155,7 @@ def _round_keys(start: Model, pts: npt.NDArray[np.float64], ends: Sequence[Model
             if cols:
                 closer |= dt[:, cols].min(axis=1) < d0 - mm_.EPS
         keep &= closer
-    rows = np.flatnonzero(keep)
+    rows = keep.nonzero()[0]  # ``np.flatnonzero`` of a vector, without its wrappers
     if not len(rows):
         return None
     eng_kept = eng_all[rows]
@@ -205,7 +205,7 @@ def _round_arr(a: npt.NDArray[np.float64], n: int) -> npt.NDArray[np.float64]:
     scale = 10.0 ** n
     y = a * scale
     out: npt.NDArray[np.float64] = np.rint(y) / scale
-    for i in np.flatnonzero(np.abs(y - np.floor(y) - 0.5) < 1e-6).tolist():
+    for i in (np.abs(y - np.floor(y) - 0.5) < 1e-6).nonzero()[0].tolist():
         out[i] = round(float(a[i]), n)
     return out
 
@@ -220,7 +220,7 @@ def _round_to(a: npt.NDArray[np.float64], n: int) -> list[float]:
     scale = 10.0 ** n
     y = a * scale
     out: list[float] = (np.rint(y) / scale).tolist()
-    for i in np.flatnonzero(np.abs(y - np.floor(y) - 0.5) < 1e-6).tolist():
+    for i in (np.abs(y - np.floor(y) - 0.5) < 1e-6).nonzero()[0].tolist():
         out[i] = round(float(a[i]), n)
     return out
 
@@ -235,7 +235,7 @@ def _within_exact(start: Model, xs: Sequence[float], ys: Sequence[float], limit:
     sx, sy = start.x, start.y
     d = np.hypot(np.asarray(xs) - sx, np.asarray(ys) - sy)
     out: list[bool] = (d <= limit).tolist()
-    for i in np.flatnonzero(np.abs(d - limit) <= 1e-9).tolist():
+    for i in (np.abs(d - limit) <= 1e-9).nonzero()[0].tolist():
         out[i] = math.hypot(xs[i] - sx, ys[i] - sy) <= limit
     return out
 
