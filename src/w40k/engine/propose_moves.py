@@ -275,18 +275,20 @@ class Occupied:
         if not near:
             return None
         # ``battlefield.spot_bounds``' upper bound, its operations on the kept centres and
-        # inner radii (the same floats; only the upper bound is needed).
+        # inner radii (the same floats; only the upper bound is needed), a row a near model
+        # and a column a spot (the few rows reduced column-wise: numpy's reductions along a
+        # short last axis cost a loop per spot; the same ``any``)
         fp = start.footprint()
         cx, cy = fp.center
         ox, oy = cx - sx, cy - sy
         b = np.array([self._bounds[i] for i in near], dtype=np.float64)
         pts = np.asarray(spots, dtype=np.float64)
-        dx = pts[:, 0, None] + ox - b[None, :, 0]
-        dy = pts[:, 1, None] + oy - b[None, :, 1]
+        dx = pts[None, :, 0] + ox - b[:, 0, None]
+        dy = pts[None, :, 1] + oy - b[:, 1, None]
         d = np.sqrt(dx * dx + dy * dy)
         s_in = -math.inf if isinstance(fp, Polygon) else inner_radius(fp)
-        upper = np.maximum(0.0, d - s_in - b[None, :, 2])
-        mask: npt.NDArray[np.bool_] = np.asarray((upper <= CLEARANCE - MARGIN).any(axis=1))
+        upper = np.maximum(0.0, d - s_in - b[:, 2, None])
+        mask: npt.NDArray[np.bool_] = np.asarray((upper <= CLEARANCE - MARGIN).any(axis=0))
         return mask
 
     def taken_test(self, start: Model, budget: float) -> Callable[[float, float], bool]:

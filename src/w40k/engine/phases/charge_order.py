@@ -125,7 +125,9 @@ def _round_keys(start: Model, pts: npt.NDArray[np.float64], ends: Sequence[Model
                 budget: float, start_d: dict[str, float]) -> _RoundKeys | None:
     """:func:`_scored`'s measures of round bases at ground level, for every spot at once: the
     kept spots and their keys' parts (None if none is kept). The placed models' and the
-    targets' distances are one matrix (the same elementwise floats as two)."""
+    targets' distances are one matrix (the same elementwise floats as two), a row a model
+    and a column a spot: the few models' rows are reduced column-wise (numpy's reductions
+    along a short last axis cost a loop per spot; the same minima, maxima and ``any``)."""
     r = cast(Circle, start.footprint()).r
     moved = np.hypot(pts[:, 0] - start.x, pts[:, 1] - start.y)
     keep = moved <= budget - SLACK
@@ -133,16 +135,16 @@ def _round_keys(start: Model, pts: npt.NDArray[np.float64], ends: Sequence[Model
     ne = len(ends)
     o = np.array([(m.x, m.y, cast(Circle, m.footprint()).r) for m in ends] + trows) \
         if ne else np.array(trows)
-    dd = np.maximum(0.0, np.hypot(pts[:, 0, None] - o[None, :, 0],
-                                  pts[:, 1, None] - o[None, :, 1]) - r - o[None, :, 2])
+    dd = np.maximum(0.0, np.hypot(pts[None, :, 0] - o[:, 0, None],
+                                  pts[None, :, 1] - o[:, 1, None]) - r - o[:, 2, None])
     if ne:
-        de = dd[:, :ne]
-        keep &= (de.min(axis=1) <= COHERENCY_MARGIN) & (de.max(axis=1) <= ALL_MARGIN)
-        dt = dd[:, ne:]
+        de = dd[:ne]
+        keep &= (de.min(axis=0) <= COHERENCY_MARGIN) & (de.max(axis=0) <= ALL_MARGIN)
+        dt = dd[ne:]
     else:
         dt = dd
     eng_all = dt <= ENGAGEMENT_HORIZONTAL + EPS
-    near_all = dt.min(axis=1)
+    near_all = dt.min(axis=0)
     if len(start_d) == 1 and len(tcols[next(iter(start_d))]) == len(tids):
         # one target unit, every column its own: its nearest is the nearest of all (a
         # minimum is the same whatever the order; only a zero's sign may differ, which no
@@ -153,22 +155,22 @@ def _round_keys(start: Model, pts: npt.NDArray[np.float64], ends: Sequence[Model
         for tid, d0 in start_d.items():  # R11.04-b: closer to some target unit
             cols = tcols[tid]
             if cols:
-                closer |= dt[:, cols].min(axis=1) < d0 - mm_.EPS
+                closer |= dt[cols].min(axis=0) < d0 - mm_.EPS
         keep &= closer
     rows = keep.nonzero()[0]  # ``np.flatnonzero`` of a vector, without its wrappers
     if not len(rows):
         return None
-    eng_kept = eng_all[rows]
+    eng_kept = eng_all[:, rows]
     near = near_all[rows]
     # the keys' classes for every kept spot at once (the same float comparisons): within
     # 1" (0), else engaged with a target model (1), else 2; ``fresh`` 0 where one of the
     # engaged target models is of a unit not engaged yet (``eng - engaged_targets``)
-    eng_any = eng_kept.any(axis=1)
+    eng_any = eng_kept.any(axis=0)
     cls = np.where(near <= 1.0 + mm_.EPS, 0, np.where(eng_any, 1, 2))
     new_cols = [j for j, tid in enumerate(tids) if tid not in engaged_targets]
-    fresh = np.where(eng_kept[:, new_cols].any(axis=1), 0, 1) if new_cols \
+    fresh = np.where(eng_kept[new_cols].any(axis=0), 0, 1) if new_cols \
         else np.ones(len(rows), dtype=np.int64)
-    return _RoundKeys(pts, rows, cls, fresh, _round_arr(near, 3), moved[rows], eng_kept,
+    return _RoundKeys(pts, rows, cls, fresh, _round_arr(near, 3), moved[rows], eng_kept.T,
                       eng_any, tids)
 
 
