@@ -148,16 +148,19 @@ class Rings:
         self.add(cx, cy, keep, [(cos(base + o), sin(base + o)) for o in offs])
 
     def points(self, last: tuple[float, float] | None) -> npt.NDArray[np.float64]:
-        """Every ring's spots as rows (x, y), then ``last`` if given."""
-        rows = []
-        if self._d:
-            d = np.array(self._d)
-            xs = np.array(self._cx) + d * np.array(self._c)
-            ys = np.array(self._cy) + d * np.array(self._s)
-            rows.append(np.stack((xs, ys), axis=1))
+        """Every ring's spots as rows (x, y), then ``last`` if given: ``cx + d * c`` and
+        ``cy + d * s`` per spot (float64 products and sums, Python's floats), written into
+        the rows in place (no stacking of columns)."""
+        n = len(self._d)
+        out = np.empty((n + (last is not None), 2), dtype=np.float64)
+        if n:
+            f, f64 = np.fromiter, np.float64
+            d = f(self._d, f64, n)
+            np.add(f(self._cx, f64, n), d * f(self._c, f64, n), out=out[:n, 0])
+            np.add(f(self._cy, f64, n), d * f(self._s, f64, n), out=out[:n, 1])
         if last is not None:
-            rows.append(np.array([last], dtype=np.float64))
-        return np.concatenate(rows) if rows else np.zeros((0, 2))
+            out[n] = last
+        return out
 
 
 def _ring_beyond(dist: float, d: float, lim: float) -> bool:
@@ -253,29 +256,40 @@ class Occupied:
         ``start`` moved there surely overlaps one of the models (within :data:`CLEARANCE` by
         ``battlefield.spot_bounds``), so that :meth:`free` refuses it too; False says
         nothing."""
+        mask = self.taken_mask(start, spots, budget)
+        out: list[bool] = [False] * len(spots) if mask is None else mask.tolist()
+        return out
+
+    def taken_mask(self, start: Model,
+                   spots: Sequence[tuple[float, float]] | npt.NDArray[np.float64],
+                   budget: float) -> npt.NDArray[np.bool_] | None:
+        """:meth:`taken` as a boolean array (None: no spot is taken), for a caller that
+        selects rows of an array with it."""
         if not len(spots) or not self.models:
-            return [False] * len(spots)
+            return None
         reach = budget + start.reach() + 1.0
         sx, sy = start.x, start.y
         discs = self._discs
         near = [i for i in range(len(discs))
                 if math.hypot(discs[i][0] - sx, discs[i][1] - sy) <= reach + discs[i][2]]
         if not near:
-            return [False] * len(spots)
+            return None
         # ``battlefield.spot_bounds``' upper bound, its operations on the kept centres and
-        # inner radii (the same floats; only the upper bound is needed).
+        # inner radii (the same floats; only the upper bound is needed), a row a near model
+        # and a column a spot (the few rows reduced column-wise: numpy's reductions along a
+        # short last axis cost a loop per spot; the same ``any``)
         fp = start.footprint()
         cx, cy = fp.center
         ox, oy = cx - sx, cy - sy
         b = np.array([self._bounds[i] for i in near], dtype=np.float64)
         pts = np.asarray(spots, dtype=np.float64)
-        dx = pts[:, 0, None] + ox - b[None, :, 0]
-        dy = pts[:, 1, None] + oy - b[None, :, 1]
+        dx = pts[None, :, 0] + ox - b[:, 0, None]
+        dy = pts[None, :, 1] + oy - b[:, 1, None]
         d = np.sqrt(dx * dx + dy * dy)
         s_in = -math.inf if isinstance(fp, Polygon) else inner_radius(fp)
-        upper = np.maximum(0.0, d - s_in - b[None, :, 2])
-        out: list[bool] = np.asarray((upper <= CLEARANCE - MARGIN).any(axis=1)).tolist()
-        return out
+        upper = np.maximum(0.0, d - s_in - b[:, 2, None])
+        mask: npt.NDArray[np.bool_] = np.asarray((upper <= CLEARANCE - MARGIN).any(axis=0))
+        return mask
 
     def taken_test(self, start: Model, budget: float) -> Callable[[float, float], bool]:
         """:meth:`taken` of one spot at a time (for a caller that needs the first spots
@@ -413,14 +427,10 @@ def overlapping_rows(models: Sequence[Model], others: list[tuple[bool, Model]], 
     has not built that scene (``melee_moves.can_reach`` builds it only where a spot is left
     to validate)."""
     k = len(spots)
-    fp = start.footprint()
     if not k:
         return []
-    if type(fp) is Circle:
-        radius, margin = fp.r, MARGIN
-    elif ovals and type(fp) is Oval:
-        radius, margin = min(fp.a, fp.b), OVAL_SLACK
-    else:
+    disc = _proof_disc(start, ovals)
+    if disc is None:
         return [False] * k
     a0, a1 = start.z, start.top
     rows = [r for r in _round_rows(models, a0, a1) if r[3] != mid]
@@ -430,9 +440,53 @@ def overlapping_rows(models: Sequence[Model], others: list[tuple[bool, Model]], 
     c = np.array([r[:3] for r in rows], dtype=np.float64).reshape(-1, 3)
     if far is not None:
         c = np.concatenate((c, far)) if rows else far
+    return _overlap_any(disc, spots, c)
+
+
+def overlapping_parts(models: Sequence[Model], others: list[tuple[bool, Model]], mid: str,
+                      start: Model, spots: Sequence[tuple[float, float]], *,
+                      unit: bool, ovals: bool = False) -> list[bool]:
+    """:func:`overlapping_rows` measured against one of its two parts of rows: the unit's
+    models (``unit``) or the other models (``others``' rows). Each spot's measures are its
+    own row's, elementwise the same floats whatever the other columns, so
+    ``overlapping_rows`` is the two parts' answers or-ed, spot by spot (a caller keeps the
+    other models' part while only the unit's models move: the charge repair)."""
+    k = len(spots)
+    if not k:
+        return []
+    disc = _proof_disc(start, ovals)
+    if disc is None:
+        return [False] * k
+    a0, a1 = start.z, start.top
+    if unit:
+        rows = [r[:3] for r in _round_rows(models, a0, a1) if r[3] != mid]
+        c = np.array(rows, dtype=np.float64) if rows else None
+    else:
+        c = _others_rows(others, a0, a1, mid)
+    return [False] * k if c is None else _overlap_any(disc, spots, c)
+
+
+def _proof_disc(start: Model, ovals: bool) -> tuple[float, float, float, float] | None:
+    """:func:`overlapping_rows`' disc of ``start``: its radius, the depth of overlap that
+    proves (``battlefield.MARGIN``, :data:`OVAL_SLACK` for an oval's inner disc) and the
+    footprint's centre from the model's position; None for a shape it proves nothing of."""
+    fp = start.footprint()
+    if type(fp) is Circle:
+        return fp.r, MARGIN, fp.cx - start.x, fp.cy - start.y
+    if ovals and type(fp) is Oval:
+        return min(fp.a, fp.b), OVAL_SLACK, fp.cx - start.x, fp.cy - start.y
+    return None
+
+
+def _overlap_any(disc: tuple[float, float, float, float],
+                 spots: Sequence[tuple[float, float]], c: npt.NDArray[np.float64]
+                 ) -> list[bool]:
+    """Per spot: the disc (:func:`_proof_disc`) of the model moved there overlaps one of the
+    round rows ``c`` (cx, cy, r) deeper than ``overlaps``' 1e-6" and the margin."""
+    radius, margin, ox, oy = disc
     pts = np.asarray(spots, dtype=np.float64)
-    dx = pts[:, 0, None] + (fp.cx - start.x) - c[None, :, 0]
-    dy = pts[:, 1, None] + (fp.cy - start.y) - c[None, :, 1]
+    dx = pts[:, 0, None] + ox - c[None, :, 0]
+    dy = pts[:, 1, None] + oy - c[None, :, 1]
     sep = np.sqrt(dx * dx + dy * dy) - radius - c[None, :, 2]
     out: list[bool] = np.asarray((sep < -1e-6 - margin).any(axis=1)).tolist()
     return out

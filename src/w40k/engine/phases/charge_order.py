@@ -125,7 +125,9 @@ def _round_keys(start: Model, pts: npt.NDArray[np.float64], ends: Sequence[Model
                 budget: float, start_d: dict[str, float]) -> _RoundKeys | None:
     """:func:`_scored`'s measures of round bases at ground level, for every spot at once: the
     kept spots and their keys' parts (None if none is kept). The placed models' and the
-    targets' distances are one matrix (the same elementwise floats as two)."""
+    targets' distances are one matrix (the same elementwise floats as two), a row a model
+    and a column a spot: the few models' rows are reduced column-wise (numpy's reductions
+    along a short last axis cost a loop per spot; the same minima, maxima and ``any``)."""
     r = cast(Circle, start.footprint()).r
     moved = np.hypot(pts[:, 0] - start.x, pts[:, 1] - start.y)
     keep = moved <= budget - SLACK
@@ -133,36 +135,42 @@ def _round_keys(start: Model, pts: npt.NDArray[np.float64], ends: Sequence[Model
     ne = len(ends)
     o = np.array([(m.x, m.y, cast(Circle, m.footprint()).r) for m in ends] + trows) \
         if ne else np.array(trows)
-    dd = np.maximum(0.0, np.hypot(pts[:, 0, None] - o[None, :, 0],
-                                  pts[:, 1, None] - o[None, :, 1]) - r - o[None, :, 2])
+    dd = np.maximum(0.0, np.hypot(pts[None, :, 0] - o[:, 0, None],
+                                  pts[None, :, 1] - o[:, 1, None]) - r - o[:, 2, None])
     if ne:
-        de = dd[:, :ne]
-        keep &= (de.min(axis=1) <= COHERENCY_MARGIN) & (de.max(axis=1) <= ALL_MARGIN)
-        dt = dd[:, ne:]
+        de = dd[:ne]
+        keep &= (de.min(axis=0) <= COHERENCY_MARGIN) & (de.max(axis=0) <= ALL_MARGIN)
+        dt = dd[ne:]
     else:
         dt = dd
     eng_all = dt <= ENGAGEMENT_HORIZONTAL + EPS
-    near_all = dt.min(axis=1)
-    closer = np.zeros(len(pts), dtype=bool)
-    for tid, d0 in start_d.items():  # R11.04-b: closer to some target unit
-        cols = tcols[tid]
-        if cols:
-            closer |= dt[:, cols].min(axis=1) < d0 - mm_.EPS
-    keep &= closer
-    rows = np.flatnonzero(keep)
+    near_all = dt.min(axis=0)
+    if len(start_d) == 1 and len(tcols[next(iter(start_d))]) == len(tids):
+        # one target unit, every column its own: its nearest is the nearest of all (a
+        # minimum is the same whatever the order; only a zero's sign may differ, which no
+        # comparison sees)
+        keep &= near_all < next(iter(start_d.values())) - mm_.EPS  # R11.04-b
+    else:
+        closer = np.zeros(len(pts), dtype=bool)
+        for tid, d0 in start_d.items():  # R11.04-b: closer to some target unit
+            cols = tcols[tid]
+            if cols:
+                closer |= dt[cols].min(axis=0) < d0 - mm_.EPS
+        keep &= closer
+    rows = keep.nonzero()[0]  # ``np.flatnonzero`` of a vector, without its wrappers
     if not len(rows):
         return None
-    eng_kept = eng_all[rows]
+    eng_kept = eng_all[:, rows]
     near = near_all[rows]
     # the keys' classes for every kept spot at once (the same float comparisons): within
     # 1" (0), else engaged with a target model (1), else 2; ``fresh`` 0 where one of the
     # engaged target models is of a unit not engaged yet (``eng - engaged_targets``)
-    eng_any = eng_kept.any(axis=1)
+    eng_any = eng_kept.any(axis=0)
     cls = np.where(near <= 1.0 + mm_.EPS, 0, np.where(eng_any, 1, 2))
     new_cols = [j for j, tid in enumerate(tids) if tid not in engaged_targets]
-    fresh = np.where(eng_kept[:, new_cols].any(axis=1), 0, 1) if new_cols \
+    fresh = np.where(eng_kept[new_cols].any(axis=0), 0, 1) if new_cols \
         else np.ones(len(rows), dtype=np.int64)
-    return _RoundKeys(pts, rows, cls, fresh, _round_arr(near, 3), moved[rows], eng_kept,
+    return _RoundKeys(pts, rows, cls, fresh, _round_arr(near, 3), moved[rows], eng_kept.T,
                       eng_any, tids)
 
 
@@ -199,7 +207,7 @@ def _round_arr(a: npt.NDArray[np.float64], n: int) -> npt.NDArray[np.float64]:
     scale = 10.0 ** n
     y = a * scale
     out: npt.NDArray[np.float64] = np.rint(y) / scale
-    for i in np.flatnonzero(np.abs(y - np.floor(y) - 0.5) < 1e-6).tolist():
+    for i in (np.abs(y - np.floor(y) - 0.5) < 1e-6).nonzero()[0].tolist():
         out[i] = round(float(a[i]), n)
     return out
 
@@ -214,7 +222,7 @@ def _round_to(a: npt.NDArray[np.float64], n: int) -> list[float]:
     scale = 10.0 ** n
     y = a * scale
     out: list[float] = (np.rint(y) / scale).tolist()
-    for i in np.flatnonzero(np.abs(y - np.floor(y) - 0.5) < 1e-6).tolist():
+    for i in (np.abs(y - np.floor(y) - 0.5) < 1e-6).nonzero()[0].tolist():
         out[i] = round(float(a[i]), n)
     return out
 
@@ -229,7 +237,7 @@ def _within_exact(start: Model, xs: Sequence[float], ys: Sequence[float], limit:
     sx, sy = start.x, start.y
     d = np.hypot(np.asarray(xs) - sx, np.asarray(ys) - sy)
     out: list[bool] = (d <= limit).tolist()
-    for i in np.flatnonzero(np.abs(d - limit) <= 1e-9).tolist():
+    for i in (np.abs(d - limit) <= 1e-9).nonzero()[0].tolist():
         out[i] = math.hypot(xs[i] - sx, ys[i] - sy) <= limit
     return out
 

@@ -46,6 +46,7 @@ from w40k.engine.propose_moves import (
     Occupied,
     Rings,
     occupied_around,
+    overlapping_parts,
     ring,
     terrain_crossed,
     through_enemy,
@@ -65,7 +66,13 @@ from w40k.geometry.measure import (
     ENGAGEMENT_HORIZONTAL,
     horizontal_distance,
 )
-from w40k.geometry.movement import ENDS_CHECKED, MoveType, Step, validate_move
+from w40k.geometry.movement import (
+    ENDS_CHECKED,
+    MoveType,
+    Step,
+    scene_others,
+    validate_move,
+)
 from w40k.geometry.shapes import EPS, Circle
 
 BEARINGS = 24
@@ -90,6 +97,14 @@ def propose_charge(ctx: Context, u: UnitData, targets: Sequence[UnitData], budge
     """A charge move's positions answer built as a coherent chain (module docstring), or
     None when some model finds no spot. ``memo``: the repair pass's candidate spots, kept
     between attempts of the same move (:func:`_repair`)."""
+    return _chain(ctx, u, targets, budget, rng, attempt, memo, [0])
+
+
+def _chain(ctx: Context, u: UnitData, targets: Sequence[UnitData], budget: float,
+           rng: random.Random, attempt: int, memo: Spots | None, drawn: list[int]
+           ) -> dict[str, JSON] | None:
+    """:func:`propose_charge`, counting in ``drawn[0]`` its draws: one ``rng.uniform`` for
+    each model it comes to (none else)."""
     if not targets:
         return None
     tshapes = [(t.id, s) for t in targets for s in geo.unit_shapes(t)]
@@ -110,20 +125,28 @@ def propose_charge(ctx: Context, u: UnitData, targets: Sequence[UnitData], budge
     for m in models:
         start = geo.model_shape(m)
         r = mm_._radius(start)
-        near_t = sorted(tshapes, key=lambda ts: horizontal_distance(start, ts[1]))
+        # the target models by distance (a stable sort), each distance measured once
+        dists = [horizontal_distance(start, t) for _, t in tshapes]
+        order = sorted(range(len(tshapes)), key=dists.__getitem__)
+        near_t = [tshapes[i] for i in order]
         jitter = rng.uniform(-0.5, 0.5) * attempt * 2 * math.pi / BEARINGS
+        drawn[0] += 1
         # only the spots that can be within the move are made (``_within_pts`` keeps the
-        # same spots, in order: ``Rings.add_near``)
+        # same spots, in order: ``Rings.add_near``); a ring's radius ``r + rt + g`` is
+        # ``(r + rt) + g``, the sum of the radii made once a centre
         rings = Rings()
         reach = budget - SLACK + 1e-9
-        for _, t in near_t[:6]:
-            if horizontal_distance(start, t) > budget + 2.0 + mm_.EPS:
+        for i in order[:6]:
+            if dists[i] > budget + 2.0 + mm_.EPS:
                 continue
-            rings.add_near(t.x, t.y, [r + mm_._radius(t) + g for g in TARGET_GAPS], start,
-                           jitter, BEARINGS, reach)
+            t = tshapes[i][1]
+            rr = r + mm_._radius(t)
+            rings.add_near(t.x, t.y, [rr + g for g in TARGET_GAPS], start, jitter, BEARINGS,
+                           reach)
         for f in ends.values():
-            rings.add_near(f.x, f.y, [r + mm_._radius(f) + g for g in FRIEND_GAPS], start,
-                           jitter, BEARINGS, reach)
+            rr = r + mm_._radius(f)
+            rings.add_near(f.x, f.y, [rr + g for g in FRIEND_GAPS], start, jitter, BEARINGS,
+                           reach)
         t0 = near_t[0][1]
         dist = math.hypot(t0.x - start.x, t0.y - start.y)
         last = None
@@ -204,8 +227,9 @@ class _Screen:
         # the spots surely on another model first, at once (the best keyed spots are often
         # taken: by the models placed before); a stable sort of the kept spots is the kept
         # spots of the sorted list
-        if len(pts):
-            pts = pts[~np.asarray(placed.taken(start, pts, budget), dtype=bool)]
+        taken = placed.taken_mask(start, pts, budget)
+        if taken is not None:
+            pts = pts[~taken]
         self.start, self.pts, self.budget = start, pts, budget
         self.others, self.scene, self.unit = others, scene, unit
         self.all_crossed = False
@@ -331,7 +355,8 @@ def first_chain(ctx: Context, u: UnitData, targets: Sequence[UnitData], budget: 
     the drawn numbers (its jitter is a draw times 0), so while no model is placed the same
     state gives the same answer: one found before is given again, as a new copy, after the
     same number of draws (the heuristic asks a declined charge again; ``memo`` only keeps
-    candidates, so an attempt that does not fill it answers the same)."""
+    candidates, so an attempt that does not fill it answers the same). The draws are
+    counted as they are made (``_chain``), not found by comparing generator states."""
     from w40k.engine.phases.pile_in_propose import _copied, _draws
     key = (id(ctx.state), u.id, tuple(t.id for t in targets), budget, placement_count())
     hit = _FIRST.get(key)
@@ -340,9 +365,13 @@ def first_chain(ctx: Context, u: UnitData, targets: Sequence[UnitData], budget: 
         for _ in range(hit[1]):
             rng.random()
         return _copied(hit[2])
-    before = rng.getstate()
-    out = propose_charge(ctx, u, targets, budget, rng, 0, memo)
-    n = _draws(before, rng, 64)
+    # the draws counted as made (``uniform`` draws one ``random()``), or, for a generator
+    # whose ``uniform`` is its own, found by stepping a copy of the state before
+    counted = type(rng).uniform is random.Random.uniform
+    before = None if counted else rng.getstate()
+    drawn = [0]
+    out = _chain(ctx, u, targets, budget, rng, 0, memo, drawn)
+    n = drawn[0] if before is None else _draws(before, rng, 64)
     if n is not None:
         if len(_FIRST) >= 8:
             _FIRST.clear()
@@ -484,9 +513,23 @@ def _ring(cx: float, cy: float, dist: float, base: float, n: int = BEARINGS
     return ring(cx, cy, dist, base, n)
 
 
-Spots = dict[tuple[str, float], list[tuple[float, float, Model | None]]]
-"""The repair search's candidate spots of each (model, gap) that pass the tests that do not
-depend on where the rest of the unit is (:func:`_reach_cands`)."""
+class _Cands:
+    """One (model, gap)'s repair candidates (:func:`_reach_cands`: the tests that do not
+    depend on where the rest of the unit is) and, once measured, which of the first that
+    :func:`_reach_spot` screens surely overlap a model of another unit (``overlapping_parts``
+    of the scene's other models: they stand still while the unit's are moved, so the verdicts
+    are kept with the list of other models and the model they were measured for)."""
+
+    __slots__ = ("far", "far_of", "spots")
+
+    def __init__(self, spots: list[tuple[float, float, Model | None]]) -> None:
+        self.spots = spots
+        self.far: list[bool] = []
+        self.far_of: tuple[object, object] | None = None
+
+
+Spots = dict[tuple[str, float], _Cands]
+"""The repair search's candidate spots of each (model, gap) (:class:`_Cands`)."""
 
 
 def _repair(ctx: Context, u: UnitData, answer: dict[str, JSON], tshapes: Sequence[Model],
@@ -508,8 +551,8 @@ def _repair(ctx: Context, u: UnitData, answer: dict[str, JSON], tshapes: Sequenc
                     continue
                 cands = memo.get((m.id, gap))
                 if cands is None:
-                    cands = memo[(m.id, gap)] = _reach_cands(
-                        geo.model_shape(m), tshapes, non_targets, gap, budget)
+                    cands = memo[(m.id, gap)] = _Cands(_reach_cands(
+                        geo.model_shape(m), tshapes, non_targets, gap, budget))
                 spot = _reach_spot(ctx, u, geo.model_shape(m), m.id, finals, cands, budget)
                 if spot is not None:
                     answer[m.id] = [[spot[0], spot[1]]]
@@ -568,7 +611,8 @@ def _reach_chunk(start: Model, pts: npt.NDArray[np.float64], tshapes: Sequence[M
     """:func:`_reach_cands`' tests of some of its spots (rows (x, y), none beyond the move),
     in order: rounded to 6 decimals, within the move, within ``gap`` of a target model,
     engaged with no other enemy model."""
-    xs, ys = _round_to(pts[:, 0], 6), _round_to(pts[:, 1], 6)
+    both = _round_to(pts.ravel(), 6)  # elementwise: the rows' x, y in turn
+    xs, ys = both[0::2], both[1::2]
     cands = [(x, y) for x, y, w in zip(xs, ys, _within_exact(start, xs, ys, budget - 1e-5),
                                        strict=True) if w]
     near = gap_tri(start, cands, tshapes, gap - 1e-4, engaged_only=gap >= 2.0)
@@ -591,24 +635,36 @@ def _reach_chunk(start: Model, pts: npt.NDArray[np.float64], tshapes: Sequence[M
 
 
 def _reach_spot(ctx: Context, u: UnitData, start: Model, mid: str, finals: dict[str, Model],
-                cands: Sequence[tuple[float, float, Model | None]], budget: float
-                ) -> tuple[float, float] | None:
+                cands: _Cands, budget: float) -> tuple[float, float] | None:
     """The first of ``cands`` (:func:`_reach_cands`) whose straight move ``validate_move``
     accepts with the rest of the unit at ``finals`` (at most :data:`MAX_SPOT_CHECKS` screened,
     :data:`MAX_PATH_CHECKS` validated); ``start``: the model where it stands."""
-    if not cands:
+    if not cands.spots:
         return None
-    cands = cands[:MAX_SPOT_CHECKS + 1]
-    # the spots surely on another model first, without the scene (built for the others)
-    over = mm_._overlapping(ctx, u, finals, mid, start, [(x, y) for x, y, _ in cands],
-                            ovals=True)
+    spots = cands.spots[:MAX_SPOT_CHECKS + 1]
+    # the spots surely on another model first, without the scene (built for the others):
+    # ``mm_._overlapping``'s verdict, its two parts or-ed (``overlapping_parts``), the other
+    # units' part kept with the candidates (the same list of other models and model)
+    base = geo.scene(ctx)
+    gu = base.unit(u.id)
+    others, _ = scene_others(base, u.id, gu.player)
+    if cands.far_of is None or cands.far_of[0] is not others or cands.far_of[1] is not start:
+        cands.far = overlapping_parts((), others, mid, start, [(x, y) for x, y, _ in spots],
+                                      unit=False, ovals=True)
+        cands.far_of = (others, start)
+    left = [i for i, f in enumerate(cands.far) if not f]
+    if not left:
+        return None
+    near = overlapping_parts(mm_._placed(gu.models, finals, mid), others, mid, start,
+                             [spots[i][:2] for i in left], unit=True, ovals=True)
     scene = None
     tries = 0
-    for screened, (x, y, end) in enumerate(cands, 1):
-        if screened > MAX_SPOT_CHECKS:
-            return None
-        if over[screened - 1]:
+    for i, over in zip(left, near, strict=True):
+        if i >= MAX_SPOT_CHECKS:
+            return None  # screened past the limit
+        if over:
             continue
+        x, y, end = spots[i]
         if scene is None:
             scene = mm_._scene_with(ctx, u, finals, keep=mid)
         if end is None:
