@@ -231,11 +231,15 @@ def _pairs(n: int, n_ot: int, stage: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def evaluate_lines(
-    o: Shape, top_o: float, t: Shape, top_t: float, obs: Obstacles, a: FloatArray, d: FloatArray
+    o: Shape, top_o: float, t: Shape, top_t: float, obs: Obstacles, a: FloatArray, d: FloatArray,
+    wall_edge: np.ndarray | None = None, wall_free: list[bool] | None = None,
 ) -> tuple[np.ndarray, FloatArray, FloatArray]:
     """Which candidate lines give a clear 1 mm line of sight (exact per line).
 
-    Returns (clear mask, observer-side plan points, target-side plan points)."""
+    Returns (clear mask, observer-side plan points, target-side plan points). With
+    ``wall_edge`` (a mask of the edges of ``obs``) and ``wall_free``, True is appended to
+    ``wall_free`` when some line through both footprints (not overlapping) is blocked by no
+    edge of the mask (:func:`lines_hit`'s own tests: the answer is unchanged)."""
     o0, o1, ook = _chords(o, a, d)
     t0, t1, tok = _chords(t, a, d)
     valid = ook & tok
@@ -252,8 +256,11 @@ def evaluate_lines(
     clear = valid & overlap
     if len(rows) == 0:
         return clear, pn, qn
+    wall_hit = None if wall_free is None else np.zeros(len(rows), dtype=bool)
     clear[rows] = ~lines_hit(a[rows], d[rows], o1[rows], t0[rows], te_o[rows], te_t[rows],
-                             top_o, top_t, obs)
+                             top_o, top_t, obs, wall_edge, wall_hit)
+    if wall_free is not None and wall_hit is not None and not wall_hit.all():
+        wall_free.append(True)
     return clear, pn, qn
 
 
@@ -279,12 +286,14 @@ def oriented(o0: FloatArray, o1: FloatArray, t0: FloatArray, t1: FloatArray, d: 
 
 def lines_hit(a: FloatArray, d: FloatArray, o1: FloatArray, t0: FloatArray,
               te_o: FloatArray, te_t: FloatArray, top_o: float, top_t: float,
-              obs: Obstacles) -> np.ndarray:
+              obs: Obstacles, wall_edge: np.ndarray | None = None,
+              wall_hit: np.ndarray | None = None) -> np.ndarray:
     """Per line (start ``a``, unit direction ``d`` oriented from the observer to the
     target): an obstacle edge blocks the part between the observer's far rim ``o1`` and
     the target's near rim ``t0`` (:func:`evaluate_lines`, the lines through both
     footprints that do not overlap; ``te_o``/``te_t`` the 3-D end points). Shared with
-    ``cover_lines`` so both give the same floats."""
+    ``cover_lines`` so both give the same floats. ``wall_hit`` (per line), when given
+    with an edge mask ``wall_edge``, is set where an edge of the mask blocks the line."""
     span = np.maximum(te_t - te_o, 1e-12)
     H = obs.top[None, :]
     lo = np.broadcast_to(o1[:, None], (len(a), len(obs.a))).copy()
@@ -320,7 +329,10 @@ def lines_hit(a: FloatArray, d: FloatArray, o1: FloatArray, t0: FloatArray,
     p2 = a[ri] + d[ri] * hi[ri, ei][:, None]
     dist = _seg_dist(p1, p2, obs.a[ei], obs.b[ei])
     hit_rows = np.zeros(len(a), dtype=bool)
-    hit_rows[ri[dist < obs.grow[ei] - TOUCH]] = True
+    blocks = dist < obs.grow[ei] - TOUCH
+    hit_rows[ri[blocks]] = True
+    if wall_hit is not None and wall_edge is not None:
+        wall_hit[ri[blocks & wall_edge[ei]]] = True
     return hit_rows
 
 
@@ -582,14 +594,23 @@ def line_of_sight(
     first = ((1, _disc_groups) if round_pair else (1, _oval_groups) if has_oval
              else (2, _disc_groups))
     chain_at = (2, _disc_groups) if round_pair else first
+    # (both proofs say that the walls alone block every line between the footprints: a
+    # line evaluated on the way that no wall edge blocks, ``wall_free``, refutes them, so
+    # the chain is not tried after one; with round footprints, stage 1's lines come
+    # between the shadows and the chain)
     wall_owner: np.ndarray | None = None
+    is_wall = np.zeros(0, dtype=bool)  # (by obstacle index, once the walls are known)
+    wall_free: list[bool] = []
     for stage in (1, 2):
         for part in (_disc_groups, _oval_groups):
             if (stage, part) == first:
                 wall_owner = _wall_owners(o, top_o, t, top_t, obs, rows)
                 if shadows_cover(o, t, obs, wall_owner):
                     return SightResult(Sight.BLOCKED)
-            if (stage, part) == chain_at:
+                is_wall = np.zeros(int(max(obs.owner.max(), obs.vert_owner.max(initial=-1)))
+                                   + 1, dtype=bool)
+                is_wall[wall_owner] = True
+            if (stage, part) == chain_at and not wall_free:
                 from w40k.geometry.los_chain import walls_separate  # (los_chain imports los)
 
                 assert wall_owner is not None
@@ -599,15 +620,18 @@ def line_of_sight(
                 if len(nn) == 0:
                     continue
                 a, d = _lines(nn, oo)
-                clear, pn, qn = evaluate_lines(o, top_o, t, top_t, obs, a, d)
+                refute = wall_owner is not None and stage == 1 and first != chain_at
+                clear, pn, qn = evaluate_lines(o, top_o, t, top_t, obs, a, d,
+                                               is_wall[obs.owner] if refute else None,
+                                               wall_free if refute else None)
                 if clear.any():
                     k = int(np.argmax(clear))
                     return SightResult(Sight.CLEAR, _pts(pn[k], qn[k]))
     assert wall_owner is not None  # (stage 2 computed it)
-    wall = np.isin(obs.owner, wall_owner)
+    wall = is_wall[obs.owner]  # (``np.isin(obs.owner, wall_owner)``)
     if wall.all():
         return SightResult(Sight.BLOCKED)
-    walls = obs.subset(wall, np.isin(obs.vert_owner, wall_owner))
+    walls = obs.subset(wall, is_wall[obs.vert_owner])
     a, d = candidate_lines(o, t, walls)
     clear, _, _ = evaluate_lines(o, top_o, t, top_t, walls, a, d)
     if not clear.any():

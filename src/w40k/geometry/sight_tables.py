@@ -510,18 +510,16 @@ class SightTables:
 
     def _walled_search(self, ou: int, tu: int) -> bool:
         units = self.scene.units
-        stand = [sight_units.unit_stand_in(tuple(self.footprints[(u, m)] for m in
-                                                 range(len(units[u].models)))) for u in (ou, tu)]
-        if stand[0] is None or stand[1] is None:
-            return False
         # 06.01: not the two units' own models. Areas and gap fillers need no care (13.10,
         # R13.11-b): a separating one is farther than its reach + 1e-6 from every footprint,
         # so it holds no model of either unit and every pair keeps it
         keep = (self.owner_unit != ou) & (self.owner_unit != tu)
-        obs = self.obstacles
-        common = obs.subset(keep[obs.owner], keep[obs.vert_owner])
+        index, geo = self.model_index, self._geo
+        fps = [[self.footprints[(u, m)] for m in range(len(units[u].models))] for u in (ou, tu)]
+        centres = [geo[[index[(u, m)] for m in range(len(units[u].models))], :2]
+                   for u in (ou, tu)]
         highest = max(m.top for u in (ou, tu) for m in units[u].models)
-        return sight_units.walled_apart(stand[0], stand[1], highest, common)
+        return sight_units.units_apart(fps, centres, highest, self.obstacles, keep)
 
     def _search_sight(self, ou: int, om: int, tu: int, tm: int) -> SightResult:
         og, tg = self.model_index[(ou, om)], self.model_index[(tu, tm)]
