@@ -3,8 +3,13 @@ fast path with the plain one at many real positions."""
 
 from __future__ import annotations
 
+import random
+
 from w40k.agents import GreedyAgent
+from w40k.engine import geo
 from w40k.engine.game import Game
+from w40k.engine.state import UnitData
+from w40k.geometry import Model
 from w40k.io.battle_scale import scaled_position
 
 
@@ -20,4 +25,15 @@ def greedy_snapshots(seed: int, every: int = 40, decisions: int = 400) -> list[G
         if n % every == 0:
             out.append(game.clone())
         game.submit(agents[req.player].choose(game, req))
+    return out
+
+
+def moved_finals(u: UnitData, rng: random.Random, spread: float) -> dict[str, Model]:
+    """Each living model of ``u`` moved by up to ``spread``" (some left where they stand):
+    the end positions the charge tests measure overlaps at."""
+    out = {}
+    for m in u.alive:
+        s = geo.model_shape(m)
+        out[m.id] = s if rng.random() < 0.3 else s.moved(
+            s.x + rng.uniform(-spread, spread), s.y + rng.uniform(-spread, spread))
     return out

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pytest
 
-from tests.engine.snapshot_helpers import greedy_snapshots
+from tests.engine.snapshot_helpers import greedy_snapshots, moved_finals
 from w40k.engine import geo
 from w40k.engine.context import Context
 from w40k.engine.phases import melee_moves as mm_
@@ -69,16 +69,6 @@ def _plain_can_reach(ctx: Context, u: UnitData, mid: str, finals: Mapping[str, M
     return False
 
 
-def _finals(u: UnitData, rng: random.Random, spread: float) -> dict[str, Model]:
-    """Each living model of ``u`` moved by up to ``spread``" (some left where they stand)."""
-    out = {}
-    for m in u.alive:
-        s = geo.model_shape(m)
-        out[m.id] = s if rng.random() < 0.3 else s.moved(
-            s.x + rng.uniform(-spread, spread), s.y + rng.uniform(-spread, spread))
-    return out
-
-
 @pytest.mark.parametrize("seed", [1, 2])
 def test_overlap_verdicts_without_the_scene_are_the_scenes_R03_01_c(seed: int) -> None:
     # R03.01-c: ``_overlapping`` (the unit's models at the finals, the base scene's other
@@ -88,7 +78,7 @@ def test_overlap_verdicts_without_the_scene_are_the_scenes_R03_01_c(seed: int) -
     met = set()
     for game in greedy_snapshots(seed):
         for u in [u for u in game.state.units if not u.destroyed]:
-            finals = _finals(u, rng, 1.5)
+            finals = moved_finals(u, rng, 1.5)
             mid = rng.choice(sorted(finals))
             start = geo.model_shape(next(m for m in u.alive if m.id == mid))
             spots = [(start.x + rng.uniform(-3, 3), start.y + rng.uniform(-3, 3))
@@ -122,7 +112,7 @@ def test_can_reach_answers_and_memos_as_the_plain_search_R11_04_c(seed: int) -> 
             avoid = list(geo.unit_shapes(rng.choice(rest))) if rest and rng.random() < 0.5 \
                 else []
             for _ in range(3):
-                finals = _finals(u, rng, 2.0)
+                finals = moved_finals(u, rng, 2.0)
                 mid = rng.choice(sorted(finals))
                 gap, budget = rng.choice((1.0, 2.0)), rng.uniform(3.0, 12.0)
                 mt = rng.choice((MoveType.CHARGE, MoveType.PILE_IN))

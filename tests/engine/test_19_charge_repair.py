@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
-from tests.engine.snapshot_helpers import greedy_snapshots
+from tests.engine.snapshot_helpers import greedy_snapshots, moved_finals
 from w40k.engine import geo
 from w40k.engine.context import Context
 from w40k.engine.phases import charge_propose as cp
@@ -57,16 +57,6 @@ def _plain_reach_spot(ctx: Context, u: UnitData, start: Model, mid: str,
     return None
 
 
-def _finals(u: UnitData, rng: random.Random, spread: float) -> dict[str, Model]:
-    """Each living model of ``u`` moved by up to ``spread``" (some left where they stand)."""
-    out = {}
-    for m in u.alive:
-        s = geo.model_shape(m)
-        out[m.id] = s if rng.random() < 0.3 else s.moved(
-            s.x + rng.uniform(-spread, spread), s.y + rng.uniform(-spread, spread))
-    return out
-
-
 @pytest.mark.parametrize("seed", [1, 2])
 def test_the_overlap_parts_or_ed_are_the_whole_verdict_R03_01_c(seed: int) -> None:
     # R03.01-c: per spot, the unit's part or the other models' part of the proof is
@@ -77,7 +67,7 @@ def test_the_overlap_parts_or_ed_are_the_whole_verdict_R03_01_c(seed: int) -> No
     for game in greedy_snapshots(seed):
         base = geo.scene(game.ctx)
         for u in [u for u in game.state.units if not u.destroyed]:
-            finals = _finals(u, rng, 1.5)
+            finals = moved_finals(u, rng, 1.5)
             mid = rng.choice(sorted(finals))
             start = geo.model_shape(next(m for m in u.alive if m.id == mid))
             spots = [(start.x + rng.uniform(-3, 3), start.y + rng.uniform(-3, 3))
@@ -118,7 +108,7 @@ def test_the_repair_search_with_kept_verdicts_finds_the_plain_spot_R11_04_c(seed
             gap, budget = rng.choice((1.0, 2.0)), rng.uniform(3.0, 12.0)
             cands = cp._Cands(cp._reach_cands(start, tshapes, rest, gap, budget))
             for _ in range(3):
-                finals = _finals(u, rng, 2.0)
+                finals = moved_finals(u, rng, 2.0)
                 finals[mid] = start
                 want = _plain_reach_spot(game.ctx, u, start, mid, finals, cands.spots,
                                          budget)
