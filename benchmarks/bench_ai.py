@@ -27,21 +27,19 @@ only to ``--battle real``; the default battle and its matchups are unchanged.
 from __future__ import annotations
 
 import argparse
-import math
 import multiprocessing
 import statistics
 import time
 from dataclasses import dataclass
 
 from w40k.agents import GreedyAgent, HeuristicAgent, RandomAgent
+from w40k.agents.win_rates import wilson
 from w40k.engine.game import Game
 from w40k.engine.serial import JSON
 from w40k.io.battle_setup import default_position, real_battle_position
 from w40k.io.position_model import validate_position
 
 OPPONENTS = {"random": RandomAgent, "greedy": GreedyAgent}
-Z95 = 1.959964
-"""The normal quantile of a two-sided 95 % interval."""
 
 
 @dataclass(frozen=True)
@@ -94,17 +92,6 @@ def play(task: tuple[str, int, int, str, int | None]) -> Result:
     other = s.player(s.opponent(me)).vp
     outcome = "win" if vp > other else "draw" if vp == other else "loss"
     return Result(outcome, seconds, s.round, first_shot, first_charge, lost, killed, vp, other)
-
-
-def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion ``k/n``."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (max(0.0, c - h), min(1.0, c + h))
 
 
 def _rounds(values: list[int | None]) -> str:

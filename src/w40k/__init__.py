@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the names for type checkers and IDEs; at run time __getattr__ loads them
     from w40k.agents import GreedyAgent, RandomAgent
+    from w40k.agents.play import play_game, play_games
+    from w40k.agents.win_rates import summarise
     from w40k.core.dice import DiceExpr, ScriptedDice, SeededDice
     from w40k.core.errors import DataError, IllegalChoice, MalformedChoice, W40kError
     from w40k.core.profiles import ModelProfile, WeaponProfile
@@ -39,6 +41,9 @@ __version__ = "0.1.0"
 _EXPORTS: dict[str, str] = {
     "GreedyAgent": "w40k.agents",
     "RandomAgent": "w40k.agents",
+    "play_game": "w40k.agents.play",
+    "play_games": "w40k.agents.play",
+    "summarise": "w40k.agents.win_rates",
     "DiceExpr": "w40k.core.dice",
     "ScriptedDice": "w40k.core.dice",
     "SeededDice": "w40k.core.dice",
@@ -99,9 +104,12 @@ __all__ = [
     "load_datasheets",
     "load_scene",
     "p_destroy",
+    "play_game",
+    "play_games",
     "position_from_armies",
     "resolve_attack",
     "scene_from_dict",
+    "summarise",
 ]
 
 

@@ -30,6 +30,9 @@ EXPECTED = {
                "--quiet", "--datasheets"},
     "replay": {"--html", "--log"},
     "army": {"--json", "--datasheets", "--check"},
+    "simulate": {"--mission", "--red", "--blue", "--agents", "--games", "--seed", "--workers",
+                 "--shard", "--results", "--combine", "--json", "--from", "--auto-deploy",
+                 "--datasheets"},
 }
 """The documented options (more may be added; none may go)."""
 

@@ -8,7 +8,7 @@ from typing import Annotated, cast
 
 import typer
 
-from w40k.agents import GreedyAgent, HeuristicAgent, RandomAgent
+from w40k.agents.play import AGENTS, GC_THRESHOLD, agent_names
 from w40k.cli.help import TidyCommand
 from w40k.core.errors import DataError, W40kError
 from w40k.engine.game import Game
@@ -28,9 +28,7 @@ from w40k.io.safe_read import read_input
 from w40k.viz.log import log_lines
 from w40k.viz.replay import ReplayRecorder, replay_with_page
 
-AGENTS: dict[str, type[RandomAgent] | type[GreedyAgent] | type[HeuristicAgent]] = {
-    "random": RandomAgent, "greedy": GreedyAgent, "heuristic": HeuristicAgent}
-"""Agent names for ``--agents``."""
+__all__ = ["AGENTS", "GC_THRESHOLD", "battle_position", "register"]
 
 
 def _read_json(path: Path, what: str) -> dict[str, JSON]:
@@ -40,7 +38,7 @@ def _read_json(path: Path, what: str) -> dict[str, JSON]:
     return cast(dict[str, JSON], data)
 
 
-def _position(red: str | None, blue: str | None, start: Path | None,
+def battle_position(red: str | None, blue: str | None, start: Path | None,
               mission: str | None, datasheets: list[Path] | None = None,
               auto_deploy: bool = False, notes: list[str] | None = None) -> dict[str, JSON]:
     """The starting position: a ``--from`` position file, or the two armies (by default the
@@ -76,11 +74,6 @@ def _position(red: str | None, blue: str | None, start: Path | None,
     pos = mission_position(army(red, "red"), army(blue, "blue"), params,
                            pre_battle=not auto_deploy, abilities=True)
     return validate_position(pos, "the mission's position")
-
-
-GC_THRESHOLD = (20_000, 50, 100)
-"""``gc.set_threshold`` for ``w40k battle``: 8 collections a 1000-point battle instead of ~300
-(the same peak memory, measured with ``/usr/bin/time``)."""
 
 
 def register(app: typer.Typer) -> None:
@@ -121,13 +114,13 @@ def register(app: typer.Typer) -> None:
         1000-point armies on the flank-assault mission and its terrain, deploying first),
         print a readable log, and write the game record and a replay page."""
         try:
-            names = [a.strip() for a in agents.split(",")]
-            if len(names) != 2 or any(n not in AGENTS for n in names):
-                raise DataError(f"expected two of {', '.join(AGENTS)}, got {agents!r}",
-                                where="--agents")
+            try:
+                names = agent_names(agents)
+            except ValueError as exc:
+                raise DataError(str(exc), where="--agents") from None
             prepare_output_dir(out, "--out")  # before any work: not after the battle
             notes: list[str] = []
-            position = _position(red, blue, start, mission, datasheets, auto_deploy, notes)
+            position = battle_position(red, blue, start, mission, datasheets, auto_deploy, notes)
             for line in notes:
                 typer.echo(f"note: {clean(line)}", err=True)
             game = Game.load(position) if "frames" in position and position.get("dice") \

@@ -25,6 +25,7 @@ COMMANDS: dict[str, str] = {
     "battle": "w40k.cli.battle",
     "replay": "w40k.cli.battle",
     "army": "w40k.cli.army",
+    "simulate": "w40k.cli.simulate",
 }
 
 

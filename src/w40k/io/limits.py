@@ -67,3 +67,9 @@ MAX_RECORD_CHOICES = 200_000
 """The most choices in one game record."""
 MAX_EVENTS = 2_000_000
 """The most events in one game record or saved position."""
+MAX_GAMES = 1_000_000
+"""The most games one ``w40k simulate`` batch may play (``--games``)."""
+MAX_WORKERS = 256
+"""The most worker processes of ``w40k simulate`` (``--workers``)."""
+MAX_RESULTS_BYTES = 512 * 1024 * 1024
+"""The largest results file ``w40k simulate --combine`` reads (about 2 million games)."""
