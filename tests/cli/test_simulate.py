@@ -180,3 +180,23 @@ def test_a_saved_game_is_refused_as_a_start_since_every_seed_would_play_it_alike
     res = runner.invoke(app, ["simulate", "--from", str(saved), "--games", "2"])
     assert res.exit_code == 2
     assert "--from: a saved game plays the same way under every seed" in res.output
+
+
+def test_an_error_inside_one_game_stops_that_game_not_the_batch(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from w40k.agents import play
+
+    class Broken:
+        def __init__(self, seed: int) -> None:
+            self.seed = seed
+
+        def choose(self, game: Any, request: Any) -> Any:
+            raise ZeroDivisionError("a bug")
+
+    monkeypatch.setitem(play.AGENTS, "random", Broken)  # type: ignore[arg-type]
+    out = play_games(_small(), range(2), seed=1, agents=("random", "heuristic"))
+    assert [o.stopped is not None for o in out] == [True, True]
+    assert out[0].stopped is not None and out[0].stopped.endswith(
+        "(declare_formations for red): a bug")  # blue (heuristic) declared first
+    assert out[0].stopped.startswith(f"ZeroDivisionError at decision {out[0].decisions + 1} ")
+    assert out[0].winner is None and summarise(out).stopped == 2

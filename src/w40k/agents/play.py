@@ -61,7 +61,8 @@ class GameOutcome:
     record_sha256: str
     """sha256 of the game record (``w40k battle``'s ``record.json`` for the same game)."""
     stopped: str | None = None
-    """Why the game stopped before its end (a player that could not answer); None if ended."""
+    """Why the game stopped before its end (a player that could not answer, or an error of the
+    engine: ``w40k battle --seed`` shows it whole); None if it ended."""
     cpu_s: float = 0.0
     """CPU seconds the game took (the one field that differs between runs)."""
 
@@ -148,6 +149,10 @@ def play_game(position: dict[str, JSON], seed: int, agents: Sequence[str] = (
             game.submit(players[request.player].choose(game, request))
         except (W40kError, RuntimeError) as exc:  # as `w40k battle`: the game stops, told why
             stopped = f"stopped at decision {decisions + 1} ({request.kind} for " \
+                      f"{request.player}): {exc}"
+            break
+        except Exception as exc:  # an engine error ends this game, not the batch
+            stopped = f"{type(exc).__name__} at decision {decisions + 1} ({request.kind} for " \
                       f"{request.player}): {exc}"
             break
         decisions += 1
