@@ -14,8 +14,10 @@ import numpy as np
 import pytest
 
 from tests.geometry.test_cover_shadows import _scene
+from w40k.core import kept
 from w40k.geometry import full_visibility, shadow_point
 from w40k.geometry.cover_shadows import shadowed_points
+from w40k.geometry.edge_rows import edge_rows
 from w40k.geometry.full_visibility import _shadow_disc, hidden_facing_point
 from w40k.geometry.los import Obstacles
 from w40k.geometry.shadow_point import point_shadowed
@@ -181,3 +183,18 @@ def test_a_wall_ending_at_the_edge_of_the_observers_cone(turn: float, delta: flo
     mine, arr = _compare(o, 2.0, pts, 0.0, obs, False)
     if delta >= 1e-3:
         assert mine == arr == 1
+
+
+def test_edge_rows_are_the_arrays_floats_kept_per_obstacles() -> None:
+    # the rows the plain-float loops read (shadow_point, cover_near.blocker_sure): the
+    # arrays' values, the box by np.minimum / np.maximum; kept per object until a new game
+    _, _, _, _, obs = _scene(7, partial=True)
+    rows = edge_rows(obs)
+    want = np.concatenate([np.minimum(obs.a, obs.b), np.maximum(obs.a, obs.b), obs.a, obs.b,
+                           obs.grow[:, None], obs.top[:, None]], axis=1)
+    assert rows == want.tolist()
+    assert edge_rows(obs) is rows
+    _, _, _, _, other = _scene(7, partial=True)
+    assert edge_rows(other) is not rows and edge_rows(other) == rows
+    kept.forget()
+    assert edge_rows(obs) is not rows

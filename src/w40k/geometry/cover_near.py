@@ -27,10 +27,9 @@ from __future__ import annotations
 
 import functools
 
-import numpy as np
-
+from w40k.geometry.edge_rows import edge_rows
 from w40k.geometry.los_dist import _seg_dist1
-from w40k.geometry.los_hull import _edge_boxes, above_ramp1, ramp_of
+from w40k.geometry.los_hull import above_ramp1, ramp_of
 from w40k.geometry.los_obstacles import TOUCH, Obstacles
 from w40k.geometry.measure import point_segment
 from w40k.geometry.shapes import Circle, Oval, Shape
@@ -66,20 +65,16 @@ def blocker_sure(o: Shape, t: Shape, level_t: float, top_o: float, obs: Obstacle
     ox, oy, ro = _inner(o)
     tx, ty, rt = _inner(t)
     rin = min(ro, rt)
-    emin, emax = _edge_boxes(obs)
-    # an edge near the capsule has its grown box within rin of the segment's box
+    # an edge near the capsule has its grown box within rin of the segment's box (the
+    # grown box as los_hull._edge_boxes computes it: each side of the box and the grow)
     lox, hix = min(ox, tx) - rin, max(ox, tx) + rin
     loy, hiy = min(oy, ty) - rin, max(oy, ty) + rin
-    idx = np.nonzero((emax[:, 0] >= lox) & (emin[:, 0] <= hix)
-                     & (emax[:, 1] >= loy) & (emin[:, 1] <= hiy))[0]
-    if len(idx) == 0:
-        return False
     # edge by edge, the first that meets the capsule and is above the ramp answers (the
     # answer is whether any does: the same in any order)
     ramp: tuple[float, float, float, float] | None = None
-    for (ax, ay), (bx, by), g, top in zip(obs.a[idx].tolist(), obs.b[idx].tolist(),
-                                          obs.grow[idx].tolist(), obs.top[idx].tolist(),
-                                          strict=True):
+    for xlo, ylo, xhi, yhi, ax, ay, bx, by, g, top in edge_rows(obs):
+        if xhi + g < lox or xlo - g > hix or yhi + g < loy or ylo - g > hiy:
+            continue
         if not ((g > TOUCH + GROW_SLACK
                  and _seg_dist1(ox, oy, tx, ty, ax, ay, bx, by) < rin + g - TOUCH - MARGIN)
                 or point_segment(ax, ay, ox, oy, tx, ty) < rin - MARGIN):

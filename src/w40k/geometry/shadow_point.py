@@ -34,9 +34,7 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
-from w40k.core import kept
+from w40k.geometry.edge_rows import edge_rows
 from w40k.geometry.los_obstacles import TOUCH, Obstacles
 from w40k.geometry.shapes import Circle
 
@@ -78,7 +76,7 @@ def point_shadowed(
     tall_at = level_t + _EPS if part else high_at
     grow_min = TOUCH + 1e-8
     ivs: list[tuple[float, float]] = []
-    for xlo, ylo, xhi, yhi, ax, ay, bx, by, g, top in _edge_rows(obs):
+    for xlo, ylo, xhi, yhi, ax, ay, bx, by, g, top in edge_rows(obs):
         if (xhi < lox or xlo > hix or yhi < loy or ylo > hiy or not top > tall_at
                 or not g > grow_min):
             continue
@@ -87,26 +85,6 @@ def point_shadowed(
         if iv is not None:
             ivs.append(iv)
     return _covers(ivs, alpha)
-
-
-_ROWS = kept.table()
-"""Per obstacles (by id, holding them): each edge's box, ends, grow and top in floats."""
-_ROWS_LIMIT = 4096
-
-
-def _edge_rows(obs: Obstacles) -> list[list[float]]:
-    """The edges of ``obs`` as float rows ``(x_lo, y_lo, x_hi, y_hi, ax, ay, bx, by, grow,
-    top)`` (the box by ``np.minimum``/``np.maximum`` of the ends: the array's values)."""
-    hit = _ROWS.get(id(obs))
-    if hit is not None and hit[0] is obs:
-        rows: list[list[float]] = hit[1]
-        return rows
-    if len(_ROWS) >= _ROWS_LIMIT:
-        _ROWS.clear()
-    rows = np.concatenate([np.minimum(obs.a, obs.b), np.maximum(obs.a, obs.b), obs.a, obs.b,
-                           obs.grow[:, None], obs.top[:, None]], axis=1).tolist()
-    _ROWS[id(obs)] = (obs, rows)
-    return rows
 
 
 def _asin_hi(x: float) -> float:
