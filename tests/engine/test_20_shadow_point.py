@@ -10,16 +10,22 @@ without it."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
+from tests.engine.test_18_cover_near import _GROWS, _OFFSETS, _walls
 from tests.geometry.test_cover_shadows import _scene
 from w40k.core import kept
 from w40k.geometry import full_visibility, shadow_point
+from w40k.geometry.cover_near import capsule_blockers
 from w40k.geometry.cover_shadows import shadowed_points
 from w40k.geometry.edge_rows import edge_rows
 from w40k.geometry.full_visibility import _shadow_disc, hidden_facing_point
 from w40k.geometry.los import Obstacles
+from w40k.geometry.los_hull import _blockers
+from w40k.geometry.los_obstacles import TOUCH
 from w40k.geometry.shadow_point import point_shadowed
 from w40k.geometry.shapes import HALF_LINE, Circle, Oval
 
@@ -198,3 +204,75 @@ def test_edge_rows_are_the_arrays_floats_kept_per_obstacles() -> None:
     assert edge_rows(other) is not rows and edge_rows(other) == rows
     kept.forget()
     assert edge_rows(obs) is not rows
+
+
+def _round_pair(rng: np.random.Generator) -> tuple[Circle, Circle]:
+    x, y, u, v = (float(w) for w in rng.uniform(0, 20, size=4))
+    ro = float(rng.choice([0.5, 0.63, 0.787, 1.0]))
+    rt = float(rng.choice([0.5, 0.63, 0.787, 1.0]))
+    return Circle(x, y, ro), Circle(u, v, rt)
+
+
+def _outer_walls(rng: np.random.Generator, o: Circle, t: Circle, n: int
+                 ) -> list[tuple[np.ndarray, float, float]]:
+    """Walls about the outer capsule's bound: parallel to the centre segment at the larger
+    48-gon's vertex radius plus ``grow - TOUCH`` (+- 1e-12 .. 1e-3), and tangent to that
+    48-gon at a vertex or an edge midpoint, beyond the centres."""
+    big = o if o.r >= t.r else t
+    ln = max(math.hypot(t.cx - o.cx, t.cy - o.cy), 1e-9)
+    ux, uy = (t.cx - o.cx) / ln, (t.cy - o.cy) / ln
+    rv = big.r / math.cos(math.pi / 48)
+    items: list[tuple[np.ndarray, float, float]] = []
+    for _ in range(n):
+        grow = float(rng.choice(_GROWS))
+        off = float(rng.choice(_OFFSETS))
+        top = float(rng.choice([0.5, 2.0, 6.0, np.inf]))
+        side = float(rng.choice([1.0, -1.0]))
+        if rng.random() < 0.5:
+            s0 = float(rng.uniform(-0.2, 1.2)) * ln
+            d = side * (rv + grow - TOUCH + off)
+            p = np.array([[o.cx + ux * s0 - uy * d, o.cy + uy * s0 + ux * d],
+                          [o.cx + ux * (s0 + 1.0) - uy * d, o.cy + uy * (s0 + 1.0) + ux * d]])
+        else:
+            k = int(rng.integers(0, 96))
+            ang = math.pi * k / 48  # even k: a vertex, odd: an edge midpoint
+            rad = rv if k % 2 == 0 else big.r
+            vx, vy = math.cos(ang), math.sin(ang)
+            d = rad + grow - TOUCH + off
+            p = np.array([[big.cx + vx * d - vy, big.cy + vy * d + vx],
+                          [big.cx + vx * d + vy, big.cy + vy * d - vx]])
+        items.append((p, grow, top))
+    return items
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_capsule_blockers_are_hull_ramps_where_they_answer(seed: int) -> None:
+    # R06.01-c fully visible, R13.08-a: where every edge is surely in or out of the pair
+    # hull, the owners counted without it are HULL_RAMP's (the hull's test, computed)
+    rng = np.random.default_rng(20000 + seed)
+    answered = 0
+    for _ in range(5):
+        o, t = _round_pair(rng)
+        items = _walls(rng, o, t, 8) + _outer_walls(rng, o, t, 8)
+        for level, top_o in ((0.0, 1.6), (0.0, 8.0), (3.0, 1.0)):
+            for one in [[it] for it in items] + [items[:6], items]:
+                obs = Obstacles.build(one)
+                got = capsule_blockers(o, t, level, top_o, obs)
+                if got is not None:
+                    answered += 1
+                    assert got.tolist() == _blockers(o, t, level, top_o, obs).tolist()
+    assert answered > 40
+
+
+def test_capsule_blockers_leave_other_shapes_and_the_band_to_the_hull() -> None:
+    # an oval footprint, or an edge between the two capsules, is not answered
+    o, t = Circle(0.0, 0.0, 1.0), Circle(10.0, 0.0, 0.5)
+    band = Obstacles.build([(np.array([[4.0, 0.8], [5.0, 0.8]]), 0.0197, 6.0)])
+    assert capsule_blockers(o, t, 0.0, 1.6, band) is None
+    assert capsule_blockers(Oval(0.0, 0.0, 1.0, 0.5, 0.0), t, 0.0, 1.6, band) is None
+    far = Obstacles.build([(np.array([[4.0, 3.0], [5.0, 3.0]]), 0.0197, 6.0)])
+    got = capsule_blockers(o, t, 0.0, 1.6, far)
+    assert got is not None and len(got) == 0
+    across = Obstacles.build([(np.array([[5.0, -3.0], [5.0, 3.0]]), 0.0197, 6.0)])
+    got = capsule_blockers(o, t, 0.0, 1.6, across)
+    assert got is not None and got.tolist() == [0]

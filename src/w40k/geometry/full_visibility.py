@@ -32,7 +32,7 @@ import math
 import numpy as np
 
 from w40k.geometry.cover_lines import clear_through_points
-from w40k.geometry.cover_near import blocker_sure
+from w40k.geometry.cover_near import blocker_sure, capsule_blockers
 from w40k.geometry.cover_shadows import shadowed_points
 from w40k.geometry.los import (
     Obstacles,
@@ -42,7 +42,7 @@ from w40k.geometry.los import (
     line_of_sight,
 )
 from w40k.geometry.los_batch import BLOCKED, CLEAR, batch_sight
-from w40k.geometry.los_hull import hull_blockers
+from w40k.geometry.los_hull import hull_blockers, kept_blockers
 from w40k.geometry.shadow_point import point_shadowed
 from w40k.geometry.shapes import Circle, FloatArray, Oval, Shape
 from w40k.geometry.tangents import disc_tangents
@@ -311,7 +311,13 @@ def hidden_facing_point(
         if hid.any():
             return False, pts[base_rows[int(np.argmax(hid))]].copy()
     if owners is None:
-        owners = hull_blockers(o, t, level_t, top_o, obs)
+        # the answer kept for the pair, or two round footprints' by the capsules about
+        # the hull (cover_near.capsule_blockers: the same owners), else the hull's
+        owners = kept_blockers(o, t, level_t, top_o, obs)
+        if owners is None:
+            owners = capsule_blockers(o, t, level_t, top_o, obs)
+        if owners is None:
+            owners = hull_blockers(o, t, level_t, top_o, obs)
     rows = _tested_rows(o, obs, owners, pts, facing, base)
     tested = pts[rows]
     k = first_hidden(o, top_o, tested, level_t, obs, convention_visible, prefer)
