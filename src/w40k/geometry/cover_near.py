@@ -26,12 +26,14 @@ the blockers that the terrain-only full visibility test asks before its walls' s
 from __future__ import annotations
 
 import functools
+import math
 
 import numpy as np
 
+from w40k.geometry.edge_rows import edge_rows
 from w40k.geometry.los_dist import _seg_dist1
-from w40k.geometry.los_hull import _edge_boxes, above_ramp1, ramp_of
-from w40k.geometry.los_obstacles import TOUCH, Obstacles
+from w40k.geometry.los_hull import _NONE, above_ramp1, ramp_of
+from w40k.geometry.los_obstacles import TOUCH, Obstacles, unique_ids
 from w40k.geometry.measure import point_segment
 from w40k.geometry.shapes import Circle, Oval, Shape
 
@@ -66,20 +68,16 @@ def blocker_sure(o: Shape, t: Shape, level_t: float, top_o: float, obs: Obstacle
     ox, oy, ro = _inner(o)
     tx, ty, rt = _inner(t)
     rin = min(ro, rt)
-    emin, emax = _edge_boxes(obs)
-    # an edge near the capsule has its grown box within rin of the segment's box
+    # an edge near the capsule has its grown box within rin of the segment's box (the
+    # grown box as los_hull._edge_boxes computes it: each side of the box and the grow)
     lox, hix = min(ox, tx) - rin, max(ox, tx) + rin
     loy, hiy = min(oy, ty) - rin, max(oy, ty) + rin
-    idx = np.nonzero((emax[:, 0] >= lox) & (emin[:, 0] <= hix)
-                     & (emax[:, 1] >= loy) & (emin[:, 1] <= hiy))[0]
-    if len(idx) == 0:
-        return False
     # edge by edge, the first that meets the capsule and is above the ramp answers (the
     # answer is whether any does: the same in any order)
     ramp: tuple[float, float, float, float] | None = None
-    for (ax, ay), (bx, by), g, top in zip(obs.a[idx].tolist(), obs.b[idx].tolist(),
-                                          obs.grow[idx].tolist(), obs.top[idx].tolist(),
-                                          strict=True):
+    for xlo, ylo, xhi, yhi, ax, ay, bx, by, g, top in edge_rows(obs):
+        if xhi + g < lox or xlo - g > hix or yhi + g < loy or ylo - g > hiy:
+            continue
         if not ((g > TOUCH + GROW_SLACK
                  and _seg_dist1(ox, oy, tx, ty, ax, ay, bx, by) < rin + g - TOUCH - MARGIN)
                 or point_segment(ax, ay, ox, oy, tx, ty) < rin - MARGIN):
@@ -89,3 +87,51 @@ def blocker_sure(o: Shape, t: Shape, level_t: float, top_o: float, obs: Obstacle
         if above_ramp1(ramp, level_t, top_o, ax, ay, bx, by, g, top):
             return True
     return False
+
+
+_OUT48 = 1.0 / math.cos(math.pi / 48) * (1.0 + 1e-9)
+"""A circle's 48-gon (``Circle.outline(48)``, the pair hull's) has its vertices at ``r /
+cos(pi / 48)`` from the centre: this factor and a hair more bounds them."""
+
+
+def capsule_blockers(
+    o: Shape, t: Shape, level_t: float, top_o: float, obs: Obstacles
+) -> np.ndarray | None:
+    """``hull_blockers(o, t, level_t, top_o, obs)`` without the pair hull, for two round
+    footprints, when every edge is surely in or surely out of it; None when some edge is
+    neither (or a footprint is not round). The hull lies between two capsules about the
+    segment between the centres: the inner one of the smaller radius (the 48-gons
+    circumscribe the discs: :func:`blocker_sure`'s bounds, an edge surely meeting the hull)
+    and the outer one of the larger 48-gon's vertex radius (the hull of points within it).
+    An edge farther than that radius plus ``max(grow - TOUCH, 0)`` and ``MARGIN`` from the
+    segment neither starts inside the hull nor comes within ``grow - TOUCH`` of a hull edge
+    (the roundings are ~1e-14"), nor does one whose grown box misses the outer capsule's
+    box. The edges surely in count when above the ramp (:func:`los_hull.above_ramp1`, the
+    same floats as ``above_ramp``): the same owners, sorted and distinct as
+    ``hull_blockers`` gives them."""
+    if not (isinstance(o, Circle) and isinstance(t, Circle)) or len(obs.a) == 0:
+        return None
+    ox, oy, ro = o.cx, o.cy, o.r
+    tx, ty, rt = t.cx, t.cy, t.r
+    rin = min(ro, rt)
+    rout = max(ro, rt) * _OUT48
+    lox, hix = min(ox, tx) - rout, max(ox, tx) + rout
+    loy, hiy = min(oy, ty) - rout, max(oy, ty) + rout
+    ramp: tuple[float, float, float, float] | None = None
+    hit: list[int] = []
+    for k, (xlo, ylo, xhi, yhi, ax, ay, bx, by, g, top) in enumerate(edge_rows(obs)):
+        if xhi + g < lox or xlo - g > hix or yhi + g < loy or ylo - g > hiy:
+            continue
+        d = _seg_dist1(ox, oy, tx, ty, ax, ay, bx, by)
+        if d > rout + max(g - TOUCH, 0.0) + MARGIN:
+            continue
+        if not ((g > TOUCH + GROW_SLACK and d < rin + g - TOUCH - MARGIN)
+                or point_segment(ax, ay, ox, oy, tx, ty) < rin - MARGIN):
+            return None
+        if ramp is None:
+            ramp = ramp_of(o, t)
+        if above_ramp1(ramp, level_t, top_o, ax, ay, bx, by, g, top):
+            hit.append(k)
+    if not hit:
+        return _NONE
+    return unique_ids(obs.owner[np.array(hit, dtype=np.int64)])

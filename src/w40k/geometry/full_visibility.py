@@ -32,7 +32,7 @@ import math
 import numpy as np
 
 from w40k.geometry.cover_lines import clear_through_points
-from w40k.geometry.cover_near import blocker_sure
+from w40k.geometry.cover_near import blocker_sure, capsule_blockers
 from w40k.geometry.cover_shadows import shadowed_points
 from w40k.geometry.los import (
     Obstacles,
@@ -42,7 +42,8 @@ from w40k.geometry.los import (
     line_of_sight,
 )
 from w40k.geometry.los_batch import BLOCKED, CLEAR, batch_sight
-from w40k.geometry.los_hull import hull_blockers
+from w40k.geometry.los_hull import hull_blockers, kept_blockers
+from w40k.geometry.shadow_point import point_shadowed
 from w40k.geometry.shapes import Circle, FloatArray, Oval, Shape
 from w40k.geometry.tangents import disc_tangents
 
@@ -301,11 +302,22 @@ def hidden_facing_point(
         # BLOCKED did, and the batch of first_hidden answers the base rows as it did. The
         # obstacles below the observer's top count where the lines pass under them when
         # PARTIAL_HEIGHT is hidden (a point with no clear line is hidden then, cover14)
+        # the first base point in plain floats first: when the proof holds there, the
+        # array pass marks that row, its answer (shadow_point.py)
+        x0, y0 = pts[base_rows[0]].tolist()
+        if point_shadowed(disc, top_o, x0, y0, level_t, obs, not convention_visible):
+            return False, pts[base_rows[0]].copy()
         hid = shadowed_points(disc, top_o, pts[base_rows], level_t, obs, not convention_visible)
         if hid.any():
             return False, pts[base_rows[int(np.argmax(hid))]].copy()
     if owners is None:
-        owners = hull_blockers(o, t, level_t, top_o, obs)
+        # the answer kept for the pair, or two round footprints' by the capsules about
+        # the hull (cover_near.capsule_blockers: the same owners), else the hull's
+        owners = kept_blockers(o, t, level_t, top_o, obs)
+        if owners is None:
+            owners = capsule_blockers(o, t, level_t, top_o, obs)
+        if owners is None:
+            owners = hull_blockers(o, t, level_t, top_o, obs)
     rows = _tested_rows(o, obs, owners, pts, facing, base)
     tested = pts[rows]
     k = first_hidden(o, top_o, tested, level_t, obs, convention_visible, prefer)

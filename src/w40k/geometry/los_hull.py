@@ -42,6 +42,14 @@ def hull_blockers(
         _KEPT[key] = (obs, out)
     return out
 
+def kept_blockers(
+    o: Shape, t: Shape, target_level: float, top_o: float, obs: Obstacles
+) -> np.ndarray | None:
+    """:func:`hull_blockers`' answer when it reads it from an earlier call's (kept per
+    pair); None when it would compute it."""
+    kept = _KEPT.get((o, t, target_level, top_o))
+    return None if kept is None else _kept_answer(kept[0], kept[1], obs)
+
 
 _KEPT: dict[tuple[Shape, Shape, float, float], tuple[Obstacles, np.ndarray]] = kept.table()
 """Per footprint pair and levels, the obstacles of the largest call so far and its answer
