@@ -106,6 +106,9 @@ class Fixed:
     level: tuple[bool, ...] = ()
     """Per group of :attr:`groups`: every one of its columns is :attr:`v_ok` (its tests
     need no vertical mask, :func:`candidates`)."""
+    even: bool = False
+    """Every column's bounding radius is its inner radius (round bases: :func:`candidates`'
+    lower and upper bounds are then the same floats where the moved model's are too)."""
 
 
 def discs(models: Iterable[Model]) -> list[Disc]:
@@ -192,7 +195,7 @@ def fixed(start: Model, targets: Sequence[Model] | None, groups: Sequence[Sequen
     return Fixed(table(rows, 4),
                  -1 if targets is None else len(targets), tuple(spans), (a, len(rows)),
                  np.array(v, dtype=bool), near, reach,
-                 tuple(all(v[g0:g1]) for g0, g1 in spans))
+                 tuple(all(v[g0:g1]) for g0, g1 in spans), all(r[2] == r[3] for r in rows))
 
 
 _GROUP_GAP = ENGAGEMENT_HORIZONTAL + EPS + MARGIN
@@ -289,20 +292,25 @@ def candidates(start: Model, spots: Sequence[tuple[float, float]] | np.ndarray, 
     # operations in the same order as sqrt(dx * dx + dy * dy), d - r - r2 and d - s_in - r3
     # (a centred footprint adds no offset: x + 0.0 is x, or -0.0 made 0.0, whose
     # difference's square is the same)
-    px, py = pts[:, 0], pts[:, 1]
+    p = np.ascontiguousarray(pts.T)  # (2, spots): x and y, each contiguous
     if ox or oy:
-        px, py = px + ox, py + oy
-    dx = px - cols[:, 0, None]
-    dy = py - cols[:, 1, None]
-    dx *= dx
-    dy *= dy
-    dx += dy
-    d = np.sqrt(dx, out=dx)
+        p = p + np.array(((ox,), (oy,)))  # (a new array: the spots are the caller's)
+    # (x - cx, y - cy) per (column, spot) at once, squared, summed and rooted
+    diff = p[:, None, :] - np.ascontiguousarray(cols[:, :2].T)[:, :, None]
+    diff *= diff
+    d = diff[0]
+    d += diff[1]
+    np.sqrt(d, out=d)
     s_in = -math.inf if isinstance(fp, Polygon) else inner_radius(fp)
-    lower = d - bounding_radius(fp)
+    br = bounding_radius(fp)
+    lower = d - br
     lower -= cols[:, 2, None]
-    upper = d - s_in
-    upper -= cols[:, 3, None]
+    if s_in == br and fx.even and all(r[2] == r[3] for r in rows):
+        # round bases throughout: (d - s_in) - r3 is (d - br) - r2, the same floats
+        upper = lower
+    else:
+        upper = d - s_in
+        upper -= cols[:, 3, None]
     # The reference's bounds are max(0, ...) of these; every "<= c" below has c > 0, where
     # max(0, x) <= c is x <= c, and a ">= c" (the closer test, min(max(0, x)) = max(0,
     # min(x))) is x >= c where c > 0, always true else: the clipping is left out.
@@ -316,9 +324,14 @@ def candidates(start: Model, spots: Sequence[tuple[float, float]] | np.ndarray, 
     nt = fx.targets
     # the refusals first: a chunk no spot of which survives (about 40 % of the calls) needs
     # no code
+    low_t = None
     if nt > 0:  # _closer_tri
         c = than + MARGIN
-        refused = least(lower[:nt], axis=0) >= c if c > 0.0 else np.ones(k, dtype=bool)
+        if c > 0.0:
+            low_t = least(lower[:nt], axis=0)
+            refused = low_t >= c
+        else:
+            refused = np.ones(k, dtype=bool)
     else:
         refused = np.full(k, nt == 0)
     groups = fx.groups if keep else ()
@@ -346,7 +359,10 @@ def candidates(start: Model, spots: Sequence[tuple[float, float]] | np.ndarray, 
         return [], []
     if nt > 0:
         c = than - MARGIN
-        code = (least(upper[:nt], axis=0) >= c) * CLOSER if c > 0.0 \
+        # (the targets' least upper bound is their least lower bound where they are the
+        # same floats)
+        code = ((low_t if upper is lower and low_t is not None
+                 else least(upper[:nt], axis=0)) >= c) * CLOSER if c > 0.0 \
             else np.full(k, CLOSER, dtype=np.int64)
     else:
         code = np.full(k, 0 if nt == 0 else CLOSER, dtype=np.int64)
