@@ -533,11 +533,13 @@ class SightTables:
         o = self.scene.units[ou].models[om]
         t = self.scene.units[tu].models[tm]
         # a pair the batch left open: its relevant obstacles by owner (``_relevant``, of those
-        # :meth:`_obstacles_for` keeps), cut from the scene's: the same edges, in order
+        # :meth:`_obstacles_for` keeps), cut from the scene's: the same edges, in order; its
+        # centre line is known not clear among them (``batch_sight`` evaluates it as
+        # ``los._line_clear`` does), so the search does not evaluate it again
         owners = self._relevant.get((ou, om, tu, tm))
         return line_of_sight(self.footprints[(ou, om)], o.top, self.footprints[(tu, tm)], t.top,
                              self._obstacles_for(ou, om, tu, tm) if owners is None
-                             else self.obstacles, owners)
+                             else self.obstacles, owners, centre_blocked=owners is not None)
 
     def _hull_flags(self, ou: int, om: int, tu: int, tm: int) -> int:
         """06.01 fully visible: bit 1 if the target model is not fully visible, bit 2 if it is
