@@ -366,22 +366,25 @@ class SightTables:
             status, pn, qn = batch_sight(oc, ro, top_o, tc, rt, top_t, self.obstacles, allowed,
                                          kept, relevant)
         left: list[tuple[int, int, int, int]] = []
-        # (Python floats and ints off the arrays at once: the same values as float() of
+        # (Python floats and ints off the arrays at once, only of the pairs that read them:
+        # the CLEAR pairs' witnesses, the open pairs' counts; the same values as float() of
         # each element)
         # (:meth:`_keep_raw` written out: the answer under the pair's canonical key, the
         # answer turned round under the other; a BLOCKED answer is its own turn)
-        hint = self._hint
-        for k, st, p, q, h in zip(rows, status.tolist(), pn.tolist(), qn.tolist(),
-                                  kept.tolist(), strict=True):
+        clear = status == CLEAR
+        wit = iter(np.concatenate([pn[clear], qn[clear]], axis=1).tolist())
+        hint, counts = self._hint, iter(kept[status == UNDECIDED].tolist())
+        for k, st in zip(rows, status.tolist(), strict=True):
             if st == CLEAR:
-                pw, qw = (p[0], p[1]), (q[0], q[1])
+                px, py, qx, qy = next(wit)
+                pw, qw = (px, py), (qx, qy)
                 raw[k] = SightResult(Sight.CLEAR, (pw, qw))
                 raw[(k[2], k[3], k[0], k[1])] = SightResult(Sight.CLEAR, (qw, pw))
             elif st == BLOCKED:
                 raw[k] = raw[(k[2], k[3], k[0], k[1])] = _BLOCKED
             else:
                 left.append(k)
-                hint[k] = hint[(k[2], k[3], k[0], k[1])] = h
+                hint[k] = hint[(k[2], k[3], k[0], k[1])] = next(counts)
         if left and relevant:  # the open pairs' relevant obstacles (batch order: their own)
             self._relevant.update(zip(left, relevant[0][status == UNDECIDED], strict=True))
         left_set = set(left)
