@@ -545,14 +545,16 @@ def owned_above(obs: Obstacles, owners: np.ndarray, lowest: float) -> Obstacles:
 
 def line_of_sight(
     o: Shape, top_o: float, t: Shape, top_t: float, obstacles: Obstacles,
-    owners: np.ndarray | None = None,
+    owners: np.ndarray | None = None, centre_blocked: bool = False,
 ) -> SightResult:
     """Whether a 1 mm line of sight joins the two columns among the obstacles (exact up to
     the PARTIAL_HEIGHT convention, see module docstring). ``owners``: the obstacles of
     ``obstacles`` that :func:`relevant_obstacles` keeps for the pair, when the caller knows
     them already (a boolean row by obstacle index, e.g. :func:`~w40k.geometry.los_batch.
     batch_sight`'s relevance for a pair it left open: the same edges by the same tests), so
-    the relevance step is not run again; the answer is the same."""
+    the relevance step is not run again; the answer is the same. ``centre_blocked``: the
+    caller knows the centre line is not clear among these obstacles (the batch evaluates it
+    as :func:`_line_clear` does for the pairs it leaves open), so it is not evaluated again."""
     lowest = min(top_o, top_t)
     obs = (relevant_obstacles(o, t, lowest, obstacles) if owners is None
            else owned_above(obstacles, owners, lowest) if len(obstacles.a) else obstacles)
@@ -563,7 +565,7 @@ def line_of_sight(
     dvec = tc - oc
     L = float(np.hypot(*dvec))
     rows = _edge_rows(obs)
-    if L > 1e-12:
+    if L > 1e-12 and not centre_blocked:
         d = dvec / L
         hit = _line_clear(o, top_o, t, top_t, obs, float(oc[0]), float(oc[1]), float(d[0]),
                           float(d[1]), rows)

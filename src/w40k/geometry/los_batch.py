@@ -157,21 +157,30 @@ def batch_sight(
     ub = bx[en] * ux + by[en] * uy - cu
     sl = rad[pi] + g5[en]  # slack[en, pi], the same sum
     along = (np.maximum(ua, ub) >= -sl) & (np.minimum(ua, ub) <= len0[pi] + sl)
-    ei, pi = ei[along], pi[along]
+    ei, pi, en = ei[along], pi[along], en[along]
+    ua, ub = ua[along], ub[along]
     own = obs.owner[ei]
     if allowed is not None and len(pi):
         ok = allowed(pi, own)
-        pi, ei, own = pi[ok], ei[ok], own[ok]
+        pi, ei, own, en, ua, ub = pi[ok], ei[ok], own[ok], en[ok], ua[ok], ub[ok]
 
     # ---- relevance exactly as _relevant_edges: box by the pair's reach, then distance
     reach = rad[pi] + obs.grow[ei] + 1e-9
-    box = _all2(
-        (e_hi[ei] + reach[:, None] >= seg_lo[pi]) & (e_lo[ei] - reach[:, None] <= seg_hi[pi])
-    )
-    rel_pi, rel_ei = pi[box], ei[box]
-    dist = _seg_dist(oc[rel_pi], tc[rel_pi], obs.a[rel_ei], obs.b[rel_ei])
-    close = dist <= reach[box]
     rel_owner = np.zeros((n_p, max(sc.n_own, 1)), dtype=bool)
+    # an edge with an end whose offsets put it, by more than 1e-6, within its reach of the
+    # centre line with its foot on the centre segment is within its reach of the segment
+    # (the offsets' rounding is far below 1e-6), so it passes the exact tests below: its
+    # obstacle is relevant to the pair, and that obstacle's other edges need no test
+    lim, seg_len = reach - 1e-6, len0[pi]
+    sure = (((np.abs(sa[en, pi]) <= lim) & (ua >= 0.0) & (ua <= seg_len))
+            | ((np.abs(sb[en, pi]) <= lim) & (ub >= 0.0) & (ub <= seg_len)))
+    rel_owner[pi[sure], own[sure]] = True
+    rest = ~rel_owner[pi, own]
+    pr, er, rr = pi[rest], ei[rest], reach[rest]
+    box = _all2((e_hi[er] + rr[:, None] >= seg_lo[pr]) & (e_lo[er] - rr[:, None] <= seg_hi[pr]))
+    rel_pi, rel_ei = pr[box], er[box]
+    dist = _seg_dist(oc[rel_pi], tc[rel_pi], obs.a[rel_ei], obs.b[rel_ei])
+    close = dist <= rr[box]
     rel_owner[rel_pi[close], obs.owner[rel_ei[close]]] = True
     if relevant is not None:
         relevant.append(rel_owner)

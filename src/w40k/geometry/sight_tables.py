@@ -366,22 +366,25 @@ class SightTables:
             status, pn, qn = batch_sight(oc, ro, top_o, tc, rt, top_t, self.obstacles, allowed,
                                          kept, relevant)
         left: list[tuple[int, int, int, int]] = []
-        # (Python floats and ints off the arrays at once: the same values as float() of
+        # (Python floats and ints off the arrays at once, only of the pairs that read them:
+        # the CLEAR pairs' witnesses, the open pairs' counts; the same values as float() of
         # each element)
         # (:meth:`_keep_raw` written out: the answer under the pair's canonical key, the
         # answer turned round under the other; a BLOCKED answer is its own turn)
-        hint = self._hint
-        for k, st, p, q, h in zip(rows, status.tolist(), pn.tolist(), qn.tolist(),
-                                  kept.tolist(), strict=True):
+        clear = status == CLEAR
+        wit = iter(np.concatenate([pn[clear], qn[clear]], axis=1).tolist())
+        hint, counts = self._hint, iter(kept[status == UNDECIDED].tolist())
+        for k, st in zip(rows, status.tolist(), strict=True):
             if st == CLEAR:
-                pw, qw = (p[0], p[1]), (q[0], q[1])
+                px, py, qx, qy = next(wit)
+                pw, qw = (px, py), (qx, qy)
                 raw[k] = SightResult(Sight.CLEAR, (pw, qw))
                 raw[(k[2], k[3], k[0], k[1])] = SightResult(Sight.CLEAR, (qw, pw))
             elif st == BLOCKED:
                 raw[k] = raw[(k[2], k[3], k[0], k[1])] = _BLOCKED
             else:
                 left.append(k)
-                hint[k] = hint[(k[2], k[3], k[0], k[1])] = h
+                hint[k] = hint[(k[2], k[3], k[0], k[1])] = next(counts)
         if left and relevant:  # the open pairs' relevant obstacles (batch order: their own)
             self._relevant.update(zip(left, relevant[0][status == UNDECIDED], strict=True))
         left_set = set(left)
@@ -533,11 +536,13 @@ class SightTables:
         o = self.scene.units[ou].models[om]
         t = self.scene.units[tu].models[tm]
         # a pair the batch left open: its relevant obstacles by owner (``_relevant``, of those
-        # :meth:`_obstacles_for` keeps), cut from the scene's: the same edges, in order
+        # :meth:`_obstacles_for` keeps), cut from the scene's: the same edges, in order; its
+        # centre line is known not clear among them (``batch_sight`` evaluates it as
+        # ``los._line_clear`` does), so the search does not evaluate it again
         owners = self._relevant.get((ou, om, tu, tm))
         return line_of_sight(self.footprints[(ou, om)], o.top, self.footprints[(tu, tm)], t.top,
                              self._obstacles_for(ou, om, tu, tm) if owners is None
-                             else self.obstacles, owners)
+                             else self.obstacles, owners, centre_blocked=owners is not None)
 
     def _hull_flags(self, ou: int, om: int, tu: int, tm: int) -> int:
         """06.01 fully visible: bit 1 if the target model is not fully visible, bit 2 if it is
