@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from operator import attrgetter
-from typing import NamedTuple, TypeVar, cast
+from typing import ClassVar, NamedTuple, TypeVar, cast
 
 from w40k.core import kept
 from w40k.core.errors import DataError
@@ -54,6 +54,8 @@ class _Placement:
     state and is valid only while this count is unchanged. Never saved."""
 
     count = 0
+    restored = 0
+    """The count after the last restore (it sets models' fields back without their stamps)."""
 
 
 PLACEMENT_FIELDS = frozenset({"x", "y", "z", "facing", "destroyed", "profile"})
@@ -116,9 +118,14 @@ def _weapons(ws: list[JSON]) -> tuple[WeaponProfile, ...]:
 class ModelData:
     """One model on (or off) the battlefield."""
 
+    placed_at: ClassVar[int] = 0
+    """The :class:`_Placement` count when a :data:`PLACEMENT_FIELDS` field was last set (not
+    a field, never saved): read by ``engine/field.py``'s kept layouts."""
+
     def __setattr__(self, name: str, value: object) -> None:
         if name in PLACEMENT_FIELDS:
             _Placement.count += 1  # invalidates engine/field.py's kept battlefield model
+            object.__setattr__(self, "placed_at", _Placement.count)
         elif name == "one_shots_used" and type(value) is not LoggedList:
             value = LoggedList(cast(list[str], value))  # its appends are logged (undo.py)
         log = _Undo.log
@@ -474,16 +481,13 @@ UNIT_FIELDS = frozenset(UnitData.__dataclass_fields__)
 """The :class:`UnitData` fields (read with ``getattr`` when logged: ``undo.log_old``)."""
 
 
-_MODEL_ORDER = tuple(ModelData.__dataclass_fields__)
-"""The :class:`ModelData` fields in the constructor's order (a model's ``vars``' order)."""
+_MODEL_ORDER = tuple(f.name for f in fields(ModelData))  # in the constructor's order
 _MODEL_GET = attrgetter(*_MODEL_ORDER)
 
 
 def _copy_model(m: ModelData) -> ModelData:
-    """A copy sharing only the immutable parts (profile, weapons): its fields set in the
-    constructor's order without :meth:`ModelData.__setattr__` (nothing logged: as
-    ``copy.copy``), read and set by name, never through ``__dict__`` (see
-    :data:`_STATE_FIELDS`: the original's attributes stay inline too)."""
+    """A copy sharing only the immutable parts (profile, weapons): as ``copy.copy`` (nothing
+    logged), but by name, never through ``__dict__`` (see :data:`_STATE_FIELDS`)."""
     out = ModelData.__new__(ModelData)
     put = object.__setattr__
     for name, value in zip(_MODEL_ORDER, _MODEL_GET(m), strict=True):
@@ -500,15 +504,10 @@ def _copy_unit(u: UnitData) -> UnitData:
 
 
 # the players' and objectives' fields and their getters (a checkpoint keeps the values)
-_PLAYER_FIELDS = tuple(PlayerData.__dataclass_fields__)
+_PLAYER_FIELDS = tuple(f.name for f in fields(PlayerData))
 _PLAYER_GET = attrgetter(*_PLAYER_FIELDS)
-_OBJECTIVE_FIELDS = tuple(ObjectiveData.__dataclass_fields__)
+_OBJECTIVE_FIELDS = tuple(f.name for f in fields(ObjectiveData))
 _OBJECTIVE_GET = attrgetter(*_OBJECTIVE_FIELDS)
-
-
-def _copy_objective(o: ObjectiveData) -> ObjectiveData:
-    """A copy (as ``copy.copy``, which reads the original's ``__dict__``: see _copy_model)."""
-    return ObjectiveData(*_OBJECTIVE_GET(o))
 
 
 _LISTS = ("players", "units", "off_table", "objectives", "frames", "actions")
@@ -640,7 +639,8 @@ class GameState:
             players=[PlayerData(p.name, p.cp, p.vp, dict(p.effects)) for p in self.players],
             units=[_copy_unit(u) for u in self.units],
             off_table=[_copy_unit(u) for u in self.off_table],
-            objectives=[_copy_objective(o) for o in self.objectives], mission=self.mission,
+            objectives=[ObjectiveData(*_OBJECTIVE_GET(o)) for o in self.objectives],  # by name
+            mission=self.mission,
             round=self.round, turn_player=self.turn_player, active=self.active,
             phase=self.phase, options=self.options, policies=dict(self.policies),
             frames=list(self.frames),
@@ -704,6 +704,7 @@ class GameState:
             # the same list objects as then: cut back to that length
             del cast(list[object], getattr(self, k))[n:]
         _Placement.count += 1  # the models' fields were set back: derived caches are stale
+        _Placement.restored = _Placement.count  # and without their stamps
         close_undo()
 
     def to_json(self) -> dict[str, JSON]:
@@ -778,11 +779,10 @@ class GameState:
         )
 
 
-_STATE_FIELDS = tuple(GameState.__dataclass_fields__)
-"""The :class:`GameState` fields in order. A checkpoint reads them (a restore sets them) by
-name, never through ``__dict__``: reading an object's ``__dict__`` makes CPython 3.11 give it
-a real dict in place of its inline values, and every later attribute read of it is slower
-(the state's are read ~100k times a k = 5 game, the players' and objectives' ~60k)."""
+_STATE_FIELDS = tuple(f.name for f in fields(GameState))
+"""The :class:`GameState` fields. A checkpoint reads them (a restore sets them) by name, never
+through ``__dict__``: reading it makes CPython 3.11 give the object a real dict in place of
+its inline values, and every later attribute read of it is slower (~100k a k = 5 game)."""
 _STATE_GET = attrgetter(*_STATE_FIELDS)
 _LISTS_AT = tuple(_STATE_FIELDS.index(k) for k in _LISTS)
 _GROWING_AT = tuple(_STATE_FIELDS.index(k) for k in _GROWING)
