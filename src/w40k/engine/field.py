@@ -49,7 +49,7 @@ _SHAPES: dict[int, tuple[ModelData, float, float, float, float, object, Model]] 
 _Placed = tuple[tuple[str, float, float, float, float, bool, object], ...]
 """What a unit's layout is made of: per model its id, x, y, z, facing, destroyed flag and
 profile (:func:`_placed`)."""
-_LAYOUTS: dict[int, tuple[UnitData, int, int, _Placed, Layout]] = kept.table()
+_LAYOUTS: dict[int, tuple[UnitData, int, int, _Placed, Layout, list[ModelData]]] = kept.table()
 _PAIRS: dict[tuple[int, int], tuple[UnitData, UnitData, int, Layout, Layout, bool]] = kept.table()
 _MODEL_PAIRS: dict[tuple[int, int],
                    tuple[UnitData, UnitData, int, Layout, Layout, list[bool]]] = kept.table()
@@ -94,21 +94,33 @@ def _placed(u: UnitData) -> _Placed:
 def layout(u: UnitData) -> Layout:
     """The unit's living models as arrays: kept while no model is placed, and after that
     while the unit's own models stand as they did (another unit's move, or a model moved
-    and put back, leaves it: the same object, so the answers kept for it stay valid)."""
+    and put back, leaves it: the same object, so the answers kept for it stay valid).
+    Whether they stand as they did: the same model objects, none of them set since the
+    count the entry was last checked at (their ``placed_at`` stamps, when no restore came
+    after that count), else everything :func:`_placed` reads compared."""
     now = PLACEMENT.count
     hit = _LAYOUTS.get(id(u))
+    models = u.models
     if hit is not None and hit[0] is u:
-        if hit[1] == now and hit[2] == len(u.models):
+        if hit[1] == now and hit[2] == len(models):
             return hit[4]
+        then, old = hit[1], hit[5]
+        if then >= PLACEMENT.restored and len(old) == len(models):
+            for m, o in zip(models, old, strict=True):
+                if m is not o or m.placed_at > then:
+                    break  # another model, or one set since: compared in full below
+            else:
+                _LAYOUTS[id(u)] = (u, now, len(models), hit[3], hit[4], hit[5])
+                return hit[4]
         placed = _placed(u)
         if placed == hit[3]:  # profiles compared by identity first (tuple ==)
-            _LAYOUTS[id(u)] = (u, now, len(u.models), placed, hit[4])
+            _LAYOUTS[id(u)] = (u, now, len(models), placed, hit[4], list(models))
             return hit[4]
     else:
         placed = _placed(u)
     lay = Layout.of([shape(m) for m in u.alive])
     _room(_LAYOUTS)
-    _LAYOUTS[id(u)] = (u, now, len(u.models), placed, lay)
+    _LAYOUTS[id(u)] = (u, now, len(models), placed, lay, list(models))
     return lay
 
 

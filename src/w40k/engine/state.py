@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import NamedTuple, TypeVar, cast
+from dataclasses import dataclass, field, fields
+from operator import attrgetter
+from typing import ClassVar, NamedTuple, TypeVar, cast
 
 from w40k.core import kept
 from w40k.core.errors import DataError
@@ -53,6 +54,8 @@ class _Placement:
     state and is valid only while this count is unchanged. Never saved."""
 
     count = 0
+    restored = 0
+    """The count after the last restore (it sets models' fields back without their stamps)."""
 
 
 PLACEMENT_FIELDS = frozenset({"x", "y", "z", "facing", "destroyed", "profile"})
@@ -115,9 +118,14 @@ def _weapons(ws: list[JSON]) -> tuple[WeaponProfile, ...]:
 class ModelData:
     """One model on (or off) the battlefield."""
 
+    placed_at: ClassVar[int] = 0
+    """The :class:`_Placement` count when a :data:`PLACEMENT_FIELDS` field was last set (not
+    a field, never saved): read by ``engine/field.py``'s kept layouts."""
+
     def __setattr__(self, name: str, value: object) -> None:
         if name in PLACEMENT_FIELDS:
             _Placement.count += 1  # invalidates engine/field.py's kept battlefield model
+            object.__setattr__(self, "placed_at", _Placement.count)
         elif name == "one_shots_used" and type(value) is not LoggedList:
             value = LoggedList(cast(list[str], value))  # its appends are logged (undo.py)
         log = _Undo.log
@@ -473,11 +481,18 @@ UNIT_FIELDS = frozenset(UnitData.__dataclass_fields__)
 """The :class:`UnitData` fields (read with ``getattr`` when logged: ``undo.log_old``)."""
 
 
+_MODEL_ORDER = tuple(f.name for f in fields(ModelData))  # in the constructor's order
+_MODEL_GET = attrgetter(*_MODEL_ORDER)
+
+
 def _copy_model(m: ModelData) -> ModelData:
-    """A copy sharing only the immutable parts (profile, weapons)."""
+    """A copy sharing only the immutable parts (profile, weapons): as ``copy.copy`` (nothing
+    logged), but by name, never through ``__dict__`` (see :data:`_STATE_FIELDS`)."""
     out = ModelData.__new__(ModelData)
-    out.__dict__.update(m.__dict__)  # as copy.copy, without a __setattr__ per field
-    out.__dict__["one_shots_used"] = LoggedList(m.one_shots_used)
+    put = object.__setattr__
+    for name, value in zip(_MODEL_ORDER, _MODEL_GET(m), strict=True):
+        put(out, name, value)
+    put(out, "one_shots_used", LoggedList(m.one_shots_used))
     return out
 
 
@@ -486,6 +501,13 @@ def _copy_unit(u: UnitData) -> UnitData:
     return UnitData(u.id, u.name, u.player, [_copy_model(m) for m in u.models],
                     u.starting_strength, dict(u.flags), u.max_move, u.attached, u.location,
                     u.embarked_in)
+
+
+# the players' and objectives' fields and their getters (a checkpoint keeps the values)
+_PLAYER_FIELDS = tuple(f.name for f in fields(PlayerData))
+_PLAYER_GET = attrgetter(*_PLAYER_FIELDS)
+_OBJECTIVE_FIELDS = tuple(f.name for f in fields(ObjectiveData))
+_OBJECTIVE_GET = attrgetter(*_OBJECTIVE_FIELDS)
 
 
 _LISTS = ("players", "units", "off_table", "objectives", "frames", "actions")
@@ -506,10 +528,10 @@ class Checkpoint(NamedTuple):
     while a checkpoint is open). A named tuple: typed, immutable, and made at every submit
     (a frozen dataclass's constructor cost ten ``object.__setattr__`` calls)."""
 
-    top: dict[str, object]
-    """The state's own fields."""
-    kept: list[tuple[object, dict[str, object]]]
-    """Each player and objective and its fields."""
+    top: list[object]
+    """The state's own fields' values, in :data:`_STATE_FIELDS`' order."""
+    kept: list[tuple[object, tuple[str, ...], tuple[object, ...]]]
+    """Each player and objective, its fields' names and their values."""
     units: list[UnitData]
     """The units (on and off the battlefield)."""
     lengths: tuple[int, ...]
@@ -617,7 +639,8 @@ class GameState:
             players=[PlayerData(p.name, p.cp, p.vp, dict(p.effects)) for p in self.players],
             units=[_copy_unit(u) for u in self.units],
             off_table=[_copy_unit(u) for u in self.off_table],
-            objectives=[copy.copy(o) for o in self.objectives], mission=self.mission,
+            objectives=[ObjectiveData(*_OBJECTIVE_GET(o)) for o in self.objectives],  # by name
+            mission=self.mission,
             round=self.round, turn_player=self.turn_player, active=self.active,
             phase=self.phase, options=self.options, policies=dict(self.policies),
             frames=list(self.frames),
@@ -631,21 +654,23 @@ class GameState:
         fields; the units' and models' fields, and the contents of the units' flags and
         model lists and of the models' ``one_shots_used`` lists, are logged when changed
         (``engine/undo.py``) until :meth:`restore` or :meth:`release`."""
-        top = self.__dict__.copy()
-        for k in _LISTS:
-            top[k] = list(top[k])
-        top["policies"] = dict(self.policies)
-        kept: list[tuple[object, dict[str, object]]] = []
+        # the fields read as attributes, never through ``__dict__`` (see _STATE_FIELDS), in
+        # one call each (a tuple of values: no dict to build)
+        top = list(_STATE_GET(self))
+        for i in _LISTS_AT:
+            top[i] = list(cast(list[object], top[i]))
+        top[_POLICIES_AT] = dict(self.policies)
+        kept: list[tuple[object, tuple[str, ...], tuple[object, ...]]] = []
         keep = kept.append
         for p in self.players:
-            d = p.__dict__.copy()
-            d["effects"] = dict(p.effects)
-            keep((p, d))
-        kept += [(o, o.__dict__.copy()) for o in self.objectives]
+            d = list(_PLAYER_GET(p))
+            d[_EFFECTS_AT] = dict(p.effects)
+            keep((p, _PLAYER_FIELDS, tuple(d)))
+        kept += [(o, _OBJECTIVE_FIELDS, _OBJECTIVE_GET(o)) for o in self.objectives]
         # the units' and models' fields, flags, model lists and one-shot lists are logged when
         # changed (engine/undo.py): nothing of them is copied here
         return Checkpoint(top, kept, [*self.units, *self.off_table],
-                          tuple([len(cast(list[object], top[k])) for k in _GROWING]),
+                          tuple([len(cast(list[object], top[i])) for i in _GROWING_AT]),
                           open_undo())
 
     def release(self, checkpoint: Checkpoint) -> None:
@@ -667,14 +692,19 @@ class GameState:
                     put_back(owner, name, old)
             # an enclosing checkpoint still needs the other objects' entries
             log += [e for e in entries if id(e[0]) not in known]
-        for obj, d in checkpoint.kept:
-            vars(obj).clear()
-            vars(obj).update(d)
-        self.__dict__.clear()
-        self.__dict__.update(checkpoint.top)
+        # each field set back as an attribute (no ``__setattr__`` of the class, nothing
+        # logged); the objects hold their fields only, so they hold what they held then
+        put = object.__setattr__
+        for obj, names, values in checkpoint.kept:
+            for name, value in zip(names, values, strict=True):
+                put(obj, name, value)
+        for name, value in zip(_STATE_FIELDS, checkpoint.top, strict=True):
+            put(self, name, value)
         for k, n in zip(_GROWING, checkpoint.lengths, strict=True):
-            del self.__dict__[k][n:]  # the same list objects as then: cut back to that length
+            # the same list objects as then: cut back to that length
+            del cast(list[object], getattr(self, k))[n:]
         _Placement.count += 1  # the models' fields were set back: derived caches are stale
+        _Placement.restored = _Placement.count  # and without their stamps
         close_undo()
 
     def to_json(self) -> dict[str, JSON]:
@@ -747,6 +777,17 @@ class GameState:
             actions=[ActionRecord.from_json(a)
                      for a in cast(list[dict[str, JSON]], d.get("actions", []))],
         )
+
+
+_STATE_FIELDS = tuple(f.name for f in fields(GameState))
+"""The :class:`GameState` fields. A checkpoint reads them (a restore sets them) by name, never
+through ``__dict__``: reading it makes CPython 3.11 give the object a real dict in place of
+its inline values, and every later attribute read of it is slower (~100k a k = 5 game)."""
+_STATE_GET = attrgetter(*_STATE_FIELDS)
+_LISTS_AT = tuple(_STATE_FIELDS.index(k) for k in _LISTS)
+_GROWING_AT = tuple(_STATE_FIELDS.index(k) for k in _GROWING)
+_POLICIES_AT = _STATE_FIELDS.index("policies")
+_EFFECTS_AT = _PLAYER_FIELDS.index("effects")
 
 
 def _own(items: list[_T], loaded: bool) -> list[_T]:

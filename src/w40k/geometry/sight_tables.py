@@ -49,6 +49,22 @@ class SightTables:
     """A scene prepared for line-of-sight questions (obstacle arrays, area membership,
     kernel rows), with the raw sight and full-visibility answers cached per model pair."""
 
+    # Slots: the tables hold more attributes (51 with :class:`Visibility`'s) than CPython
+    # 3.11 keeps inline in an object's ``__dict__`` (30 names), so that dict was a real one
+    # and every attribute read (~100k a k = 5 game) cost ~270 instructions more; a slot is
+    # read at a fixed offset. ``__dict__`` stays for anything else set on the tables (tests
+    # patch methods on an instance), ``__weakref__`` for the interventions' kept answer.
+    __slots__ = (
+        "__dict__", "__weakref__", "_dist", "_facts_cache", "_fp", "_geo", "_hidden_of", "_hint",
+        "_in_area", "_in_area_known", "_is_model", "_kind_code", "_kscene", "_masks",
+        "_memo_keys", "_obs_cache", "_others", "_pair_cache", "_part", "_ramp", "_raw_cache",
+        "_refined", "_regions_of", "_relevant", "_round", "_seen_cache", "_staged",
+        "_ter_cache", "_ter_tests", "_unit_tokens", "_walled", "_walled_due", "areas_of",
+        "convention_visible", "dense_area", "footprints", "gap_fillers", "jit", "kinds",
+        "model_index", "model_owner", "models", "obstacles", "owner_area", "owner_unit",
+        "scene", "unit_index",
+    )
+
     def __init__(
         self, scene: Scene, convention_visible: bool = False, jit: bool | None = None
     ) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import cast
+from typing import ClassVar
 
 import numpy as np
 
@@ -116,6 +116,14 @@ class TerrainArea:
     footprint: tuple[tuple[float, float], ...]
     """Plan outline (inches)."""
 
+    # The kept box and array (not fields): None on the class until an area sets its own.
+    # Read as attributes, never through ``__dict__``: reading an object's ``__dict__`` makes
+    # CPython 3.11 give it a real dict in place of its inline attribute values, and every
+    # later attribute read of the area then costs ~270 instructions more (as ``Model``'s
+    # kept footprint, ``geometry/shapes.py``).
+    _box: ClassVar[tuple[float, float, float, float] | None] = None
+    _array: ClassVar[FloatArray | None] = None
+
     def array(self) -> FloatArray:
         """Footprint as an (k, 2) array."""
         return np.asarray(self.footprint, dtype=np.float64)
@@ -134,22 +142,22 @@ class TerrainArea:
 
     def box(self) -> tuple[float, float, float, float]:
         """(xmin, ymin, xmax, ymax) of the footprint (computed once: the area is frozen)."""
-        cached = self.__dict__.get("_box")
+        cached = self._box  # the class's None until set (see _box)
         if cached is None:
             xs = [float(x) for x, _ in self.footprint]
             ys = [float(y) for _, y in self.footprint]
             cached = (min(xs), min(ys), max(xs), max(ys))
             object.__setattr__(self, "_box", cached)
-        return cast(tuple[float, float, float, float], cached)
+        return cached
 
     def kept_array(self) -> FloatArray:
         """:meth:`array`, made once and read-only (do not change it)."""
-        cached = self.__dict__.get("_array")
+        cached = self._array  # the class's None until set (see _box)
         if cached is None:
             cached = self.array()
             cached.flags.writeable = False
             object.__setattr__(self, "_array", cached)
-        return cast(FloatArray, cached)
+        return cached
 
     def wholly_holds(self, m: Model) -> bool:
         """The model is wholly within the area."""

@@ -104,6 +104,10 @@ class Visibility(SightTables):
     """Per-scene cache answering visibility questions (prepare once, ask thousands): the
     rules (06.01, 13.08-13.10, 22.05, 24.24, 24.33) read off the :class:`SightTables`."""
 
+    # slots, as :class:`SightTables`' (its attributes are read at a fixed offset)
+    __slots__ = ("_cover_of", "_edge_rows", "_far", "_no_cover_at", "_rows_staged",
+                 "_unit_boxes")
+
     def __init__(
         self, scene: Scene, convention_visible: bool = False, jit: bool | None = None
     ) -> None:
