@@ -305,7 +305,8 @@ class SightTables:
             self._batch_stage(todo, [self._stage_mask(*p) for p in todo])
 
     def _batch_stage(self, unit_pairs: list[tuple[int, int]],
-                     masks: list[np.ndarray | None] | None = None
+                     masks: list[np.ndarray | None] | None = None,
+                     spared: list[tuple[int, int, int, int]] | None = None,
                      ) -> list[tuple[int, int, int, int]]:
         """The batched stage of :meth:`prepare` only: caches the raw sight of every model pair
         of these unit pairs (``masks``: of each unit pair, only the model pairs its mask
@@ -313,7 +314,9 @@ class SightTables:
         :func:`batch_sight` on round bases) and returns the uncached pairs left open
         (undecided round-base pairs, then other shapes; of the first, the obstacles the
         batch kept go to ``_hint``). Each pair is computed in its canonical order
-        (:meth:`_keep_raw`), and so returned."""
+        (:meth:`_keep_raw`), and so returned. ``spared``, when given: the pairs
+        ``batch_sight`` spares (``SPARED``: a pair of the same unit pair, either order, is
+        CLEAR) are appended to it, neither kept nor returned (a later stage decides them)."""
         units = self.scene.units
         raw = self._raw_cache
         todo = sight_stage.wanted_pairs(units, raw, unit_pairs, masks)
@@ -363,8 +366,13 @@ class SightTables:
                     ok &= ~((ar >= 0) & (in_area[og[pi], arc] | in_area[tg[pi], arc]))
                 return ok
 
+            groups = None
+            if spared is not None:
+                ids: dict[tuple[int, int], int] = {}
+                groups = np.array([ids.setdefault((k[0], k[2]), len(ids)) for k in rows],
+                                  dtype=np.int64)
             status, pn, qn = batch_sight(oc, ro, top_o, tc, rt, top_t, self.obstacles, allowed,
-                                         kept, relevant)
+                                         kept, relevant, groups)
         left: list[tuple[int, int, int, int]] = []
         # (Python floats and ints off the arrays at once: the same values as float() of
         # each element)
@@ -379,12 +387,14 @@ class SightTables:
                 raw[(k[2], k[3], k[0], k[1])] = SightResult(Sight.CLEAR, (qw, pw))
             elif st == BLOCKED:
                 raw[k] = raw[(k[2], k[3], k[0], k[1])] = _BLOCKED
-            else:
+            elif st == UNDECIDED:
                 left.append(k)
                 hint[k] = hint[(k[2], k[3], k[0], k[1])] = h
+            elif spared is not None:  # (SPARED: only when asked for)
+                spared.append(k)
         if left and relevant:  # the open pairs' relevant obstacles (batch order: their own)
             self._relevant.update(zip(left, relevant[0][status == UNDECIDED], strict=True))
-        left_set = set(left)
+        left_set = set(left) | set(spared or ())
         left += [k for k in todo if k not in self._raw_cache and k not in left_set]
         return left
 
