@@ -31,6 +31,9 @@ CLEAR = 1
 """Status: a clear line (the witness is in the returned points)."""
 BLOCKED = 2
 """Status: no clear line (exact, by the single-wall proof)."""
+SPARED = 3
+"""Status: not decided, and not to be searched by the caller: another pair of its group
+(``spare_groups``) is CLEAR in this call, so the single-wall proof was not tried on it."""
 
 AllowedFn = Callable[[np.ndarray, np.ndarray], np.ndarray]
 """``allowed(pair_idx, owner_idx)``: whether the obstacle counts for the pair (e.g. not one of
@@ -52,6 +55,7 @@ def batch_sight(
     allowed: AllowedFn | None = None,
     kept_owners: np.ndarray | None = None,
     relevant: list[np.ndarray] | None = None,
+    spare_groups: np.ndarray | None = None,
 ) -> tuple[np.ndarray, FloatArray, FloatArray]:
     """Decide the pairs (observer disc ``oc``/``ro`` with top ``top_o``, target disc
     ``tc``/``rt`` with top ``top_t``; arrays over pairs) that the cheap tests can decide.
@@ -66,7 +70,10 @@ def batch_sight(
     :func:`~w40k.geometry.los._relevant_edges`, among the obstacles ``allowed`` keeps)
     appended (unless every pair is CLEAR before that step): the per-pair search of a pair
     left undecided reads its row instead of running the relevance step again
-    (:func:`~w40k.geometry.los.line_of_sight`'s ``owners``)."""
+    (:func:`~w40k.geometry.los.line_of_sight`'s ``owners``). ``spare_groups`` (P,) ints,
+    when given: a pair left for the single-wall proof whose group has a pair CLEAR by the
+    steps before it is not tried and comes back :data:`SPARED` (a caller that asks only
+    whether some pair of a group sees: every other pair's status is its own, as without)."""
     oc = np.asarray(oc, dtype=np.float64).reshape(-1, 2)
     tc = np.asarray(tc, dtype=np.float64).reshape(-1, 2)
     ro = np.asarray(ro, dtype=np.float64)
@@ -236,6 +243,12 @@ def batch_sight(
 
     # ---- the single-wall proof of BLOCKED
     todo = any_kept & ~centre_clear
+    if spare_groups is not None and todo.any():
+        seen = np.zeros(int(spare_groups.max()) + 1, dtype=bool)
+        seen[spare_groups[status == CLEAR]] = True
+        spared = todo & seen[spare_groups]
+        status[spared] = SPARED
+        todo &= ~spared
     if todo.any():
         status[_single_wall_blocked(oc, ro, tc, rt, highest, obs, kp, ke, todo, sc)] = BLOCKED
     return status, pn, qn

@@ -19,12 +19,10 @@ from w40k.geometry.los_batch import BLOCKED, CLEAR, UNDECIDED, batch_sight
 from w40k.geometry.los_hull import hull_blockers
 from w40k.geometry.measure import (
     distance_matrix,
-    point_polygon_distance,
-    shape_region_distance,
 )
 from w40k.geometry.scene import Scene
-from w40k.geometry.shapes import EPS, FloatArray, Model, Shape
-from w40k.geometry.sight_terrain import _KIND_CODE, AREA_ROWS_LIMIT, Kind, _terrain_part
+from w40k.geometry.shapes import FloatArray, Model, Shape
+from w40k.geometry.sight_terrain import _KIND_CODE, Kind, _terrain_part, fill_area_rows
 
 if TYPE_CHECKING:
     from w40k.geometry.visibility import ModelSight
@@ -235,42 +233,7 @@ class SightTables:
         is not filled yet); round bases at once."""
         if self._in_area_known[gids].all():
             return self._in_area  # most calls: every row already filled
-        # every row not yet filled, at once (each row is its own, and most are kept by
-        # footprint from the last scenes): the next calls find theirs filled
-        todo = np.nonzero(~self._in_area_known)[0]
-        # rows kept by footprint (the same floats: each model's row is computed on its own)
-        kept = self._part.area_rows
-        fps = [self.footprints[self.models[g]] for g in todo.tolist()]
-        hit = np.array([fp in kept for fp in fps], dtype=bool)
-        for g, fp in zip(todo[hit].tolist(), (f for f, h in zip(fps, hit, strict=True) if h),
-                         strict=True):
-            self._in_area[g] = kept[fp]
-        self._in_area_known[todo[hit]] = True
-        todo = todo[~hit]
-        if len(todo) == 0:
-            return self._in_area
-        regions = [a.array() for a in self.scene.terrain.areas]
-        regions += [g.array() for g in self.gap_fillers]
-        rnd = todo[self._round[todo]]
-        if len(rnd):
-            centres, radii = self._geo[rnd, :2], self._geo[rnd, 2]
-            for ci, region in enumerate(regions):
-                # shape_region_distance for a circle: max(0, centre distance - r) (0 inside)
-                d = point_polygon_distance(centres, region) - radii
-                self._in_area[rnd, ci] = np.maximum(d, 0.0) <= EPS
-        for g in todo[~self._round[todo]]:
-            ui, mi = self.models[int(g)]
-            fp = self.scene.units[ui].models[mi].footprint()
-            for ci, region in enumerate(regions):
-                self._in_area[g, ci] = shape_region_distance(fp, region) <= EPS
-        self._in_area_known[todo] = True
-        if len(kept) + len(todo) > AREA_ROWS_LIMIT:
-            kept.clear()
-        for g in todo.tolist():
-            row = self._in_area[g].copy()
-            row.setflags(write=False)
-            kept[self.footprints[self.models[g]]] = row
-        return self._in_area
+        return fill_area_rows(self)
 
     def warm(self) -> None:
         """Build the scene-level tables now rather than on first use: which terrain areas hold
@@ -321,7 +284,8 @@ class SightTables:
             self._batch_stage(todo, [self._stage_mask(*p) for p in todo])
 
     def _batch_stage(self, unit_pairs: list[tuple[int, int]],
-                     masks: list[np.ndarray | None] | None = None
+                     masks: list[np.ndarray | None] | None = None,
+                     spared: list[tuple[int, int, int, int]] | None = None,
                      ) -> list[tuple[int, int, int, int]]:
         """The batched stage of :meth:`prepare` only: caches the raw sight of every model pair
         of these unit pairs (``masks``: of each unit pair, only the model pairs its mask
@@ -329,7 +293,9 @@ class SightTables:
         :func:`batch_sight` on round bases) and returns the uncached pairs left open
         (undecided round-base pairs, then other shapes; of the first, the obstacles the
         batch kept go to ``_hint``). Each pair is computed in its canonical order
-        (:meth:`_keep_raw`), and so returned."""
+        (:meth:`_keep_raw`), and so returned. ``spared``, when given: the pairs
+        ``batch_sight`` spares (``SPARED``: a pair of the same unit pair, either order, is
+        CLEAR) are appended to it, neither kept nor returned (a later stage decides them)."""
         units = self.scene.units
         raw = self._raw_cache
         todo = sight_stage.wanted_pairs(units, raw, unit_pairs, masks)
@@ -379,8 +345,13 @@ class SightTables:
                     ok &= ~((ar >= 0) & (in_area[og[pi], arc] | in_area[tg[pi], arc]))
                 return ok
 
+            groups = None
+            if spared is not None:
+                ids: dict[tuple[int, int], int] = {}
+                groups = np.array([ids.setdefault((k[0], k[2]), len(ids)) for k in rows],
+                                  dtype=np.int64)
             status, pn, qn = batch_sight(oc, ro, top_o, tc, rt, top_t, self.obstacles, allowed,
-                                         kept, relevant)
+                                         kept, relevant, groups)
         left: list[tuple[int, int, int, int]] = []
         # (Python floats and ints off the arrays at once, only of the pairs that read them:
         # the CLEAR pairs' witnesses, the open pairs' counts; the same values as float() of
@@ -398,12 +369,14 @@ class SightTables:
                 raw[(k[2], k[3], k[0], k[1])] = SightResult(Sight.CLEAR, (qw, pw))
             elif st == BLOCKED:
                 raw[k] = raw[(k[2], k[3], k[0], k[1])] = _BLOCKED
-            else:
+            elif st == UNDECIDED:
                 left.append(k)
                 hint[k] = hint[(k[2], k[3], k[0], k[1])] = next(counts)
+            elif spared is not None:  # (SPARED: only when asked for)
+                spared.append(k)
         if left and relevant:  # the open pairs' relevant obstacles (batch order: their own)
             self._relevant.update(zip(left, relevant[0][status == UNDECIDED], strict=True))
-        left_set = set(left)
+        left_set = set(left) | set(spared or ())
         left += [k for k in todo if k not in self._raw_cache and k not in left_set]
         return left
 

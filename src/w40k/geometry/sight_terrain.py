@@ -7,13 +7,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from w40k.core import kept
 from w40k.geometry import kernel_layout
-from w40k.geometry.shapes import HALF_LINE, FloatArray, Shape
+from w40k.geometry.measure import point_polygon_distance, shape_region_distance
+from w40k.geometry.shapes import EPS, HALF_LINE, FloatArray, Shape
 from w40k.geometry.terrain import GapFiller, Terrain
+
+if TYPE_CHECKING:
+    from w40k.geometry.sight_tables import SightTables
 
 AREA_GROW = 1e-6
 """13.10 asks whether a line *crosses* an area: areas are grown by a hair (1e-6") so that a
@@ -87,3 +92,46 @@ def _terrain_part(terrain: Terrain) -> _TerrainPart:
         _TERRAIN_PARTS.clear()
     _TERRAIN_PARTS[id(terrain)] = (terrain, out)
     return out
+
+
+def fill_area_rows(t: SightTables) -> np.ndarray:
+    """Fill every row of ``t``'s model x region membership matrix not yet filled
+    (:meth:`SightTables._area_rows`: ``TerrainArea.holds``, any part of the footprint within
+    the area; the columns the terrain areas, then the R13.11-b gap fillers), round bases at
+    once, and return the matrix."""
+    # every row not yet filled, at once (each row is its own, and most are by_footprint by
+    # footprint from the last scenes): the next calls find theirs filled
+    todo = np.nonzero(~t._in_area_known)[0]
+    # rows by_footprint by footprint (the same floats: each model's row is computed on its own)
+    by_footprint = t._part.area_rows
+    fps = [t.footprints[t.models[g]] for g in todo.tolist()]
+    hit = np.array([fp in by_footprint for fp in fps], dtype=bool)
+    for g, fp in zip(todo[hit].tolist(), (f for f, h in zip(fps, hit, strict=True) if h),
+                     strict=True):
+        t._in_area[g] = by_footprint[fp]
+    t._in_area_known[todo[hit]] = True
+    todo = todo[~hit]
+    if len(todo) == 0:
+        return t._in_area
+    regions = [a.array() for a in t.scene.terrain.areas]
+    regions += [g.array() for g in t.gap_fillers]
+    rnd = todo[t._round[todo]]
+    if len(rnd):
+        centres, radii = t._geo[rnd, :2], t._geo[rnd, 2]
+        for ci, region in enumerate(regions):
+            # shape_region_distance for a circle: max(0, centre distance - r) (0 inside)
+            d = point_polygon_distance(centres, region) - radii
+            t._in_area[rnd, ci] = np.maximum(d, 0.0) <= EPS
+    for g in todo[~t._round[todo]]:
+        ui, mi = t.models[int(g)]
+        fp = t.scene.units[ui].models[mi].footprint()
+        for ci, region in enumerate(regions):
+            t._in_area[g, ci] = shape_region_distance(fp, region) <= EPS
+    t._in_area_known[todo] = True
+    if len(by_footprint) + len(todo) > AREA_ROWS_LIMIT:
+        by_footprint.clear()
+    for g in todo.tolist():
+        row = t._in_area[g].copy()
+        row.setflags(write=False)
+        by_footprint[t.footprints[t.models[g]]] = row
+    return t._in_area

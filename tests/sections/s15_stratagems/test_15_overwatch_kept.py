@@ -76,13 +76,15 @@ def test_the_search_stages_in_bounded_batches_with_the_answers_of_one_batch(
     batch_stage = SightTables._batch_stage
 
     def counted(self: SightTables, pairs: list[tuple[int, int]],
-                masks: list[np.ndarray | None] | None = None) -> list[tuple[int, int, int, int]]:
+                masks: list[np.ndarray | None] | None = None,
+                spared: list[tuple[int, int, int, int]] | None = None,
+                ) -> list[tuple[int, int, int, int]]:
         units = self.scene.units
         batches.append(sum(len(units[a].models) * len(units[b].models) if m is None
                            else int(np.count_nonzero(m))
                            for (a, b), m in zip(pairs, masks or [None] * len(pairs),
                                                 strict=True)))
-        return batch_stage(self, pairs, masks)
+        return batch_stage(self, pairs, masks, spared)
 
     monkeypatch.setattr(SightTables, "_batch_stage", counted)
     answers = []

@@ -9,12 +9,13 @@ selected with the stratagem; every weapon then shoots at it (docs/rulings.md).
 
 from __future__ import annotations
 
+import math
 import weakref
 from typing import TYPE_CHECKING
 
 from w40k.core import kept
-from w40k.engine import geo
-from w40k.engine.phases.melee_moves import units_within
+from w40k.engine import field, geo
+from w40k.engine.phases.melee_moves import EPS, units_within
 from w40k.engine.phases.shooting_facts import ShooterFacts, visibility
 from w40k.engine.stratagems.model import Stratagem, Target, TurnKey
 from w40k.engine.stratagems.overwatch_sight import seen_pairs
@@ -23,6 +24,7 @@ from w40k.engine.windows import Facts, Window
 if TYPE_CHECKING:
     from w40k.engine.context import Context
     from w40k.engine.state import UnitData
+    from w40k.geometry.battlefield import Layout
     from w40k.geometry.visibility import Visibility
 
 SNAP_RANGE = 24.0
@@ -38,12 +40,58 @@ LEAP, FRAY = "leap_to_defend", "into_the_fray"
 
 
 # -- 15.08 Fire Overwatch --------------------------------------------------------------------
-def _in_reach(ctx: Context, facts: ShooterFacts) -> list[UnitData]:
+def _in_reach(ctx: Context, facts: ShooterFacts,
+              engaged: dict[int, bool] | None = None) -> list[UnitData]:
     """The unengaged enemy units within 24" of the unit (R15.09-a, R15.09-e: an engaged
-    enemy is never a target; 17.03 is 'in your Shooting phase' only)."""
+    enemy is never a target; 17.03 is 'in your Shooting phase' only). ``engaged``: each
+    enemy's :func:`geo.is_engaged` answer by ``id``, kept by the caller across its shooters
+    (one state: the same answer for every shooter)."""
     u = facts.unit
-    return [e for e in facts.enemies
-            if units_within(u, e, SNAP_RANGE) and not geo.is_engaged(ctx, e)]
+    lu = field.layout(u)
+    out: list[UnitData] = []
+    for e in facts.enemies:
+        near = _round_within(lu, field.layout(e), SNAP_RANGE)
+        if not (units_within(u, e, SNAP_RANGE) if near is None else near):
+            continue
+        if engaged is None:
+            busy = geo.is_engaged(ctx, e)
+        else:
+            hit = engaged.get(id(e))
+            busy = engaged[id(e)] = geo.is_engaged(ctx, e) if hit is None else hit
+        if not busy:
+            out.append(e)
+    return out
+
+
+ROW_SLACK = 1e-6
+"""Inches: a model whose disc is farther than the reach past the other unit's box by this
+much has no model pair within it (the box's rounding to spare)."""
+
+
+def _round_within(la: Layout, lb: Layout, dist: float) -> bool | None:
+    """``units_within`` for two units of round bases (None: another footprint): some model
+    pair within ``dist`` (+ EPS), pair by pair in floats. R01.04-a: the units' distance is
+    the least of their model pairs' (``units_distance``), and two round bases' distance is
+    ``measure.horizontal_distance``'s first case, computed here on the same floats (the
+    layout's centres and radii are the footprints' own), so the same answer without the
+    closest distance itself; a model whose disc is past the other unit's box by more than
+    ``dist`` + EPS + :data:`ROW_SLACK` has no such pair (its gap to the box bounds its
+    distance to every model of the other unit)."""
+    xa, ya, ra, _, _, rnda = field.rows(la)
+    xb, yb, rb, _, _, rndb = field.rows(lb)
+    if not (all(rnda) and all(rndb)):
+        return None
+    limit = dist + EPS
+    bx0, by0, bx1, by1 = lb.box
+    hypot = math.hypot
+    for i in range(len(xa)):
+        x, y, r = xa[i], ya[i], ra[i]
+        if max(bx0 - x, x - bx1, by0 - y, y - by1) - r > limit + ROW_SLACK:
+            continue
+        for j in range(len(xb)):
+            if max(0.0, hypot(x - xb[j], y - yb[j]) - r - rb[j]) <= limit:
+                return True
+    return False
 
 
 def snap_targets(ctx: Context, u: UnitData) -> list[str]:
@@ -77,7 +125,8 @@ def _overwatch_search(ctx: Context, player: str) -> list[Target]:
     """The search of :func:`_overwatch_targets`."""
     shooters = [ShooterFacts(ctx, u) for u in ctx.state.units_of(player)
                 if not (u.has("TITANIC") or geo.is_engaged(ctx, u))]  # R15.08-a
-    reach = [_in_reach(ctx, f) for f in shooters]
+    engaged: dict[int, bool] = {}
+    reach = [_in_reach(ctx, f, engaged) for f in shooters]
     if not shooters:
         return []
     # R15.09-a: some model of the unit sees some model of the enemy (06.01), the batched
