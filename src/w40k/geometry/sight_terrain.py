@@ -99,10 +99,10 @@ def fill_area_rows(t: SightTables) -> np.ndarray:
     (:meth:`SightTables._area_rows`: ``TerrainArea.holds``, any part of the footprint within
     the area; the columns the terrain areas, then the R13.11-b gap fillers), round bases at
     once, and return the matrix."""
-    # every row not yet filled, at once (each row is its own, and most are by_footprint by
+    # every row not yet filled, at once (each row is its own, and most are kept by
     # footprint from the last scenes): the next calls find theirs filled
     todo = np.nonzero(~t._in_area_known)[0]
-    # rows by_footprint by footprint (the same floats: each model's row is computed on its own)
+    # rows kept by footprint (the same floats: each model's row is computed on its own)
     by_footprint = t._part.area_rows
     fps = [t.footprints[t.models[g]] for g in todo.tolist()]
     hit = np.array([fp in by_footprint for fp in fps], dtype=bool)
