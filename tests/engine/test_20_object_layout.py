@@ -162,8 +162,9 @@ def test_an_areas_kept_box_and_array_are_its_own_and_holds_is_the_measured_answe
             want = shape_region_distance(m.footprint(), area.array()) <= EPS
             assert area.holds(m) is want
             held += want
-        if _CPYTHON_311:
-            assert not _dict_backed(area)
+        # (whether a new area's attributes stay inline is not asserted here: CPython 3.11
+        # gives every later instance a dict once a class's shared keys are invalidated, which
+        # other tests in the same process may do; the state's objects are checked above)
     assert held > 0
     assert TerrainArea._box is None and TerrainArea._array is None  # each area its own
 
