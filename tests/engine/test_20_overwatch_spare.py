@@ -7,20 +7,17 @@ Both give the plain answers: every status, kept answer and unit answer as withou
 
 from __future__ import annotations
 
-import random
-
 import numpy as np
 import pytest
 
+from tests.battle_shifts import enemy_pairs, shifted_rounds
 from tests.geometry.test_los_batch import random_scene
 from w40k.engine import field, geo
-from w40k.engine.game import Game
 from w40k.engine.phases.melee_measure import EPS, units_distance, units_within
 from w40k.engine.phases.shooting_facts import ShooterFacts
 from w40k.engine.stratagems import interventions, overwatch_sight
 from w40k.geometry import Visibility, scene_from_dict
 from w40k.geometry.los import Sight
-from w40k.io.battle_scale import scaled_position
 
 pytestmark = pytest.mark.stratagems
 
@@ -95,31 +92,20 @@ def test_round_reach_answers_as_units_within_R15_09_a(seed: int) -> None:
     # random, at 24", at the units' own distance and 1e-9" to 1e-3" around it, and at the
     # boxes' gap and around it: the pair-by-pair answer for round bases is units_within's;
     # and ``_in_reach`` with its kept engagement answers lists the plain filter's units
-    rng = random.Random(seed)
-    game = Game.new(scaled_position(2), seed)
-    ctx = game.ctx
-    units = game.state.units
     decided = 0
-    for _ in range(6):
-        u = rng.choice(units)
-        dx, dy = rng.uniform(-12.0, 12.0), rng.uniform(-12.0, 12.0)
-        for m in u.models:
-            m.x += dx
-            m.y += dy
-        for a in units:
-            for b in units:
-                if a.player == b.player or a.destroyed or b.destroyed:
-                    continue
-                la, lb = field.layout(a), field.layout(b)
-                gap = la.box_gap(lb)
-                own = units_distance(a, b)
-                for dist in (interventions.SNAP_RANGE, own, own - EPS, gap, gap - EPS):
-                    for off in (-1e-3, -1e-4, -1e-6, -1e-9, 0.0, 1e-9, 1e-6, 1e-4, 1e-3):
-                        d = max(0.0, dist + off)
-                        got = interventions._round_within(la, lb, d)
-                        if got is not None:
-                            decided += 1
-                            assert got == units_within(a, b, d), (a.id, b.id, d)
+    for game in shifted_rounds(seed):
+        ctx, units = game.ctx, game.state.units
+        for a, b in enemy_pairs(game):
+            la, lb = field.layout(a), field.layout(b)
+            gap = la.box_gap(lb)
+            own = units_distance(a, b)
+            for dist in (interventions.SNAP_RANGE, own, own - EPS, gap, gap - EPS):
+                for off in (-1e-3, -1e-4, -1e-6, -1e-9, 0.0, 1e-9, 1e-6, 1e-4, 1e-3):
+                    d = max(0.0, dist + off)
+                    got = interventions._round_within(la, lb, d)
+                    if got is not None:
+                        decided += 1
+                        assert got == units_within(a, b, d), (a.id, b.id, d)
         engaged: dict[int, bool] = {}
         for s in units:
             if s.destroyed:
