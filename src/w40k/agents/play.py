@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import signal
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from w40k.agents.greedy import GreedyAgent
 from w40k.agents.heuristic import HeuristicAgent
@@ -27,6 +28,9 @@ from w40k.agents.random_agent import RandomAgent
 from w40k.core.errors import DataError, W40kError
 from w40k.engine.game import Game
 from w40k.engine.serial import JSON
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 AGENTS: dict[str, type[RandomAgent] | type[GreedyAgent] | type[HeuristicAgent]] = {
     "random": RandomAgent, "greedy": GreedyAgent, "heuristic": HeuristicAgent}
@@ -179,6 +183,21 @@ def _play_indexed(position: dict[str, JSON], agents: tuple[str, str], base_seed:
 def _worker_setup() -> None:
     # a worker only plays battles: collect rarely, as `w40k battle` does
     gc.set_threshold(*GC_THRESHOLD)
+    # Ctrl-C reaches the whole process group: the parent alone answers it (it stops the
+    # workers), so a worker does not print a traceback of its own
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _end_workers(pool: ProcessPoolExecutor) -> None:
+    """End a pool's worker processes now (their games in progress are lost)."""
+    stop = getattr(pool, "terminate_workers", None)  # Python 3.14
+    if callable(stop):
+        stop()
+        return
+    # before 3.14 the executor keeps its processes here; should that change, the shutdown
+    # that follows waits for the games in progress instead
+    for proc in list((getattr(pool, "_processes", None) or {}).values()):
+        proc.terminate()
 
 
 def play_games(position: dict[str, JSON], indices: Iterable[int], *, seed: int = 1,
@@ -187,7 +206,11 @@ def play_games(position: dict[str, JSON], indices: Iterable[int], *, seed: int =
                ) -> list[GameOutcome]:
     """Play game ``i`` (game seed ``seed + i``) for each ``i`` of ``indices``, on ``workers``
     processes (1: in this process). ``on_outcome`` is called with each outcome as it is
-    known, in index order. Returns the outcomes in index order."""
+    known, in index order. Returns the outcomes in index order.
+
+    A ``KeyboardInterrupt`` (Ctrl-C) stops the batch at once: the worker processes are
+    ended, the games in progress are lost and the interrupt is raised again; the games
+    finished before it have already gone to ``on_outcome``."""
     todo = sorted(set(indices))
     one = partial(_play_indexed, position, agents, seed)
     out: list[GameOutcome] = []
@@ -199,10 +222,15 @@ def play_games(position: dict[str, JSON], indices: Iterable[int], *, seed: int =
         return out
     from concurrent.futures import ProcessPoolExecutor  # only a batch pays its import
 
-    with ProcessPoolExecutor(max_workers=min(workers, len(todo)),
-                             initializer=_worker_setup) as pool:
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(todo)), initializer=_worker_setup)
+    try:
         for outcome in pool.map(one, todo):  # in order; each game is independent
             out.append(outcome)
             if on_outcome is not None:
                 on_outcome(outcome)
+    except BaseException:  # Ctrl-C, or an error in on_outcome: no game is worth waiting for
+        _end_workers(pool)
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
     return out

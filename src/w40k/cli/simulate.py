@@ -136,9 +136,9 @@ def register(app: typer.Typer) -> None:
                                     f"{', '.join(given)}", where="--combine")
                 from w40k.cli.simulate_results import read_results
 
-                head, outcomes = read_results(combine)
-                _report(summarise(outcomes), [str(a) for a in
-                                              _list(head.get("agents"))], as_json, outcomes)
+                head, combined = read_results(combine)
+                _report(summarise(combined), [str(a) for a in
+                                              _list(head.get("agents"))], as_json, combined)
                 return
             try:
                 names = agent_names(agents or "heuristic,heuristic")
@@ -173,19 +173,33 @@ def register(app: typer.Typer) -> None:
         typer.echo(f"playing {len(todo)} games (seeds {first + i}..{first + n - 1}"
                    f"{'' if k == 1 else f', every {k}th'}) on {procs} "
                    f"process{'es' if procs != 1 else ''}", err=True)
-        done = [0]
+        outcomes: list[GameOutcome] = []  # the games finished, in index order
         step = max(1, len(todo) // 10)
         wall = time.perf_counter()
 
         def progress(o: GameOutcome) -> None:
-            done[0] += 1
-            if done[0] % step == 0 or done[0] == len(todo):
-                typer.echo(f"  {done[0]} of {len(todo)} games "
+            outcomes.append(o)
+            if len(outcomes) % step == 0 or len(outcomes) == len(todo):
+                typer.echo(f"  {len(outcomes)} of {len(todo)} games "
                            f"({time.perf_counter() - wall:.0f} s)", err=True)
 
-        outcomes = play_games(position, todo, seed=first, agents=names, workers=procs,
-                              on_outcome=progress)
+        from concurrent.futures.process import BrokenProcessPool  # only a batch pays it
+
+        stopped: str | None = None
+        try:
+            play_games(position, todo, seed=first, agents=names, workers=procs,
+                       on_outcome=progress)
+        except KeyboardInterrupt:  # Ctrl-C: keep and report the games finished so far
+            stopped = "interrupted"
+        except BrokenProcessPool:  # a worker killed from outside (out of memory, say)
+            stopped = "a worker process ended unexpectedly (killed, or out of memory?)"
         wall = time.perf_counter() - wall
+        if stopped is not None:
+            typer.echo(f"{'' if stopped == 'interrupted' else 'error: '}{stopped}: "
+                       f"{len(outcomes)} of {len(todo)} games finished"
+                       + ("; they are kept and summarised" if outcomes else ""), err=True)
+            if not outcomes:
+                raise typer.Exit(130 if stopped == "interrupted" else 1)
         if results is not None:
             from w40k.cli.simulate_results import header, write_results
 
@@ -203,6 +217,8 @@ def register(app: typer.Typer) -> None:
             typer.echo(clean(f"note: {sum(bool(o.stopped) for o in outcomes)} games stopped "
                              f"early, e.g. seed {first_stop.seed}: {first_stop.stopped}"),
                        err=True)
+        if stopped is not None:
+            raise typer.Exit(130 if stopped == "interrupted" else 1)
 
 
 def _list(v: JSON) -> list[JSON]:
