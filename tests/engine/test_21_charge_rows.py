@@ -20,7 +20,7 @@ from tests.engine.snapshot_helpers import greedy_snapshots, moved_finals
 from w40k.engine import geo
 from w40k.engine.phases import charge_propose as cp
 from w40k.engine.phases import melee_moves as mm_
-from w40k.engine.phases.charge_order import _within_exact
+from w40k.engine.phases.charge_order import _within_exact, _within_rows
 from w40k.engine.propose_moves import overlapping_rows
 from w40k.geometry import Model
 from w40k.geometry.battlefield import engaged_bounds, gap_tri
@@ -98,7 +98,7 @@ def test_the_rows_move_limit_is_within_exact_on_the_limit_too_R11_02_b() -> None
         pts = np.array(rows, dtype=np.float64)
         xs, ys = pts[:, 0].tolist(), pts[:, 1].tolist()
         want = _within_exact(start, xs, ys, limit)
-        assert cp._within_rows(start, pts, limit).tolist() == want
+        assert _within_rows(start, pts, limit).tolist() == want
         d = np.hypot(pts[:, 0] - start.x, pts[:, 1] - start.y)
         on_limit += int((np.abs(d - limit) <= 1e-9).sum())
     assert on_limit > 300

@@ -40,6 +40,7 @@ from w40k.engine.phases.charge_order import (
     _ordered,
     _round,
     _round_arr,
+    _within_rows,
 )
 from w40k.engine.propose_moves import (
     Occupied,
@@ -640,19 +641,6 @@ def _reach_chunk(start: Model, pts: npt.NDArray[np.float64], tshapes: Sequence[M
                    and (gap < 2.0 or engaged(end, t)) for t in tshapes):
             continue
         out.append((x, y, end))
-    return out
-
-
-def _within_rows(start: Model, rows: npt.NDArray[np.float64], limit: float
-                 ) -> npt.NDArray[np.bool_]:
-    """``charge_order._within_exact`` of the rows' x and y (the same verdicts: numpy's hypot
-    of the same floats, ``math.hypot`` within 1e-9" of the limit), as a mask."""
-    sx, sy = start.x, start.y
-    xs, ys = rows[:, 0], rows[:, 1]
-    d = np.hypot(xs - sx, ys - sy)
-    out: npt.NDArray[np.bool_] = d <= limit
-    for i in (np.abs(d - limit) <= 1e-9).nonzero()[0].tolist():
-        out[i] = math.hypot(float(xs[i]) - sx, float(ys[i]) - sy) <= limit
     return out
 
 

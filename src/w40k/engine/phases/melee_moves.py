@@ -207,7 +207,7 @@ def _spots_and_rows(m: Model, targets: Sequence[Model], gap: float, budget: floa
                     ) -> tuple[list[tuple[float, float]], npt.NDArray[np.float64]]:
     """:func:`_candidate_spots` and its rows (:func:`candidate_rows`): the kept rows of the
     rings' array, whose ``tolist`` makes the list."""
-    from w40k.engine.phases.charge_order import _within_exact
+    from w40k.engine.phases.charge_order import _within_rows
     from w40k.engine.propose_moves import Rings
     r = _radius(m)
     gaps = sorted({min(gap * 0.5, 0.25), gap * 0.95})
@@ -224,13 +224,10 @@ def _spots_and_rows(m: Model, targets: Sequence[Model], gap: float, budget: floa
     if not len(pts):
         return [], pts
     # every ring's spots at once, ring by ring, bearing by bearing: ``t.x + d * cos(a)``,
-    # numpy's float64 products and sums being Python's
-    xs = pts[:, 0].tolist()
-    ys = pts[:, 1].tolist()
-    # ``math.hypot(x - m.x, y - m.y) <= budget + EPS`` per spot (``_within_exact``)
-    keep = _within_exact(m, xs, ys, budget + EPS)
-    return [(x, y) for x, y, k in zip(xs, ys, keep, strict=True) if k], \
-        pts[np.array(keep, dtype=bool)]
+    # numpy's float64 products and sums being Python's; ``math.hypot(x - m.x, y - m.y) <=
+    # budget + EPS`` per spot (``_within_rows``: ``_within_exact``'s verdicts)
+    rows = pts[_within_rows(m, pts, budget + EPS)]
+    return [(x, y) for x, y in rows.tolist()], rows
 
 
 def can_reach(ctx: Context, u: UnitData, mid: str, finals: Mapping[str, Model],
