@@ -40,6 +40,8 @@ from w40k.geometry.shapes import EPS, Circle, Oval, Polygon
 if TYPE_CHECKING:
     from w40k.engine.context import Context
 
+SpotRows = Sequence[tuple[float, float]] | npt.NDArray[np.float64]
+"""Spots (x, y): pairs, or rows of an array (the same floats, measured the same)."""
 CLEARANCE = 1e-4
 """Inches between bases that the melee proposer keeps (its historical figure)."""
 
@@ -420,8 +422,7 @@ def surely_overlapping(scene: Scene, unit: str, mid: str, start: Model,
 
 
 def overlapping_rows(models: Sequence[Model], others: list[tuple[bool, Model]], mid: str,
-                     start: Model, spots: Sequence[tuple[float, float]], *,
-                     ovals: bool = False) -> list[bool]:
+                     start: Model, spots: SpotRows, *, ovals: bool = False) -> list[bool]:
     """:func:`surely_overlapping` of the scene whose unit has ``models`` (in order) and whose
     ``scene_others`` list is ``others``: the same rows, so the same answer, for a caller that
     has not built that scene (``melee_moves.can_reach`` builds it only where a spot is left
@@ -444,8 +445,8 @@ def overlapping_rows(models: Sequence[Model], others: list[tuple[bool, Model]], 
 
 
 def overlapping_parts(models: Sequence[Model], others: list[tuple[bool, Model]], mid: str,
-                      start: Model, spots: Sequence[tuple[float, float]], *,
-                      unit: bool, ovals: bool = False) -> list[bool]:
+                      start: Model, spots: SpotRows, *, unit: bool, ovals: bool = False
+                      ) -> list[bool]:
     """:func:`overlapping_rows` measured against one of its two parts of rows: the unit's
     models (``unit``) or the other models (``others``' rows). Each spot's measures are its
     own row's, elementwise the same floats whatever the other columns, so
@@ -478,9 +479,8 @@ def _proof_disc(start: Model, ovals: bool) -> tuple[float, float, float, float] 
     return None
 
 
-def _overlap_any(disc: tuple[float, float, float, float],
-                 spots: Sequence[tuple[float, float]], c: npt.NDArray[np.float64]
-                 ) -> list[bool]:
+def _overlap_any(disc: tuple[float, float, float, float], spots: SpotRows,
+                 c: npt.NDArray[np.float64]) -> list[bool]:
     """Per spot: the disc (:func:`_proof_disc`) of the model moved there overlaps one of the
     round rows ``c`` (cx, cy, r) deeper than ``overlaps``' 1e-6" and the margin."""
     radius, margin, ox, oy = disc

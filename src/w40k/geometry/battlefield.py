@@ -301,12 +301,14 @@ def engaged_spots(start: Model, pts: FloatArray, others: Sequence[Model]) -> lis
     return out
 
 
-def gap_tri(start: Model, spots: Sequence[tuple[float, float]], others: Sequence[Model],
-            limit: float, *, engaged_only: bool = False) -> list[int]:
-    """Per spot (x, y): whether ``start`` moved there is within ``limit`` horizontally of one
-    of ``others`` (``horizontal_distance(end, o) <= limit``; with ``engaged_only`` also
-    within 5" vertically, as ``engaged`` demands, for a ``limit`` under 2"), where
-    :func:`spot_bounds` settles it: 1 surely, 0 surely not, -1 measure it exactly."""
+def gap_tri(start: Model, spots: Sequence[tuple[float, float]] | FloatArray,
+            others: Sequence[Model], limit: float, *, engaged_only: bool = False
+            ) -> list[int]:
+    """Per spot (x, y; pairs or rows of an array, the same floats): whether ``start`` moved
+    there is within ``limit`` horizontally of one of ``others`` (``horizontal_distance(end,
+    o) <= limit``; with ``engaged_only`` also within 5" vertically, as ``engaged`` demands,
+    for a ``limit`` under 2"), where :func:`spot_bounds` settles it: 1 surely, 0 surely not,
+    -1 measure it exactly."""
     k = len(spots)
     if not k or not others:
         return [0] * k

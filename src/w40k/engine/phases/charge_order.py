@@ -242,6 +242,19 @@ def _within_exact(start: Model, xs: Sequence[float], ys: Sequence[float], limit:
     return out
 
 
+def _within_rows(start: Model, rows: npt.NDArray[np.float64], limit: float
+                 ) -> npt.NDArray[np.bool_]:
+    """:func:`_within_exact` of the rows' x and y (the same verdicts: numpy's hypot
+    of the same floats, ``math.hypot`` within 1e-9" of the limit), as a mask."""
+    sx, sy = start.x, start.y
+    xs, ys = rows[:, 0], rows[:, 1]
+    d = np.hypot(xs - sx, ys - sy)
+    out: npt.NDArray[np.bool_] = d <= limit
+    for i in (np.abs(d - limit) <= 1e-9).nonzero()[0].tolist():
+        out[i] = math.hypot(float(xs[i]) - sx, float(ys[i]) - sy) <= limit
+    return out
+
+
 def _scored_mixed(start: Model, spots: Sequence[tuple[float, float]], ends: Sequence[Model],
                   tshapes: Sequence[tuple[str, Model]], engaged_targets: set[str],
                   budget: float, start_d: dict[str, float]) -> list[Scored]:

@@ -39,8 +39,8 @@ from w40k.engine.phases.charge_order import (
     SLACK,
     _ordered,
     _round,
-    _round_to,
-    _within_exact,
+    _round_arr,
+    _within_rows,
 )
 from w40k.engine.propose_moves import (
     Occupied,
@@ -520,12 +520,21 @@ class _Cands:
     of the scene's other models: they stand still while the unit's are moved, so the verdicts
     are kept with the list of other models and the model they were measured for)."""
 
-    __slots__ = ("far", "far_of", "spots")
+    __slots__ = ("far", "far_of", "spots", "xy")
 
     def __init__(self, spots: list[tuple[float, float, Model | None]]) -> None:
         self.spots = spots
         self.far: list[bool] = []
         self.far_of: tuple[object, object] | None = None
+        self.xy: npt.NDArray[np.float64] | None = None
+
+    def rows(self) -> npt.NDArray[np.float64]:
+        """The (x, y) of the spots :func:`_reach_spot` screens (the first
+        :data:`MAX_SPOT_CHECKS` + 1) as rows of an array, made once (the same floats)."""
+        if self.xy is None:
+            self.xy = np.array([(x, y) for x, y, _ in self.spots[:MAX_SPOT_CHECKS + 1]],
+                               dtype=np.float64).reshape(-1, 2)
+        return self.xy
 
 
 Spots = dict[tuple[str, float], _Cands]
@@ -571,7 +580,7 @@ def _reach_cands(start: Model, tshapes: Sequence[Model], non_targets: mm_.Group,
     rings), rounded, within the move, within ``gap`` of a
     target model (engaged with it for 2"), engaged with no enemy model outside the targets
     (R11.04-d): the tests that do not depend on where the rest of the unit is."""
-    first = mm_._candidates(start, tshapes, gap, budget)
+    first, first_rows = mm_.candidate_rows(start, tshapes, gap, budget)
     r = mm_._radius(start)
     rings = Rings()
     for t in tshapes:
@@ -584,7 +593,7 @@ def _reach_cands(start: Model, tshapes: Sequence[Model], non_targets: mm_.Group,
                        start, 0.0, 48, budget)
     pts = rings.points(None)
     if first:
-        pts = np.concatenate((np.asarray(first, dtype=np.float64), pts))
+        pts = np.concatenate((first_rows, pts))  # the list's floats
     if not len(pts):
         return []
     # beyond the move even once rounded: dropped
@@ -611,16 +620,17 @@ def _reach_chunk(start: Model, pts: npt.NDArray[np.float64], tshapes: Sequence[M
     """:func:`_reach_cands`' tests of some of its spots (rows (x, y), none beyond the move),
     in order: rounded to 6 decimals, within the move, within ``gap`` of a target model,
     engaged with no other enemy model."""
-    both = _round_to(pts.ravel(), 6)  # elementwise: the rows' x, y in turn
-    xs, ys = both[0::2], both[1::2]
-    cands = [(x, y) for x, y, w in zip(xs, ys, _within_exact(start, xs, ys, budget - 1e-5),
-                                       strict=True) if w]
-    near = gap_tri(start, cands, tshapes, gap - 1e-4, engaged_only=gap >= 2.0)
-    cands = [p for p, k in zip(cands, near, strict=True) if k]
-    near = [k for k in near if k]
+    # rounded elementwise (the rows' x, y in turn: ``_round_to``'s floats), the rows kept as
+    # an array through the tests (the same floats as pairs: no conversions between)
+    rows = _round_arr(pts.ravel(), 6).reshape(-1, 2)
+    rows = rows[_within_rows(start, rows, budget - 1e-5)]
+    near = gap_tri(start, rows, tshapes, gap - 1e-4, engaged_only=gap >= 2.0)
+    keep = [i for i, k in enumerate(near) if k]
+    rows = rows[keep]
+    near = [near[i] for i in keep]
     out: list[tuple[float, float, Model | None]] = []
-    for (x, y), k, bad in zip(cands, near, _engaged_mask(start, cands, non_targets.models),
-                              strict=True):
+    for (x, y), k, bad in zip(rows.tolist(), near,
+                              _engaged_mask(start, rows, non_targets.models), strict=True):
         if bad:
             continue  # R11.04-d
         if k > 0:
@@ -648,15 +658,15 @@ def _reach_spot(ctx: Context, u: UnitData, start: Model, mid: str, finals: dict[
     base = geo.scene(ctx)
     gu = base.unit(u.id)
     others, _ = scene_others(base, u.id, gu.player)
+    xy = cands.rows()
     if cands.far_of is None or cands.far_of[0] is not others or cands.far_of[1] is not start:
-        cands.far = overlapping_parts((), others, mid, start, [(x, y) for x, y, _ in spots],
-                                      unit=False, ovals=True)
+        cands.far = overlapping_parts((), others, mid, start, xy, unit=False, ovals=True)
         cands.far_of = (others, start)
     left = [i for i, f in enumerate(cands.far) if not f]
     if not left:
         return None
     near = overlapping_parts(mm_._placed(gu.models, finals, mid), others, mid, start,
-                             [spots[i][:2] for i in left], unit=True, ovals=True)
+                             xy[left], unit=True, ovals=True)
     scene = None
     tries = 0
     for i, over in zip(left, near, strict=True):

@@ -30,6 +30,7 @@ from itertools import combinations
 from typing import Any, cast
 
 import numpy as np
+import numpy.typing as npt
 
 from w40k.core import kept
 from w40k.core.errors import IllegalChoice, MalformedChoice
@@ -147,7 +148,8 @@ def _placed(models: Sequence[Model], finals: Mapping[str, Model], keep: str | No
 
 
 def _overlapping(ctx: Context, u: UnitData, finals: Mapping[str, Model], mid: str,
-                 start: Model, spots: Sequence[tuple[float, float]], *,
+                 start: Model,
+                 spots: Sequence[tuple[float, float]] | npt.NDArray[np.float64], *,
                  ovals: bool = False) -> list[bool]:
     """``surely_overlapping(_scene_with(ctx, u, finals, keep=mid), u.id, mid, start,
     spots, ovals=ovals)`` without that scene: its unit's models (:func:`_placed`) and its
@@ -163,7 +165,8 @@ def _overlapping(ctx: Context, u: UnitData, finals: Mapping[str, Model], mid: st
 
 # -- "can": a search over straight-line moves ----------------------------------------------
 _CANDIDATES: dict[tuple[int, tuple[int, ...], float, float],
-                  tuple[Model, tuple[Model, ...], list[tuple[float, float]]]] = kept.table()
+                  tuple[Model, tuple[Model, ...], list[tuple[float, float]],
+                        npt.NDArray[np.float64]]] = kept.table()
 """:func:`_candidates`' answers by (model, targets, gap, budget), the models' ids, with the
 models (an entry holds them, so an ``id`` is not reused while kept; a few entries)."""
 
@@ -173,23 +176,38 @@ def _candidates(m: Model, targets: Sequence[Model], gap: float, budget: float
     """The spots of ``can_reach``'s search (callers only read the list): the one built
     before for the same model objects (kept while they stand still, ``engine/field.py``),
     gap and budget; the charge repair's search and ``check_move``'s ask the same."""
+    return candidate_rows(m, targets, gap, budget)[0]
+
+
+def candidate_rows(m: Model, targets: Sequence[Model], gap: float, budget: float
+                   ) -> tuple[list[tuple[float, float]], npt.NDArray[np.float64]]:
+    """:func:`_candidates` and the same spots as rows (x, y) of an array (callers only read
+    it): the floats of the list, kept with it, so that each search need not convert the list
+    again (``can_reach`` measured it three times, the charge repair once)."""
     key = (id(m), tuple(id(t) for t in targets), gap, budget)
     hit = _CANDIDATES.get(key)
     if hit is not None and hit[0] is m and all(
             a is b for a, b in zip(hit[1], targets, strict=True)):
-        return hit[2]
-    out = _candidate_spots(m, targets, gap, budget)
+        return hit[2], hit[3]
+    out, rows = _spots_and_rows(m, targets, gap, budget)
     if len(_CANDIDATES) >= 64:
         _CANDIDATES.clear()
-    _CANDIDATES[key] = (m, tuple(targets), out)
-    return out
+    _CANDIDATES[key] = (m, tuple(targets), out, rows)
+    return out, rows
 
 
 def _candidate_spots(m: Model, targets: Sequence[Model], gap: float, budget: float
                      ) -> list[tuple[float, float]]:
     """:func:`_candidates`, built: per target model in reach, rings at two gaps (in order)
     of :data:`BEARINGS` spots, the nearest bearing first, within the move."""
-    from w40k.engine.phases.charge_order import _within_exact
+    return _spots_and_rows(m, targets, gap, budget)[0]
+
+
+def _spots_and_rows(m: Model, targets: Sequence[Model], gap: float, budget: float
+                    ) -> tuple[list[tuple[float, float]], npt.NDArray[np.float64]]:
+    """:func:`_candidate_spots` and its rows (:func:`candidate_rows`): the kept rows of the
+    rings' array, whose ``tolist`` makes the list."""
+    from w40k.engine.phases.charge_order import _within_rows
     from w40k.engine.propose_moves import Rings
     r = _radius(m)
     gaps = sorted({min(gap * 0.5, 0.25), gap * 0.95})
@@ -204,14 +222,12 @@ def _candidate_spots(m: Model, targets: Sequence[Model], gap: float, budget: flo
         rings.add_near(t.x, t.y, [r + rt + g for g in gaps], m, 0.0, BEARINGS, budget + EPS)
     pts = rings.points(None)
     if not len(pts):
-        return []
+        return [], pts
     # every ring's spots at once, ring by ring, bearing by bearing: ``t.x + d * cos(a)``,
-    # numpy's float64 products and sums being Python's
-    xs = pts[:, 0].tolist()
-    ys = pts[:, 1].tolist()
-    # ``math.hypot(x - m.x, y - m.y) <= budget + EPS`` per spot (``_within_exact``)
-    keep = _within_exact(m, xs, ys, budget + EPS)
-    return [(x, y) for x, y, k in zip(xs, ys, keep, strict=True) if k]
+    # numpy's float64 products and sums being Python's; ``math.hypot(x - m.x, y - m.y) <=
+    # budget + EPS`` per spot (``_within_rows``: ``_within_exact``'s verdicts)
+    rows = pts[_within_rows(m, pts, budget + EPS)]
+    return [(x, y) for x, y in rows.tolist()], rows
 
 
 def can_reach(ctx: Context, u: UnitData, mid: str, finals: Mapping[str, Model],
@@ -224,7 +240,7 @@ def can_reach(ctx: Context, u: UnitData, mid: str, finals: Mapping[str, Model],
     keeps each spot's verdict for the same ``finals`` (a second search of the same model
     repeats none)."""
     start = geo.model_shape(next(m for m in u.alive if m.id == mid))
-    cands = _candidates(start, targets, gap, budget)
+    cands, rows = candidate_rows(start, targets, gap, budget)  # rows: the list's floats
     if not cands:
         return False
     from w40k.geometry.battlefield import engaged_bounds, gap_tri
@@ -233,9 +249,9 @@ def can_reach(ctx: Context, u: UnitData, mid: str, finals: Mapping[str, Model],
     scene: Scene | None = None
     # Both spot tests for every candidate at once where bounds settle them (1: passes,
     # 0: fails, -1: measured exactly below; the same answers).
-    near = gap_tri(start, cands, targets, gap + EPS)
+    near = gap_tri(start, rows, targets, gap + EPS)
     if avoid:
-        sure, maybe = engaged_bounds(start, np.asarray(cands, dtype=np.float64), avoid)
+        sure, maybe = engaged_bounds(start, rows, avoid)
         clear = np.where(sure, 0, np.where(maybe, -1, 1)).tolist()
     else:
         clear = [1] * len(cands)
@@ -258,7 +274,7 @@ def can_reach(ctx: Context, u: UnitData, mid: str, finals: Mapping[str, Model],
         legal = memo.get(key)
         if legal is None:
             if over is None:
-                over = _overlapping(ctx, u, finals, mid, start, cands)
+                over = _overlapping(ctx, u, finals, mid, start, rows)
             if over[i]:
                 legal = memo[key] = False
                 continue
