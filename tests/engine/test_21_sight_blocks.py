@@ -1,0 +1,110 @@
+"""A scene's sight tables joined from per-unit blocks (``sight_blocks``: each unit's
+footprints, obstacle rows and kernel rows, kept by its models tuple) hold the same arrays as
+the model-by-model build (``sight_build.build_models`` and ``kernel_layout.shape_rows`` over
+every model of the scene): values, dtypes and order, obstacle indices and polygon offsets
+included, on seeded random scenes with round and oval bases and FRAME hulls, for a fresh
+scene and for scenes that share some units' models tuples in other places (blocks found
+again, shifted). R06.01-a (models block as their footprints, 06.01), R17.02 (a hull is the
+footprint)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+import pytest
+
+from tests.geometry.test_los_batch import random_scene
+from w40k.geometry import Scene, scene_from_dict
+from w40k.geometry.kernel_layout import POLY, shape_rows
+from w40k.geometry.los import Obstacles
+from w40k.geometry.measure import shape_region_distance
+from w40k.geometry.shapes import EPS
+from w40k.geometry.sight_build import build_models
+from w40k.geometry.sight_tables import SightTables
+from w40k.geometry.sight_terrain import _KIND_CODE, Kind, _terrain_part
+
+_FIELDS = ("a", "b", "grow", "top", "owner", "verts", "vert_grow", "vert_top", "vert_owner",
+           "convex")
+
+
+def _equal(p: np.ndarray, q: np.ndarray) -> bool:
+    return p.dtype == q.dtype and p.shape == q.shape and bool(np.array_equal(p, q))
+
+
+def _same_obstacles(x: Obstacles, y: Obstacles) -> bool:
+    return all(_equal(getattr(x, f), getattr(y, f)) for f in _FIELDS)
+
+
+def _with_hulls(d: dict[str, Any], rng: np.random.Generator) -> dict[str, Any]:
+    """Some models' bases turned into FRAME hulls (4 to 6 points about the model)."""
+    for u in d["units"]:
+        for m in u["models"]:
+            if rng.random() < 0.25:
+                k = int(rng.integers(4, 7))
+                ang = np.sort(rng.uniform(0.0, 2 * np.pi, k))
+                rad = rng.uniform(0.6, 1.4, k)
+                m["keywords"] = ["FRAME"]
+                m["hull"] = [[float(r * np.cos(a)), float(r * np.sin(a))]
+                             for a, r in zip(ang, rad, strict=True)]
+    return d
+
+
+def _check(scene: Scene) -> None:
+    """The tables' arrays equal the model-by-model build of the same scene."""
+    v = SightTables(scene, jit=False)
+    part = _terrain_part(scene.terrain)
+    part.area_rows.clear()  # (the rows by footprint: only the units' kept rows, or measured)
+    mods = [m for u in scene.units for m in u.models]
+    fps = [m.footprint() for m in mods]
+    tops = [m.top for m in mods]
+    assert _same_obstacles(v.obstacles, build_models(part.items, fps, tops))
+    geo, table = shape_rows(fps, tops, [m.z for m in mods])
+    assert _equal(v._geo, geo) and _equal(v._fp, table)
+    assert v._fp.flags.c_contiguous
+    kinds = [*part.kinds, *([Kind.MODEL] * len(mods))]
+    assert _equal(v._is_model, np.array([k is Kind.MODEL for k in kinds], dtype=bool))
+    assert _equal(v._kind_code, np.array([_KIND_CODE[k] for k in kinds], dtype=np.int64))
+    keys = [(ui, mi) for ui, u in enumerate(scene.units) for mi in range(len(u.models))]
+    n_items = len(part.items)
+    assert v.models == keys
+    assert list(v.model_index.items()) == [(k, i) for i, k in enumerate(keys)]
+    assert list(v.model_owner.items()) == [(k, n_items + i) for i, k in enumerate(keys)]
+    assert list(v.footprints.items()) == list(zip(keys, fps, strict=True))
+    assert _equal(v.owner_unit, np.asarray(
+        [*part.owner_unit, *(ui for ui, _ in keys)], dtype=np.int64))
+    # the region membership rows (units' rows found again by models tuple, or by footprint,
+    # or measured) equal each model's own measure: TerrainArea.holds (R13.10-a), R13.11-b
+    rows = v._area_rows(np.arange(len(keys), dtype=np.int64)).copy()
+    regions = [a.array() for a in scene.terrain.areas] + [g.array() for g in v.gap_fillers]
+    for i, fp in enumerate(fps):
+        want = [shape_region_distance(fp, r) <= EPS for r in regions]
+        assert rows[i].tolist() == want, i
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_joined_tables_are_the_model_by_model_build(seed: int) -> None:
+    """A fresh scene, then scenes made of its units reordered, one left out and one unit
+    moved (its blocks found again at other offsets, the moved one built anew)."""
+    rng = np.random.default_rng(2100 + seed)
+    scene = scene_from_dict(_with_hulls(random_scene(rng), rng))
+    assert (SightTables(scene, jit=False)._geo[:, 5] == POLY).any()
+    _check(scene)
+    units = list(scene.units)
+    for _ in range(4):
+        order = [units[i] for i in rng.permutation(len(units))]
+        order.pop(int(rng.integers(len(order))))
+        _check(Scene(scene.battlefield, scene.terrain, tuple(order)))
+    moved = units[0]
+    units[0] = replace(moved, models=tuple(replace(m, x=m.x + 0.5) for m in moved.models))
+    _check(Scene(scene.battlefield, scene.terrain, tuple(reversed(units))))
+
+
+def test_a_scene_without_models_or_terrain() -> None:
+    """No unit, and units with no terrain: the plain build's empty arrays."""
+    rng = np.random.default_rng(7)
+    scene = scene_from_dict(random_scene(rng))
+    _check(Scene(scene.battlefield, scene.terrain, ()))
+    bare = scene_from_dict({**random_scene(np.random.default_rng(8)), "terrain": []})
+    _check(bare)
