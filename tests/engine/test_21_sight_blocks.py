@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from tests.geometry.test_los_batch import random_scene
-from w40k.geometry import Scene, scene_from_dict
+from w40k.geometry import Scene, Visibility, scene_from_dict, sight_memo
 from w40k.geometry.kernel_layout import POLY, shape_rows
 from w40k.geometry.los import Obstacles
 from w40k.geometry.measure import shape_region_distance
@@ -24,6 +24,7 @@ from w40k.geometry.shapes import EPS
 from w40k.geometry.sight_build import build_models
 from w40k.geometry.sight_tables import SightTables
 from w40k.geometry.sight_terrain import _KIND_CODE, Kind, _terrain_part
+from w40k.geometry.visibility import COVER_KEYWORDS
 
 _FIELDS = ("a", "b", "grow", "top", "owner", "verts", "vert_grow", "vert_top", "vert_owner",
            "convex")
@@ -108,3 +109,61 @@ def test_a_scene_without_models_or_terrain() -> None:
     _check(Scene(scene.battlefield, scene.terrain, ()))
     bare = scene_from_dict({**random_scene(np.random.default_rng(8)), "terrain": []})
     _check(bare)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_kept_boxes_and_hidden_models_are_each_scenes_own(seed: int) -> None:
+    """A unit's box (the box of its footprints, ``Visibility.unit_box``) and its models
+    hidden by 13.09 (R13.09-b: a model with a cover keyword within an area with a dense
+    feature, its unit having made no ranged attacks recently) kept with its models: in
+    scenes that share the models tuples, with the units in other places and the flag set or
+    not, each equals the scene's own measure."""
+    rng = np.random.default_rng(2200 + seed)
+    data = random_scene(rng)
+    for u in data["units"]:
+        for m in u["models"]:
+            if rng.random() < 0.3:
+                m["keywords"] = ["VEHICLE"]
+    scene = scene_from_dict(data)
+    units = list(scene.units)
+    for step in range(5):
+        order = [units[i] for i in rng.permutation(len(units))]
+        order = [replace(u, ranged_attacks_recently=bool(rng.random() < 0.3)) for u in order]
+        v = Visibility(Scene(scene.battlefield, scene.terrain, tuple(order)), jit=False)
+        n_areas = len(scene.terrain.areas)
+        for tu, u in enumerate(order):
+            boxes = [m.footprint().bbox() for m in u.models]
+            assert v.unit_box(tu) == (min(b[0] for b in boxes), min(b[1] for b in boxes),
+                                      max(b[2] for b in boxes), max(b[3] for b in boxes))
+            rows = v._area_rows(np.arange(len(v.models), dtype=np.int64))
+            want = [not u.ranged_attacks_recently and m.has(*COVER_KEYWORDS)
+                    and any(v.dense_area[c] for c in np.nonzero(
+                        rows[v.model_index[(tu, tm)]][:n_areas])[0])
+                    for tm, m in enumerate(u.models)]
+            got = v._hidden_models(tu)
+            assert got.tolist() == want, (step, tu)
+            assert not got.flags.writeable
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_kept_unit_tokens_name_the_units_content(seed: int) -> None:
+    """Each unit's token in ``_others_token`` (kept with its models) is the token of its
+    models' footprints and tops, as computed afresh, in scenes that share the models tuples
+    in other places; units of equal content share a token, others do not (R06.01-a: a model
+    blocks as its footprint up to its top)."""
+    rng = np.random.default_rng(2300 + seed)
+    scene = scene_from_dict(random_scene(rng))
+    units = list(scene.units)
+    units.append(replace(units[0], name="copy", models=tuple(list(units[0].models))))
+    units.append(replace(units[1], name="moved", models=tuple(
+        replace(m, x=m.x + 0.25) for m in units[1].models)))
+    for _ in range(3):
+        order = tuple(units[i] for i in rng.permutation(len(units)))
+        v = SightTables(Scene(scene.battlefield, scene.terrain, order), jit=False)
+        toks = v._others_token(0, 1)[1:]
+        want = [sight_memo.token(tuple((m.footprint(), m.top) for m in u.models))
+                for ui, u in enumerate(order) if ui not in (0, 1)]
+        assert list(toks) == want
+    by_name = {u.name: i for i, u in enumerate(order)}
+    assert v._unit_tokens[1 + by_name["copy"]] == v._unit_tokens[1 + by_name[units[0].name]]
+    assert v._unit_tokens[1 + by_name["moved"]] != v._unit_tokens[1 + by_name[units[1].name]]

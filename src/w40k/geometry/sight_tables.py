@@ -103,7 +103,7 @@ class SightTables:
         owner_unit = list(part.owner_unit)
         # each unit's models' footprints, obstacle rows and kernel rows, kept per models
         # tuple and joined (:mod:`sight_blocks`: the same arrays as model by model)
-        blocks = self._blocks = [sight_blocks.unit_block(u.models) for u in scene.units]
+        blocks = self._blocks = sight_blocks.unit_blocks([u.models for u in scene.units])
         for ui, blk in enumerate(blocks):
             g, n = len(self.models), len(blk.models)
             keys = [(ui, mi) for mi in range(n)]
@@ -113,8 +113,7 @@ class SightTables:
             self.footprints.update(zip(keys, blk.footprints, strict=True))
             owner_unit += [ui] * n
         # models block as columns from the ground to their top (COLUMN convention)
-        self.obstacles = sight_blocks.join_obstacles(
-            sight_build.terrain_obstacles(part.items), blocks)
+        self.obstacles = sight_blocks.join_obstacles(part.items, blocks)
         self.kinds = [*part.kinds, *([Kind.MODEL] * n_models)]
         self.owner_unit = np.asarray(owner_unit, dtype=np.int64)
         self.owner_area = np.asarray([*part.owner_area, *([-1] * n_models)], dtype=np.int64)
@@ -218,11 +217,9 @@ class SightTables:
                 codes = np.array([_KIND_CODE[k] for k in part.kinds], dtype=np.int64)
                 self._unit_tokens.append(sight_memo.token(
                     (sight_memo.digest(terrain, codes), part.owner_area)))
-                fps = self.footprints
-                for ui, u in enumerate(self.scene.units):
-                    # a model's obstacle is its footprint as a column up to its top
-                    self._unit_tokens.append(sight_memo.token(tuple(
-                        (fps[(ui, mi)], m.top) for mi, m in enumerate(u.models))))
+                # a model's obstacle is its footprint as a column up to its top (each unit's
+                # token kept with its models, ``sight_blocks``)
+                self._unit_tokens += [blk.token() for blk in self._blocks]
             toks = self._unit_tokens
             hit = self._others[key] = (toks[0], *(x for u, x in enumerate(toks[1:])
                                                   if u not in key))
