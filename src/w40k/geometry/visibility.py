@@ -327,10 +327,9 @@ class Visibility(SightTables):
         in model order, up to the first seen model."""
         if (ou, tu, om) not in self._rows_staged:  # (the row alone: ``stage_rows``)
             self.stage(ou, tu)
-        # 13.09 / 24.24: a masked pair is hidden whatever the sight (the row as Python
-        # booleans: the same values, read without a numpy scalar each)
-        row = self._rule_mask(ou, tu)[om].tolist()
-        return self._any_seen((ou, om, tu, tm) for tm, ok in enumerate(row) if ok)
+        mask = self._rule_mask(ou, tu)[om]
+        # 13.09 / 24.24: a masked pair is hidden whatever the sight
+        return self._any_seen((ou, om, tu, tm) for tm in range(len(mask)) if mask[tm])
 
     def _any_seen(self, pairs: Iterable[tuple[int, int, int, int]]) -> bool:
         """Some model pair of ``pairs`` is visible: the known answers (kept visibility, raw
