@@ -20,8 +20,8 @@ from w40k.geometry import Scene, Visibility, scene_from_dict, sight_memo
 from w40k.geometry.kernel_layout import POLY, shape_rows
 from w40k.geometry.los import Obstacles
 from w40k.geometry.measure import shape_region_distance
-from w40k.geometry.shapes import EPS
-from w40k.geometry.sight_build import build_models
+from w40k.geometry.shapes import EPS, Circle
+from w40k.geometry.sight_build import build, build_models, model_item
 from w40k.geometry.sight_tables import SightTables
 from w40k.geometry.sight_terrain import _KIND_CODE, Kind, _terrain_part
 from w40k.geometry.visibility import COVER_KEYWORDS
@@ -167,3 +167,25 @@ def test_kept_unit_tokens_name_the_units_content(seed: int) -> None:
     by_name = {u.name: i for i, u in enumerate(order)}
     assert v._unit_tokens[1 + by_name["copy"]] == v._unit_tokens[1 + by_name[units[0].name]]
     assert v._unit_tokens[1 + by_name["moved"]] != v._unit_tokens[1 + by_name[units[1].name]]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_round_bases_rows_written_out_are_the_item_build(seed: int) -> None:
+    """``build_models`` with round bases written out (every footprint round: joined at once;
+    some not: a round one's rows without the per-footprint table) equals ``build`` of the
+    models' items (``Obstacles.build``, item by item): R06.01-a, a model blocks as its
+    footprint, a round base its centre grown by its radius."""
+    rng = np.random.default_rng(2400 + seed)
+    data = random_scene(rng)
+    scene = scene_from_dict(_with_hulls(data, rng) if seed % 2 else data)
+    part = _terrain_part(scene.terrain)
+    mods = [m for u in scene.units for m in u.models]
+    rounds = [m for m in mods if isinstance(m.footprint(), Circle)]
+    for group in (mods, rounds, rounds[:1], []):
+        fps = [m.footprint() for m in group]
+        tops = [m.top for m in group]
+        want = build(part.items, [model_item(fp, top) for fp, top in zip(fps, tops,
+                                                                          strict=True)])
+        assert _same_obstacles(build_models(part.items, fps, tops), want)
+        assert _same_obstacles(build_models((), fps, tops), build((), [
+            model_item(fp, top) for fp, top in zip(fps, tops, strict=True)]))
