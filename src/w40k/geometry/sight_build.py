@@ -76,8 +76,11 @@ def build_models(terrain_items: tuple[Item, ...], footprints: list[Shape],
         return build(terrain_items, [])
     ter = terrain_obstacles(terrain_items)
     assert ter.convex is not None
-    rows = [_model_rows(fp) for fp in footprints]
     n = len(terrain_items)
+    if all(isinstance(fp, Circle) for fp in footprints):
+        return _round_models(ter, n, footprints, tops)
+    rows = [_circle_rows(fp) if isinstance(fp, Circle) else _model_rows(fp)
+            for fp in footprints]
     ne = np.fromiter((len(r[0]) for r in rows), dtype=np.int64, count=len(rows))
     nv = np.fromiter((len(r[2]) for r in rows), dtype=np.int64, count=len(rows))
     grow = np.array([r[4] for r in rows], dtype=np.float64)
@@ -94,6 +97,36 @@ def build_models(terrain_items: tuple[Item, ...], footprints: list[Shape],
         np.concatenate([ter.vert_top, np.repeat(top, nv)]),
         np.concatenate([ter.vert_owner, np.repeat(owner, nv)]),
         np.concatenate([ter.convex, np.array([r[3] for r in rows], dtype=bool)]),
+    )
+
+
+def _circle_rows(fp: Circle) -> tuple[FloatArray, FloatArray, FloatArray, bool, float]:
+    """:func:`_model_rows` of a round base, written out: its item is its centre, one point
+    grown by its radius (:func:`model_item`), so ``Obstacles.build`` makes one degenerate
+    edge from the centre to itself, one vertex, convex (a point is)."""
+    xy = np.array([[fp.cx, fp.cy]], dtype=np.float64)
+    return xy, xy, xy, True, fp.r + HALF_LINE
+
+
+def _round_models(ter: Obstacles, n: int, footprints: list[Shape],
+                  tops: list[float]) -> Obstacles:
+    """:func:`build_models` when every footprint is a round base (:func:`_circle_rows` of
+    each, joined at once: one edge and one vertex per model, so the per-edge and per-vertex
+    grows, tops and owners are the per-model ones)."""
+    assert ter.convex is not None
+    xy = np.array([(fp.cx, fp.cy) for fp in footprints if isinstance(fp, Circle)],
+                  dtype=np.float64).reshape(-1, 2)
+    grow = np.array([fp.r + HALF_LINE for fp in footprints if isinstance(fp, Circle)],
+                    dtype=np.float64)
+    top = np.array(tops, dtype=np.float64)
+    owner = np.arange(n, n + len(footprints), dtype=np.int64)
+    return Obstacles(
+        np.concatenate([ter.a, xy]), np.concatenate([ter.b, xy]),
+        np.concatenate([ter.grow, grow]), np.concatenate([ter.top, top]),
+        np.concatenate([ter.owner, owner]), np.concatenate([ter.verts, xy]),
+        np.concatenate([ter.vert_grow, grow]), np.concatenate([ter.vert_top, top]),
+        np.concatenate([ter.vert_owner, owner]),
+        np.concatenate([ter.convex, np.ones(len(footprints), dtype=bool)]),
     )
 
 

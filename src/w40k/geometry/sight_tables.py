@@ -11,18 +11,29 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from w40k.geometry import kernel_layout, sight_build, sight_memo, sight_stage, sight_units
+from w40k.geometry import (
+    kernel_layout,
+    sight_blocks,
+    sight_build,
+    sight_memo,
+    sight_stage,
+    sight_units,
+)
 from w40k.geometry.full_visibility import facing_test_points, hidden_facing_point
 from w40k.geometry.kernel_cache import NUMBA_INSTALLED, use_kernels
 from w40k.geometry.los import Obstacles, Sight, SightResult, line_of_sight
 from w40k.geometry.los_batch import BLOCKED, CLEAR, UNDECIDED, batch_sight
 from w40k.geometry.los_hull import hull_blockers
-from w40k.geometry.measure import (
-    distance_matrix,
-)
+from w40k.geometry.measure import distance_matrix
 from w40k.geometry.scene import Scene
-from w40k.geometry.shapes import FloatArray, Model, Shape
-from w40k.geometry.sight_terrain import _KIND_CODE, Kind, _terrain_part, fill_area_rows
+from w40k.geometry.shapes import FloatArray, Shape
+from w40k.geometry.sight_terrain import (
+    _KIND_CODE,
+    Kind,
+    _terrain_part,
+    fill_area_rows,
+    kind_arrays,
+)
 
 if TYPE_CHECKING:
     from w40k.geometry.visibility import ModelSight
@@ -53,8 +64,9 @@ class SightTables:
     # read at a fixed offset. ``__dict__`` stays for anything else set on the tables (tests
     # patch methods on an instance), ``__weakref__`` for the interventions' kept answer.
     __slots__ = (
-        "__dict__", "__weakref__", "_dist", "_facts_cache", "_fp", "_geo", "_hidden_of", "_hint",
-        "_in_area", "_in_area_known", "_is_model", "_kind_code", "_kscene", "_masks",
+        "__dict__", "__weakref__", "_blocks", "_dist", "_facts_cache", "_fp", "_geo",
+        "_hidden_of", "_hint", "_in_area", "_in_area_known", "_is_model", "_kind_code",
+        "_kscene", "_masks",
         "_memo_keys", "_obs_cache", "_others", "_pair_cache", "_part", "_ramp", "_raw_cache",
         "_refined", "_regions_of", "_relevant", "_round", "_seen_cache", "_staged",
         "_ter_cache", "_ter_tests", "_unit_tokens", "_walled", "_walled_due", "areas_of",
@@ -88,22 +100,21 @@ class SightTables:
         self.model_index: dict[tuple[int, int], int] = {}
         self.model_owner: dict[tuple[int, int], int] = {}
         self.footprints: dict[tuple[int, int], Shape] = {}
-        mods: list[Model] = []
         owner_unit = list(part.owner_unit)
-        for ui, u in enumerate(scene.units):
-            for mi, m in enumerate(u.models):
-                key = (ui, mi)
-                self.model_index[key] = len(self.models)
-                self.model_owner[key] = n_items + len(self.models)
-                self.models.append(key)
-                self.footprints[key] = m.footprint()
-                mods.append(m)
-                owner_unit.append(ui)
-        fps = list(self.footprints.values())
-        tops = [m.top for m in mods]
+        # each unit's models' footprints, obstacle rows and kernel rows, kept per models
+        # tuple and joined (:mod:`sight_blocks`: the same arrays as model by model)
+        blocks = self._blocks = sight_blocks.unit_blocks([u.models for u in scene.units])
+        for ui, blk in enumerate(blocks):
+            g, n = len(self.models), len(blk.models)
+            keys = [(ui, mi) for mi in range(n)]
+            self.models += keys
+            self.model_index.update(zip(keys, range(g, g + n), strict=True))
+            self.model_owner.update(zip(keys, range(n_items + g, n_items + g + n), strict=True))
+            self.footprints.update(zip(keys, blk.footprints, strict=True))
+            owner_unit += [ui] * n
         # models block as columns from the ground to their top (COLUMN convention)
-        self.obstacles = sight_build.build_models(part.items, fps, tops)
-        self.kinds = kinds = [*part.kinds, *([Kind.MODEL] * n_models)]
+        self.obstacles = sight_blocks.join_obstacles(part.items, blocks)
+        self.kinds = [*part.kinds, *([Kind.MODEL] * n_models)]
         self.owner_unit = np.asarray(owner_unit, dtype=np.int64)
         self.owner_area = np.asarray([*part.owner_area, *([-1] * n_models)], dtype=np.int64)
         self.unit_index = {u.name: i for i, u in enumerate(scene.units)}
@@ -123,14 +134,13 @@ class SightTables:
         self._in_area_known = np.zeros(len(self.models), dtype=bool)
         # per model the kernels' footprint row (cx, cy, r, top, level, shape, ...) and the
         # polygon table of FRAME hulls (kernel_layout.shape_rows)
-        self._geo, self._fp = kernel_layout.shape_rows(fps, tops, [m.z for m in mods])
+        self._geo, self._fp = sight_blocks.join_rows(blocks)
         self._round = self._geo[:, 5] == kernel_layout.ROUND
         self._kscene: kernel_layout.KernelScene | None = None
         self._facts_cache: dict[tuple[int, int], tuple[np.ndarray, FloatArray, np.ndarray]] = {}
         self._refined: dict[tuple[int, int, int, int], int] = {}
         self._ramp: dict[tuple[int, int, int, int], int] = {}
-        self._is_model = np.array([k is Kind.MODEL for k in kinds], dtype=bool)
-        self._kind_code = np.array([_KIND_CODE[k] for k in kinds], dtype=np.int64)
+        self._is_model, self._kind_code = kind_arrays(part.kinds, n_models)
         self._staged: set[tuple[int, int]] = set()
         self._hint: dict[tuple[int, int, int, int], int] = {}  # (Visibility._search_open)
         self._relevant: dict[tuple[int, int, int, int], np.ndarray] = {}  # (_search_sight)
@@ -207,11 +217,9 @@ class SightTables:
                 codes = np.array([_KIND_CODE[k] for k in part.kinds], dtype=np.int64)
                 self._unit_tokens.append(sight_memo.token(
                     (sight_memo.digest(terrain, codes), part.owner_area)))
-                fps = self.footprints
-                for ui, u in enumerate(self.scene.units):
-                    # a model's obstacle is its footprint as a column up to its top
-                    self._unit_tokens.append(sight_memo.token(tuple(
-                        (fps[(ui, mi)], m.top) for mi, m in enumerate(u.models))))
+                # a model's obstacle is its footprint as a column up to its top (each unit's
+                # token kept with its models, ``sight_blocks``)
+                self._unit_tokens += [blk.token() for blk in self._blocks]
             toks = self._unit_tokens
             hit = self._others[key] = (toks[0], *(x for u, x in enumerate(toks[1:])
                                                   if u not in key))

@@ -101,6 +101,33 @@ def fill_area_rows(t: SightTables) -> np.ndarray:
     once, and return the matrix."""
     # every row not yet filled, at once (each row is its own, and most are kept by
     # footprint from the last scenes): the next calls find theirs filled
+    known, part = t._in_area_known, t._part
+    # a unit's rows kept by its models tuple (``sight_blocks``) for this terrain, where none
+    # of them is filled yet (the same floats: each row is its model's own)
+    start = 0
+    for blk in t._blocks:
+        end = start + len(blk.models)
+        hit = blk.area_rows.get(id(part))
+        if hit is not None and hit[0] is part and end > start and not known[start:end].any():
+            t._in_area[start:end] = hit[1]
+            known[start:end] = True
+        start = end
+    _fill_rest(t)
+    # every row is filled now: each unit's rows kept for its next scene on this terrain
+    start = 0
+    for blk in t._blocks:
+        end = start + len(blk.models)
+        hit = blk.area_rows.get(id(part))
+        if hit is None or hit[0] is not part:
+            rows = t._in_area[start:end].copy()
+            rows.setflags(write=False)
+            blk.area_rows[id(part)] = (part, rows)
+        start = end
+    return t._in_area
+
+
+def _fill_rest(t: SightTables) -> None:
+    """The rows not filled yet: kept by footprint, or measured (round bases at once)."""
     todo = np.nonzero(~t._in_area_known)[0]
     # rows kept by footprint (the same floats: each model's row is computed on its own)
     by_footprint = t._part.area_rows
@@ -112,7 +139,7 @@ def fill_area_rows(t: SightTables) -> np.ndarray:
     t._in_area_known[todo[hit]] = True
     todo = todo[~hit]
     if len(todo) == 0:
-        return t._in_area
+        return
     regions = [a.array() for a in t.scene.terrain.areas]
     regions += [g.array() for g in t.gap_fillers]
     rnd = todo[t._round[todo]]
@@ -134,4 +161,15 @@ def fill_area_rows(t: SightTables) -> np.ndarray:
         row = t._in_area[g].copy()
         row.setflags(write=False)
         by_footprint[t.footprints[t.models[g]]] = row
-    return t._in_area
+
+
+def kind_arrays(kinds: tuple[Kind, ...], n_models: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per obstacle of a scene (the terrain's ``kinds``, then ``n_models`` models): whether it
+    is a model, and its kind's kernel code; ``np.array`` of ``k is Kind.MODEL`` and of
+    ``_KIND_CODE[k]`` over ``[*kinds, *[Kind.MODEL] * n_models]``, the models' part filled at
+    once."""
+    is_model = np.concatenate([np.array([k is Kind.MODEL for k in kinds], dtype=bool),
+                               np.ones(n_models, dtype=bool)])
+    codes = np.concatenate([np.array([_KIND_CODE[k] for k in kinds], dtype=np.int64),
+                            np.full(n_models, _KIND_CODE[Kind.MODEL], dtype=np.int64)])
+    return is_model, codes

@@ -133,11 +133,8 @@ class Visibility(SightTables):
         for every enemy unit)."""
         hit = self._unit_boxes.get(u)
         if hit is None:
-            fps = self.footprints
-            boxes = [fps[(u, i)].bbox() for i in range(len(self.scene.units[u].models))]
-            hit = self._unit_boxes[u] = (
-                min(b[0] for b in boxes), min(b[1] for b in boxes),
-                max(b[2] for b in boxes), max(b[3] for b in boxes))
+            # (the unit's footprints in order: kept with its models, ``sight_blocks``)
+            hit = self._unit_boxes[u] = self._blocks[u].box()
         return hit
 
     def distances_to(self, ou: int, tus: list[int]) -> FloatArray:
@@ -194,6 +191,13 @@ class Visibility(SightTables):
         if hit is None:
             unit = self.scene.units[tu]
             n = len(unit.models)
+            # kept with the unit's models for this terrain (``sight_blocks``), while the unit
+            # made no ranged attacks recently: the same function of keywords and regions
+            blk, part = self._blocks[tu], self._part
+            kept = None if unit.ranged_attacks_recently else blk.hides.get(id(part))
+            if kept is not None and kept[0] is part:
+                self._hidden_of[tu] = kept[1]
+                return kept[1]
             if not unit.ranged_attacks_recently:
                 # the area rows of the models that may hide, in one call (each row its own)
                 need = [self.model_index[(tu, tm)] for tm, m in enumerate(unit.models)
@@ -203,6 +207,8 @@ class Visibility(SightTables):
             hit = np.array([self.hidden(tu, tm) for tm in range(n)], dtype=bool)
             hit.setflags(write=False)
             self._hidden_of[tu] = hit
+            if not unit.ranged_attacks_recently:
+                blk.hides[id(part)] = (part, hit)
         return hit
 
     def _stage_mask(self, ou: int, tu: int) -> np.ndarray:
