@@ -180,7 +180,7 @@ def test_friend_rings_are_the_plain_rings_in_the_plain_order(seed: int) -> None:
         else:
             goal = (20.0 + rng.uniform(-5, 5), 20.0 + rng.uniform(-5, 5))
         budget = rng.choice([3.0, 6.0])
-        got = pp._friend_spots(start, "s", cur, goal, budget)
+        got = [tuple(p) for p in pp._friend_spots(start, "s", cur, goal, budget).tolist()]
         want = _plain_friend_spots(start, "s", cur, goal, budget)
         assert got == want
         keys = [math.hypot(x - goal[0], y - goal[1]) for x, y in got]

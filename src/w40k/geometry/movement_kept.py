@@ -9,6 +9,8 @@ import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping
 
+import numpy as np
+
 from w40k.core import kept
 from w40k.geometry.battlefield import MARGIN, Discs
 from w40k.geometry.scene import Unit
@@ -51,9 +53,12 @@ def _disc_rows(discs: Discs) -> tuple[Discs, list[float], list[float], list[floa
         return hit
     rs = discs.rs.tolist()
     xs = discs.xs.tolist()
-    order = sorted(range(len(xs)), key=xs.__getitem__)
-    hit = (discs, xs, discs.ys.tolist(), rs, max(rs, default=0.0), [xs[j] for j in order],
-           order)
+    # the discs' indices by x, ties in index order: numpy's stable sort of the x gives
+    # ``sorted(range(n), key=xs.__getitem__)``'s order (both stable, the same float
+    # comparisons: a model's x is never NaN), without a Python key call per disc
+    by_x = np.argsort(discs.xs, kind="stable")
+    hit = (discs, xs, discs.ys.tolist(), rs, max(rs, default=0.0), discs.xs[by_x].tolist(),
+           by_x.tolist())
     if len(_DISC_ROWS) >= 256:
         _DISC_ROWS.clear()
     _DISC_ROWS[id(discs)] = hit

@@ -18,8 +18,14 @@ from w40k.engine import field, geo
 from w40k.engine.context import Context
 from w40k.engine.state import ModelData, ObjectiveData, UnitData, placement_count
 from w40k.geometry import Model, ObjectiveMarker, engaged, in_range_of_area, in_range_of_marker
-from w40k.geometry.battlefield import Layout
-from w40k.geometry.measure import horizontal_distance, separation, shape_region_distance
+from w40k.geometry.battlefield import MARGIN, Layout, bounding_radius
+from w40k.geometry.measure import (
+    ENGAGEMENT_HORIZONTAL,
+    horizontal_distance,
+    in_base_contact,
+    separation,
+    shape_region_distance,
+)
 from w40k.geometry.shapes import mm
 
 EPS = 1e-6
@@ -71,7 +77,6 @@ def _nearest_first(lower: npt.NDArray[np.float64], measure: Callable[[int], floa
     bounding discs' gap): measured in increasing order of the bound, stopping once a bound
     exceeds the least found by ``battlefield.MARGIN`` (no later pair can be closer: the
     same minimum as measuring them all)."""
-    from w40k.geometry.battlefield import MARGIN
     best = math.inf
     for k in np.argsort(lower, kind="stable").tolist():
         if lower[k] - MARGIN > best:
@@ -86,7 +91,6 @@ def closer_to_unit(m: Model, u: UnitData, than: float) -> bool:
     """``model_to_unit(m, u) < than``, measuring only the models of ``u`` whose bounding disc
     comes that near (the disc gap is a lower bound of the footprints' distance: same answer;
     the gaps in floats, ``field.rows``, with the arrays' 1e-6" to spare)."""
-    from w40k.geometry.battlefield import bounding_radius
     lay = field.layout(u)
     models = lay.models
     if not models:
@@ -115,7 +119,6 @@ class Group:
     answer as ``engaged`` over all)."""
 
     def __init__(self, models: Sequence[Model], lay: Layout | None = None) -> None:
-        from w40k.geometry.battlefield import bounding_radius
         self.models = list(models)
         if lay is not None:
             self._xs, self._ys, self._rs = field.rows(lay)[:3]
@@ -144,8 +147,6 @@ class Group:
     def engaged_any(self, m: Model) -> bool:
         """03.04: ``m`` is engaged with one of the models (the disc gaps in floats, with the
         arrays' 1e-6" to spare)."""
-        from w40k.geometry.battlefield import bounding_radius
-        from w40k.geometry.measure import ENGAGEMENT_HORIZONTAL
         models = self.models
         if not models:
             return False
@@ -265,8 +266,6 @@ def _base_contact_enemy(ctx: Context, u: UnitData, m: ModelData) -> bool:
     """:func:`base_contact_enemy`, measured. Only the enemy models whose bounding disc comes
     within the contact tolerance (plus 1e-6") are measured: the disc gap is a lower bound of
     the footprints' distance, so no answer changes."""
-    from w40k.geometry.battlefield import bounding_radius
-    from w40k.geometry.measure import in_base_contact
     shape = geo.model_shape(m)
     fp = shape.footprint()
     cx, cy = fp.center

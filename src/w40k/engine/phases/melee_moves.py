@@ -59,23 +59,33 @@ from w40k.engine.phases.melee_measure import model_to_unit as model_to_unit
 from w40k.engine.phases.melee_measure import objective_distance as objective_distance
 from w40k.engine.phases.melee_measure import unit_distance as unit_distance
 from w40k.engine.phases.melee_measure import units_within as units_within
-from w40k.engine.propose_moves import overlapping_rows, through_enemy
+from w40k.engine.propose_moves import Rings, overlapping_rows, through_enemy
 from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON
 from w40k.engine.state import ObjectiveData, UnitData, placement_count
 from w40k.engine.windows import Window, open_window
 from w40k.geometry import Model, Scene, engaged
-from w40k.geometry.battlefield import Layout, any_engaged
-from w40k.geometry.measure import ENGAGEMENT_HORIZONTAL, horizontal_distance
+from w40k.geometry.battlefield import Layout, any_engaged, engaged_bounds, gap_tri
+from w40k.geometry.measure import (
+    COHERENCY_NEIGHBOUR,
+    ENGAGEMENT_HORIZONTAL,
+    coherency_breaks,
+    horizontal_distance,
+    overlaps,
+)
 from w40k.geometry.movement import (
     ENDS_CHECKED,
     MoveType,
     Step,
+    centre_in_solid,
+    ending_violations,
     scene_others,
     share_others,
+    solid_outlines,
     validate_move,
 )
+from w40k.geometry.shapes import EPS as GEPS
 from w40k.geometry.shapes import Circle
 
 MOVE_TYPES = {"charge": MoveType.CHARGE, "pile_in": MoveType.PILE_IN,
@@ -208,7 +218,6 @@ def _spots_and_rows(m: Model, targets: Sequence[Model], gap: float, budget: floa
     """:func:`_candidate_spots` and its rows (:func:`candidate_rows`): the kept rows of the
     rings' array, whose ``tolist`` makes the list."""
     from w40k.engine.phases.charge_order import _within_rows
-    from w40k.engine.propose_moves import Rings
     r = _radius(m)
     gaps = sorted({min(gap * 0.5, 0.25), gap * 0.95})
     rings = Rings()
@@ -243,7 +252,6 @@ def can_reach(ctx: Context, u: UnitData, mid: str, finals: Mapping[str, Model],
     cands, rows = candidate_rows(start, targets, gap, budget)  # rows: the list's floats
     if not cands:
         return False
-    from w40k.geometry.battlefield import engaged_bounds, gap_tri
     memo = {} if memo is None else memo
     avoid_group: Group | None = None  # built when a spot needs it (most searches none)
     scene: Scene | None = None
@@ -299,14 +307,6 @@ def surely_refused(scene: Scene, unit: str, mid: str, end: Model,
     R13.06); given the move type, a fifth: the straight path through an enemy model
     (R03.01-d, ``propose_moves.through_enemy``). False says nothing: ``validate_move`` still
     decides (a prefilter, same answers, without its other path tests)."""
-    from w40k.geometry.measure import COHERENCY_NEIGHBOUR, coherency_breaks, overlaps
-    from w40k.geometry.movement import (
-        centre_in_solid,
-        ending_violations,
-        scene_others,
-        solid_outlines,
-    )
-    from w40k.geometry.shapes import EPS as GEPS
     bf = scene.battlefield
     fp = end.footprint()
     x0, y0, x1, y1 = fp.bbox()

@@ -35,7 +35,6 @@ import math
 import random
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
-from operator import itemgetter
 from typing import cast
 
 import numpy as np
@@ -46,7 +45,8 @@ from w40k.engine.context import Context
 from w40k.engine.phases import melee_moves as mm_
 from w40k.engine.phases import pile_in_bounds as pb
 from w40k.engine.phases import pile_in_coherency as pic
-from w40k.engine.propose_moves import bearings, ring, ring_offsets
+from w40k.engine.phases import pile_in_friends as pf
+from w40k.engine.propose_moves import ring, ring_offsets
 from w40k.engine.serial import JSON
 from w40k.engine.state import ModelData, ObjectiveData, UnitData, placement_count
 from w40k.geometry import Model, engaged
@@ -73,20 +73,17 @@ BEARINGS = 24
 TARGET_GAPS = (0.01, 0.5, 1.0, 1.5, 1.9)
 """Edge-to-edge gaps of the rings around target models (base contact first, within
 ``melee_moves.CONTACT``; all engaged)."""
-_GAPS_XY = np.array(TARGET_GAPS, dtype=np.float64)[:, None, None]
-""":data:`TARGET_GAPS` as a (gaps, 1, 1) array (:func:`_target_chunks`: each gap times a
+_GAPS_COL = np.array(TARGET_GAPS, dtype=np.float64)[:, None]
+""":data:`TARGET_GAPS` as a (gaps, 1) array (:func:`_target_chunks`: each gap times a
 ring's cosines and sines)."""
-FRIEND_GAPS = (0.1, 0.7, 1.3, 1.85)
+FRIEND_GAPS = pf.FRIEND_GAPS
 """Edge-to-edge gaps of the rings around the unit's other models (within 2", R03.03-a): a
 model too far to reach its target keeps near the others as it closes in."""
 OVAL_STEPS = 4
 """Steps of the touching distance along a bearing toward an oval base."""
-FRIENDS = 3
+FRIENDS = pf.FRIENDS
 """Models of the unit whose rings are tried (nearest to the model's goal)."""
-FRIEND_BEARINGS = 12
-_FRIEND_CS = bearings(0.0, FRIEND_BEARINGS)
-"""The friends' rings' bearings (their base is 0.0: the same cosines and sines every time,
-``propose_moves.bearings``)."""
+FRIEND_BEARINGS = pf.FRIEND_BEARINGS
 PASSES = 3
 """Rounds over the models not moved yet (a model whose every spot broke coherency may find
 one once the models behind it have moved)."""
@@ -408,32 +405,39 @@ def _target_chunks(start: Model, tshapes: Sequence[Model], budget: float, jitter
     spots = _NO_SPOTS
     if near:
         # the rings one after the other, as one (n, 4) array (the same floats as each
-        # ring's array concatenated)
-        rings = pb.table([p for t in near
-                          for p in _contact_ring(start, t, math.atan2(start.y - t.y,
-                                                                       start.x - t.x)
-                                                 + jitter, budget)], 4)
-        # (x + g * c, y + g * s) gap by gap, ring by ring, as (n, 2) rows
-        every = (rings[None, :, :2] + _GAPS_XY * rings[None, :, 2:]).reshape(-1, 2)
+        # ring's array concatenated), read as its (4, n) columns: x, y, cos, sin
+        rings = np.ascontiguousarray(pb.table(
+            [p for t in near
+             for p in _contact_ring(start, t, math.atan2(start.y - t.y, start.x - t.x)
+                                    + jitter, budget)], 4).T)
+        # x + g * c and y + g * s gap by gap, ring by ring: a (2, gaps, n) array whose rows
+        # ravelled are the spots' x and y in that order (the same floats elementwise; each
+        # operand's last axis the rings' spots, contiguous: no inner loop over a pair)
+        every = (rings[:2, None, :] + _GAPS_COL * rings[2:, None, :]).reshape(2, -1)
         limit = budget - SLACK
         sx, sy = start.x, start.y
-        d = np.hypot(every[:, 0] - sx, every[:, 1] - sy)
+        d = np.hypot(every[0] - sx, every[1] - sy)
         keep = d <= limit - 1e-9
-        for i in np.flatnonzero(np.abs(d - limit) <= 1e-9).tolist():
-            x, y = every[i].tolist()
+        # (a vector's nonzero()[0]: np.flatnonzero's indices without its Python-level calls)
+        for i in (np.abs(d - limit) <= 1e-9).nonzero()[0].tolist():
+            x, y = every[:, i].tolist()
             keep[i] = math.hypot(x - sx, y - sy) <= limit
-        spots = every[keep]
-    t0 = min(dist_to, key=lambda p: p[0])[1]
+        spots = every.compress(keep, axis=1)  # every[:, keep], C-ordered
+    # the nearest target model: min's first least distance, the stable sort's first
+    t0 = by_gap[0][1]
     dist = math.hypot(t0.x - start.x, t0.y - start.y)
     if dist > 0:
         k = min(1.0, (budget - SLACK) / dist)
-        spots = np.concatenate((spots, pb.table(
-            [(start.x + f * k * (t0.x - start.x), start.y + f * k * (t0.y - start.y))
-             for f in STRAIGHT], 2)))
-    yield spots
+        # the straight move's x, then its y (a C-ordered (2, 3) array)
+        spots = np.concatenate((spots, np.array(
+            ([start.x + f * k * (t0.x - start.x) for f in STRAIGHT],
+             [start.y + f * k * (t0.y - start.y) for f in STRAIGHT]))), axis=1)
+    # the (n, 2) rows of a C-ordered (2, n) array (a view: pb.candidates reads the (2, n)
+    # array itself, place_among and _goal_chunks the rows; the same floats either way)
+    yield spots.T
 
 
-_NO_SPOTS = np.empty((0, 2), dtype=np.float64)
+_NO_SPOTS = np.empty((2, 0), dtype=np.float64)
 """No spot (:func:`_target_chunks`: no target model near)."""
 
 
@@ -575,14 +579,12 @@ def _objective_spots(ctx: Context, start: Model, obj: ObjectiveData, budget: flo
 
 
 def _friend_spots(start: Model, mid: str, cur: dict[str, Model],
-                  goal: tuple[float, float] | None, budget: float
-                  ) -> list[tuple[float, float]]:
+                  goal: tuple[float, float] | None, budget: float) -> Spots:
     """Rings around the unit's ``FRIENDS`` other models nearest to ``goal`` (the straight
     move's end; where they are so far), the spots the move reaches (as :func:`_reachable`
-    measures), the spots nearest to ``goal`` first. Each spot's key is measured as it is
-    made and the (key, spot) pairs sorted by key alone (a stable sort: ties keep the rings'
-    order), so the same spots in the same order as sorting the spots by
-    ``math.hypot(x - goal x, y - goal y)``, with no key function called per spot."""
+    measures), the spots nearest to ``goal`` first (a stable sort by
+    ``math.hypot(x - goal x, y - goal y)``): ``pile_in_friends.friend_spots``, an (n, 2)
+    array of them (the same floats in the same order)."""
     if goal is None:
         return []
     r = mm_._radius(start)
@@ -590,23 +592,8 @@ def _friend_spots(start: Model, mid: str, cur: dict[str, Model],
     hypot = math.hypot
     near = sorted((f for oid, f in cur.items() if oid != mid),
                   key=lambda f: hypot(f.x - gx, f.y - gy))[:FRIENDS]
-    sx, sy, limit = start.x, start.y, budget - SLACK
-    keyed: list[tuple[float, tuple[float, float]]] = []
-    add = keyed.append
-    for f in near:
-        fx, fy, rf = f.x, f.y, r + mm_._radius(f)
-        for g in FRIEND_GAPS:
-            dist = rf + g  # _ring(fx, fy, dist, 0.0, FRIEND_BEARINGS)'s floats
-            for c, s in _FRIEND_CS:
-                x, y = fx + dist * c, fy + dist * s
-                if hypot(x - sx, y - sy) <= limit:
-                    add((hypot(x - gx, y - gy), (x, y)))
-    keyed.sort(key=_KEY)
-    return [p for _, p in keyed]
-
-
-_KEY = itemgetter(0)
-""":func:`_friend_spots`' sort key: the pair's measured key alone."""
+    return pf.friend_spots(start, [(f.x, f.y, r + mm_._radius(f)) for f in near], goal,
+                           budget - SLACK)
 
 
 def _clear_of_friends(end: Model, mid: str, cur: dict[str, Model]) -> bool:

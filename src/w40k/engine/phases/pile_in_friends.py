@@ -1,0 +1,71 @@
+"""The pile-in placement's last chunk of spots: rings around the unit's models nearest to
+the model's goal (R03.03-a: a model too far to reach its target keeps within 2" of the
+others as it closes in), built for every ring at once (``pile_in_propose._friend_spots``).
+
+Each spot is ``(fx + d * c, fy + d * s)``: numpy's float64 products and sums are Python's,
+so the same floats. Two distances are measured with ``np.hypot`` instead of ``math.hypot``
+(each within an ulp or so of the exact distance, ~1e-14" on a battlefield): the move's
+limit, settled by the array where the distance is more than 1e-9" from it and by
+``math.hypot`` within that; and the sort key (the distance to the goal), whose order is the
+array's where every two keys in a row differ by more than 1e-9" (then every exact key is
+apart too, in the same order, with no ties: the stable sort of the exact keys gives that
+order), and is the exact keys' stable sort otherwise.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from w40k.engine.phases import pile_in_bounds as pb
+from w40k.engine.propose_moves import bearings
+from w40k.geometry import Model
+
+FRIENDS = 3
+"""Models of the unit whose rings are tried (nearest to the model's goal)."""
+FRIEND_GAPS = (0.1, 0.7, 1.3, 1.85)
+"""Edge-to-edge gaps of the rings around the unit's other models (within 2", R03.03-a)."""
+FRIEND_BEARINGS = 12
+_CS = np.array(bearings(0.0, FRIEND_BEARINGS), dtype=np.float64).T.copy()
+"""The rings' cosines (row 0) and sines (row 1), ``propose_moves.bearings`` of base 0.0
+(the same floats every time)."""
+APART = 1e-9
+"""Inches: far beyond the roundings of ``np.hypot`` and ``math.hypot`` (~1e-14")."""
+_hypot = np.hypot
+"""The arrays' distances (``np.hypot``; a test perturbs them to check the guards)."""
+
+
+def friend_spots(start: Model, near: list[tuple[float, float, float]],
+                 goal: tuple[float, float], limit: float) -> np.ndarray:
+    """The spots of the rings around ``near`` (each friend's x, y and the moved model's
+    radius plus its own, in order) at :data:`FRIEND_GAPS` beyond that, on
+    :data:`FRIEND_BEARINGS` bearings, within ``limit`` of ``start`` (``math.hypot``'s
+    answer), the nearest to ``goal`` first (a stable sort: ties keep the rings' order), as
+    the (n, 2) rows of a C-ordered (2, n) array (module docstring)."""
+    rows = [(fx, fy, rf + g) for fx, fy, rf in near for g in FRIEND_GAPS]
+    ring = pb.table(rows, 3)
+    # (x, y) + dist * (cos, sin), ring by ring, bearing by bearing: (2, rings * bearings)
+    every = (np.ascontiguousarray(ring[:, :2].T)[:, :, None]
+             + ring[:, 2][None, :, None] * _CS[:, None, :]).reshape(2, -1)
+    sx, sy = start.x, start.y
+    d = _hypot(every[0] - sx, every[1] - sy)
+    keep = d <= limit - APART
+    hypot = math.hypot
+    for i in (np.abs(d - limit) <= APART).nonzero()[0].tolist():
+        x, y = every[:, i].tolist()
+        keep[i] = hypot(x - sx, y - sy) <= limit
+    kept = every.compress(keep, axis=1)
+    gx, gy = goal
+    keys = _hypot(kept[0] - gx, kept[1] - gy)
+    order = keys.argsort(kind="stable")
+    if len(order) > 1:
+        ranked = keys[order]
+        if not np.logical_and.reduce(ranked[1:] - ranked[:-1] > APART):
+            # keys too close to be ordered by the array's: the exact keys' stable sort
+            xs, ys = kept.tolist()
+            exact = [hypot(x - gx, y - gy) for x, y in zip(xs, ys, strict=True)]
+            order = np.array(sorted(range(len(exact)), key=exact.__getitem__),
+                             dtype=np.intp)
+    out: np.ndarray = kept.take(order, axis=1).T
+    return out
