@@ -225,52 +225,71 @@ def _counteroffensive(pool: list[UnitData], ctx: Context, chooser: str) -> list[
 
 
 def _seq(ctx: Context, frame: FightSeqFrame) -> Request | None:
+    """12.04: who selects the next unit to fight. Each change of the frame below that would
+    return None (the engine runs the same frame, now changed, next with nothing in between)
+    goes on here instead with the units eligible to fight listed once: the changes touch
+    only this frame and the phase frame's ``ever_eligible``, which eligibility does not
+    read (:func:`eligible_to_fight`: the units' flags, the models' places and the phase
+    frame's ``engaged_at_start``)."""
     s = ctx.state
-    resolving = frame.resolving
-    if resolving is not None:
-        # A fight was resolved: the other player selects next; after a Remaining Combats
-        # fight, back to Fights First if a Fights First unit is eligible (R12.04-e).
-        # one answer for both: replacing this frame changes nothing eligibility reads
-        now = fight_eligible(ctx)
-        mode = frame.mode
-        if mode is FightMode.REMAINING and any(fs.is_fights_first(u) for u in now):
-            mode = FightMode.FIGHTS_FIRST
-        ctx.replace(frame, replace(frame, resolving=None, passed=(),
-                                   chooser=s.opponent(resolving), mode=mode))
-        _remember_eligible(ctx, now)
-        return None
-    eligible = fight_eligible(ctx)
-    ended = frame.ended
-    if ended:
-        eligible = []
-        new = replace(frame, mode=FightMode.REMAINING)
-        ctx.replace(frame, new)
-        frame = new
-    chooser = frame.chooser
-    passed = frame.passed
-    if frame.mode is FightMode.FIGHTS_FIRST:
-        ff = [u for u in eligible if fs.is_fights_first(u) and u.player not in passed]
-        if not ff:
-            # R12.04-c: this player selects first in Remaining Combats
-            ctx.replace(frame, replace(frame, mode=FightMode.REMAINING))
-            return None
-        pool = _counteroffensive([u for u in ff if u.player == chooser], ctx, chooser)
-        if not pool:
-            # R12.04-c: the other player selects
-            ctx.replace(frame, replace(frame, chooser=s.opponent(chooser)))
-            return None
-        rule = "R12.04-b"
-    else:
-        if not eligible:
-            _remember_eligible(ctx, None if ended else eligible)
-            ctx.log("fight_step_end")
-            ctx.pop()
-            return None
-        pool = _counteroffensive([u for u in eligible if u.player == chooser], ctx, chooser)
-        if not pool:
-            ctx.replace(frame, replace(frame, chooser=s.opponent(chooser)))  # R12.04-d
-            return None
-        rule = "R12.04-d"
+    eligible: list[UnitData] | None = None
+    while True:
+        resolving = frame.resolving
+        if resolving is not None:
+            # A fight was resolved: the other player selects next; after a Remaining Combats
+            # fight, back to Fights First if a Fights First unit is eligible (R12.04-e).
+            # one answer for both: replacing this frame changes nothing eligibility reads
+            now = fight_eligible(ctx)
+            mode = frame.mode
+            if mode is FightMode.REMAINING and any(fs.is_fights_first(u) for u in now):
+                mode = FightMode.FIGHTS_FIRST
+            new = replace(frame, resolving=None, passed=(), chooser=s.opponent(resolving),
+                          mode=mode)
+            ctx.replace(frame, new)
+            _remember_eligible(ctx, now)
+            frame, eligible = new, now
+            continue
+        if eligible is None:
+            eligible = fight_eligible(ctx)
+        ended = frame.ended
+        if ended:
+            eligible = []
+            new = replace(frame, mode=FightMode.REMAINING)
+            ctx.replace(frame, new)
+            frame = new
+        chooser = frame.chooser
+        passed = frame.passed
+        if frame.mode is FightMode.FIGHTS_FIRST:
+            ff = [u for u in eligible if fs.is_fights_first(u) and u.player not in passed]
+            if not ff:
+                # R12.04-c: this player selects first in Remaining Combats
+                new = replace(frame, mode=FightMode.REMAINING)
+                ctx.replace(frame, new)
+                frame = new
+                continue
+            pool = _counteroffensive([u for u in ff if u.player == chooser], ctx, chooser)
+            if not pool:
+                # R12.04-c: the other player selects
+                new = replace(frame, chooser=s.opponent(chooser))
+                ctx.replace(frame, new)
+                frame = new
+                continue
+            rule = "R12.04-b"
+        else:
+            if not eligible:
+                _remember_eligible(ctx, None if ended else eligible)
+                ctx.log("fight_step_end")
+                ctx.pop()
+                return None
+            pool = _counteroffensive([u for u in eligible if u.player == chooser], ctx,
+                                     chooser)
+            if not pool:
+                new = replace(frame, chooser=s.opponent(chooser))  # R12.04-d
+                ctx.replace(frame, new)
+                frame = new
+                continue
+            rule = "R12.04-d"
+        break
     options: list[JSON] = [u.id for u in pool]
     labels = [u.name for u in pool]
     if may_pass(ctx, chooser, eligible):  # the same state: ``eligible`` is fight_eligible's
