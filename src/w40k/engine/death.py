@@ -24,13 +24,13 @@ stored in the frame before anything is asked (the contract of ``registry``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from w40k.core.abilities import DeadlyDemise
 from w40k.core.dice import Roller, RollKind
 from w40k.engine.context import Context
-from w40k.engine.frames import FrameData, Record, replace_frame
+from w40k.engine.frames import FrameData, Record
 from w40k.engine.geo import model_shape
 from w40k.engine.offtable import emergency_disembark, passengers
 from w40k.engine.phases.movement_frames import MortalWoundsFrame
@@ -114,7 +114,7 @@ def model_destroyed(ctx: Context, u: UnitData, m: ModelData) -> None:
         attacker = cast_attacker(top)
         for f in reversed(frames[:-1]):
             if isinstance(f, DeathsFrame) and f.attacker == attacker:
-                ctx.replace(f, replace_frame(f, pending=(*f.pending, entry)))
+                ctx.replace(f, replace(f, pending=(*f.pending, entry)))
                 return
             if f.KIND != "attack" or cast_attacker(f) != attacker:
                 break
@@ -124,7 +124,7 @@ def model_destroyed(ctx: Context, u: UnitData, m: ModelData) -> None:
     if (top is not None and top.KIND == "mortal_wounds" and len(frames) >= 2
             and isinstance(frames[-2], DeathsFrame)):
         below = frames[-2]
-        ctx.replace(below, replace_frame(below, pending=(*below.pending, entry)))  # a chain
+        ctx.replace(below, replace(below, pending=(*below.pending, entry)))  # a chain
         return
     ctx.push(DeathsFrame(None, (entry,)))  # not by an attack: right away
 
@@ -152,7 +152,7 @@ def _run(ctx: Context, frame: DeathsFrame) -> Request | None:
         ability = deadly_demise(m)
         if ability is None:  # a TRANSPORT without Deadly Demise: removed once they are out
             ctx.log("removed", unit=u.id, model=m.id)
-            ctx.replace(frame, replace_frame(frame, pending=frame.pending[1:]))
+            ctx.replace(frame, replace(frame, pending=frame.pending[1:]))
             return None
         roll = ctx.roll(RollKind.DEADLY_DEMISE, unit=u.id)[0].unmodified
         ctx.log("deadly_demise_roll", unit=u.id, model=m.id, roll=roll, x=str(ability.x),
@@ -169,16 +169,16 @@ def _run(ctx: Context, frame: DeathsFrame) -> Request | None:
                     hits.append((v.id, amount))
             ctx.log("deadly_demise", unit=u.id, model=m.id,
                     mortal_wounds=[[uid, n] for uid, n in hits])
-        ctx.replace(frame, replace_frame(frame, pending=frame.pending[1:], current=DeathResolving(
+        ctx.replace(frame, replace(frame, pending=frame.pending[1:], current=DeathResolving(
             entry.unit, entry.model, entry.x, entry.y, entry.z, roll, tuple(hits))))
         return None
     if current.queue:
         (uid, n), rest = current.queue[0], current.queue[1:]
-        ctx.replace(frame, replace_frame(frame, current=replace_frame(current, queue=rest)))
+        ctx.replace(frame, replace(frame, current=replace(current, queue=rest)))
         ctx.push(MortalWoundsFrame(uid, n, f"deadly demise of {current.model}"))
         return None
     ctx.log("removed", unit=current.unit, model=current.model)
-    ctx.replace(frame, replace_frame(frame, current=None))
+    ctx.replace(frame, replace(frame, current=None))
     return None
 
 

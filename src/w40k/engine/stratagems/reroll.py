@@ -11,12 +11,12 @@ R15.02-d: no hit re-roll where re-rolls are banned ([INDIRECT FIRE]).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, cast
 
 from w40k.core.dice import DieRoll, RollKind
 from w40k.core.jsonval import JSON
 from w40k.engine.attack import AttackFrame, frame_state, with_state
-from w40k.engine.frames import replace_frame
 from w40k.engine.phases.charge import ChargeStep, ChargeUnitFrame
 from w40k.engine.phases.movement_frames import MovementFrame, MoveUnitFrame
 from w40k.engine.stratagems.model import Stratagem, Target, TurnKey
@@ -71,17 +71,17 @@ def _reroll_charge(ctx: Context, frame: ChargeUnitFrame,
     """Re-roll the whole charge roll (R15.02-b)."""
     old = list[JSON](frame.dice)
     dice = [r.unmodified for r in ctx.roll(RollKind.CHARGE, 2, unit=unit)]
-    ctx.replace(frame, replace_frame(frame, dice=tuple(dice), roll=sum(dice), rerolled=True))
+    ctx.replace(frame, replace(frame, dice=tuple(dice), roll=sum(dice), rerolled=True))
     return old, list[JSON](dice)
 
 
 def _reroll_advance(ctx: Context, frame: MoveUnitFrame, unit: str) -> tuple[int, int]:
     old = cast(int, frame.advance_roll)
     new = ctx.roll(RollKind.ADVANCE, unit=unit)[0].unmodified
-    ctx.replace(frame, replace_frame(frame, advance_roll=new, advance_rerolled=True))
+    ctx.replace(frame, replace(frame, advance_roll=new, advance_rerolled=True))
     phase = ctx.find(MovementFrame)
     if phase is not None:
-        ctx.replace(phase, replace_frame(phase, advance_rolls={**phase.advance_rolls, unit: new}))
+        ctx.replace(phase, replace(phase, advance_rolls={**phase.advance_rolls, unit: new}))
     return old, new
 
 
