@@ -126,7 +126,10 @@ class Context:
         """Put ``new`` where ``old`` is in the stack (the top one usually; found by identity,
         searching from the top)."""
         frames = self.state.frames
-        for i in range(len(frames) - 1, -1, -1):
+        if frames and frames[-1] is old:  # the top one: no range to walk
+            frames[-1] = new
+            return
+        for i in range(len(frames) - 2, -1, -1):
             if frames[i] is old:
                 frames[i] = new
                 return

@@ -5,7 +5,7 @@ turn. The four action phases live in ``engine/phases/``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, cast
 
@@ -13,7 +13,7 @@ from w40k.engine import ability_effects, geo, mission_actions, offtable, scoring
 from w40k.engine import actions as actions_mod
 from w40k.engine.actions import complete
 from w40k.engine.context import Context
-from w40k.engine.frames import FrameData
+from w40k.engine.frames import FrameData, replace_frame
 from w40k.engine.phases.charge import ChargeFrame
 from w40k.engine.phases.deployment import ROLL_OFF_CHOICE, DeploymentFrame, DeployStep
 from w40k.engine.phases.fight_frames import FightFrame
@@ -176,13 +176,13 @@ def _round(ctx: Context, frame: RoundFrame) -> Request | None:
     s = ctx.state
     first, second = s.players[0].name, s.players[1].name
     if frame.step is RoundStep.FIRST_TURN:
-        ctx.replace(frame, replace(frame, step=RoundStep.SECOND_TURN))
+        ctx.replace(frame, replace_frame(frame, step=RoundStep.SECOND_TURN))
         # 01.03: outside turns the player who takes the first turn is active.
         s.active = first
         ctx.log("round_start")
         ctx.push(TurnFrame(first))
     elif frame.step is RoundStep.SECOND_TURN:
-        ctx.replace(frame, replace(frame, step=RoundStep.END))
+        ctx.replace(frame, replace_frame(frame, step=RoundStep.END))
         ctx.push(TurnFrame(second))
     else:
         s.turn_player = ""
@@ -202,7 +202,7 @@ def _closing(ctx: Context, frame: TurnFrame, window: Window, **facts: JSON) -> b
     it."""
     if frame.closed == frame.step:
         return False
-    ctx.replace(frame, replace(frame, closed=frame.step))
+    ctx.replace(frame, replace_frame(frame, closed=frame.step))
     # 16.01: actions that complete at this moment, before anything is used in its window
     complete(ctx, (*actions_mod.ACTIONS, *mission_actions.actions(ctx)), window,
              str(facts.get("phase", "")))
@@ -215,7 +215,7 @@ def _turn(ctx: Context, frame: TurnFrame) -> Request | None:
     player = frame.player
     step = frame.step
     if step == 0:
-        ctx.replace(frame, replace(frame, step=1))
+        ctx.replace(frame, replace_frame(frame, step=1))
         s.turn_player = s.active = player
         s.phase = ""
         for u in (*s.units, *s.off_table):
@@ -240,7 +240,7 @@ def _turn(ctx: Context, frame: TurnFrame) -> Request | None:
         if _closing(ctx, frame, Window.END_OF_TURN):
             return None
         frame = cast(TurnFrame, ctx.top)
-    ctx.replace(frame, replace(frame, step=step + 1))
+    ctx.replace(frame, replace_frame(frame, step=step + 1))
     if 1 <= step <= len(PHASES):
         phase = PHASES[step - 1]
         if step > 1:
@@ -276,7 +276,7 @@ def _turn(ctx: Context, frame: TurnFrame) -> Request | None:
 
 # -- 08 Command phase ------------------------------------------------------------------------
 def _set(ctx: Context, frame: CommandFrame, **changes: Any) -> CommandFrame:
-    new = replace(frame, **changes)
+    new = replace_frame(frame, **changes)
     ctx.replace(frame, new)
     return new
 

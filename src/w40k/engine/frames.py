@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import inspect
 import types
 import typing
 from collections.abc import Callable
@@ -92,6 +93,53 @@ class FrameData(Record):
     def frame_json(self) -> dict[str, JSON]:
         """The position form: ``{"kind": ..., "data": {...}}``."""
         return {"kind": self.KIND, "data": self.to_json()}
+
+
+_R = typing.TypeVar("_R", bound=Record)
+
+_COPYABLE: dict[type, frozenset[str] | None] = {}
+"""Per record class (classes only, never game objects): its field names when
+:func:`replace_frame` may copy an instance's attributes, else None."""
+
+
+def _copyable(cls: type) -> frozenset[str] | None:
+    """The field names of ``cls`` when ``dataclasses.replace`` of an instance is exactly a copy
+    of its attributes with the changes: a dataclass :class:`Record` whose instances keep their
+    attributes in a ``__dict__`` (no slots), made by ``object.__new__`` and the dataclass's own
+    ``__init__`` (compiled by ``dataclasses``: its file is ``<string>``) whose arguments are
+    exactly the fields (no ``InitVar``), and no ``__post_init__``."""
+    if cls not in _COPYABLE:
+        names: frozenset[str] | None = None
+        init = cast(Any, cls).__init__
+        code = getattr(init, "__code__", None)
+        if (dataclasses.is_dataclass(cls) and issubclass(cls, Record)
+                and cls.__dictoffset__ != 0 and cls.__new__ is object.__new__
+                and not hasattr(cls, "__post_init__")
+                and code is not None and code.co_filename == "<string>"):
+            fields = [f.name for f in dataclasses.fields(cast(Any, cls))]
+            params = list(inspect.signature(init).parameters)[1:]
+            if params == fields:
+                names = frozenset(fields)
+        _COPYABLE[cls] = names
+    return _COPYABLE[cls]
+
+
+def replace_frame(frame: _R, /, **changes: Any) -> _R:
+    """``dataclasses.replace(frame, **changes)``: a frame moves on by a replaced copy at
+    nearly every step, and ``replace`` reads the class's fields, builds a keyword dict and
+    calls the frozen ``__init__`` (one ``object.__setattr__`` per field) each time. For a
+    plain frame class (:func:`_copyable`) this copies the instance's attributes (its fields:
+    a frozen instance holds nothing else) and sets the changes; any other class, or a change
+    that names no field (``replace``'s TypeError), goes through ``replace``."""
+    cls = type(frame)
+    names = _COPYABLE[cls] if cls in _COPYABLE else _copyable(cls)
+    if names is None or not changes.keys() <= names:
+        return dataclasses.replace(cast(Any, frame), **changes)  # type: ignore[no-any-return]
+    out: _R = object.__new__(cls)
+    fields = out.__dict__
+    fields.update(frame.__dict__)
+    fields.update(changes)
+    return out
 
 
 # -- the codec -------------------------------------------------------------------------------

@@ -187,18 +187,20 @@ class Game:
     # -- the one boundary -----------------------------------------------------------------
     def pending(self) -> Request | None:
         """The decision the game waits for, or None when the battle is over."""
+        ctx = self.ctx  # the state read through it at every step (a handler may replace it)
         while self._pending is None:
-            if not self.state.frames:
+            frames = ctx.state.frames
+            if not frames:
                 return None
-            top = self.state.frames[-1]
-            handler = HANDLERS.get(top.kind)
+            top = frames[-1]
+            handler = HANDLERS.get(top.KIND)  # the class's kind (``FrameData.kind`` reads it)
             if handler is None:
-                raise KeyError(f"no handler for frame kind {top.kind!r}")
-            asked = handler.run(self.ctx, top)
+                raise KeyError(f"no handler for frame kind {top.KIND!r}")
+            asked = handler.run(ctx, top)
             if asked is not None:
                 # 01.03: the numbering continues across save/load: one request per choice.
                 self._pending = asked.remade(asked.player, asked.context,
-                                              len(self.state.choices) + 1)
+                                              len(ctx.state.choices) + 1)
         return self._pending
 
     def submit(self, choice: JSON, *, player: str | None = None,

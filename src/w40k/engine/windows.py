@@ -162,15 +162,21 @@ def _of_window(ctx: Context, window: Window) -> tuple[Reaction, ...]:
 def _usable(ctx: Context, window: Window, facts: Facts, player: str) -> list[JSON]:
     out: list[JSON] = []
     for r in _of_window(ctx, window):
-        out += [[r.name, o] for o in r.options(ctx, facts, player)]
+        options = r.options(ctx, facts, player)
+        if options:  # most asks answer none: no list to build and add
+            name = r.name
+            out += [[name, o] for o in options]
     return out
 
 
 def _any_usable(ctx: Context, reactions_: tuple[Reaction, ...], facts: Facts,
                 player: str) -> bool:
     """Some reaction of ``reactions_`` is usable by ``player`` now (:func:`_usable` not
-    empty), up to the first that is."""
-    return any(r.options(ctx, facts, player) for r in reactions_)
+    empty), up to the first that is (a loop: ``any`` over a generator costs more, core16b)."""
+    for r in reactions_:  # noqa: SIM110
+        if r.options(ctx, facts, player):
+            return True
+    return False
 
 
 def _order(ctx: Context) -> list[str]:
@@ -187,7 +193,10 @@ def open_window(ctx: Context, window: Window, **facts: JSON) -> bool:
     if not listed:
         return False
     order = _order(ctx)
-    if not any(_any_usable(ctx, listed, facts, p) for p in order):
+    for p in order:  # the active player first, up to the first with a usable reaction
+        if _any_usable(ctx, listed, facts, p):
+            break
+    else:
         return False
     ctx.push(WindowFrame(window, cast(JSON, dict(facts)), tuple(order)))
     return True

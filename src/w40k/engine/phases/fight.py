@@ -18,12 +18,12 @@ Requests:
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 from typing import Any
 
 from w40k.engine import geo
 from w40k.engine.aircraft import visible_enemies
 from w40k.engine.context import Context
+from w40k.engine.frames import replace_frame
 from w40k.engine.phases import fight_sequence as fs
 from w40k.engine.phases.fight_frames import (
     FightFrame,
@@ -94,7 +94,7 @@ def _remember_eligible(ctx: Context, eligible: list[UnitData] | None = None) -> 
         if u.id not in seen:
             seen.append(u.id)
     if len(seen) != len(pd.ever_eligible):
-        ctx.replace(pd, replace(pd, ever_eligible=tuple(seen)))
+        ctx.replace(pd, replace_frame(pd, ever_eligible=tuple(seen)))
 
 
 # -- the phase --
@@ -104,19 +104,19 @@ def _phase(ctx: Context, frame: FightFrame) -> Request | None:
     s.active = s.turn_player
     players = (s.turn_player, s.opponent(s.turn_player))
     if step is FightStep.PILE_IN:  # 12.01 Start of Fight phase; 12.02 Pile In
-        ctx.replace(frame, replace(frame, step=FightStep.FIGHT, engaged_at_start=None,
+        ctx.replace(frame, replace_frame(frame, step=FightStep.FIGHT, engaged_at_start=None,
                                    unengaged_at_start=(), ever_eligible=()))
         ctx.push(MeleeStepFrame("pile_in", players))
     elif step is FightStep.FIGHT:  # 12.04 Fight: the start of the Fight step
         engaged = [u.id for u in s.units if not u.destroyed and geo.is_engaged(ctx, u)]
-        ctx.replace(frame, replace(
+        ctx.replace(frame, replace_frame(
             frame, step=FightStep.CONSOLIDATE, engaged_at_start=tuple(engaged),
             unengaged_at_start=tuple(u.id for u in s.units
                                      if not u.destroyed and u.id not in engaged)))
         _remember_eligible(ctx)
         ctx.push(FightSeqFrame(FightMode.FIGHTS_FIRST, s.turn_player))
     elif step is FightStep.CONSOLIDATE:  # 12.07 Consolidate
-        ctx.replace(frame, replace(frame, step=FightStep.END))
+        ctx.replace(frame, replace_frame(frame, step=FightStep.END))
         _remember_eligible(ctx)
         ctx.push(MeleeStepFrame("consolidate", players))
     else:  # 12.09 End of Fight phase
@@ -184,7 +184,7 @@ def _step(ctx: Context, frame: MeleeStepFrame) -> Request | None:
     player = players[idx]
     units = _step_units(ctx, frame, player)
     if not units:
-        ctx.replace(frame, replace(frame, idx=idx + 1))  # R12.02-a / R12.07-a: the opponent
+        ctx.replace(frame, replace_frame(frame, idx=idx + 1))  # R12.02-a / R12.07-a: the opponent
         return None
     what = frame.what
     rule = "R12.02-a" if what == "pile_in" else "R12.07-a"
@@ -197,11 +197,11 @@ def _step(ctx: Context, frame: MeleeStepFrame) -> Request | None:
 
 def _step_apply(ctx: Context, frame: MeleeStepFrame, request: Request, choice: JSON) -> None:
     if choice == "done":
-        ctx.replace(frame, replace(frame, idx=frame.idx + 1))
+        ctx.replace(frame, replace_frame(frame, idx=frame.idx + 1))
         return
     u = ctx.state.unit(str(choice))
     # each unit at most once per step
-    ctx.replace(frame, replace(frame, done=(*frame.done, u.id)))
+    ctx.replace(frame, replace_frame(frame, done=(*frame.done, u.id)))
     if frame.what == "pile_in":
         fs._push_pile_in(ctx, u, overrun=False)
         return
@@ -225,52 +225,71 @@ def _counteroffensive(pool: list[UnitData], ctx: Context, chooser: str) -> list[
 
 
 def _seq(ctx: Context, frame: FightSeqFrame) -> Request | None:
+    """12.04: who selects the next unit to fight. Each change of the frame below that would
+    return None (the engine runs the same frame, now changed, next with nothing in between)
+    goes on here instead with the units eligible to fight listed once: the changes touch
+    only this frame and the phase frame's ``ever_eligible``, which eligibility does not
+    read (:func:`eligible_to_fight`: the units' flags, the models' places and the phase
+    frame's ``engaged_at_start``)."""
     s = ctx.state
-    resolving = frame.resolving
-    if resolving is not None:
-        # A fight was resolved: the other player selects next; after a Remaining Combats
-        # fight, back to Fights First if a Fights First unit is eligible (R12.04-e).
-        # one answer for both: replacing this frame changes nothing eligibility reads
-        now = fight_eligible(ctx)
-        mode = frame.mode
-        if mode is FightMode.REMAINING and any(fs.is_fights_first(u) for u in now):
-            mode = FightMode.FIGHTS_FIRST
-        ctx.replace(frame, replace(frame, resolving=None, passed=(),
-                                   chooser=s.opponent(resolving), mode=mode))
-        _remember_eligible(ctx, now)
-        return None
-    eligible = fight_eligible(ctx)
-    ended = frame.ended
-    if ended:
-        eligible = []
-        new = replace(frame, mode=FightMode.REMAINING)
-        ctx.replace(frame, new)
-        frame = new
-    chooser = frame.chooser
-    passed = frame.passed
-    if frame.mode is FightMode.FIGHTS_FIRST:
-        ff = [u for u in eligible if fs.is_fights_first(u) and u.player not in passed]
-        if not ff:
-            # R12.04-c: this player selects first in Remaining Combats
-            ctx.replace(frame, replace(frame, mode=FightMode.REMAINING))
-            return None
-        pool = _counteroffensive([u for u in ff if u.player == chooser], ctx, chooser)
-        if not pool:
-            # R12.04-c: the other player selects
-            ctx.replace(frame, replace(frame, chooser=s.opponent(chooser)))
-            return None
-        rule = "R12.04-b"
-    else:
-        if not eligible:
-            _remember_eligible(ctx, None if ended else eligible)
-            ctx.log("fight_step_end")
-            ctx.pop()
-            return None
-        pool = _counteroffensive([u for u in eligible if u.player == chooser], ctx, chooser)
-        if not pool:
-            ctx.replace(frame, replace(frame, chooser=s.opponent(chooser)))  # R12.04-d
-            return None
-        rule = "R12.04-d"
+    eligible: list[UnitData] | None = None
+    while True:
+        resolving = frame.resolving
+        if resolving is not None:
+            # A fight was resolved: the other player selects next; after a Remaining Combats
+            # fight, back to Fights First if a Fights First unit is eligible (R12.04-e).
+            # one answer for both: replacing this frame changes nothing eligibility reads
+            now = fight_eligible(ctx)
+            mode = frame.mode
+            if mode is FightMode.REMAINING and any(fs.is_fights_first(u) for u in now):
+                mode = FightMode.FIGHTS_FIRST
+            new = replace_frame(frame, resolving=None, passed=(), chooser=s.opponent(resolving),
+                          mode=mode)
+            ctx.replace(frame, new)
+            _remember_eligible(ctx, now)
+            frame, eligible = new, now
+            continue
+        if eligible is None:
+            eligible = fight_eligible(ctx)
+        ended = frame.ended
+        if ended:
+            eligible = []
+            new = replace_frame(frame, mode=FightMode.REMAINING)
+            ctx.replace(frame, new)
+            frame = new
+        chooser = frame.chooser
+        passed = frame.passed
+        if frame.mode is FightMode.FIGHTS_FIRST:
+            ff = [u for u in eligible if fs.is_fights_first(u) and u.player not in passed]
+            if not ff:
+                # R12.04-c: this player selects first in Remaining Combats
+                new = replace_frame(frame, mode=FightMode.REMAINING)
+                ctx.replace(frame, new)
+                frame = new
+                continue
+            pool = _counteroffensive([u for u in ff if u.player == chooser], ctx, chooser)
+            if not pool:
+                # R12.04-c: the other player selects
+                new = replace_frame(frame, chooser=s.opponent(chooser))
+                ctx.replace(frame, new)
+                frame = new
+                continue
+            rule = "R12.04-b"
+        else:
+            if not eligible:
+                _remember_eligible(ctx, None if ended else eligible)
+                ctx.log("fight_step_end")
+                ctx.pop()
+                return None
+            pool = _counteroffensive([u for u in eligible if u.player == chooser], ctx,
+                                     chooser)
+            if not pool:
+                new = replace_frame(frame, chooser=s.opponent(chooser))  # R12.04-d
+                ctx.replace(frame, new)
+                frame = new
+                continue
+            rule = "R12.04-d"
+        break
     options: list[JSON] = [u.id for u in pool]
     labels = [u.name for u in pool]
     if may_pass(ctx, chooser, eligible):  # the same state: ``eligible`` is fight_eligible's
@@ -293,14 +312,14 @@ def _seq_apply(ctx: Context, frame: FightSeqFrame, request: Request, choice: JSO
         others_left = any(u.player == other for u in fight_eligible(ctx))
         if other in frame.passed or not others_left:
             # RA-Unable-a: both passed in succession, or the opponent has nothing left.
-            ctx.replace(frame, replace(frame, ended=True))
+            ctx.replace(frame, replace_frame(frame, ended=True))
             return
-        ctx.replace(frame, replace(frame, passed=(*frame.passed, chooser), chooser=other))
+        ctx.replace(frame, replace_frame(frame, passed=(*frame.passed, chooser), chooser=other))
         return
     u = s.unit(str(choice))
     u.flags["selected_to_fight"] = True
     s.active = u.player  # R01.03-d: the selecting player is active while the unit fights
-    ctx.replace(frame, replace(frame, resolving=u.player))
+    ctx.replace(frame, replace_frame(frame, resolving=u.player))
     ctx.log("select_to_fight", unit=u.id, step=frame.mode.value)
     ctx.push(fs.FightUnitFrame(u.id))
     open_window(ctx, Window.UNIT_SELECTED, unit=u.id, action="fight")

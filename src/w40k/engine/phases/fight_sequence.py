@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, cast
 
@@ -33,7 +33,7 @@ from w40k.engine import geo
 from w40k.engine.aircraft import ignores, melee_refusal, visible_enemies
 from w40k.engine.attack import push_attack
 from w40k.engine.context import Context
-from w40k.engine.frames import FrameData
+from w40k.engine.frames import FrameData, replace_frame
 from w40k.engine.phases.fight_frames import FightFrame
 from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request
@@ -381,7 +381,7 @@ def _run(ctx: Context, frame: FightUnitFrame) -> Request | None:
     u = s.unit(frame.unit)
     step = frame.step
     if u.destroyed and step is not FightUnitStep.DONE:
-        ctx.replace(frame, replace(frame, step=FightUnitStep.DONE))
+        ctx.replace(frame, replace_frame(frame, step=FightUnitStep.DONE))
         return None
     if step is FightUnitStep.TYPE:
         pd = phase_data(ctx)
@@ -394,19 +394,19 @@ def _run(ctx: Context, frame: FightUnitFrame) -> Request | None:
                            f"{u.name}: normal fight or overrun fight?", ("normal", "overrun"),
                            context={"unit": u.id})
         fight_type = "normal" if normal else "overrun"
-        ctx.replace(frame, replace(frame, fight_type=fight_type, step=FightUnitStep.DECLARE
+        ctx.replace(frame, replace_frame(frame, fight_type=fight_type, step=FightUnitStep.DECLARE
                                    if normal else FightUnitStep.PILE))
         ctx.log("fight_type", unit=u.id, type=fight_type)
         return None
     if step is FightUnitStep.PILE:
-        ctx.replace(frame, replace(frame, step=FightUnitStep.DECLARE))
+        ctx.replace(frame, replace_frame(frame, step=FightUnitStep.DECLARE))
         _push_pile_in(ctx, u, overrun=True)
         return None
     if step is FightUnitStep.DECLARE:
         table = engaged_targets(ctx, u)
         if not any(table.values()):
             ctx.log("fight_no_targets", unit=u.id)  # R04.02-e: no attacks
-            ctx.replace(frame, replace(frame, step=FightUnitStep.DONE))
+            ctx.replace(frame, replace_frame(frame, step=FightUnitStep.DONE))
             return None
         default = default_declaration(ctx, u, engaged=table)  # the same state
         return request(u.player, K.DECLARE_FIGHT, "R04.02-c",
@@ -417,7 +417,7 @@ def _run(ctx: Context, frame: FightUnitFrame) -> Request | None:
                                           '{"<target unit id>": attacks}}}'})
     if step is FightUnitStep.ATTACKS:
         per_target = dict(_checked(ctx, u, _from_pairs(frame.declaration)).per_target)
-        ctx.replace(frame, replace(frame, step=FightUnitStep.DONE))
+        ctx.replace(frame, replace_frame(frame, step=FightUnitStep.DONE))
         # 04.03: one target's attacks resolve before the next (the stack runs the last first).
         for tid, entries in reversed(list(per_target.items())):
             target = s.unit(tid)
@@ -437,13 +437,13 @@ def _run(ctx: Context, frame: FightUnitFrame) -> Request | None:
 def _apply(ctx: Context, frame: FightUnitFrame, request: Request, choice: JSON) -> None:
     u = ctx.state.unit(frame.unit)
     if request.kind == "fight_type":
-        ctx.replace(frame, replace(frame, fight_type=str(choice), step=FightUnitStep.PILE
+        ctx.replace(frame, replace_frame(frame, fight_type=str(choice), step=FightUnitStep.PILE
                                    if choice == "overrun" else FightUnitStep.DECLARE))
         ctx.log("fight_type", unit=u.id, type=str(choice))
         return
     check_declaration(ctx, u, choice)
     # Kept as lists: the declared order (R04.03-a) survives a save whose keys get sorted.
-    ctx.replace(frame, replace(frame, declaration=_to_pairs(choice),
+    ctx.replace(frame, replace_frame(frame, declaration=_to_pairs(choice),
                                step=FightUnitStep.ATTACKS))
     ctx.log("declare_fight", unit=u.id, declaration=choice)
     open_window(ctx, Window.TARGETS_SELECTED, unit=u.id, action="fight",

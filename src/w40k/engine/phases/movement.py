@@ -36,7 +36,6 @@ Escape (09.07, 01.07).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, cast
 
 from w40k.core.dice import RollKind
@@ -45,6 +44,7 @@ from w40k.engine import geo, offtable
 from w40k.engine.actions import interrupt
 from w40k.engine.aircraft import engaged_only_with_aircraft
 from w40k.engine.context import Context
+from w40k.engine.frames import replace_frame
 from w40k.engine.hazards import unit_hazard_rolls
 from w40k.engine.model_states import model_states
 from w40k.engine.moves import (
@@ -153,7 +153,7 @@ def _phase(ctx: Context, frame: MovementFrame) -> Request | None:
 
 def _phase_apply(ctx: Context, frame: MovementFrame, request: Request, choice: JSON) -> None:
     u = ctx.state.any_unit(str(choice))
-    ctx.replace(frame, replace(frame, selected=(*frame.selected, u.id)))
+    ctx.replace(frame, replace_frame(frame, selected=(*frame.selected, u.id)))
     u.flags["selected_to_move"] = True
     ctx.state.active = u.player  # R01.03-c
     ctx.push(MoveUnitFrame(u.id))
@@ -175,7 +175,7 @@ def _off_table(ctx: Context, frame: MoveUnitFrame, u: UnitData) -> None:
             ctx.log("move", unit=u.id, move_type=mt, models={})
         _finish(ctx, u)
         return
-    ctx.replace(frame, replace(frame, moved=True))
+    ctx.replace(frame, replace_frame(frame, moved=True))
     ctx.push(SetUpFrame(u.id, SetUpKind(mt)))
 
 
@@ -223,27 +223,28 @@ def _unit_run(ctx: Context, frame: MoveUnitFrame) -> Request | None:
             return request(u.player, K.TAKE_TO_SKIES, "R21.03-a",
                            f"Does {u.name} take to the skies?", (False, True),
                            context={"unit": u.id}, labels=("No", "Take to the skies"))
-        ctx.replace(frame, replace(frame, skies=False))
+        ctx.replace(frame, replace_frame(frame, skies=False))
         return None
     phase = ctx.need(MovementFrame)
     if mt == "advance" and frame.advance_roll is None:
         rolls = phase.advance_rolls
         if u.id in rolls:  # rolled before a cancelled attempt: it stands (docs/rulings)
-            ctx.replace(frame, replace(frame, advance_roll=rolls[u.id]))
+            ctx.replace(frame, replace_frame(frame, advance_roll=rolls[u.id]))
         else:
             roll = ctx.roll(RollKind.ADVANCE, unit=u.id)[0].unmodified
-            ctx.replace(phase, replace(phase, advance_rolls={**rolls, u.id: roll}))
-            ctx.replace(frame, replace(frame, advance_roll=roll))
+            ctx.replace(phase, replace_frame(phase, advance_rolls={**rolls, u.id: roll}))
+            ctx.replace(frame, replace_frame(frame, advance_roll=roll))
             ctx.log("advance_roll", unit=u.id, roll=roll)
             open_window(ctx, Window.AFTER_ROLL, kind="advance", unit=u.id, faces=[roll])
         return None
     if mt == "fall_back_desperate" and frame.hazards is None:
         if u.id in phase.hazards_done:
-            ctx.replace(frame, replace(frame, hazards=()))
+            ctx.replace(frame, replace_frame(frame, hazards=()))
             return None
-        ctx.replace(phase, replace(phase, hazards_done=(*phase.hazards_done, u.id)))
+        ctx.replace(phase, replace_frame(phase, hazards_done=(*phase.hazards_done, u.id)))
         # R09.07-c: one per model, together (06.03); their mortal wounds resolve first
-        ctx.replace(frame, replace(frame, hazards=unit_hazard_rolls(ctx, u, "desperate escape")))
+        ctx.replace(frame, replace_frame(frame, hazards=unit_hazard_rolls(ctx, u,
+                                                                          "desperate escape")))
         return None
     if frame.answer is None:
         roll = frame.advance_roll or 0
@@ -262,7 +263,7 @@ def _unit_run(ctx: Context, frame: MoveUnitFrame) -> Request | None:
         return request(u.player, K.POSITIONS, "03.01", f"Move {u.name} ({_LABELS[mt]})",
                        free_form="positions", context=context)
     if frame.answer == "cancel":
-        ctx.replace(phase, replace(phase, selected=tuple(
+        ctx.replace(phase, replace_frame(phase, selected=tuple(
             x for i, x in enumerate(phase.selected) if i != phase.selected.index(u.id))))
         u.flags.pop("selected_to_move", None)
         ctx.log("move_cancelled", unit=u.id, move_type=mt)
@@ -272,7 +273,7 @@ def _unit_run(ctx: Context, frame: MoveUnitFrame) -> Request | None:
         skies = bool(frame.skies)
         dist = apply_positions(ctx, u, parse_positions(frame.answer, [m.id for m in u.models]),
                                take_to_skies=skies)
-        ctx.replace(frame, replace(frame, moved=True))
+        ctx.replace(frame, replace_frame(frame, moved=True))
         interrupt(ctx, u.id, f"{mt} move")  # R16.01-c
         u.flags["moved"] = True
         u.flags["moved_this_phase"] = True  # R21.02-a
@@ -290,7 +291,7 @@ def _unit_run(ctx: Context, frame: MoveUnitFrame) -> Request | None:
     if mt == "fall_back_desperate" and not u.flag("battle_shocked") \
             and not frame.shock_rolled:
         # R09.07-f: a unit not battle-shocked that chose Desperate Escape rolls (01.07).
-        ctx.replace(frame, replace(frame, shock_rolled=True))
+        ctx.replace(frame, replace_frame(frame, shock_rolled=True))
         ok, shock = leadership_roll(ctx, u)
         if not ok:
             u.flags["battle_shocked"] = True
@@ -310,10 +311,10 @@ def _unit_run(ctx: Context, frame: MoveUnitFrame) -> Request | None:
 
 def _unit_apply(ctx: Context, frame: MoveUnitFrame, request: Request, choice: JSON) -> None:
     if request.kind == "move_type":
-        ctx.replace(frame, replace(frame, move_type=str(choice)))
+        ctx.replace(frame, replace_frame(frame, move_type=str(choice)))
         return
     if request.kind == K.EMBARK:
-        ctx.replace(frame, replace(frame, embark_asked=True))
+        ctx.replace(frame, replace_frame(frame, embark_asked=True))
         if choice != "no":
             s = ctx.state
             u, t = s.unit(frame.unit), s.unit(str(choice))
@@ -322,11 +323,11 @@ def _unit_apply(ctx: Context, frame: MoveUnitFrame, request: Request, choice: JS
             ctx.log("embark", unit=u.id, transport=t.id)
         return
     if request.kind == K.TAKE_TO_SKIES:
-        ctx.replace(frame, replace(frame, skies=bool(choice)))
+        ctx.replace(frame, replace_frame(frame, skies=bool(choice)))
         return
     # positions
     if choice == "cancel":
-        ctx.replace(frame, replace(frame, answer="cancel"))
+        ctx.replace(frame, replace_frame(frame, answer="cancel"))
         return
     u = ctx.state.unit(frame.unit)
     moves = parse_positions(choice, [m.id for m in u.models])
@@ -336,7 +337,7 @@ def _unit_apply(ctx: Context, frame: MoveUnitFrame, request: Request, choice: JS
                for k, v in cast(dict[str, JSON], c["model_budgets"]).items()}
     check_move(ctx, u, moves, move, float(cast(float, c["max_distance"])),
                take_to_skies=bool(c["take_to_skies"]), model_budgets=budgets)
-    ctx.replace(frame, replace(frame, answer=choice))
+    ctx.replace(frame, replace_frame(frame, answer=choice))
 
 
 # -- mortal wounds (06.02) with Feel No Pain (24.12) ---------------------------------------
@@ -373,7 +374,7 @@ def _mw_run(ctx: Context, frame: MortalWoundsFrame) -> Request | None:
         model = next(m for m in candidates if m.id == chosen)
     else:
         model = candidates[0]
-    ctx.replace(frame, replace(frame, chosen=None, amount=amount - 1))
+    ctx.replace(frame, replace_frame(frame, chosen=None, amount=amount - 1))
     fnp = model.profile.fnp
     if fnp is not None:
         roll = ctx.roll(RollKind.FNP, unit=u.id)[0].unmodified
@@ -393,7 +394,7 @@ def _mw_run(ctx: Context, frame: MortalWoundsFrame) -> Request | None:
 def _mw_apply(ctx: Context, frame: MortalWoundsFrame, request: Request, choice: JSON) -> None:
     if not isinstance(choice, str):
         raise IllegalChoice("expected a model id", rule="R06.02-a")
-    ctx.replace(frame, replace(frame, chosen=choice))
+    ctx.replace(frame, replace_frame(frame, chosen=choice))
 
 
 FRAMES: tuple[Handler[Any], ...] = (
