@@ -10,13 +10,15 @@ the batched test and then the pass's, a hidden point the pass does not mark)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
 from tests.engine.test_20_shadow_point import _shapes
 from tests.geometry.test_cover_full_visibility import _scene as _fv_scene
 from tests.geometry.test_cover_shadows import _scene as _shadow_scene
-from w40k.geometry import full_visibility
+from w40k.geometry import full_visibility, shadow_point
 from w40k.geometry.cover_shadows import shadowed_points
 from w40k.geometry.full_visibility import _facing_sample, _shadow_disc, hidden_facing_point
 from w40k.geometry.los import Obstacles
@@ -79,16 +81,16 @@ def test_some_shadowed_only_says_what_the_array_pass_says() -> None:
 def test_the_scenes_take_every_order(monkeypatch: pytest.MonkeyPatch) -> None:
     # not vacuous: counts of the calls by the way they ended
     seen: dict[str, int] = {}
-    real_some, real_first = full_visibility.some_shadowed, full_visibility.first_hidden
+    real_some, real_first = shadow_point.some_shadowed, full_visibility.first_hidden
     log: list[str] = []
 
-    def some(*a: object) -> bool:
-        out: bool = real_some(*a)  # type: ignore[arg-type]
+    def some(*a: Any) -> bool:
+        out: bool = real_some(*a)
         log.append("early" if out else "late")
         return out
 
-    def first(*a: object, **k: object) -> int | None:
-        out: int | None = real_first(*a, **k)  # type: ignore[arg-type]
+    def first(*a: Any, **k: Any) -> int | None:
+        out: int | None = real_first(*a, **k)
         log.append("visible" if out is None else "hidden")
         return out
 
