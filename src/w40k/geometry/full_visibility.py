@@ -43,7 +43,7 @@ from w40k.geometry.los import (
 )
 from w40k.geometry.los_batch import BLOCKED, CLEAR, batch_sight
 from w40k.geometry.los_hull import hull_blockers, kept_blockers
-from w40k.geometry.shadow_point import point_shadowed, some_shadowed
+from w40k.geometry.shadow_point import point_shadowed
 from w40k.geometry.shapes import Circle, FloatArray, Oval, Shape
 from w40k.geometry.tangents import disc_tangents
 
@@ -307,12 +307,9 @@ def hidden_facing_point(
         x0, y0 = pts[base_rows[0]].tolist()
         if point_shadowed(disc, top_o, x0, y0, level_t, obs, not convention_visible):
             return False, pts[base_rows[0]].copy()
-        if some_shadowed(disc, top_o, pts, base_rows, level_t, obs, not convention_visible):
-            hid = shadowed_points(disc, top_o, pts[base_rows], level_t, obs,
-                                  not convention_visible)
-            if hid.any():
-                return False, pts[base_rows[int(np.argmax(hid))]].copy()
-            disc = None  # (asked: nothing to ask again below)
+        hid = shadowed_points(disc, top_o, pts[base_rows], level_t, obs, not convention_visible)
+        if hid.any():
+            return False, pts[base_rows[int(np.argmax(hid))]].copy()
     if owners is None:
         # the answer kept for the pair, or two round footprints' by the capsules about
         # the hull (cover_near.capsule_blockers: the same owners), else the hull's
@@ -324,17 +321,7 @@ def hidden_facing_point(
     rows = _tested_rows(o, obs, owners, pts, facing, base)
     tested = pts[rows]
     k = first_hidden(o, top_o, tested, level_t, obs, convention_visible, prefer)
-    if k is None:
-        # every tested point is visible, the base sample among them, so the walls' shadows
-        # (a proof of hidden) would have marked none of its points: the same answer
-        return True, None
-    if disc is not None:
-        # the walls' shadows not asked above (no point of the sample proven in floats): their
-        # first marked point is the answer, as when they are asked before the cuts
-        hid = shadowed_points(disc, top_o, pts[base_rows], level_t, obs, not convention_visible)
-        if hid.any():
-            return False, pts[base_rows[int(np.argmax(hid))]].copy()
-    return False, tested[k].copy()
+    return (True, None) if k is None else (False, tested[k].copy())
 
 
 def _shadow_disc(o: Shape) -> Circle | None:

@@ -34,11 +34,9 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
 from w40k.geometry.edge_rows import edge_rows
 from w40k.geometry.los_obstacles import TOUCH, Obstacles
-from w40k.geometry.shapes import Circle, FloatArray
+from w40k.geometry.shapes import Circle
 
 _EPS = 1e-9
 """:mod:`cover_shadows`' margin (the same value)."""
@@ -87,24 +85,6 @@ def point_shadowed(
         if iv is not None:
             ivs.append(iv)
     return _covers(ivs, alpha)
-
-
-def some_shadowed(
-    o: Circle, top_o: float, pts: FloatArray, rows: np.ndarray, level_t: float,
-    obs: Obstacles, partial: bool,
-) -> bool:
-    """True when ``shadowed_points(o, top_o, pts[rows], level_t, obs, partial)`` surely marks
-    some row: :func:`point_shadowed` of the middle and the last of ``rows`` (the first is
-    asked alone before). :func:`full_visibility.hidden_facing_point` asks the array pass
-    before the cuts only then; otherwise after them, and only when they find a hidden
-    point (a target fully visible among the walls has no point the shadows mark): the same
-    answers either way, the order only spares the pass where the model is fully visible."""
-    n = len(rows)
-    for i in sorted({n // 2, n - 1} - {0}):
-        x, y = pts[int(rows[i])].tolist()
-        if point_shadowed(o, top_o, x, y, level_t, obs, partial):
-            return True
-    return False
 
 
 def _asin_hi(x: float) -> float:
