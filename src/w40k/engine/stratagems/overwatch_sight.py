@@ -178,9 +178,16 @@ def seen_pairs(vis: Visibility, pairs: list[Pair]) -> list[bool]:
 
 def _shown(vis: Visibility, pair: Pair, mask: np.ndarray) -> bool:
     """A model pair of ``mask`` whose raw sight is kept (a batch decided it) is seen: then
-    the unit pair is (06.01)."""
+    the unit pair is (06.01). ``mask`` keeps only pairs no rule hides (of the unit pair's
+    :meth:`~Visibility._rule_mask`), and for those ``Visibility.visible`` is the raw sight
+    being a seen value: its 13.09 and 24.24 tests are the mask's, on the same distances
+    (pass ow21: the raw answer read, no ``visible`` call and no kept visibility made)."""
     ou, tu = pair
     raw = vis._raw_cache
+    seen_values = vis._seen_values()
     oms, tms = np.nonzero(mask)
-    return any((ou, om, tu, tm) in raw and vis.visible(ou, om, tu, tm)
-               for om, tm in zip(oms.tolist(), tms.tolist(), strict=True))
+    for om, tm in zip(oms.tolist(), tms.tolist(), strict=True):
+        r = raw.get((ou, om, tu, tm))
+        if r is not None and r.sight in seen_values:
+            return True
+    return False
