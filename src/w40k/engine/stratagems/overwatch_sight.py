@@ -7,7 +7,8 @@ by a few of their model pairs. The first rounds (:data:`ROUNDS`) stage, of every
 unit pair not yet shown seen, its next model pairs (of those no rule hides) in the order of
 their centres' distance; a unit pair with a staged pair the batch proves seen is visible, and
 its other model pairs are not staged. The last round stages every other model pair of the
-other unit pairs (what ``Visibility.stage_many`` stages), and ``Visibility.unit_sees``
+other unit pairs (what ``Visibility.stage_many`` stages, less the pairs a first round's batch
+left open: batched already, pass ow21), and ``Visibility.unit_sees``
 answers them as before (the same known answers, so the same searches). Every model pair's
 staged answer is its own (``SightTables.stage_many``: whichever pairs share a batch), and the
 rounds only decide which pairs are staged first, so every answer is the same as with every
