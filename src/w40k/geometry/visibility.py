@@ -198,13 +198,14 @@ class Visibility(SightTables):
             if kept is not None and kept[0] is part:
                 self._hidden_of[tu] = kept[1]
                 return kept[1]
-            if not unit.ranged_attacks_recently:
-                # the area rows of the models that may hide, in one call (each row its own)
-                need = [self.model_index[(tu, tm)] for tm, m in enumerate(unit.models)
-                        if m.has(*COVER_KEYWORDS)]
-                if need:
-                    self._area_rows(np.array(need, dtype=np.int64))
-            hit = np.array([self.hidden(tu, tm) for tm in range(n)], dtype=bool)
+            hit = np.zeros(n, dtype=bool)
+            tms = [tm for tm, m in enumerate(unit.models) if m.has(*COVER_KEYWORDS)]
+            if tms and not unit.ranged_attacks_recently and any(self.dense_area):
+                # :meth:`hidden` of those models off their area rows, in one call (each row
+                # its own): within an area (its column, the areas first) with a dense feature
+                gids = np.array([self.model_index[(tu, tm)] for tm in tms], dtype=np.int64)
+                rows = self._area_rows(gids)[gids, :len(self.dense_area)]
+                hit[tms] = (rows & np.array(self.dense_area, dtype=bool)).any(axis=1)
             hit.setflags(write=False)
             self._hidden_of[tu] = hit
             if not unit.ranged_attacks_recently:

@@ -13,6 +13,8 @@ import math
 import weakref
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from w40k.core import kept
 from w40k.engine import field, geo
 from w40k.engine.phases.melee_moves import EPS, units_within
@@ -41,18 +43,24 @@ LEAP, FRAY = "leap_to_defend", "into_the_fray"
 
 # -- 15.08 Fire Overwatch --------------------------------------------------------------------
 def _in_reach(ctx: Context, facts: ShooterFacts,
-              engaged: dict[int, bool] | None = None) -> list[UnitData]:
+              engaged: dict[int, bool] | None = None,
+              sure: list[int] | None = None) -> list[UnitData]:
     """The unengaged enemy units within 24" of the unit (R15.09-a, R15.09-e: an engaged
     enemy is never a target; 17.03 is 'in your Shooting phase' only). ``engaged``: each
     enemy's :func:`geo.is_engaged` answer by ``id``, kept by the caller across its shooters
-    (one state: the same answer for every shooter)."""
+    (one state: the same answer for every shooter). ``sure``: per enemy of
+    ``facts.enemies``, :func:`_reach_sure`'s answer (1 within, 0 not, -1 measured here)."""
     u = facts.unit
     lu = field.layout(u)
     out: list[UnitData] = []
-    for e in facts.enemies:
-        near = _round_within(lu, field.layout(e), SNAP_RANGE)
-        if not (units_within(u, e, SNAP_RANGE) if near is None else near):
+    for i, e in enumerate(facts.enemies):
+        known = -1 if sure is None else sure[i]
+        if known == 0:
             continue
+        if known < 0:
+            near = _round_within(lu, field.layout(e), SNAP_RANGE)
+            if not (units_within(u, e, SNAP_RANGE) if near is None else near):
+                continue
         if engaged is None:
             busy = geo.is_engaged(ctx, e)
         else:
@@ -94,6 +102,37 @@ def _round_within(la: Layout, lb: Layout, dist: float) -> bool | None:
     return False
 
 
+SURE_MARGIN = 1e-9
+"""Inches: a least gap this far from the reach decides it on numpy's floats (its ``hypot``
+may differ from ``math.hypot`` by an ulp, ~1e-14 at these distances)."""
+
+
+def _reach_sure(rows: list[Layout], cols: list[Layout], dist: float) -> list[list[int]] | None:
+    """For each (row, column) layout pair, :func:`_round_within` where it is plain: 1 within
+    ``dist`` (+ EPS), 0 not, -1 too near the limit to say (measured pair by pair); None
+    unless every layout has models, all round bases. The least gap over each block of
+    one matrix of every model pair (the centre distance less both radii, as
+    :func:`_round_within` measures it; a gap below 0 is 0 there, and the limit is
+    positive): a block whose least gap is :data:`SURE_MARGIN` inside the limit or past it
+    has the same answer pair by pair (R01.04-a: the units' distance is their closest model
+    pair's)."""
+    lays = [*rows, *cols]
+    if not rows or not cols or not all(len(la) and la.round.all() for la in lays):
+        return None
+    a = np.concatenate([la.centres for la in rows])
+    b = np.concatenate([la.centres for la in cols])
+    gap = (np.hypot(a[:, 0, None] - b[None, :, 0], a[:, 1, None] - b[None, :, 1])
+           - np.concatenate([la.radii for la in rows])[:, None]
+           - np.concatenate([la.radii for la in cols])[None, :])
+    starts_a = np.cumsum([0, *(len(la) for la in rows[:-1])])
+    starts_b = np.cumsum([0, *(len(la) for la in cols[:-1])])
+    least = np.minimum.reduceat(np.minimum.reduceat(gap, starts_a, axis=0), starts_b, axis=1)
+    limit = dist + EPS
+    out: list[list[int]] = np.where(least <= limit - SURE_MARGIN, 1,
+                                    np.where(least > limit + SURE_MARGIN, 0, -1)).tolist()
+    return out
+
+
 def snap_targets(ctx: Context, u: UnitData) -> list[str]:
     """R15.09-a: the unengaged enemy units visible to the unit and within 24" of it."""
     facts = ShooterFacts(ctx, u)
@@ -125,10 +164,18 @@ def _overwatch_search(ctx: Context, player: str) -> list[Target]:
     """The search of :func:`_overwatch_targets`."""
     shooters = [ShooterFacts(ctx, u) for u in ctx.state.units_of(player)
                 if not (u.has("TITANIC") or geo.is_engaged(ctx, u))]  # R15.08-a
-    engaged: dict[int, bool] = {}
-    reach = [_in_reach(ctx, f, engaged) for f in shooters]
     if not shooters:
         return []
+    engaged: dict[int, bool] = {}
+    # the 24" reach of every (shooter, enemy) pair from one matrix where it is plain (the
+    # shooters are one player's: the same enemies)
+    enemies = shooters[0].enemies
+    ids = [id(e) for e in enemies]
+    sure = (_reach_sure([field.layout(f.unit) for f in shooters],
+                        [field.layout(e) for e in enemies], SNAP_RANGE)
+            if all([id(e) for e in f.enemies] == ids for f in shooters) else None)
+    reach = [_in_reach(ctx, f, engaged, None if sure is None else sure[i])
+             for i, f in enumerate(shooters)]
     # R15.09-a: some model of the unit sees some model of the enemy (06.01), the batched
     # sight tests of the candidate pairs staged in two rounds (the same answers)
     pairs = [(f, e) for f, es in zip(shooters, reach, strict=True) for e in es]

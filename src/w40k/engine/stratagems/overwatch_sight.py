@@ -7,7 +7,8 @@ by a few of their model pairs. The first rounds (:data:`ROUNDS`) stage, of every
 unit pair not yet shown seen, its next model pairs (of those no rule hides) in the order of
 their centres' distance; a unit pair with a staged pair the batch proves seen is visible, and
 its other model pairs are not staged. The last round stages every other model pair of the
-other unit pairs (what ``Visibility.stage_many`` stages), and ``Visibility.unit_sees``
+other unit pairs (what ``Visibility.stage_many`` stages, less the pairs a first round's batch
+left open: batched already, pass ow21), and ``Visibility.unit_sees``
 answers them as before (the same known answers, so the same searches). Every model pair's
 staged answer is its own (``SightTables.stage_many``: whichever pairs share a batch), and the
 rounds only decide which pairs are staged first, so every answer is the same as with every
@@ -104,13 +105,12 @@ def _ranks_of(a: np.ndarray, bs: list[np.ndarray], masks: list[np.ndarray]) -> l
     d = ((a[:, None, :] - np.concatenate(bs)[None, :, :]) ** 2).sum(axis=2)
     mask = np.concatenate(masks, axis=1)
     d = np.where(mask, d, np.inf)
-    col = np.arange(d.shape[1])
     seg = np.repeat(np.arange(len(bs)), widths)  # the unit pair of each column
-    width = np.repeat(widths, widths)
-    # the model pair's index in its own unit pair's row-major order
-    within = np.arange(n)[:, None] * width[None, :] + (col - starts[seg])[None, :]
     segs = np.broadcast_to(seg, d.shape)
-    order = np.lexsort((within.ravel(), d.ravel(), segs.ravel()))
+    # ties in the model pair's index in its own unit pair's row-major order: a unit pair's
+    # entries come in that order in ``d``'s row-major order (by observer model, then its
+    # columns), and the sort is stable (pass ow21: that index not computed as a third key)
+    order = np.lexsort((d.ravel(), segs.ravel()))
     # a unit pair's model pairs come after every model pair of the pairs before it
     first = (n * starts[:-1])[segs.ravel()[order]]
     flat = np.empty(order.shape, dtype=np.int64)
@@ -144,13 +144,21 @@ def seen_pairs(vis: Visibility, pairs: list[Pair]) -> list[bool]:
     todo = [p for p in dict.fromkeys(pairs) if p not in vis._staged]
     ranks = _all_ranks(vis, todo)
     shown: set[Pair] = set()
+    asked = set(todo)
+    # the model pairs a first round's batch left open, per unit pair as asked: not batched
+    # again (their answer, count and relevance row are their own: kept by that batch)
+    left: dict[Pair, list[tuple[int, int]]] = {}
     low = 0
     for high in ROUNDS:
         live = [i for i, p in enumerate(todo) if p not in shown]
         masks = [(ranks[i] >= low) & (ranks[i] < high) for i in live]  # low >= 0
         for idx in _batches([int(np.count_nonzero(m)) for m in masks]):
             kept: list[np.ndarray | None] = [masks[k] for k in idx]
-            vis._batch_stage([todo[live[k]] for k in idx], kept, [])
+            for a, am, b, bm in vis._batch_stage([todo[live[k]] for k in idx], kept, []):
+                if (a, b) in asked:
+                    left.setdefault((a, b), []).append((am, bm))
+                if (b, a) in asked:
+                    left.setdefault((b, a), []).append((bm, am))
         for i, mask in zip(live, masks, strict=True):
             if _shown(vis, todo[i], mask):
                 shown.add(todo[i])
@@ -162,11 +170,11 @@ def seen_pairs(vis: Visibility, pairs: list[Pair]) -> list[bool]:
     # a later question stages them; every other unit pair is staged whole (``stage_many``)
     rest = [i for i, p in enumerate(todo) if p not in shown]
     sizes = [vis.staged_size(*todo[i]) - int(np.count_nonzero((ranks[i] >= 0) & (ranks[i] < low)))
-             for i in rest]
+             - len(left.get(todo[i], ())) for i in rest]
     for idx in _batches(sizes):
         batch = [todo[rest[k]] for k in idx]
         spared: list[tuple[int, int, int, int]] = []
-        vis._batch_stage(batch, [vis._stage_mask(*p) for p in batch], spared)
+        vis._batch_stage(batch, [_last_mask(vis, p, left) for p in batch], spared)
         some = {(k[0], k[2]) for k in spared}
         for ou, tu in batch:
             if (min(ou, tu), max(ou, tu)) not in some:
@@ -176,11 +184,32 @@ def seen_pairs(vis: Visibility, pairs: list[Pair]) -> list[bool]:
     return [p in shown or vis.unit_sees(*p) for p in pairs]
 
 
+def _last_mask(vis: Visibility, pair: Pair,
+               left: dict[Pair, list[tuple[int, int]]]) -> np.ndarray:
+    """The last round's model pairs of ``pair``: its stage mask less the pairs a first
+    round left open (batched already: a batch would leave them open again, or spare them
+    if a pair of the unit pair is CLEAR, with the same count and relevance row)."""
+    mask = vis._stage_mask(*pair)
+    gone = left.get(pair)
+    if gone:
+        mask = mask.copy()
+        oms, tms = zip(*gone, strict=True)
+        mask[list(oms), list(tms)] = False
+    return mask
+
+
 def _shown(vis: Visibility, pair: Pair, mask: np.ndarray) -> bool:
     """A model pair of ``mask`` whose raw sight is kept (a batch decided it) is seen: then
-    the unit pair is (06.01)."""
+    the unit pair is (06.01). ``mask`` keeps only pairs no rule hides (of the unit pair's
+    :meth:`~Visibility._rule_mask`), and for those ``Visibility.visible`` is the raw sight
+    being a seen value: its 13.09 and 24.24 tests are the mask's, on the same distances
+    (pass ow21: the raw answer read, no ``visible`` call and no kept visibility made)."""
     ou, tu = pair
     raw = vis._raw_cache
+    seen_values = vis._seen_values()
     oms, tms = np.nonzero(mask)
-    return any((ou, om, tu, tm) in raw and vis.visible(ou, om, tu, tm)
-               for om, tm in zip(oms.tolist(), tms.tolist(), strict=True))
+    for om, tm in zip(oms.tolist(), tms.tolist(), strict=True):
+        r = raw.get((ou, om, tu, tm))
+        if r is not None and r.sight in seen_values:
+            return True
+    return False
