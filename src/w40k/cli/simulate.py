@@ -185,21 +185,20 @@ def register(app: typer.Typer) -> None:
 
         from concurrent.futures.process import BrokenProcessPool  # only a batch pays it
 
-        stopped: str | None = None
+        stopped: tuple[str, int] | None = None  # why the batch stopped, its exit status
         try:
             play_games(position, todo, seed=first, agents=names, workers=procs,
                        on_outcome=progress)
         except KeyboardInterrupt:  # Ctrl-C: keep and report the games finished so far
-            stopped = "interrupted"
+            stopped = "interrupted", 130
         except BrokenProcessPool:  # a worker killed from outside (out of memory, say)
-            stopped = "a worker process ended unexpectedly (killed, or out of memory?)"
+            stopped = "error: a worker process ended unexpectedly (killed, or out of memory?)", 1
         wall = time.perf_counter() - wall
         if stopped is not None:
-            typer.echo(f"{'' if stopped == 'interrupted' else 'error: '}{stopped}: "
-                       f"{len(outcomes)} of {len(todo)} games finished"
+            typer.echo(f"{stopped[0]}: {len(outcomes)} of {len(todo)} games finished"
                        + ("; they are kept and summarised" if outcomes else ""), err=True)
             if not outcomes:
-                raise typer.Exit(130 if stopped == "interrupted" else 1)
+                raise typer.Exit(stopped[1])
         if results is not None:
             from w40k.cli.simulate_results import header, write_results
 
@@ -218,7 +217,7 @@ def register(app: typer.Typer) -> None:
                              f"early, e.g. seed {first_stop.seed}: {first_stop.stopped}"),
                        err=True)
         if stopped is not None:
-            raise typer.Exit(130 if stopped == "interrupted" else 1)
+            raise typer.Exit(stopped[1])
 
 
 def _list(v: JSON) -> list[JSON]:
