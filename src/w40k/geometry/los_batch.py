@@ -22,7 +22,7 @@ import numpy as np
 
 from w40k.core import kept
 from w40k.geometry.los import TOUCH, Obstacles
-from w40k.geometry.los_dist import _seg_dist, _seg_dist_xy
+from w40k.geometry.los_dist import _seg_dist_xy
 from w40k.geometry.shapes import FloatArray
 
 UNDECIDED = 0
@@ -99,8 +99,10 @@ def batch_sight(
     # are the same edges (owners are not renumbered).
     box_lo = np.minimum(oc.min(axis=0), tc.min(axis=0))
     box_hi = np.maximum(oc.max(axis=0), tc.max(axis=0))
-    slack0 = float(rad.max()) + 1e-5 + sc.grow_col
-    near = _all2((sc.e_hi + slack0 >= box_lo) & (sc.e_lo - slack0 <= box_hi))
+    # (the boxes' coordinates as rows, (2, E): each operation runs along the edges)
+    slack0 = float(rad.max()) + 1e-5 + obs.grow
+    near_xy = (sc.e_hi_t + slack0 >= box_lo[:, None]) & (sc.e_lo_t - slack0 <= box_hi[:, None])
+    near = near_xy[0] & near_xy[1]
     if not near.any():
         status[:] = CLEAR
         return status, pn, qn
@@ -115,10 +117,10 @@ def batch_sight(
         sc = _SceneArrays(obs)
     lowest = np.minimum(top_o, top_t)
     highest = np.maximum(top_o, top_t)
-    seg_lo = np.minimum(oc, tc)
-    seg_hi = np.maximum(oc, tc)
-    e_lo = sc.e_lo
-    e_hi = sc.e_hi
+    # the centres as (2, P) rows, and the boxes of the centre segments
+    oc_t, tc_t = np.ascontiguousarray(oc.T), np.ascontiguousarray(tc.T)
+    seg_lo = np.minimum(oc_t, tc_t)
+    seg_hi = np.maximum(oc_t, tc_t)
 
     # ---- (pair, edge) couples that may come within reach of the centre segment: a
     # prefilter by the edge end points' offsets across and along the centre line (small
@@ -151,55 +153,69 @@ def batch_sight(
     all_near = len(ne) == len(near)
     if all_near:
         ax, ay, bx, by, g5 = sc.ax, sc.ay, sc.bx, sc.by, sc.grow5
+        n_seg = sc.n_seg
     else:
         ax, ay, bx, by, g5 = sc.ax[ne], sc.ay[ne], sc.bx[ne], sc.by[ne], sc.grow5[ne]
+        n_seg = int(np.searchsorted(ne, sc.n_seg))
     slack = rad[None, :] + g5[:, None]  # (E near, P)
-    sa = ax[:, None] * nx + ay[:, None] * ny - c_n
-    sb = bx[:, None] * nx + by[:, None] * ny - c_n
-    across = (np.maximum(sa, sb) >= -slack) & (np.minimum(sa, sb) <= slack)
-    en, pi = across.nonzero()
-    ei = en if all_near else ne[en]
-    ux, uy, cu = ux0[pi], uy0[pi], c_u[pi]
-    ua = ax[en] * ux + ay[en] * uy - cu
-    ub = bx[en] * ux + by[en] * uy - cu
-    sl = rad[pi] + g5[en]  # slack[en, pi], the same sum
-    along = (np.maximum(ua, ub) >= -sl) & (np.minimum(ua, ub) <= len0[pi] + sl)
-    ei, pi, en = ei[along], pi[along], en[along]
-    ua, ub = ua[along], ub[along]
+    sa, sb, across = _offsets_across(ax, ay, bx, by, n_seg, nx, ny, c_n, slack)
+    fl = across.ravel().nonzero()[0]  # (the couples' flat indices in ``sa`` / ``sb``)
+    en, pi = np.divmod(fl, n_p)
+    # (gathers over the couples by ``take``: the same elements as fancy indexing, about half
+    # its cost on large index arrays)
+    ei = en if all_near else ne.take(en)
+    ux, uy, cu = ux0.take(pi), uy0.take(pi), c_u.take(pi)
+    ua = ax.take(en) * ux + ay.take(en) * uy - cu
+    ub = bx.take(en) * ux + by.take(en) * uy - cu
+    sl = slack.ravel().take(fl)  # rad[pi] + g5[en], the same sum
+    along = (np.maximum(ua, ub) >= -sl) & (np.minimum(ua, ub) <= len0.take(pi) + sl)
+    ix = along.nonzero()[0]
+    ei, pi, fl, ua, ub = ei.take(ix), pi.take(ix), fl.take(ix), ua.take(ix), ub.take(ix)
     own = obs.owner[ei]
     if allowed is not None and len(pi):
         ok = allowed(pi, own)
-        pi, ei, own, en, ua, ub = pi[ok], ei[ok], own[ok], en[ok], ua[ok], ub[ok]
+        pi, ei, own, fl, ua, ub = pi[ok], ei[ok], own[ok], fl[ok], ua[ok], ub[ok]
 
     # ---- relevance exactly as _relevant_edges: box by the pair's reach, then distance
     reach = rad[pi] + obs.grow[ei] + 1e-9
-    rel_owner = np.zeros((n_p, max(sc.n_own, 1)), dtype=bool)
+    n_w = max(sc.n_own, 1)
+    rel_owner = np.zeros((n_p, n_w), dtype=bool)
+    # (the (pair, obstacle) matrices read and written by flat index: a view of the matrix,
+    # the same cells as by (row, column) pairs, without numpy's two-index path)
+    rel_flat = rel_owner.ravel()
+    po = pi * n_w + own
     # an edge with an end whose offsets put it, by more than 1e-6, within its reach of the
     # centre line with its foot on the centre segment is within its reach of the segment
     # (the offsets' rounding is far below 1e-6), so it passes the exact tests below: its
     # obstacle is relevant to the pair, and that obstacle's other edges need no test
     lim, seg_len = reach - 1e-6, len0[pi]
-    sure = (((np.abs(sa[en, pi]) <= lim) & (ua >= 0.0) & (ua <= seg_len))
-            | ((np.abs(sb[en, pi]) <= lim) & (ub >= 0.0) & (ub <= seg_len)))
-    rel_owner[pi[sure], own[sure]] = True
-    rest = ~rel_owner[pi, own]
-    pr, er, rr = pi[rest], ei[rest], reach[rest]
-    box = _all2((e_hi[er] + rr[:, None] >= seg_lo[pr]) & (e_lo[er] - rr[:, None] <= seg_hi[pr]))
+    sure = (((np.abs(sa.ravel()[fl]) <= lim) & (ua >= 0.0) & (ua <= seg_len))
+            | ((np.abs(sb.ravel()[fl]) <= lim) & (ub >= 0.0) & (ub <= seg_len)))
+    rel_flat[po[sure]] = True
+    rest = ~rel_flat[po]
+    pr, er, rr, por = pi[rest], ei[rest], reach[rest], po[rest]
+    # (coordinates as (2, N) rows gathered by ``take``: the same elements and operations as
+    # the (N, 2) rows and columns, each operation along the couples)
+    box_xy = ((_cols(sc.e_hi_t, er) + rr >= _cols(seg_lo, pr))
+              & (_cols(sc.e_lo_t, er) - rr <= _cols(seg_hi, pr)))
+    box = box_xy[0] & box_xy[1]
     rel_pi, rel_ei = pr[box], er[box]
-    dist = _seg_dist(oc[rel_pi], tc[rel_pi], obs.a[rel_ei], obs.b[rel_ei])
+    po_, to_ = _cols(oc_t, rel_pi), _cols(tc_t, rel_pi)
+    ao_, bo_ = _cols(sc.a_t, rel_ei), _cols(sc.b_t, rel_ei)
+    dist = _seg_dist_xy(po_[0], po_[1], to_[0], to_[1], ao_[0], ao_[1], bo_[0], bo_[1])
     close = dist <= rr[box]
-    rel_owner[rel_pi[close], obs.owner[rel_ei[close]]] = True
+    rel_flat[por[box][close]] = True  # (the owners of ``rel_ei``: ``own`` of those couples)
     if relevant is not None:
         relevant.append(rel_owner)
     # whole obstacles are kept; those no higher than the lower top never block
     top_e = obs.top[ei]
-    kept = rel_owner[pi, own] & ~((top_e <= lowest[pi] + 1e-12) & np.isfinite(top_e))
+    kept = rel_flat[po] & ~((top_e <= lowest[pi] + 1e-12) & np.isfinite(top_e))
     kp, ke = pi[kept], ei[kept]
     if kept_owners is not None:
         # the obstacles each pair keeps (whole obstacles: those of ``rel_owner`` with an edge
         # above the lower top), counted once each
-        ko = np.zeros((n_p, max(sc.n_own, 1)), dtype=bool)
-        ko[kp, own[kept]] = True
+        ko = np.zeros((n_p, n_w), dtype=bool)
+        ko.ravel()[po[kept]] = True
         kept_owners[:] = ko.sum(axis=1)
     any_kept = np.zeros(n_p, dtype=bool)
     any_kept[kp] = True
@@ -216,8 +232,8 @@ def batch_sight(
     qn_c = oc + dd * t0[:, None]
     span = np.maximum(te_t - te_o, 1e-12)
     h = obs.top[ke]
-    lo = lo0[kp].copy()
-    hi = hi0[kp].copy()
+    lo = lo0[kp]  # (fancy indexing copies)
+    hi = hi0[kp]
     dz = top_t - top_o
     dzk = dz[kp]
     slope = np.abs(dzk) > 1e-12
@@ -230,16 +246,19 @@ def batch_sight(
     never = (lowest[kp] + 1e-12 >= h) & np.isfinite(h)
     active = (hi > lo) & ~never
     ak = active.nonzero()[0]
-    p1 = oc[kp[ak]] + dd[kp[ak]] * lo[ak, None]
-    p2 = oc[kp[ak]] + dd[kp[ak]] * hi[ak, None]
-    hdist = _seg_dist(p1, p2, obs.a[ke[ak]], obs.b[ke[ak]])
+    kpa, kea = kp[ak], ke[ak]
+    oca, dda = _cols(oc_t, kpa), _cols(np.ascontiguousarray(dd.T), kpa)
+    p1 = oca + dda * lo[ak]
+    p2 = oca + dda * hi[ak]
+    ea_, eb_ = _cols(sc.a_t, kea), _cols(sc.b_t, kea)
+    hdist = _seg_dist_xy(p1[0], p1[1], p2[0], p2[1], ea_[0], ea_[1], eb_[0], eb_[1])
     hit_k = hdist < obs.grow[ke[ak]] - TOUCH
     hit = np.zeros(n_p, dtype=bool)
     hit[kp[ak[hit_k]]] = True
     centre_clear = any_kept & long_enough & valid & (overlap | ~hit)
     status[centre_clear] = CLEAR
-    pn[centre_clear] = pn_c[centre_clear]
-    qn[centre_clear] = qn_c[centre_clear]
+    np.copyto(pn, pn_c, where=centre_clear[:, None])
+    np.copyto(qn, qn_c, where=centre_clear[:, None])
 
     # ---- the single-wall proof of BLOCKED
     todo = any_kept & ~centre_clear
@@ -261,14 +280,25 @@ class _SceneArrays:
 
     def __init__(self, obs: Obstacles) -> None:
         self.obs = obs
-        self.e_lo = np.minimum(obs.a, obs.b)
-        self.e_hi = np.maximum(obs.a, obs.b)
-        self.grow_col = obs.grow[:, None]
+        # the edges' boxes and end points as (2, E) rows (x, y), for the operations along
+        # the edges or couples
+        self.e_lo_t = np.ascontiguousarray(np.minimum(obs.a, obs.b).T)
+        self.e_hi_t = np.ascontiguousarray(np.maximum(obs.a, obs.b).T)
+        self.a_t = np.ascontiguousarray(obs.a.T)
+        self.b_t = np.ascontiguousarray(obs.b.T)
         # the edges' end coordinates as contiguous columns and the prefilter's slack less
         # the pair's radius (``grow + 1e-5``), for the (edge x pair) prefilter
         self.ax, self.ay = obs.a[:, 0].copy(), obs.a[:, 1].copy()
         self.bx, self.by = obs.b[:, 0].copy(), obs.b[:, 1].copy()
         self.grow5 = obs.grow + 1e-5
+        # the edges from ``n_seg`` on are points (model bases: ``a == b``, bit for bit), as
+        # ``SightTables`` joins them after the terrain; ``n_seg`` = E where they are not a
+        # tail (then every edge is taken as a segment)
+        pt = (obs.a == obs.b).all(axis=1)
+        seg = np.nonzero(~pt)[0]
+        self.n_seg = int(seg[-1]) + 1 if len(seg) else 0
+        if len(seg) and int(seg[-1]) + 1 != len(seg):
+            self.n_seg = len(pt)  # (a point among the segments)
         self.n_own = int(obs.owner.max(initial=-1)) + 1
         # edges of one obstacle contiguous, for the single-wall proof's per-obstacle
         # reductions
@@ -279,18 +309,57 @@ class _SceneArrays:
             ids = np.arange(self.n_own)
             self.own_start = np.searchsorted(obs.owner, ids, side="left")
             self.own_stop = np.searchsorted(obs.owner, ids, side="right")
-            self.ab = obs.b - obs.a
-            self.den = np.maximum((self.ab * self.ab).sum(axis=1), 1e-300)
+            ab = obs.b - obs.a
+            self.ab_t = np.ascontiguousarray(ab.T)
+            self.den = np.maximum((ab * ab).sum(axis=1), 1e-300)
 
 
 _SIGNS = np.array([[1.0], [-1.0]])
 """The two outer hull sides' signs, as a column (:func:`_single_wall_blocked`)."""
 
-def _all2(x: np.ndarray) -> np.ndarray:
-    """``x.all(axis=1)`` for an (N, 2) boolean array, by the ufunc's own reduction (the same
-    booleans without ``ndarray.all``'s Python wrapper)."""
-    out: np.ndarray = np.logical_and.reduce(x, axis=1)
-    return out
+def _offsets_across(
+    ax: FloatArray, ay: FloatArray, bx: FloatArray, by: FloatArray, n_seg: int,
+    nx: FloatArray, ny: FloatArray, c_n: FloatArray, slack: FloatArray,
+) -> tuple[FloatArray, FloatArray, np.ndarray]:
+    """The prefilter's offsets across the centre lines of the edges' two ends (``sa``,
+    ``sb``: (E, P)) and which couples cross the band of half-width ``slack``. Rows from
+    ``n_seg`` on are points (``a == b``): their ``sb`` is their ``sa`` (the same operations
+    on the same floats), copied, and their test ``|sa| <= slack`` is the two-end test with
+    ``sb == sa`` (``max`` and ``min`` of equal values are that value; NaN fails both): the
+    same offsets and booleans with about half the operations on those rows."""
+    sa = ax[:, None] * nx + ay[:, None] * ny - c_n
+    if n_seg >= len(ax):
+        sb = bx[:, None] * nx + by[:, None] * ny - c_n
+        across = (np.maximum(sa, sb) >= -slack) & (np.minimum(sa, sb) <= slack)
+        return sa, sb, across
+    sb = np.empty_like(sa)
+    sb[n_seg:] = sa[n_seg:]
+    across = np.empty(sa.shape, dtype=bool)
+    np.less_equal(np.abs(sa[n_seg:]), slack[n_seg:], out=across[n_seg:])
+    if n_seg:
+        sas, sbs, sls = sa[:n_seg], sb[:n_seg], slack[:n_seg]
+        np.multiply(bx[:n_seg, None], nx, out=sbs)
+        sbs += by[:n_seg, None] * ny
+        sbs -= c_n
+        np.logical_and(np.maximum(sas, sbs) >= -sls, np.minimum(sas, sbs) <= sls,
+                       out=across[:n_seg])
+    return sa, sb, across
+
+
+def _cols(x: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """``x[:, idx]`` for a (2, N) array, by ``take`` (the same elements)."""
+    return x.take(idx, axis=1)
+
+
+def _nz2(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``x.nonzero()`` for a 2-D boolean array: the flat nonzero indices split by ``divmod``
+    (the same (row, column) pairs in the same row-major order; the 2-D ``nonzero`` steps an
+    iterator element by element, ~5x the cost)."""
+    if x.shape[1] == 0:
+        r0, c0 = x.nonzero()
+        return r0, c0
+    r, c = np.divmod(x.ravel().nonzero()[0], x.shape[1])
+    return r, c
 
 
 _SCENE: list[_SceneArrays] = kept.slot()
@@ -379,7 +448,7 @@ def _single_wall_blocked(
     cosv = (ro - rt) / length
     sv = np.sqrt(np.maximum(1.0 - cosv * cosv, 0.0))
     half = 0.5 * obs.grow[we]
-    wa, wb = obs.a[we], obs.b[we]
+    wa, wb = _cols(sc.a_t, we), _cols(sc.b_t, we)  # (2, W): x, y rows
     # both sides at once, row 0 the side of sign +1, row 1 that of sign -1 (the same
     # operations element by element as side by side, so the same floats)
     sign = _SIGNS
@@ -393,7 +462,7 @@ def _single_wall_blocked(
     # direction ``n`` turned a quarter, its length ``slen``), both before its start or
     # both after its end by that much: the exact distances only for the other couples
     wx, wy = spx[:, wp], spy[:, wp]  # (2, W)
-    ax_, ay_, bx_, by_ = wa[:, 0] - wx, wa[:, 1] - wy, wb[:, 0] - wx, wb[:, 1] - wy
+    ax_, ay_, bx_, by_ = wa[0] - wx, wa[1] - wy, wb[0] - wx, wb[1] - wy
     nxw, nyw = nx[:, wp], ny[:, wp]
     fa, fb = nxw * ax_ + nyw * ay_, nxw * bx_ + nyw * by_
     ga, gb = nxw * ay_ - nyw * ax_, nxw * by_ - nyw * bx_
@@ -402,11 +471,15 @@ def _single_wall_blocked(
     g_lo, g_hi = np.minimum(g_end, 0.0) - lim, np.maximum(g_end, 0.0) + lim
     far = (((fa > lim) & (fb > lim)) | ((fa < -lim) & (fb < -lim))
            | ((ga < g_lo) & (gb < g_lo)) | ((ga > g_hi) & (gb > g_hi)))
-    si, wi = (~far).nonzero()
-    pw = wp[wi]
+    # (by flat indices: ``fw`` into the (2, W) arrays, ``fp`` into the (2, P) ones)
+    fw = (~far).ravel().nonzero()[0]
+    si, wi = np.divmod(fw, len(wp))
+    fp = si * n_p + wp[wi]
+    wei = we[wi]
     meets = np.zeros((2, len(wp)), dtype=bool)
-    meets[si, wi] = _seg_dist_xy(spx[si, pw], spy[si, pw], sqx[si, pw], sqy[si, pw],
-                                 wa[wi, 0], wa[wi, 1], wb[wi, 0], wb[wi, 1]) <= half[wi]
+    meets.ravel()[fw] = _seg_dist_xy(
+        spx.ravel()[fp], spy.ravel()[fp], sqx.ravel()[fp], sqy.ravel()[fp],
+        sc.ax[wei], sc.ay[wei], sc.bx[wei], sc.by[wei]) <= half[wi]
     n_own = sc.n_own
     own = obs.owner[we]
     convex = obs.convex[own]
@@ -418,11 +491,12 @@ def _single_wall_blocked(
     side0 = np.zeros((n_p, n_own), dtype=bool)
     side1 = np.zeros((n_p, n_own), dtype=bool)
     both = np.zeros((n_p, n_own), dtype=bool)
-    side0[wp[m0], own[m0]] = True
-    side1[wp[m1], own[m1]] = True
-    both[wp[one], own[one]] = True
+    pwo = wp * n_own + own
+    side0.ravel()[pwo[m0]] = True
+    side1.ravel()[pwo[m1]] = True
+    both.ravel()[pwo[one]] = True
     both |= side0 & side1
-    cp, ck = both.nonzero()
+    cp, ck = _nz2(both)
     if len(cp) == 0:
         return out
     # every edge of each candidate obstacle
@@ -431,23 +505,26 @@ def _single_wall_blocked(
     first = np.cumsum(count) - count
     rep = np.repeat(np.arange(len(cp)), count)
     edge = start[rep] + (np.arange(len(rep)) - first[rep])
-    ea, eb = obs.a[edge], obs.b[edge]
-    ab, den = sc.ab[edge], sc.den[edge]
+    # (points and vectors as (2, N) rows (x, y): the same operations element by element as
+    # on (N, 2) rows, each along the edges; a sum of two terms is their one addition, as
+    # ``sum(axis=1)`` adds them)
+    ea, eb = _cols(sc.a_t, edge), _cols(sc.b_t, edge)
+    ab, den = _cols(sc.ab_t, edge), sc.den[edge]
     gap = obs.grow[start] + 1e-6
     cpr = cp[rep]
     ok = np.ones(len(cp), dtype=bool)
     for c, r in ((oc, ro), (tc, rt)):
-        p = c[cpr]
+        p = _cols(c.T, cpr)
         ap = p - ea
-        u = np.minimum(np.maximum((ap * ab).sum(axis=1) / den, 0.0), 1.0)
-        off = ap - ab * u[:, None]
-        dist = np.sqrt((off * off).sum(axis=1))
+        u = np.minimum(np.maximum((ap[0] * ab[0] + ap[1] * ab[1]) / den, 0.0), 1.0)
+        off = ap - ab * u
+        dist = np.sqrt(off[0] * off[0] + off[1] * off[1])
         ok &= np.minimum.reduceat(dist, first) > r[cp] + gap
         # centre inside the polygon (3+ edges; even-odd, convex or not: the centre is far
         # from every edge here, so no crossing is in doubt)
-        cond = (ea[:, 1] > p[:, 1]) != (eb[:, 1] > p[:, 1])
-        xint = ea[:, 0] + (p[:, 1] - ea[:, 1]) * ab[:, 0] / ab[:, 1]
-        odd = np.add.reduceat((cond & (p[:, 0] < xint)).astype(np.int64), first) % 2 == 1
+        cond = (ea[1] > p[1]) != (eb[1] > p[1])
+        xint = ea[0] + (p[1] - ea[1]) * ab[0] / ab[1]
+        odd = np.add.reduceat((cond & (p[0] < xint)).astype(np.int64), first) % 2 == 1
         ok &= ~(odd & (count >= 3))
     out[cp[ok]] = True
     return out

@@ -1,0 +1,441 @@
+"""``los_batch`` as it was at e2de85a (before the batch22 pass), kept as the reference that
+``tests/engine/test_22_batch_sight.py`` compares the batch line of sight with, bit for bit
+(statuses, witnesses, kept obstacle counts, relevance rows, spared pairs)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from w40k.core import kept
+from w40k.geometry.los import TOUCH, Obstacles
+from w40k.geometry.los_dist import _seg_dist, _seg_dist_xy
+from w40k.geometry.shapes import FloatArray
+
+UNDECIDED = 0
+"""Status: the per-pair exact search must decide."""
+CLEAR = 1
+"""Status: a clear line (the witness is in the returned points)."""
+BLOCKED = 2
+"""Status: no clear line (exact, by the single-wall proof)."""
+SPARED = 3
+"""Status: not decided, and not to be searched by the caller: another pair of its group
+(``spare_groups``) is CLEAR in this call, so the single-wall proof was not tried on it."""
+
+AllowedFn = Callable[[np.ndarray, np.ndarray], np.ndarray]
+"""``allowed(pair_idx, owner_idx)``: whether the obstacle counts for the pair (e.g. not one of
+the two units' own models, not an area either model is in)."""
+
+
+# one floating-point error state for the whole call (its divisions by zero lengths and square
+# roots of negative rounding are masked where they matter), not one per step: each
+# ``np.errstate`` costs about as much as a small array operation
+@np.errstate(divide="ignore", invalid="ignore")
+def reference_batch_sight(
+    oc: FloatArray,
+    ro: FloatArray,
+    top_o: FloatArray,
+    tc: FloatArray,
+    rt: FloatArray,
+    top_t: FloatArray,
+    obs: Obstacles,
+    allowed: AllowedFn | None = None,
+    kept_owners: np.ndarray | None = None,
+    relevant: list[np.ndarray] | None = None,
+    spare_groups: np.ndarray | None = None,
+) -> tuple[np.ndarray, FloatArray, FloatArray]:
+    """Decide the pairs (observer disc ``oc``/``ro`` with top ``top_o``, target disc
+    ``tc``/``rt`` with top ``top_t``; arrays over pairs) that the cheap tests can decide.
+
+    Returns (status (P,) int8, observer-side witness points (P, 2), target-side (P, 2)); the
+    witness is meaningful where the status is CLEAR. ``kept_owners`` (P,), when given, is
+    filled with the number of obstacles each pair keeps after the relevance and height
+    steps (those of :func:`~w40k.geometry.los.relevant_obstacles`: the per-pair searches
+    order the pairs left open by it); it changes no answer. ``relevant``, when given, gets
+    the (P, obstacles) boolean matrix of the obstacles relevant to each pair (an edge within
+    the pair's reach of its centre segment, by the tests and floats of
+    :func:`~w40k.geometry.los._relevant_edges`, among the obstacles ``allowed`` keeps)
+    appended (unless every pair is CLEAR before that step): the per-pair search of a pair
+    left undecided reads its row instead of running the relevance step again
+    (:func:`~w40k.geometry.los.line_of_sight`'s ``owners``). ``spare_groups`` (P,) ints,
+    when given: a pair left for the single-wall proof whose group has a pair CLEAR by the
+    steps before it is not tried and comes back :data:`SPARED` (a caller that asks only
+    whether some pair of a group sees: every other pair's status is its own, as without)."""
+    oc = np.asarray(oc, dtype=np.float64).reshape(-1, 2)
+    tc = np.asarray(tc, dtype=np.float64).reshape(-1, 2)
+    ro = np.asarray(ro, dtype=np.float64)
+    rt = np.asarray(rt, dtype=np.float64)
+    top_o = np.asarray(top_o, dtype=np.float64)
+    top_t = np.asarray(top_t, dtype=np.float64)
+    n_p = len(oc)
+    status = np.zeros(n_p, dtype=np.int8)
+    pn = oc.copy()
+    qn = tc.copy()
+    if n_p == 0:
+        return status, pn, qn
+    rad = np.maximum(ro, rt)
+    if len(obs.a) == 0:
+        status[:] = CLEAR
+        return status, pn, qn
+    sc = _scene_arrays(obs)
+    # whole obstacles with no edge near the box of every pair's centre segment (by the
+    # edge's slack in the prefilter below, ``rad.max() + grow + 1e-5``) are left out:
+    # they can meet no pair's reach, and the others keep every edge and their indices
+    # (the same couples, tests and answers). The obstacle arrays are not cut down: the
+    # couples below index the scene's own edges, and the whole obstacles of the kept ones
+    # are the same edges (owners are not renumbered).
+    box_lo = np.minimum(oc.min(axis=0), tc.min(axis=0))
+    box_hi = np.maximum(oc.max(axis=0), tc.max(axis=0))
+    slack0 = float(rad.max()) + 1e-5 + sc.grow_col
+    near = _all2((sc.e_hi + slack0 >= box_lo) & (sc.e_lo - slack0 <= box_hi))
+    if not near.any():
+        status[:] = CLEAR
+        return status, pn, qn
+    if not sc.contiguous and not near.all():
+        # (a scene whose obstacles' edges are not in owner order: cut down as before, for
+        # the single-wall proof's contiguity test on the kept obstacles)
+        keep = np.zeros(sc.n_own, dtype=bool)
+        keep[obs.owner[near]] = True
+        kept_e = keep[obs.owner]
+        obs = obs.subset(kept_e, np.zeros(len(obs.verts), dtype=bool))
+        near = near[kept_e]
+        sc = _SceneArrays(obs)
+    lowest = np.minimum(top_o, top_t)
+    highest = np.maximum(top_o, top_t)
+    seg_lo = np.minimum(oc, tc)
+    seg_hi = np.maximum(oc, tc)
+    e_lo = sc.e_lo
+    e_hi = sc.e_hi
+
+    # ---- (pair, edge) couples that may come within reach of the centre segment: a
+    # prefilter by the edge end points' offsets across and along the centre line (small
+    # matrix products), with a margin: the couple's ``slack`` = the pair's radius + the
+    # edge's grow + 1e-5, more than its reach ``rad + grow + 1e-9`` in the exact relevance
+    # test below, which decides. (An edge of a relevant obstacle left out here is farther
+    # than its grow from the centre segment, and farther than half its grow from the hull
+    # sides, which lie within the pair's radius of it: it can neither block the centre line
+    # nor join the sides, so the answers are those of any looser prefilter.)
+    # (Only the edges near the box of every pair's centre segment, ``near`` above, are
+    # tried: the others are farther than their slack from every centre segment. The
+    # prefilter's floats need not be those of the exact tests: its margin, 1e-5 - 1e-9,
+    # is far more than their rounding.)
+    ne = near.nonzero()[0]
+    dvec0 = tc - oc
+    len0 = np.hypot(dvec0[:, 0], dvec0[:, 1])
+    u = np.where((len0 > 1e-12)[:, None], dvec0 / len0[:, None], np.array([1.0, 0.0]))
+    ux0, uy0 = u[:, 0], u[:, 1]
+    # the centre lines' unit normals (-uy, ux) and both offsets, by components (prefilter
+    # floats: see above)
+    nx, ny = -uy0, ux0
+    c_n = nx * oc[:, 0] + ny * oc[:, 1]
+    c_u = ux0 * oc[:, 0] + uy0 * oc[:, 1]
+    # the edge ends' offsets across the centre lines, element by element (no matrix
+    # product: a large one goes to the threaded BLAS, slower here than the plain products);
+    # an edge crosses a band of half-width ``slack`` about the line where its two offsets
+    # across are not both beyond it on one side (a model base's one point: the offset
+    # within the slack)
+    # (every edge near: the scene's own columns, no gather)
+    all_near = len(ne) == len(near)
+    if all_near:
+        ax, ay, bx, by, g5 = sc.ax, sc.ay, sc.bx, sc.by, sc.grow5
+    else:
+        ax, ay, bx, by, g5 = sc.ax[ne], sc.ay[ne], sc.bx[ne], sc.by[ne], sc.grow5[ne]
+    slack = rad[None, :] + g5[:, None]  # (E near, P)
+    sa = ax[:, None] * nx + ay[:, None] * ny - c_n
+    sb = bx[:, None] * nx + by[:, None] * ny - c_n
+    across = (np.maximum(sa, sb) >= -slack) & (np.minimum(sa, sb) <= slack)
+    en, pi = across.nonzero()
+    ei = en if all_near else ne[en]
+    ux, uy, cu = ux0[pi], uy0[pi], c_u[pi]
+    ua = ax[en] * ux + ay[en] * uy - cu
+    ub = bx[en] * ux + by[en] * uy - cu
+    sl = rad[pi] + g5[en]  # slack[en, pi], the same sum
+    along = (np.maximum(ua, ub) >= -sl) & (np.minimum(ua, ub) <= len0[pi] + sl)
+    ei, pi, en = ei[along], pi[along], en[along]
+    ua, ub = ua[along], ub[along]
+    own = obs.owner[ei]
+    if allowed is not None and len(pi):
+        ok = allowed(pi, own)
+        pi, ei, own, en, ua, ub = pi[ok], ei[ok], own[ok], en[ok], ua[ok], ub[ok]
+
+    # ---- relevance exactly as _relevant_edges: box by the pair's reach, then distance
+    reach = rad[pi] + obs.grow[ei] + 1e-9
+    rel_owner = np.zeros((n_p, max(sc.n_own, 1)), dtype=bool)
+    # an edge with an end whose offsets put it, by more than 1e-6, within its reach of the
+    # centre line with its foot on the centre segment is within its reach of the segment
+    # (the offsets' rounding is far below 1e-6), so it passes the exact tests below: its
+    # obstacle is relevant to the pair, and that obstacle's other edges need no test
+    lim, seg_len = reach - 1e-6, len0[pi]
+    sure = (((np.abs(sa[en, pi]) <= lim) & (ua >= 0.0) & (ua <= seg_len))
+            | ((np.abs(sb[en, pi]) <= lim) & (ub >= 0.0) & (ub <= seg_len)))
+    rel_owner[pi[sure], own[sure]] = True
+    rest = ~rel_owner[pi, own]
+    pr, er, rr = pi[rest], ei[rest], reach[rest]
+    box = _all2((e_hi[er] + rr[:, None] >= seg_lo[pr]) & (e_lo[er] - rr[:, None] <= seg_hi[pr]))
+    rel_pi, rel_ei = pr[box], er[box]
+    dist = _seg_dist(oc[rel_pi], tc[rel_pi], obs.a[rel_ei], obs.b[rel_ei])
+    close = dist <= rr[box]
+    rel_owner[rel_pi[close], obs.owner[rel_ei[close]]] = True
+    if relevant is not None:
+        relevant.append(rel_owner)
+    # whole obstacles are kept; those no higher than the lower top never block
+    top_e = obs.top[ei]
+    kept = rel_owner[pi, own] & ~((top_e <= lowest[pi] + 1e-12) & np.isfinite(top_e))
+    kp, ke = pi[kept], ei[kept]
+    if kept_owners is not None:
+        # the obstacles each pair keeps (whole obstacles: those of ``rel_owner`` with an edge
+        # above the lower top), counted once each
+        ko = np.zeros((n_p, max(sc.n_own, 1)), dtype=bool)
+        ko[kp, own[kept]] = True
+        kept_owners[:] = ko.sum(axis=1)
+    any_kept = np.zeros(n_p, dtype=bool)
+    any_kept[kp] = True
+    status[~any_kept] = CLEAR  # witness: the two centres
+
+    # ---- the centre line (as evaluate_lines with a = oc, d = (tc - oc) / L)
+    dvec = tc - oc
+    length = np.hypot(dvec[:, 0], dvec[:, 1])
+    long_enough = length > 1e-12
+    d = dvec / length[:, None]
+    valid, o1, t0, te_o, te_t, lo0, hi0, dd = _centre_chords(oc, ro, tc, rt, d, top_o, top_t)
+    overlap = o1 >= t0
+    pn_c = oc + dd * o1[:, None]
+    qn_c = oc + dd * t0[:, None]
+    span = np.maximum(te_t - te_o, 1e-12)
+    h = obs.top[ke]
+    lo = lo0[kp].copy()
+    hi = hi0[kp].copy()
+    dz = top_t - top_o
+    dzk = dz[kp]
+    slope = np.abs(dzk) > 1e-12
+    tstar = te_o[kp] + (h - top_o[kp]) / dzk * span[kp]
+    fin = np.isfinite(tstar)
+    fall = slope & (dzk < 0)
+    rise = slope & (dzk > 0)
+    lo = np.where(fall, np.maximum(lo, np.where(fin, tstar, -np.inf)), lo)
+    hi = np.where(rise, np.minimum(hi, np.where(fin, tstar, np.inf)), hi)
+    never = (lowest[kp] + 1e-12 >= h) & np.isfinite(h)
+    active = (hi > lo) & ~never
+    ak = active.nonzero()[0]
+    p1 = oc[kp[ak]] + dd[kp[ak]] * lo[ak, None]
+    p2 = oc[kp[ak]] + dd[kp[ak]] * hi[ak, None]
+    hdist = _seg_dist(p1, p2, obs.a[ke[ak]], obs.b[ke[ak]])
+    hit_k = hdist < obs.grow[ke[ak]] - TOUCH
+    hit = np.zeros(n_p, dtype=bool)
+    hit[kp[ak[hit_k]]] = True
+    centre_clear = any_kept & long_enough & valid & (overlap | ~hit)
+    status[centre_clear] = CLEAR
+    pn[centre_clear] = pn_c[centre_clear]
+    qn[centre_clear] = qn_c[centre_clear]
+
+    # ---- the single-wall proof of BLOCKED
+    todo = any_kept & ~centre_clear
+    if spare_groups is not None and todo.any():
+        seen = np.zeros(int(spare_groups.max()) + 1, dtype=bool)
+        seen[spare_groups[status == CLEAR]] = True
+        spared = todo & seen[spare_groups]
+        status[spared] = SPARED
+        todo &= ~spared
+    if todo.any():
+        status[_single_wall_blocked(oc, ro, tc, rt, highest, obs, kp, ke, todo, sc)] = BLOCKED
+    return status, pn, qn
+
+
+class _SceneArrays:
+    """What :func:`batch_sight` reads off a scene's obstacles whatever the pairs (the edges'
+    boxes, vectors and squared lengths, the owners and each obstacle's edge range), kept
+    for the scene's next calls (:func:`_scene_arrays`)."""
+
+    def __init__(self, obs: Obstacles) -> None:
+        self.obs = obs
+        self.e_lo = np.minimum(obs.a, obs.b)
+        self.e_hi = np.maximum(obs.a, obs.b)
+        self.grow_col = obs.grow[:, None]
+        # the edges' end coordinates as contiguous columns and the prefilter's slack less
+        # the pair's radius (``grow + 1e-5``), for the (edge x pair) prefilter
+        self.ax, self.ay = obs.a[:, 0].copy(), obs.a[:, 1].copy()
+        self.bx, self.by = obs.b[:, 0].copy(), obs.b[:, 1].copy()
+        self.grow5 = obs.grow + 1e-5
+        self.n_own = int(obs.owner.max(initial=-1)) + 1
+        # edges of one obstacle contiguous, for the single-wall proof's per-obstacle
+        # reductions
+        self.contiguous = not bool((np.diff(obs.owner) < 0).any())
+        if self.contiguous:
+            # each obstacle's edges (start, stop), and each edge's vector and squared
+            # length (at least 1e-300), for the single-wall proof's clearance test
+            ids = np.arange(self.n_own)
+            self.own_start = np.searchsorted(obs.owner, ids, side="left")
+            self.own_stop = np.searchsorted(obs.owner, ids, side="right")
+            self.ab = obs.b - obs.a
+            self.den = np.maximum((self.ab * self.ab).sum(axis=1), 1e-300)
+
+
+_SIGNS = np.array([[1.0], [-1.0]])
+"""The two outer hull sides' signs, as a column (:func:`_single_wall_blocked`)."""
+
+def _all2(x: np.ndarray) -> np.ndarray:
+    """``x.all(axis=1)`` for an (N, 2) boolean array, by the ufunc's own reduction (the same
+    booleans without ``ndarray.all``'s Python wrapper)."""
+    out: np.ndarray = np.logical_and.reduce(x, axis=1)
+    return out
+
+
+_SCENE: list[_SceneArrays] = kept.slot()
+"""The last scene's arrays (a scene's obstacles are asked many times, then left)."""
+
+
+def _scene_arrays(obs: Obstacles) -> _SceneArrays:
+    """:class:`_SceneArrays` of these obstacles, kept while the same obstacles are asked."""
+    if _SCENE and _SCENE[0].obs is obs:
+        return _SCENE[0]
+    sc = _SceneArrays(obs)
+    _SCENE[:] = [sc]
+    return sc
+
+
+def _centre_chords(
+    oc: FloatArray,
+    ro: FloatArray,
+    tc: FloatArray,
+    rt: FloatArray,
+    d: FloatArray,
+    top_o: FloatArray,
+    top_t: FloatArray,
+) -> tuple[
+    np.ndarray, FloatArray, FloatArray, FloatArray, FloatArray, FloatArray, FloatArray, FloatArray
+]:
+    """``_chords`` of both discs along the centre lines, oriented observer to target, and
+    the 3-D end points' parameters (same formulas as ``evaluate_lines``), under the caller's
+    error state (:func:`batch_sight`'s: invalid square roots are masked)."""
+
+    def chords(c: FloatArray, r: FloatArray) -> tuple[FloatArray, FloatArray, np.ndarray]:
+        cx = c[:, 0] - oc[:, 0]
+        cy = c[:, 1] - oc[:, 1]
+        s = cx * d[:, 0] + cy * d[:, 1]
+        perp2 = cx * cx + cy * cy - s * s
+        ok = perp2 <= r * r + 1e-9
+        half = np.sqrt(np.maximum(r * r - perp2, 0.0))
+        return s - half, s + half, ok
+
+    o0, o1, ook = chords(oc, ro)
+    t0, t1, tok = chords(tc, rt)
+    valid = ook & tok
+    flip = (o0 + o1) > (t0 + t1)
+    sgn = np.where(flip, -1.0, 1.0)
+    o0, o1 = np.where(flip, -o1, o0), np.where(flip, -o0, o1)
+    t0, t1 = np.where(flip, -t1, t0), np.where(flip, -t0, t1)
+    dd = d * sgn[:, None]
+    te_o = np.where(top_o > top_t, o1, np.where(top_o < top_t, o0, o1))
+    te_t = np.where(top_o > top_t, t1, np.where(top_o < top_t, t0, t0))
+    return valid, o1, t0, te_o, te_t, o1, t0, dd
+
+
+def _single_wall_blocked(
+    oc: FloatArray,
+    ro: FloatArray,
+    tc: FloatArray,
+    rt: FloatArray,
+    highest: FloatArray,
+    obs: Obstacles,
+    kp: np.ndarray,
+    ke: np.ndarray,
+    todo: np.ndarray,
+    sc: _SceneArrays,
+) -> np.ndarray:
+    """Vectorised ``_single_wall_separates`` for disc pairs over their kept edges (kp, ke):
+    an obstacle higher than both tops, convex and within half its grow of both outer hull
+    sides, or (convex or not) with one edge within half its grow of both sides, and more
+    than grow + 1e-6 from both discs (neither disc centre inside it). (The per-pair proof
+    also takes runs of a wall's edges and partial obstacles; the search decides those.)"""
+    n_p = len(oc)
+    out = np.zeros(n_p, dtype=bool)
+    if obs.convex is None or len(obs.owner) == 0:
+        return out
+    if not sc.contiguous:
+        return out  # edges of one obstacle must be contiguous for the per-obstacle reductions
+    dx = tc[:, 0] - oc[:, 0]
+    dy = tc[:, 1] - oc[:, 1]
+    length = np.hypot(dx, dy)
+    apart = todo & (length > ro + rt + 1e-6)
+    sel = apart[kp] & (obs.top[ke] > highest[kp] + 1e-12)
+    wp, we = kp[sel], ke[sel]
+    if len(wp) == 0:
+        return out
+    # outer common tangents of the two discs (closed form, as _outer_sides)
+    hx, hy = dx / length, dy / length  # (batch_sight's error state)
+    cosv = (ro - rt) / length
+    sv = np.sqrt(np.maximum(1.0 - cosv * cosv, 0.0))
+    half = 0.5 * obs.grow[we]
+    wa, wb = obs.a[we], obs.b[we]
+    # both sides at once, row 0 the side of sign +1, row 1 that of sign -1 (the same
+    # operations element by element as side by side, so the same floats)
+    sign = _SIGNS
+    nx = hx * cosv - sign * hy * sv  # (2, P)
+    ny = hy * cosv + sign * hx * sv
+    spx, spy = oc[:, 0] + ro * nx, oc[:, 1] + ro * ny
+    sqx, sqy = tc[:, 0] + rt * nx, tc[:, 1] + rt * ny
+    # an edge whose two ends lie on one side of the side's line (unit normal ``n``, through
+    # both tangent points), both more than half its grow (and a hair) away, is farther
+    # than that from the side; so is one whose two ends lie, along the side (unit
+    # direction ``n`` turned a quarter, its length ``slen``), both before its start or
+    # both after its end by that much: the exact distances only for the other couples
+    wx, wy = spx[:, wp], spy[:, wp]  # (2, W)
+    ax_, ay_, bx_, by_ = wa[:, 0] - wx, wa[:, 1] - wy, wb[:, 0] - wx, wb[:, 1] - wy
+    nxw, nyw = nx[:, wp], ny[:, wp]
+    fa, fb = nxw * ax_ + nyw * ay_, nxw * bx_ + nyw * by_
+    ga, gb = nxw * ay_ - nyw * ax_, nxw * by_ - nyw * bx_
+    g_end = (nx * (sqy - spy) - ny * (sqx - spx))[:, wp]  # the side's far end, along it
+    lim = half + 1e-9
+    g_lo, g_hi = np.minimum(g_end, 0.0) - lim, np.maximum(g_end, 0.0) + lim
+    far = (((fa > lim) & (fb > lim)) | ((fa < -lim) & (fb < -lim))
+           | ((ga < g_lo) & (gb < g_lo)) | ((ga > g_hi) & (gb > g_hi)))
+    si, wi = (~far).nonzero()
+    pw = wp[wi]
+    meets = np.zeros((2, len(wp)), dtype=bool)
+    meets[si, wi] = _seg_dist_xy(spx[si, pw], spy[si, pw], sqx[si, pw], sqy[si, pw],
+                                 wa[wi, 0], wa[wi, 1], wb[wi, 0], wb[wi, 1]) <= half[wi]
+    n_own = sc.n_own
+    own = obs.owner[we]
+    convex = obs.convex[own]
+    # the (pair, obstacle) candidates: a convex obstacle with edges meeting both sides, or
+    # one edge meeting both (that edge grown by half the grow is convex); as a pair x
+    # obstacle matrix, read in (pair, obstacle) order
+    m0, m1 = meets[0] & convex, meets[1] & convex
+    one = meets[0] & meets[1]
+    side0 = np.zeros((n_p, n_own), dtype=bool)
+    side1 = np.zeros((n_p, n_own), dtype=bool)
+    both = np.zeros((n_p, n_own), dtype=bool)
+    side0[wp[m0], own[m0]] = True
+    side1[wp[m1], own[m1]] = True
+    both[wp[one], own[one]] = True
+    both |= side0 & side1
+    cp, ck = both.nonzero()
+    if len(cp) == 0:
+        return out
+    # every edge of each candidate obstacle
+    start = sc.own_start[ck]
+    count = sc.own_stop[ck] - start
+    first = np.cumsum(count) - count
+    rep = np.repeat(np.arange(len(cp)), count)
+    edge = start[rep] + (np.arange(len(rep)) - first[rep])
+    ea, eb = obs.a[edge], obs.b[edge]
+    ab, den = sc.ab[edge], sc.den[edge]
+    gap = obs.grow[start] + 1e-6
+    cpr = cp[rep]
+    ok = np.ones(len(cp), dtype=bool)
+    for c, r in ((oc, ro), (tc, rt)):
+        p = c[cpr]
+        ap = p - ea
+        u = np.minimum(np.maximum((ap * ab).sum(axis=1) / den, 0.0), 1.0)
+        off = ap - ab * u[:, None]
+        dist = np.sqrt((off * off).sum(axis=1))
+        ok &= np.minimum.reduceat(dist, first) > r[cp] + gap
+        # centre inside the polygon (3+ edges; even-odd, convex or not: the centre is far
+        # from every edge here, so no crossing is in doubt)
+        cond = (ea[:, 1] > p[:, 1]) != (eb[:, 1] > p[:, 1])
+        xint = ea[:, 0] + (p[:, 1] - ea[:, 1]) * ab[:, 0] / ab[:, 1]
+        odd = np.add.reduceat((cond & (p[:, 0] < xint)).astype(np.int64), first) % 2 == 1
+        ok &= ~(odd & (count >= 3))
+    out[cp[ok]] = True
+    return out
