@@ -214,9 +214,11 @@ def batch_sight(
     if kept_owners is not None:
         # the obstacles each pair keeps (whole obstacles: those of ``rel_owner`` with an edge
         # above the lower top), counted once each
-        ko = np.zeros((n_p, n_w), dtype=bool)
-        ko.ravel()[po[kept]] = True
-        kept_owners[:] = ko.sum(axis=1)
+        # (by the flat (pair, obstacle) cells: each pair's count of True cells, as
+        # ``sum(axis=1)`` of the matrix gives it, without its row by row bool-to-int cast)
+        ko = np.zeros(n_p * n_w, dtype=bool)
+        ko[po[kept]] = True
+        kept_owners[:] = np.bincount(ko.nonzero()[0] // n_w, minlength=n_p)
     any_kept = np.zeros(n_p, dtype=bool)
     any_kept[kp] = True
     status[~any_kept] = CLEAR  # witness: the two centres

@@ -18,6 +18,7 @@ from w40k.geometry import (
     sight_memo,
     sight_stage,
     sight_units,
+    stage_rows,
 )
 from w40k.geometry.full_visibility import facing_test_points, hidden_facing_point
 from w40k.geometry.kernel_cache import NUMBA_INSTALLED, use_kernels
@@ -69,7 +70,8 @@ class SightTables:
         "_kscene", "_masks",
         "_memo_keys", "_obs_cache", "_others", "_pair_cache", "_part", "_ramp", "_raw_cache",
         "_refined", "_regions_of", "_relevant", "_round", "_seen_cache", "_staged",
-        "_ter_cache", "_ter_tests", "_unit_tokens", "_walled", "_walled_due", "areas_of",
+        "_ter_cache", "_ter_tests", "_unit_start", "_unit_tokens", "_walled", "_walled_due",
+        "areas_of",
         "convention_visible", "dense_area", "footprints", "gap_fillers", "jit", "kinds",
         "model_index", "model_owner", "models", "obstacles", "owner_area", "owner_unit",
         "scene", "unit_index",
@@ -104,6 +106,7 @@ class SightTables:
         # each unit's models' footprints, obstacle rows and kernel rows, kept per models
         # tuple and joined (:mod:`sight_blocks`: the same arrays as model by model)
         blocks = self._blocks = sight_blocks.unit_blocks([u.models for u in scene.units])
+        self._unit_start = stage_rows.unit_starts([len(blk.models) for blk in blocks])
         for ui, blk in enumerate(blocks):
             g, n = len(self.models), len(blk.models)
             keys = [(ui, mi) for mi in range(n)]
@@ -321,24 +324,22 @@ class SightTables:
             for k, st, wr in zip(todo, codes.tolist(), w, strict=True):
                 self._keep_raw(k, kernel_layout.sight_result(st, wr))
             return []
-        index = self.model_index
-        og_all = np.array([index[k[:2]] for k in todo], dtype=np.int64)
-        tg_all = np.array([index[k[2:]] for k in todo], dtype=np.int64)
+        keys, og_all, tg_all = stage_rows.pair_arrays(todo, self._unit_start)
         both = self._round[og_all] & self._round[tg_all]
-        rows = [k for k, r in zip(todo, both.tolist(), strict=True) if r]
+        both_l = both.tolist()
+        rows = [k for k, r in zip(todo, both_l, strict=True) if r]
         status = np.zeros(len(rows), dtype=np.int8)
         kept = np.zeros(len(rows), dtype=np.int64)  # the obstacles each pair keeps (_hint)
         pn = qn = np.zeros((len(rows), 2))
         relevant: list[np.ndarray] = []
         if rows:
-            # the footprint rows (centre, radius, top: the footprints' and models' own floats)
             og, tg = og_all[both], tg_all[both]
-            geo = self._geo
-            oc, tc = geo[og, :2], geo[tg, :2]
-            ro, rt = geo[og, 2], geo[tg, 2]
-            top_o, top_t = geo[og, 3], geo[tg, 3]
-            ou_a = np.array([k[0] for k in rows], dtype=np.int64)
-            tu_a = np.array([k[2] for k in rows], dtype=np.int64)
+            # the footprint rows (centre, radius, top: the footprints' and models' own floats;
+            # rows by ``take``, the columns views of them)
+            go, gt = self._geo.take(og, axis=0), self._geo.take(tg, axis=0)
+            oc, tc, ro, rt = go[:, :2], gt[:, :2], go[:, 2], gt[:, 2]
+            top_o, top_t = go[:, 3], gt[:, 3]
+            ou_a, tu_a = keys[both, 0], keys[both, 2]
             owner_unit, owner_area = self.owner_unit, self.owner_area
             has_areas = bool((owner_area >= 0).any())
             in_area = self._area_rows(np.concatenate([og, tg])) if has_areas else None
@@ -384,8 +385,10 @@ class SightTables:
                 spared.append(k)
         if left and relevant:  # the open pairs' relevant obstacles (batch order: their own)
             self._relevant.update(zip(left, relevant[0][status == UNDECIDED], strict=True))
-        left_set = set(left) | set(spared or ())
-        left += [k for k in todo if k not in self._raw_cache and k not in left_set]
+        # the other shapes' pairs, in order: none is kept yet (not before, by ``wanted_pairs``;
+        # nor by the loop above, which keeps the round pairs' keys, both orders of two round
+        # models), and every round pair is kept, open or spared
+        left += [k for k, r in zip(todo, both_l, strict=True) if not r]
         return left
 
     def sight_results(self, observer: str, target: str) -> list[list[SightResult]]:
