@@ -50,7 +50,7 @@ def _edges(occ: Occupied, reach: float) -> list[tuple[float, float]]:
     """Starts on a span's box grown by the reach (and 1e-6"), a float either side, and
     starts whose distance to a disc is exactly the limit."""
     out = []
-    for a, b, x0, y0, x1, y1 in occ._spans:
+    for a, _b, x0, y0, x1, y1 in occ._spans:
         g = reach + 1e-6
         ymid, xmid = (y0 + y1) / 2, (x0 + x1) / 2
         for v in (x0 - g, x1 + g):
