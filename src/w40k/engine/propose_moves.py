@@ -244,7 +244,8 @@ class Occupied:
         self.models += other.models
         self._discs += other._discs
         self._bounds += other._bounds
-        self._spans += [(a + off, b + off, *box) for a, b, *box in other._spans]
+        self._spans += [(a + off, b + off, x0, y0, x1, y1)
+                        for a, b, x0, y0, x1, y1 in other._spans]
         self._open = False
         cells = self._cells
         for key, idx in other._cells.items():
