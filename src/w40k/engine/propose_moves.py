@@ -196,6 +196,14 @@ def _window(n: int, turn: float, thr: float) -> Sequence[float]:
     return [o for o, c, s in zip(offs, tab[0], tab[1], strict=True) if ct * c - st * s >= thr]
 
 
+Span = tuple[int, int, float, float, float, float]
+"""A run of :class:`Occupied`'s models, indices ``from`` to ``to`` (past the last), and the
+box of their discs (the least ``x - r``, ``y - r``, the largest ``x + r``, ``y + r``)."""
+_SPAN_SPARE = 1e-6
+"""Inches to spare in :meth:`Occupied._near`'s box test: far beyond the floats' rounding
+(~1e-13 on a battlefield's coordinates)."""
+
+
 class Occupied:
     """The models a proposer places around: :meth:`free` measures a candidate against the
     models whose disc comes near it only."""
@@ -207,6 +215,11 @@ class Occupied:
         self._bounds: list[tuple[float, float, float]] = []
         """Per model: its footprint's centre and inner radius (``battlefield.spot_bounds``'s
         upper bound; -inf for a hull)."""
+        self._spans: list[Span] = []
+        """The models in runs (:data:`Span`): a unit's joined by :meth:`extend`, those
+        appended one by one since (:meth:`_near`)."""
+        self._open = False
+        """Whether the last span takes the next :meth:`append`."""
         for m in models:
             self.append(m)
 
@@ -218,6 +231,8 @@ class Occupied:
         out._cells = {k: v[:] for k, v in self._cells.items()}
         out._discs = self._discs[:]
         out._bounds = self._bounds[:]
+        out._spans = self._spans[:]
+        out._open = self._open
         return out
 
     def extend(self, other: Occupied) -> None:
@@ -229,6 +244,9 @@ class Occupied:
         self.models += other.models
         self._discs += other._discs
         self._bounds += other._bounds
+        self._spans += [(a + off, b + off, x0, y0, x1, y1)
+                        for a, b, x0, y0, x1, y1 in other._spans]
+        self._open = False
         cells = self._cells
         for key, idx in other._cells.items():
             mine = cells.get(key)
@@ -247,6 +265,14 @@ class Occupied:
         fp = m.footprint()
         cx, cy = fp.center
         self._bounds.append((cx, cy, -math.inf if isinstance(fp, Polygon) else inner_radius(fp)))
+        spans = self._spans
+        if self._open:
+            a, _, x0, y0, x1, y1 = spans[-1]
+            spans[-1] = (a, i + 1, min(x0, x - r), min(y0, y - r), max(x1, x + r),
+                         max(y1, y + r))
+        else:
+            spans.append((i, i + 1, x - r, y - r, x + r, y + r))
+            self._open = True
         for gx in range(math.floor((x - r) / CELL), math.floor((x + r) / CELL) + 1):
             for gy in range(math.floor((y - r) / CELL), math.floor((y + r) / CELL) + 1):
                 self._cells.setdefault((gx, gy), []).append(i)
@@ -271,9 +297,7 @@ class Occupied:
             return None
         reach = budget + start.reach() + 1.0
         sx, sy = start.x, start.y
-        discs = self._discs
-        near = [i for i in range(len(discs))
-                if math.hypot(discs[i][0] - sx, discs[i][1] - sy) <= reach + discs[i][2]]
+        near = self._near(sx, sy, reach)
         if not near:
             return None
         # ``battlefield.spot_bounds``' upper bound, its operations on the kept centres and
@@ -302,9 +326,8 @@ class Occupied:
             return _never
         reach = budget + start.reach() + 1.0
         sx, sy = start.x, start.y
-        discs = self._discs
-        near = [self._bounds[i] for i in range(len(discs))
-                if math.hypot(discs[i][0] - sx, discs[i][1] - sy) <= reach + discs[i][2]]
+        bounds = self._bounds
+        near = [bounds[i] for i in self._near(sx, sy, reach)]
         if not near:
             return _never
         fp = start.footprint()
@@ -322,6 +345,24 @@ class Occupied:
                     return True
             return False
         return test
+
+    def _near(self, sx: float, sy: float, reach: float) -> list[int]:
+        """The indices (ascending) of the models whose disc passes ``hypot(x - sx, y - sy)
+        <= reach + r`` (x, y, r: :attr:`_discs`), measured only in the spans whose box
+        comes within ``reach`` (1e-6" to spare) of (sx, sy) along x and y: a disc of a span
+        farther along x (or y) is farther than ``reach + r`` along it (the box holds ``x -
+        r`` to ``x + r`` of each), and ``hypot`` is at least either offset, so it fails the
+        test too: the same indices as testing every disc."""
+        grown = reach + _SPAN_SPARE
+        discs = self._discs
+        hypot = math.hypot
+        out: list[int] = []
+        for a, b, x0, y0, x1, y1 in self._spans:
+            if sx < x0 - grown or sx > x1 + grown or sy < y0 - grown or sy > y1 + grown:
+                continue
+            out += [i for i in range(a, b)
+                    if hypot(discs[i][0] - sx, discs[i][1] - sy) <= reach + discs[i][2]]
+        return out
 
     def free(self, cand: Model, terrain: Terrain) -> bool:
         """03.01 Ending a Move: on no other model (more than :data:`CLEARANCE` apart), and not

@@ -272,11 +272,14 @@ def _base_contact_enemy(ctx: Context, u: UnitData, m: ModelData) -> bool:
     r = bounding_radius(fp)
     limit = CONTACT + 1e-6
     hypot = math.hypot
-    for e in ctx.state.units:
-        if e.player == u.player or e.destroyed:
-            continue
-        lay = field.layout(e)
-        if not len(lay) or box_gap(lay, cx, cy) - r > CONTACT + 1e-3:
+    x0, y0, x1, y1 = field.layout(u).box
+    # an enemy unit whose box is beyond the unit's by the tolerance is beyond this model's
+    # disc too where the disc lies in the unit's box (a living model's does): passed over
+    # (its own test below would pass over it: _contact_screen)
+    lays = _contact_screen(ctx, u) if (x0 <= cx - r and cx + r <= x1 and y0 <= cy - r
+                                       and cy + r <= y1) else _enemy_layouts(ctx, u)
+    for lay in lays:
+        if box_gap(lay, cx, cy) - r > CONTACT + 1e-3:
             continue  # no disc gap below is within the tolerance: none measured
         xs, ys, rs = field.rows(lay)[:3]  # the disc gaps in floats (1e-6" to spare)
         models = lay.models
@@ -284,6 +287,49 @@ def _base_contact_enemy(ctx: Context, u: UnitData, m: ModelData) -> bool:
                and in_base_contact(shape, models[i], CONTACT) for i in range(len(models))):
             return True
     return False
+
+
+def _enemy_layouts(ctx: Context, u: UnitData) -> list[Layout]:
+    """The kept layouts of ``u``'s enemy units that have living models, in the state's
+    order."""
+    out = []
+    for e in ctx.state.units:
+        if e.player == u.player or e.destroyed:
+            continue
+        lay = field.layout(e)
+        if len(lay):
+            out.append(lay)
+    return out
+
+
+SCREEN_SPARE = 1e-6
+"""Inches to spare in :func:`_contact_screen`: far beyond the floats' rounding (~1e-13)."""
+
+_SCREEN: list[tuple[object, int, UnitData, int, list[Layout]]] = kept.slot()
+"""The last :func:`_contact_screen`: the state, ``placement_count``, the unit, the number of
+units, and its answer."""
+
+
+def _contact_screen(ctx: Context, u: UnitData) -> list[Layout]:
+    """:func:`_enemy_layouts` but those whose box is more than ``CONTACT + 1e-3`` (and
+    :data:`SCREEN_SPARE`) beyond ``u``'s layout box along x or y: for a model disc inside
+    ``u``'s box, such a unit's ``box_gap`` less the disc's radius is at least the boxes' gap
+    (less a rounding), beyond ``CONTACT + 1e-3``, so :func:`_base_contact_enemy` passes it
+    over anyway. Kept for the unit while no model is placed (every model of a unit asks in
+    turn)."""
+    s = ctx.state
+    now = placement_count()
+    if _SCREEN:
+        hit = _SCREEN[0]
+        if hit[0] is s and hit[1] == now and hit[2] is u and hit[3] == len(s.units):
+            return hit[4]
+    a = field.layout(u).box
+    far = CONTACT + 1e-3 + SCREEN_SPARE
+    out = [lay for lay in _enemy_layouts(ctx, u)
+           if max(lay.box[0] - a[2], a[0] - lay.box[2], lay.box[1] - a[3],
+                  a[1] - lay.box[3]) <= far]
+    _SCREEN[:] = [(s, now, u, len(s.units), out)]
+    return out
 
 
 def _radius(m: Model) -> float:

@@ -59,6 +59,7 @@ from w40k.engine.phases.melee_measure import model_to_unit as model_to_unit
 from w40k.engine.phases.melee_measure import objective_distance as objective_distance
 from w40k.engine.phases.melee_measure import unit_distance as unit_distance
 from w40k.engine.phases.melee_measure import units_within as units_within
+from w40k.engine.phases.melee_near_kept import near_codes
 from w40k.engine.propose_moves import Rings, overlapping_rows, through_enemy
 from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request
@@ -66,7 +67,7 @@ from w40k.engine.serial import JSON
 from w40k.engine.state import ObjectiveData, UnitData, placement_count
 from w40k.engine.windows import Window, open_window
 from w40k.geometry import Model, Scene, engaged
-from w40k.geometry.battlefield import Layout, any_engaged, engaged_bounds, gap_tri
+from w40k.geometry.battlefield import Layout, any_engaged, engaged_bounds
 from w40k.geometry.measure import (
     COHERENCY_NEIGHBOUR,
     ENGAGEMENT_HORIZONTAL,
@@ -257,7 +258,7 @@ def can_reach(ctx: Context, u: UnitData, mid: str, finals: Mapping[str, Model],
     scene: Scene | None = None
     # Both spot tests for every candidate at once where bounds settle them (1: passes,
     # 0: fails, -1: measured exactly below; the same answers).
-    near = gap_tri(start, rows, targets, gap + EPS)
+    near = near_codes(start, rows, targets, gap + EPS)  # gap_tri's, kept (the check's repeat)
     if avoid:
         sure, maybe = engaged_bounds(start, rows, avoid)
         clear = np.where(sure, 0, np.where(maybe, -1, 1)).tolist()
