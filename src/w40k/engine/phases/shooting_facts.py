@@ -84,9 +84,14 @@ def ranged_weapons(u: UnitData) -> list[WeaponProfile]:
     return [w for m in u.alive for w in m.weapons if w.range is not None]
 
 
+_MONSTER, _VEHICLE = canonical_keyword("MONSTER"), canonical_keyword("VEHICLE")
+"""The two keys :func:`monster_or_vehicle` reads (a pure function of a constant string:
+made once, not twice a call; a listing asks it of every attacking model and enemy unit)."""
+
+
 def monster_or_vehicle(keys: frozenset[str]) -> bool:
     """MONSTER or VEHICLE (canonical keyword keys)."""
-    return canonical_keyword("MONSTER") in keys or canonical_keyword("VEHICLE") in keys
+    return _MONSTER in keys or _VEHICLE in keys
 
 
 def shooting_types(ctx: Context, u: UnitData) -> list[AttackKind]:
