@@ -218,3 +218,52 @@ def test_a_row_of_known_answers_reads_convention_by_the_setting(answers: tuple[s
         v._staged.add((ou, tu))  # (the answers above stand for the batch's)
         assert v.model_sees(ou, 0, tu) == want
         assert v.unit_sees(ou, tu) == want
+
+
+def _plain_range(d: float, reach: float, lone: float | None) -> tuple[bool, bool, bool]:
+    """04.02 range and half range, 24.24 Lone Operative beyond, for one distance."""
+    return (d <= reach + EPS, d <= reach / 2.0 + EPS, lone is not None and d > lone + EPS)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_range_facts_kept_by_row_equal_each_models_own(seed: int) -> None:
+    """R04.02-a, R24.24-a: ``range_facts`` kept per (weapon range, target) for every model
+    equals each model's own tests on its distance, with ranges and Lone Operative ranges put
+    exactly at, and 1e-9" and 1e-12" around, the models' distances (and half ranges), asked
+    in a random order of models, weapons and targets."""
+    import dataclasses
+    import random
+
+    from tests.engine.shooting_helpers import start, weapon
+    from tests.engine.test_16_shoot_measures import _position
+    from w40k.core.profiles import WeaponProfile
+    from w40k.engine.phases.shooting_facts import ShooterFacts
+
+    rng = random.Random(seed)
+    g = start(_position(rng))
+    ctx, u = g.ctx, g.state.unit("red.a")
+    facts = ShooterFacts(ctx, u)
+    plain = ShooterFacts(ctx, u)
+    enemies = [e.id for e in facts.enemies]
+    dists = [plain.distance(m.id, e) for m in u.alive for e in enemies]
+    reaches = {6.0, 12.0, 24.0}
+    for d in rng.sample(dists, min(4, len(dists))):
+        for off in (0.0, EPS, -EPS, 1e-9, -1e-9, 1e-12, -1e-12):
+            reaches |= {max(0.5, d - EPS + off), max(0.5, 2.0 * (d - EPS) + off)}
+    weapons = [WeaponProfile.from_json(weapon(f"w{i}", 24)) for i in range(len(reaches))]
+    weapons = [dataclasses.replace(w, range=r) for w, r in zip(weapons, sorted(reaches),
+                                                                strict=True)]
+    lones: dict[str, float | None] = {}
+    for e in enemies:
+        pick = rng.random()
+        lones[e] = (None if pick < 0.3 else
+                    max(0.5, rng.choice(dists) - EPS + rng.choice((0.0, 1e-9, -1e-9))))
+        facts._lone[e] = lones[e]  # (a Lone Operative range put at a model's distance)
+    asks = [(m.id, w, e) for m in u.alive for w in weapons for e in enemies]
+    rng.shuffle(asks)
+    for mid, w, e in asks:
+        assert w.range is not None
+        got = facts.range_facts(mid, w, e)
+        want = _plain_range(plain.distance(mid, e), w.range, lones[e])
+        assert (got.in_range, got.half_range, got.lone_operative_beyond) == want, (mid, w, e)
+        assert got.visible and not got.engaged_with_model
