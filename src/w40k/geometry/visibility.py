@@ -40,6 +40,9 @@ PARTIAL_REASON = "only past blockers of intermediate height: convention PARTIAL_
 """Why a target model is not visible: the PARTIAL_HEIGHT convention."""
 
 
+_CLEAR, _CONVENTION = Sight.CLEAR, Sight.CONVENTION
+"""The raw answers seen (the second only under ``convention_visible``), as module names."""
+
 _NO_HINT = 1 << 30
 """The obstacle count of an open pair the batch never saw (:meth:`Visibility._search_open`:
 searched after those it left open)."""
@@ -260,8 +263,11 @@ class Visibility(SightTables):
                 continue
             self._rows_staged.update((ou, tu, om) for om in todo)
             mask = self._rule_mask(ou, tu)
-            keep = np.zeros_like(mask)
-            keep[todo] = mask[todo]
+            if len(todo) == len(mask) and len(set(todo)) == len(todo):
+                keep = mask  # every row (the batch only reads a mask: the kept one, read-only)
+            else:
+                keep = np.zeros_like(mask)
+                keep[todo] = mask[todo]
             pairs.append((ou, tu))
             masks.append(keep)
         if pairs:
@@ -336,7 +342,9 @@ class Visibility(SightTables):
         """Some model pair of ``pairs`` is visible: the known answers (kept visibility, raw
         sight) are read first, and the slow per-pair search runs only for the open pairs, in
         order, up to the first seen one."""
-        seen_values = self._seen_values()
+        # (membership of ``_seen_values()`` as identity tests: a Sight is an Enum, whose
+        # members are singletons compared by identity; its ``__hash__`` is Python code)
+        conv = self.convention_visible
         raw, seen_cache = self._raw_cache, self._seen_cache
         open_pairs: list[tuple[int, int, int, int]] = []
         for k in pairs:
@@ -348,7 +356,7 @@ class Visibility(SightTables):
             r = raw.get(k)
             if r is None:
                 open_pairs.append(k)
-            elif r.sight in seen_values:
+            elif (s := r.sight) is _CLEAR or (conv and s is _CONVENTION):
                 return True
         return self._search_open(open_pairs)
 
@@ -382,7 +390,7 @@ class Visibility(SightTables):
     def _known_tally(self, unit_pairs: set[tuple[int, int]]) -> Tally:
         """The known answers (kept visibility, raw sight) of every model pair of these unit
         pairs, counted per observer model and per target model."""
-        seen_values = self._seen_values()
+        conv = self.convention_visible  # (``_seen_values()`` as identity tests)
         raw, seen_cache = self._raw_cache, self._seen_cache
         units = self.scene.units
         tally = Tally()
@@ -396,7 +404,7 @@ class Visibility(SightTables):
                         continue
                     r = raw.get(k)
                     if r is not None:
-                        tally.add(k, r.sight in seen_values)
+                        tally.add(k, (s := r.sight) is _CLEAR or (conv and s is _CONVENTION))
         return tally
 
     def visible(self, ou: int, om: int, tu: int, tm: int) -> bool:
@@ -425,10 +433,12 @@ class Visibility(SightTables):
         if (seen and self.hidden(tu, tm)
                 and float(self.unit_distances(ou, tu)[om, tm]) > units[tu].detection_range + EPS):
             seen, reason = False, _hidden_reason(units[tu])
-        lone = units[tu].lone_operative
-        # 24.24: measured from the observer to the Lone Operative unit (closest model)
-        if seen and lone is not None and float(self.unit_distances(ou, tu)[om].min()) > lone + EPS:
-            seen, reason = False, _lone_reason(lone)
+        # 24.24: measured from the observer to the Lone Operative unit (closest model); its
+        # range (parsed off the unit's abilities) is read only for a pair still seen
+        if seen:
+            lone = units[tu].lone_operative
+            if lone is not None and float(self.unit_distances(ou, tu)[om].min()) > lone + EPS:
+                seen, reason = False, _lone_reason(lone)
         self._seen_cache[key] = (seen, reason)
         return seen, reason
 

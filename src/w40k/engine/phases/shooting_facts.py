@@ -84,9 +84,14 @@ def ranged_weapons(u: UnitData) -> list[WeaponProfile]:
     return [w for m in u.alive for w in m.weapons if w.range is not None]
 
 
+_MONSTER, _VEHICLE = canonical_keyword("MONSTER"), canonical_keyword("VEHICLE")
+"""The two keys :func:`monster_or_vehicle` reads (a pure function of a constant string:
+made once, not twice a call; a listing asks it of every attacking model and enemy unit)."""
+
+
 def monster_or_vehicle(keys: frozenset[str]) -> bool:
     """MONSTER or VEHICLE (canonical keyword keys)."""
-    return canonical_keyword("MONSTER") in keys or canonical_keyword("VEHICLE") in keys
+    return _MONSTER in keys or _VEHICLE in keys
 
 
 def shooting_types(ctx: Context, u: UnitData) -> list[AttackKind]:
@@ -156,7 +161,7 @@ class ShooterFacts:
     _visible: dict[tuple[str, str], bool] = field(default_factory=dict)
     _engaged: dict[str, bool] = field(default_factory=dict)
     _distance: dict[str, list[float]] = field(default_factory=dict)
-    _range: dict[tuple[str, float, str], WeaponFacts] = field(default_factory=dict)
+    _range: dict[tuple[float, str], list[WeaponFacts]] = field(default_factory=dict)
     _lone: dict[str, float | None] = field(default_factory=dict)
     _targets: tuple[TargetUnit, ...] | None = None
     _smokeless: dict[frozenset[str], Visibility] = field(default_factory=dict)
@@ -251,21 +256,33 @@ class ShooterFacts:
         """Range, half range (04.02) and Lone Operative reach (24.24) for one (model, weapon,
         target), without the sight search: ``visible`` is True, the most permissive answer
         (visibility only ever adds the R06.01-f violation), so a target refused with these
-        facts is refused whatever the sight."""
+        facts is refused whatever the sight. Kept per (weapon range, target) for every model
+        at once (:meth:`_range_row`: a listing asks it of each model carrying that range)."""
         assert weapon.range is not None
-        key = (model, weapon.range, target)
-        hit = self._range.get(key)
-        if hit is None:
-            d = self.distance(model, target)
-            # 24.24: measured from the attacking model to the Lone Operative unit's closest
-            # model
-            if target not in self._lone:  # (a parsed property: kept per target)
-                self._lone[target] = self.vis.scene.units[self.tu(target)].lone_operative
-            lone = self._lone[target]
-            hit = self._range[key] = _RANGE_FACTS[(
-                d <= weapon.range + EPS, d <= weapon.range / 2.0 + EPS,
-                lone is not None and d > lone + EPS)]
-        return hit
+        key = (weapon.range, target)
+        row = self._range.get(key)
+        if row is None:
+            row = self._range[key] = self._range_row(weapon.range, target)
+        return row[self.om[model]]
+
+    def _range_row(self, reach: float, target: str) -> list[WeaponFacts]:
+        """:meth:`range_facts` of every model of the unit (by model index) for a weapon of
+        range ``reach``: each a function of that model's :meth:`distance` to the target, the
+        range and the target's Lone Operative range alone, with the same floats and tests as
+        one model's (``d <= range + EPS``, ``d <= range / 2 + EPS``, ``d > lone + EPS``)."""
+        ds = self._distance.get(target)
+        if ds is None:  # (:meth:`distance`'s row: the row minima of the unit pair's distances)
+            ds = self._distance[target] = self.vis.unit_distances(
+                self.ou, self.tu(target)).min(axis=1).tolist()
+        # 24.24: measured from the attacking model to the Lone Operative unit's closest model
+        if target not in self._lone:  # (a parsed property: kept per target)
+            self._lone[target] = self.vis.scene.units[self.tu(target)].lone_operative
+        lone = self._lone[target]
+        full, half, facts = reach + EPS, reach / 2.0 + EPS, _RANGE_FACTS
+        if lone is None:
+            return [facts[(d <= full, d <= half, False)] for d in ds]
+        beyond = lone + EPS
+        return [facts[(d <= full, d <= half, d > beyond)] for d in ds]
 
     def engaged_with_unit(self, target: UnitData) -> bool:
         """03.04: the target is engaged with the shooting unit."""
