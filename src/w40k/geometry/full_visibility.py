@@ -18,7 +18,8 @@ outline it changes from visible to hidden only where its last clear line is tang
 discs (the observer as discs: a circle, a hull's vertices, an oval's 64-gon; the obstacles as
 their vertices grown by the line's half width), and one point between each two cuts is
 tested, with a base sample of the facing arc. For a round observer the walls' shadows
-(:mod:`cover_shadows`) are tried on the base sample first; tested points go through the
+(:mod:`cover_shadows`, in plain floats: :mod:`shadow_point`) are tried on a few points of
+the base sample first; tested points go through the
 batched :func:`batch_sight` when the observer is round, then a few cheap lines through each point
 (:mod:`cover_lines`), then the per-point search for what is left open. Docs:
 docs/geometry.md "Fully visible" and "Full visibility proven cheaply".
@@ -33,7 +34,6 @@ import numpy as np
 
 from w40k.geometry.cover_lines import clear_through_points
 from w40k.geometry.cover_near import blocker_sure, capsule_blockers
-from w40k.geometry.cover_shadows import shadowed_points
 from w40k.geometry.los import (
     Obstacles,
     Sight,
@@ -43,7 +43,7 @@ from w40k.geometry.los import (
 )
 from w40k.geometry.los_batch import BLOCKED, CLEAR, batch_sight
 from w40k.geometry.los_hull import hull_blockers, kept_blockers
-from w40k.geometry.shadow_point import point_shadowed
+from w40k.geometry.shadow_point import first_shadowed
 from w40k.geometry.shapes import Circle, FloatArray, Oval, Shape
 from w40k.geometry.tangents import disc_tangents
 
@@ -269,9 +269,12 @@ def hidden_facing_point(
     tested facing point that is hidden. The base sample is a part of the tested points, so
     when the walls' shadows prove one of its points hidden (round observer, or an oval's
     circumscribed disc, :func:`cover_shadows.shadowed_points`: the exact search's BLOCKED,
-    or with the partial obstacles, when PARTIAL_HEIGHT is not visible, no clear line) the
-    answer is known without the cuts (the common tangents) and the batched test; else every
-    tested point goes through :func:`first_hidden` (one batched call for them all).
+    or with the partial obstacles, when PARTIAL_HEIGHT is not visible, no clear line; asked
+    in plain floats for a few points of the sample, :func:`shadow_point.first_shadowed`)
+    the answer is known without the cuts (the common tangents) and the batched test; else
+    every tested point goes through :func:`first_hidden` (one batched call for them all).
+    Which hidden point is returned is not part of the answer (the first proven probe, or
+    :func:`first_hidden`'s).
     ``prefer``: a facing point of ``t`` known hidden among a subset of ``obs`` (the terrain
     alone): it is hidden among ``obs`` too (a line clear among ``obs`` is clear among any
     subset of it), so when it is one of the base sample (tested here too: the sample
@@ -297,19 +300,21 @@ def hidden_facing_point(
             return False, pts[base_rows[int(np.argmax(at))]].copy()
     disc = _shadow_disc(o)
     if disc is not None:
-        # the walls' shadows (a few small array passes) instead of the base sample's own
-        # batched call: in the battles they prove a hidden base point wherever that call's
-        # BLOCKED did, and the batch of first_hidden answers the base rows as it did. The
-        # obstacles below the observer's top count where the lines pass under them when
-        # PARTIAL_HEIGHT is hidden (a point with no clear line is hidden then, cover14)
-        # the first base point in plain floats first: when the proof holds there, the
-        # array pass marks that row, its answer (shadow_point.py)
-        x0, y0 = pts[base_rows[0]].tolist()
-        if point_shadowed(disc, top_o, x0, y0, level_t, obs, not convention_visible):
-            return False, pts[base_rows[0]].copy()
-        hid = shadowed_points(disc, top_o, pts[base_rows], level_t, obs, not convention_visible)
-        if hid.any():
-            return False, pts[base_rows[int(np.argmax(hid))]].copy()
+        # the walls' shadows (cover_shadows.py) of a few points of the base sample, in plain
+        # floats (shadow_point.py): a point they prove is hidden (the exact search finds no
+        # clear line), so the answer is no and that point a hidden tested point (the
+        # point is only ever a hint: sight_tables' terrain test passes it as ``prefer``).
+        # Where none is proven the array pass over the whole sample is not asked: it too
+        # only proves points hidden, which first_hidden then finds hidden among the tested
+        # points (the base sample among them), so the answer is the same without it, and
+        # a model fully visible no longer pays it (cover22). The probes spread over the
+        # facing arc (a hidden arc is a run of the sample: in the games every hidden call
+        # has one of them proven)
+        probe = base_rows[_probes(len(base_rows))]
+        k = first_shadowed(disc, top_o, pts[probe].tolist(), level_t, obs,
+                           not convention_visible)
+        if k is not None:
+            return False, pts[probe[k]].copy()
     if owners is None:
         # the answer kept for the pair, or two round footprints' by the capsules about
         # the hull (cover_near.capsule_blockers: the same owners), else the hull's
@@ -322,6 +327,15 @@ def hidden_facing_point(
     tested = pts[rows]
     k = first_hidden(o, top_o, tested, level_t, obs, convention_visible, prefer)
     return (True, None) if k is None else (False, tested[k].copy())
+
+
+@functools.lru_cache(maxsize=BASE_SAMPLES + 1)
+def _probes(n: int) -> np.ndarray:
+    """The positions among ``n`` base sample rows whose walls' shadows are proven in floats:
+    the first, the middle, the last, then the quarters (distinct, in that order; read
+    only)."""
+    order = dict.fromkeys((0, n // 2, n - 1, n // 4, (3 * n) // 4))
+    return _read_only(np.array([i for i in order if 0 <= i < n], dtype=np.int64))
 
 
 def _shadow_disc(o: Shape) -> Circle | None:

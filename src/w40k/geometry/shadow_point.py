@@ -58,6 +58,45 @@ def point_shadowed(
     hidden (module docstring); False when it does not or when this cannot tell."""
     if len(obs.a) == 0:
         return False
+    return _proven(o, top_o, px, py, level_t, edge_rows(obs), partial)
+
+
+def first_shadowed(
+    o: Circle, top_o: float, xy: list[list[float]], level_t: float, obs: Obstacles,
+    partial: bool,
+) -> int | None:
+    """The index of the first point ``(x, y)`` of ``xy`` that :func:`point_shadowed` proves
+    (None when it proves none). Each point's answer is :func:`point_shadowed`'s: its edge
+    filter (the height and grow tests, and the box of the observer and the point) is
+    applied to the edges that pass the same tests with the box of the observer and all the
+    points, a box holding each point's, so every edge a point's filter keeps is among them,
+    in the same order (the edges' list is read once instead of once per point)."""
+    if len(obs.a) == 0 or not xy:
+        return None
+    cx, cy, r = o.cx, o.cy, o.r
+    lox, loy = cx - r, cy - r
+    hix, hiy = cx + r, cy + r
+    for px, py in xy:
+        lox, loy = min(px, lox), min(py, loy)
+        hix, hiy = max(px, hix), max(py, hiy)
+    high_at = max(top_o, level_t) + _EPS
+    tall_at = level_t + _EPS if partial and top_o > level_t + _EPS else high_at
+    grow_min = TOUCH + 1e-8
+    rows = [row for row in edge_rows(obs)
+            if not (row[2] < lox or row[0] > hix or row[3] < loy or row[1] > hiy
+                    or not row[9] > tall_at or not row[8] > grow_min)]
+    for i, (px, py) in enumerate(xy):
+        if _proven(o, top_o, px, py, level_t, rows, partial):
+            return i
+    return None
+
+
+def _proven(
+    o: Circle, top_o: float, px: float, py: float, level_t: float, rows: list[list[float]],
+    partial: bool,
+) -> bool:
+    """:func:`point_shadowed` over the edge rows ``rows`` (those of the obstacles, or a
+    part of them holding every edge its filter keeps)."""
     cx, cy, r = o.cx, o.cy, o.r
     vx, vy = cx - px, cy - py
     dist = math.hypot(vx, vy)
@@ -76,7 +115,7 @@ def point_shadowed(
     tall_at = level_t + _EPS if part else high_at
     grow_min = TOUCH + 1e-8
     ivs: list[tuple[float, float]] = []
-    for xlo, ylo, xhi, yhi, ax, ay, bx, by, g, top in edge_rows(obs):
+    for xlo, ylo, xhi, yhi, ax, ay, bx, by, g, top in rows:
         if (xhi < lox or xlo > hix or yhi < loy or ylo > hiy or not top > tall_at
                 or not g > grow_min):
             continue

@@ -468,14 +468,19 @@ class Visibility(SightTables):
         of the scene: kept per unit, read-only)."""
         hit = self._cover_of.get(tu)
         if hit is None:
-            hit = self._cover_of[tu] = np.array(
-                [
-                    m.has(*COVER_KEYWORDS) and bool(self.areas_of[(tu, tm)])
-                    for tm, m in enumerate(self.scene.units[tu].models)
-                ],
-                dtype=bool,
-            )
+            models = self.scene.units[tu].models
+            hit = np.array([m.has(*COVER_KEYWORDS) for m in models], dtype=bool)
+            if hit.any():
+                # bool(areas_of[(tu, tm)]): some terrain area's column of the model's
+                # membership row is set (the areas are the first columns, the gap fillers
+                # after them); a unit's models are consecutive global models, and every
+                # row is its model's own whenever it is filled (sight_terrain.fill_area_rows):
+                # the same answers as model by model, in one slice
+                g0, n = self.model_index[(tu, 0)], len(models)
+                rows = self._area_rows(np.arange(g0, g0 + n, dtype=np.int64))
+                hit &= rows[g0:g0 + n, :len(self.scene.terrain.areas)].any(axis=1)
             hit.setflags(write=False)
+            self._cover_of[tu] = hit
         return hit
 
     def cover_against(self, ou: int, om: int, tu: int) -> bool:

@@ -49,7 +49,7 @@ from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON
 from w40k.engine.state import UnitData
-from w40k.engine.stratagems.effects import smokescreened
+from w40k.engine.stratagems.effects import smokescreen_units, smokescreened
 from w40k.engine.windows import Window, open_window
 from w40k.rules.attack_profile import AttackContext, WeaponEntry
 from w40k.rules.select import (
@@ -351,6 +351,10 @@ def _resolve(ctx: Context, frame: ShootUnitFrame, facts: ShooterFacts, sel: Sele
     # cover and plunging fire depend on the attacking model and the target only: measured
     # once per pair, not per weapon (nothing moves while the shots are grouped)
     circumstances: dict[tuple[str, str], tuple[bool, bool]] = {}
+    # per target (the stratagems used this phase do not change while the shots are grouped):
+    # 15.10 whether it used Smokescreen, and whether some other unit of its player did (when
+    # none did, ShooterFacts.smoke_cover is False: it reads only those units' models)
+    smoke: dict[str, tuple[bool, bool]] = {}
     for mid, wname, tid in shots:
         m = model_by_id(u, mid)
         assert m is not None
@@ -362,8 +366,13 @@ def _resolve(ctx: Context, frame: ShootUnitFrame, facts: ShooterFacts, sel: Sele
         if pair is None:
             # 15.10 Smokescreen: the SMOKE unit, and a unit not fully visible to this model
             # because of the SMOKE unit's models, have the benefit of cover this phase.
-            cover = (smokescreened(ctx, tid) or facts.cover(mid, tid)
-                     or facts.smoke_cover(mid, tid))
+            used = smoke.get(tid)
+            if used is None:
+                player = facts.vis.scene.units[facts.tu(tid)].player  # smoke_cover's
+                others = smokescreen_units(facts.ctx, player) - {tid}
+                used = smoke[tid] = (smokescreened(ctx, tid), bool(others))
+            cover = (used[0] or facts.cover(mid, tid)
+                     or (used[1] and facts.smoke_cover(mid, tid)))
             pair = circumstances[(mid, tid)] = (cover, facts.plunging_fire(mid, tid))
         key = (pair[0], pair[1], cqm, indirect)
         groups.setdefault(tid, {}).setdefault(key, []).append((mid, wname))
