@@ -22,6 +22,8 @@ from w40k.engine.actions import started_this_turn
 from w40k.engine.aircraft import visible_enemies
 from w40k.engine.context import Context
 from w40k.engine.phases import charge, fight, movement
+from w40k.engine.phases import charge_propose as cp
+from w40k.engine.phases import melee_moves as mm_
 from w40k.engine.phases.melee_measure import objective_distance, units_within
 from w40k.engine.state import ObjectiveData, UnitData
 from w40k.geometry import Model
@@ -142,3 +144,39 @@ def _plain_embark(ctx: object, u: object, mt: str, models: list[Model]) -> list[
         if not offtable.can_carry(s, t, u):  # type: ignore[arg-type]
             out.append(t)
     return out
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_chain_with_the_plain_list_of_avoided_models_R11_04_d(
+        seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # R11.04-b/c/d: the chain given the non-target enemy models as a bare list answers as
+    # with a ``melee_moves.Group`` of them (which also made their discs), the same answers
+    # and the same draws; the models come in the order of their least distance to a target.
+    rng = random.Random(seed)
+    answered = 0
+    for game in greedy_snapshots(seed, every=40, decisions=400):
+        ctx, s = game.ctx, game.state
+        for u in s.units:
+            if u.destroyed:
+                continue
+            enemies = [e for e in s.units_of(s.opponent(u.player))
+                       if units_within(u, e, 12.0)]
+            if not enemies:
+                continue
+            targets = rng.sample(enemies, rng.randint(1, min(2, len(enemies))))
+            budget = rng.uniform(2.0, 12.0)
+            attempt = rng.randrange(3)
+            key = [min(mm_.model_to_unit(geo.model_shape(m), t) for t in targets)
+                   for m in u.alive]
+            plain = [u.alive[i] for _, i in sorted(zip(key, range(len(key)), strict=True))]
+            start_d = {m.id: {t.id: mm_.model_to_unit(geo.model_shape(m), t) for t in targets}
+                       for m in u.alive}
+            assert sorted(u.alive, key=lambda m: min(start_d[m.id].values())) == plain
+            r1, r2 = random.Random(seed * 7 + attempt), random.Random(seed * 7 + attempt)
+            got = cp.propose_charge(ctx, u, targets, budget, r1, attempt)
+            with monkeypatch.context() as mp:
+                mp.setattr(cp, "NonTargets", mm_.Group)
+                want = cp.propose_charge(ctx, u, targets, budget, r2, attempt)
+            assert got == want and r1.getstate() == r2.getstate()
+            answered += got is not None
+    assert answered > 3
