@@ -21,7 +21,7 @@ from typing import Any
 from w40k.core.dice import RollKind
 from w40k.engine import geo
 from w40k.engine.actions import started_this_turn
-from w40k.engine.aircraft import visible_enemies
+from w40k.engine.aircraft import ignores, visible_enemies
 from w40k.engine.context import Context
 from w40k.engine.frames import FrameData
 from w40k.engine.phases.melee_moves import push_move, subsets, units_within
@@ -47,8 +47,10 @@ def eligible_to_charge(ctx: Context, u: UnitData) -> bool:
         return False  # R16.01-b: performing an action
     if geo.is_engaged(ctx, u):  # (AIRCRAFT was refused above)
         return False
-    return any(units_within(u, e, CHARGE_RANGE) for e in visible_enemies(
-        u, ctx.state.units_of(ctx.state.opponent(u.player))))  # R23.04-b
+    # ``visible_enemies``' filter (R23.04-b) tested per enemy as the "any" comes to it: the
+    # same enemies in the same order, none ignored after the first within 12" tested
+    return any(not ignores(u, e) and units_within(u, e, CHARGE_RANGE)
+               for e in ctx.state.units_of(ctx.state.opponent(u.player)))
 
 
 def charge_targets(ctx: Context, u: UnitData, roll: int) -> list[str]:

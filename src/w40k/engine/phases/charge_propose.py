@@ -100,6 +100,21 @@ def propose_charge(ctx: Context, u: UnitData, targets: Sequence[UnitData], budge
     return _chain(ctx, u, targets, budget, rng, attempt, memo, [0])
 
 
+class NonTargets:
+    """The models of the enemy units that are not targets (R11.04-d), as ``mm_.Group``
+    names them (``models``): the chain and the repair read only the list, so the discs and
+    box a ``Group`` makes of them are not made."""
+
+    __slots__ = ("models",)
+
+    def __init__(self, models: list[Model]) -> None:
+        self.models = models
+
+
+Avoided = NonTargets | mm_.Group
+"""What the repair's searches read the avoided models from (``models``)."""
+
+
 def _chain(ctx: Context, u: UnitData, targets: Sequence[UnitData], budget: float,
            rng: random.Random, attempt: int, memo: Spots | None, drawn: list[int]
            ) -> dict[str, JSON] | None:
@@ -111,15 +126,16 @@ def _chain(ctx: Context, u: UnitData, targets: Sequence[UnitData], budget: float
     target_ids = {t.id for t in targets}
     others = [(e, s) for e in ctx.state.units if e.id != u.id and not e.destroyed
               for s in geo.unit_shapes(e)]
-    non_targets = mm_.Group([s for e, s in others
-                             if e.player != u.player and e.id not in target_ids])
+    non_targets = NonTargets([s for e, s in others
+                              if e.player != u.player and e.id not in target_ids])
     placed = occupied_around(ctx, u)  # the models of ``others``, in order
     _, ter = geo.terrain(ctx)
     scene = geo.scene(ctx)
-    models = sorted(u.alive, key=lambda m: min(
-        mm_.model_to_unit(geo.model_shape(m), t) for t in targets))
+    # each start's distance to each target unit measured once, the models sorted by the
+    # least (the same floats in the targets' order: the same ``min``, the same stable sort)
     start_d = {m.id: {t.id: mm_.model_to_unit(geo.model_shape(m), t) for t in targets}
-               for m in models}
+               for m in u.alive}
+    models = sorted(u.alive, key=lambda m: min(start_d[m.id].values()))
     ends: dict[str, Model] = {}
     engaged_targets: set[str] = set()
     for m in models:
@@ -542,7 +558,7 @@ Spots = dict[tuple[str, float], _Cands]
 
 
 def _repair(ctx: Context, u: UnitData, answer: dict[str, JSON], tshapes: Sequence[Model],
-            non_targets: mm_.Group, budget: float, memo: Spots | None = None
+            non_targets: Avoided, budget: float, memo: Spots | None = None
             ) -> dict[str, JSON]:
     """R11.04-c: a model not within 1"/engaged for which a legal straight move ending
     within 1"/engaged (and engaged with no other enemy unit, R11.04-d) is found is moved
@@ -573,7 +589,7 @@ def _repair(ctx: Context, u: UnitData, answer: dict[str, JSON], tshapes: Sequenc
     return answer
 
 
-def _reach_cands(start: Model, tshapes: Sequence[Model], non_targets: mm_.Group, gap: float,
+def _reach_cands(start: Model, tshapes: Sequence[Model], non_targets: Avoided, gap: float,
                  budget: float) -> list[tuple[float, float, Model | None]]:
     """The spots (and the model there; None where the bounds settle the gap: built when
     screened) like ``melee_moves.can_reach``'s search finds (its candidates first, then finer
@@ -615,7 +631,7 @@ keep more than :data:`MAX_SPOT_CHECKS` spots stop after one or two chunks)."""
 
 
 def _reach_chunk(start: Model, pts: npt.NDArray[np.float64], tshapes: Sequence[Model],
-                 non_targets: mm_.Group, gap: float, budget: float
+                 non_targets: Avoided, gap: float, budget: float
                  ) -> list[tuple[float, float, Model | None]]:
     """:func:`_reach_cands`' tests of some of its spots (rows (x, y), none beyond the move),
     in order: rounded to 6 decimals, within the move, within ``gap`` of a target model,

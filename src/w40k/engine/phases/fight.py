@@ -17,6 +17,7 @@ Requests:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from typing import Any
 
@@ -42,14 +43,19 @@ from w40k.engine.phases.melee_moves import (
 from w40k.engine.registry import Handler
 from w40k.engine.requests import K, Request, request
 from w40k.engine.serial import JSON
-from w40k.engine.state import UnitData
+from w40k.engine.state import ObjectiveData, UnitData
 from w40k.engine.stratagems.effects import counteroffensive_unit
 from w40k.engine.windows import Window, open_window
+from w40k.geometry import Model
+from w40k.geometry.measure import MARKER_DIAMETER_MM
+from w40k.geometry.shapes import mm
 
 UNABLE_DISTANCE = 5.0
 """Appendix 'Eligible to Fight, but Unable to Fight': more than 5" from all enemy units."""
 CONSOLIDATE_REACH = 3.0
 """12.08: within 3" of enemy units / objectives."""
+MARKER_RADIUS = mm(MARKER_DIAMETER_MM) / 2
+"""An objective marker's disc (``ObjectiveMarker.shape``)."""
 
 
 # -- eligibility --
@@ -142,8 +148,25 @@ def _consolidation_modes(ctx: Context, u: UnitData) -> Iterator[tuple[str, Itera
     yield "engaging", (e.id for e in enemies
                        if units_within(u, e, CONSOLIDATE_REACH))  # R12.08-c
     yield "objective", (o.name for o in s.objectives
-                        if any(objective_distance(ctx, geo.model_shape(m), o)
-                               <= CONSOLIDATE_REACH + 1e-9 for m in u.alive))  # R12.08-d
+                        if any(_within_reach(ctx, geo.model_shape(m), o)
+                               for m in u.alive))  # R12.08-d
+
+
+MARKER_SLACK = 1e-6
+"""Inches beyond :data:`CONSOLIDATE_REACH` the discs' gap must be before
+:func:`_within_reach` leaves a marker unmeasured (far more than the floats' rounding)."""
+
+
+def _within_reach(ctx: Context, m: Model, o: ObjectiveData) -> bool:
+    """``objective_distance(ctx, m, o) <= CONSOLIDATE_REACH + 1e-9`` (R12.08-d). A marker
+    whose disc is farther than that (and :data:`MARKER_SLACK`) from the disc of radius
+    ``m.reach()`` around the model is not measured: the footprint lies within that disc and
+    the marker within its own, so their separation is at least the discs' gap: the same
+    answer (False)."""
+    if o.area is None and (math.hypot(m.x - o.x, m.y - o.y) - m.reach() - MARKER_RADIUS
+                           > CONSOLIDATE_REACH + MARKER_SLACK):
+        return False
+    return objective_distance(ctx, m, o) <= CONSOLIDATE_REACH + 1e-9
 
 
 def consolidation_mode(ctx: Context, u: UnitData) -> tuple[str, list[str]]:

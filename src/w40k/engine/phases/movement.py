@@ -63,7 +63,7 @@ from w40k.engine.serial import JSON
 from w40k.engine.state import UnitData
 from w40k.engine.units import centre, destroy, leadership_roll
 from w40k.engine.windows import Window, open_window
-from w40k.geometry import MoveType
+from w40k.geometry import Model, MoveType
 from w40k.rules.allocation import policy_answer
 from w40k.rules.primitives import (
     fnp_prevents,
@@ -183,11 +183,15 @@ def _embark_options(ctx: Context, u: UnitData, mt: str) -> list[UnitData]:
     """18.02: the friendly TRANSPORT units ``u`` may embark within after this move."""
     s = ctx.state
     move = "fall_back" if mt.startswith("fall_back") else mt
-    models = [geo.model_shape(m) for m in u.alive]
+    # the moved models' shapes are made for the first transport only (most units have none
+    # near: every unit is refused by the tests before): the same shapes, the same answer
+    models: list[Model] | None = None
     out = []
     for t in s.units:
         if t.id == u.id or t.player != u.player or t.destroyed or offtable.capacity_of(t) is None:
             continue
+        if models is None:
+            models = [geo.model_shape(m) for m in u.alive]
         hull = geo.model_shape(next(m for m in t.alive if m.profile.transport is not None))
         if embark_violations(models, hull, battle_round=s.round,
                              set_up_this_turn=u.flag("set_up_this_turn"), move=move):
