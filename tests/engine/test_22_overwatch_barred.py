@@ -91,17 +91,19 @@ def test_barred_units_are_not_searched_and_the_options_are_the_same_R15_01_b_d(
 
 
 def test_the_kept_answer_is_keyed_on_the_barred_units() -> None:
-    # the same battlefield, a unit battle-shocked after the first ask, then recovered: each
-    # ask lists what a fresh search with the plain filter lists
+    # the same battlefield: a unit battle-shocked at the first ask (not searched), then
+    # recovered (searched again: its pairs are listed), then shocked again
     rng = random.Random(7)
     game = _closer(next(iter(shifted_rounds(4, rounds=1))))
     player = _movement_of(game, game.state.players[0].name, rng)
     kept.forget()
-    first = usage.legal_targets(game.ctx, FIRE_OVERWATCH, FACTS, player)
-    assert first == _plain(game, player) and first
-    u = game.state.unit(first[0].unit)
+    full = _plain(game, player)
+    assert full
+    u = game.state.unit(full[0].unit)
     u.flags["battle_shocked"] = True
-    assert usage.legal_targets(game.ctx, FIRE_OVERWATCH, FACTS, player) == _plain(game, player)
-    assert all(t.unit != u.id for t in _plain(game, player))
+    shocked = usage.legal_targets(game.ctx, FIRE_OVERWATCH, FACTS, player)
+    assert shocked == _plain(game, player) and all(t.unit != u.id for t in shocked)
     u.flags.pop("battle_shocked")
-    assert usage.legal_targets(game.ctx, FIRE_OVERWATCH, FACTS, player) == first
+    assert usage.legal_targets(game.ctx, FIRE_OVERWATCH, FACTS, player) == full
+    u.flags["battle_shocked"] = True
+    assert usage.legal_targets(game.ctx, FIRE_OVERWATCH, FACTS, player) == shocked
