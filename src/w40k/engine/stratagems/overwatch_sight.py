@@ -5,7 +5,8 @@ tests staged in rounds.
 A unit pair sees the other when one model pair does (06.01), so most visible pairs are shown
 by a few of their model pairs. The first rounds (:data:`ROUNDS`) stage, of every candidate
 unit pair not yet shown seen, its next model pairs (of those no rule hides) in the order of
-their centres' distance; a unit pair with a staged pair the batch proves seen is visible, and
+:func:`_ranks` (each target model's nearest observer model first, then by the centres'
+distance); a unit pair with a staged pair the batch proves seen is visible, and
 its other model pairs are not staged. The last round stages every other model pair of the
 other unit pairs (what ``Visibility.stage_many`` stages, less the pairs a first round's batch
 left open: batched already, pass ow21), and ``Visibility.unit_sees``
@@ -37,14 +38,15 @@ if TYPE_CHECKING:
     from w40k.geometry.visibility import Visibility
 
 ROUNDS = (4,)
-"""The first round stages, of each candidate unit pair, its model pairs of rank 0-3 (the
-nearest centres first); the last round every other model pair of the unit pairs not shown
-seen. Of Fire Overwatch's candidate pairs (k = 5 greedy game seed 0 / 1000-point battle seed
-1: 281 / 146 unit pairs, 234 / 82 visible), the first round shows 182 / 75 seen, and the
-search stages 4070 / 1378 model pairs instead of 8205 / 2660. Batched model pairs in the
-whole game (the listings included): 13423 -> 10155 (k = 5), 4352 -> 3541 (battle seed 1).
-More rounds stage fewer pairs but cost a batch call each: (4, 16) 9497 / 3577 pairs in 93 /
-56 calls against 92 / 48 calls (the base: 100 / 44)."""
+"""The first round stages, of each candidate unit pair, its model pairs of rank 0-3
+(:func:`_ranks`); the last round every other model pair of the unit pairs not shown seen.
+With the nearest centres first (pass ow15), of Fire Overwatch's candidate pairs (k = 5
+greedy game seed 0 / 1000-point battle seed 1: 281 / 146 unit pairs, 234 / 82 visible), the
+first round showed 182 / 75 seen, and the search staged 4070 / 1378 model pairs instead of
+8205 / 2660; each target model's nearest observer first (pass ow22): the searches batch
+4141 -> 3865 model pairs at k = 5 seed 0, 4500 -> 3983 at seed 1, 1400 -> 1496 in the
+battle. More rounds stage fewer pairs but cost a batch call each (a few M instructions):
+(4, 16) batches 682 fewer pairs at k = 5 seed 0 in 8 more calls, +13 M instructions (ow22)."""
 
 STAGE_PAIRS = 1024
 """The most model pairs one batched sight test stages at once (a larger unit pair alone):
@@ -83,8 +85,8 @@ def _centres(vis: Visibility, u: int, kept: dict[int, np.ndarray]) -> np.ndarray
 def _column_ranks(d: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """``out[om, tm]``: the rank of observer model ``om`` among target model ``tm``'s
     observer models no rule hides (``mask``), the nearest (``d``: squared centre distances)
-    first, ties in model order; the number of rows where a rule hides the pair (after every
-    rank: such a pair is never staged)."""
+    first, ties in model order; where a rule hides the pair, the number of observer models
+    (after every rank: such a pair is never staged)."""
     n = d.shape[0]
     order = np.argsort(np.where(mask, d, np.inf), axis=0, kind="stable")
     out = np.empty(d.shape, dtype=np.int64)
