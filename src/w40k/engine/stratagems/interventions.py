@@ -19,6 +19,7 @@ from w40k.core import kept
 from w40k.engine import field, geo
 from w40k.engine.phases.melee_moves import EPS, units_within
 from w40k.engine.phases.shooting_facts import ShooterFacts, visibility
+from w40k.engine.stratagems.effects import this_phase
 from w40k.engine.stratagems.model import Stratagem, Target, TurnKey
 from w40k.engine.stratagems.overwatch_sight import seen_pairs
 from w40k.engine.windows import Facts, Window
@@ -139,9 +140,24 @@ def snap_targets(ctx: Context, u: UnitData) -> list[str]:
     return [e.id for e in _in_reach(ctx, facts) if facts.unit_visible(e.id)]
 
 
-_KEPT: list[tuple[weakref.ref[Visibility], str, tuple[Target, ...]]] = kept.slot()
+_KEPT: list[tuple[weakref.ref[Visibility], str, frozenset[str], tuple[Target, ...]]] = \
+    kept.slot()
 """The last Fire Overwatch selections: (the battlefield's Visibility, weakly: the kept answer
-never keeps an old battlefield's caches alive; player, targets)."""
+never keeps an old battlefield's caches alive; player, the units left out (:func:`_barred`),
+targets)."""
+
+
+def _barred(ctx: Context, player: str) -> frozenset[str]:
+    """The ids of ``player``'s units that ``usage.legal_targets`` drops from any selection now
+    whatever its geometry: battle-shocked (R01.07-c / R15.01-d) or already targeted by one of
+    the player's stratagems this phase (R15.01-b). Their (unit, enemy) pairs are not searched
+    (pass ow22): the request lists the same options in the same order (the search's order,
+    less those units' pairs, which ``legal_targets`` skips anyway), and each other pair's
+    answer is its own (which pairs are staged decides only what a later question finds kept,
+    not its answer)."""
+    targeted = {t for use in this_phase(ctx, player) for t in use.units}
+    return frozenset(u.id for u in ctx.state.units_of(player)
+                     if u.id in targeted or u.flag("battle_shocked"))
 
 
 def _overwatch_targets(ctx: Context, facts: Facts, player: str) -> list[Target]:
@@ -153,17 +169,21 @@ def _overwatch_targets(ctx: Context, facts: Facts, player: str) -> list[Target]:
     if facts.get("phase") != "movement":
         return []
     vis = visibility(ctx)
-    if _KEPT and _KEPT[0][0]() is vis and _KEPT[0][1] == player:
-        return list(_KEPT[0][2])
-    out = _overwatch_search(ctx, player)
-    _KEPT[:] = [(weakref.ref(vis), player, tuple(out))]
+    barred = _barred(ctx, player)
+    if _KEPT and _KEPT[0][0]() is vis and _KEPT[0][1] == player and _KEPT[0][2] == barred:
+        return list(_KEPT[0][3])
+    out = _overwatch_search(ctx, player, barred)
+    _KEPT[:] = [(weakref.ref(vis), player, barred, tuple(out))]
     return out
 
 
-def _overwatch_search(ctx: Context, player: str) -> list[Target]:
-    """The search of :func:`_overwatch_targets`."""
+def _overwatch_search(ctx: Context, player: str,
+                      barred: frozenset[str] = frozenset()) -> list[Target]:
+    """The search of :func:`_overwatch_targets`; the units of ``barred`` (:func:`_barred`)
+    left out."""
     shooters = [ShooterFacts(ctx, u) for u in ctx.state.units_of(player)
-                if not (u.has("TITANIC") or geo.is_engaged(ctx, u))]  # R15.08-a
+                if not (u.id in barred or u.has("TITANIC")
+                        or geo.is_engaged(ctx, u))]  # R15.08-a
     if not shooters:
         return []
     engaged: dict[int, bool] = {}

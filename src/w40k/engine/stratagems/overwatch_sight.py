@@ -5,7 +5,8 @@ tests staged in rounds.
 A unit pair sees the other when one model pair does (06.01), so most visible pairs are shown
 by a few of their model pairs. The first rounds (:data:`ROUNDS`) stage, of every candidate
 unit pair not yet shown seen, its next model pairs (of those no rule hides) in the order of
-their centres' distance; a unit pair with a staged pair the batch proves seen is visible, and
+:func:`_ranks` (each target model's nearest observer model first, then by the centres'
+distance); a unit pair with a staged pair the batch proves seen is visible, and
 its other model pairs are not staged. The last round stages every other model pair of the
 other unit pairs (what ``Visibility.stage_many`` stages, less the pairs a first round's batch
 left open: batched already, pass ow21), and ``Visibility.unit_sees``
@@ -37,14 +38,15 @@ if TYPE_CHECKING:
     from w40k.geometry.visibility import Visibility
 
 ROUNDS = (4,)
-"""The first round stages, of each candidate unit pair, its model pairs of rank 0-3 (the
-nearest centres first); the last round every other model pair of the unit pairs not shown
-seen. Of Fire Overwatch's candidate pairs (k = 5 greedy game seed 0 / 1000-point battle seed
-1: 281 / 146 unit pairs, 234 / 82 visible), the first round shows 182 / 75 seen, and the
-search stages 4070 / 1378 model pairs instead of 8205 / 2660. Batched model pairs in the
-whole game (the listings included): 13423 -> 10155 (k = 5), 4352 -> 3541 (battle seed 1).
-More rounds stage fewer pairs but cost a batch call each: (4, 16) 9497 / 3577 pairs in 93 /
-56 calls against 92 / 48 calls (the base: 100 / 44)."""
+"""The first round stages, of each candidate unit pair, its model pairs of rank 0-3
+(:func:`_ranks`); the last round every other model pair of the unit pairs not shown seen.
+With the nearest centres first (pass ow15), of Fire Overwatch's candidate pairs (k = 5
+greedy game seed 0 / 1000-point battle seed 1: 281 / 146 unit pairs, 234 / 82 visible), the
+first round showed 182 / 75 seen, and the search staged 4070 / 1378 model pairs instead of
+8205 / 2660; each target model's nearest observer first (pass ow22): the searches batch
+4141 -> 3865 model pairs at k = 5 seed 0, 4500 -> 3983 at seed 1, 1400 -> 1496 in the
+battle. More rounds stage fewer pairs but cost a batch call each (a few M instructions):
+(4, 16) batches 682 fewer pairs at k = 5 seed 0 in 8 more calls, +13 M instructions (ow22)."""
 
 STAGE_PAIRS = 1024
 """The most model pairs one batched sight test stages at once (a larger unit pair alone):
@@ -80,13 +82,30 @@ def _centres(vis: Visibility, u: int, kept: dict[int, np.ndarray]) -> np.ndarray
     return hit
 
 
+def _column_ranks(d: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """``out[om, tm]``: the rank of observer model ``om`` among target model ``tm``'s
+    observer models no rule hides (``mask``), the nearest (``d``: squared centre distances)
+    first, ties in model order; where a rule hides the pair, the number of observer models
+    (after every rank: such a pair is never staged)."""
+    n = d.shape[0]
+    order = np.argsort(np.where(mask, d, np.inf), axis=0, kind="stable")
+    out = np.empty(d.shape, dtype=np.int64)
+    np.put_along_axis(out, order, np.arange(n, dtype=np.int64)[:, None], axis=0)
+    out[~mask] = n
+    return out
+
+
 def _ranks(a: np.ndarray, b: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """``out[om, tm]``: the model pair's rank among the unit pair's pairs no rule hides
-    (``mask``), the nearest centres (``a``: the observer models', ``b``: the target models')
-    first, ties in model order; -1 for a pair a rule hides (never staged). The plain form of
-    :func:`_ranks_of` (one unit pair)."""
+    (``mask``), by (the pair's rank among its target model's pairs, :func:`_column_ranks`;
+    then the centres' distance), ties in model order: first each target model with its
+    nearest observer model, the nearest such pairs first (pass ow22: a first round that
+    tries several target models shows more unit pairs seen than the nearest pairs alone,
+    which often share one target model behind one wall); -1 for a pair a rule hides (never
+    staged). The plain form of :func:`_ranks_of` (one unit pair)."""
     d = ((a[:, None, :] - b[None, :, :]) ** 2).sum(axis=2)
-    order = np.argsort(np.where(mask, d, np.inf).ravel(), kind="stable")
+    col = _column_ranks(d, mask)
+    order = np.lexsort((np.where(mask, d, np.inf).ravel(), col.ravel()))
     out = np.empty(order.shape, dtype=np.int64)
     out[order] = np.arange(len(order))
     out[~mask.ravel()] = -1
@@ -97,20 +116,22 @@ def _ranks_of(a: np.ndarray, bs: list[np.ndarray], masks: list[np.ndarray]) -> l
     """``[_ranks(a, b, mask) for b, mask in zip(bs, masks)]`` for one observer unit's target
     units, with one distance matrix and one stable sort for them all (a search asks a few
     dozen unit pairs, and each pair's small sort cost as much as all of them sorted at once):
-    the target units' columns side by side, sorted by (unit pair, distance, model pair index
-    in its own row-major order), which is each pair's stable sort of its own distances."""
+    the target units' columns side by side, sorted by (unit pair, column rank, distance,
+    model pair index in its own row-major order), which is each pair's stable sort of its
+    own keys (a column's ranks are its own: every column lies in one unit pair)."""
     n = a.shape[0]
     widths = [b.shape[0] for b in bs]
     starts = np.cumsum([0, *widths])
     d = ((a[:, None, :] - np.concatenate(bs)[None, :, :]) ** 2).sum(axis=2)
     mask = np.concatenate(masks, axis=1)
+    col = _column_ranks(d, mask)
     d = np.where(mask, d, np.inf)
     seg = np.repeat(np.arange(len(bs)), widths)  # the unit pair of each column
     segs = np.broadcast_to(seg, d.shape)
     # ties in the model pair's index in its own unit pair's row-major order: a unit pair's
     # entries come in that order in ``d``'s row-major order (by observer model, then its
-    # columns), and the sort is stable (pass ow21: that index not computed as a third key)
-    order = np.lexsort((d.ravel(), segs.ravel()))
+    # columns), and the sort is stable (pass ow21: that index not computed as a key)
+    order = np.lexsort((d.ravel(), col.ravel(), segs.ravel()))
     # a unit pair's model pairs come after every model pair of the pairs before it
     first = (n * starts[:-1])[segs.ravel()[order]]
     flat = np.empty(order.shape, dtype=np.int64)
