@@ -23,8 +23,8 @@ from w40k.core.keywords import canonical_keyword
 from w40k.engine.phases.shooting_facts import monster_or_vehicle
 from w40k.geometry import Visibility, scene_from_dict
 from w40k.geometry.los import Sight
-from w40k.geometry.sight_order import Tally
 from w40k.geometry.shapes import EPS
+from w40k.geometry.sight_order import Tally
 from w40k.geometry.visibility import (
     BLOCKED_REASON,
     PARTIAL_REASON,
