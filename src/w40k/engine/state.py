@@ -56,6 +56,8 @@ class _Placement:
     count = 0
     restored = 0
     """The count after the last restore (it sets models' fields back without their stamps)."""
+    log: list[ModelData] = kept.slot()
+    """The models set, one per count from ``count - len(log)`` on (``engine/field.py``)."""
 
 
 PLACEMENT_FIELDS = frozenset({"x", "y", "z", "facing", "destroyed", "profile"})
@@ -68,8 +70,7 @@ def placement_count() -> int:
 
 
 PLACEMENT: type[_Placement] = _Placement
-"""The counter itself, for the kept battlefield model's hot paths (``engine/field.py``): its
-``count`` read directly is :func:`placement_count` without a call (tens of thousands a game)."""
+"""The counter itself: ``count`` read directly is :func:`placement_count` without a call."""
 
 
 _Undo = UNDO
@@ -126,6 +127,7 @@ class ModelData:
         if name in PLACEMENT_FIELDS:
             _Placement.count += 1  # invalidates engine/field.py's kept battlefield model
             object.__setattr__(self, "placed_at", _Placement.count)
+            _Placement.log.append(self)
         elif name == "one_shots_used" and type(value) is not LoggedList:
             value = LoggedList(cast(list[str], value))  # its appends are logged (undo.py)
         log = _Undo.log
@@ -208,15 +210,13 @@ MODEL_FIELDS = frozenset(ModelData.__dataclass_fields__)
 
 _KEPT_LIMIT = 256
 """Entries of :data:`_UNIT_KEYS` before it is emptied (an entry holds its unit and model list;
-a game asks a few dozen units, and an entry of an older game never matches: any placement
-bumps the count)."""
+a game asks a few dozen units; an older game's entry never matches: placements bump the count)."""
 
 _UNIT_KEYS: dict[int, tuple[UnitData, int, list[ModelData], frozenset[str]]] = kept.table()
 """:attr:`UnitData.keys` per unit: the unit (held, so its id is not reused while kept), the
 :class:`_Placement` count and a copy of its model list when measured, and the keys. Exact:
 the keys read only which models the list holds (compared by identity), their destroyed flags
-and their profiles (frozen; setting either field bumps the count, as does a restore). Never
-saved (a derived cache, like ``engine/field.py``'s)."""
+and their profiles (frozen; setting either field bumps the count, as does a restore)."""
 
 
 UNIT_FLAGS = (
