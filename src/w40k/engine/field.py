@@ -25,10 +25,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from operator import is_
 from typing import TYPE_CHECKING, Any, cast
 
 from w40k.core import kept
 from w40k.engine.state import PLACEMENT, ModelData, UnitData
+from w40k.engine.undo import CHANGES
 from w40k.geometry import Model, Scene
 from w40k.geometry.battlefield import MARGIN, Layout, coherent
 from w40k.geometry.measure import ENGAGEMENT_HORIZONTAL, ENGAGEMENT_VERTICAL, within
@@ -58,7 +60,11 @@ _Pair = tuple[UnitData, list[ModelData], Layout | None, bool]
 it was engaged (:func:`engaged_enemies`)."""
 _ENEMIES: dict[int, tuple[UnitData, int, list[UnitData], int, list[UnitData], Layout,
                           tuple[_Pair | None, ...]]] = kept.table()
-_SCENES: dict[int, tuple[object, int, tuple[tuple[Any, ...], ...], Scene]] = kept.table()
+_SCENES: dict[int, tuple[object, int, tuple[tuple[Any, ...], ...], Scene, int,
+                         list[UnitData]]] = kept.table()
+"""Per state: the state, the placement count, the key (per unit: the unit, its attachment,
+its two ranged-attack flags and its number of models), the scene, :data:`CHANGES`' count when
+the key was last compared and the units (the key's first entries)."""
 _DISTANCES: dict[tuple[int, int, Callable[[UnitData, UnitData], float]],
                  tuple[UnitData, UnitData, int, int, int, Layout, Layout, float]] = kept.table()
 
@@ -407,6 +413,10 @@ def scene(ctx: Context, build: Callable[[], Scene]) -> Scene:
     units = s.units
     hit = _SCENES.get(id(s))
     if hit is not None and hit[0] is s and hit[1] == now and len(hit[2]) == len(units):
+        if hit[4] == CHANGES.count and all(map(is_, hit[5], units)):
+            # the same units, none of their fields, flags or model lists changed since the
+            # key was last compared: the same key (its entries read only those)
+            return hit[3]
         # the key below, compared entry by entry without building it (most calls hit)
         for x, u in zip(hit[2], units, strict=True):
             flags = u.flags
@@ -416,13 +426,15 @@ def scene(ctx: Context, build: Callable[[], Scene]) -> Scene:
                     or x[4] != len(u.models)):
                 break
         else:
+            _SCENES[id(s)] = (s, now, hit[2], hit[3], CHANGES.count, hit[5])
             return hit[3]
     key = tuple((u, u.attached, u.flag("ranged_attacks_this_turn"),
                  u.flag("ranged_attacks_last_turn"), len(u.models)) for u in units)
+    changes = CHANGES.count  # before the build (it reads the units only)
     sc = build()
     if len(_SCENES) >= SCENES_LIMIT:
         _SCENES.clear()
-    _SCENES[id(s)] = (s, now, key, sc)
+    _SCENES[id(s)] = (s, now, key, sc, changes, [x[0] for x in key])
     return sc
 
 
