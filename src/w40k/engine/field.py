@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from operator import is_
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from w40k.core import kept
 from w40k.engine.state import PLACEMENT, ModelData, UnitData
@@ -55,9 +55,8 @@ _LAYOUTS: dict[int, tuple[UnitData, int, int, _Placed, Layout, list[ModelData]]]
 _PAIRS: dict[tuple[int, int], tuple[UnitData, UnitData, int, Layout, Layout, bool]] = kept.table()
 _MODEL_PAIRS: dict[tuple[int, int],
                    tuple[UnitData, UnitData, int, Layout, Layout, list[bool]]] = kept.table()
-_Pair = tuple[UnitData, list[ModelData], Layout | None, bool]
-"""An enemy unit, its models (a copy), its layout when measured (None: destroyed) and whether
-it was engaged (:func:`engaged_enemies`)."""
+_Pair = tuple[UnitData, Layout, bool]
+"""An enemy unit, its layout when measured and whether it was engaged (:func:`engaged_enemies`)."""
 _ENEMIES: dict[int, tuple[UnitData, int, list[UnitData], int, list[UnitData], Layout,
                           tuple[_Pair | None, ...]]] = kept.table()
 _SCENES: dict[int, tuple[object, int, tuple[tuple[Any, ...], ...], Scene, int,
@@ -309,10 +308,7 @@ def kept_enemies(ctx: Context, u: UnitData) -> list[UnitData] | None:
 def _enemies(ctx: Context, u: UnitData) -> list[UnitData]:
     """:func:`engaged_enemies`' kept list (not to be changed): kept until a model is placed;
     after that, each enemy's answer is kept while both units' layouts are the very objects
-    it was measured on: a move measures again only the pairs with the unit moved. An enemy
-    none of whose models was set since the last walk (:func:`placed_since`), holding the
-    same models, is not asked for its layout at all: it is the one the answer was kept
-    with (its models' places, profiles and destroyed flags are the same values)."""
+    it was measured on: a move measures again only the pairs with the unit moved."""
     now = PLACEMENT.count
     units = ctx.state.units
     hit = _ENEMIES.get(id(u))
@@ -325,68 +321,24 @@ def _enemies(ctx: Context, u: UnitData) -> list[UnitData]:
     player, lu = u.player, layout(u)
     if kept is not None and hit is not None and hit[5] is not lu:
         kept = None  # the unit's own models moved: every pair is measured again
-    moved = None if kept is None or hit is None else placed_since(hit[1])
     out: list[UnitData] = []
     pairs: list[_Pair | None] = []
     for i, e in enumerate(units):
-        if e.player == player:
+        if e.player == player or e.destroyed:
             pairs.append(None)
             continue
-        k = None if kept is None else kept[i]
-        models = e.models
-        if (moved is not None and k is not None and k[0] is e and models == k[1]
-                and moved.isdisjoint(map(id, models))):
-            # R03.04-a: the same models, none set since: the same layout (or none living)
-            pairs.append(k)
-            if k[3]:
-                out.append(e)
-            continue
-        if e.destroyed:
-            pairs.append((e, list(models), None, False))
-            continue
         le = layout(e)
-        if k is not None and k[0] is e and k[2] is le:
-            engaged = k[3]  # neither unit's models moved: the same layouts, the same answer
+        k = None if kept is None else kept[i]
+        if k is not None and k[0] is e and k[1] is le:
+            engaged = k[2]  # neither unit's models moved: the same layouts, the same answer
         else:
             engaged = _engaged_pair(u, e, now, lu)
-        pairs.append((e, list(models), le, engaged))
+        pairs.append((e, le, engaged))
         if engaged:
             out.append(e)
     _room(_ENEMIES)
     _ENEMIES[id(u)] = (u, now, units, len(units), out, lu, tuple(pairs))
     return out
-
-
-def placed_since(then: int) -> set[int] | None:
-    """The ids of the models set after placement count ``then`` (``state._Placement.log``:
-    one model per count, the last ``len(log)`` counts), or None when that is not known: a
-    restore since (it sets fields back without logging them) or counts no longer logged.
-    A count bumped without a logged model (a test's) only widens the slice read: exact."""
-    now = PLACEMENT.count
-    if then < PLACEMENT.restored or now - then > SINCE_LIMIT:
-        return None
-    hit = _SINCE
-    if hit and hit[0] == then and hit[1] == now:
-        return cast(set[int], hit[2])
-    log = PLACEMENT.log
-    start = then - (now - len(log))
-    if start < 0:
-        return None
-    out = set(map(id, log[start:]))
-    if len(log) > LOG_LIMIT:
-        log.clear()  # later counts are logged from the current one on
-    _SINCE[:] = [then, now, out]
-    return out
-
-
-SINCE_LIMIT = 512
-"""Counts :func:`placed_since` reads at most (past that, checking each layout is cheaper)."""
-LOG_LIMIT = 1 << 15
-"""Models logged (``state._Placement.log``) before the log is emptied: a game's placements
-(a k = 5 game sets ~2 500) are kept, the log of a long process does not grow for ever."""
-_SINCE: list[Any] = kept.slot()
-"""The last :func:`placed_since` answer: its count, the count then and the ids (walks at one
-count mostly share the count of their last walk)."""
 
 
 _COHERENT: dict[int, tuple[Layout, bool]] = kept.table()

@@ -56,8 +56,6 @@ class _Placement:
     count = 0
     restored = 0
     """The count after the last restore (it sets models' fields back without their stamps)."""
-    log: list[ModelData] = kept.slot()
-    """The models set, one per count from ``count - len(log)`` on (``engine/field.py``)."""
 
 
 PLACEMENT_FIELDS = frozenset({"x", "y", "z", "facing", "destroyed", "profile"})
@@ -70,7 +68,8 @@ def placement_count() -> int:
 
 
 PLACEMENT: type[_Placement] = _Placement
-"""The counter itself: ``count`` read directly is :func:`placement_count` without a call."""
+"""The counter itself, for the kept battlefield model's hot paths (``engine/field.py``): its
+``count`` read directly is :func:`placement_count` without a call (tens of thousands a game)."""
 
 
 _Undo = UNDO
@@ -127,7 +126,6 @@ class ModelData:
         if name in PLACEMENT_FIELDS:
             _Placement.count += 1  # invalidates engine/field.py's kept battlefield model
             object.__setattr__(self, "placed_at", _Placement.count)
-            _Placement.log.append(self)
         elif name == "one_shots_used" and type(value) is not LoggedList:
             value = LoggedList(cast(list[str], value))  # its appends are logged (undo.py)
         log = _Undo.log
@@ -215,7 +213,8 @@ _UNIT_KEYS: dict[int, tuple[UnitData, int, list[ModelData], frozenset[str]]] = k
 """:attr:`UnitData.keys` per unit: the unit (held, so its id is not reused while kept), the
 :class:`_Placement` count and a copy of its model list when measured, and the keys. Exact:
 the keys read only which models the list holds (compared by identity), their destroyed flags
-and their profiles (frozen; setting either field bumps the count, as does a restore)."""
+and their profiles (frozen; setting either field bumps the count, as does a restore). Never
+saved (a derived cache, like ``engine/field.py``'s)."""
 
 
 UNIT_FLAGS = (
