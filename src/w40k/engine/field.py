@@ -33,7 +33,14 @@ from w40k.engine.state import PLACEMENT, ModelData, UnitData
 from w40k.engine.undo import CHANGES
 from w40k.geometry import Model, Scene
 from w40k.geometry.battlefield import MARGIN, Layout, coherent
-from w40k.geometry.measure import ENGAGEMENT_HORIZONTAL, ENGAGEMENT_VERTICAL, within
+from w40k.geometry.measure import (
+    COHERENCY_ALL,
+    COHERENCY_NEIGHBOUR,
+    COHERENCY_VERTICAL,
+    ENGAGEMENT_HORIZONTAL,
+    ENGAGEMENT_VERTICAL,
+    within,
+)
 from w40k.geometry.shapes import EPS, new_model
 
 if TYPE_CHECKING:
@@ -351,10 +358,48 @@ def in_coherency(u: UnitData) -> bool:
     hit = _COHERENT.get(id(lay))
     if hit is not None and hit[0] is lay:
         return hit[1]
-    out = coherent(lay)
+    r = rows(lay)
+    out = _coherent_round(r) if len(lay) > 1 and all(r[5]) else coherent(lay)
     _room(_COHERENT)
     _COHERENT[id(lay)] = (lay, out)
     return out
+
+
+_NEAR_H = COHERENCY_NEIGHBOUR + EPS
+"""03.03's 2" as ``battlefield.within_matrix`` writes it (``coherent``'s first matrix)."""
+_ALL_H = COHERENCY_ALL + EPS
+"""03.03's 9" as ``battlefield.within_matrix`` writes it (``coherent``'s second matrix)."""
+_COH_V = COHERENCY_VERTICAL + EPS
+"""03.03's 5" vertically as ``battlefield.within_matrix`` writes it."""
+
+
+def _coherent_round(r: _Rows) -> bool:
+    """``battlefield.coherent`` of a layout of two or more models, all on round bases, from
+    its :func:`rows`, pair by pair in floats: each ordered pair's horizontal distance
+    (``sqrt(dx * dx + dy * dy) - r_i - r_j``: ``_horizontal_bound``'s operations on the same
+    doubles, in its order) and vertical gap (``_vertical``'s), compared with the same limits
+    (``within_matrix``'s ``as_matrix`` decision, where two round bases are never measured
+    again). 03.03: every model within 2"/5" of another and within 9"/5" of every model
+    (itself included, as the matrix's diagonal). Both are plain "and"s, so the order of the
+    pairs and an early "no" do not change the answer. Python floats for the few models of a
+    unit: cheaper than two rounds of ~25 array operations."""
+    xs, ys, rs, z0s, z1s, _ = r
+    n = len(xs)
+    sqrt = math.sqrt
+    for i in range(n):
+        x, y, ri, z0, z1 = xs[i], ys[i], rs[i], z0s[i], z1s[i]
+        near = False
+        for j in range(n):
+            dx, dy = x - xs[j], y - ys[j]
+            h = sqrt(dx * dx + dy * dy) - ri - rs[j]
+            v = max(0.0, max(z0s[j] - z1, z0 - z1s[j]))
+            if not (h <= _ALL_H and v <= _COH_V):
+                return False
+            if j != i and h <= _NEAR_H:
+                near = True
+        if not near:
+            return False
+    return True
 
 
 def scene(ctx: Context, build: Callable[[], Scene]) -> Scene:
