@@ -12,7 +12,7 @@ from typing import cast
 from w40k.engine import geo
 from w40k.engine.context import Context
 from w40k.engine.game import Game
-from w40k.engine.state import PLACEMENT, UnitData
+from w40k.engine.state import PLACEMENT, ModelData, UnitData
 from w40k.engine.undo import CHANGES
 from w40k.io.battle_scale import scaled_position
 
@@ -60,7 +60,7 @@ def test_kept_scene_follows_every_change_at_one_placement_count() -> None:
     game = Game.new(scaled_position(2), 3)
     s = game.state
     rng = random.Random(23)
-    spare: list[UnitData] = []
+    spare: list[ModelData] = []
     same = 0
     for step in range(400):
         units = s.units
