@@ -28,6 +28,7 @@ from w40k.engine.serial import (
     weapon_to_json,
 )
 from w40k.engine.undo import (
+    CHANGES,
     CONTENTS,
     UNDO,
     Entry,
@@ -50,8 +51,7 @@ PHASES = ("command", "movement", "shooting", "charge", "fight")
 
 class _Placement:
     """A counter bumped whenever a model's position, level, facing, profile or destroyed flag
-    is set: the kept battlefield model (``engine/field.py``) is a cache derived from the
-    state and is valid only while this count is unchanged. Never saved."""
+    is set: the kept battlefield model (``engine/field.py``) is valid while it is unchanged."""
 
     count = 0
     restored = 0
@@ -207,9 +207,7 @@ MODEL_FIELDS = frozenset(ModelData.__dataclass_fields__)
 """The :class:`ModelData` fields (read with ``getattr`` when logged: ``undo.log_old``)."""
 
 _KEPT_LIMIT = 256
-"""Entries of :data:`_UNIT_KEYS` before it is emptied (an entry holds its unit and model list;
-a game asks a few dozen units, and an entry of an older game never matches: any placement
-bumps the count)."""
+"""Entries of :data:`_UNIT_KEYS` before it is emptied (a game asks a few dozen units)."""
 
 _UNIT_KEYS: dict[int, tuple[UnitData, int, list[ModelData], frozenset[str]]] = kept.table()
 """:attr:`UnitData.keys` per unit: the unit (held, so its id is not reused while kept), the
@@ -242,6 +240,7 @@ class UnitData:
             value = LoggedDict(cast(dict[str, bool], value))
         elif name == "models" and type(value) is not LoggedList:
             value = LoggedList(cast(list[ModelData], value))
+        CHANGES.count += 1  # engine/field.py's kept scene reads the units' fields
         log = _Undo.log
         if log is not None:  # a checkpoint is open: log the old value (_Undo)
             log_old(log, self, name, UNIT_FIELDS)

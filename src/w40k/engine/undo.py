@@ -61,6 +61,20 @@ UNDO = _UndoLog()
 """This thread's undo log."""
 
 
+class _Changes:
+    """A counter bumped by every field set on a unit (``UnitData.__setattr__``) and every
+    in-place change of a :class:`LoggedList` or :class:`LoggedDict` (a unit's flags or model
+    list, a model's one-shot list), in any game: an answer made from the units' fields and
+    containers is the same while it is unchanged, and while the units' model fields are
+    (``state.PLACEMENT``; a restore bumps that one). Never saved."""
+
+    count = 0
+
+
+CHANGES: type[_Changes] = _Changes
+"""The counter itself (its ``count`` read and bumped in place)."""
+
+
 def open_undo() -> int:
     """One more open checkpoint: where its entries start in the undo log."""
     if UNDO.log is None:
@@ -100,6 +114,7 @@ def _logged(method: Callable[..., _T]) -> Callable[..., _T]:
     first change under this serial."""
     def mutator(self: LoggedList[Any] | LoggedDict[Any, Any], *args: Any,
                 **kwargs: Any) -> _T:
+        CHANGES.count += 1
         log = UNDO.log
         if log is not None and self._mark != UNDO.serial:
             self._mark = UNDO.serial
