@@ -55,9 +55,6 @@ from w40k.geometry.battlefield import (
     inner_radius,
 )
 from w40k.geometry.measure import (
-    EPS as EPS_MEASURE,
-)
-from w40k.geometry.measure import (
     MARKER_RANGE_HORIZONTAL,
     MARKER_RANGE_VERTICAL,
     coherency_breaks,
@@ -73,6 +70,7 @@ from w40k.geometry.movement import (
     solid_outlines,
     validate_move,
 )
+from w40k.geometry.shapes import EPS as SHAPES_EPS
 from w40k.geometry.shapes import Circle, Oval, Polygon
 
 BEARINGS = 24
@@ -606,15 +604,15 @@ def _in_range_flags(ctx: Context, start: Model, spots: Sequence[tuple[float, flo
         return [mm_.in_objective_range(ctx, start.moved(x, y), obj) for x, y in spots]
     marker = ObjectiveMarker(obj.x, obj.y)
     z0, z1 = vertical_extent(start)
-    if max(0.0, marker.z - z1, z0 - marker.z) > MARKER_RANGE_VERTICAL + EPS_MEASURE:
+    if max(0.0, marker.z - z1, z0 - marker.z) > MARKER_RANGE_VERTICAL + SHAPES_EPS:
         return [False] * len(spots)  # in_range_of_marker's vertical refusal, every spot
     fp = start.footprint()
     cx, cy = fp.center
     ox, oy = cx - start.x - obj.x, cy - start.y - obj.y
     mr = marker.shape().r
-    far = bounding_radius(fp) + mr + MARKER_RANGE_HORIZONTAL + EPS_MEASURE + _RANGE_SPARE
+    far = bounding_radius(fp) + mr + MARKER_RANGE_HORIZONTAL + SHAPES_EPS + _RANGE_SPARE
     near = (-math.inf if isinstance(fp, Polygon) else
-            inner_radius(fp) + mr + MARKER_RANGE_HORIZONTAL + EPS_MEASURE - _RANGE_SPARE)
+            inner_radius(fp) + mr + MARKER_RANGE_HORIZONTAL + SHAPES_EPS - _RANGE_SPARE)
     hypot = math.hypot
     out: list[bool] = []
     for x, y in spots:
