@@ -128,25 +128,11 @@ class Rings:
         :data:`RING_SLACK` on the reach and :data:`WINDOW_TOL` on the cosine, far more than
         the floats' errors), a ring whose every bearing fails is not made. The kept bearings'
         trigonometry is :func:`bearings`' own (the same angle ``base + offset``)."""
-        sx, sy = start.x, start.y
-        dist = math.hypot(cx - sx, cy - sy)
-        lim = reach + RING_SLACK
-        thr = math.inf
-        for d in ds:
-            if dist * d <= 0.0:
-                thr = -math.inf  # every spot at distance d: the ring is kept whole
-                break
-            terms = dist * dist + d * d + lim * lim
-            k = (dist * dist + d * d - lim * lim) / (2.0 * dist * d)
-            thr = min(thr, k - WINDOW_TOL * (1.0 + terms / (2.0 * dist * d)))
-        if thr > 1.0:
-            return  # every spot beyond the reach
-        keep = [d for d in ds if not _ring_beyond(dist, d, lim)] if thr > -1.0 else list(ds)
+        keep, offs = near_window(cx, cy, ds, start, turn, n, reach)
         if not keep:
             return
-        base = math.atan2(sy - cy, sx - cx) + turn
+        base = math.atan2(start.y - cy, start.x - cx) + turn
         cos, sin = math.cos, math.sin
-        offs = _window(n, turn, thr)
         self.add(cx, cy, keep, [(cos(base + o), sin(base + o)) for o in offs])
 
     def points(self, last: tuple[float, float] | None) -> npt.NDArray[np.float64]:
@@ -163,6 +149,32 @@ class Rings:
         if last is not None:
             out[n] = last
         return out
+
+
+def near_window(cx: float, cy: float, ds: Sequence[float], start: Model, turn: float,
+                n: int, reach: float) -> tuple[list[float], Sequence[float]]:
+    """:meth:`Rings.add_near`'s choice: the radii of ``ds`` (in order) and the offsets of
+    :func:`ring_offsets` of ``n`` (in order) whose spots it keeps, ``([], ())`` where none
+    (the law of cosines, with :data:`RING_SLACK` and :data:`WINDOW_TOL` to spare): every
+    spot ``(cx + d * cos(a), cy + d * sin(a))``, ``a = atan2(start - centre) + turn +
+    offset``, within ``reach`` of ``start`` is of a kept radius and a kept offset."""
+    sx, sy = start.x, start.y
+    dist = math.hypot(cx - sx, cy - sy)
+    lim = reach + RING_SLACK
+    thr = math.inf
+    for d in ds:
+        if dist * d <= 0.0:
+            thr = -math.inf  # every spot at distance d: the ring is kept whole
+            break
+        terms = dist * dist + d * d + lim * lim
+        k = (dist * dist + d * d - lim * lim) / (2.0 * dist * d)
+        thr = min(thr, k - WINDOW_TOL * (1.0 + terms / (2.0 * dist * d)))
+    if thr > 1.0:
+        return [], ()  # every spot beyond the reach
+    keep = [d for d in ds if not _ring_beyond(dist, d, lim)] if thr > -1.0 else list(ds)
+    if not keep:
+        return [], ()
+    return keep, _window(n, turn, thr)
 
 
 def _ring_beyond(dist: float, d: float, lim: float) -> bool:

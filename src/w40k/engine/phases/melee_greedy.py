@@ -19,7 +19,7 @@ from w40k.engine.phases.melee_measure import (
     base_contact_enemy,
     model_to_unit,
 )
-from w40k.engine.propose_moves import occupied_around, ring_offsets
+from w40k.engine.propose_moves import near_window, occupied_around, ring_offsets
 from w40k.engine.serial import JSON
 from w40k.engine.state import ModelData, UnitData
 from w40k.geometry import Model
@@ -72,9 +72,12 @@ def _greedy(ctx: Context, u: UnitData, d: MeleeMoveFrame, budget: float,
             for t in tms[:3]:
                 gap = 0.02 + rng.random() * (0.3 if attempt else 0.05)
                 d_c = _radius(start) + _radius(t) + gap
-                base = math.atan2(start.y - t.y, start.x - t.x) + rng.uniform(-0.2, 0.2) * attempt
-                rings.append((t.x, t.y, d_c, base))
-            spots = _ring_spots(rings)  # made as tried (the draws above are all made first)
+                turn = rng.uniform(-0.2, 0.2) * attempt  # (atan2 draws nothing: same order)
+                base = math.atan2(start.y - t.y, start.x - t.x) + turn
+                rings.append((t.x, t.y, d_c, base, turn))
+            # made as tried (the draws above are all made first), less the spots beyond
+            # the move, which the loop below passes over
+            spots = _ring_spots(rings, start, budget - 1e-4)
         elif obj is not None:
             spots = _objective_spots(ctx, obj, _radius(start))
         chosen: tuple[float, float] | None = None
@@ -110,14 +113,26 @@ def _greedy(ctx: Context, u: UnitData, d: MeleeMoveFrame, budget: float,
     return out
 
 
-def _ring_spots(rings: Sequence[tuple[float, float, float, float]]
+def _ring_spots(rings: Sequence[tuple[float, float, float, float, float]],
+                start: Model | None = None, reach: float = math.inf
                 ) -> Iterator[tuple[float, float]]:
-    """:func:`_greedy`'s spots, ring by ring (centre, distance, base bearing), bearing by
-    bearing: ``base + (k + 1) // 2 * (+-1) * 2 * pi / BEARINGS`` (``ring_offsets``' floats,
-    the same angles), each made only when the loop asks for it."""
-    offs = _OFFSETS
+    """:func:`_greedy`'s spots, ring by ring (centre, distance, base bearing, its turn from
+    the bearing to ``start``), bearing by bearing: ``base + (k + 1) // 2 * (+-1) * 2 * pi /
+    BEARINGS`` (``ring_offsets``' floats, the same angles), each made only when the loop asks
+    for it. Given ``start``, a bearing whose spot is surely farther than ``reach`` from it
+    (``propose_moves.near_window``, the law of cosines with 1e-6" to spare) is not made:
+    :func:`_greedy` passes over such a spot (its ``hypot`` test, before ``taken``) and reads
+    only the first spot of all otherwise (``first``), which is always made. The same spots
+    within ``reach``, in the same order."""
+    offs: Sequence[float] = _OFFSETS
     cos, sin = math.cos, math.sin
-    for tx, ty, d, base in rings:
+    for j, (tx, ty, d, base, turn) in enumerate(rings):
+        if start is not None:
+            keep, offs = near_window(tx, ty, (d,), start, turn, BEARINGS, reach)
+            if not keep:
+                offs = ()
+            if j == 0 and (not offs or offs[0] != _OFFSETS[0]):
+                offs = (_OFFSETS[0], *offs)  # the first spot (the others' offsets are not 0)
         for o in offs:
             a = base + o
             yield tx + d * cos(a), ty + d * sin(a)

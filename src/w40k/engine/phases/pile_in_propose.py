@@ -49,15 +49,18 @@ from w40k.engine.phases import pile_in_friends as pf
 from w40k.engine.propose_moves import ring, ring_offsets
 from w40k.engine.serial import JSON
 from w40k.engine.state import ModelData, ObjectiveData, UnitData, placement_count
-from w40k.geometry import Model, engaged
+from w40k.geometry import Model, ObjectiveMarker, engaged
 from w40k.geometry.battlefield import (
     bounding_radius,
     inner_radius,
 )
 from w40k.geometry.measure import (
+    MARKER_RANGE_HORIZONTAL,
+    MARKER_RANGE_VERTICAL,
     coherency_breaks,
     horizontal_distance,
     separation,
+    vertical_extent,
 )
 from w40k.geometry.movement import (
     ENDS_CHECKED,
@@ -67,7 +70,8 @@ from w40k.geometry.movement import (
     solid_outlines,
     validate_move,
 )
-from w40k.geometry.shapes import Circle, Oval
+from w40k.geometry.shapes import EPS as SHAPES_EPS
+from w40k.geometry.shapes import Circle, Oval, Polygon
 
 BEARINGS = 24
 TARGET_GAPS = (0.01, 0.5, 1.0, 1.5, 1.9)
@@ -574,8 +578,48 @@ def _objective_spots(ctx: Context, start: Model, obj: ObjectiveData, budget: flo
         k = min(1.0, (budget - SLACK) / dist)
         spots += [(start.x + f * k * (cx - start.x), start.y + f * k * (cy - start.y))
                   for f in STRAIGHT]
-    in_range = [s for s in spots if mm_.in_objective_range(ctx, start.moved(*s), obj)]
-    return in_range + [s for s in spots if s not in in_range]
+    flags = _in_range_flags(ctx, start, spots, obj)
+    # (a spot equal to one in range is in range too: ``s not in in_range``'s split)
+    return ([s for s, f in zip(spots, flags, strict=True) if f]
+            + [s for s, f in zip(spots, flags, strict=True) if not f])
+
+
+_RANGE_SPARE = 1e-6
+"""Inches to spare in :func:`_in_range_flags`' bounds: far beyond the floats' rounding
+(~1e-14" on a battlefield's coordinates)."""
+
+
+def _in_range_flags(ctx: Context, start: Model, spots: Sequence[tuple[float, float]],
+                    obj: ObjectiveData) -> list[bool]:
+    """``mm_.in_objective_range(ctx, start.moved(x, y), obj)`` of each spot, the same
+    answers. A marker (Appendix: ``in_range_of_marker``, within 3" horizontally of the
+    marker's disc once within 5" vertically) is settled by the footprint's bounding and
+    inner discs where they decide it by :data:`_RANGE_SPARE`: the moved model keeps its
+    level, height and keywords (the vertical test is the start's) and its footprint's
+    offset from its position, lies within its bounding disc (its distance to the marker's
+    disc is at least the centres' distance less both radii) and holds its inner disc (at
+    most that distance less the inner radius, never below 0). A hull (no inner disc used
+    here), a spot within the spare of either bound and an area objective are measured."""
+    if obj.area is not None:
+        return [mm_.in_objective_range(ctx, start.moved(x, y), obj) for x, y in spots]
+    marker = ObjectiveMarker(obj.x, obj.y)
+    z0, z1 = vertical_extent(start)
+    if max(0.0, marker.z - z1, z0 - marker.z) > MARKER_RANGE_VERTICAL + SHAPES_EPS:
+        return [False] * len(spots)  # in_range_of_marker's vertical refusal, every spot
+    fp = start.footprint()
+    cx, cy = fp.center
+    ox, oy = cx - start.x - obj.x, cy - start.y - obj.y
+    mr = marker.shape().r
+    far = bounding_radius(fp) + mr + MARKER_RANGE_HORIZONTAL + SHAPES_EPS + _RANGE_SPARE
+    near = (-math.inf if isinstance(fp, Polygon) else
+            inner_radius(fp) + mr + MARKER_RANGE_HORIZONTAL + SHAPES_EPS - _RANGE_SPARE)
+    hypot = math.hypot
+    out: list[bool] = []
+    for x, y in spots:
+        d = hypot(x + ox, y + oy)
+        out.append(False if d > far else True if d <= near
+                   else mm_.in_objective_range(ctx, start.moved(x, y), obj))
+    return out
 
 
 def _friend_spots(start: Model, mid: str, cur: dict[str, Model],
