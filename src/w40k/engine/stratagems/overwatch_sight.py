@@ -120,7 +120,9 @@ def _ranks_of(a: np.ndarray, bs: list[np.ndarray], masks: list[np.ndarray]) -> l
     dozen unit pairs, and each pair's small sort cost as much as all of them sorted at once):
     the target units' columns side by side, sorted by (unit pair, column rank, distance,
     model pair index in its own row-major order), which is each pair's stable sort of its
-    own keys (a column's ranks are its own: every column lies in one unit pair)."""
+    own keys (a column's ranks are its own: every column lies in one unit pair). The
+    search reads only the front of this sort (:func:`_picks_of`, pass ow23); the rank
+    matrices are its reference in the tests."""
     n = a.shape[0]
     widths = [b.shape[0] for b in bs]
     starts = np.cumsum([0, *widths])
