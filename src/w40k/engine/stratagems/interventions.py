@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import weakref
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -43,7 +43,7 @@ LEAP, FRAY = "leap_to_defend", "into_the_fray"
 
 
 # -- 15.08 Fire Overwatch --------------------------------------------------------------------
-def _in_reach(ctx: Context, facts: ShooterFacts,
+def _in_reach(ctx: Context, facts: ShooterFacts | _Shooter,
               engaged: dict[int, bool] | None = None,
               sure: list[int] | None = None) -> list[UnitData]:
     """The unengaged enemy units within 24" of the unit (R15.09-a, R15.09-e: an engaged
@@ -181,27 +181,42 @@ def _overwatch_search(ctx: Context, player: str,
                       barred: frozenset[str] = frozenset()) -> list[Target]:
     """The search of :func:`_overwatch_targets`; the units of ``barred`` (:func:`_barred`)
     left out."""
-    shooters = [ShooterFacts(ctx, u) for u in ctx.state.units_of(player)
-                if not (u.id in barred or u.has("TITANIC")
-                        or geo.is_engaged(ctx, u))]  # R15.08-a
-    if not shooters:
+    s = ctx.state
+    units = [u for u in s.units_of(player)
+             if not (u.id in barred or u.has("TITANIC") or geo.is_engaged(ctx, u))]  # R15.08-a
+    if not units:
         return []
+    # what the search reads of each unit's ``ShooterFacts``, made once for them all (pass
+    # ow23): its Visibility (``visibility(ctx, player)``: the same object for every unit of
+    # the player, nothing changing between), its enemies (the opponent's units: one list)
+    # and the scene indices
+    vis = visibility(ctx, player)
+    enemies = s.units_of(s.opponent(player))
+    index = vis.unit_index
+    shooters = [_Shooter(u, enemies, index[u.id]) for u in units]
     engaged: dict[int, bool] = {}
     # the 24" reach of every (shooter, enemy) pair from one matrix where it is plain (the
     # shooters are one player's: the same enemies)
-    enemies = shooters[0].enemies
-    ids = [id(e) for e in enemies]
-    sure = (_reach_sure([field.layout(f.unit) for f in shooters],
-                        [field.layout(e) for e in enemies], SNAP_RANGE)
-            if all([id(e) for e in f.enemies] == ids for f in shooters) else None)
+    sure = _reach_sure([field.layout(u) for u in units], [field.layout(e) for e in enemies],
+                       SNAP_RANGE)
     reach = [_in_reach(ctx, f, engaged, None if sure is None else sure[i])
              for i, f in enumerate(shooters)]
     # R15.09-a: some model of the unit sees some model of the enemy (06.01), the batched
     # sight tests of the candidate pairs staged in two rounds (the same answers)
     pairs = [(f, e) for f, es in zip(shooters, reach, strict=True) for e in es]
-    seen = seen_pairs(shooters[0].vis, [(f.ou, f.tu(e.id)) for f, e in pairs])
+    seen = seen_pairs(vis, [(f.ou, index[e.id]) for f, e in pairs])
     return [Target(f.unit.id, {"enemy": e.id})
             for (f, e), ok in zip(pairs, seen, strict=True) if ok]
+
+
+class _Shooter(NamedTuple):
+    """What :func:`_overwatch_search` and :func:`_in_reach` read of a unit's
+    ``ShooterFacts``: the unit, its enemy units (the opponent's, in state order) and its
+    scene index."""
+
+    unit: UnitData
+    enemies: list[UnitData]
+    ou: int
 
 
 def _overwatch_effect(ctx: Context, facts: Facts, player: str, target: Target) -> None:

@@ -90,7 +90,9 @@ def _column_ranks(d: np.ndarray, mask: np.ndarray) -> np.ndarray:
     n = d.shape[0]
     order = np.argsort(np.where(mask, d, np.inf), axis=0, kind="stable")
     out = np.empty(d.shape, dtype=np.int64)
-    np.put_along_axis(out, order, np.arange(n, dtype=np.int64)[:, None], axis=0)
+    # ``put_along_axis(out, order, ranks, axis=0)``: the same cells by plain fancy indexing
+    # (``out[order[i, j], j] = i``) without that function's Python-level index building
+    out[order, np.arange(d.shape[1])] = np.arange(n, dtype=np.int64)[:, None]
     out[~mask] = n
     return out
 
@@ -118,7 +120,9 @@ def _ranks_of(a: np.ndarray, bs: list[np.ndarray], masks: list[np.ndarray]) -> l
     dozen unit pairs, and each pair's small sort cost as much as all of them sorted at once):
     the target units' columns side by side, sorted by (unit pair, column rank, distance,
     model pair index in its own row-major order), which is each pair's stable sort of its
-    own keys (a column's ranks are its own: every column lies in one unit pair)."""
+    own keys (a column's ranks are its own: every column lies in one unit pair). The
+    search reads only the front of this sort (:func:`_picks_of`, pass ow23); the rank
+    matrices are its reference in the tests."""
     n = a.shape[0]
     widths = [b.shape[0] for b in bs]
     starts = np.cumsum([0, *widths])
@@ -141,20 +145,57 @@ def _ranks_of(a: np.ndarray, bs: list[np.ndarray], masks: list[np.ndarray]) -> l
     return [out[:, starts[i]:starts[i + 1]] for i in range(len(bs))]
 
 
-def _all_ranks(vis: Visibility, pairs: list[Pair]) -> list[np.ndarray]:
-    """For each unit pair, the ranks of :func:`_ranks` (its rule mask: :meth:`_rule_mask`),
-    computed per observer unit (:func:`_ranks_of`)."""
+def _picks_of(a: np.ndarray, bs: list[np.ndarray], masks: list[np.ndarray],
+              k: int) -> list[tuple[int, list[tuple[int, int]]]]:
+    """For each target unit of :func:`_ranks_of`'s arguments: the number of its model pairs
+    no rule hides (``mask``), and those of rank below ``k`` as (observer model, target
+    model), in rank order (pass ow23). The same sort as :func:`_ranks_of` (each unit pair's
+    own stable sort of its keys, the pairs a rule hides last), read from its front: a unit
+    pair's pairs of rank ``r`` is its segment's entry ``r`` in the sorted order (its
+    segment of ``n * width`` entries starts at ``n`` times its first column), and the
+    pairs no rule hides are the segment's first ``size`` entries (ranks 0 .. size - 1: a
+    hidden pair's column rank is ``n``, after every other's). No rank matrix is built
+    (most are never read: a round reads the ranks below its bound). The unit pair and
+    the column rank are one integer key (``seg * (n + 1) + col``, ``col`` <= ``n``), which
+    sorts as the two keys one after the other."""
+    n = a.shape[0]
+    widths = [b.shape[0] for b in bs]
+    total = sum(widths)
+    d = ((a[:, None, :] - np.concatenate(bs)[None, :, :]) ** 2).sum(axis=2)
+    mask = np.concatenate(masks, axis=1)
+    col = _column_ranks(d, mask)
+    seg = np.repeat(np.arange(len(bs), dtype=np.int64) * (n + 1), widths)
+    order = np.lexsort((np.where(mask, d, np.inf).ravel(), (col + seg[None, :]).ravel()))
+    per_column = np.count_nonzero(mask, axis=0).tolist()
+    out: list[tuple[int, list[tuple[int, int]]]] = []
+    start = 0
+    for w in widths:
+        size = sum(per_column[start:start + w])
+        front = order[n * start:n * start + min(k, size)].tolist()
+        # (a flat index ``om * total + column``: the column less the unit's first)
+        out.append((size, [(f // total, f % total - start) for f in front]))
+        start += w
+    return out
+
+
+def _all_picks(vis: Visibility, pairs: list[Pair],
+               k: int) -> list[tuple[int, list[tuple[int, int]]]]:
+    """For each unit pair, :func:`_picks_of`'s answer (its rule mask: :meth:`_rule_mask`;
+    the size is ``staged_size``), computed per observer unit; with ``k`` 0, the sizes only
+    (no sort: no round reads a rank)."""
+    if k <= 0:
+        return [(vis.staged_size(*p), []) for p in pairs]
     kept: dict[int, np.ndarray] = {}
     by: dict[int, list[int]] = {}
     for i, (ou, _) in enumerate(pairs):
         by.setdefault(ou, []).append(i)
-    out: list[np.ndarray] = [np.empty(0)] * len(pairs)
+    out: list[tuple[int, list[tuple[int, int]]]] = [(0, [])] * len(pairs)
     for ou, idx in by.items():
         tus = [pairs[i][1] for i in idx]
-        ranks = _ranks_of(_centres(vis, ou, kept), [_centres(vis, tu, kept) for tu in tus],
-                          [vis._rule_mask(ou, tu) for tu in tus])
-        for i, r in zip(idx, ranks, strict=True):
-            out[i] = r
+        got = _picks_of(_centres(vis, ou, kept), [_centres(vis, tu, kept) for tu in tus],
+                        [vis._rule_mask(ou, tu) for tu in tus], k)
+        for i, g in zip(idx, got, strict=True):
+            out[i] = g
     return out
 
 
@@ -163,7 +204,8 @@ def seen_pairs(vis: Visibility, pairs: list[Pair]) -> list[bool]:
     observer unit sees some model of the target unit (06.01 with 13.09 and 24.24), with the
     batched tests staged in rounds (the module's docstring)."""
     todo = [p for p in dict.fromkeys(pairs) if p not in vis._staged]
-    ranks = _all_ranks(vis, todo)
+    # each unit pair's size and its model pairs of the first rounds' ranks, in rank order
+    picks = _all_picks(vis, todo, max(ROUNDS, default=0))
     shown: set[Pair] = set()
     asked = set(todo)
     # the model pairs a first round's batch left open, per unit pair as asked: not batched
@@ -172,16 +214,16 @@ def seen_pairs(vis: Visibility, pairs: list[Pair]) -> list[bool]:
     low = 0
     for high in ROUNDS:
         live = [i for i, p in enumerate(todo) if p not in shown]
-        masks = [(ranks[i] >= low) & (ranks[i] < high) for i in live]  # low >= 0
-        for idx in _batches([int(np.count_nonzero(m)) for m in masks]):
-            kept: list[np.ndarray | None] = [masks[k] for k in idx]
+        rows = [picks[i][1][low:high] for i in live]  # the pairs of rank low .. high - 1
+        for idx in _batches([len(r) for r in rows]):
+            kept: list[np.ndarray | None] = [_mask_of(vis, todo[live[k]], rows[k]) for k in idx]
             for a, am, b, bm in vis._batch_stage([todo[live[k]] for k in idx], kept, []):
                 if (a, b) in asked:
                     left.setdefault((a, b), []).append((am, bm))
                 if (b, a) in asked:
                     left.setdefault((b, a), []).append((bm, am))
-        for i, mask in zip(live, masks, strict=True):
-            if _shown(vis, todo[i], mask):
+        for i, row in zip(live, rows, strict=True):
+            if _shown_at(vis, todo[i], row):
                 shown.add(todo[i])
         low = high
     # the last round: every model pair no rule hides of the unit pairs not shown seen (its
@@ -190,8 +232,9 @@ def seen_pairs(vis: Visibility, pairs: list[Pair]) -> list[bool]:
     # seen may have pairs spared (``_batch_stage``'s ``spared``): it is not marked staged, so
     # a later question stages them; every other unit pair is staged whole (``stage_many``)
     rest = [i for i, p in enumerate(todo) if p not in shown]
-    sizes = [vis.staged_size(*todo[i]) - int(np.count_nonzero((ranks[i] >= 0) & (ranks[i] < low)))
-             - len(left.get(todo[i], ())) for i in rest]
+    # (a unit pair's pairs of rank below ``low``: min(low, size) of them, its ranks of the
+    # pairs no rule hides being 0 .. size - 1)
+    sizes = [picks[i][0] - min(low, picks[i][0]) - len(left.get(todo[i], ())) for i in rest]
     for idx in _batches(sizes):
         batch = [todo[rest[k]] for k in idx]
         spared: list[tuple[int, int, int, int]] = []
@@ -202,7 +245,19 @@ def seen_pairs(vis: Visibility, pairs: list[Pair]) -> list[bool]:
                 vis._staged.add((ou, tu))
             elif _shown(vis, (ou, tu), vis._stage_mask(ou, tu)):
                 shown.add((ou, tu))
-    return [p in shown or vis.unit_sees(*p) for p in pairs]
+    return [p in shown or _unit_sees(vis, p) for p in pairs]
+
+
+def _unit_sees(vis: Visibility, pair: Pair) -> bool:
+    """``Visibility.unit_sees``: the unit pair staged, then ``_any_seen`` of its model pairs
+    no rule hides in row-major order (13.09 / 24.24: a masked pair is hidden whatever the
+    sight), listed by one ``nonzero`` of the rule mask (its row-major order: the same pairs
+    in the same order) instead of a test of each mask cell (pass ow23)."""
+    ou, tu = pair
+    vis.stage(ou, tu)
+    oms, tms = np.nonzero(vis._rule_mask(ou, tu))
+    return vis._any_seen([(ou, om, tu, tm)
+                          for om, tm in zip(oms.tolist(), tms.tolist(), strict=True)])
 
 
 def _last_mask(vis: Visibility, pair: Pair,
@@ -217,6 +272,29 @@ def _last_mask(vis: Visibility, pair: Pair,
         oms, tms = zip(*gone, strict=True)
         mask[list(oms), list(tms)] = False
     return mask
+
+
+def _mask_of(vis: Visibility, pair: Pair, row: list[tuple[int, int]]) -> np.ndarray:
+    """The (observer model, target model) mask of the unit pair holding the pairs of
+    ``row``: a round's batch stages those."""
+    mask = np.zeros(vis._rule_mask(*pair).shape, dtype=bool)
+    if row:
+        oms, tms = zip(*row, strict=True)
+        mask[list(oms), list(tms)] = True
+    return mask
+
+
+def _shown_at(vis: Visibility, pair: Pair, row: list[tuple[int, int]]) -> bool:
+    """:func:`_shown` of the mask holding the pairs of ``row`` (pairs no rule hides), read
+    from the list (the same pairs: the answer is whether one is kept seen, in any order)."""
+    ou, tu = pair
+    raw = vis._raw_cache
+    seen_values = vis._seen_values()
+    for om, tm in row:
+        r = raw.get((ou, om, tu, tm))
+        if r is not None and r.sight in seen_values:
+            return True
+    return False
 
 
 def _shown(vis: Visibility, pair: Pair, mask: np.ndarray) -> bool:
