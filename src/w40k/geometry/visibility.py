@@ -7,8 +7,8 @@ and answers model and unit questions from that cache.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from itertools import chain
 from dataclasses import dataclass
+from itertools import chain
 
 import numpy as np
 import numpy.typing as npt
