@@ -21,13 +21,13 @@ from w40k.geometry.measure import distance
 from w40k.geometry.shapes import FloatArray, Shape
 
 
-def rows_distance_matrix(geo: FloatArray, round_: np.ndarray, a: slice, b: np.ndarray,
+def rows_distance_matrix(geo: FloatArray, round_: np.ndarray, a: slice, b: slice | np.ndarray,
                          fa: Sequence[Shape], fb: Sequence[Sequence[Shape]]) -> FloatArray:
     """``distance_matrix`` of the models at rows ``a`` (a slice: one unit's models) and
-    ``b`` (row indices, in column order) of the kernel rows ``geo`` (``round_``: each row's
-    footprint is a round base); ``fa``: the footprints of ``a``'s models in order, ``fb``:
-    those of ``b``'s in groups (units) whose concatenation is in column order (read only
-    for pairs that are not both round)."""
+    ``b`` (a slice or row indices, in column order) of the kernel rows ``geo`` (``round_``:
+    each row's footprint is a round base); ``fa``: the footprints of ``a``'s models in
+    order, ``fb``: those of ``b``'s in groups (units) whose concatenation is in column order
+    (read only for pairs that are not both round)."""
     ga, gb = geo[a], geo[b]
     round_a, round_b = round_[a], round_[b]
     ca, cb = ga[:, :2], gb[:, :2]
