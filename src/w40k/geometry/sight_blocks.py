@@ -14,6 +14,7 @@ obstacle indices and the polygon table offsets are shifted, by exact integer add
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import accumulate
 
 import numpy as np
 
@@ -50,6 +51,13 @@ class UnitBlock:
     """The rows of :attr:`geo` with a polygon (whose offsets a join shifts)."""
     poly_base: int
     """The offset of :attr:`poly` in the table it was built with."""
+    built: tuple[np.ndarray, ...] = field(default=(), compare=False)
+    """The arrays of the build it was cut from (every unit built with it): the seven edge
+    and vertex columns of :attr:`edges`, then ``ne``, ``nv`` and ``convex``, each whole."""
+    span: tuple[int, int, int, int, int, int] = field(default=(0, 0, 0, 0, 0, 0),
+                                                      compare=False)
+    """Its rows in :attr:`built`: models ``s:t``, edges ``e0:e1``, vertices ``v0:v1`` (its
+    :attr:`edges`, :attr:`ne`, :attr:`nv` and :attr:`convex` are those slices)."""
     area_rows: dict[int, tuple[object, np.ndarray]] = field(default_factory=dict,
                                                             compare=False)
     """Per terrain part (by identity, held): the models' rows of the region membership
@@ -123,28 +131,40 @@ def _build(groups: list[tuple[Model, ...]]) -> list[UnitBlock]:
     nv = np.bincount(obs.vert_owner, minlength=n)
     assert obs.convex is not None
     is_poly = geo[:, 5] == kernel_layout.POLY
-    plen = np.where(is_poly, geo[:, 11] - geo[:, 10], 0.0).astype(np.int64)
     arrays = (obs.a, obs.b, obs.grow, obs.top, obs.verts, obs.vert_grow, obs.vert_top,
-              ne, nv, obs.convex, geo, poly, plen)
+              ne, nv, obs.convex, geo, poly)
     for arr in arrays:
         arr.setflags(write=False)
-    starts = np.cumsum([0, *(len(g) for g in groups)])
-    e_cut = np.concatenate([[0], np.cumsum(ne)])[starts].tolist()
-    v_cut = np.concatenate([[0], np.cumsum(nv)])[starts].tolist()
-    p_cut = np.concatenate([[0], np.cumsum(plen)])[starts].tolist()
+    # the cuts (first model, edge, vertex and polygon row of each unit) as Python integer
+    # sums over the per-model counts: the same offsets as cumulative sums of the arrays
+    starts = [0, *accumulate(len(g) for g in groups)]
+    e_sum = [0, *accumulate(ne.tolist())]
+    v_sum = [0, *accumulate(nv.tolist())]
+    polys = is_poly.tolist()
+    if any(polys):
+        p_len = [int(p1 - p0) if is_p else 0
+                 for is_p, p0, p1 in zip(polys, geo[:, 10].tolist(), geo[:, 11].tolist(),
+                                         strict=True)]
+        p_sum = [0, *accumulate(p_len)]
+    else:
+        p_sum = [0] * (n + 1)
+    built = (obs.a, obs.b, obs.grow, obs.top, obs.verts, obs.vert_grow, obs.vert_top, ne, nv,
+             obs.convex)
+    no_rows = np.zeros(0, dtype=np.int64)  # (``np.nonzero`` of no polygon row)
+    no_rows.setflags(write=False)
     if len(_BLOCKS) + len(groups) > LIMIT:
         _BLOCKS.clear()
     out: list[UnitBlock] = []
     for j, g in enumerate(groups):
-        s, t = int(starts[j]), int(starts[j + 1])
-        e0, e1, v0, v1, p0, p1 = e_cut[j], e_cut[j + 1], v_cut[j], v_cut[j + 1], p_cut[j], \
-            p_cut[j + 1]
+        s, t = starts[j], starts[j + 1]
+        e0, e1, v0, v1, p0, p1 = e_sum[s], e_sum[t], v_sum[s], v_sum[t], p_sum[s], p_sum[t]
         blk = UnitBlock(
             g, tuple(fps[s:t]),
             (obs.a[e0:e1], obs.b[e0:e1], obs.grow[e0:e1], obs.top[e0:e1],
              obs.verts[v0:v1], obs.vert_grow[v0:v1], obs.vert_top[v0:v1]),
             ne[s:t], nv[s:t], obs.convex[s:t], geo[s:t], poly[p0:p1],
-            np.nonzero(is_poly[s:t])[0], p0)
+            np.nonzero(is_poly[s:t])[0] if p1 > p0 else no_rows, p0, built,
+            (s, t, e0, e1, v0, v1))
         _BLOCKS[id(g)] = blk
         out.append(blk)
     return out
@@ -154,28 +174,47 @@ def join_obstacles(items: tuple[sight_build.Item, ...],
                    blocks: list[UnitBlock]) -> Obstacles:
     """The terrain's obstacles (of ``items``), then every block's in order, the models'
     obstacle indices following the terrain's items: ``sight_build.build_models(items, every
-    footprint, every top)``."""
+    footprint, every top)``. Blocks that follow each other in one build, in the same order,
+    are joined as one slice of that build's arrays (:func:`_runs`: the same rows in the same
+    order, so the same arrays, with fewer pieces to join)."""
     if not blocks:
         return sight_build.build_models(items, [], [])
     ter = sight_build.terrain_obstacles(items)
-    assert ter.convex is not None
     first = len(items)
     n = sum(len(b.models) for b in blocks)
     owner = np.arange(first, first + n, dtype=np.int64)
-    cols = [[c] for c in (ter.a, ter.b, ter.grow, ter.top, ter.verts, ter.vert_grow,
-                          ter.vert_top)]
-    for b in blocks:
-        for col, part in zip(cols, b.edges, strict=True):
-            col.append(part)
-    a, bb, grow, top, verts, vert_grow, vert_top = (np.concatenate(c) for c in cols)
+    runs = _runs(blocks)
+    ters = (ter.a, ter.b, ter.grow, ter.top, ter.verts, ter.vert_grow, ter.vert_top)
+    a, bb, grow, top = (np.concatenate([ters[k], *(r[k][e0:e1] for r, (_, _, e0, e1, _, _)
+                                                  in runs)]) for k in range(4))
+    verts, vert_grow, vert_top = (
+        np.concatenate([ters[k], *(r[k][v0:v1] for r, (_, _, _, _, v0, v1) in runs)])
+        for k in range(4, 7))
+    ne = np.concatenate([r[7][s:t] for r, (s, t, _, _, _, _) in runs])
+    nv = np.concatenate([r[8][s:t] for r, (s, t, _, _, _, _) in runs])
+    assert ter.convex is not None
     return Obstacles(
         a, bb, grow, top,
-        np.concatenate([ter.owner, np.repeat(owner, np.concatenate([b.ne for b in blocks]))]),
+        np.concatenate([ter.owner, np.repeat(owner, ne)]),
         verts, vert_grow, vert_top,
-        np.concatenate([ter.vert_owner,
-                        np.repeat(owner, np.concatenate([b.nv for b in blocks]))]),
-        np.concatenate([ter.convex, *(b.convex for b in blocks)]),
+        np.concatenate([ter.vert_owner, np.repeat(owner, nv)]),
+        np.concatenate([ter.convex, *(r[9][s:t] for r, (s, t, _, _, _, _) in runs)]),
     )
+
+
+def _runs(blocks: list[UnitBlock]) -> list[tuple[tuple[np.ndarray, ...], list[int]]]:
+    """The blocks as runs of one build's rows, in order: a block that starts where the
+    previous one ends in the same build extends its run (its rows follow in the build's
+    arrays, models, edges and vertices alike: the build cuts them in order)."""
+    runs: list[tuple[tuple[np.ndarray, ...], list[int]]] = []
+    for b in blocks:
+        s, t, e0, e1, v0, v1 = b.span
+        if runs and runs[-1][0] is b.built and runs[-1][1][1] == s:
+            last = runs[-1][1]
+            last[1], last[3], last[5] = t, e1, v1
+        else:
+            runs.append((b.built, [s, t, e0, e1, v0, v1]))
+    return runs
 
 
 def join_rows(blocks: list[UnitBlock]) -> tuple[FloatArray, FloatArray]:

@@ -25,7 +25,7 @@ from w40k.geometry.kernel_cache import NUMBA_INSTALLED, use_kernels
 from w40k.geometry.los import Obstacles, Sight, SightResult, line_of_sight
 from w40k.geometry.los_batch import BLOCKED, CLEAR, UNDECIDED, batch_sight
 from w40k.geometry.los_hull import hull_blockers
-from w40k.geometry.measure import distance_matrix
+from w40k.geometry.row_distances import rows_distance_matrix
 from w40k.geometry.scene import Scene
 from w40k.geometry.shapes import FloatArray, Shape
 from w40k.geometry.sight_terrain import (
@@ -232,9 +232,11 @@ class SightTables:
         """Horizontal distances between every model of two units (cached)."""
         key = (ou, tu)
         if key not in self._dist:
-            self._dist[key] = distance_matrix(
-                self.scene.units[ou].models, self.scene.units[tu].models
-            )
+            # ``distance_matrix``'s floats off the kernel rows (:mod:`row_distances`)
+            blk, so, st = self._blocks, int(self._unit_start[ou]), int(self._unit_start[tu])
+            self._dist[key] = rows_distance_matrix(
+                self._geo, self._round, slice(so, so + len(blk[ou].models)),
+                slice(st, st + len(blk[tu].models)), blk[ou].footprints, [blk[tu].footprints])
         return self._dist[key]
 
     def _area_rows(self, gids: np.ndarray) -> np.ndarray:

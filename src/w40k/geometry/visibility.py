@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import chain
 
 import numpy as np
 import numpy.typing as npt
@@ -17,11 +18,8 @@ from w40k.geometry.cover_far import FarPairs, edge_rows, far_pairs
 from w40k.geometry.cover_near import blocker_sure
 from w40k.geometry.los import Sight
 from w40k.geometry.los_hull import _edge_boxes
-from w40k.geometry.measure import (
-    ENGAGEMENT_HORIZONTAL,
-    distance_matrix,
-    engaged,
-)
+from w40k.geometry.measure import ENGAGEMENT_HORIZONTAL, engaged
+from w40k.geometry.row_distances import rows_distance_matrix
 from w40k.geometry.scene import Scene, Unit
 from w40k.geometry.shapes import EPS, FloatArray, Model
 from w40k.geometry.sight_order import Tally, next_pair
@@ -142,14 +140,24 @@ class Visibility(SightTables):
 
     def distances_to(self, ou: int, tus: list[int]) -> FloatArray:
         """``unit_distances(ou, tu)`` of each unit of ``tus`` side by side (columns in that
-        order), the pairs not kept yet measured in one :func:`distance_matrix` call and kept:
+        order), the pairs not kept yet measured in one ``distance_matrix`` call and kept:
         the same floats (every entry is its own model pair's, whatever other models share
         the call: the matrix is built element by element), one call's cost instead of one
         per unit (a shooting listing measures every enemy unit within reach)."""
         units = self.scene.units
         todo = [tu for tu in dict.fromkeys(tus) if (ou, tu) not in self._dist]
         if len(todo) > 1:
-            d = distance_matrix(units[ou].models, [m for tu in todo for m in units[tu].models])
+            # ``distance_matrix`` of those models read off the kernel rows (the same floats,
+            # :mod:`row_distances`): each unit's models are the consecutive rows from its
+            # start, and its block holds their footprints in order (the tables' own)
+            starts, blk = self._unit_start, self._blocks
+            s0 = int(starts[ou])
+            cols = [range(int(starts[tu]), int(starts[tu]) + len(units[tu].models))
+                    for tu in todo]
+            d = rows_distance_matrix(
+                self._geo, self._round, slice(s0, s0 + len(units[ou].models)),
+                np.fromiter(chain.from_iterable(cols), dtype=np.int64),
+                blk[ou].footprints, [blk[tu].footprints for tu in todo])
             start = 0
             for tu in todo:
                 end = start + len(units[tu].models)
