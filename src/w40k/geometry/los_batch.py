@@ -22,7 +22,7 @@ import numpy as np
 
 from w40k.core import kept
 from w40k.geometry.los import TOUCH, Obstacles
-from w40k.geometry.los_dist import _seg_dist_xy
+from w40k.geometry.los_dist import seg_dist_rows
 from w40k.geometry.shapes import FloatArray
 
 UNDECIDED = 0
@@ -200,9 +200,8 @@ def batch_sight(
               & (_cols(sc.e_lo_t, er) - rr <= _cols(seg_hi, pr)))
     box = box_xy[0] & box_xy[1]
     rel_pi, rel_ei = pr[box], er[box]
-    po_, to_ = _cols(oc_t, rel_pi), _cols(tc_t, rel_pi)
-    ao_, bo_ = _cols(sc.a_t, rel_ei), _cols(sc.b_t, rel_ei)
-    dist = _seg_dist_xy(po_[0], po_[1], to_[0], to_[1], ao_[0], ao_[1], bo_[0], bo_[1])
+    dist = seg_dist_rows(_cols(oc_t, rel_pi), _cols(tc_t, rel_pi),
+                         _cols(sc.a_t, rel_ei), _cols(sc.b_t, rel_ei))
     close = dist <= rr[box]
     rel_flat[por[box][close]] = True  # (the owners of ``rel_ei``: ``own`` of those couples)
     if relevant is not None:
@@ -253,7 +252,7 @@ def batch_sight(
     p1 = oca + dda * lo[ak]
     p2 = oca + dda * hi[ak]
     ea_, eb_ = _cols(sc.a_t, kea), _cols(sc.b_t, kea)
-    hdist = _seg_dist_xy(p1[0], p1[1], p2[0], p2[1], ea_[0], ea_[1], eb_[0], eb_[1])
+    hdist = seg_dist_rows(p1, p2, ea_, eb_)
     hit_k = hdist < obs.grow[ke[ak]] - TOUCH
     hit = np.zeros(n_p, dtype=bool)
     hit[kp[ak[hit_k]]] = True
@@ -479,9 +478,10 @@ def _single_wall_blocked(
     fp = si * n_p + wp[wi]
     wei = we[wi]
     meets = np.zeros((2, len(wp)), dtype=bool)
-    meets.ravel()[fw] = _seg_dist_xy(
-        spx.ravel()[fp], spy.ravel()[fp], sqx.ravel()[fp], sqy.ravel()[fp],
-        sc.ax[wei], sc.ay[wei], sc.bx[wei], sc.by[wei]) <= half[wi]
+    # (the sides' end points as (side end, x / y, side x pair) rows, gathered at once)
+    ends = np.stack((spx, spy, sqx, sqy)).reshape(2, 2, 2 * n_p).take(fp, axis=2)
+    meets.ravel()[fw] = seg_dist_rows(ends[0], ends[1], _cols(sc.a_t, wei),
+                                      _cols(sc.b_t, wei)) <= half[wi]
     n_own = sc.n_own
     own = obs.owner[we]
     convex = obs.convex[own]
