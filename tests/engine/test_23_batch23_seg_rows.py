@@ -33,10 +33,10 @@ def _cases(rng: np.random.Generator, n: int, trial: int) -> tuple[np.ndarray, ..
 
 
 def test_seg_dist_rows_is_the_plain_distance_bit_for_bit() -> None:
-    """Sizes 1 to ``SMALL_PAIRS`` (floats), just above, and large (the stacked arrays),
+    """Sizes 1 to ``SMALL_ROWS`` (floats), just above, and large (the stacked arrays),
     against ``_seg_dist_plain`` on the rows' coordinates."""
     rng = np.random.default_rng(23)
-    sizes = [1, 2, 5, los_dist.SMALL_PAIRS, los_dist.SMALL_PAIRS + 1, 40, 300, 1500]
+    sizes = [1, 2, los_dist.SMALL_ROWS, los_dist.SMALL_ROWS + 1, 12, 40, 300, 1500]
     for trial in range(1400):
         n = sizes[trial % len(sizes)]
         p1, p2, q1, q2 = _cases(rng, n, trial // len(sizes))

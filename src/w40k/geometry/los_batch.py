@@ -135,9 +135,13 @@ def batch_sight(
     # prefilter's floats need not be those of the exact tests: its margin, 1e-5 - 1e-9,
     # is far more than their rounding.)
     ne = near.nonzero()[0]
-    dvec0 = tc - oc
-    len0 = np.hypot(dvec0[:, 0], dvec0[:, 1])
-    u = np.where((len0 > 1e-12)[:, None], dvec0 / len0[:, None], np.array([1.0, 0.0]))
+    # (the centre segments' vectors, lengths and directions, computed once: the centre line
+    # below and the single-wall proof read the same floats)
+    dvec = tc - oc
+    len0 = np.hypot(dvec[:, 0], dvec[:, 1])
+    long_enough = len0 > 1e-12
+    d = dvec / len0[:, None]
+    u = np.where(long_enough[:, None], d, np.array([1.0, 0.0]))
     ux0, uy0 = u[:, 0], u[:, 1]
     # the centre lines' unit normals (-uy, ux) and both offsets, by components (prefilter
     # floats: see above)
@@ -222,11 +226,7 @@ def batch_sight(
     any_kept[kp] = True
     status[~any_kept] = CLEAR  # witness: the two centres
 
-    # ---- the centre line (as evaluate_lines with a = oc, d = (tc - oc) / L)
-    dvec = tc - oc
-    length = np.hypot(dvec[:, 0], dvec[:, 1])
-    long_enough = length > 1e-12
-    d = dvec / length[:, None]
+    # ---- the centre line (as evaluate_lines with a = oc, d = (tc - oc) / L: ``d`` above)
     valid, o1, t0, te_o, te_t, lo0, hi0, dd = _centre_chords(oc, ro, tc, rt, d, top_o, top_t)
     overlap = o1 >= t0
     pn_c = oc + dd * o1[:, None]
@@ -270,7 +270,8 @@ def batch_sight(
         status[spared] = SPARED
         todo &= ~spared
     if todo.any():
-        status[_single_wall_blocked(oc, ro, tc, rt, highest, obs, kp, ke, todo, sc)] = BLOCKED
+        status[_single_wall_blocked(oc, ro, tc, rt, highest, obs, kp, ke, todo, sc,
+                                    (len0, d))] = BLOCKED
     return status, pn, qn
 
 
@@ -424,6 +425,7 @@ def _single_wall_blocked(
     ke: np.ndarray,
     todo: np.ndarray,
     sc: _SceneArrays,
+    centre: tuple[FloatArray, FloatArray],
 ) -> np.ndarray:
     """Vectorised ``_single_wall_separates`` for disc pairs over their kept edges (kp, ke):
     an obstacle higher than both tops, convex and within half its grow of both outer hull
@@ -436,16 +438,16 @@ def _single_wall_blocked(
         return out
     if not sc.contiguous:
         return out  # edges of one obstacle must be contiguous for the per-obstacle reductions
-    dx = tc[:, 0] - oc[:, 0]
-    dy = tc[:, 1] - oc[:, 1]
-    length = np.hypot(dx, dy)
+    # (the centre segments' lengths and directions ``(tc - oc) / length``, batch_sight's:
+    # the same operations on the same floats as computed here before)
+    length, d = centre
     apart = todo & (length > ro + rt + 1e-6)
     sel = apart[kp] & (obs.top[ke] > highest[kp] + 1e-12)
     wp, we = kp[sel], ke[sel]
     if len(wp) == 0:
         return out
     # outer common tangents of the two discs (closed form, as _outer_sides)
-    hx, hy = dx / length, dy / length  # (batch_sight's error state)
+    hx, hy = d[:, 0], d[:, 1]
     cosv = (ro - rt) / length
     sv = np.sqrt(np.maximum(1.0 - cosv * cosv, 0.0))
     half = 0.5 * obs.grow[we]
@@ -478,8 +480,9 @@ def _single_wall_blocked(
     fp = si * n_p + wp[wi]
     wei = we[wi]
     meets = np.zeros((2, len(wp)), dtype=bool)
-    # (the sides' end points as (side end, x / y, side x pair) rows, gathered at once)
-    ends = np.stack((spx, spy, sqx, sqy)).reshape(2, 2, 2 * n_p).take(fp, axis=2)
+    # (the sides' end points as (side end, x / y, side x pair) rows, gathered at once: the
+    # four (2, P) arrays one after the other are that layout)
+    ends = np.concatenate((spx, spy, sqx, sqy)).reshape(2, 2, 2 * n_p).take(fp, axis=2)
     meets.ravel()[fw] = seg_dist_rows(ends[0], ends[1], _cols(sc.a_t, wei),
                                       _cols(sc.b_t, wei)) <= half[wi]
     n_own = sc.n_own
@@ -510,23 +513,31 @@ def _single_wall_blocked(
     # (points and vectors as (2, N) rows (x, y): the same operations element by element as
     # on (N, 2) rows, each along the edges; a sum of two terms is their one addition, as
     # ``sum(axis=1)`` adds them)
-    ea, eb = _cols(sc.a_t, edge), _cols(sc.b_t, edge)
-    ab, den = _cols(sc.ab_t, edge), sc.den[edge]
-    gap = obs.grow[start] + 1e-6
+    # (both discs at once: the couples' edge rows for the observer's disc, then the same
+    # rows for the target's, side by side; element by element the floats of the disc by
+    # disc test, the reductions over each disc's own groups, and a candidate kept where
+    # both discs are clear)
+    n_c, n_e = len(cp), len(edge)
+    edge2 = np.concatenate((edge, edge))
+    ea, eb = _cols(sc.a_t, edge2), _cols(sc.b_t, edge2)
+    ab, den = _cols(sc.ab_t, edge2), sc.den.take(edge2)
     cpr = cp[rep]
-    ok = np.ones(len(cp), dtype=bool)
-    for c, r in ((oc, ro), (tc, rt)):
-        p = _cols(c.T, cpr)
-        ap = p - ea
-        u = np.minimum(np.maximum((ap[0] * ab[0] + ap[1] * ab[1]) / den, 0.0), 1.0)
-        off = ap - ab * u
-        dist = np.sqrt(off[0] * off[0] + off[1] * off[1])
-        ok &= np.minimum.reduceat(dist, first) > r[cp] + gap
-        # centre inside the polygon (3+ edges; even-odd, convex or not: the centre is far
-        # from every edge here, so no crossing is in doubt)
-        cond = (ea[1] > p[1]) != (eb[1] > p[1])
-        xint = ea[0] + (p[1] - ea[1]) * ab[0] / ab[1]
-        odd = np.add.reduceat((cond & (p[0] < xint)).astype(np.int64), first) % 2 == 1
-        ok &= ~(odd & (count >= 3))
+    p = _cols(np.concatenate((oc.T, tc.T), axis=1), np.concatenate((cpr, cpr + n_p)))
+    first2 = np.concatenate((first, first + n_e))
+    ap = p - ea
+    u = np.minimum(np.maximum((ap[0] * ab[0] + ap[1] * ab[1]) / den, 0.0), 1.0)
+    off_x, off_y = ap[0] - ab[0] * u, ap[1] - ab[1] * u
+    dist = np.sqrt(off_x * off_x + off_y * off_y)
+    gap = obs.grow[start] + 1e-6
+    reach = np.concatenate((ro.take(cp) + gap, rt.take(cp) + gap))
+    ok2 = np.minimum.reduceat(dist, first2) > reach
+    # centre inside the polygon (3+ edges; even-odd, convex or not: the centre is far
+    # from every edge here, so no crossing is in doubt)
+    cond = (ea[1] > p[1]) != (eb[1] > p[1])
+    xint = ea[0] + (p[1] - ea[1]) * ab[0] / ab[1]
+    odd = np.add.reduceat((cond & (p[0] < xint)).astype(np.int64), first2) % 2 == 1
+    big = count >= 3
+    ok2 &= ~(odd & np.concatenate((big, big)))
+    ok = ok2[:n_c] & ok2[n_c:]
     out[cp[ok]] = True
     return out
