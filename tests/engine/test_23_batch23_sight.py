@@ -1,6 +1,7 @@
 """The batch23 pass's batch line of sight (``los_batch.batch_sight``: the segment distances on
 (2, N) rows, the centre segments' vectors, lengths and directions computed once for the
-centre line and the single-wall proof, the proof's clearance test on both discs at once)
+centre line and the single-wall proof, the proof's clearance test and the centre chords on
+both discs at once)
 answers as e2de85a's, kept in ``tests/engine/batch22_reference.py``: every status, witness
 bit, kept obstacle count, relevance row and spared pair the same (R06.01-a), on new seeded
 random scenes of the batch22 test's kinds, and on pairs with a disc centre inside a wall or
@@ -11,7 +12,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.engine import batch22_reference
 from tests.engine.test_22_batch_sight import _both, _pairs, _scene
+from w40k.geometry import los_batch
 from w40k.geometry.los_batch import BLOCKED, CLEAR, UNDECIDED, batch_sight
 
 
@@ -65,3 +68,33 @@ def test_batch_sight_answers_as_e2de85a_batch23(order: str, seed: int) -> None:
                 seen[s] += 1
     assert seen[CLEAR] > 100 and seen[UNDECIDED] > 50, seen
     assert seen[BLOCKED] > 50 or order == "shuffled", seen
+
+
+def test_centre_chords_both_discs_at_once_are_the_disc_by_disc_floats() -> None:
+    """``_centre_chords`` (both discs stacked, the nested end choice folded) against the
+    batch22 reference's, every output bit for bit: random discs, coincident centres (no
+    direction: NaN), touching and overlapping discs, equal tops and tops 1e-12 apart."""
+    rng = np.random.default_rng(23_500)
+    for trial in range(400):
+        n = int(rng.integers(1, 60))
+        oc = rng.uniform(0.0, 30.0, size=(n, 2))
+        tc = rng.uniform(0.0, 30.0, size=(n, 2))
+        ro = rng.choice([0.49, 0.63, 1.18, 2.5], size=n)
+        rt = rng.choice([0.49, 0.63, 1.18, 2.5], size=n)
+        top_o = rng.choice([1.0, 1.5, 2.0], size=n)
+        top_t = top_o + rng.choice([0.0, 1e-12, -1e-12, 0.5, -0.5], size=n)
+        kind = trial % 4
+        if kind == 1:
+            tc[::3] = oc[::3]  # coincident centres
+        elif kind == 2:
+            tc[::2] = oc[::2] + np.array([1.0, 0.0]) * (ro[::2] + rt[::2])[:, None]  # touching
+        elif kind == 3:
+            tc = oc + rng.uniform(-0.5, 0.5, size=(n, 2))  # overlapping
+        dvec = tc - oc
+        with np.errstate(divide="ignore", invalid="ignore"):
+            d = dvec / np.hypot(dvec[:, 0], dvec[:, 1])[:, None]
+            got = los_batch._centre_chords(oc, ro, dvec, rt, d, top_o, top_t)
+            want = batch22_reference._centre_chords(oc, ro, tc, rt, d, top_o, top_t)
+        for g, w in zip(got, want, strict=True):
+            assert g.dtype == w.dtype and g.shape == w.shape
+            assert g.tobytes() == w.tobytes()

@@ -227,7 +227,7 @@ def batch_sight(
     status[~any_kept] = CLEAR  # witness: the two centres
 
     # ---- the centre line (as evaluate_lines with a = oc, d = (tc - oc) / L: ``d`` above)
-    valid, o1, t0, te_o, te_t, lo0, hi0, dd = _centre_chords(oc, ro, tc, rt, d, top_o, top_t)
+    valid, o1, t0, te_o, te_t, lo0, hi0, dd = _centre_chords(oc, ro, dvec, rt, d, top_o, top_t)
     overlap = o1 >= t0
     pn_c = oc + dd * o1[:, None]
     qn_c = oc + dd * t0[:, None]
@@ -380,7 +380,7 @@ def _scene_arrays(obs: Obstacles) -> _SceneArrays:
 def _centre_chords(
     oc: FloatArray,
     ro: FloatArray,
-    tc: FloatArray,
+    dvec: FloatArray,
     rt: FloatArray,
     d: FloatArray,
     top_o: FloatArray,
@@ -390,27 +390,35 @@ def _centre_chords(
 ]:
     """``_chords`` of both discs along the centre lines, oriented observer to target, and
     the 3-D end points' parameters (same formulas as ``evaluate_lines``), under the caller's
-    error state (:func:`batch_sight`'s: invalid square roots are masked)."""
-
-    def chords(c: FloatArray, r: FloatArray) -> tuple[FloatArray, FloatArray, np.ndarray]:
-        cx = c[:, 0] - oc[:, 0]
-        cy = c[:, 1] - oc[:, 1]
-        s = cx * d[:, 0] + cy * d[:, 1]
-        perp2 = cx * cx + cy * cy - s * s
-        ok = perp2 <= r * r + 1e-9
-        half = np.sqrt(np.maximum(r * r - perp2, 0.0))
-        return s - half, s + half, ok
-
-    o0, o1, ook = chords(oc, ro)
-    t0, t1, tok = chords(tc, rt)
-    valid = ook & tok
-    flip = (o0 + o1) > (t0 + t1)
+    error state (:func:`batch_sight`'s: invalid square roots are masked). ``dvec``: the
+    target centres less the observer centres (``tc - oc``, the caller's floats)."""
+    n = len(oc)
+    # both discs at once, the observer's chords then the target's: each centre from the
+    # observer's (``oc - oc``, and ``tc - oc`` = ``dvec``), the same operations element by
+    # element as disc by disc
+    c = np.concatenate((oc - oc, dvec))
+    d2 = np.concatenate((d, d))
+    r = np.concatenate((ro, rt))
+    cx, cy = c[:, 0], c[:, 1]
+    s = cx * d2[:, 0] + cy * d2[:, 1]
+    perp2 = cx * cx + cy * cy - s * s
+    rr = r * r
+    ok = perp2 <= rr + 1e-9
+    half = np.sqrt(np.maximum(rr - perp2, 0.0))
+    lo, hi = s - half, s + half  # (o0, t0), (o1, t1)
+    valid = ok[:n] & ok[n:]
+    flip = (lo[:n] + hi[:n]) > (lo[n:] + hi[n:])
     sgn = np.where(flip, -1.0, 1.0)
-    o0, o1 = np.where(flip, -o1, o0), np.where(flip, -o0, o1)
-    t0, t1 = np.where(flip, -t1, t0), np.where(flip, -t0, t1)
+    # (turned round where flipped: o0, o1 = -o1, -o0, and t0, t1 = -t1, -t0)
+    flip2 = np.concatenate((flip, flip))
+    lo, hi = np.where(flip2, -hi, lo), np.where(flip2, -lo, hi)
+    o0, o1, t0, t1 = lo[:n], hi[:n], lo[n:], hi[n:]
     dd = d * sgn[:, None]
-    te_o = np.where(top_o > top_t, o1, np.where(top_o < top_t, o0, o1))
-    te_t = np.where(top_o > top_t, t1, np.where(top_o < top_t, t0, t0))
+    # the observer's end: o1 unless the observer is lower (o0); the target's: t1 where the
+    # observer is higher, else t0 (``top_o > top_t`` and ``top_o < top_t`` both false on
+    # equal tops, as in the nested choice of ``evaluate_lines``)
+    te_o = np.where(top_o < top_t, o0, o1)
+    te_t = np.where(top_o > top_t, t1, t0)
     return valid, o1, t0, te_o, te_t, o1, t0, dd
 
 
@@ -464,12 +472,14 @@ def _single_wall_blocked(
     # than that from the side; so is one whose two ends lie, along the side (unit
     # direction ``n`` turned a quarter, its length ``slen``), both before its start or
     # both after its end by that much: the exact distances only for the other couples
-    wx, wy = spx[:, wp], spy[:, wp]  # (2, W)
+    # (the sides' start points, normals and far ends along them, (2, P) each, gathered for
+    # the couples' pairs by one ``take``: the same elements as ``x[:, wp]`` of each)
+    g_end = nx * (sqy - spy) - ny * (sqx - spx)  # the side's far end, along it
+    cw = _cols(np.concatenate((spx, spy, nx, ny, g_end)), wp).reshape(5, 2, len(wp))
+    wx, wy, nxw, nyw, g_end = cw  # (2, W) each
     ax_, ay_, bx_, by_ = wa[0] - wx, wa[1] - wy, wb[0] - wx, wb[1] - wy
-    nxw, nyw = nx[:, wp], ny[:, wp]
     fa, fb = nxw * ax_ + nyw * ay_, nxw * bx_ + nyw * by_
     ga, gb = nxw * ay_ - nyw * ax_, nxw * by_ - nyw * bx_
-    g_end = (nx * (sqy - spy) - ny * (sqx - spx))[:, wp]  # the side's far end, along it
     lim = half + 1e-9
     g_lo, g_hi = np.minimum(g_end, 0.0) - lim, np.maximum(g_end, 0.0) + lim
     far = (((fa > lim) & (fb > lim)) | ((fa < -lim) & (fb < -lim))
