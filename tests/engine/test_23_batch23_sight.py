@@ -93,7 +93,7 @@ def test_centre_chords_both_discs_at_once_are_the_disc_by_disc_floats() -> None:
         dvec = tc - oc
         with np.errstate(divide="ignore", invalid="ignore"):
             d = dvec / np.hypot(dvec[:, 0], dvec[:, 1])[:, None]
-            got = los_batch._centre_chords(oc, ro, dvec, rt, d, top_o, top_t)
+            got = los_batch._centre_chords(oc, ro, tc, rt, d, top_o, top_t)
             want = batch22_reference._centre_chords(oc, ro, tc, rt, d, top_o, top_t)
         for g, w in zip(got, want, strict=True):
             assert g.dtype == w.dtype and g.shape == w.shape

@@ -227,7 +227,7 @@ def batch_sight(
     status[~any_kept] = CLEAR  # witness: the two centres
 
     # ---- the centre line (as evaluate_lines with a = oc, d = (tc - oc) / L: ``d`` above)
-    valid, o1, t0, te_o, te_t, lo0, hi0, dd = _centre_chords(oc, ro, dvec, rt, d, top_o, top_t)
+    valid, o1, t0, te_o, te_t, lo0, hi0, dd = _centre_chords(oc, ro, tc, rt, d, top_o, top_t)
     overlap = o1 >= t0
     pn_c = oc + dd * o1[:, None]
     qn_c = oc + dd * t0[:, None]
@@ -380,7 +380,7 @@ def _scene_arrays(obs: Obstacles) -> _SceneArrays:
 def _centre_chords(
     oc: FloatArray,
     ro: FloatArray,
-    dvec: FloatArray,
+    tc: FloatArray,
     rt: FloatArray,
     d: FloatArray,
     top_o: FloatArray,
@@ -390,13 +390,12 @@ def _centre_chords(
 ]:
     """``_chords`` of both discs along the centre lines, oriented observer to target, and
     the 3-D end points' parameters (same formulas as ``evaluate_lines``), under the caller's
-    error state (:func:`batch_sight`'s: invalid square roots are masked). ``dvec``: the
-    target centres less the observer centres (``tc - oc``, the caller's floats)."""
+    error state (:func:`batch_sight`'s: invalid square roots are masked)."""
     n = len(oc)
     # both discs at once, the observer's chords then the target's: each centre from the
-    # observer's (``oc - oc``, and ``tc - oc`` = ``dvec``), the same operations element by
-    # element as disc by disc
-    c = np.concatenate((oc - oc, dvec))
+    # observer's (``oc - oc``, ``tc - oc``), the same operations element by element as disc
+    # by disc
+    c = np.concatenate((oc - oc, tc - oc))
     d2 = np.concatenate((d, d))
     r = np.concatenate((ro, rt))
     cx, cy = c[:, 0], c[:, 1]
