@@ -22,7 +22,7 @@ import numpy as np
 
 from w40k.core import kept
 from w40k.geometry.los import TOUCH, Obstacles
-from w40k.geometry.los_dist import _seg_dist_xy
+from w40k.geometry.los_dist import seg_dist_rows
 from w40k.geometry.shapes import FloatArray
 
 UNDECIDED = 0
@@ -135,9 +135,13 @@ def batch_sight(
     # prefilter's floats need not be those of the exact tests: its margin, 1e-5 - 1e-9,
     # is far more than their rounding.)
     ne = near.nonzero()[0]
-    dvec0 = tc - oc
-    len0 = np.hypot(dvec0[:, 0], dvec0[:, 1])
-    u = np.where((len0 > 1e-12)[:, None], dvec0 / len0[:, None], np.array([1.0, 0.0]))
+    # (the centre segments' vectors, lengths and directions, computed once: the centre line
+    # below and the single-wall proof read the same floats)
+    dvec = tc - oc
+    len0 = np.hypot(dvec[:, 0], dvec[:, 1])
+    long_enough = len0 > 1e-12
+    d = dvec / len0[:, None]
+    u = np.where(long_enough[:, None], d, np.array([1.0, 0.0]))
     ux0, uy0 = u[:, 0], u[:, 1]
     # the centre lines' unit normals (-uy, ux) and both offsets, by components (prefilter
     # floats: see above)
@@ -200,9 +204,8 @@ def batch_sight(
               & (_cols(sc.e_lo_t, er) - rr <= _cols(seg_hi, pr)))
     box = box_xy[0] & box_xy[1]
     rel_pi, rel_ei = pr[box], er[box]
-    po_, to_ = _cols(oc_t, rel_pi), _cols(tc_t, rel_pi)
-    ao_, bo_ = _cols(sc.a_t, rel_ei), _cols(sc.b_t, rel_ei)
-    dist = _seg_dist_xy(po_[0], po_[1], to_[0], to_[1], ao_[0], ao_[1], bo_[0], bo_[1])
+    dist = seg_dist_rows(_cols(oc_t, rel_pi), _cols(tc_t, rel_pi),
+                         _cols(sc.a_t, rel_ei), _cols(sc.b_t, rel_ei))
     close = dist <= rr[box]
     rel_flat[por[box][close]] = True  # (the owners of ``rel_ei``: ``own`` of those couples)
     if relevant is not None:
@@ -223,11 +226,7 @@ def batch_sight(
     any_kept[kp] = True
     status[~any_kept] = CLEAR  # witness: the two centres
 
-    # ---- the centre line (as evaluate_lines with a = oc, d = (tc - oc) / L)
-    dvec = tc - oc
-    length = np.hypot(dvec[:, 0], dvec[:, 1])
-    long_enough = length > 1e-12
-    d = dvec / length[:, None]
+    # ---- the centre line (as evaluate_lines with a = oc, d = (tc - oc) / L: ``d`` above)
     valid, o1, t0, te_o, te_t, lo0, hi0, dd = _centre_chords(oc, ro, tc, rt, d, top_o, top_t)
     overlap = o1 >= t0
     pn_c = oc + dd * o1[:, None]
@@ -253,7 +252,7 @@ def batch_sight(
     p1 = oca + dda * lo[ak]
     p2 = oca + dda * hi[ak]
     ea_, eb_ = _cols(sc.a_t, kea), _cols(sc.b_t, kea)
-    hdist = _seg_dist_xy(p1[0], p1[1], p2[0], p2[1], ea_[0], ea_[1], eb_[0], eb_[1])
+    hdist = seg_dist_rows(p1, p2, ea_, eb_)
     hit_k = hdist < obs.grow[ke[ak]] - TOUCH
     hit = np.zeros(n_p, dtype=bool)
     hit[kp[ak[hit_k]]] = True
@@ -271,7 +270,8 @@ def batch_sight(
         status[spared] = SPARED
         todo &= ~spared
     if todo.any():
-        status[_single_wall_blocked(oc, ro, tc, rt, highest, obs, kp, ke, todo, sc)] = BLOCKED
+        status[_single_wall_blocked(oc, ro, tc, rt, highest, obs, kp, ke, todo, sc,
+                                    (len0, d))] = BLOCKED
     return status, pn, qn
 
 
@@ -391,26 +391,33 @@ def _centre_chords(
     """``_chords`` of both discs along the centre lines, oriented observer to target, and
     the 3-D end points' parameters (same formulas as ``evaluate_lines``), under the caller's
     error state (:func:`batch_sight`'s: invalid square roots are masked)."""
-
-    def chords(c: FloatArray, r: FloatArray) -> tuple[FloatArray, FloatArray, np.ndarray]:
-        cx = c[:, 0] - oc[:, 0]
-        cy = c[:, 1] - oc[:, 1]
-        s = cx * d[:, 0] + cy * d[:, 1]
-        perp2 = cx * cx + cy * cy - s * s
-        ok = perp2 <= r * r + 1e-9
-        half = np.sqrt(np.maximum(r * r - perp2, 0.0))
-        return s - half, s + half, ok
-
-    o0, o1, ook = chords(oc, ro)
-    t0, t1, tok = chords(tc, rt)
-    valid = ook & tok
-    flip = (o0 + o1) > (t0 + t1)
+    n = len(oc)
+    # both discs at once, the observer's chords then the target's: each centre from the
+    # observer's (``oc - oc``, ``tc - oc``), the same operations element by element as disc
+    # by disc
+    c = np.concatenate((oc - oc, tc - oc))
+    d2 = np.concatenate((d, d))
+    r = np.concatenate((ro, rt))
+    cx, cy = c[:, 0], c[:, 1]
+    s = cx * d2[:, 0] + cy * d2[:, 1]
+    perp2 = cx * cx + cy * cy - s * s
+    rr = r * r
+    ok = perp2 <= rr + 1e-9
+    half = np.sqrt(np.maximum(rr - perp2, 0.0))
+    lo, hi = s - half, s + half  # (o0, t0), (o1, t1)
+    valid = ok[:n] & ok[n:]
+    flip = (lo[:n] + hi[:n]) > (lo[n:] + hi[n:])
     sgn = np.where(flip, -1.0, 1.0)
-    o0, o1 = np.where(flip, -o1, o0), np.where(flip, -o0, o1)
-    t0, t1 = np.where(flip, -t1, t0), np.where(flip, -t0, t1)
+    # (turned round where flipped: o0, o1 = -o1, -o0, and t0, t1 = -t1, -t0)
+    flip2 = np.concatenate((flip, flip))
+    lo, hi = np.where(flip2, -hi, lo), np.where(flip2, -lo, hi)
+    o0, o1, t0, t1 = lo[:n], hi[:n], lo[n:], hi[n:]
     dd = d * sgn[:, None]
-    te_o = np.where(top_o > top_t, o1, np.where(top_o < top_t, o0, o1))
-    te_t = np.where(top_o > top_t, t1, np.where(top_o < top_t, t0, t0))
+    # the observer's end: o1 unless the observer is lower (o0); the target's: t1 where the
+    # observer is higher, else t0 (``top_o > top_t`` and ``top_o < top_t`` both false on
+    # equal tops, as in the nested choice of ``evaluate_lines``)
+    te_o = np.where(top_o < top_t, o0, o1)
+    te_t = np.where(top_o > top_t, t1, t0)
     return valid, o1, t0, te_o, te_t, o1, t0, dd
 
 
@@ -425,6 +432,7 @@ def _single_wall_blocked(
     ke: np.ndarray,
     todo: np.ndarray,
     sc: _SceneArrays,
+    centre: tuple[FloatArray, FloatArray],
 ) -> np.ndarray:
     """Vectorised ``_single_wall_separates`` for disc pairs over their kept edges (kp, ke):
     an obstacle higher than both tops, convex and within half its grow of both outer hull
@@ -437,16 +445,16 @@ def _single_wall_blocked(
         return out
     if not sc.contiguous:
         return out  # edges of one obstacle must be contiguous for the per-obstacle reductions
-    dx = tc[:, 0] - oc[:, 0]
-    dy = tc[:, 1] - oc[:, 1]
-    length = np.hypot(dx, dy)
+    # (the centre segments' lengths and directions ``(tc - oc) / length``, batch_sight's:
+    # the same operations on the same floats as computed here before)
+    length, d = centre
     apart = todo & (length > ro + rt + 1e-6)
     sel = apart[kp] & (obs.top[ke] > highest[kp] + 1e-12)
     wp, we = kp[sel], ke[sel]
     if len(wp) == 0:
         return out
     # outer common tangents of the two discs (closed form, as _outer_sides)
-    hx, hy = dx / length, dy / length  # (batch_sight's error state)
+    hx, hy = d[:, 0], d[:, 1]
     cosv = (ro - rt) / length
     sv = np.sqrt(np.maximum(1.0 - cosv * cosv, 0.0))
     half = 0.5 * obs.grow[we]
@@ -463,12 +471,14 @@ def _single_wall_blocked(
     # than that from the side; so is one whose two ends lie, along the side (unit
     # direction ``n`` turned a quarter, its length ``slen``), both before its start or
     # both after its end by that much: the exact distances only for the other couples
-    wx, wy = spx[:, wp], spy[:, wp]  # (2, W)
+    # (the sides' start points, normals and far ends along them, (2, P) each, gathered for
+    # the couples' pairs by one ``take``: the same elements as ``x[:, wp]`` of each)
+    g_end = nx * (sqy - spy) - ny * (sqx - spx)  # the side's far end, along it
+    cw = _cols(np.concatenate((spx, spy, nx, ny, g_end)), wp).reshape(5, 2, len(wp))
+    wx, wy, nxw, nyw, g_end = cw  # (2, W) each
     ax_, ay_, bx_, by_ = wa[0] - wx, wa[1] - wy, wb[0] - wx, wb[1] - wy
-    nxw, nyw = nx[:, wp], ny[:, wp]
     fa, fb = nxw * ax_ + nyw * ay_, nxw * bx_ + nyw * by_
     ga, gb = nxw * ay_ - nyw * ax_, nxw * by_ - nyw * bx_
-    g_end = (nx * (sqy - spy) - ny * (sqx - spx))[:, wp]  # the side's far end, along it
     lim = half + 1e-9
     g_lo, g_hi = np.minimum(g_end, 0.0) - lim, np.maximum(g_end, 0.0) + lim
     far = (((fa > lim) & (fb > lim)) | ((fa < -lim) & (fb < -lim))
@@ -479,9 +489,11 @@ def _single_wall_blocked(
     fp = si * n_p + wp[wi]
     wei = we[wi]
     meets = np.zeros((2, len(wp)), dtype=bool)
-    meets.ravel()[fw] = _seg_dist_xy(
-        spx.ravel()[fp], spy.ravel()[fp], sqx.ravel()[fp], sqy.ravel()[fp],
-        sc.ax[wei], sc.ay[wei], sc.bx[wei], sc.by[wei]) <= half[wi]
+    # (the sides' end points as (side end, x / y, side x pair) rows, gathered at once: the
+    # four (2, P) arrays one after the other are that layout)
+    ends = np.concatenate((spx, spy, sqx, sqy)).reshape(2, 2, 2 * n_p).take(fp, axis=2)
+    meets.ravel()[fw] = seg_dist_rows(ends[0], ends[1], _cols(sc.a_t, wei),
+                                      _cols(sc.b_t, wei)) <= half[wi]
     n_own = sc.n_own
     own = obs.owner[we]
     convex = obs.convex[own]
@@ -510,23 +522,31 @@ def _single_wall_blocked(
     # (points and vectors as (2, N) rows (x, y): the same operations element by element as
     # on (N, 2) rows, each along the edges; a sum of two terms is their one addition, as
     # ``sum(axis=1)`` adds them)
-    ea, eb = _cols(sc.a_t, edge), _cols(sc.b_t, edge)
-    ab, den = _cols(sc.ab_t, edge), sc.den[edge]
-    gap = obs.grow[start] + 1e-6
+    # (both discs at once: the couples' edge rows for the observer's disc, then the same
+    # rows for the target's, side by side; element by element the floats of the disc by
+    # disc test, the reductions over each disc's own groups, and a candidate kept where
+    # both discs are clear)
+    n_c, n_e = len(cp), len(edge)
+    edge2 = np.concatenate((edge, edge))
+    ea, eb = _cols(sc.a_t, edge2), _cols(sc.b_t, edge2)
+    ab, den = _cols(sc.ab_t, edge2), sc.den.take(edge2)
     cpr = cp[rep]
-    ok = np.ones(len(cp), dtype=bool)
-    for c, r in ((oc, ro), (tc, rt)):
-        p = _cols(c.T, cpr)
-        ap = p - ea
-        u = np.minimum(np.maximum((ap[0] * ab[0] + ap[1] * ab[1]) / den, 0.0), 1.0)
-        off = ap - ab * u
-        dist = np.sqrt(off[0] * off[0] + off[1] * off[1])
-        ok &= np.minimum.reduceat(dist, first) > r[cp] + gap
-        # centre inside the polygon (3+ edges; even-odd, convex or not: the centre is far
-        # from every edge here, so no crossing is in doubt)
-        cond = (ea[1] > p[1]) != (eb[1] > p[1])
-        xint = ea[0] + (p[1] - ea[1]) * ab[0] / ab[1]
-        odd = np.add.reduceat((cond & (p[0] < xint)).astype(np.int64), first) % 2 == 1
-        ok &= ~(odd & (count >= 3))
+    p = _cols(np.concatenate((oc.T, tc.T), axis=1), np.concatenate((cpr, cpr + n_p)))
+    first2 = np.concatenate((first, first + n_e))
+    ap = p - ea
+    u = np.minimum(np.maximum((ap[0] * ab[0] + ap[1] * ab[1]) / den, 0.0), 1.0)
+    off_x, off_y = ap[0] - ab[0] * u, ap[1] - ab[1] * u
+    dist = np.sqrt(off_x * off_x + off_y * off_y)
+    gap = obs.grow[start] + 1e-6
+    reach = np.concatenate((ro.take(cp) + gap, rt.take(cp) + gap))
+    ok2 = np.minimum.reduceat(dist, first2) > reach
+    # centre inside the polygon (3+ edges; even-odd, convex or not: the centre is far
+    # from every edge here, so no crossing is in doubt)
+    cond = (ea[1] > p[1]) != (eb[1] > p[1])
+    xint = ea[0] + (p[1] - ea[1]) * ab[0] / ab[1]
+    odd = np.add.reduceat((cond & (p[0] < xint)).astype(np.int64), first2) % 2 == 1
+    big = count >= 3
+    ok2 &= ~(odd & np.concatenate((big, big)))
+    ok = ok2[:n_c] & ok2[n_c:]
     out[cp[ok]] = True
     return out

@@ -134,43 +134,87 @@ def _seg_dist_stacked(shape: tuple[int, ...],
                       q1x: FloatArray, q1y: FloatArray, q2x: FloatArray, q2y: FloatArray
                       ) -> FloatArray:
     """:func:`_seg_dist_plain` on float64 inputs of broadcast shape ``shape``, its four
-    point-segment distances as one (4, ...) computation: each element goes through the same
-    float64 operations in the same order (the inputs copied into the stacked arrays
-    unchanged), so the same floats, with half the numpy calls (each call's fixed cost
-    is most of the time on the searches' tens of segment pairs). The orientation tests are
-    the same stacked rows (``bx * ay - by * ax`` is ``qx * a1y - qy * a1x`` for row 0, and so
-    on)."""
-    # the segment vectors (rows 0, 1: q; rows 2, 3: p) and their squared lengths
-    b = np.empty((3, 4, *shape))
-    np.subtract(q2x, q1x, out=b[0, 0])
-    np.subtract(q2y, q1y, out=b[1, 0])
-    np.subtract(p2x, p1x, out=b[0, 2])
-    np.subtract(p2y, p1y, out=b[1, 2])
-    b[:2, 1] = b[:2, 0]
-    b[:2, 3] = b[:2, 2]
-    np.maximum(b[0] ** 2 + b[1] ** 2, 1e-300, out=b[2])
-    # the points from the segments' starts: p1, p2 from q1; q1, q2 from p1
-    a = np.empty((2, 4, *shape))
-    np.subtract(p1x, q1x, out=a[0, 0])
-    np.subtract(p2x, q1x, out=a[0, 1])
-    np.subtract(q1x, p1x, out=a[0, 2])
-    np.subtract(q2x, p1x, out=a[0, 3])
-    np.subtract(p1y, q1y, out=a[1, 0])
-    np.subtract(p2y, q1y, out=a[1, 1])
-    np.subtract(q1y, p1y, out=a[1, 2])
-    np.subtract(q2y, p1y, out=a[1, 3])
-    ax, ay = a[0], a[1]
-    bx, by = b[0], b[1]
-    t = (ax * bx + ay * by) / b[2]
-    t = np.minimum(np.maximum(t, 0.0), 1.0)
-    dx = ax - bx * t
-    dy = ay - by * t
-    sq = dx * dx + dy * dy
-    d = np.sqrt(np.minimum(np.minimum(sq[0], sq[1]), np.minimum(sq[2], sq[3])))
-    # orientations: of p1, p2 about segment q (rows 0, 1), of q1, q2 about segment p (2, 3)
-    turn = bx * ay - by * ax
-    cross = (turn[0] * turn[1] < 0) & (turn[2] * turn[3] < 0)
-    return np.asarray(np.where(cross, 0.0, d), dtype=np.float64)
+    point-segment distances as one stacked computation (:func:`_seg_dist_packed`): each
+    element goes through the same float64 operations in the same order (the differences
+    written into the stacked arrays), so the same floats, with about half the numpy calls
+    (each call's fixed cost is most of the time on the searches' tens of segment pairs)."""
+    a = np.empty((2, 2, 2, *shape))
+    np.subtract(p1x, q1x, out=a[0, 0, 0])
+    np.subtract(q1x, p1x, out=a[0, 0, 1])
+    np.subtract(p2x, q1x, out=a[0, 1, 0])
+    np.subtract(q2x, p1x, out=a[0, 1, 1])
+    np.subtract(p1y, q1y, out=a[1, 0, 0])
+    np.subtract(q1y, p1y, out=a[1, 0, 1])
+    np.subtract(p2y, q1y, out=a[1, 1, 0])
+    np.subtract(q2y, p1y, out=a[1, 1, 1])
+    b = np.empty((2, 2, 2, *shape))
+    np.subtract(q2x, q1x, out=b[0, 0, 0])
+    np.subtract(p2x, p1x, out=b[0, 0, 1])
+    np.subtract(q2y, q1y, out=b[1, 0, 0])
+    np.subtract(p2y, p1y, out=b[1, 0, 1])
+    b[:, 1] = b[:, 0]
+    return _seg_dist_packed(a, b)
+
+
+SMALL_ROWS = 5
+"""Pair counts up to which :func:`seg_dist_rows` measures pair by pair in floats: there the
+arrays' fixed cost (about 170 k instructions a call under callgrind) meets the floats' cost
+(about 28 k a pair, 18 k a call)."""
+
+
+def seg_dist_rows(p1: FloatArray, p2: FloatArray, q1: FloatArray, q2: FloatArray
+                  ) -> FloatArray:
+    """:func:`_seg_dist_xy` of segments ``p1``-``p2`` and ``q1``-``q2`` given as (2, N) float64
+    rows (x, y): the same floats (:func:`_seg_dist_packed` on the differences of the rows,
+    element by element those of :func:`_seg_dist_plain`; up to :data:`SMALL_ROWS` pairs
+    one by one in floats, as :func:`_seg_dist_small`), without splitting the rows into eight
+    coordinate arrays and with half the subtractions (each difference taken on both rows
+    at once)."""
+    n = p1.shape[1]
+    if 0 < n <= SMALL_ROWS:
+        (ax, ay), (bx, by) = p1.tolist(), p2.tolist()
+        (cx, cy), (dx, dy) = q1.tolist(), q2.tolist()
+        out = [_seg_dist1(*v) for v in zip(ax, ay, bx, by, cx, cy, dx, dy, strict=True)]
+        return np.array(out, dtype=np.float64)
+    # (the (2, N) differences side by side along the rows: (2, 4N) is the (2, 2, 2, N)
+    # layout, each block written by one contiguous copy)
+    a = np.concatenate((p1 - q1, q1 - p1, p2 - q1, q2 - p1), axis=1).reshape(2, 2, 2, n)
+    bq, bp = q2 - q1, p2 - p1
+    b = np.concatenate((bq, bp, bq, bp), axis=1).reshape(2, 2, 2, n)
+    return _seg_dist_packed(a, b)
+
+
+_ZERO, _ONE, _TINY = np.array(0.0), np.array(1.0), np.array(1e-300)
+"""The constants of :func:`_seg_dist_packed` as 0-d float64 arrays: the same values and
+result types as the Python floats (float64 arrays with float64 operands), without numpy's
+conversion of a Python scalar at every call."""
+
+
+def _seg_dist_packed(a: FloatArray, b: FloatArray) -> FloatArray:
+    """The segment distances from the stacked differences, (2, 2, 2, ...) arrays indexed
+    (coordinate x / y, point first / second, segment q / p): ``a`` the points from the
+    segments' starts (p1, p2 from q1; q1, q2 from p1), ``b`` the segment vectors (q, p; the
+    same for both points). Element by element the operations of :func:`_seg_dist_plain` in
+    its order (``x ** 2`` of a float64 array is ``x * x``; ``ax * bx + ay * by`` is the
+    product's two coordinate halves added; the least of the four squared distances taken in
+    another order is the same float: the minimum rounds nothing, the squared sums are
+    never -0, and a NaN propagates in any order), so the same floats; each numpy call on
+    all four point-segment distances (or both segments) at once, on operands of one shape
+    (numpy's broadcasting loops cost several times a plain one on these sizes)."""
+    bb = b * b
+    den = np.maximum(bb[0] + bb[1], _TINY)  # each segment's squared length (per point)
+    ab = a * b
+    t = np.minimum(np.maximum((ab[0] + ab[1]) / den, _ZERO), _ONE)
+    dx = a[0] - b[0] * t
+    dy = a[1] - b[1] * t
+    sq = dx * dx + dy * dy  # (point, segment, ...)
+    m = np.minimum(sq[0], sq[1])  # (segment, ...): as min(d(p1), d(p2)), min(d(q1), d(q2))
+    d = np.sqrt(np.minimum(m[0], m[1]))
+    # orientations (``bx * ay - by * ax``): of p1, p2 about segment q, of q1, q2 about p
+    turn = b[0] * a[1] - b[1] * a[0]
+    neg = turn[0] * turn[1] < _ZERO  # (segment, ...)
+    out: FloatArray = np.where(neg[0] & neg[1], _ZERO, d)
+    return out
 
 
 def _seg_dist_plain(p1x: FloatArray, p1y: FloatArray, p2x: FloatArray, p2y: FloatArray,
