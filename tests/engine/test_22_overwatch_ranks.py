@@ -47,18 +47,26 @@ def _centres(rng: random.Random, n: int, grid: bool) -> np.ndarray:
     return np.array(pts, dtype=np.float64).reshape(-1, 2)
 
 
+def random_case(rng: random.Random, grid: bool
+                ) -> tuple[np.ndarray, list[np.ndarray], list[np.ndarray]]:
+    """An observer unit's centres, up to five target units' centres (0-8 models each) and a
+    rule mask per target unit (none, half, most or all of the pairs shown)."""
+    a = _centres(rng, rng.randrange(9), grid)
+    bs = [_centres(rng, rng.randrange(9), grid) for _ in range(rng.randrange(1, 6))]
+    masks = []
+    for b in bs:
+        p = rng.choice((0.0, 0.5, 0.9, 1.0))
+        masks.append(np.array([[rng.random() < p for _ in range(len(b))]
+                               for _ in range(len(a))], dtype=bool).reshape(len(a), len(b)))
+    return a, bs, masks
+
+
 def test_ranks_take_each_target_models_nearest_observer_first() -> None:
     rng = random.Random(2208)
     seen_ranked = 0
     for trial in range(500):
         grid = trial % 2 == 0
-        a = _centres(rng, rng.randrange(9), grid)
-        bs = [_centres(rng, rng.randrange(9), grid) for _ in range(rng.randrange(1, 6))]
-        masks = []
-        for b in bs:
-            p = rng.choice((0.0, 0.5, 0.9, 1.0))
-            masks.append(np.array([[rng.random() < p for _ in range(len(b))]
-                                   for _ in range(len(a))], dtype=bool).reshape(len(a), len(b)))
+        a, bs, masks = random_case(rng, grid)
         got = _ranks_of(a, bs, masks)
         assert len(got) == len(bs)
         for b, mask, r in zip(bs, masks, got, strict=True):

@@ -15,7 +15,7 @@ import random
 import numpy as np
 import pytest
 
-from tests.engine.test_22_overwatch_ranks import _centres, _plain
+from tests.engine.test_22_overwatch_ranks import _plain, random_case
 from tests.geometry.test_los_batch import random_scene
 from w40k.engine.stratagems import overwatch_sight
 from w40k.engine.stratagems.overwatch_sight import (
@@ -45,13 +45,7 @@ def test_picks_are_the_ranks_below_k_in_rank_order_R15_09_a() -> None:
     picked = 0
     for trial in range(600):
         grid = trial % 2 == 0
-        a = _centres(rng, rng.randrange(9), grid)
-        bs = [_centres(rng, rng.randrange(9), grid) for _ in range(rng.randrange(1, 6))]
-        masks = []
-        for b in bs:
-            p = rng.choice((0.0, 0.5, 0.9, 1.0))
-            masks.append(np.array([[rng.random() < p for _ in range(len(b))]
-                                   for _ in range(len(a))], dtype=bool).reshape(len(a), len(b)))
+        a, bs, masks = random_case(rng, grid)
         k = rng.choice((0, 1, 3, 4, 7, 100))
         got = _picks_of(a, bs, masks, k)
         assert len(got) == len(bs)
