@@ -9,7 +9,7 @@ import random
 
 import numpy as np
 
-from w40k.engine.stratagems.overwatch_sight import _ranks, _ranks_of
+from tests.engine.overwatch_ranks_reference import _ranks, _ranks_of
 
 
 def _centres(rng: random.Random, n: int) -> np.ndarray:

@@ -5,7 +5,7 @@ tests staged in rounds.
 A unit pair sees the other when one model pair does (06.01), so most visible pairs are shown
 by a few of their model pairs. The first rounds (:data:`ROUNDS`) stage, of every candidate
 unit pair not yet shown seen, its next model pairs (of those no rule hides) in the order of
-:func:`_ranks` (each target model's nearest observer model first, then by the centres'
+:func:`_picks_of` (each target model's nearest observer model first, then by the centres'
 distance); a unit pair with a staged pair the batch proves seen is visible, and
 its other model pairs are not staged. The last round stages every other model pair of the
 other unit pairs (what ``Visibility.stage_many`` stages, less the pairs a first round's batch
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
 ROUNDS = (4,)
 """The first round stages, of each candidate unit pair, its model pairs of rank 0-3
-(:func:`_ranks`); the last round every other model pair of the unit pairs not shown seen.
+(:func:`_picks_of`); the last round every other model pair of the unit pairs not shown seen.
 With the nearest centres first (pass ow15), of Fire Overwatch's candidate pairs (k = 5
 greedy game seed 0 / 1000-point battle seed 1: 281 / 146 unit pairs, 234 / 82 visible), the
 first round showed 182 / 75 seen, and the search staged 4070 / 1378 model pairs instead of
@@ -97,59 +97,12 @@ def _column_ranks(d: np.ndarray, mask: np.ndarray) -> np.ndarray:
     return out
 
 
-def _ranks(a: np.ndarray, b: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """``out[om, tm]``: the model pair's rank among the unit pair's pairs no rule hides
-    (``mask``), by (the pair's rank among its target model's pairs, :func:`_column_ranks`;
-    then the centres' distance), ties in model order: first each target model with its
-    nearest observer model, the nearest such pairs first (pass ow22: a first round that
-    tries several target models shows more unit pairs seen than the nearest pairs alone,
-    which often share one target model behind one wall); -1 for a pair a rule hides (never
-    staged). The plain form of :func:`_ranks_of` (one unit pair)."""
-    d = ((a[:, None, :] - b[None, :, :]) ** 2).sum(axis=2)
-    col = _column_ranks(d, mask)
-    order = np.lexsort((np.where(mask, d, np.inf).ravel(), col.ravel()))
-    out = np.empty(order.shape, dtype=np.int64)
-    out[order] = np.arange(len(order))
-    out[~mask.ravel()] = -1
-    return out.reshape(mask.shape)
-
-
-def _ranks_of(a: np.ndarray, bs: list[np.ndarray], masks: list[np.ndarray]) -> list[np.ndarray]:
-    """``[_ranks(a, b, mask) for b, mask in zip(bs, masks)]`` for one observer unit's target
-    units, with one distance matrix and one stable sort for them all (a search asks a few
-    dozen unit pairs, and each pair's small sort cost as much as all of them sorted at once):
-    the target units' columns side by side, sorted by (unit pair, column rank, distance,
-    model pair index in its own row-major order), which is each pair's stable sort of its
-    own keys (a column's ranks are its own: every column lies in one unit pair). The
-    search reads only the front of this sort (:func:`_picks_of`, pass ow23); the rank
-    matrices are its reference in the tests."""
-    n = a.shape[0]
-    widths = [b.shape[0] for b in bs]
-    starts = np.cumsum([0, *widths])
-    d = ((a[:, None, :] - np.concatenate(bs)[None, :, :]) ** 2).sum(axis=2)
-    mask = np.concatenate(masks, axis=1)
-    col = _column_ranks(d, mask)
-    d = np.where(mask, d, np.inf)
-    seg = np.repeat(np.arange(len(bs)), widths)  # the unit pair of each column
-    segs = np.broadcast_to(seg, d.shape)
-    # ties in the model pair's index in its own unit pair's row-major order: a unit pair's
-    # entries come in that order in ``d``'s row-major order (by observer model, then its
-    # columns), and the sort is stable (pass ow21: that index not computed as a key)
-    order = np.lexsort((d.ravel(), col.ravel(), segs.ravel()))
-    # a unit pair's model pairs come after every model pair of the pairs before it
-    first = (n * starts[:-1])[segs.ravel()[order]]
-    flat = np.empty(order.shape, dtype=np.int64)
-    flat[order] = np.arange(len(order)) - first
-    out = flat.reshape(d.shape)
-    out[~mask] = -1
-    return [out[:, starts[i]:starts[i + 1]] for i in range(len(bs))]
-
-
 def _picks_of(a: np.ndarray, bs: list[np.ndarray], masks: list[np.ndarray],
               k: int) -> list[tuple[int, list[tuple[int, int]]]]:
-    """For each target unit of :func:`_ranks_of`'s arguments: the number of its model pairs
-    no rule hides (``mask``), and those of rank below ``k`` as (observer model, target
-    model), in rank order (pass ow23). The same sort as :func:`_ranks_of` (each unit pair's
+    """For each target unit (``bs``, ``masks``) of observer unit ``a``: the number of its
+    model pairs no rule hides (``mask``), and those of rank below ``k`` as (observer model, target
+    model), in rank order (pass ow23). The sort of ow22's rank matrices (kept as the tests'
+    reference: tests/engine/overwatch_ranks_reference.py; each unit pair's
     own stable sort of its keys, the pairs a rule hides last), read from its front: a unit
     pair's pairs of rank ``r`` is its segment's entry ``r`` in the sorted order (its
     segment of ``n * width`` entries starts at ``n`` times its first column), and the
