@@ -178,24 +178,60 @@ def fixed(start: Model, targets: Sequence[Model] | None, groups: Sequence[Sequen
         rows += [r for _, r in kept]
         v += [vertical_distance(start, o) <= ENGAGEMENT_VERTICAL + EPS for o, _ in kept]
         spans.append((a, len(rows)))
-    far = budget + start.reach() + 1.0
-    sx, sy = start.x, start.y
     a = len(rows)
-    hypot = math.hypot
-    grown = far + _BLOCK_SPARE
-    found: list[Disc] = []
-    for x0, y0, x1, y1, ds in occupied:
-        if sx < x0 - grown or sx > x1 + grown or sy < y0 - grown or sy > y1 + grown:
-            continue  # every disc of the block is farther (the docstring)
-        found += [dc for dc in ds if hypot(dc[0] - sx, dc[1] - sy) <= far + dc[2]]
-    near = tuple(found)
-    n_rows = [row(dc[3]) for dc in near]
-    rows += [r for r, ok in zip(n_rows, reach.mask(n_rows, _TAKEN_GAP), strict=True) if ok]
+    near = _near_discs(start, occupied, budget, reach, rows)
     v += [False] * (len(rows) - a)
     return Fixed(table(rows, 4),
                  -1 if targets is None else len(targets), tuple(spans), (a, len(rows)),
                  np.array(v, dtype=bool), near, reach,
                  tuple(all(v[g0:g1]) for g0, g1 in spans), all(r[2] == r[3] for r in rows))
+
+
+def _near_discs(start: Model, occupied: Sequence[Block], budget: float, reach: _Reach,
+                rows: list[Row]) -> tuple[Disc, ...]:
+    """:func:`fixed`'s nearby discs: of each block not passed over by its box, every disc
+    within ``budget + start.reach() + 1.0`` of the start plus its reach, in order; the row
+    (:func:`row`, kept with the block, :func:`_block_rows`) of each of them that
+    ``reach.within(row, _TAKEN_GAP)`` keeps is appended to ``rows``, in order. One pass over
+    the discs with each disc's row at hand: the same floats, tests and order as filtering
+    the discs, then their rows, then ``reach.mask`` of those rows."""
+    far = budget + start.reach() + 1.0
+    sx, sy = start.x, start.y
+    hypot = math.hypot
+    grown = far + _BLOCK_SPARE
+    found: list[Disc] = []
+    take, add = found.append, rows.append
+    move = reach.move
+    cx, cy = reach.center
+    radius, limit = reach.radius, _TAKEN_GAP + _INVOLVED_SPARE  # _Reach.mask's floats
+    for x0, y0, x1, y1, ds in occupied:
+        if sx < x0 - grown or sx > x1 + grown or sy < y0 - grown or sy > y1 + grown:
+            continue  # every disc of the block is farther (fixed's docstring)
+        for dc, r in zip(ds, _block_rows(ds), strict=True):
+            if hypot(dc[0] - sx, dc[1] - sy) <= far + dc[2]:
+                take(dc)
+                if move is None or \
+                        hypot(r[0] - cx, r[1] - cy) - move - radius - r[2] <= limit:
+                    add(r)
+    return tuple(found)
+
+
+_BLOCK_ROWS: dict[int, tuple[tuple[Disc, ...], tuple[Row, ...]]] = kept.table()
+""":func:`_block_rows`' answers by discs tuple (an entry holds it, so its ``id`` is not
+reused while kept; a block's discs never change); emptied past :data:`BLOCKS_LIMIT`."""
+
+
+def _block_rows(ds: tuple[Disc, ...]) -> tuple[Row, ...]:
+    """The :func:`row` of each disc's model, in order (kept per discs tuple: a block's are
+    read by every model of a proposal, and its models are immutable)."""
+    hit = _BLOCK_ROWS.get(id(ds))
+    if hit is not None and hit[0] is ds:
+        return hit[1]
+    out = tuple(row(dc[3]) for dc in ds)
+    if len(_BLOCK_ROWS) >= BLOCKS_LIMIT:
+        _BLOCK_ROWS.clear()
+    _BLOCK_ROWS[id(ds)] = (ds, out)
+    return out
 
 
 _GROUP_GAP = ENGAGEMENT_HORIZONTAL + EPS + MARGIN
@@ -276,14 +312,32 @@ def candidates(start: Model, spots: Sequence[tuple[float, float]] | np.ndarray, 
     ``spots`` may be an (n, 2) array of them (the same floats); where :func:`fixed` was
     given a ``move``, every spot lies within it of the start. ``clearance`` is above
     ``MARGIN`` (the bounds below are left unclipped on that ground)."""
+    return candidates_of_rows(start, spots, fx, [row(f) for f in friends], than, keep,
+                              clearance)
+
+
+def candidates_of_rows(start: Model, spots: Sequence[tuple[float, float]] | np.ndarray,
+                       fx: Fixed, f_rows: Sequence[Row], than: float, keep: bool,
+                       clearance: float, even: bool | None = None
+                       ) -> tuple[list[int], list[int]]:
+    """:func:`candidates` of the friends' :func:`row` (``f_rows``, in the friends' order:
+    the caller keeps them as its models move). ``even``, where given, is whether every one
+    of ``f_rows`` has its bounding radius equal to its inner one (then so has every subset
+    of them: the test below on the friends kept is True too; not given, measured)."""
     k = len(spots)
     pts = spots if isinstance(spots, np.ndarray) else table(spots, 2)
     nf = len(fx.cols)
     # a friend no spot within the move can come near is left out (fx.reach: it would
-    # neither refuse a spot nor mark one to measure)
-    f_rows = [row(f) for f in friends]
-    rows = [r for r, ok in zip(f_rows, fx.reach.mask(f_rows, clearance + MARGIN), strict=True)
-            if ok]
+    # neither refuse a spot nor mark one to measure; ``_Reach.mask``'s floats, inline)
+    move = fx.reach.move
+    if move is None:
+        rows = list(f_rows)
+    else:
+        hypot = math.hypot
+        rx, ry = fx.reach.center
+        radius, limit = fx.reach.radius, clearance + MARGIN + _INVOLVED_SPARE
+        rows = [r for r in f_rows
+                if hypot(r[0] - rx, r[1] - ry) - move - radius - r[2] <= limit]
     cols = np.concatenate((fx.cols, table(rows, 4))) if rows else fx.cols
     fp = start.footprint()
     cx, cy = fp.center
@@ -305,7 +359,7 @@ def candidates(start: Model, spots: Sequence[tuple[float, float]] | np.ndarray, 
     br = bounding_radius(fp)
     lower = d - br
     lower -= cols[:, 2, None]
-    if s_in == br and fx.even and all(r[2] == r[3] for r in rows):
+    if s_in == br and fx.even and (even or all(r[2] == r[3] for r in rows)):
         # round bases throughout: (d - s_in) - r3 is (d - br) - r2, the same floats
         upper = lower
     else:

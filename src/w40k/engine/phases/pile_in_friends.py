@@ -19,6 +19,7 @@ import math
 import numpy as np
 
 from w40k.engine.phases import pile_in_bounds as pb
+from w40k.engine.phases.pile_in_bounds import Row
 from w40k.engine.propose_moves import bearings
 from w40k.geometry import Model
 
@@ -69,3 +70,29 @@ def friend_spots(start: Model, near: list[tuple[float, float, float]],
                              dtype=np.intp)
     out: np.ndarray = kept.take(order, axis=1).T
     return out
+
+
+class Rows:
+    """The unit's models' :func:`pile_in_bounds.row` where they are so far, in the unit's
+    order (``pile_in_propose``'s ``cur``), kept as they move: ``pb.candidates``' friends'
+    columns, read without a :func:`pb.row` call per friend per chunk (the same rows)."""
+
+    def __init__(self, models: dict[str, Model]) -> None:
+        self._rows: dict[str, Row] = {mid: pb.row(m) for mid, m in models.items()}
+        self._uneven = sum(r[2] != r[3] for r in self._rows.values())
+
+    def others(self, mid: str) -> list[Row]:
+        """Every row but ``mid``'s, in order (``[row(f) for f in friends]``)."""
+        return [r for oid, r in self._rows.items() if oid != mid]
+
+    def even_others(self, mid: str) -> bool:
+        """Whether every row of :meth:`others` has its bounding radius equal to its inner
+        one (counted: the uneven rows less ``mid``'s own)."""
+        own = self._rows[mid]
+        return self._uneven - (own[2] != own[3]) == 0
+
+    def move(self, mid: str, m: Model) -> None:
+        """Model ``mid`` is now ``m`` (its row replaced where it was, the count kept)."""
+        old, new = self._rows[mid], pb.row(m)
+        self._uneven += (new[2] != new[3]) - (old[2] != old[3])
+        self._rows[mid] = new

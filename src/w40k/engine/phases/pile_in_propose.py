@@ -167,6 +167,9 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
     # the unit's coherency breaks, kept as its models move (R03.03-d, pile_in_coherency.py)
     index = {mid: k for k, mid in enumerate(cur)}
     breaks = pic.Breaks(list(cur.values()))
+    # each model's pb.row where it is so far (pb.candidates' friends' columns), and how many
+    # of them are uneven (bounding radius not the inner one), kept as the models move
+    rows = pf.Rows(cur)
 
     def place(m: ModelData) -> bool:
         """Move ``m`` to its first acceptable spot (module docstring); False: none. The
@@ -193,9 +196,9 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
                 start, geo.unit_shapes(t) if t is not None else None,
                 [g.models for g in was_engaged[m.id]] if keep else (), occupied_discs,
                 budget + 1.0, move=budget)  # every spot is within the move (SLACK spare)
-        idx, codes = pb.candidates(start, spots, fx,
-                                   [f for oid, f in cur.items() if oid != m.id],
-                                   start_gap[m.id] - CLOSER, keep, CLEARANCE)
+        idx, codes = pb.candidates_of_rows(start, spots, fx, rows.others(m.id),
+                                           start_gap[m.id] - CLOSER, keep, CLEARANCE,
+                                           rows.even_others(m.id))
         # A round base meeting a solid feature (no surface at its level) is refused by
         # Occupied.free (ending_violations, the same test): such a spot is passed over
         # before it is built (movement.disc_in_solid).
@@ -232,6 +235,7 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
                 continue
             cur[m.id] = moved[m.id] = end
             breaks.move(index[m.id], end)
+            rows.move(m.id, end)
             return True
         return False
 
