@@ -159,7 +159,7 @@ def test_candidates_of_kept_rows_are_the_plain_answers(seed: int) -> None:
         targets = [_model(rng, f"t{i}", 20.0, 20.0, spread, uneven)
                    for i in range(rng.randint(0, 6))]
         groups = [[_model(rng, f"g{j}{i}", 20.0, 20.0, 2.5, uneven)
-                   for i in range(rng.randint(0, 4))] for j in range(rng.randint(0, 2))]
+                   for i in range(rng.randint(1, 4))] for j in range(rng.randint(0, 2))]
         friends = [_model(rng, f"f{i}", 20.0, 20.0, spread, uneven)
                    for i in range(rng.randint(0, 9))]
         fp = start.footprint()
@@ -179,6 +179,15 @@ def test_candidates_of_kept_rows_are_the_plain_answers(seed: int) -> None:
             if friends and rng.random() < 0.4:  # on the move's edge facing a friend
                 o = rng.choice(friends)
                 a, r = math.atan2(o.y - start.y, o.x - start.x), move * (1 - 1e-12)
+            gm = [o for g in groups for o in g]
+            if gm and rng.random() < 0.3:  # next to a group's model (surely engaged)
+                o = rng.choice(gm)
+                b = rng.uniform(-math.pi, math.pi)
+                gap = pb.row(start)[2] + pb.row(o)[2] + rng.uniform(0.0, 0.9)
+                x, y = o.x + gap * math.cos(b), o.y + gap * math.sin(b)
+                if math.hypot(x - start.x, y - start.y) <= move:
+                    spots.append((x, y))
+                    continue
             spots.append((start.x + r * math.cos(a), start.y + r * math.sin(a)))
         t = None if rng.random() < 0.1 else targets
         fx = pb.fixed(start, t, groups if keep else (), [pb.block(tuple(others))],
@@ -192,6 +201,10 @@ def test_candidates_of_kept_rows_are_the_plain_answers(seed: int) -> None:
             got = pb.candidates_of_rows(start, np.array(spots), fx, rows, than, keep,
                                         clearance, flag)
             assert got == want
+            # the codes measured spot by spot as they are read: the same codes
+            idx, lazy = pb.candidates_of_rows(start, np.array(spots), fx, rows, than, keep,
+                                              clearance, flag, lazy=True)
+            assert (idx, list(lazy)) == want
         spots_left += len(want[0])
     assert evens > 20 and spots_left > 30
 
@@ -216,3 +229,148 @@ def test_rows_kept_as_the_unit_moves_are_each_model_s_row(seed: int) -> None:
                 want = [pb.row(f) for fid, f in cur.items() if fid != oid]
                 assert rows.others(oid) == want
                 assert rows.even_others(oid) == all(r[2] == r[3] for r in want)
+
+
+def _plain_target_spots(start: Model, tshapes: list[Model], budget: float, jitter: float
+                        ) -> list[tuple[float, float]]:
+    """The pile-in target spots built spot by spot (``test_propose_moves``' reference of
+    ``_target_chunks``): every spot measured by ``math.hypot`` against the move's limit."""
+    from w40k.engine.phases import melee_moves as mm_
+    from w40k.engine.phases import pile_in_propose as pp
+    from w40k.geometry.measure import horizontal_distance
+    near = sorted(tshapes, key=lambda t: horizontal_distance(start, t))[:pp.NEAREST]
+    near = [t for t in near if horizontal_distance(start, t) <= budget + 2.0 + mm_.EPS]
+    rings = [pp._contact_ring(start, t, math.atan2(start.y - t.y, start.x - t.x) + jitter)
+             for t in near]
+    spots = [(x + g * c, y + g * s) for g in pp.TARGET_GAPS for ring in rings
+             for x, y, c, s in ring]
+    spots = pp._reachable(start, spots, budget)
+    t0 = min(tshapes, key=lambda t: horizontal_distance(start, t))
+    dist = math.hypot(t0.x - start.x, t0.y - start.y)
+    if dist > 0:
+        k = min(1.0, (budget - pp.SLACK) / dist)
+        spots += [(start.x + f * k * (t0.x - start.x), start.y + f * k * (t0.y - start.y))
+                  for f in pp.STRAIGHT]
+    return spots
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("perturb", [0.0, 6e-10, -6e-10])
+def test_target_chunks_near_the_move_s_limit_are_the_plain_spots_R12_03_d(
+        seed: int, perturb: float, monkeypatch: pytest.MonkeyPatch) -> None:
+    """R12.03-d: ``_target_chunks`` (the array's distances settle the spots away from the
+    move's limit, the spots it leaves within 1e-9" of it either side are measured by
+    ``math.hypot``) keeps the same spots in the same order as measuring every spot, with
+    budgets that put a ring spot exactly on the limit and 1e-12", 5e-10", 2e-9" either
+    side (round and oval targets); also with the array's distances off by 6e-10" (the
+    guard's spare covers any such error)."""
+    from w40k.engine.phases import pile_in_propose as pp
+    monkeypatch.setattr(pp, "_hypot", lambda a, b: np.hypot(a, b) + perturb)
+    rng = random.Random(seed)
+    edges = 0
+    for _ in range(25):
+        start = _model(rng, "s", 30.0, 30.0, 0.0, 0.0)
+        targets = [_model(rng, f"t{i}", 30.0, 30.0, 5.0, 0.2)
+                   for i in range(rng.randint(1, 5))]
+        jitter = rng.uniform(-0.2, 0.2)
+        spots = _plain_target_spots(start, targets, 12.0, jitter)[:-3]
+        if not spots:
+            continue
+        x, y = rng.choice(spots)
+        on = math.hypot(x - start.x, y - start.y) + pp.SLACK
+        for shift in (0.0, 1e-12, -1e-12, 5e-10, -5e-10, 2e-9, -2e-9):
+            budget = on + shift
+            got = [(a, b) for c in pp._target_chunks(start, targets, budget, jitter)
+                   for a, b in c.tolist()]
+            assert got == _plain_target_spots(start, targets, budget, jitter)
+            edges += 1
+    assert edges > 50
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_codes_measured_as_read_are_the_vector_codes(seed: int) -> None:
+    """``pb._codes_at`` (each spot's code measured on its own column of the bounds) gives
+    the whole chunk's vector code at each spot: bounds on and a float either side of each
+    test's threshold, the upper bounds the lower ones (the same array) or above them,
+    groups level or not (the vertical mask), no target (-1), an empty target set (0),
+    ``than`` at and around ``MARGIN``, friends' columns or none."""
+    rng = random.Random(seed)
+    least, some = np.minimum.reduce, np.logical_or.reduce
+    limit = ENGAGEMENT_HORIZONTAL + EPS
+    bits = set()
+    for _ in range(300):
+        k, n = rng.randint(1, 12), rng.randint(1, 14)
+        than = rng.choice([rng.uniform(-0.5, 2.0), MARGIN, 0.0, 2 * MARGIN, 0.5])
+        clearance = rng.choice([pb.TAKEN_CLEARANCE, 0.05])
+        marks = [than - MARGIN, limit - MARGIN, clearance + MARGIN]
+
+        def value() -> float:
+            if rng.random() < 0.5:
+                m = rng.choice(marks)
+                return rng.choice([m, math.nextafter(m, -1.0), math.nextafter(m, 9.0)])
+            return rng.uniform(-0.5, 2.5)
+        lower = np.array([[value() for _ in range(k)] for _ in range(n)])
+        upper = lower if rng.random() < 0.5 else lower + np.array(
+            [[rng.choice([0.0, rng.uniform(0, 1)]) for _ in range(k)] for _ in range(n)])
+        nt = rng.choice([-1, 0, min(n, rng.randint(1, 3))])
+        cuts = sorted(rng.sample(range(max(nt, 0), n + 1), min(rng.randint(0, 3),
+                                                               n + 1 - max(nt, 0))))
+        groups = [(a, b) for a, b in zip(cuts, cuts[1:], strict=False) if b > a]
+        v_ok = np.array([rng.random() < 0.8 for _ in range(n)])
+        level = [bool(v_ok[a:b].all()) for a, b in groups]
+        nf = rng.choice([-1, rng.randint(0, n)])
+        low_t = least(lower[:nt], axis=0) if nt > 0 and than + MARGIN > 0 else None
+        # the vector code (candidates_of_rows' own, lazy False)
+        c = than - MARGIN
+        if nt > 0:
+            code = ((low_t if upper is lower and low_t is not None
+                     else least(upper[:nt], axis=0)) >= c) * pb.CLOSER if c > 0.0 \
+                else np.full(k, pb.CLOSER, dtype=np.int64)
+        else:
+            code = np.full(k, 0 if nt == 0 else pb.CLOSER, dtype=np.int64)
+        if groups:
+            sure_all = np.ones(k, dtype=bool)
+            for j, (a, b) in enumerate(groups):
+                hit = upper[a:b] <= limit - MARGIN
+                if not level[j]:
+                    hit &= v_ok[a:b, None]
+                sure_all &= some(hit, axis=0)
+            code[~sure_all] |= pb.STILL
+        if nf >= 0:
+            code[some(lower[nf:] <= clearance + MARGIN, axis=0)] |= pb.CLEAR
+        idx = sorted(rng.sample(range(k), rng.randint(1, k)))
+        got = list(pb._codes_at(idx, nt, than, low_t, lower, upper, groups, level, v_ok,
+                                nf, clearance))
+        assert got == code[idx].tolist()
+        bits.update(got)
+    assert bits >= {0, pb.CLOSER, pb.STILL, pb.CLEAR, 7}
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("perturb", [6e-10, -6e-10])
+def test_friend_spots_near_the_limit_with_the_arrays_off_R03_03_a(
+        seed: int, perturb: float, monkeypatch: pytest.MonkeyPatch) -> None:
+    """R03.03-a: ``pile_in_friends.friend_spots``' limit guard (the spots the array leaves
+    within ``APART`` of the limit either side, measured by ``math.hypot``) gives the plain
+    spot-by-spot spots with the limit exactly on a spot's distance (and a float either
+    side) while the array distances are all off by 6e-10" (below ``APART``)."""
+    from tests.engine.test_21_pile_in_layout import _plain_friend_spots
+    from w40k.engine.propose_moves import bearings
+    monkeypatch.setattr(pf, "_hypot", lambda a, b: np.hypot(a, b) + perturb)
+    rng = random.Random(seed)
+    met = 0
+    for _ in range(60):
+        start = Model("m", rng.uniform(10, 34), rng.uniform(10, 50), 0.0, 32.0, 1.6)
+        near = [(start.x + rng.uniform(-2.5, 2.5), start.y + rng.uniform(-2.5, 2.5),
+                 0.63 + rng.choice([0.49, 0.63, 0.79])) for _ in range(rng.randint(1, 3))]
+        goal = (start.x + rng.uniform(-4, 4), start.y + rng.uniform(-4, 4))
+        fx, fy, rf = near[-1]
+        c, s = bearings(0.0, pf.FRIEND_BEARINGS)[rng.randrange(pf.FRIEND_BEARINGS)]
+        dist = rf + rng.choice(pf.FRIEND_GAPS)
+        on = math.hypot(fx + dist * c - start.x, fy + dist * s - start.y)
+        for limit in (on, math.nextafter(on, 0.0), math.nextafter(on, 9.0)):
+            got = pf.friend_spots(start, near, goal, limit)
+            assert [tuple(p) for p in got.tolist()] == \
+                _plain_friend_spots(start, near, goal, limit)
+            met += 1
+    assert met == 180

@@ -18,9 +18,10 @@ tests.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain
+from typing import cast
 
 import numpy as np
 
@@ -312,18 +313,24 @@ def candidates(start: Model, spots: Sequence[tuple[float, float]] | np.ndarray, 
     ``spots`` may be an (n, 2) array of them (the same floats); where :func:`fixed` was
     given a ``move``, every spot lies within it of the start. ``clearance`` is above
     ``MARGIN`` (the bounds below are left unclipped on that ground)."""
-    return candidates_of_rows(start, spots, fx, [row(f) for f in friends], than, keep,
-                              clearance)
+    idx, codes = candidates_of_rows(start, spots, fx, [row(f) for f in friends], than, keep,
+                                    clearance)
+    return idx, cast(list[int], codes)
 
 
 def candidates_of_rows(start: Model, spots: Sequence[tuple[float, float]] | np.ndarray,
                        fx: Fixed, f_rows: Sequence[Row], than: float, keep: bool,
-                       clearance: float, even: bool | None = None
-                       ) -> tuple[list[int], list[int]]:
+                       clearance: float, even: bool | None = None, lazy: bool = False
+                       ) -> tuple[list[int], Iterable[int]]:
     """:func:`candidates` of the friends' :func:`row` (``f_rows``, in the friends' order:
-    the caller keeps them as its models move). ``even``, where given, is whether every one
-    of ``f_rows`` has its bounding radius equal to its inner one (then so has every subset
-    of them: the test below on the friends kept is True too; not given, measured)."""
+    the caller keeps them as its models move). ``even`` True says that every one of
+    ``f_rows`` has its bounding radius equal to its inner one (then so has every subset of
+    them: the test below on the friends kept holds without measuring it; else measured).
+
+    ``lazy``: the codes come as an iterator that measures each spot's code when it is
+    read (:func:`_codes_at`: the same codes), for a caller that reads the first few only
+    (the placement stops at its first acceptable spot: ~1.3 codes read of a chunk's
+    spots); else as a list."""
     k = len(spots)
     pts = spots if isinstance(spots, np.ndarray) else table(spots, 2)
     nf = len(fx.cols)
@@ -346,14 +353,16 @@ def candidates_of_rows(start: Model, spots: Sequence[tuple[float, float]] | np.n
     # operations in the same order as sqrt(dx * dx + dy * dy), d - r - r2 and d - s_in - r3
     # (a centred footprint adds no offset: x + 0.0 is x, or -0.0 made 0.0, whose
     # difference's square is the same)
-    p = np.ascontiguousarray(pts.T)  # (2, spots): x and y, each contiguous
+    px, py = pts.T  # the spots' x and y (an array chunk's own rows: contiguous)
     if ox or oy:
-        p = p + np.array(((ox,), (oy,)))  # (a new array: the spots are the caller's)
-    # (x - cx, y - cy) per (column, spot) at once, squared, summed and rooted
-    diff = p[:, None, :] - np.ascontiguousarray(cols[:, :2].T)[:, :, None]
-    diff *= diff
-    d = diff[0]
-    d += diff[1]
+        px, py = px + ox, py + oy  # (new arrays: the spots are the caller's)
+    # (x - cx) ** 2 + (y - cy) ** 2 per (column, spot), a (columns, spots) array, rooted:
+    # x less each column's x (a column vector), squared in place, the y's added
+    d = px - cols[:, 0, None]
+    d *= d
+    dy = py - cols[:, 1, None]
+    dy *= dy
+    d += dy
     np.sqrt(d, out=d)
     s_in = -math.inf if isinstance(fp, Polygon) else inner_radius(fp)
     br = bounding_radius(fp)
@@ -411,6 +420,10 @@ def candidates_of_rows(start: Model, spots: Sequence[tuple[float, float]] | np.n
     idx = refused.nonzero()[0]  # the spots left (np.flatnonzero's answer)
     if not len(idx):
         return [], []
+    if lazy:
+        return idx.tolist(), _codes_at(idx.tolist(), nt, than, low_t, lower, upper,
+                                       groups, level, fx.v_ok, nf if rows else -1,
+                                       clearance)
     if nt > 0:
         c = than - MARGIN
         # (the targets' least upper bound is their least lower bound where they are the
@@ -421,15 +434,59 @@ def candidates_of_rows(start: Model, spots: Sequence[tuple[float, float]] | np.n
     else:
         code = np.full(k, 0 if nt == 0 else CLOSER, dtype=np.int64)
     if groups:
-        sure_all = np.ones(k, dtype=bool)
+        # (each bit set where its test holds: ``code |= test * BIT``, the test's booleans
+        # times the bit, 0 or the bit, or-ed in; one group's answer needs no running and)
+        sure_all = None
         for j, (a, b) in enumerate(groups):
             hit = upper[a:b] <= limit - MARGIN
             if not level[j]:
                 hit &= fx.v_ok[a:b, None]
-            sure_all &= some(hit, axis=0)
-        code[~sure_all] |= STILL
+            sure = some(hit, axis=0)
+            if sure_all is None:
+                sure_all = sure
+            else:
+                sure_all &= sure
+        assert sure_all is not None
+        code |= ~sure_all * STILL
     if rows:
-        code[some(lower[nf:] <= clearance + MARGIN, axis=0)] |= CLEAR
+        code |= some(lower[nf:] <= clearance + MARGIN, axis=0) * CLEAR
     out_idx: list[int] = idx.tolist()
     out_code: list[int] = code[idx].tolist()
     return out_idx, out_code
+
+
+def _codes_at(idx: list[int], nt: int, than: float, low_t: np.ndarray | None,
+              lower: np.ndarray, upper: np.ndarray, groups: Sequence[tuple[int, int]],
+              level: Sequence[bool], v_ok: np.ndarray, nf: int, clearance: float
+              ) -> Iterator[int]:
+    """:func:`candidates_of_rows`' code of each spot of ``idx``, in order, measured when it
+    is read: each bit's test on the spot's own column of the bounds (``lower`` / ``upper``,
+    a row per column) -- the least of the targets' upper bounds (or their least lower
+    bound, ``low_t``, where the bounds are the same floats: the vector code's choice), each
+    group's "some column surely engaged", the friends' (from ``nf``; -1: none) "some
+    column near" -- the same floats, comparisons and reductions as the whole chunk's
+    vector code at that spot, so the same code."""
+    least, some = np.minimum.reduce, np.logical_or.reduce
+    c = than - MARGIN
+    same = upper is lower and low_t is not None
+    limit = ENGAGEMENT_HORIZONTAL + EPS - MARGIN
+    near = clearance + MARGIN
+    for i in idx:
+        if nt > 0:
+            if not c > 0.0:  # (the vector code's test, negated)
+                code = CLOSER
+            else:
+                v = low_t[i] if same and low_t is not None else least(upper[:nt, i])
+                code = CLOSER if v >= c else 0
+        else:
+            code = 0 if nt == 0 else CLOSER
+        for j, (a, b) in enumerate(groups):
+            hit = upper[a:b, i] <= limit
+            if not level[j]:
+                hit &= v_ok[a:b]
+            if not some(hit):
+                code |= STILL  # a group not surely engaged: measured
+                break
+        if nf >= 0 and some(lower[nf:, i] <= near):
+            code |= CLEAR
+        yield code

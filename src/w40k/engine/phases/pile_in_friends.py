@@ -50,15 +50,22 @@ def friend_spots(start: Model, near: list[tuple[float, float, float]],
     every = (np.ascontiguousarray(ring[:, :2].T)[:, :, None]
              + ring[:, 2][None, :, None] * _CS[:, None, :]).reshape(2, -1)
     sx, sy = start.x, start.y
-    d = _hypot(every[0] - sx, every[1] - sy)
+    ex, ey = every
+    d = _hypot(ex - sx, ey - sy)
     keep = d <= limit - APART
     hypot = math.hypot
-    for i in (np.abs(d - limit) <= APART).nonzero()[0].tolist():
-        x, y = every[:, i].tolist()
-        keep[i] = hypot(x - sx, y - sy) <= limit
+    # the spots the array leaves within APART of the limit either side (above limit -
+    # APART, at most limit + APART: a NaN in neither) are measured; most chunks have none
+    edge = d <= limit + APART
+    edge ^= keep
+    if edge.any():
+        for i in edge.nonzero()[0].tolist():
+            x, y = every[:, i].tolist()
+            keep[i] = hypot(x - sx, y - sy) <= limit
     kept = every.compress(keep, axis=1)
     gx, gy = goal
-    keys = _hypot(kept[0] - gx, kept[1] - gy)
+    kx, ky = kept
+    keys = _hypot(kx - gx, ky - gy)
     order = keys.argsort(kind="stable")
     if len(order) > 1:
         ranked = keys[order]

@@ -196,9 +196,12 @@ def propose_toward(ctx: Context, u: UnitData, d: mm_.MeleeMoveFrame, rng: random
                 start, geo.unit_shapes(t) if t is not None else None,
                 [g.models for g in was_engaged[m.id]] if keep else (), occupied_discs,
                 budget + 1.0, move=budget)  # every spot is within the move (SLACK spare)
+        # (the codes measured as the loop below reads them: it mostly stops at the first)
         idx, codes = pb.candidates_of_rows(start, spots, fx, rows.others(m.id),
                                            start_gap[m.id] - CLOSER, keep, CLEARANCE,
-                                           rows.even_others(m.id))
+                                           rows.even_others(m.id), lazy=True)
+        if not idx:
+            return False  # every spot refused by a bound (about 40 % of the chunks)
         # A round base meeting a solid feature (no surface at its level) is refused by
         # Occupied.free (ending_violations, the same test): such a spot is passed over
         # before it is built (movement.disc_in_solid).
@@ -349,11 +352,9 @@ def _goal_chunks(ctx: Context, start: Model, t: UnitData | None, obj: ObjectiveD
     last: tuple[float, float] | None = None
     out: list[Spots] = []
     if t is not None:
-        for chunk in _target_chunks(start, geo.unit_shapes(t), budget, jitter):
-            if len(chunk):
-                x, y = chunk[-1].tolist()
-                last = (x, y)
-                out.append(chunk)
+        chunk, last = _target_spots(start, geo.unit_shapes(t), budget, jitter)
+        if len(chunk):
+            out.append(chunk)
     else:
         assert obj is not None
         spots = _objective_spots(ctx, start, obj, budget, jitter)
@@ -397,7 +398,15 @@ def _reachable(start: Model, spots: list[tuple[float, float]], budget: float
 
 def _target_chunks(start: Model, tshapes: Sequence[Model], budget: float, jitter: float
                    ) -> Iterator[np.ndarray]:
-    """The target spots, as one chunk (an (n, 2) array of the spots' x and y): rings around
+    """The target spots, as one chunk (:func:`_target_spots`)."""
+    yield _target_spots(start, tshapes, budget, jitter)[0]
+
+
+def _target_spots(start: Model, tshapes: Sequence[Model], budget: float, jitter: float
+                  ) -> tuple[np.ndarray, tuple[float, float] | None]:
+    """The target spots (an (n, 2) array of the spots' x and y) and the last of them (None:
+    none; the straight move's last, the very floats the array holds, else read from it):
+    rings around
     the nearest target models, gap by gap (base contact first), then the straight move
     toward the nearest one. The rings' spots are computed for every gap and bearing at
     once (``x + g * c``: the same floats elementwise, gap by gap, ring by ring; a round
@@ -424,27 +433,43 @@ def _target_chunks(start: Model, tshapes: Sequence[Model], budget: float, jitter
         every = (rings[:2, None, :] + _GAPS_COL * rings[2:, None, :]).reshape(2, -1)
         limit = budget - SLACK
         sx, sy = start.x, start.y
-        d = np.hypot(every[0] - sx, every[1] - sy)
+        ex, ey = every
+        d = _hypot(ex - sx, ey - sy)
         keep = d <= limit - 1e-9
-        # (a vector's nonzero()[0]: np.flatnonzero's indices without its Python-level calls)
-        for i in (np.abs(d - limit) <= 1e-9).nonzero()[0].tolist():
-            x, y = every[:, i].tolist()
-            keep[i] = math.hypot(x - sx, y - sy) <= limit
+        # the spots the array leaves within 1e-9" of the limit, either side (above limit -
+        # 1e-9, at most limit + 1e-9: a NaN spot in neither), measured by math.hypot; every
+        # other spot is settled by its array distance (np.hypot is within an ulp or so of
+        # the exact distance, ~1e-14"); most chunks have none (one test of them all)
+        edge = d <= limit + 1e-9
+        edge ^= keep
+        if edge.any():
+            # (a vector's nonzero()[0]: np.flatnonzero's indices without its Python calls)
+            for i in edge.nonzero()[0].tolist():
+                x, y = every[:, i].tolist()
+                keep[i] = math.hypot(x - sx, y - sy) <= limit
         spots = every.compress(keep, axis=1)  # every[:, keep], C-ordered
     # the nearest target model: min's first least distance, the stable sort's first
     t0 = by_gap[0][1]
     dist = math.hypot(t0.x - start.x, t0.y - start.y)
+    last: tuple[float, float] | None = None
     if dist > 0:
         k = min(1.0, (budget - SLACK) / dist)
         # the straight move's x, then its y (a C-ordered (2, 3) array)
-        spots = np.concatenate((spots, np.array(
-            ([start.x + f * k * (t0.x - start.x) for f in STRAIGHT],
-             [start.y + f * k * (t0.y - start.y) for f in STRAIGHT]))), axis=1)
+        xs = [start.x + f * k * (t0.x - start.x) for f in STRAIGHT]
+        ys = [start.y + f * k * (t0.y - start.y) for f in STRAIGHT]
+        spots = np.concatenate((spots, np.array((xs, ys))), axis=1)
+        last = (xs[-1], ys[-1])
+    elif spots.shape[1]:
+        x, y = spots[:, -1].tolist()
+        last = (x, y)
     # the (n, 2) rows of a C-ordered (2, n) array (a view: pb.candidates reads the (2, n)
-    # array itself, place_among and _goal_chunks the rows; the same floats either way)
-    yield spots.T
+    # array itself, place_among the rows; the same floats either way)
+    return spots.T, last
 
 
+_hypot = np.hypot
+"""The chunk's array distances (``np.hypot``; a test perturbs them within 1e-9" to check
+the guard of :func:`_target_chunks`)."""
 _NO_SPOTS = np.empty((2, 0), dtype=np.float64)
 """No spot (:func:`_target_chunks`: no target model near)."""
 
