@@ -61,7 +61,7 @@ def test_near_discs_in_one_pass_are_the_plain_filter_s_R03_01_c(seed: int) -> No
     scattered around the start, models on the disc limit and on the columns' limit (a
     float either side), with and without a ``move``, round, oval and hull bases."""
     rng = random.Random(seed)
-    on_edge = kept_cols = 0
+    on_edge = kept_cols = evens = 0
     for _ in range(80):
         start = _model(rng, "s", 30.0, 30.0, 0.0)
         budget = rng.choice([3.0, 4.0, 7.0])
@@ -87,15 +87,18 @@ def test_near_discs_in_one_pass_are_the_plain_filter_s_R03_01_c(seed: int) -> No
             units.append(tuple(ms))
         occupied = [pb.block(ms) for ms in units]
         rows: list[pb.Row] = [(1.0, 2.0, 3.0, 4.0)]  # a column before: appended after it
-        got = pb._near_discs(start, occupied, budget, reach, rows)
+        got, even = pb._near_discs(start, occupied, budget, reach, rows)
         want, want_rows = _plain_near(start, occupied, budget, reach)
         assert got == want
         assert rows == [(1.0, 2.0, 3.0, 4.0), *want_rows]
+        assert even == all(r[2] == r[3] for r in want_rows)
         kept_cols += len(want_rows)
         fx = pb.fixed(start, None, (), occupied, budget, move=move)
         assert fx.discs == want
         assert np.array_equal(fx.cols, pb.table(want_rows, 4))
-    assert on_edge > 50 and kept_cols > 20
+        assert fx.even == all(r[2] == r[3] for r in want_rows)
+        evens += fx.even
+    assert on_edge > 50 and kept_cols > 20 and 0 < evens < 80
 
 
 def _plain(start: Model, spots: list[tuple[float, float]], fx: pb.Fixed,

@@ -180,22 +180,26 @@ def fixed(start: Model, targets: Sequence[Model] | None, groups: Sequence[Sequen
         v += [vertical_distance(start, o) <= ENGAGEMENT_VERTICAL + EPS for o, _ in kept]
         spans.append((a, len(rows)))
     a = len(rows)
-    near = _near_discs(start, occupied, budget, reach, rows)
+    near, even = _near_discs(start, occupied, budget, reach, rows)
     v += [False] * (len(rows) - a)
+    # every column even: the nearby ones as _near_discs found them, the others measured
     return Fixed(table(rows, 4),
                  -1 if targets is None else len(targets), tuple(spans), (a, len(rows)),
                  np.array(v, dtype=bool), near, reach,
-                 tuple(all(v[g0:g1]) for g0, g1 in spans), all(r[2] == r[3] for r in rows))
+                 tuple(all(v[g0:g1]) for g0, g1 in spans),
+                 even and all(r[2] == r[3] for r in rows[:a]))
 
 
 def _near_discs(start: Model, occupied: Sequence[Block], budget: float, reach: _Reach,
-                rows: list[Row]) -> tuple[Disc, ...]:
+                rows: list[Row]) -> tuple[tuple[Disc, ...], bool]:
     """:func:`fixed`'s nearby discs: of each block not passed over by its box, every disc
     within ``budget + start.reach() + 1.0`` of the start plus its reach, in order; the row
     (:func:`row`, kept with the block, :func:`_block_rows`) of each of them that
     ``reach.within(row, _TAKEN_GAP)`` keeps is appended to ``rows``, in order. One pass over
     the discs with each disc's row at hand: the same floats, tests and order as filtering
-    the discs, then their rows, then ``reach.mask`` of those rows."""
+    the discs, then their rows, then ``reach.mask`` of those rows. Also whether every row
+    appended is even (bounding radius equal to the inner one): a block whose rows are all
+    even (:func:`_block_rows`) appends even rows; another's are measured as appended."""
     far = budget + start.reach() + 1.0
     sx, sy = start.x, start.y
     hypot = math.hypot
@@ -205,30 +209,36 @@ def _near_discs(start: Model, occupied: Sequence[Block], budget: float, reach: _
     move = reach.move
     cx, cy = reach.center
     radius, limit = reach.radius, _TAKEN_GAP + _INVOLVED_SPARE  # _Reach.mask's floats
+    even = True
     for x0, y0, x1, y1, ds in occupied:
         if sx < x0 - grown or sx > x1 + grown or sy < y0 - grown or sy > y1 + grown:
             continue  # every disc of the block is farther (fixed's docstring)
-        for dc, r in zip(ds, _block_rows(ds), strict=True):
+        b_rows, b_even = _block_rows(ds)
+        for dc, r in zip(ds, b_rows, strict=True):
             if hypot(dc[0] - sx, dc[1] - sy) <= far + dc[2]:
                 take(dc)
                 if move is None or \
                         hypot(r[0] - cx, r[1] - cy) - move - radius - r[2] <= limit:
                     add(r)
-    return tuple(found)
+                    if not b_even:
+                        even = even and r[2] == r[3]
+    return tuple(found), even
 
 
-_BLOCK_ROWS: dict[int, tuple[tuple[Disc, ...], tuple[Row, ...]]] = kept.table()
+_BLOCK_ROWS: dict[int, tuple[tuple[Disc, ...], tuple[tuple[Row, ...], bool]]] = kept.table()
 """:func:`_block_rows`' answers by discs tuple (an entry holds it, so its ``id`` is not
 reused while kept; a block's discs never change); emptied past :data:`BLOCKS_LIMIT`."""
 
 
-def _block_rows(ds: tuple[Disc, ...]) -> tuple[Row, ...]:
-    """The :func:`row` of each disc's model, in order (kept per discs tuple: a block's are
-    read by every model of a proposal, and its models are immutable)."""
+def _block_rows(ds: tuple[Disc, ...]) -> tuple[tuple[Row, ...], bool]:
+    """The :func:`row` of each disc's model, in order, and whether every one of them is
+    even (kept per discs tuple: a block's are read by every model of a proposal, and its
+    models are immutable)."""
     hit = _BLOCK_ROWS.get(id(ds))
     if hit is not None and hit[0] is ds:
         return hit[1]
-    out = tuple(row(dc[3]) for dc in ds)
+    b_rows = tuple(row(dc[3]) for dc in ds)
+    out = (b_rows, all(r[2] == r[3] for r in b_rows))
     if len(_BLOCK_ROWS) >= BLOCKS_LIMIT:
         _BLOCK_ROWS.clear()
     _BLOCK_ROWS[id(ds)] = (ds, out)
