@@ -3,6 +3,7 @@ one pass (twenty-third session, pile24), against the plain computations they rep
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 
@@ -307,7 +308,7 @@ def test_codes_measured_as_read_are_the_vector_codes(seed: int) -> None:
         clearance = rng.choice([pb.TAKEN_CLEARANCE, 0.05])
         marks = [than - MARGIN, limit - MARGIN, clearance + MARGIN]
 
-        def value() -> float:
+        def value(marks: list[float] = marks) -> float:
             if rng.random() < 0.5:
                 m = rng.choice(marks)
                 return rng.choice([m, math.nextafter(m, -1.0), math.nextafter(m, 9.0)])
@@ -318,7 +319,7 @@ def test_codes_measured_as_read_are_the_vector_codes(seed: int) -> None:
         nt = rng.choice([-1, 0, min(n, rng.randint(1, 3))])
         cuts = sorted(rng.sample(range(max(nt, 0), n + 1), min(rng.randint(0, 3),
                                                                n + 1 - max(nt, 0))))
-        groups = [(a, b) for a, b in zip(cuts, cuts[1:], strict=False) if b > a]
+        groups = [(a, b) for a, b in itertools.pairwise(cuts) if b > a]
         v_ok = np.array([rng.random() < 0.8 for _ in range(n)])
         level = [bool(v_ok[a:b].all()) for a, b in groups]
         nf = rng.choice([-1, rng.randint(0, n)])
