@@ -29,11 +29,11 @@ from w40k.geometry.movement import (
     CLIMBERS,
     crosses_feature,
     ending_violations,
-    ends_refused,
     passable,
     scene_others,
     sweep_box,
 )
+from w40k.geometry.movement_ends import translated_refused
 from w40k.geometry.outlines import outlines
 from w40k.geometry.shapes import EPS, Circle, Oval, Polygon
 
@@ -738,6 +738,8 @@ def translation_refused(ctx: Context, unit: UnitData, movers: Sequence[ModelData
     unengaged (R09.05-a, R09.07-e), or where it may not end in terrain (``ending_violations``,
     R03.01-i, R13.06-e/f/g): ``movement.ends_refused`` of the ends. False says the ends are
     clear of all of these (``movement.ENDS_CLEAR``); the proposer still validates the move."""
-    ends = [geo.model_shape(m).moved(m.x + dx, m.y + dy) for m in movers]
-    return ends_refused(geo.scene(ctx), unit.id, unit.player, ends,
-                        move_type in UNENGAGED_MOVES, take_to_skies)
+    # the ends ``geo.model_shape(m).moved(m.x + dx, m.y + dy)`` (the kept shape's x is m.x),
+    # made only where measured (``movement_ends``: the same answer as ``ends_refused``'s)
+    return translated_refused(geo.scene(ctx), unit.id, unit.player,
+                              [geo.model_shape(m) for m in movers], dx, dy,
+                              move_type in UNENGAGED_MOVES, take_to_skies)
