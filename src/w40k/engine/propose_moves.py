@@ -29,11 +29,11 @@ from w40k.geometry.movement import (
     CLIMBERS,
     crosses_feature,
     ending_violations,
-    ends_refused,
     passable,
     scene_others,
     sweep_box,
 )
+from w40k.geometry.movement_ends import translated_refused
 from w40k.geometry.outlines import outlines
 from w40k.geometry.shapes import EPS, Circle, Oval, Polygon
 
@@ -105,11 +105,14 @@ class Rings:
             cs: Sequence[tuple[float, float]]) -> None:
         """Rings of radii ``ds`` (in order) around (cx, cy) at the bearings ``cs`` (cosine,
         sine)."""
-        n = len(cs)
+        self._add(cx, cy, ds, [c for c, _ in cs], [s for _, s in cs])
+
+    def _add(self, cx: float, cy: float, ds: Sequence[float], cos_: list[float],
+             sin_: list[float]) -> None:
+        """:meth:`add` of the bearings' cosines and sines as two lists."""
+        n = len(cos_)
         if not n:
             return
-        cos_ = [c for c, _ in cs]
-        sin_ = [s for _, s in cs]
         for d in ds:
             self._cx += [cx] * n
             self._cy += [cy] * n
@@ -132,8 +135,8 @@ class Rings:
         if not keep:
             return
         base = math.atan2(start.y - cy, start.x - cx) + turn
-        cos, sin = math.cos, math.sin
-        self.add(cx, cy, keep, [(cos(base + o), sin(base + o)) for o in offs])
+        angles = [base + o for o in offs]  # each bearing's angle, as :func:`bearings` adds it
+        self._add(cx, cy, keep, list(map(math.cos, angles)), list(map(math.sin, angles)))
 
     def points(self, last: tuple[float, float] | None) -> npt.NDArray[np.float64]:
         """Every ring's spots as rows (x, y), then ``last`` if given: ``cx + d * c`` and
@@ -162,16 +165,23 @@ def near_window(cx: float, cy: float, ds: Sequence[float], start: Model, turn: f
     dist = math.hypot(cx - sx, cy - sy)
     lim = reach + RING_SLACK
     thr = math.inf
+    # the terms that do not depend on ``d`` made once: ``dist * dist + d * d - lim * lim``
+    # is ``(dist2 + d * d) - lim2`` and ``2.0 * dist * d`` is ``two_dist * d`` (Python's
+    # left-to-right order: the same floats); ``min(thr, v)`` is ``v`` only where ``v < thr``
+    dist2, lim2, two_dist = dist * dist, lim * lim, 2.0 * dist
     for d in ds:
         if dist * d <= 0.0:
             thr = -math.inf  # every spot at distance d: the ring is kept whole
             break
-        terms = dist * dist + d * d + lim * lim
-        k = (dist * dist + d * d - lim * lim) / (2.0 * dist * d)
-        thr = min(thr, k - WINDOW_TOL * (1.0 + terms / (2.0 * dist * d)))
+        near = dist2 + d * d
+        den = two_dist * d
+        v = (near - lim2) / den - WINDOW_TOL * (1.0 + (near + lim2) / den)
+        if v < thr:
+            thr = v
     if thr > 1.0:
         return [], ()  # every spot beyond the reach
-    keep = [d for d in ds if not _ring_beyond(dist, d, lim)] if thr > -1.0 else list(ds)
+    # ``_ring_beyond`` inline (the same floats)
+    keep = [d for d in ds if not dist - d - RING_SLACK > lim] if thr > -1.0 else list(ds)
     if not keep:
         return [], ()
     return keep, _window(n, turn, thr)
@@ -738,6 +748,8 @@ def translation_refused(ctx: Context, unit: UnitData, movers: Sequence[ModelData
     unengaged (R09.05-a, R09.07-e), or where it may not end in terrain (``ending_violations``,
     R03.01-i, R13.06-e/f/g): ``movement.ends_refused`` of the ends. False says the ends are
     clear of all of these (``movement.ENDS_CLEAR``); the proposer still validates the move."""
-    ends = [geo.model_shape(m).moved(m.x + dx, m.y + dy) for m in movers]
-    return ends_refused(geo.scene(ctx), unit.id, unit.player, ends,
-                        move_type in UNENGAGED_MOVES, take_to_skies)
+    # the ends ``geo.model_shape(m).moved(m.x + dx, m.y + dy)`` (the kept shape's x is m.x),
+    # made only where measured (``movement_ends``: the same answer as ``ends_refused``'s)
+    return translated_refused(geo.scene(ctx), unit.id, unit.player,
+                              [geo.model_shape(m) for m in movers], dx, dy,
+                              move_type in UNENGAGED_MOVES, take_to_skies)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 import numpy as np
+import numpy.typing as npt
 
 from w40k.core import kept
 from w40k.geometry.battlefield import MARGIN, Discs
@@ -485,8 +486,7 @@ def _near_steps(discs: Discs, by_name: Mapping[str, Model], moves: Mapping[str, 
     px = px - t * ax
     py = py - t * ay
     gap = np.sqrt(px * px + py * py) - discs.rs[None, :] - r
-    hit = gap <= 0.0 + MARGIN
-    return {key: np.flatnonzero(row).tolist() for key, row in zip(keys, hit, strict=True)}
+    return dict(zip(keys, row_lists(gap <= 0.0 + MARGIN), strict=True))
 
 
 def ends_refused(scene: Scene, unit: str, player: str, ends: Sequence[Model],
@@ -532,8 +532,18 @@ def _near_points(discs: Discs, models: Sequence[Model], d: float) -> list[list[i
     py = discs.ys[None, :] - np.array([m.y for m in models], dtype=np.float64)[:, None]
     r = np.array([m.reach() for m in models], dtype=np.float64)[:, None]
     gap = np.sqrt(px * px + py * py) - discs.rs[None, :] - r
-    hit = gap <= d + MARGIN
-    return [np.flatnonzero(row).tolist() for row in hit]
+    return row_lists(gap <= d + MARGIN)
+
+
+def row_lists(hit: npt.NDArray[np.bool_]) -> list[list[int]]:
+    """``[np.flatnonzero(row).tolist() for row in hit]`` of a 2-d mask from one ``nonzero``:
+    its pairs come row by row, each row's columns ascending, so the same lists (without a
+    ``flatnonzero`` and its Python-level wrappers per row)."""
+    out: list[list[int]] = [[] for _ in range(len(hit))]
+    rows, cols = hit.nonzero()
+    for i, j in zip(rows.tolist(), cols.tolist(), strict=True):
+        out[i].append(j)
+    return out
 
 
 _DISCS: dict[tuple[int, str],
