@@ -15,6 +15,7 @@ from w40k.geometry import (
     kernel_layout,
     sight_blocks,
     sight_build,
+    sight_known,
     sight_memo,
     sight_stage,
     sight_units,
@@ -510,7 +511,10 @@ class SightTables:
         if hit is None:
             if key not in self._walled_due:
                 return False
-            hit = self._walled[key] = self._walled_search(ou, tu)
+            # (a kept answer not BLOCKED refutes the proof: :mod:`sight_known`)
+            n = len(self.scene.units[ou].models), len(self.scene.units[tu].models)
+            hit = self._walled[key] = (not sight_known.some_unblocked(
+                self._raw_cache, ou, n[0], tu, n[1]) and self._walled_search(ou, tu))
         return hit
 
     def _walled_search(self, ou: int, tu: int) -> bool:

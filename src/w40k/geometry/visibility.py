@@ -22,7 +22,7 @@ from w40k.geometry.measure import ENGAGEMENT_HORIZONTAL, engaged
 from w40k.geometry.row_distances import rows_distance_matrix
 from w40k.geometry.scene import Scene, Unit
 from w40k.geometry.shapes import EPS, FloatArray, Model
-from w40k.geometry.sight_order import Tally, next_pair
+from w40k.geometry.sight_order import Tally, next_pair, one_observer_order
 from w40k.geometry.sight_tables import SightTables
 from w40k.geometry.terrain import PLUNGING_FIRE_HEIGHT
 
@@ -379,6 +379,12 @@ class Visibility(SightTables):
         its own (kept under its own key whenever it is searched)."""
         if len(pairs) < 2:
             return any(self.visible(*k) for k in pairs)
+        ou, tu = pairs[0][0], pairs[0][2]
+        if len({k[:3] for k in pairs}) == 1 and len({k[3] for k in pairs}) == len(pairs):
+            # one observer model (``model_sees``): the same order, computed at once
+            return any(self.visible(*k) for k in one_observer_order(
+                pairs, self._hint, self._seen_cache, self._raw_cache, self.convention_visible,
+                len(self.scene.units[ou].models), self.unit_distances(ou, tu), _NO_HINT))
         tally = self._known_tally({(k[0], k[2]) for k in pairs})
         dist = {k: float(self.unit_distances(k[0], k[2])[k[1], k[3]]) for k in pairs}
         # fewest obstacles first: the batch's count for the pairs it left open (``_hint``),
