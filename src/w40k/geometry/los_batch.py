@@ -109,8 +109,13 @@ def batch_sight(
     # (the same couples, tests and answers). The obstacle arrays are not cut down: the
     # couples below index the scene's own edges, and the whole obstacles of the kept ones
     # are the same edges (owners are not renumbered).
-    box_lo = np.minimum(oc.min(axis=0), tc.min(axis=0))
-    box_hi = np.maximum(oc.max(axis=0), tc.max(axis=0))
+    # the centres as (2, P) rows, the boxes of the centre segments, and the box of them all
+    # (the least and greatest of every centre coordinate: ``min`` and ``max`` round nothing,
+    # so the same floats as over the centres' columns)
+    oc_t, tc_t = np.ascontiguousarray(oc.T), np.ascontiguousarray(tc.T)
+    seg_lo = np.minimum(oc_t, tc_t)
+    seg_hi = np.maximum(oc_t, tc_t)
+    box_lo, box_hi = seg_lo.min(axis=1), seg_hi.max(axis=1)
     # (the boxes' coordinates as rows, (2, E): each operation runs along the edges)
     slack0 = float(rad.max()) + 1e-5 + obs.grow
     near_xy = (sc.e_hi_t + slack0 >= box_lo[:, None]) & (sc.e_lo_t - slack0 <= box_hi[:, None])
@@ -129,10 +134,6 @@ def batch_sight(
         sc = _SceneArrays(obs)
     lowest = np.minimum(top_o, top_t)
     highest = np.maximum(top_o, top_t)
-    # the centres as (2, P) rows, and the boxes of the centre segments
-    oc_t, tc_t = np.ascontiguousarray(oc.T), np.ascontiguousarray(tc.T)
-    seg_lo = np.minimum(oc_t, tc_t)
-    seg_hi = np.maximum(oc_t, tc_t)
 
     # ---- (pair, edge) couples that may come within reach of the centre segment: a
     # prefilter by the edge end points' offsets across and along the centre line (small

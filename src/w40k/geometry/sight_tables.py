@@ -368,8 +368,8 @@ class SightTables:
             if st == CLEAR:
                 px, py, qx, qy = next(wit)
                 pw, qw = (px, py), (qx, qy)
-                raw[k] = SightResult(Sight.CLEAR, (pw, qw))
-                raw[(k[2], k[3], k[0], k[1])] = SightResult(Sight.CLEAR, (qw, pw))
+                raw[k] = SightResult(_CLEAR_SIGHT, (pw, qw))
+                raw[(k[2], k[3], k[0], k[1])] = SightResult(_CLEAR_SIGHT, (qw, pw))
             elif st == BLOCKED:
                 raw[k] = raw[(k[2], k[3], k[0], k[1])] = _BLOCKED
             elif st == UNDECIDED:
@@ -785,3 +785,6 @@ def _compiled() -> ModuleType:
 
 
 _BLOCKED = SightResult(Sight.BLOCKED)
+_CLEAR_SIGHT = Sight.CLEAR
+"""(The member itself, read as a module name: ``Sight.CLEAR`` goes through the enum
+metaclass's attribute hook, some 400 instructions a read.)"""
