@@ -49,8 +49,8 @@ _ZERO, _ONE, _MINUS_ONE, _HALF = np.array(0.0), np.array(1.0), np.array(-1.0), n
 _E6, _E9, _E12 = np.array(1e-6), np.array(1e-9), np.array(1e-12)
 _INF, _NEG_INF, _TOUCH = np.array(np.inf), np.array(-np.inf), np.array(TOUCH)
 _TWO, _ONE_INT = np.array(2, dtype=np.int64), np.array(1, dtype=np.int64)
-_UX = np.array([1.0, 0.0])
-"""The direction taken for a pair of coincident centres."""
+_UX = np.array([[1.0], [0.0]])
+"""The direction taken for a pair of coincident centres (a column: x, y rows)."""
 
 # one floating-point error state for the whole call (its divisions by zero lengths and square
 # roots of negative rounding are masked where they matter), not one per step: each
@@ -149,18 +149,20 @@ def batch_sight(
     # is far more than their rounding.)
     ne = near.nonzero()[0]
     # (the centre segments' vectors, lengths and directions, computed once: the centre line
-    # below and the single-wall proof read the same floats)
-    dvec = tc - oc
-    len0 = np.hypot(dvec[:, 0], dvec[:, 1])
+    # below and the single-wall proof read the same floats; on the (2, P) rows, the same
+    # operations element by element as on the (P, 2) rows, without numpy's buffered loop
+    # for a length broadcast along the rows' short axis; ``d`` is the (P, 2) view of them)
+    dvec_t = tc_t - oc_t
+    len0 = np.hypot(dvec_t[0], dvec_t[1])
     long_enough = len0 > _E12
-    d = dvec / len0[:, None]
-    u = np.where(long_enough[:, None], d, _UX)
-    ux0, uy0 = u[:, 0], u[:, 1]
+    d_t = dvec_t / len0
+    d = d_t.T
+    ux0, uy0 = np.where(long_enough, d_t, _UX)
     # the centre lines' unit normals (-uy, ux) and both offsets, by components (prefilter
     # floats: see above)
     nx, ny = -uy0, ux0
-    c_n = nx * oc[:, 0] + ny * oc[:, 1]
-    c_u = ux0 * oc[:, 0] + uy0 * oc[:, 1]
+    c_n = nx * oc_t[0] + ny * oc_t[1]
+    c_u = ux0 * oc_t[0] + uy0 * oc_t[1]
     # the edge ends' offsets across the centre lines, element by element (no matrix
     # product: a large one goes to the threaded BLAS, slower here than the plain products);
     # an edge crosses a band of half-width ``slack`` about the line where its two offsets
@@ -238,8 +240,10 @@ def batch_sight(
     # ---- the centre line (as evaluate_lines with a = oc, d = (tc - oc) / L: ``d`` above)
     valid, o1, t0, te_o, te_t, lo0, hi0, dd = _centre_chords(oc, ro, tc, rt, d, top_o, top_t)
     overlap = o1 >= t0
-    pn_c = oc + dd * o1[:, None]
-    qn_c = oc + dd * t0[:, None]
+    # (the witness ends as (2, P) rows: ``oc + dd * o1[:, None]`` element by element)
+    dd_t = np.ascontiguousarray(dd.T)
+    pn_c = oc_t + dd_t * o1
+    qn_c = oc_t + dd_t * t0
     span = np.maximum(te_t - te_o, _E12)
     h = obs.top[ke]
     lo = lo0[kp]  # (fancy indexing copies)
@@ -257,7 +261,7 @@ def batch_sight(
     active = (hi > lo) & ~never
     ak = active.nonzero()[0]
     kpa, kea = kp[ak], ke[ak]
-    oca, dda = _cols(oc_t, kpa), _cols(np.ascontiguousarray(dd.T), kpa)
+    oca, dda = _cols(oc_t, kpa), _cols(dd_t, kpa)
     p1 = oca + dda * lo[ak]
     p2 = oca + dda * hi[ak]
     ea_, eb_ = _cols(sc.a_t, kea), _cols(sc.b_t, kea)
@@ -267,8 +271,8 @@ def batch_sight(
     hit[kp[ak[hit_k]]] = True
     centre_clear = any_kept & long_enough & valid & (overlap | ~hit)
     status[centre_clear] = CLEAR
-    np.copyto(pn, pn_c, where=centre_clear[:, None])
-    np.copyto(qn, qn_c, where=centre_clear[:, None])
+    np.copyto(pn, pn_c.T, where=centre_clear[:, None])
+    np.copyto(qn, qn_c.T, where=centre_clear[:, None])
 
     # ---- the single-wall proof of BLOCKED
     todo = any_kept & ~centre_clear
@@ -326,7 +330,9 @@ class _SceneArrays:
         # the edges from ``n_seg`` on are points (model bases: ``a == b``, bit for bit), as
         # ``SightTables`` joins them after the terrain; ``n_seg`` = E where they are not a
         # tail (then every edge is taken as a segment)
-        pt = (obs.a == obs.b).all(axis=1)
+        # (the two coordinates' tests joined by ``&``: ``all(axis=1)`` of two columns, without
+        # numpy's row by row reduction)
+        pt = (obs.a[:, 0] == obs.b[:, 0]) & (obs.a[:, 1] == obs.b[:, 1])
         seg = np.nonzero(~pt)[0]
         self.n_seg = int(seg[-1]) + 1 if len(seg) else 0
         if len(seg) and int(seg[-1]) + 1 != len(seg):
@@ -343,7 +349,8 @@ class _SceneArrays:
             self.own_stop = np.searchsorted(obs.owner, ids, side="right")
             ab = obs.b - obs.a
             self.ab_t = np.ascontiguousarray(ab.T)
-            self.den = np.maximum((ab * ab).sum(axis=1), 1e-300)
+            # (``(ab * ab).sum(axis=1)``: the sum of two terms is their one addition)
+            self.den = np.maximum(ab[:, 0] * ab[:, 0] + ab[:, 1] * ab[:, 1], 1e-300)
 
 
 _SIGNS = np.array([[1.0], [-1.0]])
