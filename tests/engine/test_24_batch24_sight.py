@@ -1,7 +1,9 @@
 """The batch24 pass's batch line of sight (``los_batch.batch_sight``: its constants as 0-d
 arrays, the relevance distances skipped where no couple is left for them, the early return
-where no pair keeps an obstacle; ``seg_dist_rows`` of no rows; the stage's ``allowed`` by
-flat index into the area membership matrix) answers as e2de85a's, kept in
+where no pair keeps an obstacle, the batch's box off the centre segments' boxes, the centre
+segments' directions and the centre line's witness ends on (2, P) rows, the scene's point
+test and squared edge lengths by columns; ``seg_dist_rows`` of no rows; the stage's
+``allowed`` by flat index into the area membership matrix) answers as e2de85a's, kept in
 ``tests/engine/batch22_reference.py``: every status, witness bit, kept obstacle count,
 relevance row and spared pair the same (R06.01-a), on seeded random scenes of the batch22
 test's kinds, with batches whose couples are all decided by the sure test (one pair, pairs
