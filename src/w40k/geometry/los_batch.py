@@ -40,6 +40,18 @@ AllowedFn = Callable[[np.ndarray, np.ndarray], np.ndarray]
 the two units' own models, not an area either model is in)."""
 
 
+# The constants of the array expressions below as 0-d arrays of the arrays' own types
+# (float64; int64 for the parity): the same values and result types as the Python scalars
+# (a Python float with a float64 array is taken as float64, NEP 50), so the same floats and
+# booleans, without numpy's conversion of a Python scalar at every operation (~1.3 k
+# instructions each, some 35 a call)
+_ZERO, _ONE, _MINUS_ONE, _HALF = np.array(0.0), np.array(1.0), np.array(-1.0), np.array(0.5)
+_E6, _E9, _E12 = np.array(1e-6), np.array(1e-9), np.array(1e-12)
+_INF, _NEG_INF, _TOUCH = np.array(np.inf), np.array(-np.inf), np.array(TOUCH)
+_TWO, _ONE_INT = np.array(2, dtype=np.int64), np.array(1, dtype=np.int64)
+_UX = np.array([[1.0], [0.0]])
+"""The direction taken for a pair of coincident centres (a column: x, y rows)."""
+
 # one floating-point error state for the whole call (its divisions by zero lengths and square
 # roots of negative rounding are masked where they matter), not one per step: each
 # ``np.errstate`` costs about as much as a small array operation
@@ -97,8 +109,13 @@ def batch_sight(
     # (the same couples, tests and answers). The obstacle arrays are not cut down: the
     # couples below index the scene's own edges, and the whole obstacles of the kept ones
     # are the same edges (owners are not renumbered).
-    box_lo = np.minimum(oc.min(axis=0), tc.min(axis=0))
-    box_hi = np.maximum(oc.max(axis=0), tc.max(axis=0))
+    # the centres as (2, P) rows, the boxes of the centre segments, and the box of them all
+    # (the least and greatest of every centre coordinate: ``min`` and ``max`` round nothing,
+    # so the same floats as over the centres' columns)
+    oc_t, tc_t = np.ascontiguousarray(oc.T), np.ascontiguousarray(tc.T)
+    seg_lo = np.minimum(oc_t, tc_t)
+    seg_hi = np.maximum(oc_t, tc_t)
+    box_lo, box_hi = seg_lo.min(axis=1), seg_hi.max(axis=1)
     # (the boxes' coordinates as rows, (2, E): each operation runs along the edges)
     slack0 = float(rad.max()) + 1e-5 + obs.grow
     near_xy = (sc.e_hi_t + slack0 >= box_lo[:, None]) & (sc.e_lo_t - slack0 <= box_hi[:, None])
@@ -117,10 +134,6 @@ def batch_sight(
         sc = _SceneArrays(obs)
     lowest = np.minimum(top_o, top_t)
     highest = np.maximum(top_o, top_t)
-    # the centres as (2, P) rows, and the boxes of the centre segments
-    oc_t, tc_t = np.ascontiguousarray(oc.T), np.ascontiguousarray(tc.T)
-    seg_lo = np.minimum(oc_t, tc_t)
-    seg_hi = np.maximum(oc_t, tc_t)
 
     # ---- (pair, edge) couples that may come within reach of the centre segment: a
     # prefilter by the edge end points' offsets across and along the centre line (small
@@ -136,18 +149,20 @@ def batch_sight(
     # is far more than their rounding.)
     ne = near.nonzero()[0]
     # (the centre segments' vectors, lengths and directions, computed once: the centre line
-    # below and the single-wall proof read the same floats)
-    dvec = tc - oc
-    len0 = np.hypot(dvec[:, 0], dvec[:, 1])
-    long_enough = len0 > 1e-12
-    d = dvec / len0[:, None]
-    u = np.where(long_enough[:, None], d, np.array([1.0, 0.0]))
-    ux0, uy0 = u[:, 0], u[:, 1]
+    # below and the single-wall proof read the same floats; on the (2, P) rows, the same
+    # operations element by element as on the (P, 2) rows, without numpy's buffered loop
+    # for a length broadcast along the rows' short axis; ``d`` is the (P, 2) view of them)
+    dvec_t = tc_t - oc_t
+    len0 = np.hypot(dvec_t[0], dvec_t[1])
+    long_enough = len0 > _E12
+    d_t = dvec_t / len0
+    d = d_t.T
+    ux0, uy0 = np.where(long_enough, d_t, _UX)
     # the centre lines' unit normals (-uy, ux) and both offsets, by components (prefilter
     # floats: see above)
     nx, ny = -uy0, ux0
-    c_n = nx * oc[:, 0] + ny * oc[:, 1]
-    c_u = ux0 * oc[:, 0] + uy0 * oc[:, 1]
+    c_n = nx * oc_t[0] + ny * oc_t[1]
+    c_u = ux0 * oc_t[0] + uy0 * oc_t[1]
     # the edge ends' offsets across the centre lines, element by element (no matrix
     # product: a large one goes to the threaded BLAS, slower here than the plain products);
     # an edge crosses a band of half-width ``slack`` about the line where its two offsets
@@ -181,7 +196,7 @@ def batch_sight(
         pi, ei, own, fl, ua, ub = pi[ok], ei[ok], own[ok], fl[ok], ua[ok], ub[ok]
 
     # ---- relevance exactly as _relevant_edges: box by the pair's reach, then distance
-    reach = rad[pi] + obs.grow[ei] + 1e-9
+    reach = rad[pi] + obs.grow[ei] + _E9
     n_w = max(sc.n_own, 1)
     rel_owner = np.zeros((n_p, n_w), dtype=bool)
     # (the (pair, obstacle) matrices read and written by flat index: a view of the matrix,
@@ -192,27 +207,19 @@ def batch_sight(
     # centre line with its foot on the centre segment is within its reach of the segment
     # (the offsets' rounding is far below 1e-6), so it passes the exact tests below: its
     # obstacle is relevant to the pair, and that obstacle's other edges need no test
-    lim, seg_len = reach - 1e-6, len0[pi]
-    sure = (((np.abs(sa.ravel()[fl]) <= lim) & (ua >= 0.0) & (ua <= seg_len))
-            | ((np.abs(sb.ravel()[fl]) <= lim) & (ub >= 0.0) & (ub <= seg_len)))
+    lim, seg_len = reach - _E6, len0[pi]
+    sure = (((np.abs(sa.ravel()[fl]) <= lim) & (ua >= _ZERO) & (ua <= seg_len))
+            | ((np.abs(sb.ravel()[fl]) <= lim) & (ub >= _ZERO) & (ub <= seg_len)))
     rel_flat[po[sure]] = True
     rest = ~rel_flat[po]
     pr, er, rr, por = pi[rest], ei[rest], reach[rest], po[rest]
-    # (coordinates as (2, N) rows gathered by ``take``: the same elements and operations as
-    # the (N, 2) rows and columns, each operation along the couples)
-    box_xy = ((_cols(sc.e_hi_t, er) + rr >= _cols(seg_lo, pr))
-              & (_cols(sc.e_lo_t, er) - rr <= _cols(seg_hi, pr)))
-    box = box_xy[0] & box_xy[1]
-    rel_pi, rel_ei = pr[box], er[box]
-    dist = seg_dist_rows(_cols(oc_t, rel_pi), _cols(tc_t, rel_pi),
-                         _cols(sc.a_t, rel_ei), _cols(sc.b_t, rel_ei))
-    close = dist <= rr[box]
-    rel_flat[por[box][close]] = True  # (the owners of ``rel_ei``: ``own`` of those couples)
+    if len(pr):  # (no couple left to test: nothing more is relevant; ~a quarter of calls)
+        _relevant_rest(pr, er, rr, por, rel_flat, sc, (oc_t, tc_t, seg_lo, seg_hi))
     if relevant is not None:
         relevant.append(rel_owner)
     # whole obstacles are kept; those no higher than the lower top never block
     top_e = obs.top[ei]
-    kept = rel_flat[po] & ~((top_e <= lowest[pi] + 1e-12) & np.isfinite(top_e))
+    kept = rel_flat[po] & ~((top_e <= lowest[pi] + _E12) & np.isfinite(top_e))
     kp, ke = pi[kept], ei[kept]
     if kept_owners is not None:
         # the obstacles each pair keeps (whole obstacles: those of ``rel_owner`` with an edge
@@ -225,41 +232,47 @@ def batch_sight(
     any_kept = np.zeros(n_p, dtype=bool)
     any_kept[kp] = True
     status[~any_kept] = CLEAR  # witness: the two centres
+    if len(kp) == 0:
+        # (every pair CLEAR: the steps below would leave every status and witness as it is,
+        # the centre line and the single-wall proof being tried on kept obstacles only)
+        return status, pn, qn
 
     # ---- the centre line (as evaluate_lines with a = oc, d = (tc - oc) / L: ``d`` above)
     valid, o1, t0, te_o, te_t, lo0, hi0, dd = _centre_chords(oc, ro, tc, rt, d, top_o, top_t)
     overlap = o1 >= t0
-    pn_c = oc + dd * o1[:, None]
-    qn_c = oc + dd * t0[:, None]
-    span = np.maximum(te_t - te_o, 1e-12)
+    # (the witness ends as (2, P) rows: ``oc + dd * o1[:, None]`` element by element)
+    dd_t = np.ascontiguousarray(dd.T)
+    pn_c = oc_t + dd_t * o1
+    qn_c = oc_t + dd_t * t0
+    span = np.maximum(te_t - te_o, _E12)
     h = obs.top[ke]
     lo = lo0[kp]  # (fancy indexing copies)
     hi = hi0[kp]
     dz = top_t - top_o
     dzk = dz[kp]
-    slope = np.abs(dzk) > 1e-12
+    slope = np.abs(dzk) > _E12
     tstar = te_o[kp] + (h - top_o[kp]) / dzk * span[kp]
     fin = np.isfinite(tstar)
-    fall = slope & (dzk < 0)
-    rise = slope & (dzk > 0)
-    lo = np.where(fall, np.maximum(lo, np.where(fin, tstar, -np.inf)), lo)
-    hi = np.where(rise, np.minimum(hi, np.where(fin, tstar, np.inf)), hi)
-    never = (lowest[kp] + 1e-12 >= h) & np.isfinite(h)
+    fall = slope & (dzk < _ZERO)
+    rise = slope & (dzk > _ZERO)
+    lo = np.where(fall, np.maximum(lo, np.where(fin, tstar, _NEG_INF)), lo)
+    hi = np.where(rise, np.minimum(hi, np.where(fin, tstar, _INF)), hi)
+    never = (lowest[kp] + _E12 >= h) & np.isfinite(h)
     active = (hi > lo) & ~never
     ak = active.nonzero()[0]
     kpa, kea = kp[ak], ke[ak]
-    oca, dda = _cols(oc_t, kpa), _cols(np.ascontiguousarray(dd.T), kpa)
+    oca, dda = _cols(oc_t, kpa), _cols(dd_t, kpa)
     p1 = oca + dda * lo[ak]
     p2 = oca + dda * hi[ak]
     ea_, eb_ = _cols(sc.a_t, kea), _cols(sc.b_t, kea)
     hdist = seg_dist_rows(p1, p2, ea_, eb_)
-    hit_k = hdist < obs.grow[ke[ak]] - TOUCH
+    hit_k = hdist < obs.grow[ke[ak]] - _TOUCH
     hit = np.zeros(n_p, dtype=bool)
     hit[kp[ak[hit_k]]] = True
     centre_clear = any_kept & long_enough & valid & (overlap | ~hit)
     status[centre_clear] = CLEAR
-    np.copyto(pn, pn_c, where=centre_clear[:, None])
-    np.copyto(qn, qn_c, where=centre_clear[:, None])
+    np.copyto(pn, pn_c.T, where=centre_clear[:, None])
+    np.copyto(qn, qn_c.T, where=centre_clear[:, None])
 
     # ---- the single-wall proof of BLOCKED
     todo = any_kept & ~centre_clear
@@ -273,6 +286,27 @@ def batch_sight(
         status[_single_wall_blocked(oc, ro, tc, rt, highest, obs, kp, ke, todo, sc,
                                     (len0, d))] = BLOCKED
     return status, pn, qn
+
+
+def _relevant_rest(pr: np.ndarray, er: np.ndarray, rr: FloatArray, por: np.ndarray,
+                   rel_flat: np.ndarray, sc: _SceneArrays,
+                   rows: tuple[FloatArray, FloatArray, FloatArray, FloatArray]) -> None:
+    """The exact relevance tests of :func:`batch_sight` on the couples (pair ``pr``, edge
+    ``er``, reach ``rr``, flat (pair, obstacle) cell ``por``) its sure test left: the box of
+    the centre segment grown by the reach, then the segment distance; ``rel_flat`` gets the
+    cells of the couples within reach. ``rows``: the centres as (2, P) rows and the boxes of
+    the centre segments."""
+    oc_t, tc_t, seg_lo, seg_hi = rows
+    # (coordinates as (2, N) rows gathered by ``take``: the same elements and operations as
+    # the (N, 2) rows and columns, each operation along the couples)
+    box_xy = ((_cols(sc.e_hi_t, er) + rr >= _cols(seg_lo, pr))
+              & (_cols(sc.e_lo_t, er) - rr <= _cols(seg_hi, pr)))
+    box = box_xy[0] & box_xy[1]
+    rel_pi, rel_ei = pr[box], er[box]
+    dist = seg_dist_rows(_cols(oc_t, rel_pi), _cols(tc_t, rel_pi),
+                         _cols(sc.a_t, rel_ei), _cols(sc.b_t, rel_ei))
+    close = dist <= rr[box]
+    rel_flat[por[box][close]] = True  # (the owners of ``rel_ei``: ``own`` of those couples)
 
 
 class _SceneArrays:
@@ -296,7 +330,9 @@ class _SceneArrays:
         # the edges from ``n_seg`` on are points (model bases: ``a == b``, bit for bit), as
         # ``SightTables`` joins them after the terrain; ``n_seg`` = E where they are not a
         # tail (then every edge is taken as a segment)
-        pt = (obs.a == obs.b).all(axis=1)
+        # (the two coordinates' tests joined by ``&``: ``all(axis=1)`` of two columns, without
+        # numpy's row by row reduction)
+        pt = (obs.a[:, 0] == obs.b[:, 0]) & (obs.a[:, 1] == obs.b[:, 1])
         seg = np.nonzero(~pt)[0]
         self.n_seg = int(seg[-1]) + 1 if len(seg) else 0
         if len(seg) and int(seg[-1]) + 1 != len(seg):
@@ -313,7 +349,8 @@ class _SceneArrays:
             self.own_stop = np.searchsorted(obs.owner, ids, side="right")
             ab = obs.b - obs.a
             self.ab_t = np.ascontiguousarray(ab.T)
-            self.den = np.maximum((ab * ab).sum(axis=1), 1e-300)
+            # (``(ab * ab).sum(axis=1)``: the sum of two terms is their one addition)
+            self.den = np.maximum(ab[:, 0] * ab[:, 0] + ab[:, 1] * ab[:, 1], 1e-300)
 
 
 _SIGNS = np.array([[1.0], [-1.0]])
@@ -402,12 +439,12 @@ def _centre_chords(
     s = cx * d2[:, 0] + cy * d2[:, 1]
     perp2 = cx * cx + cy * cy - s * s
     rr = r * r
-    ok = perp2 <= rr + 1e-9
-    half = np.sqrt(np.maximum(rr - perp2, 0.0))
+    ok = perp2 <= rr + _E9
+    half = np.sqrt(np.maximum(rr - perp2, _ZERO))
     lo, hi = s - half, s + half  # (o0, t0), (o1, t1)
     valid = ok[:n] & ok[n:]
     flip = (lo[:n] + hi[:n]) > (lo[n:] + hi[n:])
-    sgn = np.where(flip, -1.0, 1.0)
+    sgn = np.where(flip, _MINUS_ONE, _ONE)
     # (turned round where flipped: o0, o1 = -o1, -o0, and t0, t1 = -t1, -t0)
     flip2 = np.concatenate((flip, flip))
     lo, hi = np.where(flip2, -hi, lo), np.where(flip2, -lo, hi)
@@ -448,16 +485,16 @@ def _single_wall_blocked(
     # (the centre segments' lengths and directions ``(tc - oc) / length``, batch_sight's:
     # the same operations on the same floats as computed here before)
     length, d = centre
-    apart = todo & (length > ro + rt + 1e-6)
-    sel = apart[kp] & (obs.top[ke] > highest[kp] + 1e-12)
+    apart = todo & (length > ro + rt + _E6)
+    sel = apart[kp] & (obs.top[ke] > highest[kp] + _E12)
     wp, we = kp[sel], ke[sel]
     if len(wp) == 0:
         return out
     # outer common tangents of the two discs (closed form, as _outer_sides)
     hx, hy = d[:, 0], d[:, 1]
     cosv = (ro - rt) / length
-    sv = np.sqrt(np.maximum(1.0 - cosv * cosv, 0.0))
-    half = 0.5 * obs.grow[we]
+    sv = np.sqrt(np.maximum(_ONE - cosv * cosv, _ZERO))
+    half = _HALF * obs.grow[we]
     wa, wb = _cols(sc.a_t, we), _cols(sc.b_t, we)  # (2, W): x, y rows
     # both sides at once, row 0 the side of sign +1, row 1 that of sign -1 (the same
     # operations element by element as side by side, so the same floats)
@@ -479,8 +516,8 @@ def _single_wall_blocked(
     ax_, ay_, bx_, by_ = wa[0] - wx, wa[1] - wy, wb[0] - wx, wb[1] - wy
     fa, fb = nxw * ax_ + nyw * ay_, nxw * bx_ + nyw * by_
     ga, gb = nxw * ay_ - nyw * ax_, nxw * by_ - nyw * bx_
-    lim = half + 1e-9
-    g_lo, g_hi = np.minimum(g_end, 0.0) - lim, np.maximum(g_end, 0.0) + lim
+    lim = half + _E9
+    g_lo, g_hi = np.minimum(g_end, _ZERO) - lim, np.maximum(g_end, _ZERO) + lim
     far = (((fa > lim) & (fb > lim)) | ((fa < -lim) & (fb < -lim))
            | ((ga < g_lo) & (gb < g_lo)) | ((ga > g_hi) & (gb > g_hi)))
     # (by flat indices: ``fw`` into the (2, W) arrays, ``fp`` into the (2, P) ones)
@@ -534,17 +571,17 @@ def _single_wall_blocked(
     p = _cols(np.concatenate((oc.T, tc.T), axis=1), np.concatenate((cpr, cpr + n_p)))
     first2 = np.concatenate((first, first + n_e))
     ap = p - ea
-    u = np.minimum(np.maximum((ap[0] * ab[0] + ap[1] * ab[1]) / den, 0.0), 1.0)
+    u = np.minimum(np.maximum((ap[0] * ab[0] + ap[1] * ab[1]) / den, _ZERO), _ONE)
     off_x, off_y = ap[0] - ab[0] * u, ap[1] - ab[1] * u
     dist = np.sqrt(off_x * off_x + off_y * off_y)
-    gap = obs.grow[start] + 1e-6
+    gap = obs.grow[start] + _E6
     reach = np.concatenate((ro.take(cp) + gap, rt.take(cp) + gap))
     ok2 = np.minimum.reduceat(dist, first2) > reach
     # centre inside the polygon (3+ edges; even-odd, convex or not: the centre is far
     # from every edge here, so no crossing is in doubt)
     cond = (ea[1] > p[1]) != (eb[1] > p[1])
     xint = ea[0] + (p[1] - ea[1]) * ab[0] / ab[1]
-    odd = np.add.reduceat((cond & (p[0] < xint)).astype(np.int64), first2) % 2 == 1
+    odd = np.add.reduceat((cond & (p[0] < xint)).astype(np.int64), first2) % _TWO == _ONE_INT
     big = count >= 3
     ok2 &= ~(odd & np.concatenate((big, big)))
     ok = ok2[:n_c] & ok2[n_c:]

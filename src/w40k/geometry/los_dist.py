@@ -171,7 +171,9 @@ def seg_dist_rows(p1: FloatArray, p2: FloatArray, q1: FloatArray, q2: FloatArray
     coordinate arrays and with half the subtractions (each difference taken on both rows
     at once)."""
     n = p1.shape[1]
-    if 0 < n <= SMALL_ROWS:
+    if n == 0:
+        return np.zeros(0)  # (the arrays' answer: no distance, float64)
+    if n <= SMALL_ROWS:
         (ax, ay), (bx, by) = p1.tolist(), p2.tolist()
         (cx, cy), (dx, dy) = q1.tolist(), q2.tolist()
         out = [_seg_dist1(*v) for v in zip(ax, ay, bx, by, cx, cy, dx, dy, strict=True)]

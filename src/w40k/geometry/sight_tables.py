@@ -346,16 +346,8 @@ class SightTables:
             owner_unit, owner_area = self.owner_unit, self.owner_area
             has_areas = bool((owner_area >= 0).any())
             in_area = self._area_rows(np.concatenate([og, tg])) if has_areas else None
-
-            def allowed(pi: np.ndarray, own: np.ndarray) -> np.ndarray:
-                # 06.01: not the two units' own models; 13.10: not an area either model is in
-                ua = owner_unit[own]
-                ok: np.ndarray = (ua != ou_a[pi]) & (ua != tu_a[pi])
-                if in_area is not None:
-                    ar = owner_area[own]
-                    arc = np.maximum(ar, 0)
-                    ok &= ~((ar >= 0) & (in_area[og[pi], arc] | in_area[tg[pi], arc]))
-                return ok
+            allowed = stage_rows.allowed_fn(owner_unit, owner_area, ou_a, tu_a, og, tg,
+                                            in_area)
 
             groups = None
             if spared is not None:
@@ -377,8 +369,8 @@ class SightTables:
             if st == CLEAR:
                 px, py, qx, qy = next(wit)
                 pw, qw = (px, py), (qx, qy)
-                raw[k] = SightResult(Sight.CLEAR, (pw, qw))
-                raw[(k[2], k[3], k[0], k[1])] = SightResult(Sight.CLEAR, (qw, pw))
+                raw[k] = SightResult(_CLEAR_SIGHT, (pw, qw))
+                raw[(k[2], k[3], k[0], k[1])] = SightResult(_CLEAR_SIGHT, (qw, pw))
             elif st == BLOCKED:
                 raw[k] = raw[(k[2], k[3], k[0], k[1])] = _BLOCKED
             elif st == UNDECIDED:
@@ -797,3 +789,6 @@ def _compiled() -> ModuleType:
 
 
 _BLOCKED = SightResult(Sight.BLOCKED)
+_CLEAR_SIGHT = Sight.CLEAR
+"""(The member itself, read as a module name: ``Sight.CLEAR`` goes through the enum
+metaclass's attribute hook, some 400 instructions a read.)"""
