@@ -6,7 +6,8 @@ A unit pair sees the other when one model pair does (06.01), so most visible pai
 by a few of their model pairs. The first rounds (:data:`ROUNDS`) stage, of every candidate
 unit pair not yet shown seen, its next model pairs (of those no rule hides) in the order of
 :func:`_picks_of` (each target model's nearest observer model first, then by the centres'
-distance); a unit pair with a staged pair the batch proves seen is visible, and
+distance), the nearest pair and the pairs of the units' side models first (:func:`_spread`,
+pass ow24); a unit pair with a staged pair the batch proves seen is visible, and
 its other model pairs are not staged. The last round stages every other model pair of the
 other unit pairs (what ``Visibility.stage_many`` stages, less the pairs a first round's batch
 left open: batched already, pass ow21), and ``Visibility.unit_sees``
@@ -46,7 +47,9 @@ first round showed 182 / 75 seen, and the search staged 4070 / 1378 model pairs 
 8205 / 2660; each target model's nearest observer first (pass ow22): the searches batch
 4141 -> 3865 model pairs at k = 5 seed 0, 4500 -> 3983 at seed 1, 1400 -> 1496 in the
 battle. More rounds stage fewer pairs but cost a batch call each (a few M instructions):
-(4, 16) batches 682 fewer pairs at k = 5 seed 0 in 8 more calls, +13 M instructions (ow22)."""
+(4, 16) batches 682 fewer pairs at k = 5 seed 0 in 8 more calls, +13 M instructions (ow22).
+The nearest pair and the side models' (:func:`_spread`, pass ow24): 3865 -> 3552 at k = 5
+seed 0, 3983 -> 3138 at seed 1, 3649 -> 2820 at seed 2, 1496 -> 1429 in the battle."""
 
 STAGE_PAIRS = 1024
 """The most model pairs one batched sight test stages at once (a larger unit pair alone):
@@ -131,11 +134,13 @@ def _picks_of(a: np.ndarray, bs: list[np.ndarray], masks: list[np.ndarray],
     return out
 
 
-def _all_picks(vis: Visibility, pairs: list[Pair],
-               k: int) -> list[tuple[int, list[tuple[int, int]]]]:
+def _all_picks(vis: Visibility, pairs: list[Pair], k: int,
+               spread: bool = False) -> list[tuple[int, list[tuple[int, int]]]]:
     """For each unit pair, :func:`_picks_of`'s answer (its rule mask: :meth:`_rule_mask`;
     the size is ``staged_size``), computed per observer unit; with ``k`` 0, the sizes only
-    (no sort: no round reads a rank)."""
+    (no sort: no round reads a rank). ``spread``: the picks of a unit pair with more than
+    ``k`` pairs no rule hides are :func:`_spread`'s (pass ow24): its nearest pair, then the
+    pairs of its :func:`_corners`, then the rank order (``k`` pairs all the same)."""
     if k <= 0:
         return [(vis.staged_size(*p), []) for p in pairs]
     kept: dict[int, np.ndarray] = {}
@@ -145,10 +150,61 @@ def _all_picks(vis: Visibility, pairs: list[Pair],
     out: list[tuple[int, list[tuple[int, int]]]] = [(0, [])] * len(pairs)
     for ou, idx in by.items():
         tus = [pairs[i][1] for i in idx]
-        got = _picks_of(_centres(vis, ou, kept), [_centres(vis, tu, kept) for tu in tus],
-                        [vis._rule_mask(ou, tu) for tu in tus], k)
+        a, bs = _centres(vis, ou, kept), [_centres(vis, tu, kept) for tu in tus]
+        masks = [vis._rule_mask(ou, tu) for tu in tus]
+        got = _picks_of(a, bs, masks, k)
+        wide = [j for j, (size, _) in enumerate(got) if size > k] if spread else []
+        if wide:  # (the other unit pairs' rounds stage all their pairs: any order)
+            corners = _corners(a, [bs[j] for j in wide], [got[j][1][0] for j in wide])
+            for j, c in zip(wide, corners, strict=True):
+                got[j] = (got[j][0], _spread(got[j][1], c, masks[j], k))
         for i, g in zip(idx, got, strict=True):
             out[i] = g
+    return out
+
+
+def _corners(a: np.ndarray, bs: list[np.ndarray],
+             nearest: list[tuple[int, int]]) -> list[tuple[int, int, int, int]]:
+    """For each target unit of ``bs`` (model centres) of observer unit ``a``, with its
+    nearest model pair ``nearest`` (observer model, target model): the observer models of
+    least and greatest offset across the line of that pair's centres, and the target
+    models of least and greatest offset across it (the first of ties). Pairs of these
+    sides' models (pass ow24): where a wall hides the units' nearest model pairs from each
+    other, a line round its end is likelier seen than the next nearest (k = 5 greedy games,
+    seeds 0-4: of ~225 unit pairs the batch shows seen a game, the nearest four pairs showed
+    146-189, the nearest pair and these sides' 169-211). Only a heuristic: it decides which
+    pairs a round stages, never an answer (:func:`seen_pairs`). Every unit has a model."""
+    widths = [len(b) for b in bs]
+    b = np.concatenate(bs)
+    starts = np.cumsum([0, *widths[:-1]])
+    oms, tms = zip(*nearest, strict=True)
+    v = b[starts + np.array(tms)] - a[list(oms)]
+    # the offset across ``v`` (turned a right angle: (-vy, vx)) of a point (x, y): -x vy + y vx
+    oa = -a[:, :1] * v[:, 1] + a[:, 1:] * v[:, 0]  # (observer model, target unit)
+    lo, hi = oa.argmin(axis=0).tolist(), oa.argmax(axis=0).tolist()
+    vb = np.repeat(v, widths, axis=0)
+    ta = (-b[:, 0] * vb[:, 1] + b[:, 1] * vb[:, 0]).tolist()
+    out: list[tuple[int, int, int, int]] = []
+    for i, (start, n) in enumerate(zip(starts.tolist(), widths, strict=True)):
+        row = ta[start:start + n]
+        out.append((lo[i], hi[i], row.index(min(row)), row.index(max(row))))
+    return out
+
+
+def _spread(front: list[tuple[int, int]], corner: tuple[int, int, int, int], mask: np.ndarray,
+            k: int) -> list[tuple[int, int]]:
+    """A unit pair's first ``k`` picks: ``front`` (its pairs of rank below ``k``, all pairs
+    no rule hides; ``k`` <= its size) in a new order: its nearest pair, then the pairs of
+    ``corner`` (:func:`_corners`: each side's models, then across) that ``mask`` (its rule
+    mask) keeps, then the rest of ``front``, each pair once. ``k`` distinct pairs no rule
+    hides, as ``front``: a round stages as many pairs of the unit pair (only which)."""
+    lo, hi, tlo, thi = corner
+    out = front[:1]
+    for q in ((lo, tlo), (hi, thi), (lo, thi), (hi, tlo), *front[1:]):
+        if len(out) >= k:
+            break
+        if q not in out and mask[q]:
+            out.append(q)
     return out
 
 
@@ -158,7 +214,7 @@ def seen_pairs(vis: Visibility, pairs: list[Pair]) -> list[bool]:
     batched tests staged in rounds (the module's docstring)."""
     todo = [p for p in dict.fromkeys(pairs) if p not in vis._staged]
     # each unit pair's size and its model pairs of the first rounds' ranks, in rank order
-    picks = _all_picks(vis, todo, max(ROUNDS, default=0))
+    picks = _all_picks(vis, todo, max(ROUNDS, default=0), spread=True)
     shown: set[Pair] = set()
     asked = set(todo)
     # the model pairs a first round's batch left open, per unit pair as asked: not batched
