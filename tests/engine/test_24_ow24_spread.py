@@ -26,16 +26,13 @@ pytestmark = pytest.mark.stratagems
 
 def _plain_corners(a: np.ndarray, b: np.ndarray,
                    nearest: tuple[int, int]) -> tuple[int, int, int, int]:
+    # the offsets by numpy's element-wise operations (each rounded once, as in plain
+    # floats), the first of ties by ``argmin`` / ``argmax``
     om, tm = nearest
-    vx = float(b[tm, 0]) - float(a[om, 0])
-    vy = float(b[tm, 1]) - float(a[om, 1])
-    oa = [-float(x) * vy + float(y) * vx for x, y in a.tolist()]
-    ta = [-float(x) * vy + float(y) * vx for x, y in b.tolist()]
-    # the first of ties, as ``argmin`` / ``argmax``
-    return (min(range(len(oa)), key=lambda i: (oa[i], i)),
-            min(range(len(oa)), key=lambda i: (-oa[i], i)),
-            min(range(len(ta)), key=lambda i: (ta[i], i)),
-            min(range(len(ta)), key=lambda i: (-ta[i], i)))
+    vx, vy = b[tm, 0] - a[om, 0], b[tm, 1] - a[om, 1]
+    oa = -a[:, 0] * vy + a[:, 1] * vx
+    ta = -b[:, 0] * vy + b[:, 1] * vx
+    return (int(np.argmin(oa)), int(np.argmax(oa)), int(np.argmin(ta)), int(np.argmax(ta)))
 
 
 def _plain_spread(front: list[tuple[int, int]], corner: tuple[int, int, int, int],
@@ -61,10 +58,9 @@ def test_corners_and_spread_as_plain_python() -> None:
         wide = [j for j, (size, _) in enumerate(got) if size > k]
         if not wide:
             continue
-        corners = _corners(a, [bs[j] for j in wide], [got[j][1][0] for j in wide])
-        assert len(corners) == len(wide)
-        for j, c in zip(wide, corners, strict=True):
+        for j in wide:
             size, front = got[j]
+            c = _corners(a.tolist(), bs[j].tolist(), front[0])
             assert c == _plain_corners(a, bs[j], front[0]), trial
             picks = _spread(front, c, masks[j], k)
             assert picks == _plain_spread(front, c, masks[j], k), trial
@@ -81,7 +77,7 @@ def test_spread_never_picks_a_hidden_corner() -> None:
     b = np.array([[5.0, 0.0], [5.0, 1.0], [5.0, 2.0]])
     mask = np.ones((3, 3), dtype=bool)
     size, front = _picks_of(a, [b], [mask], 4)[0]
-    c = _corners(a, [b], [front[0]])[0]
+    c = _corners(a.tolist(), b.tolist(), front[0])
     assert size == 9 and front[0] == (0, 0)
     assert c == (0, 2, 0, 2)  # across the line (0, 0) -> (5, 0): by y
     assert front == [(0, 0), (1, 1), (2, 2), (0, 1)]

@@ -85,6 +85,15 @@ def _centres(vis: Visibility, u: int, kept: dict[int, np.ndarray]) -> np.ndarray
     return hit
 
 
+def _listed(u: int, centres: np.ndarray, kept: dict[int, list[list[float]]]
+            ) -> list[list[float]]:
+    """``centres.tolist()`` of unit ``u``, kept for the search."""
+    hit = kept.get(u)
+    if hit is None:
+        hit = kept[u] = centres.tolist()
+    return hit
+
+
 def _column_ranks(d: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """``out[om, tm]``: the rank of observer model ``om`` among target model ``tm``'s
     observer models no rule hides (``mask``), the nearest (``d``: squared centre distances)
@@ -144,6 +153,7 @@ def _all_picks(vis: Visibility, pairs: list[Pair], k: int,
     if k <= 0:
         return [(vis.staged_size(*p), []) for p in pairs]
     kept: dict[int, np.ndarray] = {}
+    rows: dict[int, list[list[float]]] = {}
     by: dict[int, list[int]] = {}
     for i, (ou, _) in enumerate(pairs):
         by.setdefault(ou, []).append(i)
@@ -153,42 +163,34 @@ def _all_picks(vis: Visibility, pairs: list[Pair], k: int,
         a, bs = _centres(vis, ou, kept), [_centres(vis, tu, kept) for tu in tus]
         masks = [vis._rule_mask(ou, tu) for tu in tus]
         got = _picks_of(a, bs, masks, k)
-        wide = [j for j, (size, _) in enumerate(got) if size > k] if spread else []
-        if wide:  # (the other unit pairs' rounds stage all their pairs: any order)
-            corners = _corners(a, [bs[j] for j in wide], [got[j][1][0] for j in wide])
-            for j, c in zip(wide, corners, strict=True):
-                got[j] = (got[j][0], _spread(got[j][1], c, masks[j], k))
+        if spread:  # (the other unit pairs' rounds stage all their pairs: any order)
+            for j, (size, front) in enumerate(got):
+                if size > k:
+                    c = _corners(_listed(ou, a, rows), _listed(tus[j], bs[j], rows), front[0])
+                    got[j] = (size, _spread(front, c, masks[j], k))
         for i, g in zip(idx, got, strict=True):
             out[i] = g
     return out
 
 
-def _corners(a: np.ndarray, bs: list[np.ndarray],
-             nearest: list[tuple[int, int]]) -> list[tuple[int, int, int, int]]:
-    """For each target unit of ``bs`` (model centres) of observer unit ``a``, with its
+def _corners(a: list[list[float]], b: list[list[float]],
+             nearest: tuple[int, int]) -> tuple[int, int, int, int]:
+    """Of observer unit ``a`` and target unit ``b`` (model centres, as lists), with their
     nearest model pair ``nearest`` (observer model, target model): the observer models of
-    least and greatest offset across the line of that pair's centres, and the target
-    models of least and greatest offset across it (the first of ties). Pairs of these
-    sides' models (pass ow24): where a wall hides the units' nearest model pairs from each
-    other, a line round its end is likelier seen than the next nearest (k = 5 greedy games,
-    seeds 0-4: of ~225 unit pairs the batch shows seen a game, the nearest four pairs showed
-    146-189, the nearest pair and these sides' 169-211). Only a heuristic: it decides which
-    pairs a round stages, never an answer (:func:`seen_pairs`). Every unit has a model."""
-    widths = [len(b) for b in bs]
-    b = np.concatenate(bs)
-    starts = np.cumsum([0, *widths[:-1]])
-    oms, tms = zip(*nearest, strict=True)
-    v = b[starts + np.array(tms)] - a[list(oms)]
-    # the offset across ``v`` (turned a right angle: (-vy, vx)) of a point (x, y): -x vy + y vx
-    oa = -a[:, :1] * v[:, 1] + a[:, 1:] * v[:, 0]  # (observer model, target unit)
-    lo, hi = oa.argmin(axis=0).tolist(), oa.argmax(axis=0).tolist()
-    vb = np.repeat(v, widths, axis=0)
-    ta = (-b[:, 0] * vb[:, 1] + b[:, 1] * vb[:, 0]).tolist()
-    out: list[tuple[int, int, int, int]] = []
-    for i, (start, n) in enumerate(zip(starts.tolist(), widths, strict=True)):
-        row = ta[start:start + n]
-        out.append((lo[i], hi[i], row.index(min(row)), row.index(max(row))))
-    return out
+    least and greatest offset across the line of that pair's centres, and the target models
+    of least and greatest offset across it (the first of ties). Pairs of these sides' models
+    (pass ow24): where a wall hides the units' nearest model pairs from each other, a line
+    round its end is likelier seen than the next nearest (k = 5 greedy games, seeds 0-4: of
+    ~225 unit pairs the batch shows seen a game, the nearest four pairs showed 146-189, the
+    nearest pair and these sides' 169-211). Only a heuristic: it decides which pairs a round
+    stages, never an answer (:func:`seen_pairs`). In plain floats: a unit pair has a few
+    dozen models, and numpy's per-call cost is more than the arithmetic."""
+    (ax, ay), (bx, by) = a[nearest[0]], b[nearest[1]]
+    vx, vy = bx - ax, by - ay
+    # the offset across (vx, vy) (turned a right angle: (-vy, vx)) of a point (x, y)
+    oa = [-x * vy + y * vx for x, y in a]
+    ta = [-x * vy + y * vx for x, y in b]
+    return oa.index(min(oa)), oa.index(max(oa)), ta.index(min(ta)), ta.index(max(ta))
 
 
 def _spread(front: list[tuple[int, int]], corner: tuple[int, int, int, int], mask: np.ndarray,
