@@ -58,12 +58,15 @@ def test_corners_and_spread_as_plain_python() -> None:
         wide = [j for j, (size, _) in enumerate(got) if size > k]
         if not wide:
             continue
-        for j in wide:
+        corners = _corners([a] * len(wide), [bs[j] for j in wide], [got[j][1][0] for j in wide])
+        assert len(corners) == len(wide)
+        for j, c in zip(wide, corners, strict=True):
             size, front = got[j]
-            c = _corners(a.tolist(), bs[j].tolist(), front[0])
             assert c == _plain_corners(a, bs[j], front[0]), trial
             picks = _spread(front, c, masks[j], k)
             assert picks == _plain_spread(front, c, masks[j], k), trial
+            if masks[j].all():  # None: no pair hidden
+                assert _spread(front, c, None, k) == picks
             # k distinct pairs no rule hides, the nearest first: a round stages as many
             assert len(picks) == k == len(set(picks)) and picks[0] == front[0]
             assert all(masks[j][q] for q in picks)
@@ -77,7 +80,7 @@ def test_spread_never_picks_a_hidden_corner() -> None:
     b = np.array([[5.0, 0.0], [5.0, 1.0], [5.0, 2.0]])
     mask = np.ones((3, 3), dtype=bool)
     size, front = _picks_of(a, [b], [mask], 4)[0]
-    c = _corners(a.tolist(), b.tolist(), front[0])
+    c = _corners([a], [b], [front[0]])[0]
     assert size == 9 and front[0] == (0, 0)
     assert c == (0, 2, 0, 2)  # across the line (0, 0) -> (5, 0): by y
     assert front == [(0, 0), (1, 1), (2, 2), (0, 1)]

@@ -85,15 +85,6 @@ def _centres(vis: Visibility, u: int, kept: dict[int, np.ndarray]) -> np.ndarray
     return hit
 
 
-def _listed(u: int, centres: np.ndarray, kept: dict[int, list[list[float]]]
-            ) -> list[list[float]]:
-    """``centres.tolist()`` of unit ``u``, kept for the search."""
-    hit = kept.get(u)
-    if hit is None:
-        hit = kept[u] = centres.tolist()
-    return hit
-
-
 def _column_ranks(d: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """``out[om, tm]``: the rank of observer model ``om`` among target model ``tm``'s
     observer models no rule hides (``mask``), the nearest (``d``: squared centre distances)
@@ -153,59 +144,73 @@ def _all_picks(vis: Visibility, pairs: list[Pair], k: int,
     if k <= 0:
         return [(vis.staged_size(*p), []) for p in pairs]
     kept: dict[int, np.ndarray] = {}
-    rows: dict[int, list[list[float]]] = {}
     by: dict[int, list[int]] = {}
     for i, (ou, _) in enumerate(pairs):
         by.setdefault(ou, []).append(i)
     out: list[tuple[int, list[tuple[int, int]]]] = [(0, [])] * len(pairs)
     for ou, idx in by.items():
         tus = [pairs[i][1] for i in idx]
-        a, bs = _centres(vis, ou, kept), [_centres(vis, tu, kept) for tu in tus]
-        masks = [vis._rule_mask(ou, tu) for tu in tus]
-        got = _picks_of(a, bs, masks, k)
-        if spread:  # (the other unit pairs' rounds stage all their pairs: any order)
-            for j, (size, front) in enumerate(got):
-                if size > k:
-                    c = _corners(_listed(ou, a, rows), _listed(tus[j], bs[j], rows), front[0])
-                    got[j] = (size, _spread(front, c, masks[j], k))
+        got = _picks_of(_centres(vis, ou, kept), [_centres(vis, tu, kept) for tu in tus],
+                        [vis._rule_mask(ou, tu) for tu in tus], k)
         for i, g in zip(idx, got, strict=True):
             out[i] = g
+    # (the other unit pairs' rounds stage all their pairs: any order)
+    wide = [i for i, (size, _) in enumerate(out) if size > k] if spread else []
+    if wide:
+        corners = _corners([kept[pairs[i][0]] for i in wide], [kept[pairs[i][1]] for i in wide],
+                           [out[i][1][0] for i in wide])
+        for i, c in zip(wide, corners, strict=True):
+            size, front = out[i]
+            mask = vis._rule_mask(*pairs[i])
+            out[i] = (size, _spread(front, c, None if size == mask.size else mask, k))
     return out
 
 
-def _corners(a: list[list[float]], b: list[list[float]],
-             nearest: tuple[int, int]) -> tuple[int, int, int, int]:
-    """Of observer unit ``a`` and target unit ``b`` (model centres, as lists), with their
-    nearest model pair ``nearest`` (observer model, target model): the observer models of
-    least and greatest offset across the line of that pair's centres, and the target models
-    of least and greatest offset across it (the first of ties). Pairs of these sides' models
-    (pass ow24): where a wall hides the units' nearest model pairs from each other, a line
-    round its end is likelier seen than the next nearest (k = 5 greedy games, seeds 0-4: of
-    ~225 unit pairs the batch shows seen a game, the nearest four pairs showed 146-189, the
-    nearest pair and these sides' 169-211). Only a heuristic: it decides which pairs a round
-    stages, never an answer (:func:`seen_pairs`). In plain floats: a unit pair has a few
-    dozen models, and numpy's per-call cost is more than the arithmetic."""
-    (ax, ay), (bx, by) = a[nearest[0]], b[nearest[1]]
-    vx, vy = bx - ax, by - ay
+def _corners(a_s: list[np.ndarray], b_s: list[np.ndarray],
+             nearest: list[tuple[int, int]]) -> list[tuple[int, int, int, int]]:
+    """For each unit pair (observer model centres ``a_s[i]``, target model centres
+    ``b_s[i]``, none empty; its nearest model pair ``nearest[i]``: observer model, target
+    model): the observer models of least and greatest offset across the line of that pair's
+    centres, and the target models of least and greatest offset across it (the first of
+    ties). Pairs of these sides' models (pass ow24): where a wall hides the units' nearest
+    model pairs from each other, a line round its end is likelier seen than the next nearest
+    (k = 5 greedy games, seeds 0-4: of ~225 unit pairs the batch shows seen a game, the
+    nearest four pairs showed 146-189, the nearest pair and these sides' 169-211). Only a
+    heuristic: it decides which pairs a round stages, never an answer (:func:`seen_pairs`).
+    Every unit pair of a search at once: two runs a unit pair (its observer models', then
+    its target models') in one array, each run's least and greatest read off two stable
+    sorts by (run, offset)."""
+    runs = [r for a, b in zip(a_s, b_s, strict=True) for r in (a, b)]
+    widths = np.array([len(r) for r in runs])
+    pts = np.concatenate(runs)
+    starts = np.cumsum(widths) - widths
+    oms, tms = zip(*nearest, strict=True)
+    v = pts[starts[1::2] + np.array(tms)] - pts[starts[0::2] + np.array(oms)]
+    run = np.repeat(np.arange(len(runs)), widths)
+    vx, vy = v[run // 2, 0], v[run // 2, 1]
     # the offset across (vx, vy) (turned a right angle: (-vy, vx)) of a point (x, y)
-    oa = [-x * vy + y * vx for x, y in a]
-    ta = [-x * vy + y * vx for x, y in b]
-    return oa.index(min(oa)), oa.index(max(oa)), ta.index(min(ta)), ta.index(max(ta))
+    off = -pts[:, 0] * vy + pts[:, 1] * vx
+    # (stable sorts by run, then offset: the first of ties in model order)
+    least = (np.lexsort((off, run))[starts] - starts).tolist()
+    most = (np.lexsort((-off, run))[starts] - starts).tolist()
+    return [(least[2 * i], most[2 * i], least[2 * i + 1], most[2 * i + 1])
+            for i in range(len(nearest))]
 
 
-def _spread(front: list[tuple[int, int]], corner: tuple[int, int, int, int], mask: np.ndarray,
-            k: int) -> list[tuple[int, int]]:
+def _spread(front: list[tuple[int, int]], corner: tuple[int, int, int, int],
+            mask: np.ndarray | None, k: int) -> list[tuple[int, int]]:
     """A unit pair's first ``k`` picks: ``front`` (its pairs of rank below ``k``, all pairs
     no rule hides; ``k`` <= its size) in a new order: its nearest pair, then the pairs of
     ``corner`` (:func:`_corners`: each side's models, then across) that ``mask`` (its rule
-    mask) keeps, then the rest of ``front``, each pair once. ``k`` distinct pairs no rule
-    hides, as ``front``: a round stages as many pairs of the unit pair (only which)."""
+    mask; None: it hides no pair) keeps, then the rest of ``front``, each pair once. ``k``
+    distinct pairs no rule hides, as ``front``: a round stages as many pairs of the unit
+    pair (only which)."""
     lo, hi, tlo, thi = corner
     out = front[:1]
     for q in ((lo, tlo), (hi, thi), (lo, thi), (hi, tlo), *front[1:]):
         if len(out) >= k:
             break
-        if q not in out and mask[q]:
+        if q not in out and (mask is None or mask[q]):
             out.append(q)
     return out
 
