@@ -18,7 +18,13 @@ import pytest
 from tests.engine.test_22_overwatch_ranks import random_case
 from tests.geometry.test_los_batch import random_scene
 from w40k.engine.stratagems import overwatch_sight
-from w40k.engine.stratagems.overwatch_sight import _all_picks, _corners, _picks_of, _spread
+from w40k.engine.stratagems.overwatch_sight import (
+    _all_picks,
+    _corners,
+    _first_picks,
+    _picks_of,
+    _spread,
+)
 from w40k.geometry import Visibility, scene_from_dict
 
 pytestmark = pytest.mark.stratagems
@@ -125,10 +131,9 @@ def test_search_with_the_spread_answers_as_unit_sees_R15_09_a(
         ranked = Visibility(scene, conv, jit=False)
         v = Visibility(scene, conv, jit=False)
         searched.clear()  # (by id: the objects of the last loop may be gone)
-        monkeypatch.setattr(overwatch_sight, "_all_picks",
-                            lambda vis, ps, k, spread=False: _all_picks(vis, ps, k))
+        monkeypatch.setattr(overwatch_sight, "_first_picks", _all_picks)  # ow23's order
         assert overwatch_sight.seen_pairs(ranked, pairs) == want, (seed, conv)
-        monkeypatch.setattr(overwatch_sight, "_all_picks", _all_picks)
+        monkeypatch.setattr(overwatch_sight, "_first_picks", _first_picks)
         assert overwatch_sight.seen_pairs(v, pairs) == want, (seed, conv)
         for key, r in v._raw_cache.items():
             assert r.sight is full.raw_sight(*key).sight
@@ -147,6 +152,35 @@ def test_the_spread_changes_the_first_round_on_the_random_scenes() -> None:
         v = _scene(seed)
         pairs = _pairs(v)
         changed += sum(a != b for a, b in zip(_all_picks(v, pairs, 4),
-                                              _all_picks(v, pairs, 4, spread=True),
-                                              strict=True))
+                                              _first_picks(v, pairs, 4), strict=True))
     assert changed > 10
+
+
+def _plain_first(v: Visibility, ou: int, tu: int, k: int) -> tuple[int, list[tuple[int, int]]]:
+    a = overwatch_sight._centres(v, ou, {})
+    b = overwatch_sight._centres(v, tu, {})
+    mask = v._rule_mask(ou, tu)
+    keys = sorted((float((a[om, 0] - b[tm, 0]) ** 2 + (a[om, 1] - b[tm, 1]) ** 2), om, tm)
+                  for om in range(len(a)) for tm in range(len(b)) if mask[om, tm])
+    size = len(keys)
+    assert size == v.staged_size(ou, tu)
+    if size <= k:
+        return size, [(om, tm) for _, om, tm in keys]
+    front = [(om, tm) for _, om, tm in keys[:k]]
+    return size, _plain_spread(front, _plain_corners(a, b, front[0]), mask, k)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_first_picks_as_plain_python_R15_09_a(seed: int) -> None:
+    # each unit pair's size, and its picks: all its pairs no rule hides (nearest first), or
+    # the spread of its k nearest (ties in row-major order); the pairs in a random order,
+    # repeated, one-model units, rule masks hiding pairs (13.09 beyond detection range)
+    v = _scene(seed)
+    rng = random.Random(2450 + seed)
+    pairs = _pairs(v)
+    rng.shuffle(pairs)
+    pairs += pairs[:3]
+    for k in (1, 3, 4, 6):
+        got = _first_picks(v, pairs, k)
+        assert got == [_plain_first(v, ou, tu, k) for ou, tu in pairs], (seed, k)
+    assert _first_picks(v, [], 4) == []

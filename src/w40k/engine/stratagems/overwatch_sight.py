@@ -134,13 +134,12 @@ def _picks_of(a: np.ndarray, bs: list[np.ndarray], masks: list[np.ndarray],
     return out
 
 
-def _all_picks(vis: Visibility, pairs: list[Pair], k: int,
-               spread: bool = False) -> list[tuple[int, list[tuple[int, int]]]]:
+def _all_picks(vis: Visibility, pairs: list[Pair],
+               k: int) -> list[tuple[int, list[tuple[int, int]]]]:
     """For each unit pair, :func:`_picks_of`'s answer (its rule mask: :meth:`_rule_mask`;
     the size is ``staged_size``), computed per observer unit; with ``k`` 0, the sizes only
-    (no sort: no round reads a rank). ``spread``: the picks of a unit pair with more than
-    ``k`` pairs no rule hides are :func:`_spread`'s (pass ow24): its nearest pair, then the
-    pairs of its :func:`_corners`, then the rank order (``k`` pairs all the same)."""
+    (no sort: no round reads a rank). ow22's and ow23's first round (the search's since
+    pass ow24: :func:`_first_picks`)."""
     if k <= 0:
         return [(vis.staged_size(*p), []) for p in pairs]
     kept: dict[int, np.ndarray] = {}
@@ -154,15 +153,56 @@ def _all_picks(vis: Visibility, pairs: list[Pair], k: int,
                         [vis._rule_mask(ou, tu) for tu in tus], k)
         for i, g in zip(idx, got, strict=True):
             out[i] = g
-    # (the other unit pairs' rounds stage all their pairs: any order)
-    wide = [i for i, (size, _) in enumerate(out) if size > k] if spread else []
+    return out
+
+
+def _first_picks(vis: Visibility, pairs: list[Pair],
+                 k: int) -> list[tuple[int, list[tuple[int, int]]]]:
+    """For each unit pair: the number of its model pairs no rule hides (its rule mask,
+    :meth:`_rule_mask`: ``staged_size``) and the first round's picks of them (pass ow24):
+    with at most ``k``, all of them; with more, :func:`_spread` of its ``k`` nearest (the
+    centres' squared distance, ties in row-major order): the nearest, then the pairs of its
+    :func:`_corners`, then the next nearest, ``k`` distinct pairs. Every unit pair of the
+    search in one array (a run of its model pairs, row-major, each), sorted once by (run,
+    distance; the pairs a rule hides last): a run's front is its nearest pairs, and its
+    pairs no rule hides are its first ``size`` entries. Which pairs a round stages decides
+    no answer (:func:`seen_pairs`); ow23's rank order (:func:`_all_picks`) cost one sort and
+    a rank matrix per observer unit."""
+    kept: dict[int, np.ndarray] = {}
+    masks = [vis._rule_mask(ou, tu) for ou, tu in pairs]
+    out: list[tuple[int, list[tuple[int, int]]]] = [(0, [])] * len(pairs)
+    live = [i for i, m in enumerate(masks) if m.size]
+    if not live or k <= 0:
+        return [(vis.staged_size(*p), []) for p in pairs]
+    a_s = [_centres(vis, pairs[i][0], kept) for i in live]
+    b_s = [_centres(vis, pairs[i][1], kept) for i in live]
+    na = np.array([masks[i].shape[0] for i in live])
+    nb = np.array([masks[i].shape[1] for i in live])
+    length = na * nb
+    start = np.cumsum(length) - length
+    run = np.repeat(np.arange(len(live)), length)
+    flat = np.arange(int(length.sum())) - start[run]
+    width = nb[run]
+    om, tm = flat // width, flat % width
+    pa = np.concatenate(a_s)[(np.cumsum(na) - na)[run] + om]
+    pb = np.concatenate(b_s)[(np.cumsum(nb) - nb)[run] + tm]
+    d = ((pa - pb) ** 2).sum(axis=1)
+    shown = np.concatenate([masks[i].ravel() for i in live])
+    order = np.lexsort((np.where(shown, d, np.inf), run)).tolist()
+    sizes = np.add.reduceat(shown.astype(np.int64), start).tolist()
+    wide: list[int] = []
+    for x, (i, s0, size, w) in enumerate(zip(live, start.tolist(), sizes, nb.tolist(),
+                                             strict=True)):
+        out[i] = (size, [divmod(f - s0, w) for f in order[s0:s0 + min(k, size)]])
+        if size > k:
+            wide.append(x)
     if wide:
-        corners = _corners([kept[pairs[i][0]] for i in wide], [kept[pairs[i][1]] for i in wide],
-                           [out[i][1][0] for i in wide])
-        for i, c in zip(wide, corners, strict=True):
+        corners = _corners([a_s[x] for x in wide], [b_s[x] for x in wide],
+                           [out[live[x]][1][0] for x in wide])
+        for x, c in zip(wide, corners, strict=True):
+            i = live[x]
             size, front = out[i]
-            mask = vis._rule_mask(*pairs[i])
-            out[i] = (size, _spread(front, c, None if size == mask.size else mask, k))
+            out[i] = (size, _spread(front, c, None if size == masks[i].size else masks[i], k))
     return out
 
 
@@ -221,7 +261,7 @@ def seen_pairs(vis: Visibility, pairs: list[Pair]) -> list[bool]:
     batched tests staged in rounds (the module's docstring)."""
     todo = [p for p in dict.fromkeys(pairs) if p not in vis._staged]
     # each unit pair's size and its model pairs of the first rounds' ranks, in rank order
-    picks = _all_picks(vis, todo, max(ROUNDS, default=0), spread=True)
+    picks = _first_picks(vis, todo, max(ROUNDS, default=0))
     shown: set[Pair] = set()
     asked = set(todo)
     # the model pairs a first round's batch left open, per unit pair as asked: not batched
