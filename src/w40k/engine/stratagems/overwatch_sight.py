@@ -5,9 +5,9 @@ tests staged in rounds.
 A unit pair sees the other when one model pair does (06.01), so most visible pairs are shown
 by a few of their model pairs. The first rounds (:data:`ROUNDS`) stage, of every candidate
 unit pair not yet shown seen, its next model pairs (of those no rule hides) in the order of
-:func:`_picks_of` (each target model's nearest observer model first, then by the centres'
-distance), the nearest pair and the pairs of the units' side models first (:func:`_spread`,
-pass ow24); a unit pair with a staged pair the batch proves seen is visible, and
+:func:`_first_picks` (its nearest pair, the pairs of the units' side models, then the next
+nearest: pass ow24; each target model's nearest observer model first before, ow22); a unit
+pair with a staged pair the batch proves seen is visible, and
 its other model pairs are not staged. The last round stages every other model pair of the
 other unit pairs (what ``Visibility.stage_many`` stages, less the pairs a first round's batch
 left open: batched already, pass ow21), and ``Visibility.unit_sees``
@@ -39,8 +39,9 @@ if TYPE_CHECKING:
     from w40k.geometry.visibility import Visibility
 
 ROUNDS = (4,)
-"""The first round stages, of each candidate unit pair, its model pairs of rank 0-3
-(:func:`_picks_of`); the last round every other model pair of the unit pairs not shown seen.
+"""The first round stages, of each candidate unit pair, 4 of its model pairs
+(:func:`_first_picks`); the last round every other model pair of the unit pairs not shown
+seen.
 With the nearest centres first (pass ow15), of Fire Overwatch's candidate pairs (k = 5
 greedy game seed 0 / 1000-point battle seed 1: 281 / 146 unit pairs, 234 / 82 visible), the
 first round showed 182 / 75 seen, and the search staged 4070 / 1378 model pairs instead of
@@ -138,8 +139,8 @@ def _all_picks(vis: Visibility, pairs: list[Pair],
                k: int) -> list[tuple[int, list[tuple[int, int]]]]:
     """For each unit pair, :func:`_picks_of`'s answer (its rule mask: :meth:`_rule_mask`;
     the size is ``staged_size``), computed per observer unit; with ``k`` 0, the sizes only
-    (no sort: no round reads a rank). ow22's and ow23's first round (the search's since
-    pass ow24: :func:`_first_picks`)."""
+    (no sort: no round reads a rank). ow22's and ow23's first round; since pass ow24 the
+    search's is :func:`_first_picks`, and this one the tests' reference."""
     if k <= 0:
         return [(vis.staged_size(*p), []) for p in pairs]
     kept: dict[int, np.ndarray] = {}
