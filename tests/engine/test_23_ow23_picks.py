@@ -15,15 +15,12 @@ import random
 import numpy as np
 import pytest
 
-from tests.engine.overwatch_ranks_reference import _ranks_of
+from tests.engine.overwatch_ranks_reference import _all_picks, _column_ranks, _picks_of, _ranks_of
 from tests.engine.test_22_overwatch_ranks import _plain, random_case
 from tests.geometry.test_los_batch import random_scene
 from w40k.engine.stratagems import overwatch_sight
 from w40k.engine.stratagems.overwatch_sight import (
-    _all_picks,
-    _column_ranks,
     _mask_of,
-    _picks_of,
     _shown,
     _shown_at,
 )

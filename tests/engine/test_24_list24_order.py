@@ -6,6 +6,7 @@ the tally lowered after each pair searched), so the same searches in the same or
 
 from __future__ import annotations
 
+from typing import Any
 from unittest import mock
 
 import numpy as np
@@ -120,9 +121,11 @@ def test_model_sees_searches_the_same_pairs_in_the_same_order(seed: int, conv: b
         calls: list[Pair] = []
         real = Visibility.visible
 
-        def spy(self: Visibility, *k: int) -> bool:
+        def spy(
+            self: Visibility, *k: int, calls: list[Pair] = calls, real: Any = real
+        ) -> bool:
             calls.append(k)  # type: ignore[arg-type]
-            return real(self, *k)
+            return bool(real(self, *k))
 
         with mock.patch.object(Visibility, "visible", spy):
             got = v.model_sees(ou, om, tu)

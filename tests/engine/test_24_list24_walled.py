@@ -6,6 +6,7 @@ gaps, areas, upper levels, ovals), asked in random orders after random batches."
 
 from __future__ import annotations
 
+from typing import Any
 from unittest import mock
 
 import numpy as np
@@ -51,8 +52,11 @@ def test_the_skipped_tries_change_no_answer(seed: int) -> None:
         tries: list[tuple[int, int, bool, bool]] = []
         real = SightTables._walled_search
 
-        def spy(self: SightTables, ou: int, tu: int) -> bool:
-            out = real(self, ou, tu)
+        def spy(
+            self: SightTables, ou: int, tu: int, real: Any = real,
+            tries: list[tuple[int, int, bool, bool]] = tries,
+        ) -> bool:
+            out = bool(real(self, ou, tu))
             tries.append((ou, tu, out, _plain_some_unblocked(self._raw_cache, ou, tu)))
             return out
 

@@ -15,14 +15,13 @@ import random
 import numpy as np
 import pytest
 
+from tests.engine.overwatch_ranks_reference import _all_picks, _picks_of
 from tests.engine.test_22_overwatch_ranks import random_case
 from tests.geometry.test_los_batch import random_scene
 from w40k.engine.stratagems import overwatch_sight
 from w40k.engine.stratagems.overwatch_sight import (
-    _all_picks,
     _corners,
     _first_picks,
-    _picks_of,
     _spread,
 )
 from w40k.geometry import Visibility, scene_from_dict
@@ -67,7 +66,7 @@ def test_corners_and_spread_as_plain_python() -> None:
         corners = _corners([a] * len(wide), [bs[j] for j in wide], [got[j][1][0] for j in wide])
         assert len(corners) == len(wide)
         for j, c in zip(wide, corners, strict=True):
-            size, front = got[j]
+            _size, front = got[j]
             assert c == _plain_corners(a, bs[j], front[0]), trial
             picks = _spread(front, c, masks[j], k)
             assert picks == _plain_spread(front, c, masks[j], k), trial

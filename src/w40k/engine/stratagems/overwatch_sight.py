@@ -86,77 +86,6 @@ def _centres(vis: Visibility, u: int, kept: dict[int, np.ndarray]) -> np.ndarray
     return hit
 
 
-def _column_ranks(d: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """``out[om, tm]``: the rank of observer model ``om`` among target model ``tm``'s
-    observer models no rule hides (``mask``), the nearest (``d``: squared centre distances)
-    first, ties in model order; where a rule hides the pair, the number of observer models
-    (after every rank: such a pair is never staged)."""
-    n = d.shape[0]
-    order = np.argsort(np.where(mask, d, np.inf), axis=0, kind="stable")
-    out = np.empty(d.shape, dtype=np.int64)
-    # ``put_along_axis(out, order, ranks, axis=0)``: the same cells by plain fancy indexing
-    # (``out[order[i, j], j] = i``) without that function's Python-level index building
-    out[order, np.arange(d.shape[1])] = np.arange(n, dtype=np.int64)[:, None]
-    out[~mask] = n
-    return out
-
-
-def _picks_of(a: np.ndarray, bs: list[np.ndarray], masks: list[np.ndarray],
-              k: int) -> list[tuple[int, list[tuple[int, int]]]]:
-    """For each target unit (``bs``, ``masks``) of observer unit ``a``: the number of its
-    model pairs no rule hides (``mask``), and those of rank below ``k`` as (observer model, target
-    model), in rank order (pass ow23). The sort of ow22's rank matrices (kept as the tests'
-    reference: tests/engine/overwatch_ranks_reference.py; each unit pair's
-    own stable sort of its keys, the pairs a rule hides last), read from its front: a unit
-    pair's pairs of rank ``r`` is its segment's entry ``r`` in the sorted order (its
-    segment of ``n * width`` entries starts at ``n`` times its first column), and the
-    pairs no rule hides are the segment's first ``size`` entries (ranks 0 .. size - 1: a
-    hidden pair's column rank is ``n``, after every other's). No rank matrix is built
-    (most are never read: a round reads the ranks below its bound). The unit pair and
-    the column rank are one integer key (``seg * (n + 1) + col``, ``col`` <= ``n``), which
-    sorts as the two keys one after the other."""
-    n = a.shape[0]
-    widths = [b.shape[0] for b in bs]
-    total = sum(widths)
-    d = ((a[:, None, :] - np.concatenate(bs)[None, :, :]) ** 2).sum(axis=2)
-    mask = np.concatenate(masks, axis=1)
-    col = _column_ranks(d, mask)
-    seg = np.repeat(np.arange(len(bs), dtype=np.int64) * (n + 1), widths)
-    order = np.lexsort((np.where(mask, d, np.inf).ravel(), (col + seg[None, :]).ravel()))
-    per_column = np.count_nonzero(mask, axis=0).tolist()
-    out: list[tuple[int, list[tuple[int, int]]]] = []
-    start = 0
-    for w in widths:
-        size = sum(per_column[start:start + w])
-        front = order[n * start:n * start + min(k, size)].tolist()
-        # (a flat index ``om * total + column``: the column less the unit's first)
-        out.append((size, [(f // total, f % total - start) for f in front]))
-        start += w
-    return out
-
-
-def _all_picks(vis: Visibility, pairs: list[Pair],
-               k: int) -> list[tuple[int, list[tuple[int, int]]]]:
-    """For each unit pair, :func:`_picks_of`'s answer (its rule mask: :meth:`_rule_mask`;
-    the size is ``staged_size``), computed per observer unit; with ``k`` 0, the sizes only
-    (no sort: no round reads a rank). ow22's and ow23's first round; since pass ow24 the
-    search's is :func:`_first_picks`, and this one the tests' reference."""
-    if k <= 0:
-        return [(vis.staged_size(*p), []) for p in pairs]
-    kept: dict[int, np.ndarray] = {}
-    by: dict[int, list[int]] = {}
-    for i, (ou, _) in enumerate(pairs):
-        by.setdefault(ou, []).append(i)
-    out: list[tuple[int, list[tuple[int, int]]]] = [(0, [])] * len(pairs)
-    for ou, idx in by.items():
-        tus = [pairs[i][1] for i in idx]
-        got = _picks_of(_centres(vis, ou, kept), [_centres(vis, tu, kept) for tu in tus],
-                        [vis._rule_mask(ou, tu) for tu in tus], k)
-        for i, g in zip(idx, got, strict=True):
-            out[i] = g
-    return out
-
-
 def _first_picks(vis: Visibility, pairs: list[Pair],
                  k: int) -> list[tuple[int, list[tuple[int, int]]]]:
     """For each unit pair: the number of its model pairs no rule hides (its rule mask,
@@ -167,8 +96,8 @@ def _first_picks(vis: Visibility, pairs: list[Pair],
     search in one array (a run of its model pairs, row-major, each), sorted once by (run,
     distance; the pairs a rule hides last): a run's front is its nearest pairs, and its
     pairs no rule hides are its first ``size`` entries. Which pairs a round stages decides
-    no answer (:func:`seen_pairs`); ow23's rank order (:func:`_all_picks`) cost one sort and
-    a rank matrix per observer unit."""
+    no answer (:func:`seen_pairs`); ow23's rank order (``_all_picks``, now the tests' reference in
+    tests/engine/overwatch_ranks_reference.py) cost one sort and a rank matrix per observer unit."""
     kept: dict[int, np.ndarray] = {}
     masks = [vis._rule_mask(ou, tu) for ou, tu in pairs]
     out: list[tuple[int, list[tuple[int, int]]]] = [(0, [])] * len(pairs)
