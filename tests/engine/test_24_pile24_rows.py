@@ -10,12 +10,14 @@ import random
 import numpy as np
 import pytest
 
+from tests.engine.test_16_pile_in_bounds import _plain
+from tests.engine.test_propose_moves import _plain_target_spots
 from w40k.engine.phases import pile_in_bounds as pb
 from w40k.engine.phases import pile_in_friends as pf
 from w40k.geometry import Model
-from w40k.geometry.battlefield import MARGIN, bounding_radius, inner_radius
+from w40k.geometry.battlefield import MARGIN, bounding_radius
 from w40k.geometry.measure import ENGAGEMENT_HORIZONTAL
-from w40k.geometry.shapes import EPS, Polygon
+from w40k.geometry.shapes import EPS
 
 _BASES: list[float | tuple[float, float]] = [25.0, 32.0, 40.0, 60.0, (75.0, 42.0)]
 _HULL = ((-1.5, -1.0), (1.5, -1.0), (1.5, 1.0), (-1.5, 1.0))
@@ -100,50 +102,6 @@ def test_near_discs_in_one_pass_are_the_plain_filter_s_R03_01_c(seed: int) -> No
         assert fx.even == all(r[2] == r[3] for r in want_rows)
         evens += fx.even
     assert on_edge > 50 and kept_cols > 20 and 0 < evens < 80
-
-
-def _plain(start: Model, spots: list[tuple[float, float]], fx: pb.Fixed,
-           friends: list[Model], than: float, keep: bool, clearance: float
-           ) -> tuple[list[int], list[int]]:
-    """The candidates' answer as the fourteenth session computed it (``test_16``'s): one
-    (spots, columns) matrix of every column, the bounds clipped at 0."""
-    pts = np.array(spots, dtype=np.float64).reshape(-1, 2)
-    k, nf = len(pts), len(fx.cols)
-    cols = np.concatenate((fx.cols, pb.table([pb.row(f) for f in friends], 4))) \
-        if friends else fx.cols
-    fp = start.footprint()
-    cx, cy = fp.center
-    ox, oy = cx - start.x, cy - start.y
-    d = np.sqrt((pts[:, 0, None] + ox - cols[None, :, 0]) ** 2
-                + (pts[:, 1, None] + oy - cols[None, :, 1]) ** 2)
-    s_in = -math.inf if isinstance(fp, Polygon) else inner_radius(fp)
-    lower = np.maximum(d - bounding_radius(fp) - cols[None, :, 2], 0.0)
-    upper = np.maximum(d - s_in - cols[None, :, 3], 0.0)
-    refused = np.zeros(k, dtype=bool)
-    code = np.zeros(k, dtype=np.int64)
-    nt = fx.targets
-    if nt > 0:
-        refused |= lower[:, :nt].min(axis=1) >= than + MARGIN
-        code[upper[:, :nt].min(axis=1) >= than - MARGIN] = pb.CLOSER
-    elif nt == 0:
-        refused[:] = True
-    else:
-        code[:] = pb.CLOSER
-    if keep and fx.groups:
-        limit = ENGAGEMENT_HORIZONTAL + EPS
-        sure_all = np.ones(k, dtype=bool)
-        for a, b in fx.groups:
-            v = fx.v_ok[a:b]
-            sure_all &= ((upper[:, a:b] <= limit - MARGIN) & v).any(axis=1)
-            refused |= ~((lower[:, a:b] <= limit + MARGIN) & v).any(axis=1)
-        code[~sure_all] |= pb.STILL
-    if friends:
-        code[(lower[:, nf:] <= clearance + MARGIN).any(axis=1)] |= pb.CLEAR
-        refused |= (upper[:, nf:] <= clearance - MARGIN).any(axis=1)
-    a, b = fx.near
-    refused |= (upper[:, a:b] <= pb.TAKEN_CLEARANCE - MARGIN).any(axis=1)
-    idx = np.flatnonzero(~refused)
-    return idx.tolist(), code[idx].tolist()
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -233,29 +191,6 @@ def test_rows_kept_as_the_unit_moves_are_each_model_s_row(seed: int) -> None:
                 want = [pb.row(f) for fid, f in cur.items() if fid != oid]
                 assert rows.others(oid) == want
                 assert rows.even_others(oid) == all(r[2] == r[3] for r in want)
-
-
-def _plain_target_spots(start: Model, tshapes: list[Model], budget: float, jitter: float
-                        ) -> list[tuple[float, float]]:
-    """The pile-in target spots built spot by spot (``test_propose_moves``' reference of
-    ``_target_chunks``): every spot measured by ``math.hypot`` against the move's limit."""
-    from w40k.engine.phases import melee_moves as mm_
-    from w40k.engine.phases import pile_in_propose as pp
-    from w40k.geometry.measure import horizontal_distance
-    near = sorted(tshapes, key=lambda t: horizontal_distance(start, t))[:pp.NEAREST]
-    near = [t for t in near if horizontal_distance(start, t) <= budget + 2.0 + mm_.EPS]
-    rings = [pp._contact_ring(start, t, math.atan2(start.y - t.y, start.x - t.x) + jitter)
-             for t in near]
-    spots = [(x + g * c, y + g * s) for g in pp.TARGET_GAPS for ring in rings
-             for x, y, c, s in ring]
-    spots = pp._reachable(start, spots, budget)
-    t0 = min(tshapes, key=lambda t: horizontal_distance(start, t))
-    dist = math.hypot(t0.x - start.x, t0.y - start.y)
-    if dist > 0:
-        k = min(1.0, (budget - pp.SLACK) / dist)
-        spots += [(start.x + f * k * (t0.x - start.x), start.y + f * k * (t0.y - start.y))
-                  for f in pp.STRAIGHT]
-    return spots
 
 
 @pytest.mark.parametrize("seed", range(6))
