@@ -15,22 +15,22 @@ is that of ``w40k battle``'s ``record.json``); ``--games-detail`` prints each ga
 and record digest.
 
 Growth: ``--scale K`` plays scales k = 1..K (k times the default armies on the same table,
-``w40k.io.battle_scale``; ``--only`` plays scale K alone) with the random and the greedy
-agents (or ``--agent``), prints per scale the median time per game (of ``--games``, default
-5), decisions per second and engine versus agent time, then the growth exponent: the slope of
-log(time) against log(models) fitted by least squares over the scales played (for wall and
-for CPU time; replay, save/load and clone are not timed at scales; ``--games-detail`` prints
-each game's CPU time and the sha256 of its record, to compare before/after). ``--gc cli``
-runs the games with the garbage collector as ``w40k battle``'s process has it (the objects the
-imports made frozen, ``gc.freeze``; ``gc.set_threshold(*GC_THRESHOLD)`` during a game), the way
-a batch of battles is best run; the default, ``--gc python``, keeps Python's own settings (what
-a library caller gets without setting anything). ``cpu ms`` is
-the process's CPU time per game (less sensitive than wall time to other load on the
-machine). Prints the median
-time per full game, decisions per second, where the time goes (engine ``pending``/``submit``
-vs the agents' choices, i.e. the position proposers), the cost of ``save``/``Game.load``,
-``clone`` and ``Game.replay`` relative to a game, and ratios; nothing is asserted (DESIGN.md:
-speed is measured, never asserted by tests).
+``w40k.io.battle_scale``; ``--only`` plays scale K alone) with the random and the greedy agents
+(or ``--agent``), prints per scale the median time per game (of ``--games``, default 5),
+decisions per second and engine versus agent time, then the growth exponent: the slope of
+log(time) against log(models) fitted by least squares over the scales played (for wall and for
+CPU time; then that slope split into the decisions' own growth, the slope of log(decisions),
+and the rest, the CPU time per decision; replay, save/load and clone are not timed at scales;
+``--games-detail`` prints each game's CPU time and the sha256 of its record, to compare
+before/after). ``--gc cli`` runs the games with the garbage collector as ``w40k battle``'s
+process has it (the objects the imports made frozen, ``gc.freeze``;
+``gc.set_threshold(*GC_THRESHOLD)`` during a game), the way a batch of battles is best run; the
+default, ``--gc python``, keeps Python's own settings (what a library caller gets without
+setting anything). ``cpu ms`` is the process's CPU time per game (less sensitive than wall time
+to other load on the machine). Prints the median time per full game, decisions per second,
+where the time goes (engine ``pending``/``submit`` vs the agents' choices, i.e. the position
+proposers), the cost of ``save``/``Game.load``, ``clone`` and ``Game.replay`` relative to a
+game, and ratios; nothing is asserted (DESIGN.md: speed is measured, never asserted by tests).
 """
 
 from __future__ import annotations
@@ -133,6 +133,7 @@ def growth(scale: int, only: bool, games: int, seed: int, agents: list[str],
     print("agent   k models  ms/game  cpu ms/game  decisions  dec/s  engine  agents")
     fits: dict[str, list[tuple[float, float]]] = {a: [] for a in agents}
     cpu_fits: dict[str, list[tuple[float, float]]] = {a: [] for a in agents}
+    dec_fits: dict[str, list[tuple[float, float]]] = {a: [] for a in agents}
     for k in scales:
         models = sum(len(cast(list[object], u["models"]))
                      for u in cast(list[dict[str, object]], scaled_position(k)["units"]))
@@ -155,11 +156,19 @@ def growth(scale: int, only: bool, games: int, seed: int, agents: list[str],
             fits[agent].append((math.log(models), math.log(total)))
             cpu = statistics.median(r["cpu"] for r in runs)
             cpu_fits[agent].append((math.log(models), math.log(cpu)))
+            dec_fits[agent].append((math.log(models), math.log(
+                statistics.median(r["decisions"] for r in runs))))
     for agent in agents:
         if len(fits[agent]) < 2:
             continue
         print(f"growth exponent ({agent}): time ~ models^{_slope(fits[agent]):.2f}, "
               f"cpu time ~ models^{_slope(cpu_fits[agent]):.2f}")
+        # the split of that slope: the decisions a battle asks (the game's, not the
+        # engine's: more units on the same table meet, charge and react more often) and the
+        # CPU time per decision (the engine's and the agents' work for each)
+        dec = _slope(dec_fits[agent])
+        print(f"  of which ({agent}): decisions ~ models^{dec:.2f}, "
+              f"cpu time per decision ~ models^{_slope(cpu_fits[agent]) - dec:.2f}")
 
 
 def _slope(pts: list[tuple[float, float]]) -> float:
