@@ -6,6 +6,7 @@ reads the rules off these tables."""
 
 from __future__ import annotations
 
+import weakref
 from types import ModuleType
 from typing import TYPE_CHECKING
 
@@ -46,12 +47,16 @@ class _AreasOf(dict[tuple[int, int], frozenset[int]]):
 
     def __init__(self, vis: SightTables) -> None:
         super().__init__()
-        self.vis = vis
+        # a weak reference: the tables hold this map, so a strong one would be a cycle that
+        # only the garbage collector frees (a game drops a Visibility at every scene change)
+        self._vis = weakref.ref(vis)
 
     def __missing__(self, key: tuple[int, int]) -> frozenset[int]:
-        n_areas = len(self.vis.scene.terrain.areas)
+        vis = self._vis()
+        assert vis is not None, "areas_of read after its tables were freed"
+        n_areas = len(vis.scene.terrain.areas)
         # the terrain areas among the model's columns (areas first, then gap fillers)
-        out = frozenset(c for c in self.vis._regions(self.vis.model_index[key]) if c < n_areas)
+        out = frozenset(c for c in vis._regions(vis.model_index[key]) if c < n_areas)
         self[key] = out
         return out
 

@@ -6,6 +6,7 @@ and answers model and unit questions from that cache.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import chain
@@ -610,10 +611,14 @@ class Visibility(SightTables):
             units, fps, index = self.scene.units, self.footprints, self.model_index
             no, nt = len(units[ou].models), len(units[tu].models)
 
+            me = weakref.ref(self)  # the proof is kept here: no cycle back to the tables
+
             def regions() -> tuple[np.ndarray, np.ndarray]:
                 go = [index[(ou, m)] for m in range(no)]
                 gt = [index[(tu, m)] for m in range(nt)]
-                member = self._area_rows(np.array(go + gt, dtype=np.int64))
+                tables = me()
+                assert tables is not None, "a terrain proof read after its tables were freed"
+                member = tables._area_rows(np.array(go + gt, dtype=np.int64))
                 return member[go], member[gt]
 
             hit = self._far[(ou, tu)] = far_pairs(
