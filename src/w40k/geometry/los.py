@@ -46,6 +46,8 @@ from w40k.geometry.los_obstacles import TOUCH as TOUCH
 from w40k.geometry.los_obstacles import Obstacles as Obstacles
 from w40k.geometry.los_obstacles import Sight as Sight
 from w40k.geometry.los_obstacles import SightResult as SightResult
+from w40k.geometry.los_owned import owned_above as owned_above
+from w40k.geometry.los_owned import owned_above_masks as owned_above_masks
 from w40k.geometry.los_sides import _as_discs as _as_discs
 from w40k.geometry.los_sides import _box as _box
 from w40k.geometry.los_sides import _box_of as _box_of
@@ -525,22 +527,8 @@ def relevant_obstacles(o: Shape, t: Shape, lowest: float, obstacles: Obstacles) 
     pair, less the parts no higher than the lower column (``lowest``: a line over them)."""
     obs = obstacles
     if len(obs.a):
-        obs = owned_above(obs, _owner_mask(obs, _relevant_edges(o, t, obs)), lowest)
+        obs = owned_above_masks(obs, _owner_mask(obs, _relevant_edges(o, t, obs)), lowest)
     return obs
-
-
-def owned_above(obs: Obstacles, owners: np.ndarray, lowest: float) -> Obstacles:
-    """The edges and vertices of the obstacles ``owners`` marks (a boolean row by obstacle
-    index; indices past its end are not marked) less the parts no higher than ``lowest``
-    (:func:`relevant_obstacles`' last step: the same arrays in the same order)."""
-    size = int(max(obs.owner.max(initial=-1), obs.vert_owner.max(initial=-1))) + 1
-    if len(owners) < size:
-        owners = np.concatenate([owners, np.zeros(size - len(owners), dtype=bool)])
-    keep = owners[obs.owner] & ~((obs.top <= lowest + 1e-12) & np.isfinite(obs.top))
-    vkeep = owners[obs.vert_owner] & ~(
-        (obs.vert_top <= lowest + 1e-12) & np.isfinite(obs.vert_top)
-    )
-    return obs.subset(keep, vkeep)
 
 
 def line_of_sight(
