@@ -21,12 +21,14 @@ from w40k.core.keywords import keyword_set
 from w40k.engine import geo, windows
 from w40k.engine.context import Context
 from w40k.engine.game import Game
+from w40k.engine.phases.melee_moves import units_within
 from w40k.engine.phases.shooting import can_shoot
 from w40k.engine.phases.shooting_facts import ShooterFacts, box_gap
-from w40k.engine.stratagems import core, reroll, usage
+from w40k.engine.stratagems import core, interventions, reroll, usage
 from w40k.engine.stratagems.effects import this_phase
 from w40k.engine.stratagems.model import Stratagem, Target, TurnKey
 from w40k.engine.windows import Facts
+from w40k.geometry import engaged
 from w40k.geometry.shapes import EPS
 from w40k.io.battle_scale import scaled_position
 
@@ -292,3 +294,97 @@ def test_smokescreen_and_window_order_equal_the_plain_ones() -> None:
             assert windows._order(ctx) == [first, s.opponent(first)]
     assert reroll._CHARGE is RollKind.CHARGE and reroll._HIT is RollKind.HIT
     assert reroll._ADVANCE is RollKind.ADVANCE
+
+
+def _plain_heroic(ctx: Context, facts: Facts, player: str) -> list[Target]:
+    if facts.get("phase") != "charge":
+        return []
+    from w40k.engine.phases.charge import eligible_to_charge
+    s = ctx.state
+    enemies = s.units_of(s.opponent(player))
+    out: list[Target] = []
+    for u in s.units_of(player):
+        if u.has("VEHICLE") and not (u.has("CHARACTER") or u.has("WALKER")):
+            continue
+        if u.has("AIRCRAFT") or geo.is_engaged(ctx, u) or u.flag("selected_to_charge") \
+                or u.flag("emergency_disembark"):
+            continue
+        if not any(units_within(u, e, interventions.HEROIC_RANGE) for e in enemies):
+            continue
+        if not eligible_to_charge(ctx, u):
+            continue
+        out.append(Target(u.id, {"mode": interventions.LEAP}))
+        out.append(Target(u.id, {"mode": interventions.FRAY}, extra_cp=1))
+    return out
+
+
+def _plain_impact(ctx: Context, facts: Facts, player: str) -> list[Target]:
+    uid = core._own(ctx, facts, player)
+    if uid is None:
+        return []
+    u = ctx.state.unit(uid)
+    if not (u.has("MONSTER") or u.has("VEHICLE")):
+        return []
+    out: list[Target] = []
+    for e in geo.engaged_enemies(ctx, u):
+        es = geo.unit_shapes(e)
+        seen: set[int] = set()
+        for m in u.alive:
+            if m.profile.T not in seen and any(engaged(geo.model_shape(m), o) for o in es):
+                seen.add(m.profile.T)
+                out.append(Target(uid, {"enemy": e.id, "model": m.id}))
+    return out
+
+
+_UNIT_WORDS = ("VEHICLE", "Vehicles", "CHARACTER", "Walker", "AIRCRAFT", "MONSTER",
+               "Monsters", "TITANIC", "SMOKE")
+_COMBOS = ((), ("VEHICLE",), ("Vehicles", "Walker"), ("VEHICLE", "CHARACTER"),
+           ("VEHICLE", "WALKERS", "Character"), ("AIRCRAFT",), ("MONSTER",), ("Titanic",),
+           ("Monsters", "VEHICLE"), ("SMOKE", "Walker"))
+
+
+def test_heroic_impact_and_overwatch_units_equal_the_plain_keyword_tests() -> None:
+    """15.11 (R15.11-a), 15.06 and 15.08 (R15.08-a): at the end of each Charge phase and
+    each Fight phase of greedy games, on clones whose units gain or lose VEHICLE,
+    CHARACTER, WALKER, AIRCRAFT, MONSTER or TITANIC (in any number or case), Heroic
+    Intervention's and Crushing Impact's selections equal the plain ones (``has``), and the
+    keys made once are ``has``'s."""
+    rng = random.Random(1125)
+    seen = {"heroic": 0, "impact": 0}
+
+    def hook(game: Game) -> None:
+        s = game.state
+        key = (s.round, s.turn_player, s.phase)
+        if s.phase not in ("charge", "fight") or key in done:
+            return
+        done.add(key)
+        for trial in range(3):
+            g = game.clone() if trial else game
+            if trial:
+                for u in g.state.units:
+                    if rng.random() < 0.5:
+                        continue
+                    add = rng.choice(_COMBOS)
+                    for m in u.models:
+                        words = [w for w in m.profile.keywords
+                                 if not (keyword_set((w,)) & keyword_set(_UNIT_WORDS))
+                                 or rng.random() < 0.3]
+                        m.profile = dataclasses.replace(m.profile,
+                                                        keywords=(*words, *add))
+            ctx = g.ctx
+            for p in g.state.players:
+                fast = _answer(interventions._heroic_targets, ctx, {"phase": "charge"}, p.name)
+                assert fast == _answer(_plain_heroic, ctx, {"phase": "charge"}, p.name)
+                seen["heroic"] += len(cast(list[Any], fast))
+                for u in g.state.units:
+                    facts: dict[str, JSON] = {"unit": u.id}
+                    got = _answer(core._impact_targets, ctx, facts, p.name)
+                    assert got == _answer(_plain_impact, ctx, facts, p.name)
+                    seen["impact"] += len(cast(list[Any], got))
+                    for k in ("TITANIC", "VEHICLE", "CHARACTER", "WALKER", "AIRCRAFT"):
+                        assert (getattr(interventions, f"_{k}") in u.keys) is u.has(k)
+
+    for scale, seed in ((1, 0), (2, 1)):
+        done: set[tuple[int, str, str]] = set()
+        greedy_record(scale, seed, hook)
+    assert seen["heroic"] > 10 and seen["impact"] > 0

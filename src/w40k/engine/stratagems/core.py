@@ -174,7 +174,7 @@ def _impact_targets(ctx: Context, facts: Facts, player: str) -> list[Target]:
     if uid is None:
         return []
     u = ctx.state.unit(uid)
-    if not (u.has("MONSTER") or u.has("VEHICLE")):
+    if not (_MONSTER in u.keys or _VEHICLE in u.keys):  # (``u.has``'s test, keys made once)
         return []
     out: list[Target] = []
     for e in geo.engaged_enemies(ctx, u):
@@ -218,8 +218,8 @@ def _smoke_targets(ctx: Context, facts: Facts, player: str) -> list[Target]:
     return [Target(u.id) for u in ctx.state.units_of(player) if _SMOKE in u.keys]
 
 
-_SMOKE = canonical_keyword("SMOKE")
-"""``UnitData.has("SMOKE")``'s key, made once (pass ow25)."""
+_SMOKE, _MONSTER, _VEHICLE = (canonical_keyword(k) for k in ("SMOKE", "MONSTER", "VEHICLE"))
+"""The keys ``UnitData.has`` tests these keywords by, made once (pass ow25)."""
 
 
 def _smoke_effect(ctx: Context, facts: Facts, player: str, target: Target) -> None:
