@@ -5,11 +5,12 @@ does not have yet: it is not listed."""
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 from w40k.core.dice import RollKind
 from w40k.core.jsonval import JSON
-from w40k.core.keywords import canonical_keyword
+from w40k.core.keywords import canonical_keyword, keyword_set
 from w40k.engine import geo
 from w40k.engine.phases.fight import eligible_to_fight
 from w40k.engine.phases.movement import push_mortal_wounds
@@ -84,6 +85,13 @@ def _explosive_model(keys: frozenset[str]) -> bool:
     return bool(keys & _EXPLOSIVE_KEYS)
 
 
+@functools.lru_cache(maxsize=1024)
+def _explosive_words(words: tuple[str, ...]) -> bool:
+    """:func:`_explosive_model` of a model with these keywords as written (its ``keys``,
+    ``ModelProfile.keys``, are ``keyword_set(words)``): one lookup a model (pass ow25)."""
+    return _explosive_model(keyword_set(words))
+
+
 def _explosives_targets(ctx: Context, facts: Facts, player: str) -> list[Target]:
     if facts.get("phase") != "shooting":
         return []
@@ -91,14 +99,23 @@ def _explosives_targets(ctx: Context, facts: Facts, player: str) -> list[Target]
     # (unit, its facts, enemy, its EXPLOSIVES/GRENADES models within 8" of the enemy, in unit
     # order): the pairs whose sight is asked, staged in one batch below
     asked: list[tuple[str, ShooterFacts, str, list[str]]] = []
+    # each enemy's ``is_engaged``, asked once for every unit (one state: the same answer)
+    engaged: dict[int, bool] = {}
     for u in s.units_of(player):
-        bombs = [m.id for m in u.alive if _explosive_model(m.keys)]
+        # Appendix 'Mixed keywords': the unit's keys hold every living model's, so a unit
+        # without EXPLOSIVES/GRENADES in them has no such model (pass ow25)
+        if not (u.keys & _EXPLOSIVE_KEYS):
+            continue
+        bombs = [m.id for m in u.alive if _explosive_words(m.profile.keywords)]
         if not (bombs and not u.flag("advanced")
                 and can_shoot(ctx, u) and not geo.is_engaged(ctx, u)):
             continue
         facts_u = ShooterFacts(ctx, u)
         for e in facts_u.enemies:
-            if geo.is_engaged(ctx, e):
+            busy = engaged.get(id(e))
+            if busy is None:
+                busy = engaged[id(e)] = geo.is_engaged(ctx, e)
+            if busy:
                 continue
             # the boxes that hold the two units' footprints first (``ShooterFacts.beyond``'s
             # test: a box gap over 8" + EPS + 1e-6 leaves every model pair farther than
@@ -157,7 +174,7 @@ def _impact_targets(ctx: Context, facts: Facts, player: str) -> list[Target]:
     if uid is None:
         return []
     u = ctx.state.unit(uid)
-    if not (u.has("MONSTER") or u.has("VEHICLE")):
+    if not (_MONSTER in u.keys or _VEHICLE in u.keys):  # (``u.has``'s test, keys made once)
         return []
     out: list[Target] = []
     for e in geo.engaged_enemies(ctx, u):
@@ -198,7 +215,11 @@ CRUSHING_IMPACT = Stratagem(
 def _smoke_targets(ctx: Context, facts: Facts, player: str) -> list[Target]:
     if facts.get("phase") != "shooting":
         return []
-    return [Target(u.id) for u in ctx.state.units_of(player) if u.has("SMOKE")]
+    return [Target(u.id) for u in ctx.state.units_of(player) if _SMOKE in u.keys]
+
+
+_SMOKE, _MONSTER, _VEHICLE = (canonical_keyword(k) for k in ("SMOKE", "MONSTER", "VEHICLE"))
+"""The keys ``UnitData.has`` tests these keywords by, made once (pass ow25)."""
 
 
 def _smoke_effect(ctx: Context, facts: Facts, player: str, target: Target) -> None:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 
 from w40k.core import kept
+from w40k.core.keywords import canonical_keyword
 from w40k.engine import field, geo
 from w40k.engine.phases.melee_moves import EPS, units_within
 from w40k.engine.phases.shooting_facts import ShooterFacts, visibility
@@ -40,6 +41,9 @@ INTO_THE_FRAY_REACH = 6.0
 """15.11: enemy units within 6" may be selected."""
 LEAP, FRAY = "leap_to_defend", "into_the_fray"
 """The two modes of Heroic Intervention."""
+_TITANIC, _VEHICLE, _CHARACTER, _WALKER, _AIRCRAFT = (
+    canonical_keyword(k) for k in ("TITANIC", "VEHICLE", "CHARACTER", "WALKER", "AIRCRAFT"))
+"""The keys ``UnitData.has`` tests these keywords by, made once (pass ow25)."""
 
 
 # -- 15.08 Fire Overwatch --------------------------------------------------------------------
@@ -183,7 +187,7 @@ def _overwatch_search(ctx: Context, player: str,
     left out."""
     s = ctx.state
     units = [u for u in s.units_of(player)
-             if not (u.id in barred or u.has("TITANIC") or geo.is_engaged(ctx, u))]  # R15.08-a
+             if not (u.id in barred or _TITANIC in u.keys or geo.is_engaged(ctx, u))]  # R15.08-a
     if not units:
         return []
     # what the search reads of each unit's ``ShooterFacts``, made once for them all (pass
@@ -241,9 +245,10 @@ def _heroic_targets(ctx: Context, facts: Facts, player: str) -> list[Target]:
     enemies = s.units_of(s.opponent(player))
     out: list[Target] = []
     for u in s.units_of(player):
-        if u.has("VEHICLE") and not (u.has("CHARACTER") or u.has("WALKER")):
+        keys = u.keys  # (``u.has(k)`` is ``canonical_keyword(k) in u.keys``: the keys made once)
+        if _VEHICLE in keys and not (_CHARACTER in keys or _WALKER in keys):
             continue  # R15.11-a
-        if u.has("AIRCRAFT") or geo.is_engaged(ctx, u) or u.flag("selected_to_charge") \
+        if _AIRCRAFT in keys or geo.is_engaged(ctx, u) or u.flag("selected_to_charge") \
                 or u.flag("emergency_disembark"):  # R18.05-b: no charge this turn
             continue
         if not any(units_within(u, e, HEROIC_RANGE) for e in enemies):

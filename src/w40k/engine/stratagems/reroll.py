@@ -86,15 +86,20 @@ def _reroll_advance(ctx: Context, frame: MoveUnitFrame, unit: str) -> tuple[int,
 
 
 # -- the stratagem ------------------------------------------------------------------------------
+_CHARGE, _ADVANCE, _HIT = RollKind.CHARGE, RollKind.ADVANCE, RollKind.HIT
+"""The roll kinds :func:`_targets` tells apart, read once (an enum member read off its class
+costs ~10x a global's, and every roll of a friendly unit asks: pass ow25)."""
+
+
 def _targets(ctx: Context, facts: Facts, player: str) -> list[Target]:
     kind = str(facts.get("kind", ""))
     uid = facts.get("unit")
     if not isinstance(uid, str) or ctx.state.unit(uid).player != player:
         return []  # 'a roll for a friendly unit'
-    if kind == RollKind.CHARGE:
+    if kind == _CHARGE:
         cf = _charge_frame(ctx, uid)
         return [] if cf is None or cf.rerolled else [Target(uid)]
-    if kind == RollKind.ADVANCE:
+    if kind == _ADVANCE:
         mf = _advance_frame(ctx, uid)
         return [] if mf is None or mf.advance_rerolled else [Target(uid)]
     if kind not in ATTACK_KINDS:
@@ -103,7 +108,7 @@ def _targets(ctx: Context, facts: Facts, player: str) -> list[Target]:
     if f is None or f.state is None:
         return []
     actx = cast(dict[str, JSON], f.context or {})
-    if kind == RollKind.HIT and (actx.get("indirect") or actx.get("snap_shooting")):
+    if kind == _HIT and (actx.get("indirect") or actx.get("snap_shooting")):
         return []  # R15.02-d: hit rolls that cannot be re-rolled
     faces = cast(list[int], facts.get("faces", []))
     seen: set[int] = set()

@@ -25,14 +25,32 @@ if TYPE_CHECKING:
     from w40k.engine.context import Context
 
 
+_YOURS, _OPPONENTS = TurnKey.YOURS, TurnKey.OPPONENTS
+"""The two turn keys, read once (an enum member read off its class costs ~10x a global's;
+every stratagem ask reads them: pass ow25)."""
+
+
 def _when(ctx: Context, strat: Stratagem, player: str) -> bool:
     """R15.01-e: the turn and phase of the stratagem's WHEN."""
     s = ctx.state
-    if strat.turn is TurnKey.YOURS and s.turn_player != player:
+    turn = strat.turn
+    if turn is _YOURS and s.turn_player != player:
         return False
-    if strat.turn is TurnKey.OPPONENTS and s.turn_player in ("", player):
+    if turn is _OPPONENTS and s.turn_player in ("", player):
         return False
     return not strat.phases or s.phase in strat.phases
+
+
+def _facts_unit(ctx: Context, facts: Facts) -> UnitData | None:
+    """The unit on the battlefield the facts' ``unit`` names (the first of that id, as
+    ``GameState.unit`` finds it), or None (no such unit, or no unit id)."""
+    uid = facts.get("unit")
+    if not isinstance(uid, str):
+        return None
+    for u in ctx.state.units:
+        if u.id == uid:
+            return u
+    return None
 
 
 def _another_players(ctx: Context, facts: Facts, player: str) -> bool:
@@ -41,13 +59,8 @@ def _another_players(ctx: Context, facts: Facts, player: str) -> bool:
     :attr:`~Stratagem.own_unit` stratagem's TARGET selects nothing, so its answer is [] with
     or without the rest of the 15.01 limits (none of them raises). A unit id
     naming no unit gives False: the stratagem is asked as before (its own lookup raises)."""
-    uid = facts.get("unit")
-    if not isinstance(uid, str):
-        return False
-    for u in ctx.state.units:
-        if u.id == uid:
-            return u.player != player
-    return False
+    u = _facts_unit(ctx, facts)
+    return u is not None and u.player != player
 
 
 def legal_targets(ctx: Context, strat: Stratagem, facts: Facts, player: str) -> list[Target]:
@@ -58,8 +71,14 @@ def legal_targets(ctx: Context, strat: Stratagem, facts: Facts, player: str) -> 
     cp = s.player(player).cp
     if cp < strat.cp or not _when(ctx, strat, player):
         return []  # R15.01-c: never without enough CP
-    if strat.own_unit and _another_players(ctx, facts, player):
-        return []  # TARGET: the facts' unit, for its owner only (nothing below raises)
+    # the last unit looked up (a unit's selections come together); an own-unit stratagem's
+    # is the facts' unit, found first on the battlefield as ``any_unit`` finds it there (its
+    # units come before the units off it): no second lookup of it below (pass ow25)
+    found: UnitData | None = None
+    if strat.own_unit:
+        found = _facts_unit(ctx, facts)
+        if found is not None and found.player != player:
+            return []  # TARGET: the facts' unit, for its owner only (nothing below raises)
     if strat.once_per_battle and any(u.player == player and u.name == strat.name
                                      for u in s.stratagems):
         return []  # 15.04 RESTRICTIONS
@@ -68,7 +87,6 @@ def legal_targets(ctx: Context, strat: Stratagem, facts: Facts, player: str) -> 
         return []  # R15.01-a: the same stratagem at most once per phase
     targeted = {t for u in used for t in u.units}
     out: list[Target] = []
-    found: UnitData | None = None  # the last unit looked up (a unit's selections come together)
     for t in strat.targets(ctx, facts, player):
         # a unit in reserve too (15.07); Command Re-roll's die options all name one unit
         unit = found if found is not None and found.id == t.unit else s.any_unit(t.unit)
