@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from w40k.engine.phases import pile_in_bounds as pb
+from w40k.engine.propose_moves import CLEARANCE as TAKEN_CLEARANCE
 from w40k.geometry.battlefield import MARGIN
 from w40k.geometry.measure import ENGAGEMENT_HORIZONTAL
 from w40k.geometry.shapes import EPS
@@ -61,7 +62,7 @@ def test_lazy_codes_from_python_floats_are_the_vector_codes_R12_03_d_e(seed: int
         k, n = rng.randint(1, 10), rng.randint(1, 12)
         than = rng.choice([rng.uniform(-0.5, 2.0), MARGIN, 0.0, 2 * MARGIN, 0.5,
                            math.nextafter(MARGIN, 0.0), math.nextafter(MARGIN, 1.0)])
-        clearance = rng.choice([pb.TAKEN_CLEARANCE, 0.05])
+        clearance = rng.choice([TAKEN_CLEARANCE, 0.05])
         marks = [than - MARGIN, _LIMIT - MARGIN, clearance + MARGIN]
 
         def value(marks: list[float] = marks) -> float:
@@ -102,7 +103,7 @@ def test_lazy_codes_of_a_spot_on_each_threshold_R12_03_d_e() -> None:
     least target bound on ``than - MARGIN``: closer measured; a group's column on the
     engagement limit less ``MARGIN``: surely engaged; a friend's on ``clearance +
     MARGIN``: clear measured), and a float beyond each (the opposite answers)."""
-    than, clearance = 0.4, pb.TAKEN_CLEARANCE
+    than, clearance = 0.4, TAKEN_CLEARANCE
     on = [than - MARGIN, than + 1.0, _LIMIT - MARGIN, clearance + MARGIN]
     beyond = [math.nextafter(than - MARGIN, -1.0), than + 1.0,
               math.nextafter(_LIMIT - MARGIN, 9.0), math.nextafter(clearance + MARGIN, 9.0)]
