@@ -258,7 +258,10 @@ def can_reach(ctx: Context, u: UnitData, mid: str, finals: Mapping[str, Model],
     scene: Scene | None = None
     # Both spot tests for every candidate at once where bounds settle them (1: passes,
     # 0: fails, -1: measured exactly below; the same answers).
-    near = near_codes(start, rows, targets, gap + EPS)  # gap_tri's, kept (the check's repeat)
+    # gap_tri's, kept (the check's repeat); with round bases throughout every spot is
+    # surely within (:func:`_rings_within`): all 1, not measured
+    near = [1] * len(cands) if _rings_within(start, targets) else \
+        near_codes(start, rows, targets, gap + EPS)
     if avoid:
         sure, maybe = engaged_bounds(start, rows, avoid)
         clear = np.where(sure, 0, np.where(maybe, -1, 1)).tolist()
@@ -297,6 +300,21 @@ def can_reach(ctx: Context, u: UnitData, mid: str, finals: Mapping[str, Model],
         if legal:
             return True
     return False
+
+
+def _rings_within(start: Model, targets: Sequence[Model]) -> bool:
+    """Whether ``start`` and every one of ``targets`` have a round base (a ``Circle``
+    footprint: ``Model.base``'s, centred on the model with radius :func:`_radius`): then
+    every spot of ``candidate_rows(start, targets, gap, budget)`` is within ``gap + EPS``
+    of a target model horizontally, as ``gap_tri`` would find it (1) or measure it. Each
+    spot lies on a ring of radius ``r + rt + g`` (``g``: half the gap capped at 1/4", or
+    0.95 of it) around a target model's centre (``cx + d * cos(a)``, ``cy + d * sin(a)``:
+    its distance to the centre is ``d`` within ~1e-13" of rounding), so its horizontal
+    distance to that model, ``hypot - r - rt`` for two circles, is ``g`` within that
+    rounding: below ``gap + EPS`` by at least ``0.05 * gap + EPS``."""
+    if type(start.footprint()) is not Circle:
+        return False
+    return all(type(t.footprint()) is Circle for t in targets)
 
 
 def surely_refused(scene: Scene, unit: str, mid: str, end: Model,

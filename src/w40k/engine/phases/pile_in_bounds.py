@@ -431,9 +431,9 @@ def candidates_of_rows(start: Model, spots: Sequence[tuple[float, float]] | np.n
     if not len(idx):
         return [], []
     if lazy:
-        return idx.tolist(), _codes_at(idx.tolist(), nt, than, low_t, lower, upper,
-                                       groups, level, fx.v_ok, nf if rows else -1,
-                                       clearance)
+        left = idx.tolist()
+        return left, _codes_at(left, nt, than, low_t, lower, upper, groups, level, fx.v_ok,
+                               nf if rows else -1, clearance)
     if nt > 0:
         c = than - MARGIN
         # (the targets' least upper bound is their least lower bound where they are the
@@ -475,28 +475,40 @@ def _codes_at(idx: list[int], nt: int, than: float, low_t: np.ndarray | None,
     bound, ``low_t``, where the bounds are the same floats: the vector code's choice), each
     group's "some column surely engaged", the friends' (from ``nf``; -1: none) "some
     column near" -- the same floats, comparisons and reductions as the whole chunk's
-    vector code at that spot, so the same code."""
-    least, some = np.minimum.reduce, np.logical_or.reduce
+    vector code at that spot, so the same code.
+
+    The spot's column is read as Python floats (one ``tolist`` a bound) and reduced by
+    ``min``: the least of the same floats is the same float (numpy's ``minimum`` and
+    ``min`` differ only where a NaN is among them, and a bound is never NaN: a spot's
+    and a column's coordinates and radii are finite), and "some value ``<= x``" is "the
+    least ``<= x``" (of a non-empty span: an empty one's is False, as ``some`` of
+    nothing). A group not level is measured value by value with its vertical mask, as
+    ``hit &= v_ok``. ``low_t`` is not read (its values are ``min(up[:nt])`` where it would
+    be: the targets' least lower bound, the same floats as their least upper one)."""
     c = than - MARGIN
-    same = upper is lower and low_t is not None
     limit = ENGAGEMENT_HORIZONTAL + EPS - MARGIN
     near = clearance + MARGIN
+    ok_v: list[bool] | None = None
     for i in idx:
+        up: list[float] = upper[:, i].tolist()
         if nt > 0:
-            if not c > 0.0:  # (the vector code's test, negated)
-                code = CLOSER
-            else:
-                v = low_t[i] if same and low_t is not None else least(upper[:nt, i])
-                code = CLOSER if v >= c else 0
+            # (low_t[i] is min(lower[:nt, i]): where upper is lower, min(up[:nt]))
+            code = CLOSER if not c > 0.0 or min(up[:nt]) >= c else 0
         else:
             code = 0 if nt == 0 else CLOSER
         for j, (a, b) in enumerate(groups):
-            hit = upper[a:b, i] <= limit
-            if not level[j]:
-                hit &= v_ok[a:b]
-            if not some(hit):
+            if level[j]:
+                hit = a < b and min(up[a:b]) <= limit
+            else:
+                if ok_v is None:
+                    ok_v = v_ok.tolist()
+                hit = any(v <= limit and ok for v, ok in zip(up[a:b], ok_v[a:b],
+                                                             strict=True))
+            if not hit:
                 code |= STILL  # a group not surely engaged: measured
                 break
-        if nf >= 0 and some(lower[nf:, i] <= near):
-            code |= CLEAR
+        if nf >= 0:
+            rest = up[nf:] if upper is lower else lower[nf:, i].tolist()
+            if rest and min(rest) <= near:
+                code |= CLEAR
         yield code

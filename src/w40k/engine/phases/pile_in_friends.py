@@ -69,13 +69,41 @@ def friend_spots(start: Model, near: list[tuple[float, float, float]],
     order = keys.argsort(kind="stable")
     if len(order) > 1:
         ranked = keys[order]
-        if not np.logical_and.reduce(ranked[1:] - ranked[:-1] > APART):
-            # keys too close to be ordered by the array's: the exact keys' stable sort
-            xs, ys = kept.tolist()
-            exact = [hypot(x - gx, y - gy) for x, y in zip(xs, ys, strict=True)]
-            order = np.array(sorted(range(len(exact)), key=exact.__getitem__),
-                             dtype=np.intp)
+        apart = ranked[1:] - ranked[:-1] > APART
+        if not np.logical_and.reduce(apart):
+            # keys too close to be ordered by the array's: those ordered by the exact keys
+            order = _ties_ordered(kept, order, apart, goal)
     out: np.ndarray = kept.take(order, axis=1).T
+    return out
+
+
+def _ties_ordered(kept: np.ndarray, order: np.ndarray, apart: np.ndarray,
+                  goal: tuple[float, float]) -> list[int]:
+    """The stable sort of the exact keys (``math.hypot`` of each of ``kept``'s spots to
+    ``goal``) from the array keys' stable ``order`` and, between each two in a row of it,
+    whether their array keys are more than :data:`APART` apart (``apart``, not all True).
+
+    The array's order splits into runs of spots whose keys, in a row, are at most
+    :data:`APART` apart: two spots of different runs have array keys more than
+    :data:`APART` apart (a sorted sequence: their difference is at least one such gap's),
+    so exact keys apart, in that order, and no tie; within a run the spots are sorted by
+    their exact key, then their index (the stable sort's tie order). The same order as
+    the exact keys' stable sort of every spot, measuring only the runs' spots."""
+    out: list[int] = order.tolist()
+    close: list[int] = (~apart).nonzero()[0].tolist()  # k: out[k], out[k + 1] in a run
+    gx, gy = goal
+    hypot = math.hypot
+    i, n = 0, len(close)
+    while i < n:
+        a = b = close[i]
+        while i + 1 < n and close[i + 1] == b + 1:
+            i += 1
+            b = close[i]
+        run = out[a:b + 2]
+        xs, ys = kept[:, run].tolist()
+        out[a:b + 2] = [k for _, k in sorted(
+            (hypot(x - gx, y - gy), k) for k, x, y in zip(run, xs, ys, strict=True))]
+        i += 1
     return out
 
 
