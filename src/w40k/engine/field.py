@@ -64,11 +64,8 @@ _MODEL_PAIRS: dict[tuple[int, int],
                    tuple[UnitData, UnitData, int, Layout, Layout, list[bool]]] = kept.table()
 _Pair = tuple[UnitData, Layout, bool]
 """An enemy unit, its layout when measured and whether it was engaged (:func:`engaged_enemies`)."""
-_Sweep = tuple[Layout | None, ...]
-"""Per unit of a state's list: its layout, None where destroyed (:func:`_layouts_now`)."""
 _ENEMIES: dict[int, tuple[UnitData, int, list[UnitData], int, list[UnitData], Layout,
-                          tuple[_Pair | None, ...], tuple[str, ...], _Sweep]] = kept.table()
-_SWEEPS: dict[int, tuple[list[UnitData], int, tuple[int, ...], _Sweep]] = kept.table()
+                          tuple[_Pair | None, ...]]] = kept.table()
 _SCENES: dict[int, tuple[object, int, tuple[tuple[Any, ...], ...], Scene, int,
                          list[UnitData]]] = kept.table()
 """Per state: the state, the placement count, the key (per unit: the unit, its attachment,
@@ -324,24 +321,13 @@ def kept_enemies(ctx: Context, u: UnitData) -> list[UnitData] | None:
 def _enemies(ctx: Context, u: UnitData) -> list[UnitData]:
     """:func:`engaged_enemies`' kept list (not to be changed): kept until a model is placed;
     after that, each enemy's answer is kept while both units' layouts are the very objects
-    it was measured on: a move measures again only the pairs with the unit moved. Where
-    every unit of the list has the layout (or is destroyed) and the player it had when the
-    list was made, every pair is kept: the same list, without the walk."""
+    it was measured on: a move measures again only the pairs with the unit moved."""
     now = PLACEMENT.count
     units = ctx.state.units
     hit = _ENEMIES.get(id(u))
     kept: tuple[_Pair | None, ...] | None = None
-    valid = hit is not None and hit[0] is u and hit[2] is units and hit[3] == len(units)
-    if valid and hit is not None and hit[1] == now:
-        return hit[4]
-    sweep = _layouts_now(units, now)
-    players = tuple(map(_PLAYER, units))
-    if valid and hit is not None:
-        if hit[7] == players and all(map(is_, sweep, hit[8])) and hit[5] is layout(u):
-            # every unit as when the list was made, its own layout too: each pair's answer
-            # is the kept one (the walk below keeps them all), so the list is
-            _ENEMIES[id(u)] = (u, now, units, len(units), hit[4], hit[5], hit[6], players,
-                               sweep)
+    if hit is not None and hit[0] is u and hit[2] is units and hit[3] == len(units):
+        if hit[1] == now:
             return hit[4]
         kept = hit[6]
     # the unit's layout once for every pair (nothing is placed in this walk)
@@ -350,11 +336,17 @@ def _enemies(ctx: Context, u: UnitData) -> list[UnitData]:
         kept = None  # the unit's own models moved: every pair is measured again
     out: list[UnitData] = []
     pairs: list[_Pair | None] = []
+    lays = _LAYOUTS
     for i, e in enumerate(units):
-        le = sweep[i]  # ``layout(e)``, None where ``e.destroyed`` (at this count)
-        if e.player == player or le is None:
+        if e.player == player or e.destroyed:
             pairs.append(None)
             continue
+        # ``layout(e)``: its first test inline (kept at this count), else the call
+        h = lays.get(id(e))
+        if h is not None and h[0] is e and h[1] == now and h[2] == len(e.models):
+            le = h[4]
+        else:
+            le = layout(e)
         k = None if kept is None else kept[i]
         if k is not None and k[0] is e and k[1] is le:
             engaged = k[2]  # neither unit's models moved: the same layouts, the same answer
@@ -364,27 +356,8 @@ def _enemies(ctx: Context, u: UnitData) -> list[UnitData]:
         if engaged:
             out.append(e)
     _room(_ENEMIES)
-    _ENEMIES[id(u)] = (u, now, units, len(units), out, lu, tuple(pairs), players, sweep)
+    _ENEMIES[id(u)] = (u, now, units, len(units), out, lu, tuple(pairs))
     return out
-
-
-_PLAYER = attrgetter("player")
-_MODELS = attrgetter("models")
-
-
-def _layouts_now(units: list[UnitData], now: int) -> _Sweep:
-    """Per unit of ``units``: None where it is destroyed, else :func:`layout` (at placement
-    count ``now``): kept for the list, the count and the units' numbers of models (what
-    ``layout``'s own first test reads; a destroyed flag is a placement), so every
-    engaged-enemies walk at a count reads the layouts once."""
-    lens = tuple(map(len, map(_MODELS, units)))
-    hit = _SWEEPS.get(id(units))
-    if hit is not None and hit[0] is units and hit[1] == now and hit[2] == lens:
-        return hit[3]
-    sweep = tuple([None if e.destroyed else layout(e) for e in units])
-    _room(_SWEEPS)
-    _SWEEPS[id(units)] = (units, now, lens, sweep)
-    return sweep
 
 
 _COHERENT: dict[int, tuple[Layout, bool]] = kept.table()
@@ -493,6 +466,6 @@ def scene(ctx: Context, build: Callable[[], Scene]) -> Scene:
 
 def forget() -> None:
     """Empty every table (tests use it to compare kept and fresh answers)."""
-    for t in (_KEYWORDS, _SHAPES, _LAYOUTS, _PAIRS, _MODEL_PAIRS, _ENEMIES, _SWEEPS, _SCENES,
+    for t in (_KEYWORDS, _SHAPES, _LAYOUTS, _PAIRS, _MODEL_PAIRS, _ENEMIES, _SCENES,
               _DISTANCES, _ROWS, _COHERENT):
         t.clear()
