@@ -121,6 +121,11 @@ def test_layouts_enemies_and_scene_follow_random_moves_swaps_and_flags() -> None
             other.alive[0].facing = other.alive[0].facing  # a placement: the count moves
         elif alive and kind < 0.6 and len(alive) > 1:
             rng.choice(alive).destroyed = True
+        elif kind < 0.68:
+            # another player (and a placement): the engaged-enemies walk reads the players
+            players = sorted({x.player for x in units})
+            u.player = players[(players.index(u.player) + 1) % len(players)]
+            units[0].models[0].x = units[0].models[0].x
         elif kind < 0.8:
             u.flags["ranged_attacks_this_turn"] = not u.flag("ranged_attacks_this_turn")
         else:
