@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from operator import is_
+from operator import attrgetter, is_
 from typing import TYPE_CHECKING, Any
 
 from w40k.core import kept
@@ -98,6 +98,10 @@ def shape(m: ModelData) -> Model:
     return s
 
 
+_STAMP = attrgetter("placed_at")
+"""A model's ``placed_at`` stamp (:func:`layout`)."""
+
+
 def _placed(u: UnitData) -> _Placed:
     """Everything :func:`layout` reads of the unit's models (:func:`shape`'s inputs and the
     destroyed flags), in order."""
@@ -118,13 +122,13 @@ def layout(u: UnitData) -> Layout:
         if hit[1] == now and hit[2] == len(models):
             return hit[4]
         then, old = hit[1], hit[5]
-        if then >= PLACEMENT.restored and len(old) == len(models):
-            for m, o in zip(models, old, strict=True):
-                if m is not o or m.placed_at > then:
-                    break  # another model, or one set since: compared in full below
-            else:
-                _LAYOUTS[id(u)] = (u, now, len(models), hit[3], hit[4], hit[5])
-                return hit[4]
+        # the same model objects, none set since ``then``: the loop "any model another, or
+        # one set since" as two C-level passes (the same "and" of side-effect-free reads)
+        if (then >= PLACEMENT.restored and len(old) == len(models)
+                and all(map(is_, models, old))
+                and max(map(_STAMP, models), default=then) <= then):
+            _LAYOUTS[id(u)] = (u, now, len(models), hit[3], hit[4], hit[5])
+            return hit[4]
         placed = _placed(u)
         if placed == hit[3]:  # profiles compared by identity first (tuple ==)
             _LAYOUTS[id(u)] = (u, now, len(models), placed, hit[4], list(models))
@@ -234,16 +238,18 @@ def units_engaged(a: UnitData, b: UnitData) -> bool:
     return _engaged_pair(a, b, PLACEMENT.count, None)
 
 
-def _engaged_pair(a: UnitData, b: UnitData, now: int, la: Layout | None) -> bool:
-    """:func:`units_engaged` at placement count ``now``; ``la``: ``layout(a)`` when the caller
-    has it (the same object: nothing is placed between)."""
+def _engaged_pair(a: UnitData, b: UnitData, now: int, la: Layout | None,
+                  lb: Layout | None = None) -> bool:
+    """:func:`units_engaged` at placement count ``now``; ``la``, ``lb``: ``layout(a)``,
+    ``layout(b)`` when the caller has them (the same objects: nothing is placed between)."""
     key = (id(a), id(b))
     hit = _PAIRS.get(key)
     if hit is not None and hit[0] is a and hit[1] is b and hit[2] == now:
         return hit[5]
     if la is None:
         la = layout(a)
-    lb = layout(b)
+    if lb is None:
+        lb = layout(b)
     if hit is not None and hit[0] is a and hit[1] is b and hit[3] is la and hit[4] is lb:
         result = hit[5]  # neither unit's models moved: the same layouts, the same answer
     else:
@@ -330,16 +336,22 @@ def _enemies(ctx: Context, u: UnitData) -> list[UnitData]:
         kept = None  # the unit's own models moved: every pair is measured again
     out: list[UnitData] = []
     pairs: list[_Pair | None] = []
+    lays = _LAYOUTS
     for i, e in enumerate(units):
         if e.player == player or e.destroyed:
             pairs.append(None)
             continue
-        le = layout(e)
+        # ``layout(e)``: its first test inline (kept at this count), else the call
+        h = lays.get(id(e))
+        if h is not None and h[0] is e and h[1] == now and h[2] == len(e.models):
+            le = h[4]
+        else:
+            le = layout(e)
         k = None if kept is None else kept[i]
         if k is not None and k[0] is e and k[1] is le:
             engaged = k[2]  # neither unit's models moved: the same layouts, the same answer
         else:
-            engaged = _engaged_pair(u, e, now, lu)
+            engaged = _engaged_pair(u, e, now, lu, le)
         pairs.append((e, le, engaged))
         if engaged:
             out.append(e)
@@ -440,8 +452,10 @@ def scene(ctx: Context, build: Callable[[], Scene]) -> Scene:
         else:
             _SCENES[id(s)] = (s, now, hit[2], hit[3], CHANGES.count, hit[5])
             return hit[3]
-    key = tuple((u, u.attached, u.flag("ranged_attacks_this_turn"),
-                 u.flag("ranged_attacks_last_turn"), len(u.models)) for u in units)
+    # ``u.flag(name)`` is ``u.flags.get(name, False)``
+    key = tuple([(u, u.attached, u.flags.get("ranged_attacks_this_turn", False),
+                  u.flags.get("ranged_attacks_last_turn", False), len(u.models))
+                 for u in units])
     changes = CHANGES.count  # before the build (it reads the units only)
     sc = build()
     if len(_SCENES) >= SCENES_LIMIT:

@@ -74,7 +74,9 @@ most units have not moved (the same layout object: the same models, places and p
 def geo_unit(u: UnitData) -> Unit:
     """A unit as geometry sees it (abilities and hidden bookkeeping included)."""
     lay = field.layout(u)
-    recent = u.flag("ranged_attacks_this_turn") or u.flag("ranged_attacks_last_turn")
+    flags = u.flags  # ``u.flag(name)`` is ``u.flags.get(name, False)``
+    recent = flags.get("ranged_attacks_this_turn", False) \
+        or flags.get("ranged_attacks_last_turn", False)
     attached = u.attached
     hit = _UNITS.get(id(u))
     if (hit is not None and hit[0] is u and hit[1] is lay and hit[2] == u.id
