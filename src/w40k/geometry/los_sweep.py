@@ -73,6 +73,12 @@ MAX_NODES = 1024
 SEPARATORS = 9
 """Normals tried per piece and footprint, spread evenly over the admissible cone."""
 _SPREAD = np.linspace(-1.0, 1.0, SEPARATORS)
+PLAIN_CELLS = 64
+"""With round footprints, a direction interval level of at most this many (direction, piece)
+cells is tested with plain floats (numpy's per-call cost is most of a small level's)."""
+PLAIN_PIECES = 14
+"""With round footprints, at most this many pieces are sorted into between and not with plain
+floats (the plain loop stops at the first separating normals)."""
 
 
 def shadows_cover(o: Shape, t: Shape, obs: Obstacles, walls: np.ndarray) -> bool:
@@ -101,7 +107,13 @@ def shadows_cover(o: Shape, t: Shape, obs: Obstacles, walls: np.ndarray) -> bool
     a = obs.a[idx] - (zx, zy)
     b = obs.b[idx] - (zx, zy)
     r = reach_all[idx]
-    between = _between(o, t, a, b, r, ux, uy, zx, zy, cone)
+    round_pair = isinstance(o, Circle) and isinstance(t, Circle)
+    if round_pair and len(idx) <= PLAIN_PIECES:
+        assert isinstance(o, Circle) and isinstance(t, Circle)
+        between = np.array(_between_round(o, t, a.tolist(), b.tolist(), r.tolist(), ux, uy,
+                                          zx, zy, cone), dtype=bool)
+    else:
+        between = _between(o, t, a, b, r, ux, uy, zx, zy, cone)
     if not between.any():
         return False
     a, b, r = a[between], b[between], r[between]
@@ -113,10 +125,24 @@ def shadows_cover(o: Shape, t: Shape, obs: Obstacles, walls: np.ndarray) -> bool
     half = beta / FIRST_SPLIT
     mids = th_u - beta + half * (2 * np.arange(FIRST_SPLIT) + 1)
     nodes = 0
+    pieces: list[tuple[float, float, float, float, float, float]] = []
     for _ in range(MAX_DEPTH + 1):
         nodes += len(mids)
         if nodes > MAX_NODES:
             return False
+        if round_pair and len(mids) * len(r) <= PLAIN_CELLS:
+            assert isinstance(o, Circle) and isinstance(t, Circle)
+            if not pieces:
+                pieces = list(zip(a[:, 0].tolist(), a[:, 1].tolist(), b[:, 0].tolist(),
+                                  b[:, 1].tolist(), r.tolist(), m_piece.tolist(), strict=True))
+            found = _level_round(o, t, pieces, mids, half, zx, zy, k_foot)
+            if found is None:
+                return False
+            if not found:
+                return True
+            half *= 0.5
+            mids = np.array([m - half for m in found] + [m + half for m in found])
+            continue
         nx, ny = -np.sin(mids), np.cos(mids)
         flo, fhi = _common(o, t, nx, ny, zx, zy)
         plo, phi = _piece_offsets(a, b, r, nx, ny)
@@ -202,3 +228,88 @@ def _between(o: Shape, t: Shape, a: FloatArray, b: FloatArray, r: FloatArray, ux
     after_o = (lo > (_support(o, nx, ny, zx, zy) + SIDE_MARGIN)[:, None]).any(axis=0)
     before_t = (hi < (-_support(t, -nx, -ny, zx, zy) - SIDE_MARGIN)[:, None]).any(axis=0)
     return np.asarray(after_o & before_t, dtype=bool)
+
+
+# The plain-float path for round footprints: the same operations, in the same order, as the
+# array code above on each (direction, piece) cell (IEEE doubles either way, no fused
+# multiply-add; sines and cosines still come from numpy), so the same answers.
+
+
+def _level_round(o: Circle, t: Circle,
+                 pieces: list[tuple[float, float, float, float, float, float]],
+                 mids: np.ndarray, half: float, zx: float, zy: float,
+                 k_foot: float) -> list[float] | None:
+    """One level of :func:`shadows_cover`'s sweep with plain floats: the middles of the
+    direction intervals not proved (empty: all proved), or None where a middle direction has
+    an uncovered offset itself (the proof cannot succeed)."""
+    dox, doy, ro = o.cx - zx, o.cy - zy, o.r
+    dtx, dty, rt = t.cx - zx, t.cy - zy, t.r
+    slack = half * k_foot + OFFSET_MARGIN
+    open_mids: list[float] = []
+    for m, sn, cs in zip(mids.tolist(), np.sin(mids).tolist(), np.cos(mids).tolist(), strict=True):
+        nx, ny, mx, my = -sn, cs, sn, -cs  # (the normal and its negation)
+        # _common: -h(-n) and h(n) of each disc (_support's sums, in its order)
+        flo = max(-(mx * dox + my * doy + ro), -(mx * dtx + my * dty + rt))
+        fhi = min(nx * dox + ny * doy + ro, nx * dtx + ny * dty + rt)
+        exact: list[tuple[float, float]] = []
+        shrunk: list[tuple[float, float]] = []
+        for ax, ay, bx, by, rr, mp in pieces:
+            fa = nx * ax + ny * ay
+            fb = nx * bx + ny * by
+            plo = min(fa, fb) - rr
+            phi = max(fa, fb) + rr
+            shrink = half * mp
+            exact.append((plo, phi))
+            shrunk.append((plo + shrink, phi - shrink))
+        if _covered_plain(flo - slack, fhi + slack, shrunk):
+            continue
+        if not _covered_plain(flo - OFFSET_MARGIN, fhi + OFFSET_MARGIN, exact):
+            return None
+        open_mids.append(m)
+    return open_mids
+
+
+def _covered_plain(flo: float, fhi: float, spans: list[tuple[float, float]]) -> bool:
+    """:func:`_covered` for one row: the closed intervals (empty where ``lo > hi``) cover
+    ``[flo, fhi]`` (true where that is empty). Sorted by start, the first start beyond the
+    covered prefix while the prefix ends short of ``fhi`` is the array version's gap (the
+    order among equal starts changes no gap)."""
+    if flo > fhi:
+        return True
+    cur = flo
+    for lo, hi in sorted(sp for sp in spans if not sp[0] > sp[1]):
+        if cur >= fhi:
+            return True
+        if lo > cur:
+            return False
+        if hi > cur:
+            cur = hi
+    return cur >= fhi
+
+
+def _between_round(o: Circle, t: Circle, a: list[list[float]], b: list[list[float]],
+                   r: list[float], ux: float, uy: float, zx: float, zy: float,
+                   cone: float) -> list[bool]:
+    """:func:`_between` for two discs, with plain floats."""
+    ang = math.atan2(uy, ux) + _SPREAD * cone
+    cs, sn = np.cos(ang).tolist(), np.sin(ang).tolist()
+    dox, doy, dtx, dty = o.cx - zx, o.cy - zy, t.cx - zx, t.cy - zy
+    # _support(o, n) + margin and -_support(t, -n) - margin, per normal
+    ns = list(zip(cs, sn, strict=True))
+    above = [nx * dox + ny * doy + o.r + SIDE_MARGIN for nx, ny in ns]
+    below = [-((-nx) * dtx + (-ny) * dty + t.r) - SIDE_MARGIN for nx, ny in ns]
+    rows = list(zip(cs, sn, above, below, strict=True))
+    out: list[bool] = []
+    for (ax, ay), (bx, by), rr in zip(a, b, r, strict=True):
+        after_o = before_t = False
+        for nx, ny, ab, bl in rows:
+            fa = nx * ax + ny * ay
+            fb = nx * bx + ny * by
+            if not after_o and min(fa, fb) - rr > ab:
+                after_o = True
+            if not before_t and max(fa, fb) + rr < bl:
+                before_t = True
+            if after_o and before_t:
+                break
+        out.append(after_o and before_t)
+    return out
