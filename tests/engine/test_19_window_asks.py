@@ -107,7 +107,8 @@ def test_a_unit_id_naming_no_unit_is_asked_as_before() -> None:
             fast = _answer(ctx, reroll, cast(Facts, facts), p.name, usage.legal_targets)
             assert fast == _answer(ctx, _plain(reroll), cast(Facts, facts), p.name,
                                    usage.legal_targets)
-    assert usage._another_players(ctx, {"unit": "no.such.unit"}, "red") is False
+    # a unit id naming no unit: no facts unit, so the stratagem is asked as before
+    assert usage._facts_unit(ctx, {"unit": "no.such.unit"}) is None
 
 
 def test_a_window_moving_on_equals_replace() -> None:

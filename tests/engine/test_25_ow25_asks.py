@@ -2,8 +2,8 @@
 own-unit stratagem's facts unit looked up once (``usage.legal_targets``), the turn keys and
 roll kinds read once (``usage._when``, ``reroll._targets``), Explosives' units without
 EXPLOSIVES/GRENADES skipped whole and each enemy's engagement asked once
-(``core._explosives_targets``), Smokescreen's key made once, a window's player order without
-a generator (``windows._order``). Each answer must be the plain one (the code as it was,
+(``core._explosives_targets``), Smokescreen's key made once, and a window's player order
+(``windows._order``). Each answer must be the plain one (the code as it was,
 copied below), in greedy games and on random changes of them."""
 
 from __future__ import annotations
@@ -45,6 +45,18 @@ def _plain_when(ctx: Context, strat: Stratagem, player: str) -> bool:
     return not strat.phases or s.phase in strat.phases
 
 
+def _plain_another_players(ctx: Context, facts: Facts, player: str) -> bool:
+    """The facts' ``unit`` names a unit on the battlefield (the first of that id) of another
+    player than ``player`` (usage's check before ow25 folded it into ``_facts_unit``)."""
+    uid = facts.get("unit")
+    if not isinstance(uid, str):
+        return False
+    for u in ctx.state.units:
+        if u.id == uid:
+            return u.player != player
+    return False
+
+
 def _plain_legal_targets(ctx: Context, strat: Stratagem, facts: Facts,
                          player: str) -> list[Target]:
     s = ctx.state
@@ -53,7 +65,7 @@ def _plain_legal_targets(ctx: Context, strat: Stratagem, facts: Facts,
     cp = s.player(player).cp
     if cp < strat.cp or not _plain_when(ctx, strat, player):
         return []
-    if strat.own_unit and usage._another_players(ctx, facts, player):
+    if strat.own_unit and _plain_another_players(ctx, facts, player):
         return []
     if strat.once_per_battle and any(u.player == player and u.name == strat.name
                                      for u in s.stratagems):

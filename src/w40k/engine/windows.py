@@ -183,10 +183,7 @@ def _order(ctx: Context) -> list[str]:
     """The players in the order a window asks them: the active player first."""
     s = ctx.state
     first = s.active or s.players[0].name
-    for p in s.players:  # ``s.opponent(first)`` without its generator (pass ow25)
-        if p.name != first:
-            return [first, p.name]
-    return [first, s.opponent(first)]  # (no other player: raises as it does)
+    return [first, s.opponent(first)]
 
 
 def open_window(ctx: Context, window: Window, **facts: JSON) -> bool:

@@ -53,16 +53,6 @@ def _facts_unit(ctx: Context, facts: Facts) -> UnitData | None:
     return None
 
 
-def _another_players(ctx: Context, facts: Facts, player: str) -> bool:
-    """The facts' ``unit`` names a unit on the battlefield (the first of that id, as
-    ``GameState.unit`` finds it) of another player than ``player``: then an
-    :attr:`~Stratagem.own_unit` stratagem's TARGET selects nothing, so its answer is [] with
-    or without the rest of the 15.01 limits (none of them raises). A unit id
-    naming no unit gives False: the stratagem is asked as before (its own lookup raises)."""
-    u = _facts_unit(ctx, facts)
-    return u is not None and u.player != player
-
-
 def legal_targets(ctx: Context, strat: Stratagem, facts: Facts, player: str) -> list[Target]:
     """The selections ``player`` may make with ``strat`` now (empty: not usable)."""
     s = ctx.state
